@@ -1,0 +1,27 @@
+// Node loggers: spdlog, every line tagged with the node's name and, in simulation, the node's
+// virtual time ("[broker-a 12.345678s]"), so a simulated run's log reads as one timeline.
+#pragma once
+
+#include <spdlog/logger.h>
+#include <spdlog/sinks/sink.h>
+
+#include <memory>
+#include <string>
+
+namespace ferry {
+
+class Clock;
+
+// A logger for one node writing to the process-wide sinks (stderr unless replaced). When
+// `virtual_clock` is given (simulation), each line shows that clock's time instead of the real
+// time. The level is the process default (see set_default_log_level).
+std::shared_ptr<spdlog::logger> make_node_logger(const std::string& node, const Clock* virtual_clock);
+
+// Process-wide defaults, for programs and tests (not component code). The initial level comes
+// from the FERRY_LOG environment variable (trace|debug|info|warn|error|off), default "info".
+void set_default_log_level(spdlog::level::level_enum level);
+spdlog::level::level_enum default_log_level();
+// Replaces the sinks new node loggers write to (e.g. console + rotating file in the daemons).
+void set_default_log_sinks(std::vector<spdlog::sink_ptr> sinks);
+
+}  // namespace ferry

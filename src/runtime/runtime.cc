@@ -1,0 +1,49 @@
+#include "runtime/runtime.h"
+
+#include <charconv>
+
+namespace ferry {
+
+void post_to(Executor& ex, std::function<void()> fn) { ex.post(std::move(fn)); }
+
+namespace {
+Task<void> start_later(Task<void> task) { co_await std::move(task); }
+}  // namespace
+
+void Executor::spawn(Task<void> task, std::string name) {
+  // Start through post() so spawn never runs task code inline in its caller.
+  auto holder = std::make_shared<Task<void>>(start_later(std::move(task)));
+  auto shared_name = std::make_shared<std::string>(std::move(name));
+  post([this, holder, shared_name] { tasks_.start(std::move(*holder), std::move(*shared_name)); });
+}
+
+Completion<bool>::Awaiter Timers::sleep(Duration d) {
+  FERRY_ASSERT(executor_ != nullptr, "Timers used before bind()");
+  Completion<bool> c(*executor_);
+  const TimerId id = schedule(d, [c] { c.complete(true); });
+  c.on_abandon([this, id] { cancel(id); });
+  return c.wait();
+}
+
+Task<Status> Connection::write(Bytes buf) {
+  const Bytes one[1] = {buf};
+  co_return co_await write(std::span<const Bytes>(one));
+}
+
+Result<Endpoint> Endpoint::parse(std::string_view text) {
+  const auto colon = text.rfind(':');
+  if (colon == std::string_view::npos || colon == 0) {
+    return Error(Errc::invalid_argument, "address '" + std::string(text) + "' is not host:port");
+  }
+  const std::string_view port_text = text.substr(colon + 1);
+  unsigned port = 0;
+  const auto [end, ec] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
+  if (ec != std::errc() || end != port_text.data() + port_text.size() || port > 65535 || port_text.empty()) {
+    return Error(Errc::invalid_argument, "address '" + std::string(text) + "' has a bad port");
+  }
+  return Endpoint{std::string(text.substr(0, colon)), static_cast<std::uint16_t>(port)};
+}
+
+std::string Endpoint::to_string() const { return host + ":" + std::to_string(port); }
+
+}  // namespace ferry
