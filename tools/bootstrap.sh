@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Ferry's build and tests need, only those that are missing, so a
+# second run is fast and needs no network. Safe to run again at any time.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ ccache pkg-config
+  libboost-dev            # Boost.Asio (production runtime)
+  libcereal-dev rapidjson-dev  # persisted metadata; JSON headers on the hot path
+  librapidcheck-dev libgtest-dev libgmock-dev
+  libspdlog-dev libfmt-dev
+  zlib1g-dev              # CRC32, compression
+  libtomlplusplus-dev     # scenario files
+  clang                   # libFuzzer targets (optional at build time, installed for CI)
+  procps                  # pkill/pgrep for the real-process tests and quickstart
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "bootstrap: installing ${missing[*]}"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
