@@ -1,0 +1,54 @@
+#include "common/names.h"
+
+#include <fmt/format.h>
+
+namespace ferry {
+namespace {
+
+bool valid_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '%' ||
+         c == '|' || c == '_' || c == '-';
+}
+
+Status validate_name(std::string_view what, std::string_view name, std::size_t max) {
+  if (name.empty()) return Error(Errc::invalid_argument, fmt::format("{} name is empty", what));
+  if (name.size() > max) {
+    return Error(Errc::invalid_argument,
+                 fmt::format("{} name has {} characters, at most {}: '{}...'", what, name.size(),
+                             max, name.substr(0, 40)));
+  }
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    if (!valid_char(name[i])) {
+      return Error(Errc::invalid_argument,
+                   fmt::format("{} name '{}' has a character outside [%|a-zA-Z0-9_-] at {}", what,
+                               name.substr(0, 160), i));
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+Status validate_topic(std::string_view topic) {
+  return validate_name("topic", topic, kTopicNameCharsMax);
+}
+
+Status validate_group(std::string_view group) {
+  return validate_name("group", group, kGroupNameCharsMax);
+}
+
+bool is_system_topic(std::string_view topic) {
+  return topic == kAutoCreateTopicKey || topic == kScheduleTopic ||
+         topic == kTransCheckMaxTimeTopic || topic == kSelfTestTopic ||
+         topic == kOffsetMovedEventTopic || topic.starts_with(kSystemTopicPrefixUpper) ||
+         topic.starts_with(kSystemTopicPrefixLower);
+}
+
+std::string retry_topic(std::string_view group) {
+  return fmt::format("{}{}", kRetryTopicPrefix, group);
+}
+std::string dlq_topic(std::string_view group) { return fmt::format("{}{}", kDlqTopicPrefix, group); }
+bool is_retry_topic(std::string_view topic) { return topic.starts_with(kRetryTopicPrefix); }
+bool is_dlq_topic(std::string_view topic) { return topic.starts_with(kDlqTopicPrefix); }
+
+}  // namespace ferry
