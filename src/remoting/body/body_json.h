@@ -1,0 +1,63 @@
+// What every JSON body type shares: parse a body (tolerating fastjson's unquoted integer keys),
+// build one, and read/write arrays and string lists. One place, so each body file only lists
+// its fields.
+#pragma once
+
+#include <fmt/format.h>
+#include <rapidjson/document.h>
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "remoting/json/json_reader.h"
+#include "remoting/json/json_text.h"
+#include "remoting/json/json_writer.h"
+#include "runtime/result.h"
+
+namespace ferry::remoting::body {
+
+// Parses a body as JSON. Errors (Errc::corrupt): "<type_name> body: malformed JSON: ...".
+Result<rapidjson::Document> parse_body(std::span<const std::uint8_t> bytes,
+                                       std::string_view type_name);
+
+// Runs `write(json::Writer&)` on a fresh writer and returns the bytes written.
+template <typename WriteFn>
+std::vector<std::uint8_t> write_body(WriteFn&& write) {
+  std::vector<std::uint8_t> out;
+  json::ByteStream stream(out);
+  json::Writer w(stream);
+  write(w);
+  return out;
+}
+
+// Reads member `name` as an array of T (T::read(value, path, errors)). A missing or null member
+// is an empty vector unless `required`, then an error.
+template <typename T>
+std::vector<T> read_array(json::ObjectReader& r, std::string_view name, bool required) {
+  std::vector<T> out;
+  const rapidjson::Value* a = required ? r.array(name) : r.optional_array(name);
+  if (a == nullptr) return out;
+  out.reserve(a->Size());
+  for (rapidjson::SizeType i = 0; i < a->Size() && !r.errors().failed(); ++i) {
+    out.push_back(T::read((*a)[i], fmt::format("{}[{}]", r.path_of(name), i), r.errors()));
+  }
+  return out;
+}
+
+// Writes `"name":[...]` with each element's write(w).
+template <typename T>
+void write_array(json::Writer& w, std::string_view name, const std::vector<T>& items) {
+  json::write_key(w, name);
+  w.StartArray();
+  for (const T& item : items) item.write(w);
+  w.EndArray();
+}
+
+void write_string_array(json::Writer& w, std::string_view name,
+                        const std::vector<std::string>& items);
+void write_string_field(json::Writer& w, std::string_view name, std::string_view value);
+
+}  // namespace ferry::remoting::body

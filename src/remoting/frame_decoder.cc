@@ -1,0 +1,67 @@
+#include "remoting/frame_decoder.h"
+
+#include <fmt/format.h>
+
+#include "remoting/byte_io.h"
+#include "remoting/frame_codec.h"
+#include "runtime/assert.h"
+
+namespace ferry::remoting {
+
+FrameDecoder::FrameDecoder(std::size_t frame_bytes_max) : frame_bytes_max_(frame_bytes_max) {
+  FERRY_ASSERT(frame_bytes_max >= kFramePrefixBytes, "frame_bytes_max {} cannot hold a frame",
+               frame_bytes_max);
+  FERRY_ASSERT_LE(frame_bytes_max, std::size_t{0x7FFF'FFFF});
+}
+
+Error FrameDecoder::fail(Error e) {
+  FERRY_ASSERT(!error_.has_value(), "decoder failed twice: {}", e.to_string());
+  error_ = e;
+  return e;
+}
+
+Status FrameDecoder::feed(std::span<const std::uint8_t> bytes) {
+  if (error_) return *error_;
+  auto front = front_frame_bytes();
+  if (!front) return std::move(front).error();
+  if (*front && **front <= buffered_bytes()) {
+    return Error(Errc::busy, "a complete frame is waiting; call next() before feeding more");
+  }
+  if (begin_ > 0) {  // drop consumed bytes; each byte moves at most once
+    buf_.erase(buf_.begin(), buf_.begin() + static_cast<std::ptrdiff_t>(begin_));
+    begin_ = 0;
+  }
+  buf_.insert(buf_.end(), bytes.begin(), bytes.end());
+  return {};
+}
+
+Result<std::optional<std::size_t>> FrameDecoder::front_frame_bytes() {
+  if (buffered_bytes() < kLengthFieldBytes) return std::optional<std::size_t>();
+  const auto total_len = static_cast<std::int32_t>(get_be32_at(buf_.data() + begin_));
+  if (auto ok = check_frame_length(total_len, frame_bytes_max_); !ok) {
+    return fail(std::move(ok).error());
+  }
+  return std::optional<std::size_t>(kLengthFieldBytes + static_cast<std::size_t>(total_len));
+}
+
+Result<std::optional<RemotingCommand>> FrameDecoder::next() {
+  if (error_) return *error_;
+  auto front = front_frame_bytes();
+  if (!front) return std::move(front).error();
+  if (!*front || **front > buffered_bytes()) return std::optional<RemotingCommand>();
+
+  const std::size_t frame_bytes = **front;
+  const std::span<const std::uint8_t> payload(buf_.data() + begin_ + kLengthFieldBytes,
+                                              frame_bytes - kLengthFieldBytes);
+  auto cmd = decode_frame_payload(payload);
+  if (!cmd) return fail(std::move(cmd).error());
+  begin_ += frame_bytes;
+  FERRY_ASSERT_LE(begin_, buf_.size());
+  if (begin_ == buf_.size()) {  // everything consumed: reuse the buffer from the start
+    buf_.clear();
+    begin_ = 0;
+  }
+  return std::optional<RemotingCommand>(std::move(*cmd));
+}
+
+}  // namespace ferry::remoting

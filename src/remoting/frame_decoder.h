@@ -1,0 +1,65 @@
+// FrameDecoder: turns a byte stream (as read from one connection) into commands.
+//
+// Bytes may arrive in any pieces: a frame split across many reads, many frames in one read.
+// The connection's reader loop is:
+//
+//   decoder.feed(bytes_read);                 // buffer what arrived
+//   while (true) {
+//     auto next = decoder.next();             // Result<std::optional<RemotingCommand>>
+//     if (!next) { log(next.error()); close(); break; }   // bad stream: close the connection
+//     if (!*next) break;                      // need more bytes
+//     dispatch(std::move(**next));
+//   }
+//
+// Bounds: the length of a frame is checked as soon as its 4 length bytes arrive, so an oversized
+// or negative length fails at once, without buffering the frame. feed() refuses bytes while a
+// complete frame is still waiting to be taken, so the buffer holds at most one incomplete frame
+// (< frame_bytes_max) plus what one feed() brought.
+//
+// Errors are sticky: after next() fails, every later next() and feed() returns the same error.
+// The decoder is a plain single-threaded value; it does no I/O.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "remoting/frame_format.h"
+#include "remoting/remoting_command.h"
+#include "runtime/result.h"
+
+namespace ferry::remoting {
+
+class FrameDecoder {
+ public:
+  explicit FrameDecoder(std::size_t frame_bytes_max = kFrameBytesMaxDefault);
+
+  // Appends `bytes` to the buffer. Errors: the sticky decode error if next() failed before;
+  // Errc::busy if a complete frame is waiting (call next() until it returns nullopt first).
+  Status feed(std::span<const std::uint8_t> bytes);
+
+  // The next complete command, nullopt when more bytes are needed, or an error (Errc::corrupt,
+  // the text names the reason: negative or oversized length, header length beyond the frame,
+  // unknown serialize type, malformed JSON, truncated binary header, ...).
+  Result<std::optional<RemotingCommand>> next();
+
+  // Bytes received and not yet returned as part of a command.
+  std::size_t buffered_bytes() const { return buf_.size() - begin_; }
+  bool failed() const { return error_.has_value(); }
+  std::size_t frame_bytes_max() const { return frame_bytes_max_; }
+
+ private:
+  // The size of the frame at the front of the buffer (length field included) once its length
+  // bytes are here and valid; nullopt while fewer than 4 bytes are buffered.
+  Result<std::optional<std::size_t>> front_frame_bytes();
+  Error fail(Error e);
+
+  std::size_t frame_bytes_max_;
+  std::vector<std::uint8_t> buf_;
+  std::size_t begin_ = 0;  // buf_[begin_, size) is not yet consumed
+  std::optional<Error> error_;
+};
+
+}  // namespace ferry::remoting

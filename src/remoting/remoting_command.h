@@ -1,0 +1,57 @@
+// RemotingCommand: one request or reply of RocketMQ's remoting protocol, decoded.
+//
+// A command is a plain value: it owns its remark, fields and body. frame_codec.h turns it into
+// frame bytes and back; header/ and body/ turn extFields and bodies into typed structs.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "remoting/ext_fields.h"
+#include "remoting/frame_format.h"
+#include "remoting/language_code.h"
+
+namespace ferry::remoting {
+
+// What Ferry puts in the language/version of the commands it creates. Java peers only log them.
+// 407 is the version the reference vectors carry (a RocketMQ 4.9-series MQVersion ordinal).
+inline constexpr LanguageCode kFerryLanguage = LanguageCode::JAVA;
+inline constexpr std::int32_t kFerryVersion = 407;
+
+struct RemotingCommand {
+  std::int32_t code = 0;  // a request_code:: for requests, a response_code:: for replies
+  LanguageCode language = kFerryLanguage;
+  // The sender's version. The binary header carries it (and `code`) as int16: encoding a command
+  // whose code or version does not fit int16 in that form is a bug (asserted).
+  std::int32_t version = kFerryVersion;
+  std::int32_t opaque = 0;  // request id; a reply echoes its request's
+  std::int32_t flag = 0;    // kFlagResponse | kFlagOneway
+  // Absent (JSON null) or a string. The binary form cannot tell "" from absent: both decode as
+  // absent.
+  std::optional<std::string> remark;
+  ExtFields ext_fields;
+  std::vector<std::uint8_t> body;
+  // The header serialization this command arrived in / will be sent in.
+  SerializeType serialize_type = SerializeType::json;
+
+  bool is_response() const { return (flag & kFlagResponse) != 0; }
+  bool is_oneway() const { return (flag & kFlagOneway) != 0; }
+  void mark_response() { flag |= kFlagResponse; }
+  void mark_oneway() { flag |= kFlagOneway; }
+
+  bool operator==(const RemotingCommand&) const = default;
+};
+
+// A request with `code` and `opaque` (the caller allocates request ids), Ferry's language and
+// version, no fields and no body.
+RemotingCommand make_request(std::int32_t code, std::int32_t opaque,
+                             SerializeType type = SerializeType::json);
+
+// The reply to `request`: same opaque and serialize type, the response flag set (the oneway bit
+// is not copied), `code` and `remark`, no fields and no body.
+RemotingCommand make_response(const RemotingCommand& request, std::int32_t code,
+                              std::optional<std::string> remark = std::nullopt);
+
+}  // namespace ferry::remoting

@@ -1,0 +1,41 @@
+// Request codes Ferry serves or sends (DESIGN.md section 3), with RocketMQ's numbers.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace ferry::remoting::request_code {
+
+inline constexpr std::int32_t SEND_MESSAGE = 10;
+inline constexpr std::int32_t PULL_MESSAGE = 11;
+inline constexpr std::int32_t QUERY_MESSAGE = 12;
+inline constexpr std::int32_t QUERY_CONSUMER_OFFSET = 14;
+inline constexpr std::int32_t UPDATE_CONSUMER_OFFSET = 15;
+inline constexpr std::int32_t UPDATE_AND_CREATE_TOPIC = 17;
+inline constexpr std::int32_t SEARCH_OFFSET_BY_TIMESTAMP = 29;
+inline constexpr std::int32_t GET_MAX_OFFSET = 30;
+inline constexpr std::int32_t GET_MIN_OFFSET = 31;
+inline constexpr std::int32_t GET_EARLIEST_MSG_STORETIME = 32;
+inline constexpr std::int32_t VIEW_MESSAGE_BY_ID = 33;
+inline constexpr std::int32_t HEART_BEAT = 34;
+inline constexpr std::int32_t UNREGISTER_CLIENT = 35;
+inline constexpr std::int32_t CONSUMER_SEND_MSG_BACK = 36;
+inline constexpr std::int32_t GET_CONSUMER_LIST_BY_GROUP = 38;
+inline constexpr std::int32_t NOTIFY_CONSUMER_IDS_CHANGED = 40;
+inline constexpr std::int32_t LOCK_BATCH_MQ = 41;
+inline constexpr std::int32_t UNLOCK_BATCH_MQ = 42;
+inline constexpr std::int32_t PUT_KV_CONFIG = 100;
+inline constexpr std::int32_t GET_KV_CONFIG = 101;
+inline constexpr std::int32_t DELETE_KV_CONFIG = 102;
+inline constexpr std::int32_t REGISTER_BROKER = 103;
+inline constexpr std::int32_t UNREGISTER_BROKER = 104;
+inline constexpr std::int32_t GET_ROUTEINFO_BY_TOPIC = 105;
+inline constexpr std::int32_t GET_BROKER_CLUSTER_INFO = 106;
+inline constexpr std::int32_t GET_ALL_TOPIC_LIST_FROM_NAMESERVER = 206;
+inline constexpr std::int32_t SEND_MESSAGE_V2 = 310;
+inline constexpr std::int32_t SEND_BATCH_MESSAGE = 320;
+
+// "SEND_MESSAGE" for 10; an empty view for a code not listed above. For logs.
+std::string_view name(std::int32_t code);
+
+}  // namespace ferry::remoting::request_code

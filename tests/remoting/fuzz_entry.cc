@@ -1,0 +1,113 @@
+#include "tests/remoting/fuzz_entry.h"
+
+#include <algorithm>
+#include <span>
+#include <string_view>
+
+#include "remoting/body/cluster_info.h"
+#include "remoting/body/consumer_id_list.h"
+#include "remoting/body/heartbeat_data.h"
+#include "remoting/body/lock_batch_body.h"
+#include "remoting/body/register_broker_body.h"
+#include "remoting/body/topic_list.h"
+#include "remoting/body/topic_route_data.h"
+#include "remoting/frame_codec.h"
+#include "remoting/frame_decoder.h"
+#include "remoting/header/pull_message_header.h"
+#include "remoting/header/send_message_header.h"
+#include "remoting/header_binary.h"
+#include "remoting/header_json.h"
+#include "runtime/assert.h"
+
+namespace ferry::remoting::testing {
+namespace {
+
+constexpr std::size_t kFuzzFrameBytesMax = 1 << 20;
+
+// A decoded command must survive encode → decode unchanged.
+void check_round_trip(const RemotingCommand& cmd) {
+  auto frame = encode_frame(cmd);
+  FERRY_ASSERT(frame.ok(), "re-encoding a decoded command failed: {}", frame.error().to_string());
+  auto back = decode_frame(*frame);
+  FERRY_ASSERT(back.ok(), "decoding a re-encoded command failed: {}", back.error().to_string());
+  FERRY_ASSERT(*back == cmd, "round trip changed the command (code {}, opaque {})", cmd.code,
+               cmd.opaque);
+}
+
+template <typename Header>
+int try_header(Result<Header> (*decode)(const ExtFields&), ExtFields (Header::*encode)() const,
+               const ExtFields& fields) {
+  auto h = decode(fields);
+  if (!h) return 0;
+  auto again = decode(((*h).*encode)());
+  FERRY_ASSERT(again.ok() && *again == *h, "typed header round trip failed");
+  return 1;
+}
+
+template <typename Body>
+int try_body(std::span<const std::uint8_t> bytes) {
+  auto b = Body::decode(bytes);
+  if (!b) return 0;
+  const auto encoded = b->encode();
+  auto again = Body::decode(encoded);
+  FERRY_ASSERT(again.ok(), "body round trip failed: {}", again.error().to_string());
+  FERRY_ASSERT(*again == *b, "body round trip changed the value");
+  return 1;
+}
+
+int try_bodies(std::span<const std::uint8_t> bytes) {
+  return try_body<body::HeartbeatData>(bytes) + try_body<body::TopicRouteData>(bytes) +
+         try_body<body::RegisterBrokerBody>(bytes) + try_body<body::ClusterInfo>(bytes) +
+         try_body<body::TopicList>(bytes) + try_body<body::ConsumerIdList>(bytes) +
+         try_body<body::LockBatchRequestBody>(bytes) + try_body<body::LockBatchResponseBody>(bytes);
+}
+
+int on_command(const RemotingCommand& cmd) {
+  check_round_trip(cmd);
+  return 1 +
+         try_header(&SendMessageRequestHeader::from_fields_v2,
+                    &SendMessageRequestHeader::to_fields_v2, cmd.ext_fields) +
+         try_header(&PullMessageRequestHeader::from_fields, &PullMessageRequestHeader::to_fields,
+                    cmd.ext_fields) +
+         try_bodies(cmd.body);
+}
+
+}  // namespace
+
+int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
+  const std::span<const std::uint8_t> in(data, size);
+  int decoded = 0;
+
+  if (auto cmd = decode_frame(in, kFuzzFrameBytesMax)) decoded += on_command(*cmd);
+
+  // The stream decoder, fed in pieces whose sizes come from the input itself.
+  FrameDecoder decoder(kFuzzFrameBytesMax);
+  std::size_t pos = 0;
+  std::size_t step = size > 0 ? 1 + data[0] % 17 : 1;
+  while (pos < size && !decoder.failed()) {
+    const std::size_t n = std::min(step, size - pos);
+    if (!decoder.feed(in.subspan(pos, n)).ok()) break;
+    pos += n;
+    step = 1 + (step * 7 + n) % 23;
+    while (true) {
+      auto next = decoder.next();
+      if (!next || !*next) break;
+      decoded += on_command(**next);
+    }
+  }
+
+  // The header readers and the body readers on the raw bytes.
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  if (auto cmd = read_json_header(text)) {
+    check_round_trip(*cmd);
+    ++decoded;
+  }
+  if (auto cmd = read_binary_header(in)) {
+    check_round_trip(*cmd);
+    ++decoded;
+  }
+  decoded += try_bodies(in);
+  return decoded;
+}
+
+}  // namespace ferry::remoting::testing
