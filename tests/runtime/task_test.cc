@@ -96,6 +96,11 @@ Task<int> deep(int n) {
 Task<void> deep_root(int* out) { *out = co_await deep(100000); }
 
 TEST(Task, SymmetricTransferKeepsDeepChainsOffTheStack) {
+#if defined(__SANITIZE_ADDRESS__)
+  // Symmetric transfer is a tail call the optimizer makes; GCC does not make it under ASan (at
+  // any -O level), so a 100000-deep chain overflows the stack there. Release builds check it.
+  GTEST_SKIP() << "AddressSanitizer disables the tail call symmetric transfer relies on";
+#endif
   ManualExecutor ex;
   int out = -1;
   ex.spawn(deep_root(&out));

@@ -1,0 +1,132 @@
+#include "remoting/rpc/channel.h"
+
+#include "remoting/frame_codec.h"
+
+namespace ferry::remoting {
+
+std::shared_ptr<Channel> Channel::start(Runtime& rt, std::unique_ptr<Connection> conn,
+                                        Handler& handler, const RpcOptions& opts, std::uint64_t id) {
+  auto ch = std::make_shared<Channel>(rt, std::move(conn), handler, opts, id);
+  rt.spawn(read_loop(ch), "channel-read " + ch->peer_text());
+  rt.spawn(write_loop(ch), "channel-write " + ch->peer_text());
+  return ch;
+}
+
+Channel::Channel(Runtime& rt, std::unique_ptr<Connection> conn, Handler& handler,
+                 const RpcOptions& opts, std::uint64_t id)
+    : rt_(rt),
+      conn_(std::move(conn)),
+      handler_(&handler),
+      opts_(opts),
+      id_(id),
+      peer_(conn_->peer()),
+      decoder_(opts.frame_bytes_max),
+      writable_(rt.executor()),
+      space_(rt.executor()) {
+  FERRY_ASSERT(opts_.read_buffer_bytes > 0, "read buffer must not be empty");
+  FERRY_ASSERT(opts_.write_queue_bytes_max > 0, "write queue must hold something");
+}
+
+Channel::~Channel() {
+  if (conn_) conn_->close();
+}
+
+Task<Status> Channel::send(RemotingCommand cmd) {
+  if (!open_) co_return Error(Errc::closed, "connection to " + peer_text() + " is closed");
+  OutFrame frame;
+  Status encoded = encode_frame_head(cmd, frame.head, opts_.frame_bytes_max);
+  if (!encoded) co_return encoded;
+  frame.body = std::move(cmd.body);
+  // Back-pressure: wait while the queue is over its bound (a frame larger than the bound is
+  // still accepted into an empty queue, so it cannot wait forever).
+  while (open_ && queued_bytes_ > 0 && queued_bytes_ + frame.size() > opts_.write_queue_bytes_max) {
+    co_await space_.wait();
+  }
+  if (!open_) co_return Error(Errc::closed, "connection to " + peer_text() + " closed while sending");
+  queued_bytes_ += frame.size();
+  queue_.push_back(std::move(frame));
+  writable_.notify_one();
+  co_return Status{};
+}
+
+Task<void> Channel::read_loop(std::shared_ptr<Channel> self) {
+  std::vector<std::uint8_t> buf(self->opts_.read_buffer_bytes);
+  while (self->open_) {
+    Result<std::size_t> n = co_await self->conn_->read_some(buf);
+    if (!self->open_) co_return;
+    if (!n) {
+      self->close_with(n.error());
+      co_return;
+    }
+    Status fed = self->decoder_.feed(std::span<const std::uint8_t>(buf.data(), *n));
+    if (!fed) {
+      self->close_with(fed.error());
+      co_return;
+    }
+    while (self->open_) {
+      auto next = self->decoder_.next();
+      if (!next) {
+        self->rt_.log().warn("closing connection from {}: malformed stream: {}", self->peer_text(),
+                             next.error().to_string());
+        self->close_with(next.error());
+        co_return;
+      }
+      if (!next->has_value()) break;
+      if (self->handler_) self->handler_->on_command(self, std::move(**next));
+    }
+  }
+}
+
+Task<void> Channel::write_loop(std::shared_ptr<Channel> self) {
+  std::vector<Bytes> bufs;
+  std::deque<OutFrame> batch;
+  for (;;) {
+    while (self->open_ && self->queue_.empty()) co_await self->writable_.wait();
+    if (!self->open_) co_return;
+    // Take frames up to the batch bound (at least one).
+    std::size_t batch_bytes = 0;
+    batch.clear();
+    bufs.clear();
+    while (!self->queue_.empty() &&
+           (batch.empty() || batch_bytes + self->queue_.front().size() <= self->opts_.write_batch_bytes_max)) {
+      batch_bytes += self->queue_.front().size();
+      batch.push_back(std::move(self->queue_.front()));
+      self->queue_.pop_front();
+    }
+    for (const OutFrame& f : batch) {
+      bufs.emplace_back(f.head);
+      if (!f.body.empty()) bufs.emplace_back(f.body);
+    }
+    Status written = co_await self->conn_->write(std::span<const Bytes>(bufs));
+    FERRY_ASSERT_LE(batch_bytes, self->queued_bytes_);
+    self->queued_bytes_ -= batch_bytes;
+    self->space_.notify_all();
+    if (!written) {
+      self->close_with(written.error());
+      co_return;
+    }
+  }
+}
+
+void Channel::close(const std::string& reason) { close_with(Error(Errc::closed, reason)); }
+
+void Channel::detach() {
+  handler_ = nullptr;
+  close("handler gone");
+}
+
+void Channel::close_with(const Error& why) {
+  if (!open_) return;
+  open_ = false;
+  conn_->close();
+  for (const OutFrame& f : queue_) queued_bytes_ -= f.size();  // a batch being written keeps its share
+  queue_.clear();
+  writable_.notify_all();
+  space_.notify_all();
+  if (handler_) {
+    Handler* h = std::exchange(handler_, nullptr);
+    h->on_closed(shared_from_this(), why);
+  }
+}
+
+}  // namespace ferry::remoting

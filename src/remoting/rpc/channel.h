@@ -1,0 +1,89 @@
+// Channel: one connection speaking the remoting protocol, with a reader and a writer task.
+//
+// The reader decodes frames (FrameDecoder) and hands each command to the Handler. A malformed
+// stream closes this channel only, with a log line naming the peer and the reason. The writer
+// drains a bounded queue of frames in gather writes; send() waits while the queue is over
+// RpcOptions::write_queue_bytes_max (back-pressure toward fast producers).
+//
+// Lifetime: the reader and writer tasks own the channel (shared_ptr) and run on the node's
+// executor; when the node dies they are destroyed with it. The Handler (a server or client)
+// must call detach() before it is destroyed; after that the channel calls nothing on it.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "remoting/frame_decoder.h"
+#include "remoting/remoting_command.h"
+#include "remoting/rpc/rpc_options.h"
+#include "runtime/runtime.h"
+#include "runtime/wait_queue.h"
+
+namespace ferry::remoting {
+
+class Channel : public std::enable_shared_from_this<Channel> {
+ public:
+  class Handler {
+   public:
+    virtual ~Handler() = default;
+    // A decoded command (request or reply) arrived on `ch`. Runs on the node's loop.
+    virtual void on_command(const std::shared_ptr<Channel>& ch, RemotingCommand cmd) = 0;
+    // The channel closed (peer closed, reset, malformed stream, local close). Called once.
+    virtual void on_closed(const std::shared_ptr<Channel>& ch, const Error& why) = 0;
+  };
+
+  // Wraps an established connection and starts its reader and writer tasks. `id` names the
+  // channel within its handler (logs, maps); the handler allocates ids.
+  static std::shared_ptr<Channel> start(Runtime& rt, std::unique_ptr<Connection> conn,
+                                        Handler& handler, const RpcOptions& opts, std::uint64_t id);
+
+  Channel(Runtime& rt, std::unique_ptr<Connection> conn, Handler& handler, const RpcOptions& opts,
+          std::uint64_t id);
+  Channel(const Channel&) = delete;
+  Channel& operator=(const Channel&) = delete;
+  ~Channel();
+
+  // Queues `cmd` for sending, waiting while the write queue is full. Completes when the frame is
+  // queued (not when it reaches the peer). Errors: closed (the channel is or became closed),
+  // invalid_argument (the frame is larger than frame_bytes_max; the channel stays open).
+  Task<Status> send(RemotingCommand cmd);
+
+  // Closes the connection now; queued frames are dropped. Idempotent.
+  void close(const std::string& reason);
+  // Forget the handler (it is going away); closes the channel too.
+  void detach();
+
+  bool is_open() const { return open_; }
+  std::uint64_t id() const { return id_; }
+  const Endpoint& peer() const { return peer_; }
+  std::string peer_text() const { return peer_.to_string(); }
+  std::size_t queued_bytes() const { return queued_bytes_; }
+
+ private:
+  struct OutFrame {
+    std::vector<std::uint8_t> head;
+    std::vector<std::uint8_t> body;
+    std::size_t size() const { return head.size() + body.size(); }
+  };
+  static Task<void> read_loop(std::shared_ptr<Channel> self);
+  static Task<void> write_loop(std::shared_ptr<Channel> self);
+  void close_with(const Error& why);
+
+  Runtime& rt_;
+  std::unique_ptr<Connection> conn_;
+  Handler* handler_;
+  RpcOptions opts_;
+  std::uint64_t id_;
+  Endpoint peer_;
+  FrameDecoder decoder_;
+  bool open_ = true;
+  std::deque<OutFrame> queue_;
+  std::size_t queued_bytes_ = 0;
+  WaitQueue writable_;  // the writer waits here for frames
+  WaitQueue space_;     // senders wait here for queue space
+};
+
+}  // namespace ferry::remoting

@@ -1,0 +1,162 @@
+#include "remoting/rpc/rpc_peer.h"
+
+#include <exception>
+
+#include "remoting/response_code.h"
+
+namespace ferry::remoting {
+
+namespace {
+Task<void> send_detached(std::shared_ptr<Channel> ch, RemotingCommand cmd) {
+  (void)co_await ch->send(std::move(cmd));
+}
+}  // namespace
+
+RpcPeer::RpcPeer(Runtime& rt, RpcOptions opts) : rt_(rt), opts_(opts) {}
+
+RpcPeer::~RpcPeer() {
+  for (auto& [opaque, call] : pending_) rt_.timers().cancel(call.timer);
+  pending_.clear();
+}
+
+void RpcPeer::register_processor(std::int32_t code, Processor p) { processors_[code] = std::move(p); }
+
+std::int32_t RpcPeer::next_opaque() {
+  // Opaques are positive and wrap; skip any still pending (bounded by pending_calls_max).
+  do {
+    last_opaque_ = last_opaque_ == INT32_MAX ? 1 : last_opaque_ + 1;
+  } while (pending_.count(last_opaque_) != 0);
+  return last_opaque_;
+}
+
+Task<Result<RemotingCommand>> RpcPeer::invoke_on(std::shared_ptr<Channel> ch, RemotingCommand request,
+                                                 Duration timeout) {
+  if (pending_.size() >= opts_.pending_calls_max) {
+    co_return Error(Errc::busy, "too many calls awaiting replies (" + std::to_string(pending_.size()) + ")");
+  }
+  const std::int32_t opaque = next_opaque();
+  request.opaque = opaque;
+  request.flag &= ~(kFlagResponse | kFlagOneway);
+  const std::int32_t code = request.code;
+  Completion<Result<RemotingCommand>> done(rt_.executor());
+  const TimerId timer = rt_.timers().schedule(timeout, [this, opaque, code, timeout, ch] {
+    finish_call(opaque, Error(Errc::timed_out, "no reply to request code " + std::to_string(code) +
+                                                   " from " + ch->peer_text() + " within " +
+                                                   std::to_string(to_ms(timeout)) + " ms"));
+  });
+  pending_.emplace(opaque, PendingCall{done, timer, ch->id()});
+  // If the awaiting frame goes away (its task was destroyed), forget the call.
+  done.on_abandon([this, opaque] {
+    auto it = pending_.find(opaque);
+    if (it == pending_.end()) return;
+    rt_.timers().cancel(it->second.timer);
+    pending_.erase(it);
+  });
+  Status sent = co_await ch->send(std::move(request));
+  if (!sent) finish_call(opaque, sent.error());
+  co_return co_await done.wait();
+}
+
+Task<Status> RpcPeer::invoke_oneway_on(std::shared_ptr<Channel> ch, RemotingCommand request) {
+  request.opaque = next_opaque();
+  request.flag = (request.flag & ~kFlagResponse) | kFlagOneway;
+  co_return co_await ch->send(std::move(request));
+}
+
+void RpcPeer::finish_call(std::int32_t opaque, Result<RemotingCommand> outcome) {
+  auto it = pending_.find(opaque);
+  if (it == pending_.end()) return;
+  PendingCall call = std::move(it->second);
+  pending_.erase(it);
+  rt_.timers().cancel(call.timer);
+  call.done.complete(std::move(outcome));
+}
+
+void RpcPeer::on_command(const std::shared_ptr<Channel>& ch, RemotingCommand cmd) {
+  if (cmd.is_response()) {
+    if (pending_.count(cmd.opaque) == 0) {
+      rt_.log().debug("reply from {} with opaque {} matches no pending call (timed out?)",
+                      ch->peer_text(), cmd.opaque);
+      return;
+    }
+    finish_call(cmd.opaque, std::move(cmd));
+    return;
+  }
+  std::size_t& in_flight = in_flight_[ch->id()];
+  if (in_flight >= opts_.requests_in_flight_max) {
+    if (!cmd.is_oneway()) {
+      RemotingCommand busy = make_response(cmd, response_code::SYSTEM_BUSY,
+                                           "too many requests in flight on this connection");
+      rt_.spawn(send_detached(ch, std::move(busy)), "reply-busy");
+    }
+    return;
+  }
+  ++in_flight;
+  rt_.spawn(serve(this, ch, std::move(cmd)), "serve");
+}
+
+Task<void> RpcPeer::serve(RpcPeer* self, std::shared_ptr<Channel> ch, RemotingCommand request) {
+  const std::int32_t code = request.code;
+  const bool oneway = request.is_oneway();
+  const RemotingCommand request_head = [&] {
+    RemotingCommand h;
+    h.code = request.code;
+    h.opaque = request.opaque;
+    h.flag = request.flag;
+    h.serialize_type = request.serialize_type;
+    return h;
+  }();
+  std::optional<RemotingCommand> reply;
+  std::string failure;
+  auto it = self->processors_.find(code);
+  const Processor* processor = it != self->processors_.end() ? &it->second
+                               : self->default_processor_ ? &self->default_processor_
+                                                          : nullptr;
+  if (processor == nullptr) {
+    reply = make_response(request_head, response_code::REQUEST_CODE_NOT_SUPPORTED,
+                          "request type " + std::to_string(code) + " not supported");
+  } else {
+    try {
+      // Named locals, not temporaries, around co_await: GCC 12 mishandles the lifetime of
+      // aggregate temporaries in a co_await full-expression (docs/runtime.md).
+      RequestContext ctx{ch, std::move(request)};
+      Task<std::optional<RemotingCommand>> work = (*processor)(std::move(ctx));
+      reply = co_await std::move(work);
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+    if (!failure.empty()) {
+      self->rt_.log().error("processor for request code {} from {} failed: {}", code, ch->peer_text(), failure);
+      reply = make_response(request_head, response_code::SYSTEM_ERROR, "internal error: " + failure);
+    }
+  }
+  auto& in_flight = self->in_flight_[ch->id()];
+  FERRY_ASSERT(in_flight > 0, "in-flight count of channel {} underflows", ch->id());
+  if (--in_flight == 0) self->in_flight_.erase(ch->id());
+  if (!reply || oneway || !ch->is_open()) co_return;
+  // The reply always matches its request, whatever the processor left in these fields.
+  reply->opaque = request_head.opaque;
+  reply->flag = (reply->flag | kFlagResponse) & ~kFlagOneway;
+  reply->serialize_type = request_head.serialize_type;
+  Status sent = co_await ch->send(std::move(*reply));
+  if (!sent && !sent.error().is(Errc::closed)) {
+    self->rt_.log().warn("reply to request code {} for {} not sent: {}", code, ch->peer_text(),
+                         sent.error().to_string());
+  }
+}
+
+void RpcPeer::on_closed(const std::shared_ptr<Channel>& ch, const Error& why) {
+  // Fail the calls that went out on this channel, in opaque order.
+  std::vector<std::int32_t> doomed;
+  for (const auto& [opaque, call] : pending_) {
+    if (call.channel_id == ch->id()) doomed.push_back(opaque);
+  }
+  const Errc code = why.is(Errc::eof) ? Errc::reset : why.code;
+  for (std::int32_t opaque : doomed) {
+    finish_call(opaque, Error(code == Errc::ok ? Errc::closed : code,
+                              "connection to " + ch->peer_text() + " closed: " + why.to_string()));
+  }
+  channel_closed(ch, why);
+}
+
+}  // namespace ferry::remoting

@@ -1,0 +1,94 @@
+// RpcPeer: what a remoting server and a remoting client share — request processors by code,
+// calls awaiting replies (by opaque), and the dispatch of what arrives on a Channel.
+//
+// Requests: each incoming request runs its processor in its own task, so a slow request (a long
+// poll) never blocks the connection. The processor returns the reply, or nullopt for none; a
+// oneway request's reply is dropped. An unknown code gets REQUEST_CODE_NOT_SUPPORTED (3) with a
+// remark; more than requests_in_flight_max requests on one channel get SYSTEM_BUSY (2); a
+// processor that throws gets SYSTEM_ERROR (1) with the exception's text (and an error log).
+//
+// Calls: invoke_on() sends a request and waits for the reply with the same opaque. A timeout,
+// or the close of the channel the call went out on, fails exactly the calls it concerns with an
+// error value (timed_out / reset or closed), and a late reply is dropped with a debug log.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "remoting/remoting_command.h"
+#include "remoting/rpc/channel.h"
+#include "remoting/rpc/rpc_options.h"
+#include "runtime/runtime.h"
+
+namespace ferry::remoting {
+
+struct RequestContext {
+  std::shared_ptr<Channel> channel;  // where the request came from (to reply later or call back)
+  RemotingCommand request;
+};
+
+// Returns the reply to send (make_response(request, code) plus fields/body), or nullopt.
+using Processor = std::function<Task<std::optional<RemotingCommand>>(RequestContext)>;
+
+class RpcPeer : public Channel::Handler {
+ public:
+  RpcPeer(Runtime& rt, RpcOptions opts);
+  ~RpcPeer() override;
+  RpcPeer(const RpcPeer&) = delete;
+  RpcPeer& operator=(const RpcPeer&) = delete;
+
+  // Registers the processor for a request code (replacing any previous one).
+  void register_processor(std::int32_t code, Processor p);
+  // Used for codes with no processor instead of the REQUEST_CODE_NOT_SUPPORTED reply.
+  void set_default_processor(Processor p) { default_processor_ = std::move(p); }
+
+  // Sends `request` on `ch` (its opaque is replaced by a fresh one) and waits for the reply.
+  // Errors: timed_out, closed/reset (the channel closed first), busy (too many pending calls),
+  // invalid_argument (frame too large).
+  Task<Result<RemotingCommand>> invoke_on(std::shared_ptr<Channel> ch, RemotingCommand request,
+                                          Duration timeout);
+  // Sends `request` with the oneway flag; no reply is expected.
+  Task<Status> invoke_oneway_on(std::shared_ptr<Channel> ch, RemotingCommand request);
+
+  std::size_t pending_calls() const { return pending_.size(); }
+  Runtime& runtime() { return rt_; }
+  const RpcOptions& options() const { return opts_; }
+
+  // Channel::Handler
+  void on_command(const std::shared_ptr<Channel>& ch, RemotingCommand cmd) override;
+  void on_closed(const std::shared_ptr<Channel>& ch, const Error& why) override;
+
+ protected:
+  // Subclasses hear about closed channels here (after pending calls on it have failed).
+  virtual void channel_closed(const std::shared_ptr<Channel>& ch, const Error& why) {
+    (void)ch;
+    (void)why;
+  }
+  std::uint64_t next_channel_id() { return ++last_channel_id_; }
+
+  Runtime& rt_;
+  RpcOptions opts_;
+
+ private:
+  struct PendingCall {
+    Completion<Result<RemotingCommand>> done;
+    TimerId timer;
+    std::uint64_t channel_id;
+  };
+  static Task<void> serve(RpcPeer* self, std::shared_ptr<Channel> ch, RemotingCommand request);
+  void finish_call(std::int32_t opaque, Result<RemotingCommand> outcome);
+  std::int32_t next_opaque();
+
+  std::map<std::int32_t, Processor> processors_;
+  Processor default_processor_;
+  std::map<std::int32_t, PendingCall> pending_;  // by opaque
+  std::map<std::uint64_t, std::size_t> in_flight_;  // requests being served, by channel id
+  std::int32_t last_opaque_ = 0;
+  std::uint64_t last_channel_id_ = 0;
+};
+
+}  // namespace ferry::remoting

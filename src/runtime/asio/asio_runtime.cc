@@ -1,0 +1,175 @@
+#include "runtime/asio/asio_runtime.h"
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/thread_pool.hpp>
+
+#include <atomic>
+#include <csignal>
+#include <filesystem>
+#include <random>
+#include <thread>
+
+#include "runtime/asio/asio_executor.h"
+#include "runtime/asio/asio_network.h"
+#include "runtime/asio/asio_timers.h"
+#include "runtime/asio/io_thread.h"
+#include "runtime/asio/posix_file_system.h"
+#include "runtime/asio/system_clock.h"
+#include "runtime/log.h"
+
+namespace ferry {
+
+namespace net = boost::asio;
+
+namespace {
+
+std::string prepare_data_root(const std::string& root) {
+  FERRY_ASSERT(!root.empty(), "AsioRuntime needs Options::data_root");
+  std::error_code ec;
+  std::filesystem::create_directories(root, ec);
+  FERRY_ASSERT(!ec, "cannot create data root '{}': {}", root, ec.message());
+  const std::filesystem::path absolute = std::filesystem::absolute(root, ec);
+  FERRY_ASSERT(!ec, "cannot resolve data root '{}': {}", root, ec.message());
+  return absolute.lexically_normal().string();
+}
+
+std::uint64_t os_seed() {
+  std::random_device rd;
+  return (static_cast<std::uint64_t>(rd()) << 32) ^ static_cast<std::uint64_t>(rd());
+}
+
+}  // namespace
+
+// Members are destroyed bottom-up; the io_context goes last, after everything that posts to it
+// or owns objects registered with it.
+struct AsioRuntime::Impl {
+  explicit Impl(Options opts)
+      : options(std::move(opts)),
+        random(os_seed()),
+        logger(make_node_logger(options.node_name, nullptr)),
+        offload_pool(std::max<std::size_t>(1, options.offload_threads)),
+        network(io, executor, timers, options.advertised_host),
+        fs(prepare_data_root(options.data_root), io_thread, options.sync_namespace) {
+    timers.bind(executor);
+  }
+
+  Options options;
+  net::io_context io{1};  // one thread runs it; other threads may still post
+  std::atomic<bool> stop_requested{false};
+  std::atomic<std::thread::id> loop_thread{};
+  asio_rt::SystemClock clock;
+  asio_rt::AsioExecutor executor{io};
+  asio_rt::AsioTimers timers{io, clock};
+  Random random;
+  std::shared_ptr<spdlog::logger> logger;
+  asio_rt::IoThread io_thread{executor};
+  net::thread_pool offload_pool;
+  asio_rt::AsioNetwork network;
+  asio_rt::PosixFileSystem fs;
+  std::function<void(int)> stop_handler;
+  std::unique_ptr<net::signal_set> signals;
+};
+
+AsioRuntime::AsioRuntime(Options options) : impl_(std::make_unique<Impl>(std::move(options))) {}
+
+AsioRuntime::~AsioRuntime() {
+  Impl& m = *impl_;
+  // 1. The node's tasks: their awaiters cancel timers and mark pending I/O abandoned.
+  m.executor.tasks().destroy_all();
+  if (m.signals) {
+    boost::system::error_code ignored;
+    m.signals->cancel(ignored);
+  }
+  // 2. Threads that post to the loop finish what they run (their completions are then dropped).
+  m.offload_pool.join();
+  m.io_thread.join();
+  // 3. Members go; the io_context last, dropping every handler still queued.
+}
+
+const std::string& AsioRuntime::node_name() const { return impl_->options.node_name; }
+Clock& AsioRuntime::clock() { return impl_->clock; }
+Timers& AsioRuntime::timers() { return impl_->timers; }
+Executor& AsioRuntime::executor() { return impl_->executor; }
+Network& AsioRuntime::network() { return impl_->network; }
+FileSystem& AsioRuntime::fs() { return impl_->fs; }
+Random& AsioRuntime::random() { return impl_->random; }
+spdlog::logger& AsioRuntime::log() { return *impl_->logger; }
+
+Task<void> AsioRuntime::offload(std::function<void()> fn) {
+  Executor& loop = impl_->executor;
+  Completion<std::exception_ptr> done(loop);
+  // The pool thread only carries `done` across and posts it back; its state is touched on the
+  // loop alone.
+  net::post(impl_->offload_pool, [fn = std::move(fn), done, loop = &loop]() mutable {
+    std::exception_ptr error;
+    try {
+      fn();
+    } catch (...) {
+      error = std::current_exception();
+    }
+    fn = nullptr;  // the callback's captures die here, off the loop
+    loop->post([done = std::move(done), error] { done.complete(error); });
+  });
+  const std::exception_ptr error = co_await done.wait();
+  if (error) std::rethrow_exception(error);
+}
+
+bool AsioRuntime::drive(const bool& done) {
+  Impl& m = *impl_;
+  FERRY_ASSERT(!on_loop_thread(), "run()/block_on() called from inside the loop of node {}", m.options.node_name);
+  m.loop_thread.store(std::this_thread::get_id());
+  struct ClearLoopThread {
+    Impl& m;
+    ~ClearLoopThread() { m.loop_thread.store(std::thread::id()); }
+  } clear{m};
+  auto keep_running = net::make_work_guard(m.io);
+  for (;;) {
+    // restart() before looking at the flags: a stop() racing with this check then either sets
+    // the flag we are about to read or stops the io_context we are about to run.
+    m.io.restart();
+    if (done) return true;
+    if (m.stop_requested.exchange(false)) return false;
+    m.io.run();
+  }
+}
+
+void AsioRuntime::wake() { impl_->io.stop(); }
+
+void AsioRuntime::run() {
+  static const bool never = false;
+  (void)drive(never);
+}
+
+void AsioRuntime::stop() {
+  impl_->stop_requested.store(true);
+  impl_->io.stop();
+}
+
+bool AsioRuntime::on_loop_thread() const { return impl_->loop_thread.load() == std::this_thread::get_id(); }
+
+namespace {
+void wait_for_signal(net::signal_set& signals, std::function<void(int)>& handler, AsioRuntime& rt) {
+  signals.async_wait([&signals, &handler, &rt](const boost::system::error_code& ec, int signal_number) {
+    if (ec) return;  // cancelled: the runtime is going away
+    if (handler) {
+      handler(signal_number);
+    } else {
+      rt.stop();
+    }
+    wait_for_signal(signals, handler, rt);
+  });
+}
+}  // namespace
+
+void AsioRuntime::on_stop_signal(std::function<void(int)> handler) {
+  Impl& m = *impl_;
+  m.stop_handler = std::move(handler);
+  if (m.signals) return;  // already waiting; the new handler is used from the next signal on
+  m.signals = std::make_unique<net::signal_set>(m.io, SIGINT, SIGTERM);
+  wait_for_signal(*m.signals, m.stop_handler, *this);
+}
+
+}  // namespace ferry

@@ -1,0 +1,170 @@
+#include "runtime/asio/mapped_file.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <functional>
+#include <utility>
+
+#include "runtime/asio/errors.h"
+#include "runtime/assert.h"
+
+namespace ferry::asio_rt {
+
+namespace {
+
+// Smallest mapping made; mappings at least double when a file outgrows them, so appending costs
+// O(log size) remaps. Address space is cheap; only the file's own pages are ever touched.
+constexpr std::uint64_t kMinMappingBytes = 64 * 1024;
+
+Result<std::uint64_t> size_of(int fd, const std::string& path) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return file_error(errno, "fstat " + path);
+  return static_cast<std::uint64_t>(st.st_size);
+}
+
+// Reserves blocks for [offset, offset + len) and grows the size to cover them. Linux fallocate
+// is used directly: glibc's posix_fallocate emulation writes bytes into the file, which would
+// race with the loop's writes into the mapping. Where the file system cannot allocate, the file
+// is grown (sparse) with ftruncate instead.
+int reserve(int fd, std::uint64_t offset, std::uint64_t len) {
+  if (::fallocate(fd, 0, static_cast<off_t>(offset), static_cast<off_t>(len)) == 0) return 0;
+  const int err = errno;
+  if (err != EOPNOTSUPP && err != ENOSYS) return err;
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return errno;
+  const std::uint64_t end = offset + len;
+  if (static_cast<std::uint64_t>(st.st_size) >= end) return 0;
+  return ::ftruncate(fd, static_cast<off_t>(end)) == 0 ? 0 : errno;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<File>> MappedFile::adopt(std::string path, int fd, IoThread& io) {
+  auto owned = std::make_shared<FileDescriptor>(fd);
+  auto size = size_of(fd, path);
+  if (!size.ok()) return std::move(size).error();
+  std::unique_ptr<MappedFile> file(new MappedFile(std::move(path), std::move(owned), *size, io));
+  FERRY_TRY(file->cover(*size));
+  return std::unique_ptr<File>(std::move(file));
+}
+
+MappedFile::MappedFile(std::string path, std::shared_ptr<FileDescriptor> fd, std::uint64_t size, IoThread& io)
+    : path_(std::move(path)), fd_(std::move(fd)), size_(size), io_(io) {}
+
+Status MappedFile::cover(std::uint64_t size) {
+  if (size == 0) return {};
+  const std::uint64_t have = map_ ? map_->length() : 0;
+  if (have >= size) return {};
+  const std::uint64_t want = round_up_to_page(std::max({size, 2 * have, kMinMappingBytes}));
+  auto mapping = FileMapping::map(fd_->get(), static_cast<std::size_t>(want), path_);
+  if (!mapping.ok()) return std::move(mapping).error();
+  map_ = std::move(*mapping);  // views of the old mapping keep it alive
+  return {};
+}
+
+Status MappedFile::extend(std::uint64_t new_size) {
+  FERRY_ASSERT_LT(size_, new_size);
+  const int err = reserve(fd_->get(), size_, new_size - size_);
+  if (err != 0) {
+    // Undo a partial extension so that nothing of the failed call is visible.
+    if (::ftruncate(fd_->get(), static_cast<off_t>(size_)) != 0) {
+      return file_error(errno, "ftruncate " + path_ + " back to " + std::to_string(size_) + " bytes");
+    }
+    return file_error(err, "extend " + path_ + " to " + std::to_string(new_size) + " bytes");
+  }
+  const Status mapped = cover(new_size);
+  if (!mapped.ok()) {
+    if (::ftruncate(fd_->get(), static_cast<off_t>(size_)) != 0) {
+      return file_error(errno, "ftruncate " + path_ + " back to " + std::to_string(size_) + " bytes");
+    }
+    return mapped;
+  }
+  size_ = new_size;
+  return {};
+}
+
+Result<std::size_t> MappedFile::pread(std::uint64_t offset, MutableBytes buf) const {
+  if (offset >= size_ || buf.empty()) return std::size_t{0};
+  const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(buf.size(), size_ - offset));
+  FERRY_ASSERT(map_ != nullptr && offset + n <= map_->length(), "{}: read [{}, {}) outside the mapping",
+               path_, offset, offset + n);
+  std::memcpy(buf.data(), map_->data() + offset, n);
+  return n;
+}
+
+Status MappedFile::pwrite(std::uint64_t offset, Bytes data) {
+  if (data.empty()) return {};
+  const std::uint64_t end = offset + data.size();
+  if (end < offset) {
+    return Error(Errc::invalid_argument, path_ + ": write at " + std::to_string(offset) + " overflows");
+  }
+  if (end > size_) FERRY_TRY(extend(end));
+  FERRY_ASSERT(map_ != nullptr && end <= map_->length(), "{}: write [{}, {}) outside the mapping", path_,
+               offset, end);
+  std::memcpy(map_->data() + offset, data.data(), data.size());
+  return {};
+}
+
+Status MappedFile::truncate(std::uint64_t size) {
+  if (size > size_) return extend(size);
+  if (size == size_) return {};
+  if (::ftruncate(fd_->get(), static_cast<off_t>(size)) != 0) {
+    return file_error(errno, "truncate " + path_ + " to " + std::to_string(size) + " bytes");
+  }
+  size_ = size;  // the mapping stays; pages past the end are never touched
+  return {};
+}
+
+Task<Status> MappedFile::sync() {
+  std::shared_ptr<FileDescriptor> fd = fd_;
+  std::shared_ptr<FileMapping> map = map_;
+  const std::uint64_t mapped = map ? std::min<std::uint64_t>(round_up_to_page(size_), map->length()) : 0;
+  std::string path = path_;
+  // The job is named, not written inside the co_await: GCC 12 miscompiles a lambda temporary with
+  // non-trivial captures converted to std::function within a co_await expression (it copies the
+  // captures bitwise; ASan reports a bad free).
+  std::function<Status()> job = [fd, map, mapped, path]() -> Status {
+    if (mapped > 0 && ::msync(map->data(), static_cast<std::size_t>(mapped), MS_SYNC) != 0) {
+      return file_error(errno, "msync " + path);
+    }
+    if (::fdatasync(fd->get()) != 0) return file_error(errno, "fdatasync " + path);
+    return {};
+  };
+  co_return co_await io_.run(std::move(job));
+}
+
+Task<Status> MappedFile::allocate(std::uint64_t size) {
+  // Every extension made here reserves its blocks, so nothing below size_ needs allocating.
+  if (size <= size_) co_return Status{};
+  std::shared_ptr<FileDescriptor> fd = fd_;
+  std::string path = path_;
+  std::function<Status()> job = [fd, size, path]() -> Status {  // named: see sync()
+    const int err = reserve(fd->get(), 0, size);
+    if (err != 0) return file_error(err, "allocate " + path + " to " + std::to_string(size) + " bytes");
+    return {};
+  };
+  const Status reserved = co_await io_.run(std::move(job));
+  // Back on the loop. Even a failed allocation may have grown the file: read the size back.
+  auto actual = size_of(fd_->get(), path_);
+  if (!actual.ok()) co_return std::move(actual).error();
+  const Status mapped = cover(*actual);
+  if (!mapped.ok()) co_return mapped;
+  size_ = *actual;
+  co_return reserved;
+}
+
+Result<FileView> MappedFile::view(std::uint64_t offset, std::size_t len) const {
+  if (offset >= size_ || len == 0) return FileView();
+  const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(len, size_ - offset));
+  FERRY_ASSERT(map_ != nullptr && offset + n <= map_->length(), "{}: view [{}, {}) outside the mapping",
+               path_, offset, offset + n);
+  return FileView(std::shared_ptr<const void>(map_), Bytes(map_->data() + offset, n));
+}
+
+}  // namespace ferry::asio_rt

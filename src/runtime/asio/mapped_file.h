@@ -1,0 +1,61 @@
+// MappedFile: the production File, an open descriptor plus a MAP_SHARED mapping.
+//
+//  * pread copies out of the mapping; pwrite copies into it. A write past the end first extends
+//    the file with fallocate (so the new blocks exist and a full disk is a no_space value, not a
+//    SIGBUS on the first touch of a sparse page; ftruncate where fallocate is unsupported) and,
+//    if the file outgrows the mapping, maps it again with room to grow (capacity doubles).
+//    Writes are visible to every reader at once and durable only after a later sync().
+//  * sync() runs msync(MS_SYNC) over the mapped size and fdatasync on the I/O thread, then
+//    completes on the loop. allocate() runs posix_fallocate on the I/O thread, then (on the loop)
+//    reads the new size back and remaps if needed.
+//  * view() returns a FileView that shares ownership of the mapping it points into.
+//  * Destroying the File releases the descriptor and the mapping; I/O jobs still running and
+//    live views keep what they use until they finish.
+//
+// Not safe against a file changed behind our back (another process truncating it makes touching
+// the mapping raise SIGBUS), nor against a sparse hole met on a full disk: files written here are
+// never sparse, because every extension allocates its blocks.
+// Loop thread only, except for the I/O-thread jobs described above. The File must outlive the
+// sync() and allocate() tasks awaiting on it (they finish on the loop and update the File).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "runtime/asio/file_mapping.h"
+#include "runtime/asio/io_thread.h"
+#include "runtime/file_system.h"
+
+namespace ferry::asio_rt {
+
+class MappedFile final : public File {
+ public:
+  // Takes ownership of `fd` (open read-write). Errors: io_error when it cannot be mapped.
+  static Result<std::unique_ptr<File>> adopt(std::string path, int fd, IoThread& io);
+
+  const std::string& path() const override { return path_; }
+  std::uint64_t size() const override { return size_; }
+
+  Result<std::size_t> pread(std::uint64_t offset, MutableBytes buf) const override;
+  Status pwrite(std::uint64_t offset, Bytes data) override;
+  Status truncate(std::uint64_t size) override;
+  Task<Status> sync() override;
+  Task<Status> allocate(std::uint64_t size) override;
+  Result<FileView> view(std::uint64_t offset, std::size_t len) const override;
+
+ private:
+  MappedFile(std::string path, std::shared_ptr<FileDescriptor> fd, std::uint64_t size, IoThread& io);
+  // Extends the file to `new_size` (> size_) with allocated, zeroed blocks.
+  Status extend(std::uint64_t new_size);
+  // Makes the mapping cover at least `size` bytes (a no-op when it already does).
+  Status cover(std::uint64_t size);
+
+  std::string path_;
+  std::shared_ptr<FileDescriptor> fd_;
+  std::shared_ptr<FileMapping> map_;  // covers [0, size_); null only while size_ == 0 and unmapped
+  std::uint64_t size_;
+  IoThread& io_;
+};
+
+}  // namespace ferry::asio_rt

@@ -1,0 +1,156 @@
+#include "runtime/asio/tcp_connection.h"
+
+#include <boost/asio/error.hpp>
+
+#include <utility>
+#include <vector>
+
+#include "runtime/asio/errors.h"
+#include "runtime/completion.h"
+
+namespace ferry::asio_rt {
+
+namespace net = boost::asio;
+using tcp = net::ip::tcp;
+using boost::system::error_code;
+
+struct TcpConnection::State {
+  explicit State(tcp::socket s) : socket(std::move(s)) {}
+  tcp::socket socket;
+  Endpoint local;
+  Endpoint peer;
+  bool open = true;
+};
+
+namespace {
+
+using ReadDone = Completion<Result<std::size_t>>;
+using WriteDone = Completion<Status>;
+using StatePtr = std::shared_ptr<TcpConnection::State>;
+
+bool would_block(const error_code& ec) {
+  return ec == net::error::would_block || ec == net::error::try_again;
+}
+
+Error closed_error(const TcpConnection::State& st) {
+  return Error(Errc::closed, "connection to " + st.peer.to_string() + " was closed locally");
+}
+
+Error op_error(const TcpConnection::State& st, const error_code& ec, const char* op) {
+  if (!st.open) return closed_error(st);
+  return net_error(ec, std::string(op) + " " + st.peer.to_string());
+}
+
+void attempt_read(const StatePtr& st, MutableBytes buf, const ReadDone& done) {
+  if (done.abandoned()) return;  // the reader is gone, and so may be `buf`
+  if (!st->open) return done.complete(closed_error(*st));
+  error_code ec;
+  const std::size_t n = st->socket.read_some(net::buffer(buf.data(), buf.size()), ec);
+  if (!ec) return done.complete(n);
+  if (!would_block(ec)) return done.complete(op_error(*st, ec, "read from"));
+  st->socket.async_wait(tcp::socket::wait_read, [st, buf, done](const error_code& wait_ec) {
+    if (done.abandoned()) return;
+    if (wait_ec) return done.complete(op_error(*st, wait_ec, "read from"));
+    attempt_read(st, buf, done);
+  });
+}
+
+// The bytes still to send: buffers[next..], the first of them already advanced past what went.
+struct PendingWrite {
+  std::vector<net::const_buffer> buffers;
+  std::size_t next = 0;
+
+  bool finished() const { return next == buffers.size(); }
+  void consume(std::size_t n) {
+    while (n > 0) {
+      net::const_buffer& b = buffers[next];
+      const std::size_t step = std::min(n, b.size());
+      b += step;
+      n -= step;
+      if (b.size() == 0) ++next;
+    }
+    while (next < buffers.size() && buffers[next].size() == 0) ++next;
+  }
+  std::span<const net::const_buffer> rest() const {
+    return std::span<const net::const_buffer>(buffers).subspan(next);
+  }
+};
+
+void attempt_write(const StatePtr& st, const std::shared_ptr<PendingWrite>& w, const WriteDone& done) {
+  if (done.abandoned()) return;  // the writer is gone, and so may be its buffers
+  if (!st->open) return done.complete(closed_error(*st));
+  while (!w->finished()) {
+    error_code ec;
+    const std::size_t n = st->socket.write_some(w->rest(), ec);  // one sendmsg, up to 64 buffers
+    if (ec) {
+      if (!would_block(ec)) return done.complete(op_error(*st, ec, "write to"));
+      st->socket.async_wait(tcp::socket::wait_write, [st, w, done](const error_code& wait_ec) {
+        if (done.abandoned()) return;
+        if (wait_ec) return done.complete(op_error(*st, wait_ec, "write to"));
+        attempt_write(st, w, done);
+      });
+      return;
+    }
+    w->consume(n);
+  }
+  done.complete(Status{});
+}
+
+}  // namespace
+
+Endpoint to_endpoint(const tcp::endpoint& ep) {
+  return Endpoint{ep.address().to_string(), ep.port()};
+}
+
+Result<std::unique_ptr<Connection>> TcpConnection::adopt(tcp::socket socket, Executor& loop) {
+  error_code ec;
+  socket.set_option(tcp::no_delay(true), ec);
+  if (!ec) socket.non_blocking(true, ec);
+  tcp::endpoint local;
+  tcp::endpoint remote;
+  if (!ec) local = socket.local_endpoint(ec);
+  if (!ec) remote = socket.remote_endpoint(ec);
+  if (ec) return net_error(ec, "set up accepted/connected socket");
+  auto st = std::make_shared<State>(std::move(socket));
+  st->local = to_endpoint(local);
+  st->peer = to_endpoint(remote);
+  return std::unique_ptr<Connection>(new TcpConnection(std::move(st), loop));
+}
+
+TcpConnection::TcpConnection(std::shared_ptr<State> state, Executor& loop) : st_(std::move(state)), loop_(loop) {}
+
+TcpConnection::~TcpConnection() { close(); }
+
+Task<Result<std::size_t>> TcpConnection::read_some(MutableBytes buf) {
+  FERRY_ASSERT(!buf.empty(), "read_some into an empty buffer from {}", st_->peer.to_string());
+  if (!st_->open) co_return closed_error(*st_);
+  ReadDone done(loop_);
+  loop_.post([st = st_, buf, done] { attempt_read(st, buf, done); });
+  co_return co_await done.wait();
+}
+
+Task<Status> TcpConnection::write(std::span<const Bytes> bufs) {
+  if (!st_->open) co_return closed_error(*st_);
+  auto w = std::make_shared<PendingWrite>();
+  w->buffers.reserve(bufs.size());
+  for (const Bytes b : bufs) {
+    if (!b.empty()) w->buffers.emplace_back(b.data(), b.size());
+  }
+  if (w->finished()) co_return Status{};
+  WriteDone done(loop_);
+  loop_.post([st = st_, w, done] { attempt_write(st, w, done); });
+  co_return co_await done.wait();
+}
+
+void TcpConnection::close() {
+  if (!st_->open) return;
+  st_->open = false;
+  error_code ignored;
+  st_->socket.close(ignored);  // waiting handlers run with operation_aborted
+}
+
+bool TcpConnection::is_open() const { return st_->open; }
+const Endpoint& TcpConnection::local() const { return st_->local; }
+const Endpoint& TcpConnection::peer() const { return st_->peer; }
+
+}  // namespace ferry::asio_rt

@@ -1,0 +1,50 @@
+// TcpConnection: the production Connection, one connected TCP socket (TCP_NODELAY, non-blocking).
+//
+// How operations run (all on the loop thread):
+//  * read_some / write post an attempt to the executor (so neither ever completes inline, and a
+//    busy connection cannot starve the rest of the loop). The attempt makes the non-blocking
+//    system call itself; when the socket is not ready it waits for readiness with async_wait and
+//    tries again. The caller's buffers are touched only inside an attempt, after checking that
+//    the awaiting frame still exists, so destroying a frame mid-operation never lets the kernel
+//    write into freed memory.
+//  * write sends the buffers with gathering send calls until all bytes are in the kernel.
+//  * close() closes the socket at once: waiting operations complete with Errc::closed through
+//    the executor; the peer reads eof after the bytes already sent.
+// The socket lives in a shared state that pending handlers keep alive, so even a Connection
+// destroyed with an operation in progress (a contract violation) touches no freed memory.
+#pragma once
+
+#include <boost/asio/ip/tcp.hpp>
+
+#include <memory>
+
+#include "runtime/executor.h"
+#include "runtime/network.h"
+
+namespace ferry::asio_rt {
+
+class TcpConnection final : public Connection {
+ public:
+  // Takes a connected socket. Errors: reset when the peer is already gone (no addresses).
+  static Result<std::unique_ptr<Connection>> adopt(boost::asio::ip::tcp::socket socket, Executor& loop);
+  ~TcpConnection() override;
+
+  Task<Result<std::size_t>> read_some(MutableBytes buf) override;
+  Task<Status> write(std::span<const Bytes> bufs) override;
+  using Connection::write;
+  void close() override;
+  bool is_open() const override;
+  const Endpoint& local() const override;
+  const Endpoint& peer() const override;
+
+  struct State;
+
+ private:
+  TcpConnection(std::shared_ptr<State> state, Executor& loop);
+  std::shared_ptr<State> st_;
+  Executor& loop_;
+};
+
+Endpoint to_endpoint(const boost::asio::ip::tcp::endpoint& ep);
+
+}  // namespace ferry::asio_rt

@@ -1,0 +1,42 @@
+// TcpListener: the production Listener, a listening TCP socket (SO_REUSEADDR, so a restarted
+// daemon can bind while old connections linger in TIME_WAIT; Linux still refuses a second
+// listener on the same address with address_in_use).
+//
+// accept() waits on the loop with async_accept and returns a TcpConnection. A connection reset
+// before it was accepted is skipped; running out of descriptors is Errc::busy. close() stops
+// listening at once: a pending accept completes with Errc::closed. If the awaiting frame is
+// destroyed, a connection accepted for it is closed. Loop thread only.
+#pragma once
+
+#include <boost/asio/ip/tcp.hpp>
+
+#include <memory>
+
+#include "runtime/executor.h"
+#include "runtime/network.h"
+
+namespace ferry::asio_rt {
+
+class TcpListener final : public Listener {
+ public:
+  // Binds and listens on `addr` (port 0 picks a free port).
+  // Errors: address_in_use, invalid_argument (bad host, or not a local address).
+  static Result<std::unique_ptr<Listener>> open(boost::asio::io_context& io, Executor& loop, const Endpoint& addr);
+  ~TcpListener() override;
+
+  Task<Result<std::unique_ptr<Connection>>> accept() override;
+  void close() override;
+  const Endpoint& local() const override;
+
+  struct State;
+
+ private:
+  TcpListener(std::shared_ptr<State> state, Executor& loop);
+  std::shared_ptr<State> st_;
+  Executor& loop_;
+};
+
+// Parses a dotted IPv4 address. Errors: invalid_argument naming `what`.
+Result<boost::asio::ip::address_v4> parse_ipv4(const std::string& host, const std::string& what);
+
+}  // namespace ferry::asio_rt
