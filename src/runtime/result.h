@@ -126,3 +126,10 @@ void Result<T>::check_error() const {
     auto&& ferry_try_r_ = (expr);                       \
     if (!ferry_try_r_.ok()) return std::move(ferry_try_r_).error(); \
   } while (0)
+
+// The same for coroutines returning Task<Result<T>> / Task<Status>.
+#define FERRY_CO_TRY(expr)                              \
+  do {                                                  \
+    auto&& ferry_try_r_ = (expr);                       \
+    if (!ferry_try_r_.ok()) co_return std::move(ferry_try_r_).error(); \
+  } while (0)

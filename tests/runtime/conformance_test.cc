@@ -147,8 +147,8 @@ TEST_P(RuntimeConformance, NodeHasANameAndALogger) {
 std::vector<HarnessFactory> runtimes_under_test() {
   return {
       {"asio", [] { return make_asio_harness(); }},
-      // The simulator joins with one line once sim_harness.cc exists:
-      // {"sim_seed_1", [] { return make_sim_harness(1); }},
+      {"sim_seed_1", [] { return make_sim_harness(1); }},
+      {"sim_seed_2", [] { return make_sim_harness(2); }},
   };
 }
 

@@ -1,0 +1,278 @@
+// SimNetwork: addresses, listen/connect and the fault controls. Moving bytes is in transport.cc.
+#include "sim/net/network.h"
+
+#include "sim/net/connection.h"
+#include "sim/net/listener.h"
+#include "sim/node.h"
+#include "sim/world.h"
+
+namespace ferry::sim {
+
+namespace {
+constexpr std::uint16_t kEphemeralFirst = 40000;
+}
+
+// One connect() in progress. `finished` turns true when it completed, timed out or its awaiting
+// frame was destroyed; later events for it do nothing.
+struct ConnectAttempt {
+  NodeId from;
+  Endpoint to;
+  Endpoint local;
+  Completion<Result<std::unique_ptr<Connection>>> done;
+  bool finished = false;
+  TimerId timeout_event;
+  std::shared_ptr<ConnState> conn;  // established on the server side, not yet answered
+};
+
+SimNetwork::SimNetwork(World& world, NetworkOptions options, Random random)
+    : world_(world), options_(options), random_(random) {
+  options_.check();
+}
+
+SimNetwork::~SimNetwork() = default;
+
+void SimNetwork::set_options(NetworkOptions options) {
+  options.check();
+  options_ = options;
+}
+
+// ---- addresses -------------------------------------------------------------------------------
+
+void SimNetwork::add_host(NodeId node, std::string host) {
+  FERRY_ASSERT(by_host_.count(host) == 0, "host {} is taken", host);
+  by_host_.emplace(host, node);
+  hosts_.emplace(node, std::move(host));
+  next_port_.emplace(node, kEphemeralFirst);
+}
+
+const std::string& SimNetwork::host_of(NodeId node) const {
+  auto it = hosts_.find(node);
+  FERRY_ASSERT(it != hosts_.end(), "no host for node {}", node.value);
+  return it->second;
+}
+
+std::optional<NodeId> SimNetwork::resolve(const std::string& host) const {
+  auto it = by_host_.find(host);
+  if (it == by_host_.end()) return std::nullopt;
+  return it->second;
+}
+
+Executor& SimNetwork::executor_of(NodeId node) { return world_.node(node).executor(); }
+
+std::uint16_t SimNetwork::ephemeral_port(NodeId node) {
+  std::uint16_t& next = next_port_.at(node);
+  for (int tries = 0; tries < 65536; ++tries) {
+    const std::uint16_t port = next;
+    next = next == 65535 ? kEphemeralFirst : static_cast<std::uint16_t>(next + 1);
+    if (listeners_.count(Endpoint{host_of(node), port}) == 0) return port;
+  }
+  FERRY_UNREACHABLE("node {} has no free port", node.value);
+}
+
+Duration SimNetwork::latency(NodeId from, NodeId to) {
+  Duration d = options_.latency_min +
+               Duration(static_cast<std::int64_t>(random_.exponential(static_cast<std::uint64_t>(options_.latency_tail_mean.count()))));
+  if (auto it = clogs_.find({from, to}); it != clogs_.end()) d += it->second;
+  return d;
+}
+
+// ---- listen / connect ------------------------------------------------------------------------
+
+Result<std::unique_ptr<Listener>> SimNetwork::listen(NodeId node, const Endpoint& addr) {
+  const std::string& host = host_of(node);
+  if (addr.host != host && addr.host != "0.0.0.0") {
+    return Error(Errc::invalid_argument, "node " + host + " cannot listen on " + addr.to_string());
+  }
+  Endpoint local{host, addr.port};
+  if (local.port == 0) local.port = ephemeral_port(node);
+  if (listeners_.count(local) > 0) return Error(Errc::address_in_use, local.to_string());
+  auto state = std::make_shared<ListenerState>();
+  state->node = node;
+  state->local = local;
+  listeners_.emplace(local, state);
+  return std::unique_ptr<Listener>(std::make_unique<SimListener>(*this, std::move(state)));
+}
+
+void SimNetwork::close_listener(ListenerState& l) {
+  if (l.closed) return;
+  l.closed = true;
+  listeners_.erase(l.local);
+  wake(l.accept_wait);
+  for (auto& conn : l.backlog) abort_side(conn, 1);
+  l.backlog.clear();
+}
+
+std::shared_ptr<ConnState> SimNetwork::make_conn(NodeId client, Endpoint client_ep, NodeId server, Endpoint server_ep) {
+  if (next_conn_id_ % 1024 == 0) {  // bounded registry: forget connections nobody holds
+    for (auto it = conns_.begin(); it != conns_.end();) it = it->second.expired() ? conns_.erase(it) : std::next(it);
+  }
+  auto c = std::make_shared<ConnState>();
+  c->id = ++next_conn_id_;
+  c->side[0].node = client;
+  c->side[0].local = std::move(client_ep);
+  c->side[1].node = server;
+  c->side[1].local = std::move(server_ep);
+  conns_.emplace(c->id, c);
+  ++stats_.connects;
+  return c;
+}
+
+void SimNetwork::finish_connect(ConnectAttempt& a, Result<std::unique_ptr<Connection>> r) {
+  FERRY_ASSERT(!a.finished, "connect to {} finished twice", a.to.to_string());
+  a.finished = true;
+  (void)world_.cancel(a.timeout_event);
+  a.done.complete(std::move(r));
+}
+
+Task<Result<std::unique_ptr<Connection>>> SimNetwork::connect(NodeId from, Endpoint to, Duration timeout) {
+  const std::optional<NodeId> server = resolve(to.host);
+  if (!server) co_return Error(Errc::unreachable, "no simulated host " + to.host);
+  auto a = std::make_shared<ConnectAttempt>(ConnectAttempt{
+      from, to, Endpoint{host_of(from), ephemeral_port(from)},
+      Completion<Result<std::unique_ptr<Connection>>>(executor_of(from)), false, TimerId{}, nullptr});
+  std::weak_ptr<ConnectAttempt> weak = a;
+  a->timeout_event = world_.schedule(world_.now() + std::max(timeout, Duration(0)), EventTag{}, [this, weak] {
+    auto a = weak.lock();
+    if (!a || a->finished) return;
+    ++stats_.timed_out;
+    if (a->conn) abort_side(a->conn, 0);
+    finish_connect(*a, Error(Errc::timed_out, "connect to " + a->to.to_string() + " timed out"));
+  });
+  a->done.on_abandon([this, weak] {
+    auto a = weak.lock();
+    if (!a || a->finished) return;
+    a->finished = true;
+    (void)world_.cancel(a->timeout_event);
+    if (a->conn) abort_side(a->conn, 0);
+  });
+  world_.schedule(world_.now() + latency(from, *server), EventTag{},
+                  [this, a, server] { syn_arrives(a, *server); });
+  co_return co_await a->done.wait();
+}
+
+void SimNetwork::syn_arrives(std::shared_ptr<ConnectAttempt> a, NodeId server) {
+  if (a->finished || !link_up(a->from, server)) return;  // lost: the timeout answers
+  auto it = listeners_.find(a->to);
+  if (it == listeners_.end() || it->second->backlog.size() >= options_.accept_backlog_max) {
+    world_.schedule(world_.now() + latency(server, a->from), EventTag{}, [this, a, server] {
+      if (a->finished || !link_up(server, a->from)) return;
+      ++stats_.refused;
+      finish_connect(*a, Error(Errc::refused, "nobody listens on " + a->to.to_string()));
+    });
+    return;
+  }
+  ListenerState& l = *it->second;
+  a->conn = make_conn(a->from, a->local, server, l.local);
+  l.backlog.push_back(a->conn);
+  wake(l.accept_wait);
+  world_.schedule(world_.now() + latency(server, a->from), EventTag{}, [this, a, server] {
+    if (a->finished || !link_up(server, a->from)) return;
+    std::shared_ptr<ConnState> conn = std::move(a->conn);
+    finish_connect(*a, std::unique_ptr<Connection>(std::make_unique<SimConnection>(*this, std::move(conn), 0)));
+  });
+}
+
+// ---- faults ----------------------------------------------------------------------------------
+
+bool SimNetwork::link_up(NodeId from, NodeId to) const {
+  if (from == to) return true;
+  if (isolated_.count(from) > 0 || isolated_.count(to) > 0) return false;
+  return cut_.count({from, to}) == 0;
+}
+
+void SimNetwork::partition(NodeId a, NodeId b) {
+  partition_one_way(a, b);
+  partition_one_way(b, a);
+}
+
+void SimNetwork::partition_one_way(NodeId from, NodeId to) {
+  FERRY_ASSERT(from != to, "a node cannot be partitioned from itself");
+  cut_.insert({from, to});
+}
+
+void SimNetwork::isolate(NodeId node) { isolated_.insert(node); }
+
+void SimNetwork::heal(NodeId a, NodeId b) {
+  cut_.erase({a, b});
+  cut_.erase({b, a});
+  kick_blocked();
+}
+
+void SimNetwork::heal_all() {
+  cut_.clear();
+  isolated_.clear();
+  kick_blocked();
+}
+
+void SimNetwork::clog(NodeId from, NodeId to, Duration extra) {
+  FERRY_ASSERT(extra >= 0ns, "negative clog {} ns", extra.count());
+  clogs_[{from, to}] = extra;
+}
+
+void SimNetwork::unclog_all() { clogs_.clear(); }
+
+template <typename Fn>
+void SimNetwork::for_each_conn(Fn fn) {
+  for (auto it = conns_.begin(); it != conns_.end();) {
+    std::shared_ptr<ConnState> c = it->second.lock();
+    if (!c) {
+      it = conns_.erase(it);
+      continue;
+    }
+    ++it;
+    fn(c);
+  }
+}
+
+std::size_t SimNetwork::open_connections() {
+  std::size_t n = 0;
+  for_each_conn([&n](const std::shared_ptr<ConnState>& c) {
+    if (!c->side[0].closed || !c->side[1].closed) ++n;
+  });
+  return n;
+}
+
+void SimNetwork::kick_blocked() {
+  std::set<std::pair<std::uint64_t, int>> waiting = std::move(blocked_);
+  blocked_.clear();
+  for (const auto& [id, s] : waiting) {
+    auto it = conns_.find(id);
+    std::shared_ptr<ConnState> c = it == conns_.end() ? nullptr : it->second.lock();
+    if (!c || !c->pipe[s].blocked) continue;
+    Pipe& p = c->pipe[s];
+    if (!link_up(c->side[s].node, c->side[1 - s].node)) {
+      blocked_.insert({id, s});
+      continue;
+    }
+    p.blocked = false;
+    arm(c, s, world_.now() + latency(c->side[s].node, c->side[1 - s].node));
+  }
+}
+
+void SimNetwork::reset_node(NodeId node) {
+  for_each_conn([&](const std::shared_ptr<ConnState>& c) {
+    if (c->side[0].node == node || c->side[1].node == node) reset_conn(c);
+  });
+}
+
+void SimNetwork::reset_between(NodeId a, NodeId b) {
+  for_each_conn([&](const std::shared_ptr<ConnState>& c) {
+    const NodeId x = c->side[0].node, y = c->side[1].node;
+    if ((x == a && y == b) || (x == b && y == a)) reset_conn(c);
+  });
+}
+
+void SimNetwork::crash_node(NodeId node) {
+  std::vector<std::shared_ptr<ListenerState>> mine;
+  for (const auto& [ep, l] : listeners_) {
+    if (l->node == node) mine.push_back(l);
+  }
+  for (auto& l : mine) close_listener(*l);
+  for_each_conn([&](const std::shared_ptr<ConnState>& c) {
+    for (int s = 0; s < 2; ++s) {
+      if (c->side[s].node == node) abort_side(c, s);
+    }
+  });
+}
+
+}  // namespace ferry::sim

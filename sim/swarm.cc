@@ -1,0 +1,44 @@
+#include "sim/swarm.h"
+
+#include "runtime/random.h"
+
+namespace ferry::sim {
+
+namespace {
+Duration between_us(Random& r, std::int64_t lo, std::int64_t hi) {
+  return std::chrono::microseconds(r.between(lo, hi));
+}
+std::uint32_t ppm_upto(Random& r, std::uint32_t max_ppm) { return static_cast<std::uint32_t>(r.between(0, max_ppm)); }
+}  // namespace
+
+WorldOptions swarm_options(std::uint64_t seed) {
+  Random r(seed ^ 0x5377'6172'6d21'0000ULL);  // "Swarm!": a stream apart from the world's
+  WorldOptions o;
+  o.seed = seed;
+
+  o.network.latency_min = between_us(r, 10, 2'000);
+  o.network.latency_tail_mean = r.one_in(2) ? between_us(r, 0, 5'000) : between_us(r, 0, 200);
+  o.network.pipe_buffer_bytes = static_cast<std::uint64_t>(r.between(4 * 1024, 1024 * 1024));
+  o.network.reset_keeps_prefix_ppm = ppm_upto(r, 1'000'000);
+
+  if (r.one_in(2)) {
+    o.disk.torn_write_on_crash_ppm = ppm_upto(r, 1'000'000);
+    o.disk.torn_sector_keep_ppm = ppm_upto(r, 1'000'000);
+    if (r.one_in(4)) o.disk.corrupt_torn_sector_ppm = ppm_upto(r, 100'000);
+  }
+  o.disk.sync_latency = between_us(r, 50, 5'000);
+  if (r.one_in(3)) {
+    o.disk.slow_sync_ppm = ppm_upto(r, 50'000);
+    o.disk.slow_sync_latency = between_us(r, 10'000, 2'000'000);
+  }
+  if (r.one_in(4)) o.disk.eio_on_sync_ppm = ppm_upto(r, 5'000);
+
+  if (r.one_in(2)) o.clock.skew_max_ms = r.between(0, 2'000);
+  if (r.one_in(2)) o.clock.drift_max_ppm = r.between(0, 500);
+
+  o.buggify.enabled = r.one_in(2);
+  o.check();
+  return o;
+}
+
+}  // namespace ferry::sim

@@ -1,0 +1,264 @@
+#include "store/commit_log.h"
+
+#include <fmt/format.h>
+
+#include "common/record_format.h"
+#include "common/record_writer.h"
+#include "runtime/assert.h"
+#include "store/file_names.h"
+
+namespace ferry::store {
+
+namespace {
+constexpr auto kBlank = static_cast<std::int64_t>(record::kBlankBytes);
+}
+
+CommitLog::CommitLog(FileSystem& fs, const StoreConfig& config)
+    : config_(config),
+      files_(fs, join_path(config.root, "commitlog"), config.commit_log_file_size_bytes) {
+  FERRY_ASSERT(config.message_size_max_bytes >= static_cast<std::int64_t>(record::kMinRecordBytes),
+               "message_size_max_bytes {} is below the smallest record", config.message_size_max_bytes);
+  FERRY_ASSERT(config.commit_log_file_size_bytes >= config.message_size_max_bytes + kBlank,
+               "a CommitLog file of {} bytes cannot hold a {}-byte message and its BLANK marker",
+               config.commit_log_file_size_bytes, config.message_size_max_bytes);
+}
+
+Status CommitLog::load() { return files_.load(); }
+
+Result<RecoveryReport> CommitLog::recover(std::size_t first_file_index) {
+  RecoveryReport report;
+  if (files_.empty()) return report;
+  const std::size_t first = std::min(first_file_index, files_.file_count() - 1);
+  std::int64_t end = files_.file_at(first)->start_offset();
+  RecordDecodeOptions options;
+  options.check_crc = true;
+  options.size_bytes_max = static_cast<std::size_t>(config_.message_size_max_bytes);
+  bool stopped = false;
+  for (std::size_t i = first; i < files_.file_count() && !stopped; ++i) {
+    MappedFile* f = files_.file_at(i);
+    FERRY_ASSERT_EQ(f->start_offset(), end);
+    auto view = f->view(0, f->file_size());
+    if (!view.ok()) return std::move(view).error();
+    const Bytes bytes = view->bytes();
+    std::int64_t pos = 0;
+    while (true) {
+      if (pos == f->file_size()) break;  // exactly full (cannot happen with BLANK, but harmless)
+      const RecordRead r = decode_record(bytes.subspan(static_cast<std::size_t>(pos)), options);
+      if (r.kind == RecordKind::blank) {
+        if (static_cast<std::int64_t>(r.size_bytes) != f->file_size() - pos) {
+          report.reason = fmt::format("{} at {}: BLANK claims {} bytes but {} are left", f->path(),
+                                      pos, r.size_bytes, f->file_size() - pos);
+          stopped = true;
+        } else {
+          end = f->end_offset();
+        }
+        break;
+      }
+      if (r.kind == RecordKind::message &&
+          r.fields.physical_offset.value() != f->start_offset() + pos) {
+        report.reason = fmt::format("{} at {}: a stale record claiming offset {}", f->path(), pos,
+                                    r.fields.physical_offset.value());
+        stopped = true;
+        break;
+      }
+      if (r.kind != RecordKind::message) {
+        report.reason = r.kind == RecordKind::unwritten
+                            ? std::string("unwritten")
+                            : fmt::format("{} at {}: {} record: {}", f->path(), pos,
+                                          record_kind_name(r.kind), r.detail);
+        stopped = true;
+        break;
+      }
+      pos += static_cast<std::int64_t>(r.size_bytes);
+      end = f->start_offset() + pos;
+      ++report.records;
+    }
+  }
+  report.end = PhysicalOffset(end);
+  // Everything after `end` up to the first zero bytes was written but is not valid.
+  MappedFile* tail = files_.find(end);
+  if (tail != nullptr) {
+    auto rest = tail->view(end - tail->start_offset(), tail->file_size());
+    if (!rest.ok()) return std::move(rest).error();
+    std::int64_t dirty = 0;
+    const Bytes b = rest->bytes();
+    for (std::size_t k = 0; k < b.size(); ++k) {
+      if (b[k] != 0) dirty = static_cast<std::int64_t>(k) + 1;
+    }
+    report.dropped_bytes = dirty;
+  }
+  FERRY_TRY(files_.truncate(end));
+  FERRY_ASSERT_EQ(files_.max_offset(), files_.empty() ? 0 : end);
+  return report;
+}
+
+Result<MappedFile*> CommitLog::file_with_room(std::int64_t total_bytes) {
+  auto f = files_.file_for_append(0);
+  if (!f.ok()) return std::move(f).error();
+  if (total_bytes + kBlank <= (*f)->remaining()) return *f;
+  // Close the file with the BLANK marker and roll over.
+  const std::int64_t left = (*f)->remaining();
+  FERRY_ASSERT(left >= kBlank, "{} has {} bytes left, fewer than a BLANK marker", (*f)->path(), left);
+  std::array<std::uint8_t, record::kBlankBytes> blank{};
+  encode_blank(static_cast<std::size_t>(left), blank);
+  FERRY_TRY((*f)->append(blank));
+  (*f)->mark_full();
+  f = files_.file_for_append(0);
+  if (!f.ok()) return std::move(f).error();
+  FERRY_ASSERT(total_bytes + kBlank <= (*f)->remaining(), "{} bytes do not fit a new file of {}",
+               total_bytes, (*f)->file_size());
+  return *f;
+}
+
+AppendResult CommitLog::append(std::span<RecordFields> records, WallMs store_timestamp_ms) {
+  FERRY_ASSERT(!records.empty(), "append of no records");
+  AppendResult result;
+  std::int64_t total = 0;
+  std::vector<std::size_t>& sizes = sizes_;
+  sizes.clear();
+  for (RecordFields& r : records) {
+    auto size = record_size(r);
+    if (!size.ok()) {
+      result.status = AppendStatus::invalid_fields;
+      result.detail = size.error().detail;
+      return result;
+    }
+    if (static_cast<std::int64_t>(*size) > config_.message_size_max_bytes) {
+      result.status = AppendStatus::message_illegal;
+      result.detail = fmt::format("a record of {} bytes exceeds the {}-byte limit", *size,
+                                  config_.message_size_max_bytes);
+      return result;
+    }
+    sizes.push_back(*size);
+    total += static_cast<std::int64_t>(*size);
+  }
+  if (total + kBlank > files_.file_size()) {
+    result.status = AppendStatus::message_illegal;
+    result.detail = fmt::format("a batch of {} bytes does not fit a {}-byte CommitLog file", total,
+                                files_.file_size());
+    return result;
+  }
+  auto file = file_with_room(total);
+  if (!file.ok()) {
+    result.status = file.error().is(Errc::no_space) ? AppendStatus::no_space : AppendStatus::io_error;
+    result.detail = file.error().to_string();
+    return result;
+  }
+  MappedFile* f = *file;
+  const std::int64_t start = f->start_offset() + f->write_position();
+  buffer_.resize(static_cast<std::size_t>(total));
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    records[i].physical_offset = PhysicalOffset(start + static_cast<std::int64_t>(at));
+    records[i].store_timestamp_ms = store_timestamp_ms;
+    const std::size_t n = encode_record(records[i], MutableBytes(buffer_).subspan(at, sizes[i]));
+    FERRY_ASSERT_EQ(n, sizes[i]);
+    at += n;
+  }
+  FERRY_ASSERT_EQ(static_cast<std::int64_t>(at), total);
+  Status st = f->append(buffer_);
+  if (!st.ok()) {
+    result.status = st.error().is(Errc::no_space) ? AppendStatus::no_space : AppendStatus::io_error;
+    result.detail = st.error().to_string();
+    return result;
+  }
+  result.wrote_offset = PhysicalOffset(start);
+  result.wrote_bytes = total;
+  FERRY_ASSERT_EQ(files_.max_offset(), start + total);
+  // Track the file's age only once it is known (a file loaded from disk is walked on demand).
+  auto age = newest_timestamp_.find(f->start_offset());
+  if (age != newest_timestamp_.end()) {
+    age->second = std::max(age->second, store_timestamp_ms);
+  } else if (start == f->start_offset()) {
+    newest_timestamp_.emplace(f->start_offset(), store_timestamp_ms);
+  }
+  return result;
+}
+
+Result<WallMs> CommitLog::newest_store_timestamp(std::size_t file_index) {
+  MappedFile* f = files_.file_at(file_index);
+  auto cached = newest_timestamp_.find(f->start_offset());
+  if (cached != newest_timestamp_.end()) return cached->second;
+  auto view = f->view(0, f->write_position());
+  if (!view.ok()) return std::move(view).error();
+  RecordDecodeOptions options;
+  options.check_crc = false;  // recovery checked what it kept; only the timestamps matter here
+  options.size_bytes_max = static_cast<std::size_t>(config_.message_size_max_bytes);
+  const Bytes bytes = view->bytes();
+  WallMs newest = 0;
+  std::size_t pos = 0;
+  std::int64_t records = 0;
+  while (pos < bytes.size()) {
+    const RecordRead r = decode_record(bytes.subspan(pos), options);
+    if (r.kind != RecordKind::message) break;  // BLANK, or the end of the written records
+    FERRY_ASSERT(r.size_bytes > 0, "zero-sized record at {} of {}", pos, f->path());
+    newest = std::max(newest, r.fields.store_timestamp_ms);
+    pos += r.size_bytes;
+    ++records;
+  }
+  FERRY_ASSERT_LE(pos, bytes.size());
+  // Cache only a file that no longer grows; the last file is walked again next time (it is
+  // never removed, so cleanup does not ask for it).
+  if (file_index + 1 < files_.file_count()) newest_timestamp_.emplace(f->start_offset(), newest);
+  return newest;
+}
+
+Result<std::size_t> CommitLog::remove_expired(WallMs now_ms, Duration reserved, bool at_once,
+                                              std::size_t files_max) {
+  FERRY_ASSERT(reserved >= Duration::zero(), "negative retention {} ns", reserved.count());
+  std::size_t removed = 0;
+  while (files_.file_count() > 1 && removed < files_max) {
+    if (!at_once) {
+      auto newest = newest_store_timestamp(0);
+      if (!newest.ok()) return std::move(newest).error();
+      if (now_ms < *newest + to_ms(reserved)) break;
+    }
+    const std::int64_t start = files_.min_offset();
+    auto n = files_.remove_files_before(files_.first_file()->end_offset());
+    if (!n.ok()) return std::move(n).error();
+    FERRY_ASSERT_EQ(*n, std::size_t{1});
+    newest_timestamp_.erase(start);
+    ++removed;
+  }
+  FERRY_ASSERT_LE(removed, files_max);
+  return removed;
+}
+
+Result<FileView> CommitLog::view(PhysicalOffset offset, std::int32_t size) const {
+  FERRY_ASSERT(size > 0, "view of {} bytes at {}", size, offset.value());
+  MappedFile* f = files_.find(offset.value());
+  if (f == nullptr || offset.value() - f->start_offset() + size > f->write_position()) {
+    return Error(Errc::not_found, fmt::format("no CommitLog data at [{}, {})", offset.value(),
+                                              offset.value() + size));
+  }
+  return f->view(offset.value() - f->start_offset(), size);
+}
+
+Result<FileView> CommitLog::view_to_file_end(PhysicalOffset offset) const {
+  MappedFile* f = files_.find(offset.value());
+  if (f == nullptr || offset.value() - f->start_offset() > f->write_position()) {
+    return Error(Errc::not_found, fmt::format("no CommitLog file holds offset {}", offset.value()));
+  }
+  return f->view(offset.value() - f->start_offset(), f->file_size());
+}
+
+PhysicalOffset CommitLog::next_file_start(PhysicalOffset offset) const {
+  const std::int64_t size = files_.file_size();
+  return PhysicalOffset(offset.value() - offset.value() % size + size);
+}
+
+Result<WallMs> CommitLog::store_timestamp(PhysicalOffset offset, std::int32_t size) const {
+  auto v = view(offset, size);
+  if (!v.ok()) return std::move(v).error();
+  RecordDecodeOptions options;
+  options.check_crc = false;
+  options.size_bytes_max = static_cast<std::size_t>(config_.message_size_max_bytes);
+  const RecordRead r = decode_record(v->bytes(), options);
+  if (r.kind != RecordKind::message) {
+    return Error(Errc::corrupt, fmt::format("record at {}: {} ({})", offset.value(),
+                                            record_kind_name(r.kind), r.detail));
+  }
+  return r.fields.store_timestamp_ms;
+}
+
+}  // namespace ferry::store

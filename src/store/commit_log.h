@@ -1,0 +1,115 @@
+// CommitLog: the append-only log of every stored message (RocketMQ's CommitLog), over a
+// MappedFileQueue at `{root}/commitlog` (format: common/record_format.h, docs/store.md).
+//
+// Offsets are PhysicalOffsets: byte positions in the whole log. A record never spans two files:
+// when `record + 8 > bytes left` the file is closed with the BLANK marker {left, 0xcbd43194}
+// and the record goes to the next file, so the last 8 bytes of a file are always free for it.
+//
+// Writes are synchronous memory operations (runtime/file_system.h); durability is the
+// FlushService's job. Threading: the node's loop only.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "common/offsets.h"
+#include "common/record_fields.h"
+#include "common/record_reader.h"
+#include "runtime/file_system.h"
+#include "runtime/result.h"
+#include "runtime/time.h"
+#include "store/mapped_file_queue.h"
+#include "store/store_config.h"
+
+namespace ferry::store {
+
+enum class AppendStatus : std::uint8_t {
+  ok,
+  message_illegal,       // a record larger than message_size_max_bytes or than a file allows
+  invalid_fields,        // the codec refused the fields (topic or properties too long, host flags)
+  no_space,              // the disk refused the write (nothing was appended)
+  io_error,              // the file could not be created or written (nothing was appended)
+};
+
+struct AppendResult {
+  AppendStatus status = AppendStatus::ok;
+  PhysicalOffset wrote_offset;  // where the first record starts
+  std::int64_t wrote_bytes = 0;  // all records of the call
+  std::string detail;            // why, when not ok
+};
+
+// What recovery found at the end of the log.
+struct RecoveryReport {
+  PhysicalOffset end;           // the first byte after the last valid record
+  std::int64_t records = 0;     // valid records scanned
+  std::int64_t dropped_bytes = 0;  // bytes cut off at the end (torn or corrupt tail)
+  std::string reason;           // why the scan stopped ("unwritten", a torn / corrupt detail)
+};
+
+class CommitLog {
+ public:
+  CommitLog(FileSystem& fs, const StoreConfig& config);
+  CommitLog(const CommitLog&) = delete;
+  CommitLog& operator=(const CommitLog&) = delete;
+
+  // Opens the files (see MappedFileQueue::load); recover() must follow before appending.
+  Status load();
+
+  // Scans records from the start of file `first_file_index` (clamped to the existing files)
+  // to the end: each record must have the message magic, a sane size, the body CRC and its own
+  // offset in PHYSICALOFFSET; a BLANK moves to the next file; anything else ends the log, which
+  // is truncated there (the torn tail and any later files are removed). Errors: io_error.
+  Result<RecoveryReport> recover(std::size_t first_file_index);
+
+  // Appends `records` (one message, or a batch that is kept in one file) setting each one's
+  // physical_offset and store_timestamp_ms as written. queue_offset etc. are the caller's.
+  AppendResult append(std::span<RecordFields> records, WallMs store_timestamp_ms);
+
+  PhysicalOffset min_offset() const { return PhysicalOffset(files_.min_offset()); }
+  PhysicalOffset max_offset() const { return PhysicalOffset(files_.max_offset()); }
+  PhysicalOffset flushed_offset() const { return PhysicalOffset(files_.flushed_offset()); }
+
+  // A zero-copy view of [offset, offset + size), which must lie inside one file's written
+  // bytes. Errors: not_found when no file holds it (cleaned up, or past the end).
+  Result<FileView> view(PhysicalOffset offset, std::int32_t size) const;
+  // A view from `offset` to the end of what is written in its file (for scanning).
+  Result<FileView> view_to_file_end(PhysicalOffset offset) const;
+  // The start of the file after the one holding `offset`.
+  PhysicalOffset next_file_start(PhysicalOffset offset) const;
+  // The store timestamp of the record at (offset, size). Errors: not_found, corrupt.
+  Result<WallMs> store_timestamp(PhysicalOffset offset, std::int32_t size) const;
+
+  // The newest STORETIMESTAMP among the records of file `file_index` (the file's age for
+  // cleanup; the FileSystem keeps no modification time). Tracked on append for files this
+  // process wrote; otherwise found once by walking the file's records, then cached. A file
+  // without a record reads as 0 (expired). Errors: io_error.
+  Result<WallMs> newest_store_timestamp(std::size_t file_index);
+
+  // Cleanup (RocketMQ's deleteExpiredFile): removes files oldest first, never the last one, at
+  // most `files_max`, while each is expired (now >= its newest store time + `reserved`) or
+  // `at_once` is set; stops at the first file that is kept (no holes). Returns how many were
+  // removed; min_offset() moves to the first file left. Errors: io_error (those before the
+  // failing file are gone).
+  Result<std::size_t> remove_expired(WallMs now_ms, Duration reserved, bool at_once,
+                                     std::size_t files_max);
+
+  MappedFileQueue& files() { return files_; }
+  const MappedFileQueue& files() const { return files_; }
+  std::int64_t file_size() const { return files_.file_size(); }
+
+ private:
+  Result<MappedFile*> file_with_room(std::int64_t total_bytes);
+
+  const StoreConfig& config_;
+  MappedFileQueue files_;
+  std::vector<std::uint8_t> buffer_;  // reused encode buffer
+  std::vector<std::size_t> sizes_;    // reused record sizes of one append
+  // File start offset -> newest store timestamp of its records (see newest_store_timestamp).
+  // Bounded by the number of files; entries go with their files.
+  std::map<std::int64_t, WallMs> newest_timestamp_;
+};
+
+}  // namespace ferry::store

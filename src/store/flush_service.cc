@@ -1,0 +1,84 @@
+#include "store/flush_service.h"
+
+#include <algorithm>
+
+#include "runtime/assert.h"
+
+namespace ferry::store {
+
+FlushService::FlushService(Runtime& rt, CommitLog& log, const StoreConfig& config)
+    : rt_(rt), log_(log), config_(config) {
+  FERRY_ASSERT(config.async_flush_interval > Duration::zero(), "async flush interval must be positive");
+  FERRY_ASSERT(config.page_size_bytes > 0, "page size must be positive, got {}", config.page_size_bytes);
+}
+
+Task<PutStatus> FlushService::wait_durable(PhysicalOffset end) {
+  FERRY_ASSERT(end <= log_.max_offset(), "waiting for {} beyond the log end {}", end.value(),
+               log_.max_offset().value());
+  if (log_.flushed_offset() >= end) co_return PutStatus::ok;
+  Completion<bool> done(rt_.executor());
+  const TimerId timer = rt_.timers().schedule(config_.sync_flush_timeout, [done] {
+    if (!done.completed() && !done.abandoned()) done.complete(false);
+  });
+  Timers* timers = &rt_.timers();
+  done.on_abandon([timers, timer] { timers->cancel(timer); });
+  waiters_.push_back(Waiter{end, done, timer});
+  if (!committing_) rt_.spawn(group_commit(), "store-group-commit");
+  const bool synced = co_await done.wait();
+  co_return synced ? PutStatus::ok : PutStatus::flush_disk_timeout;
+}
+
+void FlushService::release_covered() {
+  const PhysicalOffset flushed = log_.flushed_offset();
+  auto covered = [&](const Waiter& w) {
+    return w.end <= flushed || w.done.completed() || w.done.abandoned();
+  };
+  for (Waiter& w : waiters_) {
+    if (w.end <= flushed && !w.done.completed() && !w.done.abandoned()) {
+      rt_.timers().cancel(w.timer);
+      w.done.complete(true);
+    }
+  }
+  waiters_.erase(std::remove_if(waiters_.begin(), waiters_.end(), covered), waiters_.end());
+}
+
+Task<void> FlushService::group_commit() {
+  FERRY_ASSERT(!committing_, "two group commits at once");
+  committing_ = true;
+  while (!waiters_.empty()) {
+    Status st = co_await log_.files().flush();
+    ++syncs_;
+    if (!st.ok()) {
+      rt_.log().error("store: CommitLog sync failed: {}", st.error().to_string());
+      // Waiters time out; retry after a pause instead of spinning on a failing disk.
+      co_await rt_.sleep(std::chrono::milliseconds(10));
+    }
+    release_covered();
+  }
+  committing_ = false;
+}
+
+Task<Status> FlushService::flush_all() {
+  Status st = co_await log_.files().flush();
+  ++syncs_;
+  release_covered();
+  co_return st;
+}
+
+Task<void> FlushService::run_async_loop() {
+  MonoTime last_thorough = rt_.now();
+  while (!stopped_) {
+    co_await rt_.sleep(config_.async_flush_interval);
+    if (stopped_) break;
+    const std::int64_t dirty = log_.max_offset() - log_.flushed_offset();
+    if (dirty <= 0) continue;
+    const bool thorough = rt_.now() - last_thorough >= config_.async_flush_thorough_interval;
+    const std::int64_t pages = dirty / config_.page_size_bytes;
+    if (!thorough && pages < config_.async_flush_pages_min) continue;
+    if (thorough) last_thorough = rt_.now();
+    Status st = co_await flush_all();
+    if (!st.ok()) rt_.log().error("store: CommitLog flush failed: {}", st.error().to_string());
+  }
+}
+
+}  // namespace ferry::store

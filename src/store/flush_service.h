@@ -1,0 +1,64 @@
+// FlushService: makes the CommitLog durable (RocketMQ's FlushRealTimeService and
+// GroupCommitService).
+//
+//  * ASYNC_FLUSH: run_async_loop() wakes every async_flush_interval (500 ms) and syncs when at
+//    least async_flush_pages_min (4) pages are unflushed, or anything is unflushed and
+//    async_flush_thorough_interval (10 s) passed since the last full flush.
+//  * SYNC_FLUSH: wait_durable(end) completes once the log is synced past `end`. Concurrent
+//    waiters share syncs (group commit): one sync in flight at a time, and each completed sync
+//    releases every waiter it covers. A waiter not released within sync_flush_timeout (5 s)
+//    gets flush_disk_timeout (the message stays stored; a later sync may still cover it).
+//
+// Cancellation: destroying a waiting frame cancels its timer and leaves the group commit
+// running for the others. stop() ends the loops at their next wake-up. The service must outlive
+// every task it runs (it is a component; see runtime/task.h).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "common/offsets.h"
+#include "runtime/completion.h"
+#include "runtime/runtime.h"
+#include "store/commit_log.h"
+#include "store/store_config.h"
+#include "store/store_results.h"
+
+namespace ferry::store {
+
+class FlushService {
+ public:
+  FlushService(Runtime& rt, CommitLog& log, const StoreConfig& config);
+  FlushService(const FlushService&) = delete;
+  FlushService& operator=(const FlushService&) = delete;
+
+  // ok once the CommitLog is durable past `end`; flush_disk_timeout after sync_flush_timeout.
+  Task<PutStatus> wait_durable(PhysicalOffset end);
+
+  // The ASYNC_FLUSH loop; spawn it once. Returns after stop().
+  Task<void> run_async_loop();
+  // Syncs everything written so far. Errors: io_error.
+  Task<Status> flush_all();
+  void stop() { stopped_ = true; }
+
+  std::uint64_t syncs() const { return syncs_; }
+
+ private:
+  struct Waiter {
+    PhysicalOffset end;
+    Completion<bool> done;
+    TimerId timer;
+  };
+  Task<void> group_commit();
+  void release_covered();
+
+  Runtime& rt_;
+  CommitLog& log_;
+  const StoreConfig& config_;
+  std::vector<Waiter> waiters_;  // bounded by the number of in-flight sync puts
+  bool committing_ = false;
+  bool stopped_ = false;
+  std::uint64_t syncs_ = 0;
+};
+
+}  // namespace ferry::store

@@ -1,0 +1,435 @@
+#include "store/message_store.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "common/crc.h"
+#include "common/message_const.h"
+#include "common/msg_id.h"
+#include "common/record_format.h"
+#include "common/record_writer.h"
+#include "common/sys_flag.h"
+#include "runtime/assert.h"
+#include "store/file_names.h"
+#include "store/property_scan.h"
+
+namespace ferry::store {
+
+namespace {
+
+bool skips_consume_queue(std::int32_t sys_flag) {
+  const std::int32_t t = sysflag::transaction_type(sys_flag);
+  return t == sysflag::kTransactionPreparedType || t == sysflag::kTransactionRollbackType;
+}
+
+RecordDecodeOptions dispatch_options(const StoreConfig& c) {
+  RecordDecodeOptions o;
+  o.check_crc = false;  // checked on recovery; dispatch reads what this process just wrote
+  o.size_bytes_max = static_cast<std::size_t>(c.message_size_max_bytes);
+  return o;
+}
+
+}  // namespace
+
+MessageStore::MessageStore(Runtime& rt, StoreConfig config)
+    : rt_(rt),
+      config_(std::move(config)),
+      log_(rt.fs(), config_),
+      index_(rt.fs(), rt.clock(), config_.root, config_.index_geometry, config_.index_query_results_max),
+      flush_(rt, log_, config_),
+      cleanup_(rt, log_, queues_, index_, config_) {}
+
+MessageStore::~MessageStore() = default;
+
+std::string MessageStore::path(std::string_view name) const { return join_path(config_.root, name); }
+
+Status MessageStore::load_consume_queues(bool scan_all) {
+  const std::string dir = join_path(config_.root, "consumequeue");
+  FERRY_TRY(rt_.fs().create_dirs(dir));
+  auto topics = rt_.fs().list(dir);
+  if (!topics.ok()) return std::move(topics).error();
+  for (const std::string& topic : *topics) {
+    auto ids = rt_.fs().list(join_path(dir, topic));
+    if (!ids.ok()) return std::move(ids).error();
+    for (const std::string& id : *ids) {
+      std::int32_t qid = 0;
+      bool numeric = !id.empty() && id.size() <= 9;
+      for (const char c : id) {
+        numeric = numeric && c >= '0' && c <= '9';
+        if (numeric) qid = qid * 10 + (c - '0');
+      }
+      if (!numeric) {
+        return Error(Errc::corrupt, fmt::format("{}/{}/{}: not a queue id", dir, topic, id));
+      }
+      auto q = std::make_unique<ConsumeQueue>(rt_.fs(), config_.root, topic, QueueId(qid),
+                                              config_.consume_queue_units_per_file);
+      FERRY_TRY(q->load_and_recover(scan_all));
+      queues_.emplace(QueueKey(topic, qid), std::move(q));
+    }
+  }
+  return {};
+}
+
+Task<Status> MessageStore::open() {
+  recovery_.clean_shutdown = !rt_.fs().exists(path("abort"));
+  Status st = log_.load();
+  if (!st.ok()) co_return st;
+  st = load_consume_queues(/*scan_all=*/!recovery_.clean_shutdown);
+  if (!st.ok()) co_return st;
+  st = index_.load();
+  if (!st.ok()) co_return st;
+  auto cp = read_checkpoint(rt_.fs(), path("checkpoint"));
+  if (!cp.ok()) co_return std::move(cp).error();
+  recovery_.checkpoint = *cp;
+
+  // Where the CommitLog scan starts: the last 3 files after a clean stop; after a crash the file
+  // holding the oldest checkpointed offset (everything before it was synced and dispatched).
+  std::size_t first_file = 0;
+  const MappedFileQueue& files = log_.files();
+  if (!files.empty()) {
+    if (recovery_.clean_shutdown) {
+      first_file = files.file_count() > 3 ? files.file_count() - 3 : 0;
+    } else if (recovery_.checkpoint) {
+      const std::int64_t from = std::max(recovery_.checkpoint->min().value(), files.min_offset());
+      first_file = static_cast<std::size_t>((from - files.min_offset()) / files.file_size());
+    }
+  }
+  auto report = log_.recover(first_file);
+  if (!report.ok()) co_return std::move(report).error();
+  recovery_.commit_log = *report;
+  if (report->dropped_bytes > 0 || (!recovery_.clean_shutdown && !report->reason.empty())) {
+    rt_.log().warn("store: CommitLog recovered to {} ({} records scanned, {} bytes dropped: {})",
+                   report->end.value(), report->records, report->dropped_bytes, report->reason);
+  }
+
+  // ConsumeQueues: drop units past the log end, skip units below the log start.
+  for (auto& [key, q] : queues_) {
+    st = q->truncate_dirty(log_.max_offset());
+    if (!st.ok()) co_return st;
+    st = q->correct_min_offset(log_.min_offset());
+    if (!st.ok()) co_return st;
+    next_queue_offset_[key] = q->max_offset();
+  }
+
+  // Index files that reach past what is known indexed-and-synced may hold torn entries, or
+  // describe lost records (and would make the index skip new records written at those offsets):
+  // after a crash drop those reaching the checkpoint, always those reaching the log end, and
+  // re-index from their start.
+  PhysicalOffset index_keep_below = log_.max_offset();
+  if (!recovery_.clean_shutdown) {
+    index_keep_below = recovery_.checkpoint ? std::min(index_keep_below, recovery_.checkpoint->index)
+                                            : PhysicalOffset(0);
+  }
+  auto dropped = index_.remove_files_from(index_keep_below);
+  if (!dropped.ok()) co_return std::move(dropped).error();
+  if (!recovery_.clean_shutdown) {
+    auto repaired = index_.repair_newest();
+    if (!repaired.ok()) co_return std::move(repaired).error();
+    if (*repaired > 0) {
+      rt_.log().warn("store: rebuilt {} index slot(s) torn by the crash", *repaired);
+    }
+  }
+  if (index_.lost_from()) {
+    rt_.log().warn("store: index files lost in a crash ({}); re-indexing from {}",
+                   index_.lost_detail(), index_.lost_from()->value());
+    *dropped = std::min(dropped->value_or(*index_.lost_from()), *index_.lost_from());
+  }
+
+  // Re-dispatch what the queues and index may miss: from the checkpointed dispatch offsets, or
+  // from the log start without a checkpoint.
+  PhysicalOffset from = log_.min_offset();
+  if (recovery_.checkpoint) from = std::min(recovery_.checkpoint->logics, recovery_.checkpoint->index);
+  if (*dropped) from = std::min(from, **dropped);
+  from = std::clamp(from, log_.min_offset(), log_.max_offset());
+  recovery_.reput_from = from;
+  reput_offset_ = from;
+  st = dispatch();
+  if (!st.ok()) co_return st;
+
+  cleanup_.refresh_disk();
+
+  OpenOptions create;
+  create.create = true;
+  auto abort_file = rt_.fs().open(path("abort"), create);
+  if (!abort_file.ok()) co_return std::move(abort_file).error();
+  co_return co_await rt_.fs().sync_dir(config_.root);
+}
+
+void MessageStore::start() {
+  FERRY_ASSERT(!started_, "MessageStore::start() called twice");
+  started_ = true;
+  rt_.spawn(flush_.run_async_loop(), "store-flush-commitlog");
+  rt_.spawn(run_queue_flush_loop(), "store-flush-queues");
+  rt_.spawn(cleanup_.run_loop(), "store-cleanup");
+  maybe_preallocate();
+}
+
+void MessageStore::maybe_preallocate() {
+  if (!config_.commit_log_preallocate || !started_ || stopped_ || preallocating_) return;
+  if (!log_.files().preallocation_wanted()) return;
+  preallocating_ = true;
+  rt_.spawn(run_preallocation(), "store-preallocate");
+}
+
+Task<void> MessageStore::run_preallocation() {
+  FERRY_ASSERT(preallocating_, "run_preallocation without the flag");
+  Status st = co_await log_.files().preallocate_next();
+  preallocating_ = false;
+  if (!st.ok()) {
+    rt_.log().warn("store: pre-allocating the next CommitLog file failed (the roll-over will "
+                   "create it): {}", st.error().to_string());
+  }
+}
+
+Task<void> MessageStore::run_queue_flush_loop() {
+  while (!stopped_) {
+    co_await rt_.sleep(config_.consume_queue_flush_interval);
+    if (stopped_) break;
+    Status st = co_await flush_queues_and_checkpoint();
+    if (!st.ok()) rt_.log().error("store: queue flush failed: {}", st.error().to_string());
+  }
+}
+
+Task<Status> MessageStore::flush_queues_and_checkpoint() {
+  // Units and entries for every record below `reput` are written now; after the flushes below
+  // they are durable, which is what the checkpoint promises.
+  const PhysicalOffset reput = reput_offset_;
+  std::vector<ConsumeQueue*> queues;
+  queues.reserve(queues_.size());
+  for (auto& [key, q] : queues_) queues.push_back(q.get());
+  for (ConsumeQueue* q : queues) {
+    Status st = co_await q->flush();
+    if (!st.ok()) co_return st;
+  }
+  Status st = co_await index_.flush();
+  if (!st.ok()) co_return st;
+  const Checkpoint cp{log_.flushed_offset(), reput, reput};
+  co_return co_await write_checkpoint(rt_.fs(), path("checkpoint"), cp);
+}
+
+Task<Status> MessageStore::shutdown() {
+  stopped_ = true;
+  flush_.stop();
+  cleanup_.stop();
+  // A pre-allocation in flight uses the CommitLog: let it finish (one allocate() call).
+  while (preallocating_) co_await rt_.sleep(std::chrono::milliseconds(1));
+  Status st = co_await flush_.flush_all();
+  if (!st.ok()) co_return st;
+  st = co_await flush_queues_and_checkpoint();
+  if (!st.ok()) co_return st;
+  st = rt_.fs().remove(path("abort"));
+  if (!st.ok() && !st.error().is(Errc::not_found)) co_return st;
+  co_return co_await rt_.fs().sync_dir(config_.root);
+}
+
+ConsumeQueue* MessageStore::find_queue(const std::string& topic, QueueId queue_id) const {
+  auto it = queues_.find(QueueKeyView(topic, queue_id.value()));
+  return it == queues_.end() ? nullptr : it->second.get();
+}
+
+Result<ConsumeQueue*> MessageStore::queue_for(std::string_view topic, QueueId queue_id) {
+  auto it = queues_.find(QueueKeyView(topic, queue_id.value()));
+  if (it != queues_.end()) return it->second.get();
+  QueueKey key(std::string(topic), queue_id.value());
+  auto q = std::make_unique<ConsumeQueue>(rt_.fs(), config_.root, key.first, queue_id,
+                                          config_.consume_queue_units_per_file);
+  FERRY_TRY(q->load_and_recover());
+  ConsumeQueue* raw = q.get();
+  queues_.emplace(std::move(key), std::move(q));
+  return raw;
+}
+
+PutResult MessageStore::put_message(const PutRequest& request) {
+  return put(std::span<const PutRequest>(&request, 1));
+}
+
+PutResult MessageStore::put_messages(std::span<const PutRequest> batch) { return put(batch); }
+
+PutResult MessageStore::put(std::span<const PutRequest> batch) {
+  FERRY_ASSERT(!batch.empty(), "put of an empty batch");
+  PutResult result;
+  auto refuse = [&](PutStatus s, std::string detail) {
+    result.status = s;
+    result.detail = std::move(detail);
+    return result;
+  };
+  if (stopped_) return refuse(PutStatus::service_not_available, "the store is shut down");
+  if (cleanup_.disk_full()) {
+    return refuse(PutStatus::service_not_available,
+                  fmt::format("disk full: {}% used (limit {}%)", cleanup_.used_pct(),
+                              config_.disk_space_warning_level_ratio_pct));
+  }
+  const PutRequest& first = batch.front();
+  for (const PutRequest& r : batch) {
+    if (r.topic != first.topic || r.queue_id != first.queue_id) {
+      return refuse(PutStatus::message_illegal, "a batch must target one topic-queue");
+    }
+    if (r.topic.empty() || r.topic.size() > record::kTopicBytesMax) {
+      return refuse(PutStatus::message_illegal, fmt::format("topic of {} bytes", r.topic.size()));
+    }
+    if (r.properties.size() > record::kPropertiesBytesMax) {
+      return refuse(PutStatus::properties_size_exceeded,
+                    fmt::format("properties of {} bytes (max {})", r.properties.size(),
+                                record::kPropertiesBytesMax));
+    }
+    if (static_cast<std::int64_t>(r.body.size()) > config_.message_size_max_bytes) {
+      return refuse(PutStatus::message_illegal, fmt::format("body of {} bytes (max {})",
+                                                            r.body.size(), config_.message_size_max_bytes));
+    }
+  }
+  const QueueKeyView key(first.topic, first.queue_id.value());
+  auto next_it = next_queue_offset_.find(key);
+  QueueOffset next = next_it == next_queue_offset_.end() ? QueueOffset(0) : next_it->second;
+  result.queue_offset = next;
+  fields_.clear();
+  for (const PutRequest& r : batch) {
+    RecordFields f;
+    f.body_crc = body_crc(r.body);
+    f.queue_id = r.queue_id;
+    f.flag = r.flag;
+    f.sys_flag = with_host_flags(r.sys_flag, r.born_host, config_.store_host);
+    f.queue_offset = skips_consume_queue(r.sys_flag) ? QueueOffset(0) : next;
+    if (!skips_consume_queue(r.sys_flag)) next += 1;
+    f.born_timestamp_ms = r.born_timestamp_ms;
+    f.born_host = r.born_host;
+    f.store_host = config_.store_host;
+    f.reconsume_times = r.reconsume_times;
+    f.prepared_transaction_offset = r.prepared_transaction_offset;
+    f.body = r.body;
+    f.topic = r.topic;
+    f.properties = r.properties;
+    fields_.push_back(f);
+  }
+  const WallMs now = rt_.wall_ms();
+  const AppendResult appended = log_.append(fields_, now);
+  switch (appended.status) {
+    case AppendStatus::ok: break;
+    case AppendStatus::message_illegal: return refuse(PutStatus::message_illegal, appended.detail);
+    case AppendStatus::invalid_fields: return refuse(PutStatus::message_illegal, appended.detail);
+    case AppendStatus::no_space: return refuse(PutStatus::service_not_available, appended.detail);
+    case AppendStatus::io_error: return refuse(PutStatus::create_mapped_file_failed, appended.detail);
+  }
+  result.wrote_offset = appended.wrote_offset;
+  result.wrote_bytes = appended.wrote_bytes;
+  result.message_count = static_cast<std::int32_t>(batch.size());
+  result.store_timestamp_ms = now;
+  Status st = dispatch();  // also advances next_queue_offset_ for the queue
+  FERRY_ASSERT(st.ok(), "dispatch of records just written failed: {}", st.error().to_string());
+  FERRY_ASSERT_EQ(reput_offset_.value(), log_.max_offset().value());
+  maybe_preallocate();
+  return result;
+}
+
+Result<std::string> MessageStore::offset_msg_ids(const PutResult& r) const {
+  FERRY_ASSERT(r.stored(), "msgIds of a put that stored nothing ({})", put_status_name(r.status));
+  std::string ids;
+  PhysicalOffset at = r.wrote_offset;
+  for (std::int32_t i = 0; i < r.message_count; ++i) {
+    auto record = message_at(at);
+    if (!record.ok()) return std::move(record).error();
+    if (i > 0) ids.push_back(',');
+    ids += encode_offset_msg_id(config_.store_host, at);
+    at += static_cast<std::int64_t>(record->size());
+  }
+  FERRY_ASSERT_EQ(at.value(), r.end().value());
+  return ids;
+}
+
+Status MessageStore::dispatch() {
+  const RecordDecodeOptions options = dispatch_options(config_);
+  reput_offset_ = std::max(reput_offset_, log_.min_offset());
+  while (reput_offset_ < log_.max_offset()) {
+    auto view = log_.view_to_file_end(reput_offset_);
+    if (!view.ok()) return std::move(view).error();
+    const RecordRead r = decode_record(view->bytes(), options);
+    switch (r.kind) {
+      case RecordKind::message:
+        FERRY_ASSERT_EQ(r.fields.physical_offset.value(), reput_offset_.value());
+        FERRY_TRY(dispatch_record(r.fields, r.size_bytes));
+        reput_offset_ += static_cast<std::int64_t>(r.size_bytes);
+        break;
+      case RecordKind::blank:
+        reput_offset_ = log_.next_file_start(reput_offset_);
+        break;
+      case RecordKind::unwritten:
+      case RecordKind::torn:
+      case RecordKind::corrupt:
+        return Error(Errc::corrupt, fmt::format("dispatch at {}: {} record below the log end {}: {}",
+                                                reput_offset_.value(), record_kind_name(r.kind),
+                                                log_.max_offset().value(), r.detail));
+    }
+  }
+  FERRY_ASSERT_EQ(reput_offset_.value(), log_.max_offset().value());
+  return {};
+}
+
+Status MessageStore::dispatch_record(const RecordFields& f, std::size_t size) {
+  FERRY_ASSERT(size <= static_cast<std::size_t>(INT32_MAX), "record of {} bytes", size);
+  if (!skips_consume_queue(f.sys_flag)) {
+    std::optional<std::int64_t> code;
+    if (tags_code_hook_) code = tags_code_hook_(f.topic, f.properties, f.store_timestamp_ms);
+    if (!code) code = tags_code(find_property(f.properties, prop::kTags));
+    auto q = queue_for(f.topic, f.queue_id);
+    if (!q.ok()) return std::move(q).error();
+    auto appended = (*q)->append(f.queue_offset,
+                                 cq::Unit{f.physical_offset, static_cast<std::int32_t>(size), *code});
+    if (!appended.ok()) return std::move(appended).error();
+    auto next = next_queue_offset_.find(QueueKeyView(f.topic, f.queue_id.value()));
+    if (next == next_queue_offset_.end()) {
+      next_queue_offset_.emplace(QueueKey(std::string(f.topic), f.queue_id.value()), f.queue_offset + 1);
+    } else {
+      next->second = std::max(next->second, f.queue_offset + 1);
+    }
+    if (arrival_) arrival_((*q)->topic(), f.queue_id, (*q)->max_offset());
+  }
+  IndexRequest ir;
+  ir.topic = f.topic;
+  ir.keys = find_property(f.properties, prop::kKeys).value_or("");
+  ir.uniq_key = find_property(f.properties, prop::kUniqKey).value_or("");
+  ir.offset = f.physical_offset;
+  ir.store_timestamp_ms = f.store_timestamp_ms;
+  ir.sys_flag = f.sys_flag;
+  return index_.build(ir);
+}
+
+QueueOffset MessageStore::min_offset(const std::string& topic, QueueId queue_id) const {
+  const ConsumeQueue* q = find_queue(topic, queue_id);
+  return q == nullptr ? QueueOffset(0) : q->min_offset();
+}
+
+QueueOffset MessageStore::max_offset(const std::string& topic, QueueId queue_id) const {
+  const ConsumeQueue* q = find_queue(topic, queue_id);
+  return q == nullptr ? QueueOffset(0) : q->max_offset();
+}
+
+Result<FileView> MessageStore::message_at(PhysicalOffset offset) const {
+  auto head = log_.view(offset, static_cast<std::int32_t>(record::kTotalSizeBytes));
+  if (!head.ok()) return std::move(head).error();
+  const auto size = static_cast<std::int32_t>(load_be32(head->bytes().data()));
+  if (size < static_cast<std::int32_t>(record::kMinRecordBytes)) {
+    return Error(Errc::corrupt, fmt::format("no record at {} (size field {})", offset.value(), size));
+  }
+  return log_.view(offset, size);
+}
+
+Result<QueueOffset> MessageStore::offset_by_time(const std::string& topic, QueueId queue_id,
+                                                 WallMs ts) const {
+  const ConsumeQueue* q = find_queue(topic, queue_id);
+  if (q == nullptr) return QueueOffset(0);
+  return q->offset_by_time(ts, [this](PhysicalOffset off, std::int32_t size) {
+    return log_.store_timestamp(off, size);
+  });
+}
+
+Result<WallMs> MessageStore::earliest_store_time(const std::string& topic, QueueId queue_id) const {
+  const ConsumeQueue* q = find_queue(topic, queue_id);
+  if (q == nullptr || q->min_offset() >= q->max_offset()) {
+    return Error(Errc::not_found, fmt::format("queue {}:{} is empty", topic, queue_id.value()));
+  }
+  auto u = q->read(q->min_offset());
+  if (!u.ok()) return std::move(u).error();
+  return log_.store_timestamp(u->commit_log_offset, u->size);
+}
+
+}  // namespace ferry::store

@@ -1,0 +1,184 @@
+// MessageStore: the broker's storage engine facade (RocketMQ's DefaultMessageStore).
+//
+// It owns the CommitLog, the ConsumeQueues (one per topic-queue, created on first use), the
+// IndexService and the FlushService, and keeps them consistent:
+//
+//  * put_message / put_messages append records (common's encoder) with the body CRC, the
+//    next queue offset of the topic-queue, the store timestamp (node wall clock) and the
+//    physical offset, then dispatch at once: ConsumeQueue units and index entries are built
+//    before put returns, and the arrival listener is told the queue's new max offset (long
+//    polling). Put is synchronous and in memory only; under SYNC_FLUSH the caller then awaits
+//    wait_durable(result.end()).
+//  * get_messages reads a topic-queue from a queue offset with a tag-hash filter and returns
+//    zero-copy views of the stored records plus next/min/max offsets and a status.
+//  * open() loads and recovers (docs/store.md, "Recovery"); start() runs the flush loops, the
+//    cleanup loop (cleanup_service.h) and CommitLog pre-allocation; shutdown() stops them,
+//    flushes everything, writes the checkpoint and removes the abort file.
+//  * Puts are refused with service_not_available while the disk is 90 % full (as of the last
+//    cleanup pass, every 10 s, or refresh_disk()); reads go on.
+//
+// Threading: the node's loop only. Lifetime: the store outlives the node's tasks (the loops it
+// spawns in start() capture `this`).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "common/host_port.h"
+#include "common/offsets.h"
+#include "common/tag_filter.h"
+#include "runtime/runtime.h"
+#include "store/checkpoint.h"
+#include "store/cleanup_service.h"
+#include "store/commit_log.h"
+#include "store/consume_queue.h"
+#include "store/flush_service.h"
+#include "store/index_service.h"
+#include "store/store_config.h"
+#include "store/store_results.h"
+
+namespace ferry::store {
+
+// One message to store. Views: valid for the duration of the put call only.
+struct PutRequest {
+  std::string_view topic;
+  QueueId queue_id;
+  std::int32_t flag = 0;
+  Bytes body;
+  std::string_view properties;  // encoded (common/properties.h)
+  std::int32_t sys_flag = 0;
+  WallMs born_timestamp_ms = 0;
+  HostPort born_host;
+  std::int32_t reconsume_times = 0;
+  std::int64_t prepared_transaction_offset = 0;
+};
+
+// Called after dispatch with the topic-queue and its new max offset (wake long polls). Must not
+// call back into the store synchronously (post instead).
+using ArrivalListener = std::function<void(const std::string& topic, QueueId queue_id, QueueOffset max_offset)>;
+
+// Computes a tagsCode other than the TAGS hash (the delay topic stores its delivery time);
+// nullopt = use the default.
+using TagsCodeHook = std::function<std::optional<std::int64_t>(std::string_view topic,
+                                                               std::string_view properties,
+                                                               WallMs store_timestamp_ms)>;
+
+struct RecoveryInfo {
+  bool clean_shutdown = false;
+  std::optional<Checkpoint> checkpoint;
+  RecoveryReport commit_log;
+  PhysicalOffset reput_from;
+};
+
+class MessageStore {
+ public:
+  MessageStore(Runtime& rt, StoreConfig config);
+  ~MessageStore();
+  MessageStore(const MessageStore&) = delete;
+  MessageStore& operator=(const MessageStore&) = delete;
+
+  // Loads every file, recovers (clean stop: scan the last 3 CommitLog files; crash: scan from
+  // the checkpoint), truncates ConsumeQueues past the log end, re-dispatches what is missing and
+  // creates the abort file. Errors: corrupt (naming the file), io_error, no_space.
+  Task<Status> open();
+  // Starts the flush loops (ASYNC_FLUSH CommitLog loop, ConsumeQueue/index/checkpoint loop),
+  // the cleanup loop, and from then on pre-allocation of the next CommitLog file (a spawned
+  // task whenever no successor of the last file is ready or being prepared).
+  void start();
+  // Stops the loops, waits for a pre-allocation in flight, flushes everything, writes the
+  // checkpoint, removes the abort file.
+  Task<Status> shutdown();
+  const RecoveryInfo& recovery() const { return recovery_; }
+
+  PutResult put_message(const PutRequest& request);
+  // A batch for one topic-queue: consecutive queue offsets, all records in one CommitLog file.
+  PutResult put_messages(std::span<const PutRequest> batch);
+  // SYNC_FLUSH: ok once durable past `end`, flush_disk_timeout after 5 s.
+  Task<PutStatus> wait_durable(PhysicalOffset end) { return flush_.wait_durable(end); }
+
+  // Messages of topic-queue from `offset`, at most `max_count`, filtered by tag hash
+  // (`filter` null = everything).
+  GetMessageResult get_messages(const std::string& topic, QueueId queue_id, QueueOffset offset,
+                                std::int32_t max_count, const TagSubscription* filter);
+  // The stored record at `offset` (its size is read from the record). Errors: not_found, corrupt.
+  Result<FileView> message_at(PhysicalOffset offset) const;
+
+  QueueOffset min_offset(const std::string& topic, QueueId queue_id) const;
+  QueueOffset max_offset(const std::string& topic, QueueId queue_id) const;
+  PhysicalOffset min_phy_offset() const { return log_.min_offset(); }
+  PhysicalOffset max_phy_offset() const { return log_.max_offset(); }
+  PhysicalOffset reput_offset() const { return reput_offset_; }
+  // First queue offset stored at or after `ts` (see ConsumeQueue::offset_by_time).
+  Result<QueueOffset> offset_by_time(const std::string& topic, QueueId queue_id, WallMs ts) const;
+  // Store time of the queue's first message. Errors: not_found for an empty queue.
+  Result<WallMs> earliest_store_time(const std::string& topic, QueueId queue_id) const;
+
+  // Records whose "topic#key" matches (re-checked against each record's UNIQ_KEY and KEYS),
+  // newest first, at most max_results.
+  struct QueryResult {
+    std::vector<FileView> messages;
+    WallMs index_last_update_timestamp_ms = 0;
+    PhysicalOffset index_last_update_phy_offset;
+  };
+  Result<QueryResult> query_by_key(std::string_view topic, std::string_view key,
+                                   std::size_t max_results, WallMs begin_ms, WallMs end_ms) const;
+
+  void set_arrival_listener(ArrivalListener l) { arrival_ = std::move(l); }
+  void set_tags_code_hook(TagsCodeHook h) { tags_code_hook_ = std::move(h); }
+
+  // The offset msgIds of a put's records (comma-joined for a batch), read back from the log:
+  // built only when a reply needs them, so the put path does not allocate them. `r` must be a
+  // stored result whose records are still in the log. Errors: not_found (cleaned up).
+  Result<std::string> offset_msg_ids(const PutResult& r) const;
+
+  // Cleanup: one pass now (what the loop does every 10 s), the disk state, a disk re-read.
+  Result<CleanupReport> run_cleanup() { return cleanup_.run_once(); }
+  CleanupService& cleanup() { return cleanup_; }
+  DiskPressure refresh_disk() { return cleanup_.refresh_disk(); }
+
+  const StoreConfig& config() const { return config_; }
+  CommitLog& commit_log() { return log_; }
+  IndexService& index() { return index_; }
+  FlushService& flusher() { return flush_; }
+  // The queue, or nullptr when it does not exist.
+  ConsumeQueue* find_queue(const std::string& topic, QueueId queue_id) const;
+  // Flushes ConsumeQueues and index, then writes the checkpoint. Errors: io_error.
+  Task<Status> flush_queues_and_checkpoint();
+
+ private:
+  Result<ConsumeQueue*> queue_for(std::string_view topic, QueueId queue_id);
+  Status load_consume_queues(bool scan_all);
+  // Builds ConsumeQueue units and index entries for records from reput_offset_ to the log end.
+  Status dispatch();
+  Status dispatch_record(const RecordFields& f, std::size_t size);
+  PutResult put(std::span<const PutRequest> batch);
+  Task<void> run_queue_flush_loop();
+  void maybe_preallocate();
+  Task<void> run_preallocation();
+  std::string path(std::string_view name) const;
+
+  Runtime& rt_;
+  StoreConfig config_;
+  CommitLog log_;
+  IndexService index_;
+  FlushService flush_;
+  ConsumeQueueTable queues_;
+  std::map<QueueKey, QueueOffset, QueueKeyLess> next_queue_offset_;
+  CleanupService cleanup_;
+  PhysicalOffset reput_offset_;
+  RecoveryInfo recovery_;
+  ArrivalListener arrival_;
+  TagsCodeHook tags_code_hook_;
+  std::vector<RecordFields> fields_;  // reused per put
+  bool started_ = false;
+  bool stopped_ = false;
+  bool preallocating_ = false;  // a run_preallocation() task is in flight
+};
+
+}  // namespace ferry::store

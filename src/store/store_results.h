@@ -1,0 +1,62 @@
+// The results of the MessageStore's put and get operations (RocketMQ's PutMessageStatus,
+// GetMessageStatus, GetMessageResult), and how the broker maps them to response codes
+// (DESIGN.md section 3).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/offsets.h"
+#include "runtime/file_system.h"
+#include "runtime/time.h"
+
+namespace ferry::store {
+
+enum class PutStatus : std::uint8_t {
+  ok,
+  flush_disk_timeout,        // stored, but not synced within sync_flush_timeout (code 10)
+  service_not_available,     // the disk is full or the store is shut down (code 14)
+  create_mapped_file_failed, // a CommitLog file could not be created or written
+  message_illegal,           // body or record over the size limit, bad topic (code 13)
+  properties_size_exceeded,  // properties over 32767 bytes (code 13)
+};
+std::string_view put_status_name(PutStatus s);
+
+struct PutResult {
+  PutStatus status = PutStatus::ok;
+  PhysicalOffset wrote_offset;    // the first record
+  std::int64_t wrote_bytes = 0;   // all records
+  QueueOffset queue_offset;       // of the first message
+  std::int32_t message_count = 0; // records written (their msgIds: MessageStore::offset_msg_ids)
+  WallMs store_timestamp_ms = 0;
+  std::string detail;             // why, when not ok
+  PhysicalOffset end() const { return wrote_offset + wrote_bytes; }
+  bool stored() const { return status == PutStatus::ok || status == PutStatus::flush_disk_timeout; }
+};
+
+enum class GetStatus : std::uint8_t {
+  found,
+  no_matched_message,     // units scanned, none passed the tag filter
+  message_was_removing,   // units point at CommitLog data already deleted
+  offset_found_null,      // a unit could not be read
+  offset_overflow_badly,  // offset > max
+  offset_overflow_one,    // offset == max (nothing new yet: the long-polling case)
+  offset_too_small,       // offset < min
+  no_matched_logic_queue, // no such queue
+  no_message_in_queue,    // the queue is empty
+};
+std::string_view get_status_name(GetStatus s);
+
+struct GetMessageResult {
+  GetStatus status = GetStatus::no_matched_logic_queue;
+  std::vector<FileView> messages;  // stored records, byte for byte (each pins its file range)
+  std::vector<QueueOffset> queue_offsets;  // of each message
+  std::int64_t total_bytes = 0;
+  QueueOffset next_begin_offset;
+  QueueOffset min_offset;
+  QueueOffset max_offset;
+};
+
+}  // namespace ferry::store

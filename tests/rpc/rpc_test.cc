@@ -1,0 +1,301 @@
+// RPC client and server over both runtimes (the simulator and Asio on loopback): round trips,
+// thousands of concurrent calls, oneway, timeouts, unknown codes, server-initiated requests,
+// connection loss mid-call, and a malformed stream that closes only its own connection.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "remoting/frame_codec.h"
+#include "remoting/request_code.h"
+#include "remoting/response_code.h"
+#include "remoting/rpc/rpc_client.h"
+#include "remoting/rpc/rpc_server.h"
+#include "runtime/conformance.h"
+
+namespace ferry::remoting {
+namespace {
+
+using ferry::testing::RuntimeHarness;
+
+constexpr std::int32_t kEcho = 9001;
+constexpr std::int32_t kSlow = 9002;
+constexpr std::int32_t kNote = 9003;
+constexpr std::int32_t kCloseMe = 9004;
+
+struct Factory {
+  std::string name;
+  std::function<std::unique_ptr<RuntimeHarness>()> make;
+};
+
+class Rpc : public ::testing::TestWithParam<Factory> {
+ protected:
+  void SetUp() override {
+    h_ = GetParam().make();
+    server_ = std::make_unique<RpcServer>(h_->peer());
+    server_->register_processor(kEcho, [](RequestContext ctx) -> Task<std::optional<RemotingCommand>> {
+      return echo(std::move(ctx));
+    });
+    server_->register_processor(kSlow, [this](RequestContext ctx) { return slow(&h_->peer(), std::move(ctx)); });
+    server_->register_processor(kNote, [this](RequestContext ctx) { return note(this, std::move(ctx)); });
+    server_->register_processor(kCloseMe, [](RequestContext ctx) { return close_me(std::move(ctx)); });
+    Status started = server_->start(h_->listen_address(h_->peer()));
+    ASSERT_TRUE(started.ok()) << started.error().to_string();
+    addr_ = server_->local().to_string();
+    client_ = std::make_unique<RpcClient>(h_->rt());
+  }
+  void TearDown() override {
+    // Tasks that still reference these objects belong to the nodes; stop I/O before destroying.
+    if (client_) client_->shutdown();
+    if (server_) server_->stop();
+    client_.reset();
+    server_.reset();
+    h_.reset();
+  }
+
+  static Task<std::optional<RemotingCommand>> echo(RequestContext ctx) {
+    RemotingCommand reply = make_response(ctx.request, response_code::SUCCESS);
+    reply.ext_fields = ctx.request.ext_fields;
+    reply.body = std::move(ctx.request.body);
+    co_return reply;
+  }
+  static Task<std::optional<RemotingCommand>> slow(Runtime* rt, RequestContext ctx) {
+    co_await rt->sleep(std::chrono::seconds(2));
+    co_return make_response(ctx.request, response_code::SUCCESS, "slow");
+  }
+  static Task<std::optional<RemotingCommand>> note(Rpc* self, RequestContext ctx) {
+    self->notes_.push_back(std::string(ctx.request.body.begin(), ctx.request.body.end()));
+    co_return std::nullopt;
+  }
+  static Task<std::optional<RemotingCommand>> close_me(RequestContext ctx) {
+    ctx.channel->close("test closes mid-call");
+    co_return std::nullopt;
+  }
+
+  static RemotingCommand request(std::int32_t code, std::string body, SerializeType type = SerializeType::json) {
+    RemotingCommand r = make_request(code, 0, type);
+    r.body.assign(body.begin(), body.end());
+    return r;
+  }
+
+  bool run(Task<void> t, Duration limit = std::chrono::seconds(60)) { return h_->run(std::move(t), limit); }
+
+  std::unique_ptr<RuntimeHarness> h_;
+  std::unique_ptr<RpcServer> server_;
+  std::unique_ptr<RpcClient> client_;
+  std::string addr_;
+  std::vector<std::string> notes_;
+};
+
+struct Outcome {
+  bool ok = false;
+  std::int32_t code = -1;
+  Errc err = Errc::ok;
+  std::string body;
+  std::string remark;
+  std::string text;
+};
+
+Outcome outcome_of(const Result<RemotingCommand>& r) {
+  Outcome o;
+  o.ok = r.ok();
+  if (r.ok()) {
+    o.code = r->code;
+    o.body.assign(r->body.begin(), r->body.end());
+    o.remark = r->remark.value_or("");
+  } else {
+    o.err = r.error().code;
+    o.text = r.error().to_string();
+  }
+  return o;
+}
+
+Task<void> call(RpcClient* c, std::string addr, RemotingCommand req, Duration timeout, Outcome* out) {
+  *out = outcome_of(co_await c->invoke(addr, std::move(req), timeout));
+}
+
+TEST_P(Rpc, EchoRoundTripInBothSerializations) {
+  Outcome json, binary;
+  auto req = request(kEcho, "hello");
+  req.ext_fields.set("k", "v");
+  ASSERT_TRUE(run(call(client_.get(), addr_, req, std::chrono::seconds(3), &json)));
+  ASSERT_TRUE(run(call(client_.get(), addr_, request(kEcho, "binary", SerializeType::rocketmq),
+                       std::chrono::seconds(3), &binary)));
+  EXPECT_TRUE(json.ok) << json.text;
+  EXPECT_EQ(json.code, response_code::SUCCESS);
+  EXPECT_EQ(json.body, "hello");
+  EXPECT_TRUE(binary.ok) << binary.text;
+  EXPECT_EQ(binary.body, "binary");
+}
+
+Task<void> many_calls(RpcClient* c, std::string addr, int n, int* ok, int* wrong) {
+  // Fire n calls concurrently, then collect: every reply must carry its own request's body.
+  auto results = std::make_shared<std::vector<Outcome>>(n);
+  auto done = std::make_shared<int>(0);
+  for (int i = 0; i < n; ++i) {
+    RemotingCommand r = make_request(kEcho, 0);
+    const std::string body = "call-" + std::to_string(i);
+    r.body.assign(body.begin(), body.end());
+    c->invoke_async(addr, std::move(r), std::chrono::seconds(30), [results, done, i](Result<RemotingCommand> res) {
+      (*results)[i] = outcome_of(res);
+      ++*done;
+    });
+  }
+  while (*done < n) co_await c->runtime().sleep(std::chrono::milliseconds(10));
+  for (int i = 0; i < n; ++i) {
+    const Outcome& o = (*results)[i];
+    if (o.ok && o.body == "call-" + std::to_string(i)) {
+      ++*ok;
+    } else {
+      ++*wrong;
+    }
+  }
+}
+
+TEST_P(Rpc, ThousandsOfConcurrentCallsEachGetTheirOwnReply) {
+  int ok = 0, wrong = 0;
+  ASSERT_TRUE(run(many_calls(client_.get(), addr_, 5000, &ok, &wrong)));
+  EXPECT_EQ(ok, 5000);
+  EXPECT_EQ(wrong, 0);
+  EXPECT_EQ(client_->pending_calls(), 0u);
+}
+
+Task<void> oneway_then_echo(RpcClient* c, std::string addr, Outcome* out) {
+  for (int i = 0; i < 3; ++i) {
+    RemotingCommand r = make_request(kNote, 0);
+    const std::string body = "note-" + std::to_string(i);
+    r.body.assign(body.begin(), body.end());
+    Status s = co_await c->invoke_oneway(addr, std::move(r));
+    if (!s) {
+      out->text = s.error().to_string();
+      co_return;
+    }
+  }
+  // An echo after the notes: the connection is ordered, so the notes were processed first.
+  RemotingCommand e = make_request(kEcho, 0);
+  *out = outcome_of(co_await c->invoke(addr, std::move(e), std::chrono::seconds(3)));
+}
+
+TEST_P(Rpc, OnewayRequestsArriveAndGetNoReply) {
+  Outcome o;
+  ASSERT_TRUE(run(oneway_then_echo(client_.get(), addr_, &o)));
+  EXPECT_TRUE(o.ok) << o.text;
+  EXPECT_EQ(notes_, (std::vector<std::string>{"note-0", "note-1", "note-2"}));
+  EXPECT_EQ(client_->pending_calls(), 0u);
+}
+
+TEST_P(Rpc, ACallTimesOutAndALateReplyIsDropped) {
+  Outcome slow, after;
+  ASSERT_TRUE(run(call(client_.get(), addr_, request(kSlow, ""), std::chrono::milliseconds(200), &slow)));
+  EXPECT_FALSE(slow.ok);
+  EXPECT_EQ(slow.err, Errc::timed_out) << slow.text;
+  EXPECT_NE(slow.text.find(addr_), std::string::npos) << "the error names the peer: " << slow.text;
+  // The connection still works, and the late reply (2 s later) is ignored.
+  ASSERT_TRUE(run(call(client_.get(), addr_, request(kSlow, ""), std::chrono::seconds(5), &after)));
+  EXPECT_TRUE(after.ok) << after.text;
+  EXPECT_EQ(after.remark, "slow");
+  EXPECT_EQ(client_->pending_calls(), 0u);
+}
+
+TEST_P(Rpc, UnknownCodeGetsRequestCodeNotSupported) {
+  Outcome o;
+  ASSERT_TRUE(run(call(client_.get(), addr_, request(4242, ""), std::chrono::seconds(3), &o)));
+  ASSERT_TRUE(o.ok) << o.text;
+  EXPECT_EQ(o.code, response_code::REQUEST_CODE_NOT_SUPPORTED);
+  EXPECT_NE(o.remark.find("4242"), std::string::npos) << o.remark;
+}
+
+TEST_P(Rpc, ConnectionLossMidCallFailsThatCallOnly) {
+  Outcome lost, fine;
+  ASSERT_TRUE(run(call(client_.get(), addr_, request(kCloseMe, ""), std::chrono::seconds(10), &lost)));
+  EXPECT_FALSE(lost.ok);
+  EXPECT_TRUE(lost.err == Errc::reset || lost.err == Errc::closed || lost.err == Errc::eof) << lost.text;
+  // The client reconnects for the next call.
+  ASSERT_TRUE(run(call(client_.get(), addr_, request(kEcho, "again"), std::chrono::seconds(3), &fine)));
+  EXPECT_TRUE(fine.ok) << fine.text;
+  EXPECT_EQ(fine.body, "again");
+}
+
+Task<void> server_calls_client(RpcServer* server, RpcClient* client, std::string addr, Outcome* out) {
+  // Make the connection exist, then let the server call the client on it.
+  RemotingCommand hello = make_request(kEcho, 0);
+  (void)co_await client->invoke(addr, std::move(hello), std::chrono::seconds(3));
+  auto channels = server->channels();
+  if (channels.empty()) {
+    out->text = "server has no connection";
+    co_return;
+  }
+  RemotingCommand notify = make_request(request_code::NOTIFY_CONSUMER_IDS_CHANGED, 0);
+  notify.ext_fields.set("consumerGroup", "G1");
+  *out = outcome_of(co_await server->invoke_on(channels.front(), std::move(notify), std::chrono::seconds(3)));
+}
+
+Task<std::optional<RemotingCommand>> client_side_processor(std::string* seen, RequestContext ctx) {
+  const std::string* group = ctx.request.ext_fields.find("consumerGroup");
+  *seen = group ? *group : "";
+  co_return make_response(ctx.request, response_code::SUCCESS, "client got it");
+}
+
+TEST_P(Rpc, ServerCanCallAConnectedClient) {
+  std::string seen;
+  client_->register_processor(request_code::NOTIFY_CONSUMER_IDS_CHANGED,
+                              [&seen](RequestContext ctx) { return client_side_processor(&seen, std::move(ctx)); });
+  Outcome o;
+  ASSERT_TRUE(run(server_calls_client(server_.get(), client_.get(), addr_, &o)));
+  EXPECT_TRUE(o.ok) << o.text;
+  EXPECT_EQ(o.remark, "client got it");
+  EXPECT_EQ(seen, "G1");
+}
+
+Task<void> garbage_then_echo(Runtime* rt, RpcClient* good, std::string addr, Outcome* bad_read, Outcome* echo) {
+  auto ep = Endpoint::parse(addr);
+  auto conn = co_await rt->network().connect(*ep, std::chrono::seconds(3));
+  if (!conn) {
+    bad_read->text = conn.error().to_string();
+    co_return;
+  }
+  // A frame claiming a negative length.
+  const std::uint8_t garbage[] = {0xff, 0xff, 0xff, 0xf0, 0, 0, 0, 0};
+  (void)co_await (*conn)->write(Bytes(garbage, sizeof garbage));
+  std::uint8_t buf[64];
+  auto n = co_await (*conn)->read_some(MutableBytes(buf, sizeof buf));
+  bad_read->ok = n.ok();
+  if (!n) bad_read->err = n.error().code;
+  (*conn)->close();
+  RemotingCommand r = make_request(kEcho, 0);
+  r.body = {'o', 'k'};
+  *echo = outcome_of(co_await good->invoke(addr, std::move(r), std::chrono::seconds(3)));
+}
+
+TEST_P(Rpc, MalformedFrameClosesOnlyThatConnection) {
+  Outcome bad, echo;
+  ASSERT_TRUE(run(garbage_then_echo(&h_->rt(), client_.get(), addr_, &bad, &echo)));
+  EXPECT_FALSE(bad.ok) << "the server must close a connection that sends a negative frame length";
+  EXPECT_TRUE(bad.err == Errc::eof || bad.err == Errc::reset) << static_cast<int>(bad.err);
+  EXPECT_TRUE(echo.ok) << echo.text;
+  EXPECT_EQ(echo.body, "ok");
+}
+
+TEST_P(Rpc, ConnectToNobodyIsAnErrorNamingTheAddress) {
+  Outcome o;
+  const std::string nowhere = h_->listen_address(h_->peer()).host + ":1";
+  ASSERT_TRUE(run(call(client_.get(), nowhere, request(kEcho, ""), std::chrono::seconds(3), &o)));
+  EXPECT_FALSE(o.ok);
+  EXPECT_TRUE(o.err == Errc::refused || o.err == Errc::timed_out) << o.text;
+  EXPECT_NE(o.text.find(nowhere), std::string::npos) << o.text;
+}
+
+std::vector<Factory> harnesses() {
+  return {
+      {"sim", [] { return ferry::testing::make_sim_harness(7); }},
+      {"asio", [] { return ferry::testing::make_asio_harness(); }},
+  };
+}
+
+INSTANTIATE_TEST_SUITE_P(Runtimes, Rpc, ::testing::ValuesIn(harnesses()),
+                         [](const ::testing::TestParamInfo<Factory>& info) { return info.param.name; });
+
+}  // namespace
+}  // namespace ferry::remoting
