@@ -1,0 +1,93 @@
+#include "namesrv/name_server.h"
+
+#include <optional>
+#include <set>
+#include <utility>
+
+namespace ferry::namesrv {
+
+using remoting::RemotingCommand;
+using remoting::RequestContext;
+
+namespace {
+
+// The processor answers synchronously; the RPC layer wants a Task.
+Task<std::optional<RemotingCommand>> ready(RemotingCommand reply) {
+  co_return std::optional<RemotingCommand>(std::move(reply));
+}
+
+NameServerConfig checked(NameServerConfig config) {
+  config.check();
+  return config;
+}
+
+}  // namespace
+
+NameServer::NameServer(Runtime& rt, NameServerConfig config)
+    : rt_(rt),
+      config_(checked(std::move(config))),
+      routes_(config_.route_limits, rt.log()),
+      kv_(config_.kv_limits),
+      processor_(rt, config_, routes_, kv_),
+      server_(rt, config_.rpc) {
+  for (std::int32_t code : RequestProcessor::codes()) {
+    // Not a coroutine: it runs process() now and hands back a finished Task.
+    server_.register_processor(code, [this](RequestContext ctx) {
+      return ready(processor_.process(ctx.channel->id(), ctx.request));
+    });
+  }
+  server_.on_channel_closed([this](const std::shared_ptr<remoting::Channel>& ch) { on_channel_closed(ch); });
+}
+
+NameServer::~NameServer() { stop(); }
+
+Status NameServer::start() {
+  FERRY_ASSERT(!started_, "NameServer started twice");
+  FERRY_ASSERT(!stopped_, "NameServer started after stop()");
+  FERRY_TRY(server_.start(Endpoint{config_.listen_host, config_.listen_port}));
+  started_ = true;
+  arm_scan(config_.scan_initial_delay);
+  rt_.log().info("name server listening on {} (scan every {} ms, broker expiry {} ms)", address(),
+                 to_ms(config_.scan_interval), to_ms(config_.broker_expiry));
+  return {};
+}
+
+void NameServer::stop() {
+  if (stopped_) return;
+  stopped_ = true;
+  if (started_) rt_.timers().cancel(scan_timer_);
+  server_.stop();
+}
+
+void NameServer::arm_scan(Duration delay) {
+  scan_timer_ = rt_.timers().schedule(delay, [this] {
+    if (stopped_) return;
+    (void)scan_not_active_brokers();
+    arm_scan(config_.scan_interval);
+  });
+}
+
+std::size_t NameServer::scan_not_active_brokers() {
+  std::vector<ExpiredBroker> expired = routes_.drop_expired(rt_.now(), config_.broker_expiry);
+  if (expired.empty()) return 0;
+  // Close the connections they registered on (RocketMQ does too); brokers reconnect and
+  // re-register. The tables no longer name these brokers, so the close hook finds only brokers
+  // that shared the connection.
+  std::set<ChannelId> doomed;
+  for (const ExpiredBroker& e : expired) {
+    if (e.channel != kNoChannel) doomed.insert(e.channel);
+  }
+  for (const std::shared_ptr<remoting::Channel>& ch : server_.channels()) {
+    if (doomed.count(ch->id()) > 0) ch->close("broker expired");
+  }
+  return expired.size();
+}
+
+void NameServer::on_channel_closed(const std::shared_ptr<remoting::Channel>& channel) {
+  std::vector<std::string> dropped = routes_.drop_channel(channel->id());
+  if (!dropped.empty()) {
+    rt_.log().info("connection from {} closed: dropped {} broker(s)", channel->peer_text(), dropped.size());
+  }
+}
+
+}  // namespace ferry::namesrv

@@ -1,0 +1,68 @@
+// RequestProcessor: turns NameServer requests into replies (RocketMQ's DefaultRequestProcessor).
+//
+// Served codes (codes()): PUT/GET/DELETE_KV_CONFIG (100-102), REGISTER_BROKER (103),
+// UNREGISTER_BROKER (104), GET_ROUTEINFO_BY_TOPIC (105), GET_BROKER_CLUSTER_INFO (106),
+// GET_ALL_TOPIC_LIST_FROM_NAMESERVER (206), DELETE_TOPIC_IN_NAMESRV (216),
+// GET_KVLIST_BY_NAMESPACE (219), GET_TOPICS_BY_CLUSTER (224).
+//
+// Replies:
+//  * SUCCESS (0) with the header fields / body of the code (DESIGN.md section 3).
+//  * SYSTEM_ERROR (1) for bad input, with a remark saying what: a missing or malformed header
+//    field (named, e.g. "RegisterBrokerRequestHeader: missing field brokerAddr"), an empty
+//    name, a body that is not the expected JSON (the path of the bad field), a registration
+//    body whose CRC does not match bodyCrc32 ("crc32 not match", as RocketMQ), a compressed
+//    registration body (not supported), or a full table (the table named).
+//  * TOPIC_NOT_EXIST (17) for a route of an unknown topic, with RocketMQ's remark.
+//  * QUERY_NOT_FOUND (22) for a missing KV key or namespace.
+// Bad input never throws and never changes a table.
+//
+// Synchronous: process() runs on the NameServer's loop and returns the reply.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "namesrv/kv_config.h"
+#include "namesrv/namesrv_config.h"
+#include "namesrv/route_table.h"
+#include "remoting/remoting_command.h"
+#include "runtime/runtime.h"
+
+namespace ferry::namesrv {
+
+class RequestProcessor {
+ public:
+  // The processor keeps references to all four; they must outlive it.
+  RequestProcessor(Runtime& rt, const NameServerConfig& config, RouteTable& routes, KvConfig& kv);
+
+  // The request codes process() serves.
+  static std::span<const std::int32_t> codes();
+
+  // The reply to `request`, which arrived on connection `channel` (brokers are tied to the
+  // connection they register on). `request.code` must be one of codes().
+  remoting::RemotingCommand process(ChannelId channel, const remoting::RemotingCommand& request);
+
+ private:
+  using Command = remoting::RemotingCommand;
+  Command register_broker(ChannelId channel, const Command& request);
+  Command unregister_broker(const Command& request);
+  Command route_by_topic(const Command& request);
+  Command cluster_info(const Command& request);
+  Command all_topics(const Command& request);
+  Command delete_topic(const Command& request);
+  Command topics_by_cluster(const Command& request);
+  Command put_kv(const Command& request);
+  Command get_kv(const Command& request);
+  Command delete_kv(const Command& request);
+  Command kv_list(const Command& request);
+
+  Runtime& rt_;
+  const NameServerConfig& config_;
+  RouteTable& routes_;
+  KvConfig& kv_;
+};
+
+// SYSTEM_ERROR (1) with `what` as the remark: the reply to bad input.
+remoting::RemotingCommand error_reply(const remoting::RemotingCommand& request, std::string what);
+
+}  // namespace ferry::namesrv

@@ -1,0 +1,120 @@
+// Broker liveness: the scan drops brokers silent for 120 s; a closed connection drops at once.
+#include "namesrv_fixture.h"
+
+namespace ferry::namesrv::testing {
+namespace {
+
+using std::chrono::seconds;
+
+TEST_F(NamesrvTest, SilentBrokerIsDroppedByTheScan) {
+  const NodeId a = add_client("broker-a");
+  const NodeId admin = add_client("admin");
+  BrokerSpec spec = broker_on(a, "broker-a", {topic("T", 4)});
+  register_broker(a, spec);
+  const MonoTime registered = world_->now();
+
+  // The scan runs every 10 s; the broker is kept while younger than 120 s.
+  world_->run_for(seconds(115));
+  EXPECT_TRUE(route(admin, "T").has_value()) << "dropped too early";
+  EXPECT_EQ(name_server().routes().live_brokers().count(spec.addr), 1u);
+
+  world_->run_for(seconds(20));  // now > 120 s after the registration, and a scan has run since
+  ASSERT_GT(world_->now() - registered, seconds(130));
+  EXPECT_EQ(name_server().routes().live_brokers().count(spec.addr), 0u);
+  expect_code(admin, route_request("T"), resp::TOPIC_NOT_EXIST);
+  EXPECT_TRUE(cluster_info(admin).broker_addr_table.empty());
+  EXPECT_FALSE(client(a).connected(name_server().address())) << "the name server closes an expired broker's connection";
+
+  // The broker comes back with its next registration.
+  register_broker(a, spec);
+  EXPECT_TRUE(route(admin, "T").has_value());
+}
+
+Task<void> heartbeat(RpcClient* c, std::string ns, RemotingCommand request, int times, int* replies) {
+  for (int i = 0; i < times; ++i) {
+    auto r = co_await c->invoke(ns, request, seconds(3));
+    if (r.ok() && r->code == resp::SUCCESS) ++*replies;
+    co_await c->runtime().sleep(seconds(30));
+  }
+}
+
+TEST_F(NamesrvTest, BrokerRegisteringEvery30sStaysAlive) {
+  const NodeId a = add_client("broker-a");
+  const NodeId admin = add_client("admin");
+  BrokerSpec spec = broker_on(a, "broker-a", {topic("T", 4)});
+  int replies = 0;
+  auto run = world_->run_task(a, heartbeat(&client(a), name_server().address(), register_request(spec), 12, &replies),
+                              seconds(400));
+  ASSERT_TRUE(run.ok()) << run.report.message;
+  EXPECT_EQ(replies, 12);
+  EXPECT_TRUE(route(admin, "T").has_value()) << "a broker heard from every 30 s is never dropped";
+}
+
+TEST_F(NamesrvTest, ClosedConnectionDropsTheBrokerAtOnce) {
+  const NodeId a = add_client("broker-a");
+  const NodeId b = add_client("broker-b");
+  const NodeId admin = add_client("admin");
+  register_broker(a, broker_on(a, "broker-a", {topic("T", 4), topic("OnlyA", 4)}));
+  register_broker(b, broker_on(b, "broker-b", {topic("T", 4)}));
+
+  world_->crash(a);
+  world_->run_for(seconds(1));  // far less than the scan needs
+
+  EXPECT_EQ(name_server().routes().live_brokers().size(), 1u);
+  expect_code(admin, route_request("OnlyA"), resp::TOPIC_NOT_EXIST);
+  auto t = route(admin, "T");
+  ASSERT_TRUE(t.has_value());
+  EXPECT_EQ(t->queue_datas, std::vector<body::QueueData>{queue("broker-b", 4)});
+  body::ClusterInfo info = cluster_info(admin);
+  EXPECT_EQ(info.cluster_addr_table, (std::map<std::string, std::vector<std::string>>{{"DefaultCluster", {"broker-b"}}}));
+}
+
+TEST_F(NamesrvTest, AnOldConnectionClosingDoesNotDropABrokerThatReRegisteredElsewhere) {
+  // The broker's registrations move to a new connection (here: from another node, as after a
+  // reconnect); the old connection closing later must not drop it.
+  const NodeId old_conn = add_client("old-connection");
+  const NodeId new_conn = add_client("new-connection");
+  const NodeId admin = add_client("admin");
+  BrokerSpec spec = broker_on(old_conn, "broker-a", {topic("T", 4)});
+  register_broker(old_conn, spec);
+  register_broker(new_conn, spec);
+  world_->crash(old_conn);
+  world_->run_for(seconds(1));
+  EXPECT_TRUE(route(admin, "T").has_value());
+  EXPECT_EQ(name_server().routes().live_brokers().count(spec.addr), 1u);
+  // The connection it registers on now is the one that counts.
+  world_->crash(new_conn);
+  world_->run_for(seconds(1));
+  EXPECT_EQ(name_server().routes().live_brokers().count(spec.addr), 0u);
+  expect_code(admin, route_request("T"), resp::TOPIC_NOT_EXIST);
+}
+
+TEST_F(NamesrvTest, BrokerCutOffByAPartitionExpires) {
+  const NodeId a = add_client("broker-a");
+  const NodeId admin = add_client("admin");
+  BrokerSpec spec = broker_on(a, "broker-a", {topic("T", 4)});
+  register_broker(a, spec);
+  // The connection stays open (no reset), the broker just goes quiet behind a partition.
+  world_->net().partition(a, ns_node_);
+  world_->run_for(seconds(140));
+  EXPECT_EQ(name_server().routes().live_brokers().count(spec.addr), 0u);
+  expect_code(admin, route_request("T"), resp::TOPIC_NOT_EXIST);
+  world_->net().heal_all();
+}
+
+TEST_F(NamesrvTest, NameServersDoNotShareState) {
+  // A second name server in the same world knows nothing of the first one's brokers.
+  const NodeId ns2 = world_->add_node("namesrv-2", [](Runtime& rt) {
+    auto ns = std::make_unique<NameServer>(rt);
+    FERRY_ASSERT(ns->start().ok(), "second name server failed to start");
+    return sim::hosted(std::move(ns));
+  });
+  const NodeId a = add_client("broker-a");
+  register_broker(a, broker_on(a, "broker-a", {topic("T", 4)}));
+  auto& second = static_cast<sim::Hosted<NameServer>*>(world_->node(ns2).process())->get();
+  EXPECT_EQ(second.routes().topic_count(), 0u);
+  EXPECT_EQ(name_server().routes().topic_count(), 1u);
+}
+
+}  // namespace
+}  // namespace ferry::namesrv::testing

@@ -1,0 +1,244 @@
+// A simulated world with one NameServer node and bare client nodes that talk to it with real
+// remoting frames (RpcClient), plus builders for the requests brokers and tools send.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <ostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/crc.h"
+#include "namesrv/name_server.h"
+#include "namesrv/namesrv_codes.h"
+#include "remoting/body/cluster_info.h"
+#include "remoting/body/register_broker_body.h"
+#include "remoting/body/topic_list.h"
+#include "remoting/body/topic_route_data.h"
+#include "remoting/header/broker_registration_header.h"
+#include "remoting/header/kv_config_header.h"
+#include "remoting/header/route_header.h"
+#include "remoting/request_code.h"
+#include "remoting/response_code.h"
+#include "remoting/rpc/rpc_client.h"
+#include "sim/node.h"
+#include "sim/process.h"
+#include "sim/sim_test_util.h"
+#include "sim/world.h"
+
+namespace ferry::namesrv::testing {
+
+namespace rc = remoting::request_code;
+namespace resp = remoting::response_code;
+namespace body = remoting::body;
+using remoting::RemotingCommand;
+using remoting::RpcClient;
+using sim::NodeId;
+using sim::World;
+
+// What a call came back with (failures to get any reply are test failures).
+struct Reply {
+  bool ok = false;
+  std::string failure;  // why there was no reply
+  std::int32_t code = -1;
+  std::string remark;
+  remoting::ExtFields fields;
+  std::vector<std::uint8_t> body;
+
+  std::string body_text() const { return std::string(body.begin(), body.end()); }
+};
+
+inline body::TopicConfig topic(std::string name, std::int32_t queues, std::int32_t perm = 6) {
+  body::TopicConfig t;
+  t.topic_name = std::move(name);
+  t.read_queue_nums = queues;
+  t.write_queue_nums = queues;
+  t.perm = perm;
+  return t;
+}
+
+struct BrokerSpec {
+  std::string cluster = "DefaultCluster";
+  std::string name = "broker-a";
+  std::string addr;  // defaults to the client node's host:10911
+  std::int64_t id = 0;
+  std::string ha_addr;  // defaults to addr's host:10912
+  std::vector<body::TopicConfig> topics;
+  body::DataVersion version{1, 1'767'225'600'000};
+  std::vector<std::string> filter_servers;
+};
+
+inline RemotingCommand register_request(const BrokerSpec& b, bool correct_crc = true) {
+  body::RegisterBrokerBody payload;
+  payload.topic_config_serialize_wrapper.data_version = b.version;
+  for (const body::TopicConfig& t : b.topics) payload.topic_config_serialize_wrapper.topic_config_table[t.topic_name] = t;
+  payload.filter_server_list = b.filter_servers;
+  RemotingCommand r = remoting::make_request(rc::REGISTER_BROKER, 0);
+  r.body = payload.encode();
+  remoting::RegisterBrokerRequestHeader h;
+  h.broker_name = b.name;
+  h.broker_addr = b.addr;
+  h.cluster_name = b.cluster;
+  h.ha_server_addr = b.ha_addr;
+  h.broker_id = b.id;
+  h.body_crc32 = body_crc(Bytes(r.body.data(), r.body.size()));
+  if (!correct_crc) h.body_crc32 ^= 0x1234;
+  r.ext_fields = h.to_fields();
+  return r;
+}
+
+inline RemotingCommand unregister_request(const BrokerSpec& b) {
+  RemotingCommand r = remoting::make_request(rc::UNREGISTER_BROKER, 0);
+  remoting::UnregisterBrokerRequestHeader h;
+  h.broker_name = b.name;
+  h.broker_addr = b.addr;
+  h.cluster_name = b.cluster;
+  h.broker_id = b.id;
+  r.ext_fields = h.to_fields();
+  return r;
+}
+
+inline RemotingCommand route_request(std::string topic_name) {
+  RemotingCommand r = remoting::make_request(rc::GET_ROUTEINFO_BY_TOPIC, 0);
+  r.ext_fields = remoting::GetRouteInfoRequestHeader{std::move(topic_name)}.to_fields();
+  return r;
+}
+
+inline RemotingCommand plain_request(std::int32_t code, remoting::ExtFields fields = {}) {
+  RemotingCommand r = remoting::make_request(code, 0);
+  r.ext_fields = std::move(fields);
+  return r;
+}
+
+class NamesrvTest : public ::testing::Test {
+ protected:
+  void SetUp() override { make_world(NameServerConfig{}); }
+
+  // Replaces the world with one whose NameServer uses `config`.
+  void make_world(NameServerConfig config, std::uint64_t seed = 42) {
+    world_.reset();
+    world_ = std::make_unique<World>(sim::testing::test_options(seed));
+    ns_node_ = world_->add_node("namesrv", [config](Runtime& rt) {
+      auto ns = std::make_unique<NameServer>(rt, config);
+      Status started = ns->start();
+      FERRY_ASSERT(started.ok(), "name server failed to start: {}", started.error().to_string());
+      return sim::hosted(std::move(ns));
+    });
+    ns_addr_ = name_server().address();
+  }
+
+  NodeId add_client(const std::string& name) {
+    return world_->add_node(name, [](Runtime& rt) { return sim::hosted(std::make_unique<RpcClient>(rt)); });
+  }
+  RpcClient& client(NodeId id) {
+    auto* p = world_->node(id).process();
+    FERRY_ASSERT(p != nullptr, "client node {} is down", id.value);
+    return static_cast<sim::Hosted<RpcClient>*>(p)->get();
+  }
+  NameServer& name_server() {
+    return static_cast<sim::Hosted<NameServer>*>(world_->node(ns_node_).process())->get();
+  }
+  std::string host_of(NodeId id) { return world_->node(id).host(); }
+
+  // A broker spec whose addresses are those of client node `id`.
+  BrokerSpec broker_on(NodeId id, std::string name, std::vector<body::TopicConfig> topics = {}) {
+    BrokerSpec b;
+    b.name = std::move(name);
+    b.addr = host_of(id) + ":10911";
+    b.ha_addr = host_of(id) + ":10912";
+    b.topics = std::move(topics);
+    return b;
+  }
+
+  // Sends `request` from client node `from` and runs the world until the reply is in.
+  Reply call(NodeId from, RemotingCommand request) {
+    Reply out;
+    auto run = world_->run_task(from, client(from).invoke(ns_addr_, std::move(request), std::chrono::seconds(3)),
+                                std::chrono::seconds(10));
+    if (!run.value) {
+      out.failure = "no result: " + run.report.message;
+      return out;
+    }
+    Result<RemotingCommand>& r = *run.value;
+    if (!r.ok()) {
+      out.failure = r.error().to_string();
+      return out;
+    }
+    out.ok = true;
+    out.code = r->code;
+    out.remark = r->remark.value_or("");
+    out.fields = r->ext_fields;
+    out.body = r->body;
+    return out;
+  }
+
+  // Calls that must get a reply with `code`.
+  Reply expect_code(NodeId from, RemotingCommand request, std::int32_t code) {
+    Reply r = call(from, std::move(request));
+    EXPECT_TRUE(r.ok) << r.failure;
+    EXPECT_EQ(r.code, code) << "remark: " << r.remark;
+    return r;
+  }
+  Reply register_broker(NodeId from, const BrokerSpec& b) {
+    return expect_code(from, register_request(b), resp::SUCCESS);
+  }
+  std::optional<body::TopicRouteData> route(NodeId from, const std::string& topic_name) {
+    Reply r = call(from, route_request(topic_name));
+    EXPECT_TRUE(r.ok) << r.failure;
+    if (r.code != resp::SUCCESS) return std::nullopt;
+    auto decoded = body::TopicRouteData::decode(r.body);
+    EXPECT_TRUE(decoded.ok()) << decoded.error().to_string() << " in " << r.body_text();
+    if (!decoded.ok()) return std::nullopt;
+    return std::move(*decoded);
+  }
+  body::ClusterInfo cluster_info(NodeId from) {
+    Reply r = expect_code(from, plain_request(rc::GET_BROKER_CLUSTER_INFO), resp::SUCCESS);
+    auto decoded = body::ClusterInfo::decode(r.body);
+    EXPECT_TRUE(decoded.ok()) << decoded.error().to_string() << " in " << r.body_text();
+    return decoded.ok() ? std::move(*decoded) : body::ClusterInfo{};
+  }
+  std::vector<std::string> topic_list(NodeId from, RemotingCommand request) {
+    Reply r = expect_code(from, std::move(request), resp::SUCCESS);
+    auto decoded = body::TopicList::decode(r.body);
+    EXPECT_TRUE(decoded.ok()) << decoded.error().to_string() << " in " << r.body_text();
+    return decoded.ok() ? decoded->topic_list : std::vector<std::string>{};
+  }
+
+  std::unique_ptr<World> world_;
+  NodeId ns_node_;
+  std::string ns_addr_;
+};
+
+inline body::QueueData queue(std::string broker, std::int32_t queues, std::int32_t perm = 6) {
+  body::QueueData q;
+  q.broker_name = std::move(broker);
+  q.read_queue_nums = queues;
+  q.write_queue_nums = queues;
+  q.perm = perm;
+  return q;
+}
+
+inline body::BrokerData broker_data(std::string cluster, std::string name, std::map<std::int64_t, std::string> addrs) {
+  body::BrokerData b;
+  b.cluster = std::move(cluster);
+  b.broker_name = std::move(name);
+  b.broker_addrs = std::move(addrs);
+  return b;
+}
+
+}  // namespace ferry::namesrv::testing
+
+// Readable GoogleTest output for the route types.
+namespace ferry::remoting::body {
+inline void PrintTo(const QueueData& q, std::ostream* os) {
+  *os << "{" << q.broker_name << " r" << q.read_queue_nums << " w" << q.write_queue_nums << " perm" << q.perm
+      << " sys" << q.topic_sys_flag << "}";
+}
+inline void PrintTo(const BrokerData& b, std::ostream* os) {
+  *os << "{" << b.cluster << "/" << b.broker_name << " [";
+  for (const auto& [id, addr] : b.broker_addrs) *os << " " << id << "=" << addr;
+  *os << " ]}";
+}
+}  // namespace ferry::remoting::body
