@@ -32,6 +32,24 @@ inline constexpr std::int32_t UNREGISTER_BROKER = 104;
 inline constexpr std::int32_t GET_ROUTEINFO_BY_TOPIC = 105;
 inline constexpr std::int32_t GET_BROKER_CLUSTER_INFO = 106;
 inline constexpr std::int32_t GET_ALL_TOPIC_LIST_FROM_NAMESERVER = 206;
+// Admin and operations (RocketMQ 4.9 numbers).
+inline constexpr std::int32_t GET_ALL_TOPIC_CONFIG = 21;
+inline constexpr std::int32_t GET_BROKER_RUNTIME_INFO = 28;
+inline constexpr std::int32_t GET_ALL_CONSUMER_OFFSET = 43;
+inline constexpr std::int32_t GET_ALL_DELAY_OFFSET = 45;
+inline constexpr std::int32_t UPDATE_AND_CREATE_SUBSCRIPTIONGROUP = 200;
+inline constexpr std::int32_t GET_ALL_SUBSCRIPTIONGROUP_CONFIG = 201;
+inline constexpr std::int32_t GET_TOPIC_STATS_INFO = 202;
+inline constexpr std::int32_t GET_CONSUMER_CONNECTION_LIST = 203;
+inline constexpr std::int32_t DELETE_SUBSCRIPTIONGROUP = 207;
+inline constexpr std::int32_t GET_CONSUME_STATS = 208;
+inline constexpr std::int32_t DELETE_TOPIC_IN_BROKER = 215;
+inline constexpr std::int32_t DELETE_TOPIC_IN_NAMESRV = 216;
+inline constexpr std::int32_t GET_KVLIST_BY_NAMESPACE = 219;
+inline constexpr std::int32_t INVOKE_BROKER_TO_RESET_OFFSET = 222;
+inline constexpr std::int32_t GET_TOPICS_BY_CLUSTER = 224;
+inline constexpr std::int32_t QUERY_TOPIC_CONSUME_BY_WHO = 300;
+inline constexpr std::int32_t QUERY_DATA_VERSION = 322;
 inline constexpr std::int32_t SEND_MESSAGE_V2 = 310;
 inline constexpr std::int32_t SEND_BATCH_MESSAGE = 320;
 

@@ -133,6 +133,26 @@ TEST_P(RpcSimFaults, ServerCrashMidCallFailsTheCallAndRestartIsReachedAgain) {
   EXPECT_TRUE(again.ok) << again.text;
 }
 
+TEST_P(RpcSimFaults, DestroyingAClientFailsItsCallsAndNothingResumesIntoIt) {
+  auto slow = std::make_shared<Outcome>();
+  auto done = std::make_shared<bool>(false);
+  struct Run {
+    static Task<void> go(RpcClient* c, std::string addr, std::shared_ptr<Outcome> out, std::shared_ptr<bool> done) {
+      *out = co_await call(c, addr, kSlow, std::chrono::seconds(30));
+      *done = true;
+    }
+  };
+  world_->node(client_node_).spawn(Run::go(client_.get(), addr_, slow, done), "slow-call");
+  world_->run_for(std::chrono::seconds(1));
+  ASSERT_FALSE(*done);
+  client_.reset();  // the node (and the task awaiting the call) lives on
+  world_->run_for(std::chrono::seconds(15));
+  EXPECT_TRUE(*done);
+  EXPECT_FALSE(slow->ok);
+  EXPECT_EQ(slow->err, Errc::closed) << slow->text;
+  client_ = std::make_unique<RpcClient>(world_->node(client_node_));  // for TearDown
+}
+
 INSTANTIATE_TEST_SUITE_P(Seeds, RpcSimFaults, ::testing::Values(1, 2, 3, 4, 5));
 
 }  // namespace

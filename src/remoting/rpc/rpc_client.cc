@@ -9,8 +9,10 @@ RpcClient::RpcClient(Runtime& rt, RpcOptions opts) : RpcPeer(rt, opts) {}
 RpcClient::~RpcClient() { shutdown(); }
 
 Task<Result<std::shared_ptr<Channel>>> RpcClient::channel(std::string addr, Duration timeout) {
+  const std::shared_ptr<const bool> alive = alive_token();
   const MonoTime deadline = rt_.now() + timeout;
   for (;;) {
+    if (!*alive) co_return Error(Errc::closed, "client destroyed");
     if (shut_down_) co_return Error(Errc::closed, "client is shut down");
     Slot& slot = slots_[addr];
     if (slot.channel && slot.channel->is_open()) co_return slot.channel;
@@ -26,6 +28,7 @@ Task<Result<std::shared_ptr<Channel>>> RpcClient::channel(std::string addr, Dura
   if (!slot.waiters) slot.waiters = std::make_unique<WaitQueue>(rt_.executor());
   const Duration connect_budget = std::min(timeout, opts_.connect_timeout);
   auto conn = co_await rt_.network().connect(*endpoint, connect_budget);
+  if (!*alive) co_return Error(Errc::closed, "client destroyed while connecting to " + addr);
   Slot& after = slots_[addr];  // the map may have changed while connecting
   after.connecting = false;
   after.waiters->notify_all();
@@ -43,8 +46,10 @@ Task<Result<std::shared_ptr<Channel>>> RpcClient::channel(std::string addr, Dura
 
 Task<Result<RemotingCommand>> RpcClient::invoke(std::string addr, RemotingCommand request, Duration timeout) {
   const MonoTime start = rt_.now();
+  const std::shared_ptr<const bool> alive = alive_token();
   auto ch = co_await channel(addr, timeout);
   if (!ch) co_return ch.error();
+  if (!*alive) co_return Error(Errc::closed, "client destroyed");
   const Duration left = timeout - (rt_.now() - start);
   if (left <= Duration::zero()) {
     co_return Error(Errc::timed_out, "connecting to " + addr + " used the whole timeout");

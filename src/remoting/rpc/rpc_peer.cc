@@ -15,8 +15,14 @@ Task<void> send_detached(std::shared_ptr<Channel> ch, RemotingCommand cmd) {
 RpcPeer::RpcPeer(Runtime& rt, RpcOptions opts) : rt_(rt), opts_(opts) {}
 
 RpcPeer::~RpcPeer() {
-  for (auto& [opaque, call] : pending_) rt_.timers().cancel(call.timer);
+  *alive_ = false;
+  auto pending = std::move(pending_);
   pending_.clear();
+  for (auto& [opaque, call] : pending) {
+    rt_.timers().cancel(call.timer);
+    call.done.on_abandon(nullptr);  // the hook refers to this peer
+    call.done.complete(Error(Errc::closed, "the RPC peer was destroyed during the call"));
+  }
 }
 
 void RpcPeer::register_processor(std::int32_t code, Processor p) { processors_[code] = std::move(p); }
@@ -52,7 +58,9 @@ Task<Result<RemotingCommand>> RpcPeer::invoke_on(std::shared_ptr<Channel> ch, Re
     rt_.timers().cancel(it->second.timer);
     pending_.erase(it);
   });
+  const std::shared_ptr<const bool> alive = alive_;
   Status sent = co_await ch->send(std::move(request));
+  if (!*alive) co_return Error(Errc::closed, "the RPC peer was destroyed during the call");
   if (!sent) finish_call(opaque, sent.error());
   co_return co_await done.wait();
 }
@@ -96,6 +104,7 @@ void RpcPeer::on_command(const std::shared_ptr<Channel>& ch, RemotingCommand cmd
 }
 
 Task<void> RpcPeer::serve(RpcPeer* self, std::shared_ptr<Channel> ch, RemotingCommand request) {
+  const std::shared_ptr<const bool> alive = self->alive_token();
   const std::int32_t code = request.code;
   const bool oneway = request.is_oneway();
   const RemotingCommand request_head = [&] {
@@ -130,6 +139,7 @@ Task<void> RpcPeer::serve(RpcPeer* self, std::shared_ptr<Channel> ch, RemotingCo
       reply = make_response(request_head, response_code::SYSTEM_ERROR, "internal error: " + failure);
     }
   }
+  if (!*alive) co_return;  // the server went away while the processor ran
   auto& in_flight = self->in_flight_[ch->id()];
   FERRY_ASSERT(in_flight > 0, "in-flight count of channel {} underflows", ch->id());
   if (--in_flight == 0) self->in_flight_.erase(ch->id());

@@ -10,6 +10,7 @@
 // Calls: invoke_on() sends a request and waits for the reply with the same opaque. A timeout,
 // or the close of the channel the call went out on, fails exactly the calls it concerns with an
 // error value (timed_out / reset or closed), and a late reply is dropped with a debug log.
+// Destroying the peer fails its pending calls with Errc::closed.
 #pragma once
 
 #include <cstdint>
@@ -69,6 +70,9 @@ class RpcPeer : public Channel::Handler {
     (void)why;
   }
   std::uint64_t next_channel_id() { return ++last_channel_id_; }
+  // False once the peer is destroyed: coroutines of this peer that resume after an await check
+  // it before touching the peer (a client may be destroyed while its node's tasks live on).
+  std::shared_ptr<const bool> alive_token() const { return alive_; }
 
   Runtime& rt_;
   RpcOptions opts_;
@@ -89,6 +93,7 @@ class RpcPeer : public Channel::Handler {
   std::map<std::uint64_t, std::size_t> in_flight_;  // requests being served, by channel id
   std::int32_t last_opaque_ = 0;
   std::uint64_t last_channel_id_ = 0;
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 
 }  // namespace ferry::remoting
