@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <optional>
+
 #include "common/record_format.h"
 #include "common/record_writer.h"
 #include "runtime/assert.h"
@@ -11,7 +14,39 @@ namespace ferry::store {
 
 namespace {
 constexpr auto kBlank = static_cast<std::int64_t>(record::kBlankBytes);
+
+// The record format's CRC covers the body only. A crash that loses a sector of an unsynced
+// record (disks tear writes at sector granularity; the sector then reads as zeros) inside its
+// PROPERTIES leaves lengths and body CRC intact. Such a record is recognised by a sector-aligned
+// run of zeros in the properties reaching the end of that sector or of the record: encoded
+// properties are text ("key\x01value\x02...") and never hold NUL runs in practice. A lost
+// sector anywhere else zeroes a length (caught by the length checks), the TOTALSIZE at the
+// record's start (reads as unwritten), or body bytes (caught by the CRC unless they were zeros
+// already, which changes nothing). Returns a description when torn.
+constexpr std::int64_t kTornSectorBytes = 512;  // the finest sector size (4 KiB is a multiple)
+
+std::optional<std::string> torn_properties(Bytes record, std::int64_t record_offset,
+                                           std::string_view properties) {
+  if (properties.empty()) return std::nullopt;
+  const auto* base = record.data();
+  const auto* props = reinterpret_cast<const std::uint8_t*>(properties.data());
+  FERRY_ASSERT(props >= base && props + properties.size() <= base + record.size(),
+               "properties of the record at {} lie outside it", record_offset);
+  const std::int64_t props_begin = record_offset + (props - base);
+  const std::int64_t props_end = props_begin + static_cast<std::int64_t>(properties.size());
+  std::int64_t b = props_begin + (kTornSectorBytes - props_begin % kTornSectorBytes) % kTornSectorBytes;
+  for (; b < props_end; b += kTornSectorBytes) {
+    const std::int64_t e = std::min(b + kTornSectorBytes, props_end);
+    const auto* p = props + (b - props_begin);
+    if (std::all_of(p, p + (e - b), [](std::uint8_t x) { return x == 0; })) {
+      return fmt::format("properties [{}, {}) of the record at {} are zeros from the sector "
+                         "boundary {}: a lost sector", props_begin, props_end, record_offset, b);
+    }
+  }
+  return std::nullopt;
 }
+
+}  // namespace
 
 CommitLog::CommitLog(FileSystem& fs, const StoreConfig& config)
     : config_(config),
@@ -60,6 +95,14 @@ Result<RecoveryReport> CommitLog::recover(std::size_t first_file_index) {
                                     r.fields.physical_offset.value());
         stopped = true;
         break;
+      }
+      if (r.kind == RecordKind::message) {
+        if (auto torn = torn_properties(bytes.subspan(static_cast<std::size_t>(pos), r.size_bytes),
+                                        f->start_offset() + pos, r.fields.properties)) {
+          report.reason = fmt::format("{} at {}: torn record: {}", f->path(), pos, *torn);
+          stopped = true;
+          break;
+        }
       }
       if (r.kind != RecordKind::message) {
         report.reason = r.kind == RecordKind::unwritten

@@ -130,7 +130,7 @@ Result<bool> ConsumeQueue::append(QueueOffset at, const cq::Unit& unit) {
   FERRY_ASSERT(unit.is_message(), "appending a non-message unit (offset {}, size {}) to {}:{}",
                unit.commit_log_offset.value(), unit.size, topic_, queue_id_.value());
   FERRY_ASSERT(at.value() >= 0, "append at negative queue offset {}", at.value());
-  const QueueOffset max = max_offset();
+  QueueOffset max = max_offset();
   if (files_.empty()) {
     // A queue starting past 0: its first file begins at the file boundary below `at`.
     const std::int64_t byte = unit_bytes_at(at);
@@ -145,12 +145,13 @@ Result<bool> ConsumeQueue::append(QueueOffset at, const cq::Unit& unit) {
   if (at < max) {
     auto existing = read_any(at);
     if (!existing.ok()) return std::move(existing).error();
-    FERRY_ASSERT(*existing == unit,
-                 "re-dispatch of {}:{} at {} found unit (offset {}, size {}, tags {}), expected "
-                 "(offset {}, size {}, tags {})", topic_, queue_id_.value(), at.value(),
-                 existing->commit_log_offset.value(), existing->size, existing->tags_code,
-                 unit.commit_log_offset.value(), unit.size, unit.tags_code);
-    return false;
+    if (*existing == unit) return false;
+    // A unit that disagrees with the log was torn by a crash (its sectors are lost or kept
+    // independently, e.g. the tagsCode half of a unit straddling a sector boundary): the log is
+    // the truth, so the queue is cut here and rebuilt by the dispatch that is replaying it.
+    FERRY_TRY(files_.truncate(unit_bytes_at(at)));
+    if (files_.empty()) return append(at, unit);
+    max = max_offset();
   }
   FERRY_ASSERT(at == max, "gap in {}:{}: append at {} but max offset is {}", topic_,
                queue_id_.value(), at.value(), max.value());

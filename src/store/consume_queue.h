@@ -64,8 +64,10 @@ class ConsumeQueue {
   // The CommitLog offset just past the last unit's record; nullopt when the queue is empty.
   std::optional<PhysicalOffset> last_record_end() const;
 
-  // Writes `unit` (a message unit) at queue offset `at`. Returns true when written, false when a
-  // unit is already there (dispatch replayed after recovery; asserted to be the same unit).
+  // Writes `unit` (a message unit) at queue offset `at`. Returns true when written, false when
+  // the same unit is already there (dispatch replayed after recovery). A different unit there
+  // was torn by a crash: the queue is cut at `at` and `unit` written (the replay rewrites the
+  // rest).
   // `at` must not be beyond max_offset() (a gap is a bug), except on an empty queue, where any
   // at >= 0 starts the queue (earlier units of its file become pre-blanks).
   // Errors: no_space, io_error (nothing was written).

@@ -23,7 +23,12 @@ Task<PutStatus> FlushService::wait_durable(PhysicalOffset end) {
   Timers* timers = &rt_.timers();
   done.on_abandon([timers, timer] { timers->cancel(timer); });
   waiters_.push_back(Waiter{end, done, timer});
-  if (!committing_) rt_.spawn(group_commit(), "store-group-commit");
+  if (!committing_) {
+    // Set before the task runs (spawn only posts it): a second waiter meanwhile must not spawn
+    // another group commit.
+    committing_ = true;
+    rt_.spawn(group_commit(), "store-group-commit");
+  }
   const bool synced = co_await done.wait();
   co_return synced ? PutStatus::ok : PutStatus::flush_disk_timeout;
 }
@@ -43,8 +48,7 @@ void FlushService::release_covered() {
 }
 
 Task<void> FlushService::group_commit() {
-  FERRY_ASSERT(!committing_, "two group commits at once");
-  committing_ = true;
+  FERRY_ASSERT(committing_, "a group commit spawned without the flag");
   while (!waiters_.empty()) {
     Status st = co_await log_.files().flush();
     ++syncs_;

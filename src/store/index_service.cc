@@ -143,6 +143,17 @@ Result<std::size_t> IndexService::remove_files_before(PhysicalOffset log_min) {
   return removed;
 }
 
+std::optional<PhysicalOffset> IndexService::reindex_from_if_removed(PhysicalOffset log_end) const {
+  std::optional<PhysicalOffset> from;
+  for (auto it = files_.rbegin(); it != files_.rend(); ++it) {
+    const IndexHeader& h = it->file->header();
+    const bool empty = h.index_count == index::kFirstEntry;
+    if (!empty && h.end_phy_offset < log_end) break;
+    if (!empty) from = h.begin_phy_offset;
+  }
+  return from;
+}
+
 Result<std::optional<PhysicalOffset>> IndexService::remove_files_from(PhysicalOffset log_end) {
   std::optional<PhysicalOffset> from;
   while (!files_.empty()) {

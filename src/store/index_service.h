@@ -81,6 +81,9 @@ class IndexService {
   // describe records that were lost), and empty newest files. Returns the smallest begin offset of the removed files
   // (where re-indexing must start), nullopt when none was removed.
   Result<std::optional<PhysicalOffset>> remove_files_from(PhysicalOffset log_end);
+  // What remove_files_from(log_end) would return, removing nothing (so that the caller can
+  // make a checkpoint stop vouching for those files before they go).
+  std::optional<PhysicalOffset> reindex_from_if_removed(PhysicalOffset log_end) const;
 
   // Crash recovery, after remove_files_from(): repairs the newest file's slots (see
   // IndexFile::repair_slots; only the newest file kept can have been written after the last

@@ -52,9 +52,14 @@ Result<FileView> MappedFile::view(std::int64_t pos, std::int64_t len) const {
 
 Task<Status> MappedFile::flush() {
   const std::int64_t target = write_position_;
-  if (target == flushed_position_) co_return Status{};
+  if (target == flushed_position_ && !zeroed_unsynced_) co_return Status{};
+  const bool zeroed = zeroed_unsynced_;
+  zeroed_unsynced_ = false;
   Status st = co_await file_->sync();
-  if (!st.ok()) co_return st;
+  if (!st.ok()) {
+    zeroed_unsynced_ = zeroed_unsynced_ || zeroed;
+    co_return st;
+  }
   // A truncation during the sync may have moved the write position below target.
   flushed_position_ = std::max(flushed_position_, std::min(target, write_position_));
   FERRY_ASSERT_LE(flushed_position_, write_position_);
@@ -69,11 +74,19 @@ Status MappedFile::set_write_position(std::int64_t pos) {
   static constexpr std::int64_t kChunk = 64 * 1024;
   const std::int64_t dirty_end = write_position_;
   if (dirty_end > pos) {
-    std::vector<std::uint8_t> zeros(static_cast<std::size_t>(std::min(kChunk, dirty_end - pos)), 0);
+    std::vector<std::uint8_t> zeros;
     for (std::int64_t at = pos; at < dirty_end; at += kChunk) {
       const std::int64_t n = std::min(kChunk, dirty_end - at);
+      // Only chunks holding something are rewritten (after a load the tail is mostly zeros
+      // already; rewriting it would dirty every page and make the sync below expensive).
+      auto current = file_->view(static_cast<std::uint64_t>(at), static_cast<std::size_t>(n));
+      if (!current.ok()) return std::move(current).error();
+      const Bytes b = current->bytes();
+      if (std::all_of(b.begin(), b.end(), [](std::uint8_t x) { return x == 0; })) continue;
+      zeros.resize(static_cast<std::size_t>(n), 0);
       FERRY_TRY(file_->pwrite(static_cast<std::uint64_t>(at),
                               Bytes(zeros.data(), static_cast<std::size_t>(n))));
+      zeroed_unsynced_ = true;
     }
   }
   write_position_ = pos;

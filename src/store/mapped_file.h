@@ -71,10 +71,15 @@ class MappedFile {
 
   // Recovery and truncation: moves the write position to `pos` (and the flushed position down
   // with it when it was beyond). Bytes between `pos` and the old write position are zeroed so
-  // that a later scan cannot mistake stale bytes for records. Errors: io_error / no_space.
+  // that a later scan cannot mistake stale bytes for records; the zeroing is made durable by
+  // the next flush() (needs_sync() is true until then), so a second crash cannot bring the
+  // stale bytes back under new data. Errors: io_error / no_space.
   Status set_write_position(std::int64_t pos);
   // Load: declares [0, pos) as written and durable without touching the bytes.
   void assume_written(std::int64_t pos);
+
+  // True when flush() has something to make durable (unflushed bytes or an unsynced zeroing).
+  bool needs_sync() const { return flushed_position_ < write_position_ || zeroed_unsynced_; }
 
   File& file() { return *file_; }
 
@@ -84,6 +89,7 @@ class MappedFile {
   std::int64_t file_size_;
   std::int64_t write_position_ = 0;
   std::int64_t flushed_position_ = 0;
+  bool zeroed_unsynced_ = false;  // set_write_position() zeroed bytes not yet synced
 };
 
 }  // namespace ferry::store

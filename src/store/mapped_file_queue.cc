@@ -159,7 +159,7 @@ Task<Status> MappedFileQueue::flush() {
   // Snapshot the segments to flush; each shared_ptr keeps its segment alive across the sync.
   std::vector<std::shared_ptr<MappedFile>> dirty;
   for (const auto& f : files_) {
-    if (f->flushed_position() < f->write_position()) dirty.push_back(f);
+    if (f->needs_sync()) dirty.push_back(f);
   }
   for (const auto& f : dirty) {
     Status st = co_await f->flush();

@@ -112,6 +112,15 @@ Task<Status> MessageStore::open() {
     next_queue_offset_[key] = q->max_offset();
   }
 
+  // Make the truncations durable before anything is appended where they cut: otherwise a second
+  // crash could bring back stale records / units under the new ones (the zeroing is a write).
+  st = co_await log_.files().flush();
+  if (!st.ok()) co_return st;
+  for (auto& [key, q] : queues_) {
+    st = co_await q->flush();
+    if (!st.ok()) co_return st;
+  }
+
   // Index files that reach past what is known indexed-and-synced may hold torn entries, or
   // describe lost records (and would make the index skip new records written at those offsets):
   // after a crash drop those reaching the checkpoint, always those reaching the log end, and
@@ -120,6 +129,21 @@ Task<Status> MessageStore::open() {
   if (!recovery_.clean_shutdown) {
     index_keep_below = recovery_.checkpoint ? std::min(index_keep_below, recovery_.checkpoint->index)
                                             : PhysicalOffset(0);
+  }
+  // Re-dispatch what the queues and index may miss: from the checkpointed dispatch offsets
+  // (from the log start without a checkpoint), and from the start of dropped index files.
+  PhysicalOffset from = log_.min_offset();
+  if (recovery_.checkpoint) from = std::min(recovery_.checkpoint->logics, recovery_.checkpoint->index);
+  if (auto reindex = index_.reindex_from_if_removed(index_keep_below)) from = std::min(from, *reindex);
+  if (index_.lost_from()) from = std::min(from, *index_.lost_from());
+  from = std::clamp(from, log_.min_offset(), log_.max_offset());
+  // The checkpoint must stop vouching for index entries and units before the files holding them
+  // go: a crash before the re-dispatch is synced would otherwise skip them for good.
+  if (recovery_.checkpoint && (from < recovery_.checkpoint->logics || from < recovery_.checkpoint->index)) {
+    const Checkpoint lowered{recovery_.checkpoint->physic, std::min(recovery_.checkpoint->logics, from),
+                             std::min(recovery_.checkpoint->index, from)};
+    st = co_await write_checkpoint(rt_.fs(), path("checkpoint"), lowered);
+    if (!st.ok()) co_return st;
   }
   auto dropped = index_.remove_files_from(index_keep_below);
   if (!dropped.ok()) co_return std::move(dropped).error();
@@ -133,15 +157,9 @@ Task<Status> MessageStore::open() {
   if (index_.lost_from()) {
     rt_.log().warn("store: index files lost in a crash ({}); re-indexing from {}",
                    index_.lost_detail(), index_.lost_from()->value());
-    *dropped = std::min(dropped->value_or(*index_.lost_from()), *index_.lost_from());
   }
-
-  // Re-dispatch what the queues and index may miss: from the checkpointed dispatch offsets, or
-  // from the log start without a checkpoint.
-  PhysicalOffset from = log_.min_offset();
-  if (recovery_.checkpoint) from = std::min(recovery_.checkpoint->logics, recovery_.checkpoint->index);
-  if (*dropped) from = std::min(from, **dropped);
-  from = std::clamp(from, log_.min_offset(), log_.max_offset());
+  FERRY_ASSERT(!*dropped || **dropped >= from, "index files dropped from {} below the re-dispatch start {}",
+               (*dropped)->value(), from.value());
   recovery_.reput_from = from;
   reput_offset_ = from;
   st = dispatch();

@@ -151,7 +151,21 @@ void verify_after_restart(Sut& s, std::int64_t durable_end, bool graceful) {
   for (const ModelMessage& m : s.log) {
     auto q = store.query_by_key(m.topic, m.key, 8, 0, INT64_MAX);
     RC_ASSERT(q.ok());
-    RC_ASSERT(q->messages.size() == 1u);
+    if (q->messages.size() != 1u) {
+      std::string files;
+      for (std::size_t i = 0; i < store.index().file_count(); ++i) {
+        const IndexHeader& h = store.index().file(i).header();
+        files += fmt::format(" [{}: count {} phy {}..{} ts {}..{}]", store.index().file(i).path(),
+                             h.index_count, h.begin_phy_offset.value(), h.end_phy_offset.value(),
+                             h.begin_timestamp_ms, h.end_timestamp_ms);
+      }
+      auto raw = store.index().query(m.topic, m.key, 8, 0, INT64_MAX);
+      std::string offs;
+      for (auto o : raw->offsets) offs += fmt::format(" {}", o.value());
+      RC_FAIL(fmt::format("key {} at {} found {} times (index:{}); reput from {}; index files:{}", m.key,
+                          m.offset.value(), q->messages.size(), offs,
+                          store.recovery().reput_from.value(), files));
+    }
     RC_ASSERT(decode_record(q->messages[0].bytes(), options).fields.physical_offset == m.offset);
   }
 }

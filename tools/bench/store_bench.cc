@@ -1,0 +1,304 @@
+// store_bench: MessageStore append throughput on real files (Asio runtime: mmap'd CommitLog,
+// syncs and fallocate on the I/O thread), next to a raw baseline measured in the same run on the
+// same file system: sequential pwrite() of the same record bytes, without sync and with one
+// fdatasync() per batch of 1, 16 and 256 records.
+//
+//   store_bench [--messages N] [--sync-messages M] [--size BYTES] [--queues Q] [--file-mb MB]
+//               [--dir DIR]
+//
+// Modes (each on a fresh store directory):
+//   ASYNC_FLUSH            N puts from one task; the 500 ms flush loop runs in the background
+//                          (the task yields every 256 puts); compared with pwrite, no sync.
+//   SYNC_FLUSH, W writers  M puts by W concurrent writers, each awaiting wait_durable() before
+//                          its next put (group commit batches up to W); compared with pwrite
+//                          plus fdatasync every W records.
+// Every message has a 32-hex-char UNIQ_KEY (indexed) and a tag, over Q queues of one topic.
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/properties.h"
+#include "runtime/asio/asio_runtime.h"
+#include "runtime/completion.h"
+#include "store/message_store.h"
+
+namespace ferry::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Options {
+  std::int64_t messages = 200'000;
+  std::int64_t sync_messages = 20'000;
+  std::size_t size = 1024;
+  std::int32_t queues = 8;
+  std::int64_t file_mb = 128;
+  std::string dir;
+};
+
+struct Row {
+  std::string name;
+  std::int64_t messages = 0;
+  std::int64_t bytes = 0;
+  double seconds = 0;
+  double rate() const { return seconds > 0 ? static_cast<double>(messages) / seconds : 0; }
+  double mbps() const { return seconds > 0 ? static_cast<double>(bytes) / seconds / 1e6 : 0; }
+};
+
+// One message's encoded properties with a fresh UNIQ_KEY (the producer's job; not timed apart).
+class MessageSource {
+ public:
+  MessageSource(std::size_t body_bytes, std::int32_t queues) : body_(body_bytes, 'x'), queues_(queues) {
+    for (std::size_t i = 0; i < body_.size(); ++i) body_[i] = static_cast<char>('a' + i % 26);
+  }
+  store::PutRequest next(std::int64_t seq) {
+    Properties p;
+    char key[33];
+    std::snprintf(key, sizeof key, "%016llX%016llX", 0xF0E1D2C3B4A59687ULL,
+                  static_cast<unsigned long long>(seq));
+    p.set("UNIQ_KEY", key);
+    p.set("TAGS", seq % 2 == 0 ? "TagA" : "TagB");
+    p.set("WAIT", "true");
+    props_ = *encode_properties(p);
+    store::PutRequest r;
+    r.topic = "BenchTopic";
+    r.queue_id = QueueId(static_cast<std::int32_t>(seq % queues_));
+    r.body = Bytes(reinterpret_cast<const std::uint8_t*>(body_.data()), body_.size());
+    r.properties = props_;
+    r.born_timestamp_ms = 1'700'000'000'000;
+    r.born_host = HostPort::v4(127, 0, 0, 1, 40000);
+    return r;
+  }
+
+ private:
+  std::string body_;
+  std::int32_t queues_;
+  std::string props_;
+};
+
+store::StoreConfig store_config(const Options& o, store::FlushMode mode) {
+  store::StoreConfig c;
+  c.root = "store";
+  c.commit_log_file_size_bytes = o.file_mb * 1024 * 1024;
+  c.flush_mode = mode;
+  return c;
+}
+
+Task<Status> open_store(store::MessageStore* s) { co_return co_await s->open(); }
+Task<Status> shutdown_store(store::MessageStore* s) { co_return co_await s->shutdown(); }
+
+Task<std::int64_t> async_puts(Runtime* rt, store::MessageStore* s, MessageSource* src, std::int64_t n) {
+  std::int64_t bytes = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const store::PutResult r = s->put_message(src->next(i));
+    if (r.status != store::PutStatus::ok) {
+      std::fprintf(stderr, "put failed: %s\n", r.detail.c_str());
+      std::exit(1);
+    }
+    bytes += r.wrote_bytes;
+    if (i % 256 == 255) co_await rt->sleep(Duration::zero());  // let the flush loops run
+  }
+  co_return bytes;
+}
+
+struct SyncShared {
+  store::MessageStore* store;
+  MessageSource* src;
+  std::int64_t next = 0;
+  std::int64_t total = 0;
+  std::int64_t bytes = 0;
+  std::int32_t running = 0;
+  Completion<bool> done;
+};
+
+Task<void> sync_writer(SyncShared* sh) {
+  while (sh->next < sh->total) {
+    const store::PutResult r = sh->store->put_message(sh->src->next(sh->next++));
+    if (r.status != store::PutStatus::ok) {
+      std::fprintf(stderr, "put failed: %s\n", r.detail.c_str());
+      std::exit(1);
+    }
+    sh->bytes += r.wrote_bytes;
+    const store::PutStatus st = co_await sh->store->wait_durable(r.end());
+    if (st != store::PutStatus::ok) {
+      std::fprintf(stderr, "wait_durable: %s\n", std::string(store::put_status_name(st)).c_str());
+      std::exit(1);
+    }
+  }
+  if (--sh->running == 0) sh->done.complete(true);
+}
+
+Task<std::int64_t> sync_puts(Runtime* rt, store::MessageStore* s, MessageSource* src, std::int64_t n,
+                             std::int32_t writers) {
+  SyncShared sh{s, src, 0, n, 0, writers, Completion<bool>(rt->executor())};
+  for (std::int32_t w = 0; w < writers; ++w) rt->spawn(sync_writer(&sh), "bench-writer");
+  co_await sh.done.wait();
+  co_return sh.bytes;
+}
+
+// Runs one store mode on a fresh directory; returns the row and the bytes of the first record.
+Row run_store(const Options& o, const std::string& name, store::FlushMode mode, std::int32_t writers,
+              std::int64_t n) {
+  const std::string root = o.dir + "/" + std::to_string(static_cast<int>(mode)) + "-" + std::to_string(writers);
+  AsioRuntime::Options ro;
+  ro.node_name = "store-bench";
+  ro.data_root = root;
+  ro.offload_threads = 1;
+  Row row{name, n, 0, 0};
+  {
+    AsioRuntime rt(ro);
+    store::MessageStore store(rt, store_config(o, mode));
+    const Status st = rt.block_on(open_store(&store));
+    if (!st.ok()) {
+      std::fprintf(stderr, "open: %s\n", st.error().to_string().c_str());
+      std::exit(1);
+    }
+    store.start();
+    MessageSource src(o.size, o.queues);
+    const auto t0 = Clock::now();
+    row.bytes = mode == store::FlushMode::async_flush ? rt.block_on(async_puts(&rt, &store, &src, n))
+                                                      : rt.block_on(sync_puts(&rt, &store, &src, n, writers));
+    row.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    const Status down = rt.block_on(shutdown_store(&store));
+    if (!down.ok()) std::fprintf(stderr, "shutdown: %s\n", down.error().to_string().c_str());
+  }
+  std::error_code ignored;
+  std::filesystem::remove_all(root, ignored);
+  return row;
+}
+
+// Sequential pwrite of n records of `record_bytes`, with fdatasync every `batch` records
+// (0: never).
+Row run_baseline(const Options& o, const std::string& name, std::int64_t n, std::int64_t record_bytes,
+                 std::int64_t batch) {
+  const std::string path = o.dir + "/baseline";
+  const int fd = ::open(path.c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0644);
+  if (fd < 0) {
+    std::perror("open baseline");
+    std::exit(1);
+  }
+  std::vector<char> record(static_cast<std::size_t>(record_bytes), 'r');
+  Row row{name, n, n * record_bytes, 0};
+  const auto t0 = Clock::now();
+  off_t at = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    if (::pwrite(fd, record.data(), record.size(), at) != static_cast<ssize_t>(record.size())) {
+      std::perror("pwrite");
+      std::exit(1);
+    }
+    at += static_cast<off_t>(record.size());
+    if (batch > 0 && (i + 1) % batch == 0) ::fdatasync(fd);
+  }
+  if (batch > 0) ::fdatasync(fd);
+  row.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  ::close(fd);
+  ::unlink(path.c_str());
+  return row;
+}
+
+std::int64_t record_bytes_for(const Options& o) {
+  // The size of one stored record for this body and these properties (as the store encodes it).
+  MessageSource src(o.size, o.queues);
+  const store::PutRequest r = src.next(0);
+  return 4 + 4 + 4 + 4 + 4 + 8 + 8 + 4 + 8 + 8 + 8 + 8 + 4 + 8 + 4 +
+         static_cast<std::int64_t>(r.body.size()) + 1 + static_cast<std::int64_t>(r.topic.size()) + 2 +
+         static_cast<std::int64_t>(r.properties.size());
+}
+
+void print(const Row& r, const Row* base) {
+  std::printf("| %-30s | %9lld | %12.0f | %9.1f |", r.name.c_str(), static_cast<long long>(r.messages),
+              r.rate(), r.mbps());
+  if (base != nullptr) {
+    std::printf(" %-28s | %6.2f |\n", base->name.c_str(), base->rate() > 0 ? r.rate() / base->rate() : 0.0);
+  } else {
+    std::printf(" %-28s | %6s |\n", "", "");
+  }
+}
+
+}  // namespace
+}  // namespace ferry::bench
+
+int main(int argc, char** argv) {
+  using namespace ferry;
+  using namespace ferry::bench;
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : ""; };
+    if (a == "--messages") {
+      o.messages = std::atoll(value());
+    } else if (a == "--sync-messages") {
+      o.sync_messages = std::atoll(value());
+    } else if (a == "--size") {
+      o.size = static_cast<std::size_t>(std::atoll(value()));
+    } else if (a == "--queues") {
+      o.queues = std::atoi(value());
+    } else if (a == "--file-mb") {
+      o.file_mb = std::atoll(value());
+    } else if (a == "--dir") {
+      o.dir = value();
+    } else {
+      std::fprintf(stderr,
+                   "usage: %s [--messages N] [--sync-messages M] [--size BYTES] [--queues Q] "
+                   "[--file-mb MB] [--dir DIR]\n", argv[0]);
+      return a == "--help" ? 0 : 2;
+    }
+  }
+  if (o.messages <= 0 || o.sync_messages <= 0 || o.queues <= 0 || o.file_mb <= 0 ||
+      o.size > 4 * 1024 * 1024) {
+    std::fprintf(stderr, "bad options\n");
+    return 2;
+  }
+  bool own_dir = false;
+  if (o.dir.empty()) {
+    std::string pattern = (std::filesystem::temp_directory_path() / "ferry-store-bench-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) {
+      std::perror("mkdtemp");
+      return 1;
+    }
+    o.dir = pattern;
+    own_dir = true;
+  }
+  std::filesystem::create_directories(o.dir);
+
+  const std::int64_t record = record_bytes_for(o);
+  std::printf("store_bench: %lld-byte bodies (%lld-byte records), %d queues, %lld MiB CommitLog files, in %s\n\n",
+              static_cast<long long>(o.size), static_cast<long long>(record), o.queues,
+              static_cast<long long>(o.file_mb), o.dir.c_str());
+
+  const Row base_async = run_baseline(o, "pwrite, no sync", o.messages, record, 0);
+  const Row async = run_store(o, "ASYNC_FLUSH", store::FlushMode::async_flush, 1, o.messages);
+  std::vector<std::pair<Row, Row>> sync_rows;
+  for (const std::int32_t writers : {1, 16, 256}) {
+    const std::int64_t n = writers == 1 ? std::max<std::int64_t>(o.sync_messages / 10, 1) : o.sync_messages;
+    const Row base = run_baseline(o, "pwrite + fdatasync/" + std::to_string(writers), n, record, writers);
+    const Row row = run_store(o, "SYNC_FLUSH, " + std::to_string(writers) + " writer" + (writers > 1 ? "s" : ""),
+                              store::FlushMode::sync_flush, writers, n);
+    sync_rows.emplace_back(row, base);
+  }
+
+  std::printf("| %-30s | %9s | %12s | %9s | %-28s | %6s |\n", "mode", "messages", "messages/s", "MB/s",
+              "baseline", "ratio");
+  std::printf("|%s|%s|%s|%s|%s|%s|\n", std::string(32, '-').c_str(), std::string(11, '-').c_str(),
+              std::string(14, '-').c_str(), std::string(11, '-').c_str(), std::string(30, '-').c_str(),
+              std::string(8, '-').c_str());
+  print(async, &base_async);
+  for (const auto& [row, base] : sync_rows) print(row, &base);
+  print(base_async, nullptr);
+  for (const auto& [row, base] : sync_rows) print(base, nullptr);
+
+  if (own_dir) {
+    std::error_code ignored;
+    std::filesystem::remove_all(o.dir, ignored);
+  }
+  return 0;
+}
