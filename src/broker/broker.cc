@@ -1,0 +1,175 @@
+#include "broker/broker.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "common/delay_levels.h"
+#include "common/message.h"
+#include "common/message_const.h"
+#include "common/names.h"
+#include "common/properties.h"
+#include "remoting/request_code.h"
+#include "store/property_scan.h"
+
+namespace ferry::broker {
+
+namespace rc = remoting::request_code;
+using remoting::RequestContext;
+
+namespace {
+
+std::string host_of(Runtime& rt, const BrokerConfig& c) {
+  return c.broker_ip1.empty() ? rt.network().host() : c.broker_ip1;
+}
+
+}  // namespace
+
+BrokerConfig Broker::resolve(Runtime& rt, BrokerConfig config) {
+  const std::string host = host_of(rt, config);
+  auto store_host = HostPort::parse(fmt::format("{}:{}", host, config.listen_port));
+  FERRY_ASSERT(store_host.ok(), "broker address {}:{} does not parse: {}", host, config.listen_port,
+               store_host.ok() ? "" : store_host.error().to_string());
+  config.store.store_host = *store_host;
+  config.store.flush_mode = config.flush_disk_type;
+  FERRY_ASSERT(config.default_topic_queue_nums > 0, "defaultTopicQueueNums {}", config.default_topic_queue_nums);
+  return config;
+}
+
+Broker::Broker(Runtime& rt, BrokerConfig config)
+    : rt_(rt),
+      config_(resolve(rt, std::move(config))),
+      host_(host_of(rt, config_)),
+      address_(fmt::format("{}:{}", host_, config_.listen_port)),
+      store_(rt, config_.store),
+      topics_(rt, config_),
+      offsets_(rt, config_),
+      hold_(rt, config_, store_),
+      client_(rt),
+      registrar_(rt, config_, topics_, client_, address_, fmt::format("{}:{}", host_, config_.listen_port + 1)),
+      send_(rt, config_, store_, topics_),
+      pull_(rt, config_, store_, topics_, offsets_, hold_, no_subscriptions_),
+      consumer_offsets_(config_, store_, offsets_),
+      queue_offsets_(store_),
+      query_(store_),
+      topic_admin_(config_, topics_, offsets_),
+      consumer_services_(rt, config_, store_, topics_, server_),
+      server_(rt) {
+  register_processors();
+  consumer_services_.register_processors(server_);
+  pull_.set_subscriptions(consumer_services_.subscriptions());
+  send_.set_subscription_groups(&consumer_services_.groups());
+}
+
+Broker::~Broker() {
+  server_.on_channel_closed(nullptr);  // members are going away: no notifications now
+  server_.stop();
+  client_.shutdown();
+}
+
+void Broker::register_processors() {
+  for (std::int32_t code : {rc::SEND_MESSAGE, rc::SEND_MESSAGE_V2, rc::SEND_BATCH_MESSAGE}) {
+    server_.register_processor(code, [this](RequestContext ctx) { return send_.process(std::move(ctx)); });
+  }
+  server_.register_processor(rc::PULL_MESSAGE, [this](RequestContext ctx) { return pull_.process(std::move(ctx)); });
+  server_.register_processor(rc::QUERY_CONSUMER_OFFSET,
+                             [this](RequestContext ctx) { return consumer_offsets_.query(std::move(ctx)); });
+  server_.register_processor(rc::UPDATE_CONSUMER_OFFSET,
+                             [this](RequestContext ctx) { return consumer_offsets_.update(std::move(ctx)); });
+  server_.register_processor(rc::GET_MAX_OFFSET,
+                             [this](RequestContext ctx) { return queue_offsets_.max_offset(std::move(ctx)); });
+  server_.register_processor(rc::GET_MIN_OFFSET,
+                             [this](RequestContext ctx) { return queue_offsets_.min_offset(std::move(ctx)); });
+  server_.register_processor(rc::SEARCH_OFFSET_BY_TIMESTAMP,
+                             [this](RequestContext ctx) { return queue_offsets_.search_by_timestamp(std::move(ctx)); });
+  server_.register_processor(rc::GET_EARLIEST_MSG_STORETIME,
+                             [this](RequestContext ctx) { return queue_offsets_.earliest_store_time(std::move(ctx)); });
+  server_.register_processor(rc::QUERY_MESSAGE, [this](RequestContext ctx) { return query_.query(std::move(ctx)); });
+  server_.register_processor(rc::VIEW_MESSAGE_BY_ID, [this](RequestContext ctx) { return query_.view(std::move(ctx)); });
+  server_.register_processor(rc::UPDATE_AND_CREATE_TOPIC,
+                             [this](RequestContext ctx) { return topic_admin_.create_or_update(std::move(ctx)); });
+  server_.register_processor(kDeleteTopicInBroker,
+                             [this](RequestContext ctx) { return topic_admin_.remove(std::move(ctx)); });
+}
+
+std::optional<std::int64_t> Broker::delay_tags_code(std::string_view topic, std::string_view properties,
+                                                    WallMs store_timestamp_ms) const {
+  if (topic != kScheduleTopic) return std::nullopt;
+  const auto text = store::find_property(properties, prop::kDelay);
+  if (!text) return std::nullopt;
+  auto level = parse_int32_property(prop::kDelay, *text);
+  if (!level || *level <= 0) return std::nullopt;
+  const auto delay = default_delay(std::min(*level, kDelayLevelMax));
+  return store_timestamp_ms + to_ms(*delay);
+}
+
+Task<Status> Broker::start() {
+  FERRY_ASSERT(state_ == State::created, "Broker::start in state {}", static_cast<int>(state_));
+  state_ = State::starting;
+  Status opened = co_await store_.open();
+  Status loaded = opened ? topics_.load() : opened;
+  if (loaded) loaded = offsets_.load();
+  if (loaded) loaded = consumer_services_.load();
+  if (loaded) {
+    const Endpoint listen{host_, config_.listen_port};
+    loaded = server_.start(listen);
+  }
+  if (!loaded) {
+    state_ = State::failed;
+    start_error_ = loaded.error();
+    rt_.log().error("broker {}: start failed: {}", config_.broker_name, loaded.error().to_string());
+    co_return loaded;
+  }
+  store_.set_arrival_listener([this](const std::string& topic, QueueId queue, QueueOffset max) {
+    hold_.on_arrival(topic, queue, max);
+    consumer_services_.on_arrival(topic, queue);
+  });
+  server_.on_channel_closed([this](const std::shared_ptr<remoting::Channel>& ch) { consumer_services_.channel_closed(ch); });
+  store_.set_tags_code_hook([this](std::string_view topic, std::string_view props, WallMs ts) {
+    return delay_tags_code(topic, props, ts);
+  });
+  topics_.set_change_listener([this] { registrar_.trigger(); });
+  store_.start();
+  rt_.spawn(registrar_.run_loop(), "register-broker");
+  rt_.spawn(offsets_.run_persist_loop(), "persist-offsets");
+  rt_.spawn(hold_.run_check_loop(), "pull-hold-check");
+  consumer_services_.start();
+  state_ = State::running;
+  rt_.log().info("broker {} ({}, id {}) serving at {}", config_.broker_name, config_.broker_cluster_name,
+                 config_.broker_id, address_);
+  co_return Status();
+}
+
+Task<void> Broker::launch_task(Broker* self) {
+  Status s = co_await self->start();
+  (void)s;  // start() logged and recorded it
+}
+
+void Broker::launch() { rt_.spawn(launch_task(this), "broker-start"); }
+
+Task<void> Broker::stop() {
+  if (state_ == State::stopping || state_ == State::stopped) co_return;
+  const bool was_running = state_ == State::running;
+  state_ = State::stopping;
+  if (was_running) {
+    registrar_.stop();
+    co_await registrar_.unregister_all();
+    hold_.stop();
+  }
+  server_.on_channel_closed(nullptr);  // a stopping broker notifies no consumer group
+  server_.stop();
+  client_.shutdown();
+  if (was_running) {
+    Status o = co_await offsets_.persist();
+    if (!o) rt_.log().error("broker stop: persisting offsets failed: {}", o.error().to_string());
+    co_await consumer_services_.stop();
+    Status t = co_await topics_.persist();
+    if (!t) rt_.log().error("broker stop: persisting topics failed: {}", t.error().to_string());
+    Status s = co_await store_.shutdown();
+    if (!s) rt_.log().error("broker stop: store shutdown failed: {}", s.error().to_string());
+  }
+  state_ = State::stopped;
+  rt_.log().info("broker {} stopped", config_.broker_name);
+}
+
+}  // namespace ferry::broker

@@ -1,0 +1,110 @@
+// Broker: one broker node (RocketMQ's BrokerController) — the MessageStore, the topic and
+// consumer-offset managers, long polling, NameServer registration, and the RpcServer that
+// serves the request processors.
+//
+// Lifecycle (on the node's loop):
+//   Broker b(rt, config);          // builds everything; nothing touches disk or network
+//   Status s = co_await b.start(); // opens the store (recovery), loads config/, listens on
+//                                  // listen_port, registers with the NameServers, starts loops
+//   co_await b.stop();             // graceful: unregisters, stops serving, persists config/,
+//                                  // shuts the store down (checkpoint; no abort file)
+// launch() spawns start() for node factories; state() says how it went. A crash simply
+// destroys the node's tasks and then the Broker: whatever was not persisted is lost the way a
+// killed process loses it (offsets of the last 5 s; unsynced CommitLog data under ASYNC_FLUSH).
+//
+// Served codes: 10/310/320 send, 11 pull, 14/15 consumer offsets, 29/30/31/32 queue offsets,
+// 12/33 query and view, 17/215 topic admin; through ConsumerServices: 34/35/38 client
+// registrations, 36 send-back, 41/42 queue locks, 200/201/207 subscription groups, and the
+// delivery of delayed messages. Other components add theirs through register_processor().
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "broker/broker_config.h"
+#include "broker/consumer_offset_manager.h"
+#include "broker/consumer_offset_processor.h"
+#include "broker/consumer_services.h"
+#include "broker/name_server_registrar.h"
+#include "broker/pull_hold_service.h"
+#include "broker/pull_processor.h"
+#include "broker/query_message_processor.h"
+#include "broker/queue_offset_processor.h"
+#include "broker/send_processor.h"
+#include "broker/subscription_lookup.h"
+#include "broker/topic_admin_processor.h"
+#include "broker/topic_config_manager.h"
+#include "remoting/rpc/rpc_client.h"
+#include "remoting/rpc/rpc_server.h"
+#include "store/message_store.h"
+
+namespace ferry::broker {
+
+class Broker {
+ public:
+  enum class State : std::uint8_t { created, starting, running, failed, stopping, stopped };
+
+  Broker(Runtime& rt, BrokerConfig config);
+  ~Broker();
+  Broker(const Broker&) = delete;
+  Broker& operator=(const Broker&) = delete;
+
+  // Errors: the store's open errors (corrupt naming the file, io_error), a config/ file and its
+  // backup both unusable (corrupt naming them), address_in_use. On error the broker serves
+  // nothing (state failed).
+  Task<Status> start();
+  // Spawns start() on the node; failures are logged and kept in start_error().
+  void launch();
+  // Graceful stop (see above). Idempotent; a broker that is not running just stops.
+  Task<void> stop();
+
+  State state() const { return state_; }
+  const std::optional<Error>& start_error() const { return start_error_; }
+  // "ip:port" clients and NameServers use.
+  const std::string& address() const { return address_; }
+
+  // Seams for other components.
+  void register_processor(std::int32_t code, remoting::Processor p) { server_.register_processor(code, std::move(p)); }
+  void set_subscriptions(const SubscriptionLookup& s) { pull_.set_subscriptions(s); }
+
+  const BrokerConfig& config() const { return config_; }
+  store::MessageStore& store() { return store_; }
+  TopicConfigManager& topics() { return topics_; }
+  ConsumerOffsetManager& offsets() { return offsets_; }
+  PullHoldService& hold() { return hold_; }
+  NameServerRegistrar& registrar() { return registrar_; }
+  ConsumerServices& consumer_services() { return consumer_services_; }
+  remoting::RpcServer& server() { return server_; }
+
+ private:
+  static BrokerConfig resolve(Runtime& rt, BrokerConfig config);
+  static Task<void> launch_task(Broker* self);
+  void register_processors();
+  std::optional<std::int64_t> delay_tags_code(std::string_view topic, std::string_view properties,
+                                              WallMs store_timestamp_ms) const;
+
+  Runtime& rt_;
+  const BrokerConfig config_;
+  const std::string host_;
+  const std::string address_;
+  State state_ = State::created;
+  std::optional<Error> start_error_;
+
+  store::MessageStore store_;
+  TopicConfigManager topics_;
+  ConsumerOffsetManager offsets_;
+  PullHoldService hold_;
+  NoSubscriptions no_subscriptions_;
+  remoting::RpcClient client_;
+  NameServerRegistrar registrar_;
+  SendProcessor send_;
+  PullProcessor pull_;
+  ConsumerOffsetProcessor consumer_offsets_;
+  QueueOffsetProcessor queue_offsets_;
+  QueryMessageProcessor query_;
+  TopicAdminProcessor topic_admin_;
+  ConsumerServices consumer_services_;  // uses server_ only once started
+  remoting::RpcServer server_;
+};
+
+}  // namespace ferry::broker

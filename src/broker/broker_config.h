@@ -1,0 +1,77 @@
+// BrokerConfig: the broker's knobs, with RocketMQ 4.9's names (BrokerConfig + the broker part of
+// MessageStoreConfig) and defaults. Units are in the names. Plain data; Broker checks it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/permission.h"
+#include "runtime/time.h"
+#include "store/store_config.h"
+
+namespace ferry::broker {
+
+// RocketMQ's BrokerRole. Only the master role is served for now (HA is a later issue); a slave
+// refuses writes with SERVICE_NOT_AVAILABLE (14).
+enum class BrokerRole : std::uint8_t { async_master, sync_master, slave };
+
+struct BrokerConfig {
+  std::string broker_cluster_name = "DefaultCluster";  // brokerClusterName
+  std::string broker_name = "broker-a";  // brokerName (RocketMQ: the host name; no host names here)
+  std::int64_t broker_id = 0;            // brokerId: 0 master, > 0 slave
+  std::vector<std::string> namesrv_addr; // namesrvAddr ("ip:port" each)
+  // brokerIP1: the address clients reach; empty = the runtime's network host.
+  std::string broker_ip1;
+  std::uint16_t listen_port = 10911;     // listenPort; HA port = listen_port + 1
+
+  bool auto_create_topic_enable = true;  // autoCreateTopicEnable
+  // defaultTopicQueueNums: the queue count of TBW102 (RocketMQ's broker default is 8; 4 is the
+  // producer's defaultTopicQueueNums, which travels in the send header).
+  std::int32_t default_topic_queue_nums = 8;
+  bool cluster_topic_enable = true;      // a topic named after the cluster
+  bool broker_topic_enable = true;       // a topic named after the broker
+  std::int32_t broker_permission = perm::kReadWrite;  // brokerPermission
+  std::string region_id = "DefaultRegion";  // reply MSG_REGION
+  bool trace_on = true;                     // reply TRACE_ON
+
+  store::FlushMode flush_disk_type = store::FlushMode::async_flush;  // flushDiskType
+  BrokerRole broker_role = BrokerRole::async_master;                 // brokerRole
+  // The store; `store.store_host` and `store.flush_mode` are set by the Broker from the fields
+  // above.
+  store::StoreConfig store;
+  // Where topics.json and consumerOffset.json live (relative to the node's data root).
+  std::string config_dir = "config";
+
+  Duration register_name_server_period = std::chrono::seconds(30);  // registerNameServerPeriod
+  Duration register_broker_timeout = std::chrono::seconds(6);       // registerBrokerTimeoutMills
+  Duration unregister_broker_timeout = std::chrono::seconds(3);
+  Duration flush_consumer_offset_interval = std::chrono::seconds(5);  // flushConsumerOffsetInterval
+
+  bool long_polling_enable = true;                                  // longPollingEnable
+  Duration short_polling_time = std::chrono::seconds(1);            // shortPollingTimeMills
+  Duration long_polling_check_interval = std::chrono::seconds(5);   // PullRequestHoldService
+  Duration suspend_timeout_max = std::chrono::seconds(60);  // a client's suspendTimeoutMillis is capped here
+  std::size_t parked_pulls_max = 65536;  // beyond this a pull that finds nothing gets 19 at once
+
+  // QUERY_CONSUMER_OFFSET with no committed offset: a first message further than
+  // access_message_in_memory_max_ratio % of total_memory_bytes behind the log end counts as
+  // "on disk" (RocketMQ's checkInDiskByConsumeOffset). The memory size is configured, not read
+  // from the machine, to stay deterministic.
+  std::int64_t total_memory_bytes = std::int64_t{8} << 30;
+  std::int32_t access_message_in_memory_max_ratio = 40;
+
+  // Clients (heartbeats), subscription groups, retry, delayed delivery, queue locks.
+  bool auto_create_subscription_group = true;                   // autoCreateSubscriptionGroup
+  std::size_t subscription_groups_max = 65536;                  // find_or_create refuses beyond
+  Duration channel_expired_timeout = std::chrono::seconds(120); // a silent client is dropped
+  Duration client_scan_interval = std::chrono::seconds(10);     // ClientHousekeepingService
+  std::size_t client_channels_max = 65536;       // producer + consumer registrations per broker
+  std::size_t subscriptions_per_consumer_max = 1024;  // topics one consumer group may subscribe
+  Duration flush_delay_offset_interval = std::chrono::seconds(10);  // flushDelayOffsetInterval
+  Duration rebalance_lock_max_live_time = std::chrono::seconds(60);  // lockMaxLiveTime
+  std::size_t queue_locks_max = 1 << 20;         // locked queues over all groups
+  std::size_t lock_batch_queues_max = 4096;      // queues in one LOCK/UNLOCK_BATCH_MQ body
+};
+
+}  // namespace ferry::broker

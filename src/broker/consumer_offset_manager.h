@@ -1,0 +1,64 @@
+// ConsumerOffsetManager: committed consumer offsets per group, topic and queue (RocketMQ's
+// ConsumerOffsetManager), for clustering consumers.
+//
+// Persisted in `{config_dir}/consumerOffset.json` (DESIGN.md section 4):
+//   {"offsetTable":{"topic@group":{"0":12,"1":7}}}
+// by run_persist_loop() every flush_consumer_offset_interval (5 s) when something changed, and
+// by persist() on a graceful stop. A crash loses at most the commits of the last interval
+// (consumers then re-consume from the older offset: at-least-once).
+//
+// commit() takes any offset, also a smaller one (a consumer reset), as RocketMQ does.
+// Threading: the node's loop.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "broker/broker_config.h"
+#include "broker/config_file.h"
+#include "common/offsets.h"
+
+namespace ferry::broker {
+
+inline constexpr std::string_view kConsumerOffsetFileName = "consumerOffset.json";
+
+// "topic@group" -> queue id -> committed offset.
+using OffsetTable = std::map<std::string, std::map<std::int32_t, std::int64_t>, std::less<>>;
+
+class ConsumerOffsetManager {
+ public:
+  ConsumerOffsetManager(Runtime& rt, const BrokerConfig& config);
+
+  // Loads consumerOffset.json (falling back to the backup). Errors: corrupt naming the files.
+  Status load();
+
+  void commit(std::string_view group, std::string_view topic, QueueId queue, QueueOffset offset);
+  // The committed offset, or nullopt when the group never committed one for the queue.
+  std::optional<QueueOffset> query(std::string_view group, std::string_view topic, QueueId queue) const;
+  // Drops every group's offsets of `topic` (DELETE_TOPIC_IN_BROKER).
+  void remove_topic(std::string_view topic);
+
+  const OffsetTable& table() const { return table_; }
+  // Writes the file now (waits for a write in progress). Success = durable.
+  Task<Status> persist();
+  // Persists every interval while something changed since the last write. Runs until its
+  // frame is destroyed (node stop or crash).
+  Task<void> run_persist_loop();
+
+  static std::string key(std::string_view topic, std::string_view group);
+  static std::string encode(const OffsetTable& table);
+  static Status decode(std::string_view text, OffsetTable& table);
+
+ private:
+  Runtime& rt_;
+  const BrokerConfig& config_;
+  ConfigFile file_;
+  OffsetTable table_;
+  std::uint64_t changes_ = 0;    // commits so far
+  std::uint64_t persisted_ = 0;  // `changes_` when the last successful write started
+};
+
+}  // namespace ferry::broker

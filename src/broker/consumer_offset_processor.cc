@@ -1,0 +1,56 @@
+#include "broker/consumer_offset_processor.h"
+
+#include <fmt/format.h>
+
+#include "remoting/header/consumer_offset_header.h"
+#include "remoting/response_code.h"
+
+namespace ferry::broker {
+
+namespace code = remoting::response_code;
+
+ConsumerOffsetProcessor::ConsumerOffsetProcessor(const BrokerConfig& config, store::MessageStore& store,
+                                                 ConsumerOffsetManager& offsets)
+    : config_(config), store_(store), offsets_(offsets) {}
+
+bool ConsumerOffsetProcessor::first_message_on_disk(const std::string& topic, QueueId queue) const {
+  const store::ConsumeQueue* q = store_.find_queue(topic, queue);
+  if (q == nullptr || q->max_offset().value() == 0) return false;
+  auto unit = q->read(q->min_offset());
+  if (!unit || !unit->is_message()) return false;
+  const std::int64_t behind = store_.max_phy_offset() - unit->commit_log_offset;
+  const std::int64_t memory = config_.total_memory_bytes / 100 * config_.access_message_in_memory_max_ratio;
+  return behind > memory;
+}
+
+Task<Reply> ConsumerOffsetProcessor::query(RequestContext ctx) {
+  auto h = remoting::QueryConsumerOffsetRequestHeader::from_fields(ctx.request.ext_fields);
+  if (!h) co_return bad_header(ctx.request, h.error());
+  std::optional<QueueOffset> offset = offsets_.query(h->consumer_group, h->topic, QueueId(h->queue_id));
+  if (!offset) {
+    const QueueOffset min = store_.min_offset(h->topic, QueueId(h->queue_id));
+    if (min.value() <= 0 && !first_message_on_disk(h->topic, QueueId(h->queue_id))) offset = QueueOffset(0);
+  }
+  if (!offset) {
+    co_return reply(ctx.request, code::QUERY_NOT_FOUND,
+                    fmt::format("Not found: group[{}] has no committed offset for {}:{}", h->consumer_group,
+                                h->topic, h->queue_id));
+  }
+  RemotingCommand out = reply(ctx.request, code::SUCCESS);
+  out.ext_fields = remoting::QueryConsumerOffsetResponseHeader{offset->value()}.to_fields();
+  co_return out;
+}
+
+Task<Reply> ConsumerOffsetProcessor::update(RequestContext ctx) {
+  auto h = remoting::UpdateConsumerOffsetRequestHeader::from_fields(ctx.request.ext_fields);
+  if (!h) co_return bad_header(ctx.request, h.error());
+  if (h->commit_offset < 0 || h->queue_id < 0) {
+    co_return reply(ctx.request, code::SYSTEM_ERROR,
+                    fmt::format("UpdateConsumerOffsetRequestHeader: queueId {} / commitOffset {} must not be negative",
+                                h->queue_id, h->commit_offset));
+  }
+  offsets_.commit(h->consumer_group, h->topic, QueueId(h->queue_id), QueueOffset(h->commit_offset));
+  co_return reply(ctx.request, code::SUCCESS);
+}
+
+}  // namespace ferry::broker

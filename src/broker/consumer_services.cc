@@ -1,0 +1,88 @@
+#include "broker/consumer_services.h"
+
+#include "common/names.h"
+#include "remoting/request_code.h"
+
+namespace ferry::broker {
+
+namespace rc = remoting::request_code;
+using remoting::RequestContext;
+
+ConsumerServices::ConsumerServices(Runtime& rt, const BrokerConfig& config, store::MessageStore& store,
+                                   TopicConfigManager& topics, remoting::RpcServer& server)
+    : rt_(rt),
+      config_(config),
+      groups_(rt, config),
+      consumers_(rt, config),
+      producers_(rt, config),
+      subscriptions_(groups_, consumers_),
+      notifier_(rt, server),
+      client_manage_(rt, config, consumers_, producers_, groups_, topics),
+      send_back_(rt, config, store, topics, groups_),
+      schedule_(rt, config, store),
+      locks_(rt, config),
+      lock_(config, locks_),
+      group_admin_(groups_) {
+  consumers_.set_notifier([this](const std::string& group, std::vector<std::shared_ptr<remoting::Channel>> channels) {
+    notifier_.notify_consumer_ids_changed(group, channels);
+  });
+}
+
+void ConsumerServices::register_processors(remoting::RpcServer& server) {
+  server.register_processor(rc::HEART_BEAT, [this](RequestContext ctx) { return client_manage_.heartbeat(std::move(ctx)); });
+  server.register_processor(rc::UNREGISTER_CLIENT,
+                            [this](RequestContext ctx) { return client_manage_.unregister_client(std::move(ctx)); });
+  server.register_processor(rc::GET_CONSUMER_LIST_BY_GROUP,
+                            [this](RequestContext ctx) { return client_manage_.consumer_list(std::move(ctx)); });
+  server.register_processor(rc::CONSUMER_SEND_MSG_BACK,
+                            [this](RequestContext ctx) { return send_back_.process(std::move(ctx)); });
+  server.register_processor(rc::LOCK_BATCH_MQ, [this](RequestContext ctx) { return lock_.lock(std::move(ctx)); });
+  server.register_processor(rc::UNLOCK_BATCH_MQ, [this](RequestContext ctx) { return lock_.unlock(std::move(ctx)); });
+  server.register_processor(rc::UPDATE_AND_CREATE_SUBSCRIPTIONGROUP,
+                            [this](RequestContext ctx) { return group_admin_.update(std::move(ctx)); });
+  server.register_processor(rc::GET_ALL_SUBSCRIPTIONGROUP_CONFIG,
+                            [this](RequestContext ctx) { return group_admin_.get_all(std::move(ctx)); });
+  server.register_processor(rc::DELETE_SUBSCRIPTIONGROUP,
+                            [this](RequestContext ctx) { return group_admin_.remove(std::move(ctx)); });
+}
+
+Status ConsumerServices::load() {
+  FERRY_TRY(groups_.load());
+  return schedule_.load();
+}
+
+void ConsumerServices::start() {
+  rt_.spawn(run_scan_loop(this), "client-housekeeping");
+  schedule_.start();
+}
+
+Task<void> ConsumerServices::stop() {
+  stopped_ = true;
+  schedule_.stop();
+  Status d = co_await schedule_.persist();
+  if (!d) rt_.log().error("broker stop: persisting delay offsets failed: {}", d.error().to_string());
+  Status g = co_await groups_.persist();
+  if (!g) rt_.log().error("broker stop: persisting subscription groups failed: {}", g.error().to_string());
+}
+
+void ConsumerServices::on_arrival(const std::string& topic, QueueId queue) {
+  if (topic == kScheduleTopic) schedule_.on_arrival(queue);
+}
+
+void ConsumerServices::channel_closed(const std::shared_ptr<remoting::Channel>& ch) {
+  if (!ch) return;
+  consumers_.channel_closed(ch->id());
+  producers_.channel_closed(ch->id());
+}
+
+Task<void> ConsumerServices::run_scan_loop(ConsumerServices* self) {
+  while (!self->stopped_) {
+    co_await self->rt_.sleep(self->config_.client_scan_interval);
+    if (self->stopped_) break;
+    const std::size_t c = self->consumers_.scan_expired();
+    const std::size_t p = self->producers_.scan_expired();
+    if (c + p > 0) self->rt_.log().info("client scan: dropped {} consumer and {} producer registrations", c, p);
+  }
+}
+
+}  // namespace ferry::broker

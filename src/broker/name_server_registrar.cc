@@ -1,0 +1,93 @@
+#include "broker/name_server_registrar.h"
+
+#include <memory>
+
+#include "common/crc.h"
+#include "remoting/body/register_broker_body.h"
+#include "remoting/header/broker_registration_header.h"
+#include "remoting/request_code.h"
+#include "remoting/response_code.h"
+
+namespace ferry::broker {
+
+using remoting::RemotingCommand;
+
+NameServerRegistrar::NameServerRegistrar(Runtime& rt, const BrokerConfig& config, TopicConfigManager& topics,
+                                         remoting::RpcClient& client, std::string broker_addr, std::string ha_addr)
+    : rt_(rt), config_(config), topics_(topics), client_(client), broker_addr_(std::move(broker_addr)),
+      ha_addr_(std::move(ha_addr)), wake_(rt) {}
+
+RemotingCommand NameServerRegistrar::build_request() const {
+  remoting::body::RegisterBrokerBody body;
+  body.topic_config_serialize_wrapper = topics_.snapshot();
+  remoting::RegisterBrokerRequestHeader h;
+  h.broker_name = config_.broker_name;
+  h.broker_addr = broker_addr_;
+  h.cluster_name = config_.broker_cluster_name;
+  h.ha_server_addr = ha_addr_;
+  h.broker_id = config_.broker_id;
+  h.compressed = false;
+  RemotingCommand req = remoting::make_request(remoting::request_code::REGISTER_BROKER, 0);
+  req.body = body.encode();
+  h.body_crc32 = body_crc(Bytes(req.body.data(), req.body.size()));
+  req.ext_fields = h.to_fields();
+  return req;
+}
+
+Task<std::size_t> NameServerRegistrar::register_all() {
+  ++rounds_;
+  if (config_.namesrv_addr.empty()) co_return 0;
+  struct Round {
+    explicit Round(Executor& ex) : done(ex) {}
+    std::size_t left = 0;
+    std::size_t ok = 0;
+    Completion<bool> done;
+  };
+  auto round = std::make_shared<Round>(rt_.executor());
+  round->left = config_.namesrv_addr.size();
+  const RemotingCommand request = build_request();
+  for (const std::string& addr : config_.namesrv_addr) {
+    client_.invoke_async(addr, request, config_.register_broker_timeout,
+                         [this, round, addr](Result<RemotingCommand> r) {
+                           if (r && r->code == remoting::response_code::SUCCESS) {
+                             ++round->ok;
+                             ++successes_[addr];
+                           } else {
+                             rt_.log().warn("register: REGISTER_BROKER to {} failed: {}", addr,
+                                            r ? fmt::format("code {} {}", r->code, r->remark.value_or(""))
+                                              : r.error().to_string());
+                           }
+                           if (--round->left == 0) round->done.complete(true);
+                         });
+  }
+  co_await round->done.wait();
+  co_return round->ok;
+}
+
+Task<void> NameServerRegistrar::run_loop() {
+  while (!stopped_) {
+    (void)co_await register_all();
+    if (stopped_) break;
+    (void)co_await wake_.wait_for(config_.register_name_server_period);
+  }
+}
+
+Task<void> NameServerRegistrar::unregister_all() {
+  for (const std::string& addr : config_.namesrv_addr) {
+    remoting::UnregisterBrokerRequestHeader h;
+    h.broker_name = config_.broker_name;
+    h.broker_addr = broker_addr_;
+    h.cluster_name = config_.broker_cluster_name;
+    h.broker_id = config_.broker_id;
+    RemotingCommand req = remoting::make_request(remoting::request_code::UNREGISTER_BROKER, 0);
+    req.ext_fields = h.to_fields();
+    Task<Result<RemotingCommand>> call = client_.invoke(addr, std::move(req), config_.unregister_broker_timeout);
+    Result<RemotingCommand> r = co_await std::move(call);
+    if (!r || r->code != remoting::response_code::SUCCESS) {
+      rt_.log().warn("register: UNREGISTER_BROKER to {} failed: {}", addr,
+                     r ? fmt::format("code {}", r->code) : r.error().to_string());
+    }
+  }
+}
+
+}  // namespace ferry::broker

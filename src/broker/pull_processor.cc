@@ -1,0 +1,170 @@
+#include "broker/pull_processor.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "common/message_const.h"
+#include "common/permission.h"
+#include "common/record_reader.h"
+#include "remoting/response_code.h"
+#include "store/property_scan.h"
+
+namespace ferry::broker {
+
+namespace code = remoting::response_code;
+using remoting::PullMessageRequestHeader;
+using remoting::PullMessageResponseHeader;
+
+namespace pull_flag {
+inline constexpr std::int32_t kCommitOffset = 0x1;
+inline constexpr std::int32_t kSuspend = 0x2;
+inline constexpr std::int32_t kSubscription = 0x4;
+inline constexpr std::int32_t kClassFilter = 0x8;
+}  // namespace pull_flag
+
+PullProcessor::PullProcessor(Runtime& rt, const BrokerConfig& config, store::MessageStore& store,
+                             TopicConfigManager& topics, ConsumerOffsetManager& offsets,
+                             PullHoldService& hold, const SubscriptionLookup& subscriptions)
+    : rt_(rt), config_(config), store_(store), topics_(topics), offsets_(offsets), hold_(hold),
+      subscriptions_(&subscriptions) {}
+
+Task<Reply> PullProcessor::process(RequestContext ctx) {
+  const RemotingCommand& req = ctx.request;
+  auto parsed = PullMessageRequestHeader::from_fields(req.ext_fields);
+  if (!parsed) co_return bad_header(req, parsed.error());
+  const PullMessageRequestHeader h = std::move(*parsed);
+  if (h.max_msg_nums <= 0) {
+    co_return reply(req, code::SYSTEM_ERROR,
+                    fmt::format("PullMessageRequestHeader: field maxMsgNums = {} is not positive", h.max_msg_nums));
+  }
+  if (!perm::is_readable(config_.broker_permission)) {
+    co_return reply(req, code::NO_PERMISSION,
+                    fmt::format("the broker[{}] pulling message is forbidden", config_.broker_name));
+  }
+  if (auto refused = subscriptions_->check_group(h.consumer_group)) {
+    co_return reply(req, refused->code, std::move(refused->remark));
+  }
+  const TopicConfig* tc = topics_.find(h.topic);
+  if (tc == nullptr) {
+    co_return reply(req, code::TOPIC_NOT_EXIST, fmt::format("topic[{}] not exist, apply first please!", h.topic));
+  }
+  if (!perm::is_readable(tc->perm)) {
+    co_return reply(req, code::NO_PERMISSION, fmt::format("the topic[{}] pulling message is forbidden", h.topic));
+  }
+  if (h.queue_id < 0 || h.queue_id >= tc->read_queue_nums) {
+    co_return reply(req, code::SYSTEM_ERROR,
+                    fmt::format("queueId[{}] is illegal, topic:[{}] topicConfig.readQueueNums:[{}] consumer:[{}]",
+                                h.queue_id, h.topic, tc->read_queue_nums, ctx.channel ? ctx.channel->peer_text() : ""));
+  }
+
+  TagSubscription filter;
+  if ((h.sys_flag & pull_flag::kSubscription) != 0) {
+    const std::string type = h.expression_type.value_or("TAG");
+    if (!type.empty() && type != "TAG") {
+      co_return reply(req, code::SYSTEM_ERROR,
+                      fmt::format("the broker does not support filtering by {} (expressionType)", type));
+    }
+    auto sub = parse_tag_expression(h.subscription.value_or(""));
+    if (!sub) {
+      co_return reply(req, code::SUBSCRIPTION_PARSE_FAILED,
+                      fmt::format("subscription \"{}\" does not parse: {}", h.subscription.value_or(""),
+                                  sub.error().detail));
+    }
+    filter = std::move(*sub);
+  } else {
+    auto found = subscriptions_->find(h.consumer_group, h.topic);
+    if (!found) {
+      co_return reply(req, code::SUBSCRIPTION_NOT_EXIST,
+                      fmt::format("the consumer group[{}] has no subscription to topic[{}]", h.consumer_group, h.topic));
+    }
+    if (found->sub_version < h.sub_version) {
+      co_return reply(req, code::SUBSCRIPTION_NOT_LATEST,
+                      fmt::format("the consumer's subscription is not latest ({} < {})", found->sub_version, h.sub_version));
+    }
+    filter = std::move(found->filter);
+  }
+
+  RemotingCommand out = fetch(req, h, filter);
+  if ((h.sys_flag & pull_flag::kCommitOffset) != 0 && config_.broker_role != BrokerRole::slave) {
+    if (h.commit_offset >= 0) offsets_.commit(h.consumer_group, h.topic, QueueId(h.queue_id), QueueOffset(h.commit_offset));
+  }
+  if (out.code != code::PULL_NOT_FOUND || (h.sys_flag & pull_flag::kSuspend) == 0) co_return out;
+
+  Duration timeout = config_.short_polling_time;
+  if (config_.long_polling_enable) {
+    timeout = std::min<Duration>(std::chrono::milliseconds(std::max<std::int64_t>(h.suspend_timeout_millis, 0)),
+                                 config_.suspend_timeout_max);
+  }
+  Task<PullHoldService::Wake> parked = hold_.wait(h.topic, QueueId(h.queue_id), QueueOffset(h.queue_offset), timeout);
+  const PullHoldService::Wake why = co_await std::move(parked);
+  (void)why;  // whatever woke it, the pull runs once more and replies
+  if (topics_.find(h.topic) == nullptr) {
+    co_return reply(req, code::TOPIC_NOT_EXIST, fmt::format("topic[{}] not exist, apply first please!", h.topic));
+  }
+  co_return fetch(req, h, filter);
+}
+
+RemotingCommand PullProcessor::fetch(const RemotingCommand& request, const PullMessageRequestHeader& h,
+                                     const TagSubscription& filter) {
+  using store::GetStatus;
+  const QueueId queue(h.queue_id);
+  store::GetMessageResult got =
+      store_.get_messages(h.topic, queue, QueueOffset(h.queue_offset), h.max_msg_nums, filter.all ? nullptr : &filter);
+
+  std::int32_t result_code = code::SYSTEM_ERROR;
+  std::string remark;
+  std::vector<std::uint8_t> body;
+  switch (got.status) {
+    case GetStatus::found: {
+      std::size_t bytes = 0;
+      for (const FileView& v : got.messages) bytes += v.size();
+      body.reserve(bytes);
+      for (const FileView& v : got.messages) {
+        if (!filter.all) {
+          const RecordRead r = decode_record(v.bytes(), RecordDecodeOptions{.check_crc = false});
+          const auto tag = r.kind == RecordKind::message ? store::find_property(r.fields.properties, prop::kTags)
+                                                         : std::optional<std::string_view>();
+          if (!filter.matches_tag(tag)) continue;
+        }
+        body.insert(body.end(), v.bytes().begin(), v.bytes().end());
+      }
+      if (body.empty()) {
+        result_code = code::PULL_RETRY_IMMEDIATELY;
+        remark = "no message matched the subscription's tags";
+      } else {
+        result_code = code::SUCCESS;
+      }
+      break;
+    }
+    case GetStatus::no_matched_message:
+    case GetStatus::message_was_removing:
+      result_code = code::PULL_RETRY_IMMEDIATELY;
+      break;
+    case GetStatus::no_matched_logic_queue:
+    case GetStatus::no_message_in_queue:
+      result_code = h.queue_offset != 0 ? code::PULL_OFFSET_MOVED : code::PULL_NOT_FOUND;
+      break;
+    case GetStatus::offset_found_null:
+    case GetStatus::offset_overflow_one:
+      result_code = code::PULL_NOT_FOUND;
+      break;
+    case GetStatus::offset_overflow_badly:
+    case GetStatus::offset_too_small:
+      result_code = code::PULL_OFFSET_MOVED;
+      break;
+  }
+  if (remark.empty() && result_code != code::SUCCESS) remark = std::string(store::get_status_name(got.status));
+
+  PullMessageResponseHeader rh;
+  rh.suggest_which_broker_id = 0;
+  rh.next_begin_offset = got.next_begin_offset.value();
+  rh.min_offset = got.min_offset.value();
+  rh.max_offset = got.max_offset.value();
+  RemotingCommand out = reply(request, result_code, std::move(remark));
+  out.ext_fields = rh.to_fields();
+  out.body = std::move(body);
+  return out;
+}
+
+}  // namespace ferry::broker

@@ -1,0 +1,68 @@
+// PullProcessor: PULL_MESSAGE (11) (RocketMQ's PullMessageProcessor).
+//
+// Checks, each answered with a code and a remark:
+//   header fields missing or malformed, maxMsgNums <= 0     1 SYSTEM_ERROR naming the field
+//   broker or topic without read permission                 16 NO_PERMISSION
+//   topic unknown                                           17 TOPIC_NOT_EXIST
+//   the subscription group does not exist (and was not
+//   auto-created) / has consumeEnable false                 26 / 16 (SubscriptionLookup::check_group)
+//   queueId < 0 or >= the read queue count                  1 SYSTEM_ERROR
+//   subscription flag: an expression type other than TAG   1 SYSTEM_ERROR (no SQL92 yet)
+//   subscription flag: an expression that does not parse   23 SUBSCRIPTION_PARSE_FAILED
+//   no subscription flag: the group has no subscription    24 SUBSCRIPTION_NOT_EXIST
+//   ... or an older subVersion than the request's          25 SUBSCRIPTION_NOT_LATEST
+//
+// The store's result maps to (DESIGN.md section 3): found 0; queue missing or empty 19 when the
+// requested offset is 0, else 21; offset = max 19; offset > max 21; offset < min 21; nothing
+// matched the filter / data being removed 20. Every reply carries nextBeginOffset, minOffset,
+// maxOffset and suggestWhichBrokerId (0: slave reads are not implemented).
+//
+// Filtering: the store filters on the ConsumeQueue tag hash; this processor then checks the
+// exact TAGS of each record it returns, so hash collisions never leave the broker (RocketMQ
+// leaves that check to the client; Ferry's client re-checks too). If the exact check drops
+// everything the reply is 20 with the store's nextBeginOffset.
+//
+// The commitOffset flag (bit 1) stores commitOffset for the group (not on a slave), on the first
+// pass only. A 19 with the suspend flag (bit 2) is parked in the PullHoldService for
+// min(suspendTimeoutMillis, suspend_timeout_max) (short_polling_time when long polling is off)
+// and then answered by running the pull once more, whatever it finds.
+//
+// Body: the stored records concatenated byte for byte (copied).
+#pragma once
+
+#include "broker/broker_config.h"
+#include "broker/consumer_offset_manager.h"
+#include "broker/pull_hold_service.h"
+#include "broker/replies.h"
+#include "broker/subscription_lookup.h"
+#include "broker/topic_config_manager.h"
+#include "remoting/header/pull_message_header.h"
+#include "store/message_store.h"
+
+namespace ferry::broker {
+
+class PullProcessor {
+ public:
+  PullProcessor(Runtime& rt, const BrokerConfig& config, store::MessageStore& store,
+                TopicConfigManager& topics, ConsumerOffsetManager& offsets,
+                PullHoldService& hold, const SubscriptionLookup& subscriptions);
+
+  Task<Reply> process(RequestContext ctx);
+
+  void set_subscriptions(const SubscriptionLookup& s) { subscriptions_ = &s; }
+
+ private:
+  // One look at the store, as a complete reply.
+  RemotingCommand fetch(const RemotingCommand& request, const remoting::PullMessageRequestHeader& h,
+                        const TagSubscription& filter);
+
+  Runtime& rt_;
+  const BrokerConfig& config_;
+  store::MessageStore& store_;
+  TopicConfigManager& topics_;
+  ConsumerOffsetManager& offsets_;
+  PullHoldService& hold_;
+  const SubscriptionLookup* subscriptions_;
+};
+
+}  // namespace ferry::broker

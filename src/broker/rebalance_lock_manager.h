@@ -1,0 +1,53 @@
+// RebalanceLockManager: queue locks of orderly consumers (RocketMQ's RebalanceLockManager).
+//
+// A lock is (group, queue) → clientId, valid for rebalance_lock_max_live_time (60 s) after it
+// was last taken or renewed. try_lock_batch() grants a queue that is free, held by the same
+// client (renewing it), or held by another client whose lock expired; it refuses a queue whose
+// lock another client still holds. unlock_batch() releases only the caller's own locks.
+//
+// Bounded: at most queue_locks_max locks over all groups; when a new lock would pass it, expired
+// locks are purged first, and if still full the queue is refused (logged).
+// Threading: the node's loop. Time: the node's monotonic clock.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "broker/broker_config.h"
+#include "remoting/body/message_queue.h"
+#include "runtime/runtime.h"
+
+namespace ferry::broker {
+
+using remoting::body::MessageQueue;
+
+class RebalanceLockManager {
+ public:
+  RebalanceLockManager(Runtime& rt, const BrokerConfig& config) : rt_(rt), config_(config) {}
+
+  // The queues of `mqs` now locked by `client_id`, sorted and unique.
+  std::vector<MessageQueue> try_lock_batch(std::string_view group, const std::vector<MessageQueue>& mqs,
+                                           std::string_view client_id);
+  void unlock_batch(std::string_view group, const std::vector<MessageQueue>& mqs, std::string_view client_id);
+  // Whether `client_id` holds a live lock on the queue.
+  bool is_locked(std::string_view group, const MessageQueue& mq, std::string_view client_id) const;
+
+  std::size_t lock_count() const { return count_; }
+
+ private:
+  struct Entry {
+    std::string client_id;
+    MonoTime last_update{};
+  };
+  bool expired(const Entry& e, MonoTime now) const { return now - e.last_update > config_.rebalance_lock_max_live_time; }
+  void purge_expired(MonoTime now);
+
+  Runtime& rt_;
+  const BrokerConfig& config_;
+  std::map<std::string, std::map<MessageQueue, Entry>, std::less<>> table_;
+  std::size_t count_ = 0;
+};
+
+}  // namespace ferry::broker

@@ -1,0 +1,220 @@
+#include "broker/schedule_message_service.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+
+#include "broker/stored_message.h"
+#include "common/message_const.h"
+#include "common/names.h"
+#include "remoting/body/body_json.h"
+#include "remoting/json/json_reader.h"
+#include "remoting/json/json_text.h"
+
+namespace ferry::broker {
+
+namespace json = remoting::json;
+
+ScheduleMessageService::ScheduleMessageService(Runtime& rt, const BrokerConfig& config, store::MessageStore& store)
+    : rt_(rt), config_(config), store_(store),
+      file_(rt, fmt::format("{}/{}", config.config_dir, kDelayOffsetFileName)) {
+  for (auto& w : wake_) w = std::make_unique<Signal>(rt);
+}
+
+Status ScheduleMessageService::load() {
+  DelayOffsetTable loaded;
+  auto r = file_.load([&](std::string_view text) -> Status {
+    DelayOffsetTable t;
+    FERRY_TRY(decode(text, t));
+    loaded = std::move(t);
+    return Status();
+  });
+  if (!r) return std::move(r).error();
+  if (r->has_value()) {
+    offsets_ = std::move(loaded);
+    rt_.log().info("delay offsets: loaded {} levels from {}{}", offsets_.size(), file_.path(),
+                   (*r)->from_backup ? " (backup)" : "");
+  }
+  return Status();
+}
+
+void ScheduleMessageService::start() {
+  FERRY_ASSERT(!started_, "ScheduleMessageService started twice");
+  started_ = true;
+  for (std::int32_t level = 1; level <= kDelayLevelMax; ++level) {
+    rt_.spawn(run_level(this, level), fmt::format("schedule-level-{}", level));
+  }
+  rt_.spawn(run_persist_loop(this), "persist-delay-offsets");
+}
+
+void ScheduleMessageService::stop() {
+  stopped_ = true;
+  for (auto& w : wake_) w->wake();
+}
+
+void ScheduleMessageService::on_arrival(QueueId queue) {
+  if (queue.value() < 0 || queue.value() >= kDelayLevelMax) return;
+  wake_[static_cast<std::size_t>(queue.value())]->wake();
+}
+
+Task<void> ScheduleMessageService::run_level(ScheduleMessageService* self, std::int32_t level) {
+  Signal& wake = *self->wake_[static_cast<std::size_t>(level - 1)];
+  while (!self->stopped_) {
+    const Duration wait = self->step(level);
+    if (self->stopped_) break;
+    if (wait <= Duration::zero()) {
+      co_await self->rt_.sleep(Duration::zero());  // yield to the rest of the node
+      continue;
+    }
+    Task<bool> woken = wake.wait_for(wait);
+    (void)co_await std::move(woken);
+  }
+}
+
+Duration ScheduleMessageService::step(std::int32_t level) {
+  const std::string topic(kScheduleTopic);
+  const QueueId queue(level - 1);
+  store::ConsumeQueue* q = store_.find_queue(topic, queue);
+  if (q == nullptr) return kIdleRecheckInterval;
+  const std::int64_t delay_ms = to_ms(*default_delay(level));
+  const QueueOffset from(offsets_[level]);
+  QueueOffset at = std::max(from, q->min_offset());
+  auto save = [&] {
+    if (at != from) {
+      offsets_[level] = at.value();
+      ++changes_;
+    }
+  };
+  for (std::int32_t n = 0; n < kDeliveriesPerStepMax; ++n) {
+    q = store_.find_queue(topic, queue);
+    if (q == nullptr || at >= q->max_offset()) {
+      save();
+      return kIdleRecheckInterval;
+    }
+    auto unit = q->read(at);
+    if (!unit) {
+      rt_.log().error("schedule level {}: unit {} unreadable ({}): skipped", level, at, unit.error().to_string());
+      at += 1;
+      continue;
+    }
+    if (!unit->is_message()) {
+      at += 1;
+      continue;
+    }
+    const WallMs now = rt_.wall_ms();
+    WallMs due = unit->tags_code;
+    if (due > now + delay_ms) due = now;  // the clock went back: deliver now
+    if (due > now) {
+      save();
+      return std::chrono::milliseconds(due - now);
+    }
+    if (!deliver(level, *unit)) {
+      save();
+      return kPutRetryInterval;
+    }
+    at += 1;
+  }
+  save();
+  return Duration::zero();
+}
+
+bool ScheduleMessageService::deliver(std::int32_t level, const store::cq::Unit& unit) {
+  auto looked = look_message(store_, unit.commit_log_offset);
+  if (!looked) {
+    rt_.log().warn("schedule level {}: message at {} is gone ({}): skipped", level, unit.commit_log_offset,
+                   looked.error().to_string());
+    return true;
+  }
+  MessageExt m = std::move(*looked);
+  const auto real_topic = m.real_topic();
+  const auto real_queue = m.real_queue_id();
+  if (!real_topic || real_topic->empty() || !real_queue.ok() || !real_queue->has_value()) {
+    rt_.log().error("schedule level {}: message {} has no usable REAL_TOPIC/REAL_QID: skipped", level, m.offset_msg_id);
+    return true;
+  }
+  const std::string topic(*real_topic);
+  const QueueId queue = **real_queue;
+  (void)m.properties.erase(prop::kDelay);
+  auto props = encode_properties(m.properties);
+  if (!props) {
+    rt_.log().error("schedule level {}: message {}: {}: skipped", level, m.offset_msg_id, props.error().to_string());
+    return true;
+  }
+  const store::PutRequest req = copy_of(m, topic, queue, *props, m.reconsume_times);
+  const store::PutResult put = store_.put_message(req);
+  if (!put.stored()) {
+    rt_.log().warn("schedule level {}: delivering {} to {}/{} failed: {} {}", level, m.offset_msg_id, topic, queue,
+                   store::put_status_name(put.status), put.detail);
+    const bool hopeless = put.status == store::PutStatus::message_illegal ||
+                          put.status == store::PutStatus::properties_size_exceeded;
+    return hopeless;
+  }
+  ++delivered_;
+  return true;
+}
+
+Task<void> ScheduleMessageService::run_persist_loop(ScheduleMessageService* self) {
+  while (!self->stopped_) {
+    co_await self->rt_.sleep(self->config_.flush_delay_offset_interval);
+    if (self->stopped_ || self->changes_ == self->persisted_) continue;
+    Status s = co_await self->persist();
+    if (!s) self->rt_.log().error("delay offsets: persisting failed: {}", s.error().to_string());
+  }
+}
+
+Task<Status> ScheduleMessageService::persist() {
+  const std::uint64_t at = changes_;
+  const DelayOffsetTable snapshot = offsets_;
+  const store::PutStatus durable = co_await store_.wait_durable(store_.max_phy_offset());
+  if (durable != store::PutStatus::ok) {
+    co_return Error(Errc::timed_out, "delay offsets not written: the CommitLog did not sync in time");
+  }
+  Task<Status> w = file_.write(encode(snapshot));
+  Status s = co_await std::move(w);
+  if (s && at > persisted_) persisted_ = at;
+  co_return s;
+}
+
+std::string ScheduleMessageService::encode(const DelayOffsetTable& t) {
+  std::vector<std::uint8_t> bytes = remoting::body::write_body([&](json::Writer& w) {
+    w.StartObject();
+    json::write_key(w, "offsetTable");
+    w.StartObject();
+    for (const auto& [level, offset] : t) {
+      json::write_key(w, std::to_string(level));
+      w.Int64(offset);
+    }
+    w.EndObject();
+    w.EndObject();
+  });
+  return std::string(bytes.begin(), bytes.end());
+}
+
+Status ScheduleMessageService::decode(std::string_view text, DelayOffsetTable& t) {
+  auto doc = json::parse(text, json::Numbers::typed, kDelayOffsetFileName);
+  if (!doc) return std::move(doc).error();
+  json::JsonErrors errors;
+  json::ObjectReader r(*doc, std::string(kDelayOffsetFileName), errors);
+  if (const rapidjson::Value* table = r.object("offsetTable")) {
+    const std::string path = r.path_of("offsetTable");
+    for (auto it = table->MemberBegin(); it != table->MemberEnd(); ++it) {
+      const std::string_view k(it->name.GetString(), it->name.GetStringLength());
+      std::int32_t level = 0;
+      auto [end, ec] = std::from_chars(k.data(), k.data() + k.size(), level);
+      const auto offset = json::as_int64(it->value);
+      if (ec != std::errc() || end != k.data() + k.size() || level < 1 || level > kDelayLevelMax) {
+        errors.fail(fmt::format("{}: level \"{}\" is not in 1..{}", path, k, kDelayLevelMax));
+        break;
+      }
+      if (!offset || *offset < 0) {
+        errors.fail(fmt::format("{}[\"{}\"]: not a non-negative offset", path, k));
+        break;
+      }
+      t[level] = *offset;
+    }
+  }
+  if (errors.failed()) return errors.take();
+  return Status();
+}
+
+}  // namespace ferry::broker

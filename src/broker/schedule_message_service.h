@@ -1,0 +1,92 @@
+// ScheduleMessageService: delivery of delayed messages (RocketMQ's ScheduleMessageService).
+//
+// A message with DELAY = level waits in SCHEDULE_TOPIC_XXXX queue level − 1, whose ConsumeQueue
+// tagsCode is its delivery time (store time + the level's delay, wall ms). One loop per level
+// reads its queue in order from the level's delay offset; when the head is due it stores a copy
+// in REAL_TOPIC / REAL_QID with DELAY cleared (every other property, the body, flag, born
+// fields and reconsumeTimes kept) and moves past it. Order within a level is the order of
+// arrival. A delivery time further away than the level's delay (the wall clock moved back)
+// counts as due now (RocketMQ's correctDeliverTimestamp).
+//   * A head not due yet: the loop sleeps until it is due, or until on_arrival() wakes it.
+//   * An empty queue: sleeps until on_arrival() (the Broker forwards the store's arrival
+//     listener) or idle_recheck_interval (1 s), whichever comes first.
+//   * A record gone (cleaned up) or without a usable REAL_TOPIC / REAL_QID: logged and skipped.
+//   * A put that fails (disk full...): retried after put_retry_interval (10 s), same offset.
+//
+// Delay offsets: `{config_dir}/delayOffset.json` = {"offsetTable":{"1":12,"3":0}} (level →
+// next queue offset), written every flush_delay_offset_interval (10 s) when changed and by
+// persist() on a graceful stop. Before writing, persist() waits until the CommitLog is durable
+// past everything delivered so far, so a recorded offset never covers a delivery a crash could
+// lose: a crash re-delivers at most what was delivered since the last write (at-least-once),
+// and loses nothing that was durable in the schedule queue.
+//
+// Lifecycle: load() → start() (spawns the loops) → stop() (the loops end at their next wake-up)
+// → persist(). A crash destroys the loops with the node's tasks. Threading: the node's loop.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+
+#include "broker/broker_config.h"
+#include "broker/config_file.h"
+#include "broker/signal.h"
+#include "common/delay_levels.h"
+#include "store/message_store.h"
+
+namespace ferry::broker {
+
+inline constexpr std::string_view kDelayOffsetFileName = "delayOffset.json";
+
+// level (1..18) → next queue offset of SCHEDULE_TOPIC_XXXX queue level − 1.
+using DelayOffsetTable = std::map<std::int32_t, std::int64_t>;
+
+class ScheduleMessageService {
+ public:
+  ScheduleMessageService(Runtime& rt, const BrokerConfig& config, store::MessageStore& store);
+  ScheduleMessageService(const ScheduleMessageService&) = delete;
+  ScheduleMessageService& operator=(const ScheduleMessageService&) = delete;
+
+  // Loads delayOffset.json (falling back to the backup). Errors: corrupt naming the files.
+  Status load();
+  void start();
+  void stop();
+  // A message reached SCHEDULE_TOPIC_XXXX queue `queue` (= level − 1): wake that level.
+  void on_arrival(QueueId queue);
+  // Waits for the CommitLog to be durable past the deliveries so far, then writes the offsets.
+  // Errors: the sync timed out (nothing written), io_error, no_space.
+  Task<Status> persist();
+
+  const DelayOffsetTable& offsets() const { return offsets_; }
+  std::uint64_t delivered() const { return delivered_; }
+
+  static std::string encode(const DelayOffsetTable& t);
+  static Status decode(std::string_view text, DelayOffsetTable& t);
+
+  static constexpr Duration kIdleRecheckInterval = std::chrono::seconds(1);
+  static constexpr Duration kPutRetryInterval = std::chrono::seconds(10);
+  static constexpr std::int32_t kDeliveriesPerStepMax = 256;  // then the loop yields
+
+ private:
+  static Task<void> run_level(ScheduleMessageService* self, std::int32_t level);
+  static Task<void> run_persist_loop(ScheduleMessageService* self);
+  // Delivers what is due at the head of `level`; returns how long to wait before the next step.
+  Duration step(std::int32_t level);
+  // false when the put failed (retry later); true when delivered or skipped.
+  bool deliver(std::int32_t level, const store::cq::Unit& unit);
+
+  Runtime& rt_;
+  const BrokerConfig& config_;
+  store::MessageStore& store_;
+  ConfigFile file_;
+  DelayOffsetTable offsets_;
+  std::array<std::unique_ptr<Signal>, kDelayLevelMax> wake_;
+  std::uint64_t changes_ = 0;
+  std::uint64_t persisted_ = 0;
+  std::uint64_t delivered_ = 0;
+  bool started_ = false;
+  bool stopped_ = false;
+};
+
+}  // namespace ferry::broker

@@ -1,0 +1,266 @@
+#include "broker/send_processor.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "broker/batch_decoder.h"
+#include "broker/retry_topics.h"
+#include "common/delay_levels.h"
+#include "common/message.h"
+#include "common/message_const.h"
+#include "common/names.h"
+#include "common/permission.h"
+#include "common/properties.h"
+#include "common/sys_flag.h"
+#include "remoting/request_code.h"
+#include "remoting/response_code.h"
+
+namespace ferry::broker {
+
+namespace code = remoting::response_code;
+using remoting::SendMessageRequestHeader;
+using remoting::SendMessageResponseHeader;
+
+namespace {
+
+constexpr std::int32_t kTopicSysFlagUnitSub = 0x2;  // RocketMQ TopicSysFlag.FLAG_UNIT_SUB
+
+HostPort born_host_of(const RequestContext& ctx) {
+  if (ctx.channel) {
+    auto hp = HostPort::parse(ctx.channel->peer_text());
+    if (hp) return *hp;
+  }
+  return HostPort::v4(0, 0, 0, 0, 0);
+}
+
+// WAIT: absent means true; otherwise Java's Boolean.parseBoolean.
+bool wait_store_ok(const Properties& p) {
+  auto v = p.get(prop::kWait);
+  if (!v) return true;
+  std::string lower(*v);
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return lower == "true";
+}
+
+// Drops properties a broker never stores, adds CLUSTER.
+void add_broker_properties(Properties& p, std::string_view cluster) {
+  std::vector<std::string> transient;
+  for (const auto& [k, v] : p) {
+    if (k.starts_with(prop::kTransientPrefix)) transient.push_back(k);
+  }
+  for (const auto& k : transient) (void)p.erase(k);
+  p.set(prop::kCluster, cluster);
+}
+
+}  // namespace
+
+SendProcessor::SendProcessor(Runtime& rt, const BrokerConfig& config, store::MessageStore& store,
+                             TopicConfigManager& topics)
+    : rt_(rt), config_(config), store_(store), topics_(topics) {}
+
+std::variant<SendProcessor::Target, RemotingCommand> SendProcessor::route(
+    const RemotingCommand& request, const SendMessageRequestHeader& h) {
+  if (config_.broker_role == BrokerRole::slave) {
+    return reply(request, code::SERVICE_NOT_AVAILABLE, "the broker is a slave; send to its master");
+  }
+  if (!perm::is_writeable(config_.broker_permission)) {
+    return reply(request, code::NO_PERMISSION,
+                 fmt::format("the broker[{}] sending message is forbidden", config_.broker_name));
+  }
+  if (Status valid = validate_topic(h.topic); !valid) {
+    return reply(request, code::SYSTEM_ERROR, valid.error().detail);
+  }
+  if (is_system_topic(h.topic)) {
+    return reply(request, code::NO_PERMISSION,
+                 fmt::format("sending message to topic[{}] is forbidden (a system topic)", h.topic));
+  }
+  const TopicConfig* tc = topics_.find(h.topic);
+  if (tc == nullptr) {
+    tc = topics_.create_in_send(h.topic, h.default_topic, h.default_topic_queue_nums,
+                                 h.unit_mode ? kTopicSysFlagUnitSub : 0);
+  }
+  if (tc == nullptr) {
+    return reply(request, code::TOPIC_NOT_EXIST,
+                 fmt::format("topic[{}] not exist, apply first please!", h.topic));
+  }
+  if (!perm::is_writeable(tc->perm)) {
+    return reply(request, code::NO_PERMISSION,
+                 fmt::format("topic[{}] is not writable (perm {})", h.topic, perm::to_string(tc->perm)));
+  }
+  const std::int32_t queues_max = std::max(tc->read_queue_nums, tc->write_queue_nums);
+  std::int32_t queue_id = h.queue_id;
+  if (queue_id >= queues_max) {
+    return reply(request, code::SYSTEM_ERROR,
+                 fmt::format("request queueId[{}] is illegal, topic[{}] has {} write / {} read queues",
+                             queue_id, h.topic, tc->write_queue_nums, tc->read_queue_nums));
+  }
+  if (queue_id < 0) {
+    if (tc->write_queue_nums <= 0) {
+      return reply(request, code::NO_PERMISSION, fmt::format("topic[{}] has no writable queue", h.topic));
+    }
+    queue_id = static_cast<std::int32_t>(rt_.random().below(static_cast<std::uint64_t>(tc->write_queue_nums)));
+  }
+  return Target{h.topic, queue_id};
+}
+
+Task<Reply> SendProcessor::process(RequestContext ctx) {
+  auto h = SendMessageRequestHeader::from_request(ctx.request.code, ctx.request.ext_fields);
+  if (!h) co_return bad_header(ctx.request, h.error());
+  auto routed = route(ctx.request, *h);
+  if (auto* err = std::get_if<RemotingCommand>(&routed)) co_return std::move(*err);
+  Target target = std::get<Target>(std::move(routed));
+  if (ctx.request.code == remoting::request_code::SEND_BATCH_MESSAGE) {
+    Task<Reply> t = send_batch(std::move(ctx), std::move(*h), std::move(target));
+    co_return co_await std::move(t);
+  }
+  Task<Reply> t = send_one(std::move(ctx), std::move(*h), std::move(target));
+  co_return co_await std::move(t);
+}
+
+Task<Reply> SendProcessor::send_one(RequestContext ctx, SendMessageRequestHeader h, Target target) {
+  auto props = decode_properties(h.properties.value_or(""));
+  if (!props) co_return reply(ctx.request, code::MESSAGE_ILLEGAL, "properties: " + props.error().detail);
+  add_broker_properties(*props, config_.broker_cluster_name);
+
+  std::string topic = target.topic;
+  std::int32_t queue_id = target.queue_id;
+  Message m;
+  m.properties = std::move(*props);
+  if (groups_ != nullptr && is_retry_topic(topic)) {
+    // RocketMQ handleRetryAndDLQ: past maxReconsumeTimes a retry goes to the group's DLQ.
+    const std::string group = topic.substr(kRetryTopicPrefix.size());
+    const SubscriptionGroupConfig* g = groups_->find_or_create(group);
+    if (g == nullptr) {
+      co_return reply(ctx.request, code::SUBSCRIPTION_GROUP_NOT_EXIST, fmt::format("subscription group not exist, {}", group));
+    }
+    const std::int32_t max_reconsume = h.max_reconsume_times.value_or(g->retry_max_times);
+    if (h.reconsume_times.value_or(0) >= max_reconsume) {
+      topic = dlq_topic(group);
+      queue_id = 0;
+      const TopicConfig* dlq = ensure_topic(topics_, topic, kDlqQueueNums, perm::kReadWrite, 0);
+      if (dlq == nullptr) co_return reply(ctx.request, code::SYSTEM_ERROR, fmt::format("topic[{}] not exist", topic));
+      (void)m.properties.erase(prop::kDelay);
+    }
+  }
+  auto level = m.delay_level();
+  if (!level) co_return reply(ctx.request, code::MESSAGE_ILLEGAL, level.error().detail);
+  const std::int32_t tx = sysflag::transaction_type(h.sys_flag);
+  if (*level > 0 && (tx == sysflag::kTransactionNotType || tx == sysflag::kTransactionCommitType)) {
+    const std::int32_t effective = std::min(*level, kDelayLevelMax);
+    if (effective != *level) m.set_delay_level(effective);
+    m.set_real_topic(topic);
+    m.set_real_queue_id(QueueId(queue_id));
+    topic = std::string(kScheduleTopic);
+    queue_id = effective - 1;
+  }
+  auto text = encode_properties(m.properties);
+  if (!text) co_return reply(ctx.request, code::MESSAGE_ILLEGAL, "properties: " + text.error().detail);
+  const bool wait = wait_store_ok(m.properties);
+
+  store::PutRequest req;
+  req.topic = topic;
+  req.queue_id = QueueId(queue_id);
+  req.flag = h.flag;
+  req.body = Bytes(ctx.request.body.data(), ctx.request.body.size());
+  req.properties = *text;
+  req.sys_flag = h.sys_flag;
+  req.born_timestamp_ms = h.born_timestamp;
+  req.born_host = born_host_of(ctx);
+  req.reconsume_times = h.reconsume_times.value_or(0);
+  store::PutResult put = store_.put_message(req);
+  // The reply names the queue the client asked for (a delayed message's real queue).
+  Task<Reply> t = finish(std::move(ctx.request), std::move(put), target.queue_id, wait);
+  co_return co_await std::move(t);
+}
+
+Task<Reply> SendProcessor::send_batch(RequestContext ctx, SendMessageRequestHeader h, Target target) {
+  if (is_retry_topic(target.topic)) {
+    co_return reply(ctx.request, code::MESSAGE_ILLEGAL, "batch messages cannot be sent to a retry topic");
+  }
+  auto outer = decode_properties(h.properties.value_or(""));
+  if (!outer) co_return reply(ctx.request, code::MESSAGE_ILLEGAL, "properties: " + outer.error().detail);
+  auto entries = decode_batch(Bytes(ctx.request.body.data(), ctx.request.body.size()));
+  if (!entries) co_return reply(ctx.request, code::MESSAGE_ILLEGAL, entries.error().detail);
+
+  std::vector<std::string> texts;
+  texts.reserve(entries->size());
+  for (std::size_t i = 0; i < entries->size(); ++i) {
+    auto props = decode_properties((*entries)[i].properties);
+    if (!props) {
+      co_return reply(ctx.request, code::MESSAGE_ILLEGAL,
+                      fmt::format("batch message {}: properties: {}", i, props.error().detail));
+    }
+    Message m;
+    m.properties = std::move(*props);
+    auto level = m.delay_level();
+    if (!level || *level > 0) {
+      co_return reply(ctx.request, code::MESSAGE_ILLEGAL,
+                      fmt::format("batch message {}: delayed messages cannot be batched", i));
+    }
+    add_broker_properties(m.properties, config_.broker_cluster_name);
+    auto text = encode_properties(m.properties);
+    if (!text) {
+      co_return reply(ctx.request, code::MESSAGE_ILLEGAL,
+                      fmt::format("batch message {}: properties: {}", i, text.error().detail));
+    }
+    texts.push_back(std::move(*text));
+  }
+  const HostPort born = born_host_of(ctx);
+  std::vector<store::PutRequest> batch(entries->size());
+  for (std::size_t i = 0; i < entries->size(); ++i) {
+    store::PutRequest& r = batch[i];
+    r.topic = target.topic;
+    r.queue_id = QueueId(target.queue_id);
+    r.flag = (*entries)[i].flag;
+    r.body = (*entries)[i].body;
+    r.properties = texts[i];
+    r.sys_flag = h.sys_flag;
+    r.born_timestamp_ms = h.born_timestamp;
+    r.born_host = born;
+    r.reconsume_times = h.reconsume_times.value_or(0);
+  }
+  store::PutResult put = store_.put_messages(batch);
+  const bool wait = wait_store_ok(*outer);
+  Task<Reply> t = finish(std::move(ctx.request), std::move(put), target.queue_id, wait);
+  co_return co_await std::move(t);
+}
+
+Task<Reply> SendProcessor::finish(RemotingCommand request, store::PutResult put, std::int32_t queue_id,
+                                  bool wait) {
+  using store::PutStatus;
+  switch (put.status) {
+    case PutStatus::ok:
+    case PutStatus::flush_disk_timeout:
+      break;
+    case PutStatus::service_not_available:
+      co_return reply(request, code::SERVICE_NOT_AVAILABLE,
+                      fmt::format("service not available now (disk full or store stopped): {}", put.detail));
+    case PutStatus::message_illegal:
+    case PutStatus::properties_size_exceeded:
+      co_return reply(request, code::MESSAGE_ILLEGAL, fmt::format("the message is illegal: {}", put.detail));
+    case PutStatus::create_mapped_file_failed:
+      co_return reply(request, code::SYSTEM_ERROR, fmt::format("create mapped file failed: {}", put.detail));
+  }
+  // msgIds are read back from the log now, before any await (the records are surely there).
+  auto ids = store_.offset_msg_ids(put);
+  if (!ids) co_return reply(request, code::SYSTEM_ERROR, "stored, but the msgId: " + ids.error().to_string());
+  std::int32_t result_code = put.status == PutStatus::ok ? code::SUCCESS : code::FLUSH_DISK_TIMEOUT;
+  if (result_code == code::SUCCESS && wait && config_.flush_disk_type == store::FlushMode::sync_flush) {
+    const PutStatus durable = co_await store_.wait_durable(put.end());
+    if (durable != PutStatus::ok) result_code = code::FLUSH_DISK_TIMEOUT;
+  }
+  SendMessageResponseHeader rh;
+  rh.msg_id = std::move(*ids);
+  rh.queue_id = queue_id;
+  rh.queue_offset = put.queue_offset.value();
+  rh.msg_region = config_.region_id;
+  rh.trace_on = config_.trace_on ? "true" : "false";
+  RemotingCommand out = reply(request, result_code,
+                              result_code == code::SUCCESS ? std::string() : "flush disk timeout");
+  out.ext_fields = rh.to_fields();
+  co_return out;
+}
+
+}  // namespace ferry::broker

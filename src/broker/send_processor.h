@@ -1,0 +1,80 @@
+// SendProcessor: SEND_MESSAGE (10), SEND_MESSAGE_V2 (310) and SEND_BATCH_MESSAGE (320)
+// (RocketMQ's SendMessageProcessor).
+//
+// Checks, in order, each answered with a code and a remark (DESIGN.md section 3):
+//   header fields missing or malformed              1 SYSTEM_ERROR, the remark names the field
+//   a slave broker                                  14 SERVICE_NOT_AVAILABLE
+//   broker permission without write                 16 NO_PERMISSION
+//   topic blank / invalid characters / too long     1 SYSTEM_ERROR
+//   a system topic (TBW102, SCHEDULE_TOPIC_XXXX...) 16 NO_PERMISSION
+//   topic unknown and not auto-creatable            17 TOPIC_NOT_EXIST
+//   topic without the write permission              16 NO_PERMISSION
+//   queueId >= max(read, write queue count)         1 SYSTEM_ERROR
+//   malformed properties or batch body, a delayed
+//   message in a batch, body > 4 MiB, properties
+//   over 32767 bytes                                13 MESSAGE_ILLEGAL
+//   disk full / store shut down                     14 SERVICE_NOT_AVAILABLE
+// queueId < 0 picks a random writable queue (the runtime's Random).
+//
+// Stored messages get the CLUSTER property. A message with DELAY > 0 (levels above 18 count as
+// 18) is stored in SCHEDULE_TOPIC_XXXX queue level-1 with REAL_TOPIC / REAL_QID; its tagsCode is
+// the delivery time (Broker installs the store's TagsCodeHook). Delivering delayed messages is a
+// later issue (ScheduleMessageService).
+//
+// The reply carries msgId (comma-joined for a batch), queueId, queueOffset (of the first
+// message), MSG_REGION and TRACE_ON. Under SYNC_FLUSH (and WAIT not "false") the reply waits for
+// durability; FLUSH_DISK_TIMEOUT (10) keeps the full header (the message is stored).
+//
+// Retry topics (set_subscription_groups installed): a send to `%RETRY%{group}` names a
+// subscription group (found or auto-created; else 26); when its reconsumeTimes header field is
+// >= maxReconsumeTimes (the header's, else the group's retryMaxTimes) the message goes to
+// `%DLQ%{group}` (1 queue, perm 6, created on demand) undelayed instead.
+//
+// Seams left for later issues: transactional half messages, send hooks/metrics.
+#pragma once
+
+#include <string>
+#include <variant>
+
+#include "broker/broker_config.h"
+#include "broker/replies.h"
+#include "broker/subscription_group_manager.h"
+#include "broker/topic_config_manager.h"
+#include "remoting/header/send_message_header.h"
+#include "store/message_store.h"
+
+namespace ferry::broker {
+
+class SendProcessor {
+ public:
+  SendProcessor(Runtime& rt, const BrokerConfig& config, store::MessageStore& store,
+                TopicConfigManager& topics);
+
+  // For the RpcServer (codes 10, 310, 320). Never throws for bad input.
+  Task<Reply> process(RequestContext ctx);
+
+  // Enables the retry-topic → DLQ rule (the groups outlive this processor).
+  void set_subscription_groups(SubscriptionGroupManager* groups) { groups_ = groups; }
+
+ private:
+  // Where a send goes, once its topic and queue passed the checks.
+  struct Target {
+    std::string topic;
+    std::int32_t queue_id = 0;
+  };
+  // The target, or the error reply.
+  std::variant<Target, RemotingCommand> route(const RemotingCommand& request,
+                                              const remoting::SendMessageRequestHeader& h);
+  Task<Reply> send_one(RequestContext ctx, remoting::SendMessageRequestHeader h, Target target);
+  Task<Reply> send_batch(RequestContext ctx, remoting::SendMessageRequestHeader h, Target target);
+  // Maps the put status; awaits durability under SYNC_FLUSH when `wait`.
+  Task<Reply> finish(RemotingCommand request, store::PutResult put, std::int32_t queue_id, bool wait);
+
+  Runtime& rt_;
+  const BrokerConfig& config_;
+  store::MessageStore& store_;
+  TopicConfigManager& topics_;
+  SubscriptionGroupManager* groups_ = nullptr;
+};
+
+}  // namespace ferry::broker

@@ -1,0 +1,51 @@
+#include "broker/subscription_group_admin_processor.h"
+
+#include <fmt/format.h>
+
+#include "common/names.h"
+#include "remoting/body/body_json.h"
+#include "remoting/header/field_codec.h"
+#include "remoting/response_code.h"
+
+namespace ferry::broker {
+
+namespace code = remoting::response_code;
+namespace json = remoting::json;
+
+Task<Reply> SubscriptionGroupAdminProcessor::update(RequestContext ctx) {
+  auto doc = remoting::body::parse_body(ctx.request.body, "SubscriptionGroupConfig");
+  if (!doc) co_return bad_header(ctx.request, doc.error());
+  json::JsonErrors errors;
+  SubscriptionGroupConfig c = SubscriptionGroupConfig::read(*doc, "SubscriptionGroupConfig", errors);
+  if (errors.failed()) co_return bad_header(ctx.request, errors.take());
+  if (Status v = validate_group(c.group_name); !v) {
+    co_return reply(ctx.request, code::SYSTEM_ERROR, "SubscriptionGroupConfig.groupName: " + v.error().detail);
+  }
+  if (c.retry_queue_nums < 0 || c.retry_queue_nums > 1024) {
+    co_return reply(ctx.request, code::SYSTEM_ERROR,
+                    fmt::format("SubscriptionGroupConfig.retryQueueNums: {} is not in 0..1024", c.retry_queue_nums));
+  }
+  if (c.retry_max_times < -1) {
+    co_return reply(ctx.request, code::SYSTEM_ERROR,
+                    fmt::format("SubscriptionGroupConfig.retryMaxTimes: {} is below -1", c.retry_max_times));
+  }
+  groups_.put(std::move(c));
+  co_return reply(ctx.request, code::SUCCESS);
+}
+
+Task<Reply> SubscriptionGroupAdminProcessor::get_all(RequestContext ctx) {
+  RemotingCommand r = reply(ctx.request, code::SUCCESS);
+  const std::string text = SubscriptionGroupManager::encode(groups_.table(), groups_.data_version());
+  r.body.assign(text.begin(), text.end());
+  co_return r;
+}
+
+Task<Reply> SubscriptionGroupAdminProcessor::remove(RequestContext ctx) {
+  remoting::FieldReader r(ctx.request.ext_fields, "DeleteSubscriptionGroupRequestHeader");
+  const std::string group = r.string("groupName");
+  if (Status s = r.status(); !s) co_return bad_header(ctx.request, s.error());
+  (void)groups_.remove(group);
+  co_return reply(ctx.request, code::SUCCESS);
+}
+
+}  // namespace ferry::broker

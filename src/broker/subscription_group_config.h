@@ -1,0 +1,38 @@
+// SubscriptionGroupConfig: one consumer group's broker-side settings (RocketMQ's
+// SubscriptionGroupConfig), as it travels in JSON (config/subscriptionGroup.json, admin bodies):
+//   {"groupName":"G","consumeEnable":true,"consumeFromMinEnable":true,
+//    "consumeBroadcastEnable":true,"retryQueueNums":1,"retryMaxTimes":16,"brokerId":0,
+//    "whichBrokerWhenConsumeSlowly":1,"notifyConsumerIdsChangedEnable":true}
+// Missing optional fields take these defaults; groupName is required.
+#pragma once
+
+#include <rapidjson/document.h>
+
+#include <cstdint>
+#include <string>
+
+#include "remoting/json/json_reader.h"
+#include "remoting/json/json_writer.h"
+
+namespace ferry::broker {
+
+inline constexpr std::int32_t kRetryMaxTimesDefault = 16;
+
+struct SubscriptionGroupConfig {
+  std::string group_name;
+  bool consume_enable = true;
+  bool consume_from_min_enable = true;
+  bool consume_broadcast_enable = true;
+  std::int32_t retry_queue_nums = 1;
+  std::int32_t retry_max_times = kRetryMaxTimesDefault;
+  std::int64_t broker_id = 0;
+  std::int64_t which_broker_when_consume_slowly = 1;
+  bool notify_consumer_ids_changed_enable = true;
+
+  static SubscriptionGroupConfig read(const rapidjson::Value& v, std::string path,
+                                      remoting::json::JsonErrors& errors);
+  void write(remoting::json::Writer& w) const;
+  bool operator==(const SubscriptionGroupConfig&) const = default;
+};
+
+}  // namespace ferry::broker

@@ -1,0 +1,68 @@
+// SubscriptionGroupManager: consumer groups' broker-side settings (RocketMQ's
+// SubscriptionGroupManager), ordered by name, with a DataVersion bumped on every change.
+//
+// Persisted in `{config_dir}/subscriptionGroup.json` through a ConfigFile:
+//   {"dataVersion":{"counter":N,"timestamp":ms},
+//    "subscriptionGroupTable":{"G":{...SubscriptionGroupConfig...}}}
+// Every change (put, remove, an auto-create) bumps the version and starts a background persist;
+// a graceful stop persists once more. Persist failures are logged; memory stays authoritative.
+//
+// Auto-creation (autoCreateSubscriptionGroup, on by default): find_or_create() makes a group
+// with the defaults the first time a heartbeat, pull or send-back names it. At most
+// subscription_groups_max groups: beyond that find_or_create() returns nullptr (the caller
+// answers SUBSCRIPTION_GROUP_NOT_EXIST naming the cap).
+//
+// Threading: the node's loop. Pointers returned by find() are valid until the next change.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "broker/broker_config.h"
+#include "broker/config_file.h"
+#include "broker/subscription_group_config.h"
+#include "remoting/body/register_broker_body.h"
+
+namespace ferry::broker {
+
+using SubscriptionGroupTable = std::map<std::string, SubscriptionGroupConfig, std::less<>>;
+
+inline constexpr std::string_view kSubscriptionGroupFileName = "subscriptionGroup.json";
+
+class SubscriptionGroupManager {
+ public:
+  SubscriptionGroupManager(Runtime& rt, const BrokerConfig& config);
+
+  // Loads subscriptionGroup.json (falling back to the backup). Errors: corrupt naming the files.
+  Status load();
+
+  const SubscriptionGroupConfig* find(std::string_view group) const;
+  // find(), or (auto-creation on, group name valid, under the cap) a new group with defaults.
+  const SubscriptionGroupConfig* find_or_create(std::string_view group);
+  // Creates or replaces (UPDATE_AND_CREATE_SUBSCRIPTIONGROUP). Counts as a change.
+  void put(SubscriptionGroupConfig config);
+  // False when the group did not exist.
+  bool remove(std::string_view group);
+
+  const SubscriptionGroupTable& table() const { return table_; }
+  const remoting::body::DataVersion& data_version() const { return data_version_; }
+
+  // Writes the file now (after a write in progress). Success = durable.
+  Task<Status> persist();
+
+  static std::string encode(const SubscriptionGroupTable& table, const remoting::body::DataVersion& v);
+  static Status decode(std::string_view text, SubscriptionGroupTable& table, remoting::body::DataVersion& v);
+
+ private:
+  void changed();
+  static Task<void> persist_in_background(SubscriptionGroupManager* self);
+
+  Runtime& rt_;
+  const BrokerConfig& config_;
+  ConfigFile file_;
+  SubscriptionGroupTable table_;
+  remoting::body::DataVersion data_version_;
+};
+
+}  // namespace ferry::broker

@@ -1,0 +1,66 @@
+// AdminClient: the admin calls of mqadmin and tests (RocketMQ's MQAdminImpl + the parts of
+// DefaultMQAdminExt the broker serves today), over a ClientInstance's RPC client and NameServers.
+//
+// Each call is one or a few RPCs bounded by the instance's api_timeout. Errors name the NameServer
+// or broker and the reply code (client_errors.h); not_found for an unknown topic / message.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "client/client_instance.h"
+#include "common/message.h"
+#include "common/message_queue.h"
+#include "remoting/body/cluster_info.h"
+#include "remoting/body/topic_config.h"
+
+namespace ferry::client {
+
+struct QueueStatus {  // one queue of `topic_status`
+  MessageQueue queue;
+  QueueOffset min_offset;
+  QueueOffset max_offset;
+};
+
+struct QueueProgress {  // one queue of `consumer_progress`
+  MessageQueue queue;
+  QueueOffset broker_offset;    // the queue's max offset
+  QueueOffset consumer_offset;  // the group's committed offset (-1: none)
+  std::int64_t lag() const { return consumer_offset.value() < 0 ? broker_offset.value() : broker_offset - consumer_offset; }
+};
+
+class AdminClient {
+ public:
+  explicit AdminClient(ClientInstance& instance) : ci_(instance) {}
+
+  // UPDATE_AND_CREATE_TOPIC on one broker ("ip:port"). The broker re-registers with the
+  // NameServers; routes show the topic after that.
+  Task<Status> create_topic(std::string broker_addr, remoting::body::TopicConfig config);
+  // The same on the master of every broker of `cluster` (from GET_BROKER_CLUSTER_INFO).
+  Task<Status> create_topic_in_cluster(std::string cluster, remoting::body::TopicConfig config);
+
+  Task<Result<remoting::body::TopicRouteData>> topic_route(std::string topic);
+  // GET_MIN_OFFSET / GET_MAX_OFFSET of every readable queue, in queue order.
+  Task<Result<std::vector<QueueStatus>>> topic_status(std::string topic);
+  Task<Result<remoting::body::ClusterInfo>> cluster_info();
+  Task<Result<std::vector<std::string>>> topic_list();
+
+  // VIEW_MESSAGE_BY_ID at the store host the offset msgId names.
+  Task<Result<MessageExt>> view_message(std::string offset_msg_id);
+  // QUERY_MESSAGE on every broker of the topic; keeps messages whose KEYS contain `key`
+  // (unique_key: whose UNIQ_KEY equals it), at most max_num in all.
+  Task<Result<std::vector<MessageExt>>> query_message(std::string topic, std::string key, std::int32_t max_num,
+                                                      WallMs begin_ms, WallMs end_ms, bool unique_key = false);
+  // QUERY_CONSUMER_OFFSET against GET_MAX_OFFSET for every readable queue of `topic`.
+  Task<Result<std::vector<QueueProgress>>> consumer_progress(std::string group, std::string topic);
+
+ private:
+  Task<Result<remoting::RemotingCommand>> call_broker(std::string where, std::string addr, remoting::RemotingCommand req);
+  Task<Result<std::int64_t>> queue_offset(std::string addr, std::int32_t code, MessageQueue mq);
+  Task<Result<std::string>> read_address(MessageQueue mq);
+
+  ClientInstance& ci_;
+};
+
+}  // namespace ferry::client

@@ -1,0 +1,153 @@
+// ClientInstance: what the producers, consumers and admin calls of one client process (or one
+// simulated client node) share (RocketMQ's MQClientInstance).
+//
+//   ClientInstance ci(rt, config);   // clientID = "ip@instanceName"
+//   ci.start();                      // route polling every 30 s, heartbeats every 30 s
+//   Producer p(ci, ProducerConfig{.group = "PG"}); FERRY_TRY(p.start());
+//   ...
+//   co_await ci.shutdown();          // UNREGISTER_CLIENT to every broker, loops stop, sockets close
+//
+// Routes: GET_ROUTEINFO_BY_TOPIC for every topic in use (published topics, the topics of every
+// registered consumer's subscriptions), every poll interval and on demand. A changed route
+// updates the broker address table (name → {id → addr}), the publish info of the topic (writable
+// queues of brokers with a master) and its subscribe queues (readable queues; consumers hear of
+// a change). A failed update (no NameServer answers, unknown topic) keeps what was known.
+//
+// Heartbeats: HEART_BEAT {clientID, producerDataSet, consumerDataSet} to the master of every
+// known broker, and to slaves too when a consumer is registered, every heartbeat interval and
+// when a producer or consumer registers. Before each round, brokers that no route mentions any
+// more are forgotten (RocketMQ's cleanOfflineBroker).
+//
+// Lifetime and threading: construct, call and destroy on the node's loop. Background loops and
+// calls started by the instance are owned by it and destroyed with it. Every Task a method
+// returns refers to the instance: it must not outlive it. Producers and consumers must be
+// shut down or destroyed before the instance.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "client/client_config.h"
+#include "client/consumer_handle.h"
+#include "client/name_server_list.h"
+#include "client/owned_tasks.h"
+#include "client/topic_publish_info.h"
+#include "common/unique_id.h"
+#include "remoting/body/heartbeat_data.h"
+#include "remoting/rpc/rpc_client.h"
+
+namespace ferry::client {
+
+inline constexpr std::int64_t kMasterId = 0;
+
+class ClientInstance {
+ public:
+  using BrokerAddrs = std::map<std::int64_t, std::string>;  // broker id → "ip:port"
+
+  ClientInstance(Runtime& rt, ClientConfig config);
+  ~ClientInstance();
+  ClientInstance(const ClientInstance&) = delete;
+  ClientInstance& operator=(const ClientInstance&) = delete;
+
+  // Starts route polling and heartbeats. Idempotent; nothing after shutdown().
+  void start();
+  // Unregisters every producer and consumer group from every known broker (UNREGISTER_CLIENT,
+  // each call bounded by api_timeout, failures logged), stops the loops and closes every
+  // connection. Idempotent. Calls made afterwards fail with Errc::closed.
+  Task<void> shutdown();
+  bool running() const { return started_ && !shut_down_; }
+
+  const std::string& client_id() const { return client_id_; }
+  const ClientConfig& config() const { return config_; }
+  Runtime& runtime() { return rt_; }
+  remoting::RpcClient& rpc() { return rpc_; }
+  NameServerList& name_servers() { return names_; }
+  UniqIdGenerator& uniq_ids() { return uniq_ids_; }
+
+  // ---- producers and consumers ---------------------------------------------------------
+  // Errors: invalid_argument (bad group name, or the group is already registered here).
+  Status register_producer(const std::string& group);
+  // Forgets the group and sends UNREGISTER_CLIENT for it to every known broker.
+  Task<void> unregister_producer(std::string group);
+  // `consumer` must stay valid until unregister_consumer(). Errors as register_producer.
+  Status register_consumer(const std::string& group, ConsumerHandle* consumer);
+  Task<void> unregister_consumer(std::string group);
+  const std::set<std::string>& producer_groups() const { return producers_; }
+
+  // ---- routes ---------------------------------------------------------------------------
+  // Asks a NameServer for the route of `topic` and applies it. Errors: not_found (TOPIC_NOT_EXIST),
+  // the NameServer errors (no NameServer answered), corrupt (a malformed route body).
+  Task<Status> update_topic_route(std::string topic);
+  // The producer's auto-create path: `topic` gets the route of `default_topic` (TBW102) with its
+  // queue counts capped at `queue_nums` (RocketMQ's updateTopicRouteInfoFromNameServer with
+  // isDefault). Errors as update_topic_route for the default topic.
+  Task<Status> update_topic_route_from_default(std::string topic, std::string default_topic, std::int32_t queue_nums);
+  // One polling round over every topic in use.
+  Task<void> update_all_routes();
+
+  // A producer publishes `topic`: the polling round includes it. Returns its publish info (not
+  // ok() until a route arrived). The pointer is valid until the instance dies; its contents
+  // change with every route update.
+  TopicPublishInfo& publish_info(const std::string& topic);
+  const TopicPublishInfo* find_publish_info(const std::string& topic) const;
+  // Readable queues of `topic` from the last route (empty when none is known).
+  std::vector<MessageQueue> subscribe_queues(const std::string& topic) const;
+  std::optional<TopicRouteData> route(const std::string& topic) const;
+
+  // ---- brokers --------------------------------------------------------------------------
+  std::optional<std::string> master_address(const std::string& broker_name) const;
+  // The master's address, else the lowest slave id's (for reads).
+  std::optional<std::string> any_address(const std::string& broker_name) const;
+  const std::map<std::string, BrokerAddrs>& broker_addrs() const { return broker_addrs_; }
+
+  // One heartbeat round now (what the loop does). Returns how many brokers accepted it.
+  Task<std::size_t> send_heartbeat_to_all();
+  remoting::body::HeartbeatData heartbeat_data() const;
+
+  // ---- counters (tests, logs) -----------------------------------------------------------
+  std::uint64_t route_poll_rounds() const { return route_poll_rounds_; }
+  std::uint64_t heartbeat_rounds() const { return heartbeat_rounds_; }
+  std::uint64_t heartbeats_accepted() const { return heartbeats_accepted_; }
+
+ private:
+  static Task<void> poll_loop(ClientInstance* self);
+  static Task<void> heartbeat_loop(ClientInstance* self);
+  static Task<void> heartbeat_soon(ClientInstance* self);
+  Task<Result<TopicRouteData>> fetch_route(std::string topic);
+  void apply_route(const std::string& topic, TopicRouteData route, bool force);
+  void clean_offline_brokers();
+  std::set<std::string> topics_in_use() const;
+  Task<void> unregister_client(std::optional<std::string> producer_group, std::optional<std::string> consumer_group);
+
+  Runtime& rt_;
+  const ClientConfig config_;
+  const std::string client_id_;
+  remoting::RpcClient rpc_;
+  NameServerList names_;
+  UniqIdGenerator uniq_ids_;
+
+  std::set<std::string> producers_;
+  std::map<std::string, ConsumerHandle*> consumers_;
+  std::map<std::string, TopicRouteData> routes_;       // normalized, by topic
+  std::map<std::string, TopicPublishInfo> publish_;    // by topic
+  std::map<std::string, std::vector<MessageQueue>> subscribe_;  // by topic
+  std::map<std::string, BrokerAddrs> broker_addrs_;    // by broker name
+
+  bool started_ = false;
+  bool shut_down_ = false;
+  std::uint64_t route_poll_rounds_ = 0;
+  std::uint64_t heartbeat_rounds_ = 0;
+  std::uint64_t heartbeats_accepted_ = 0;
+  std::uint64_t heartbeat_unsupported_logged_ = 0;
+  OwnedTasks tasks_;  // last: destroyed first, before what its frames use
+};
+
+// "ip@instance[@unit]"
+std::string make_client_id(const ClientConfig& config, const std::string& host);
+
+}  // namespace ferry::client

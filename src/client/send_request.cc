@@ -1,0 +1,110 @@
+#include "client/send_request.h"
+
+#include <fmt/format.h>
+
+#include "client/client_errors.h"
+#include "common/compression.h"
+#include "common/message_const.h"
+#include "common/names.h"
+#include "common/properties.h"
+#include "common/sys_flag.h"
+#include "remoting/header/send_message_header.h"
+#include "remoting/request_code.h"
+#include "remoting/response_code.h"
+
+namespace ferry::client {
+
+namespace rc = remoting::request_code;
+namespace code = remoting::response_code;
+
+Result<PreparedMessage> prepare_message(const Message& msg, const ProducerConfig& config, bool batch) {
+  PreparedMessage p;
+  p.topic = msg.topic;
+  p.flag = msg.flag;
+  p.batch = batch;
+  Properties props = msg.properties;
+  if (is_retry_topic(msg.topic)) {
+    if (auto v = props.get(prop::kReconsumeTime)) {
+      Result<std::int32_t> n = parse_int32_property(prop::kReconsumeTime, *v);
+      if (!n.ok()) return std::move(n).error();
+      p.reconsume_times = *n;
+      props.erase(prop::kReconsumeTime);
+    }
+    if (auto v = props.get(prop::kMaxReconsumeTimes)) {
+      Result<std::int32_t> n = parse_int32_property(prop::kMaxReconsumeTimes, *v);
+      if (!n.ok()) return std::move(n).error();
+      p.max_reconsume_times = *n;
+      props.erase(prop::kMaxReconsumeTimes);
+    }
+  }
+  Result<std::string> text = encode_properties(props);
+  if (!text.ok()) return Error(Errc::invalid_argument, fmt::format("message to '{}': {}", msg.topic, text.error().detail));
+  p.properties = std::move(*text);
+  if (auto id = msg.uniq_key()) p.msg_id = std::string(*id);
+  if (!batch && msg.body.size() >= config.compress_body_over_bytes) {
+    p.body = zlib_compress(Bytes(msg.body.data(), msg.body.size()), config.compress_level);
+    p.sys_flag |= sysflag::kCompressed | sysflag::kCompressionZlib;
+  } else {
+    p.body = msg.body;
+  }
+  return p;
+}
+
+remoting::RemotingCommand build_send_request(const PreparedMessage& m, const MessageQueue& mq,
+                                             const ProducerConfig& config, WallMs born_timestamp_ms) {
+  remoting::SendMessageRequestHeader h;
+  h.producer_group = config.group;
+  h.topic = m.topic;
+  h.default_topic = config.create_topic_key;
+  h.default_topic_queue_nums = config.default_topic_queue_nums;
+  h.queue_id = mq.queue_id.value();
+  h.sys_flag = m.sys_flag;
+  h.born_timestamp = born_timestamp_ms;
+  h.flag = m.flag;
+  h.properties = m.properties;
+  h.reconsume_times = m.reconsume_times.value_or(0);
+  h.unit_mode = false;
+  h.batch = m.batch;
+  h.max_reconsume_times = m.max_reconsume_times;
+  remoting::RemotingCommand req = remoting::make_request(m.batch ? rc::SEND_BATCH_MESSAGE : rc::SEND_MESSAGE_V2, 0);
+  req.ext_fields = h.to_fields_v2();
+  req.body = m.body;
+  return req;
+}
+
+Result<SendResult> parse_send_reply(const remoting::RemotingCommand& reply, const PreparedMessage& m,
+                                    const MessageQueue& mq, const std::string& broker_addr, std::int32_t request_code) {
+  SendResult out;
+  switch (reply.code) {
+    case code::SUCCESS: out.status = SendStatus::SEND_OK; break;
+    case code::FLUSH_DISK_TIMEOUT: out.status = SendStatus::FLUSH_DISK_TIMEOUT; break;
+    case code::FLUSH_SLAVE_TIMEOUT: out.status = SendStatus::FLUSH_SLAVE_TIMEOUT; break;
+    case code::SLAVE_NOT_AVAILABLE: out.status = SendStatus::SLAVE_NOT_AVAILABLE; break;
+    default: return reply_error(broker_where(mq.broker_name, broker_addr), request_code, reply);
+  }
+  Result<remoting::SendMessageResponseHeader> h = remoting::SendMessageResponseHeader::from_fields(reply.ext_fields);
+  if (!h.ok()) {
+    return Error(Errc::corrupt, fmt::format("{} sent a malformed send reply: {}", broker_where(mq.broker_name, broker_addr),
+                                            h.error().detail));
+  }
+  out.msg_id = m.msg_id;
+  out.offset_msg_id = h->msg_id;
+  out.queue = MessageQueue{m.topic, mq.broker_name, QueueId(h->queue_id)};
+  out.queue_offset = QueueOffset(h->queue_offset);
+  out.transaction_id = h->transaction_id;
+  out.region_id = h->msg_region;
+  out.trace_on = !h->trace_on || *h->trace_on != "false";
+  return out;
+}
+
+std::string_view name(SendStatus s) {
+  switch (s) {
+    case SendStatus::SEND_OK: return "SEND_OK";
+    case SendStatus::FLUSH_DISK_TIMEOUT: return "FLUSH_DISK_TIMEOUT";
+    case SendStatus::FLUSH_SLAVE_TIMEOUT: return "FLUSH_SLAVE_TIMEOUT";
+    case SendStatus::SLAVE_NOT_AVAILABLE: return "SLAVE_NOT_AVAILABLE";
+  }
+  return "?";
+}
+
+}  // namespace ferry::client

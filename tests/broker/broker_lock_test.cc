@@ -1,0 +1,1 @@
+#include "broker/consumer_fixture.h"

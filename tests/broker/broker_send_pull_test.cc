@@ -1,0 +1,282 @@
+// Send (V1, V2, batch) and pull back exactly what was sent; auto-creation; validation codes;
+// tag filtering; delayed messages; malformed headers.
+#include "broker/broker_fixture.h"
+#include "common/msg_id.h"
+
+namespace ferry::broker::testing {
+namespace {
+
+TEST_F(BrokerTest, SendV1V2AndBatchThenPullBackExactlyWhatWasSent) {
+  boot();
+  std::vector<Msg> sent;
+  Msg a;
+  a.body = "v1 body";
+  a.tag("TagA").keys("k1 k2").set("UNIQ_KEY", "AABBCC");
+  Call r1 = send(a, rc::SEND_MESSAGE);
+  ASSERT_TRUE(r1.ok) << r1.error;
+  ASSERT_EQ(r1.reply.code, code::SUCCESS) << r1.remark();
+  EXPECT_EQ(r1.field("queueId"), "0");
+  EXPECT_EQ(r1.field("queueOffset"), "0");
+  EXPECT_EQ(r1.field("MSG_REGION"), "DefaultRegion");
+  EXPECT_EQ(r1.field("TRACE_ON"), "true");
+  sent.push_back(a);
+
+  Msg b;
+  b.body = std::string(3000, 'b');
+  b.flag = 77;
+  b.tag("TagB");
+  Call r2 = send(b, rc::SEND_MESSAGE_V2);
+  ASSERT_EQ(r2.reply.code, code::SUCCESS) << r2.remark();
+  EXPECT_EQ(r2.field("queueOffset"), "1");
+  sent.push_back(b);
+
+  std::vector<Msg> batch(3);
+  for (int i = 0; i < 3; ++i) {
+    batch[i].body = "batch-" + std::to_string(i);
+    batch[i].keys("bk" + std::to_string(i));
+  }
+  Call r3 = call(batch_request(batch));
+  ASSERT_EQ(r3.reply.code, code::SUCCESS) << r3.remark();
+  EXPECT_EQ(r3.field("queueOffset"), "2");
+  const std::string ids = r3.field("msgId");
+  EXPECT_EQ(std::count(ids.begin(), ids.end(), ','), 2) << ids;
+  for (const Msg& m : batch) sent.push_back(m);
+
+  Call p = pull(Pull{});
+  ASSERT_EQ(p.reply.code, code::SUCCESS) << p.remark();
+  EXPECT_EQ(p.field("nextBeginOffset"), "5");
+  EXPECT_EQ(p.field("minOffset"), "0");
+  EXPECT_EQ(p.field("maxOffset"), "5");
+  EXPECT_EQ(p.field("suggestWhichBrokerId"), "0");
+  const auto got = messages_of(p.reply);
+  ASSERT_EQ(got.size(), sent.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(body_text(got[i]), sent[i].body);
+    EXPECT_EQ(got[i].topic, "T");
+    EXPECT_EQ(got[i].queue_offset.value(), static_cast<std::int64_t>(i));
+    EXPECT_EQ(got[i].flag, sent[i].flag);
+    for (const auto& [k, v] : sent[i].props) EXPECT_EQ(got[i].properties.get(k), std::optional<std::string_view>(v)) << k;
+    EXPECT_EQ(got[i].properties.get("CLUSTER"), std::optional<std::string_view>("DefaultCluster"));
+    EXPECT_EQ(got[i].born_host.to_string().substr(0, 10), world_.node(client_node_).host().substr(0, 10));
+  }
+  // The reply's msgId is the offset id of the stored record.
+  auto id = decode_offset_msg_id(r1.field("msgId"));
+  ASSERT_TRUE(id.ok()) << r1.field("msgId");
+  EXPECT_EQ(id->offset, got[0].physical_offset);
+  EXPECT_EQ(id->store_host.to_string(), addr_);
+  EXPECT_EQ(r1.field("msgId"), got[0].offset_msg_id);
+}
+
+TEST_F(BrokerTest, AutoCreateTakesMinOfHeaderAndTbw102AndRegistersIt) {
+  boot();
+  const TopicConfig* tbw = broker().topics().find("TBW102");
+  ASSERT_NE(tbw, nullptr);
+  EXPECT_EQ(tbw->perm, 7);
+  EXPECT_EQ(tbw->write_queue_nums, 8);
+  const std::int64_t version_before = broker().topics().data_version().counter;
+  Msg m;
+  m.topic = "NewTopic";
+  m.queue_id = -1;  // the broker picks
+  Call r = send(m);
+  ASSERT_EQ(r.reply.code, code::SUCCESS) << r.remark();
+  const TopicConfig* tc = broker().topics().find("NewTopic");
+  ASSERT_NE(tc, nullptr);
+  EXPECT_EQ(tc->write_queue_nums, 4);  // min(4 from the header, 8)
+  EXPECT_EQ(tc->read_queue_nums, 4);
+  EXPECT_EQ(tc->perm, 6);
+  EXPECT_LT(std::stoi(r.field("queueId")), 4);
+  EXPECT_GT(broker().topics().data_version().counter, version_before);
+  // The NameServer hears about it soon.
+  world_.run_for(std::chrono::seconds(1));
+  ASSERT_FALSE(names_->registrations.empty());
+  const auto& last = names_->registrations.back().topic_config_serialize_wrapper;
+  EXPECT_TRUE(last.topic_config_table.contains("NewTopic"));
+  EXPECT_EQ(last.data_version.counter, broker().topics().data_version().counter);
+  EXPECT_TRUE(names_->crc_problems.empty());
+}
+
+TEST_F(BrokerTest, NoAutoCreateGivesTopicNotExist) {
+  config_.auto_create_topic_enable = false;
+  boot();
+  Msg m;
+  m.topic = "Unknown";
+  Call r = send(m);
+  EXPECT_EQ(r.reply.code, code::TOPIC_NOT_EXIST) << r.remark();
+  EXPECT_EQ(broker().topics().find("Unknown"), nullptr);
+}
+
+TEST_F(BrokerTest, SendValidationCodes) {
+  boot();
+  Msg bad;
+  bad.topic = "bad topic!";
+  EXPECT_EQ(send(bad).reply.code, code::SYSTEM_ERROR);
+  Msg sys;
+  sys.topic = "TBW102";
+  EXPECT_EQ(send(sys).reply.code, code::NO_PERMISSION);
+  sys.topic = "SCHEDULE_TOPIC_XXXX";
+  EXPECT_EQ(send(sys).reply.code, code::NO_PERMISSION);
+  Msg q;
+  q.queue_id = 4;  // T gets 4 queues
+  Call qr = send(q);
+  EXPECT_EQ(qr.reply.code, code::SYSTEM_ERROR) << qr.remark();
+  EXPECT_NE(qr.remark().find("queueId"), std::string::npos) << qr.remark();
+  Msg big;
+  big.body = std::string(70 * 1024, 'x');  // over the 64 KiB limit of this config
+  EXPECT_EQ(send(big).reply.code, code::MESSAGE_ILLEGAL);
+  // Nothing of the refused ones was stored.
+  Call ok = send(Msg{});
+  ASSERT_EQ(ok.reply.code, code::SUCCESS);
+  EXPECT_EQ(ok.field("queueOffset"), "0");
+}
+
+TEST_F(BrokerTest, MalformedHeadersGetAnErrorNamingTheField) {
+  boot();
+  RemotingCommand s = send_request(Msg{}, rc::SEND_MESSAGE_V2);
+  s.ext_fields.erase("b");  // the topic
+  Call r = call(s);
+  EXPECT_EQ(r.reply.code, code::SYSTEM_ERROR);
+  EXPECT_NE(r.remark().find("b"), std::string::npos) << r.remark();
+  RemotingCommand v1 = send_request(Msg{}, rc::SEND_MESSAGE);
+  v1.ext_fields.set("queueId", "zero");
+  Call r1 = call(v1);
+  EXPECT_EQ(r1.reply.code, code::SYSTEM_ERROR);
+  EXPECT_NE(r1.remark().find("queueId"), std::string::npos) << r1.remark();
+  RemotingCommand p = pull_request(Pull{});
+  p.ext_fields.erase("queueOffset");
+  Call pr = call(p);
+  EXPECT_EQ(pr.reply.code, code::SYSTEM_ERROR);
+  EXPECT_NE(pr.remark().find("queueOffset"), std::string::npos) << pr.remark();
+  RemotingCommand badbatch = batch_request({Msg{}});
+  badbatch.body.resize(badbatch.body.size() - 1);
+  Call br = call(badbatch);
+  EXPECT_EQ(br.reply.code, code::MESSAGE_ILLEGAL);
+  EXPECT_NE(br.remark().find("batch message 0"), std::string::npos) << br.remark();
+  RemotingCommand props = send_request(Msg{});
+  props.ext_fields.set("i", "novalue");
+  EXPECT_EQ(call(props).reply.code, code::MESSAGE_ILLEGAL);
+  // The broker still serves.
+  EXPECT_EQ(send(Msg{}).reply.code, code::SUCCESS);
+}
+
+TEST_F(BrokerTest, TagFilteredPull) {
+  boot();
+  for (const char* t : {"TagA", "TagB", "TagA", "TagC"}) {
+    Msg m;
+    m.body = t;
+    m.tag(t);
+    ASSERT_EQ(send(m).reply.code, code::SUCCESS);
+  }
+  Pull p;
+  p.subscription = "TagA || TagC";
+  Call r = pull(p);
+  ASSERT_EQ(r.reply.code, code::SUCCESS) << r.remark();
+  const auto got = messages_of(r.reply);
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_EQ(got[0].queue_offset.value(), 0);
+  EXPECT_EQ(got[1].queue_offset.value(), 2);
+  EXPECT_EQ(got[2].queue_offset.value(), 3);
+  EXPECT_EQ(r.field("nextBeginOffset"), "4");
+  Pull none;
+  none.subscription = "TagZ";
+  Call n = pull(none);
+  EXPECT_EQ(n.reply.code, code::PULL_RETRY_IMMEDIATELY);
+  EXPECT_EQ(n.field("nextBeginOffset"), "4");
+  Pull bad;
+  bad.subscription = "||";
+  EXPECT_EQ(pull(bad).reply.code, code::SUBSCRIPTION_PARSE_FAILED);
+}
+
+TEST_F(BrokerTest, PullStatusCodesAndOffsets) {
+  boot();
+  ASSERT_EQ(send(Msg{.queue_id = 3}).reply.code, code::SUCCESS);  // creates T
+  // Empty queue at 0: 19; elsewhere: 21 to 0.
+  Call empty = pull(Pull{});
+  EXPECT_EQ(empty.reply.code, code::PULL_NOT_FOUND);
+  EXPECT_EQ(empty.field("nextBeginOffset"), "0");
+  Pull far;
+  far.offset = 5;
+  Call moved = pull(far);
+  EXPECT_EQ(moved.reply.code, code::PULL_OFFSET_MOVED);
+  EXPECT_EQ(moved.field("nextBeginOffset"), "0");
+  for (int i = 0; i < 3; ++i) ASSERT_EQ(send(Msg{}).reply.code, code::SUCCESS);
+  Pull at_max;
+  at_max.offset = 3;
+  Call nf = pull(at_max);
+  EXPECT_EQ(nf.reply.code, code::PULL_NOT_FOUND);
+  EXPECT_EQ(nf.field("nextBeginOffset"), "3");
+  EXPECT_EQ(nf.field("maxOffset"), "3");
+  Call over = pull(far);
+  EXPECT_EQ(over.reply.code, code::PULL_OFFSET_MOVED);
+  EXPECT_EQ(over.field("nextBeginOffset"), "3");
+  // No subscription in the request and no heartbeats: 24.
+  Pull nosub;
+  nosub.subscription.reset();
+  EXPECT_EQ(pull(nosub).reply.code, code::SUBSCRIPTION_NOT_EXIST);
+  Pull unknown;
+  unknown.topic = "Nope";
+  EXPECT_EQ(pull(unknown).reply.code, code::TOPIC_NOT_EXIST);
+  Pull badq;
+  badq.queue_id = 9;
+  EXPECT_EQ(pull(badq).reply.code, code::SYSTEM_ERROR);
+}
+
+TEST_F(BrokerTest, DelayedMessageGoesToTheScheduleTopic) {
+  boot();
+  Msg m;
+  m.body = "later";
+  m.set("DELAY", "3");
+  m.queue_id = 1;
+  Call r = send(m);
+  ASSERT_EQ(r.reply.code, code::SUCCESS) << r.remark();
+  EXPECT_EQ(r.field("queueId"), "1");
+  Pull p;
+  p.topic = "SCHEDULE_TOPIC_XXXX";
+  p.queue_id = 2;  // level 3
+  Call got = pull(p);
+  ASSERT_EQ(got.reply.code, code::SUCCESS) << got.remark();
+  const auto msgs = messages_of(got.reply);
+  ASSERT_EQ(msgs.size(), 1u);
+  EXPECT_EQ(msgs[0].properties.get("REAL_TOPIC"), std::optional<std::string_view>("T"));
+  EXPECT_EQ(msgs[0].properties.get("REAL_QID"), std::optional<std::string_view>("1"));
+  // The ConsumeQueue's tagsCode is the delivery time: store time + 10 s.
+  auto unit = broker().store().find_queue("SCHEDULE_TOPIC_XXXX", QueueId(2))->read(QueueOffset(0));
+  ASSERT_TRUE(unit.ok());
+  EXPECT_EQ(unit->tags_code, msgs[0].store_timestamp_ms + 10'000);
+  // Nothing reached T itself.
+  EXPECT_EQ(pull(Pull{.queue_id = 1}).reply.code, code::PULL_NOT_FOUND);
+}
+
+TEST_F(BrokerTest, QueryByKeyAndViewById) {
+  boot();
+  Msg m;
+  m.keys("order-1 order-2");
+  m.body = "findme";
+  Call s = send(m);
+  ASSERT_EQ(s.reply.code, code::SUCCESS);
+  RemotingCommand q = remoting::make_request(rc::QUERY_MESSAGE, 0);
+  q.ext_fields = remoting::ExtFields{{"topic", "T"}, {"key", "order-2"}, {"maxNum", "32"}, {"beginTimestamp", "0"},
+                                     {"endTimestamp", "9223372036854775807"}};
+  Call qr = call(q);
+  ASSERT_EQ(qr.reply.code, code::SUCCESS) << qr.remark();
+  auto found = messages_of(qr.reply);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(body_text(found[0]), "findme");
+  q.ext_fields.set("key", "order-3");
+  EXPECT_EQ(call(q).reply.code, code::QUERY_NOT_FOUND);
+
+  auto id = decode_offset_msg_id(s.field("msgId"));
+  ASSERT_TRUE(id.ok());
+  RemotingCommand v = remoting::make_request(rc::VIEW_MESSAGE_BY_ID, 0);
+  v.ext_fields.set("offset", std::to_string(id->offset.value()));
+  Call vr = call(v);
+  ASSERT_EQ(vr.reply.code, code::SUCCESS) << vr.remark();
+  auto viewed = messages_of(vr.reply);
+  ASSERT_EQ(viewed.size(), 1u);
+  EXPECT_EQ(body_text(viewed[0]), "findme");
+  v.ext_fields.set("offset", "999999");
+  EXPECT_EQ(call(v).reply.code, code::SYSTEM_ERROR);
+}
+
+}  // namespace
+}  // namespace ferry::broker::testing

@@ -1,0 +1,142 @@
+// Helpers for the consumer-side broker tests: extra client nodes (each its own connection, so
+// its own consumer registration) that record NOTIFY_CONSUMER_IDS_CHANGED, and builders for
+// heartbeats, send-backs and lock bodies.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "broker/broker_fixture.h"
+#include "remoting/body/body_json.h"
+#include "remoting/body/consumer_id_list.h"
+#include "remoting/body/heartbeat_data.h"
+#include "remoting/body/lock_batch_body.h"
+#include "remoting/header/client_header.h"
+
+namespace ferry::broker::testing {
+
+// What one client node saw from the broker.
+struct ClientLog {
+  std::vector<std::string> notified_groups;  // consumerGroup of each NOTIFY, in order
+  std::vector<bool> notify_oneway;
+};
+
+inline Task<std::optional<RemotingCommand>> record_notify(std::shared_ptr<ClientLog> log, remoting::RequestContext ctx) {
+  auto h = remoting::NotifyConsumerIdsChangedRequestHeader::from_fields(ctx.request.ext_fields);
+  log->notified_groups.push_back(h ? h->consumer_group : "<bad header>");
+  log->notify_oneway.push_back(ctx.request.is_oneway());
+  co_return std::nullopt;
+}
+
+struct TestClient {
+  std::string client_id;
+  sim::NodeId node{};
+  std::unique_ptr<remoting::RpcClient> rpc;
+  std::shared_ptr<ClientLog> log = std::make_shared<ClientLog>();
+};
+
+inline remoting::body::HeartbeatData consumer_heartbeat(const std::string& client_id, const std::string& group,
+                                                        const std::string& topic, const std::string& sub = "*",
+                                                        std::int64_t sub_version = 100) {
+  remoting::body::HeartbeatData hb;
+  hb.client_id = client_id;
+  remoting::body::ConsumerData c;
+  c.group_name = group;
+  remoting::body::SubscriptionData s;
+  s.topic = topic;
+  s.sub_string = sub;
+  s.sub_version = sub_version;
+  c.subscription_data_set.push_back(s);
+  hb.consumer_data_set.push_back(c);
+  return hb;
+}
+
+inline RemotingCommand heartbeat_request(const remoting::body::HeartbeatData& hb) {
+  RemotingCommand r = remoting::make_request(rc::HEART_BEAT, 0);
+  r.body = hb.encode();
+  return r;
+}
+
+inline RemotingCommand send_back_request(std::int64_t offset, const std::string& group, std::int32_t delay_level,
+                                         std::optional<std::int32_t> max_reconsume = std::nullopt) {
+  remoting::ConsumerSendMsgBackRequestHeader h;
+  h.offset = offset;
+  h.group = group;
+  h.delay_level = delay_level;
+  h.max_reconsume_times = max_reconsume;
+  RemotingCommand r = remoting::make_request(rc::CONSUMER_SEND_MSG_BACK, 0);
+  r.ext_fields = h.to_fields();
+  return r;
+}
+
+inline RemotingCommand lock_request(std::int32_t code, const std::string& group, const std::string& client_id,
+                                    const std::vector<std::int32_t>& queues, const std::string& topic = "T") {
+  remoting::body::LockBatchRequestBody b;
+  b.consumer_group = group;
+  b.client_id = client_id;
+  for (std::int32_t q : queues) b.mq_set.push_back(remoting::body::MessageQueue{topic, "broker-a", q});
+  RemotingCommand r = remoting::make_request(code, 0);
+  r.body = b.encode();
+  return r;
+}
+
+class ConsumerTest : public BrokerTest {
+ protected:
+  TestClient& add_client(const std::string& client_id) {
+    auto c = std::make_unique<TestClient>();
+    c->client_id = client_id;
+    c->node = world_.add_node("client-" + client_id);
+    c->rpc = std::make_unique<remoting::RpcClient>(world_.node(c->node));
+    auto log = c->log;
+    c->rpc->register_processor(rc::NOTIFY_CONSUMER_IDS_CHANGED,
+                               [log](remoting::RequestContext ctx) { return record_notify(log, std::move(ctx)); });
+    clients_.push_back(std::move(c));
+    return *clients_.back();
+  }
+
+  Call call_from(TestClient& c, RemotingCommand req, Duration timeout = std::chrono::seconds(5)) {
+    auto r = world_.run_task(c.node, invoke(c.rpc.get(), addr_, std::move(req), timeout), std::chrono::seconds(60));
+    EXPECT_TRUE(r.ok()) << r.report.message;
+    return r.value ? std::move(*r.value) : Call{};
+  }
+
+  Call heartbeat(TestClient& c, const std::string& group, const std::string& topic = "T", const std::string& sub = "*",
+                 std::int64_t sub_version = 100) {
+    return call_from(c, heartbeat_request(consumer_heartbeat(c.client_id, group, topic, sub, sub_version)));
+  }
+
+  std::vector<std::string> consumer_list(const std::string& group) {
+    remoting::GetConsumerListByGroupRequestHeader h;
+    h.consumer_group = group;
+    RemotingCommand r = remoting::make_request(rc::GET_CONSUMER_LIST_BY_GROUP, 0);
+    r.ext_fields = h.to_fields();
+    Call c = call(std::move(r));
+    if (c.reply.code != code::SUCCESS) return {};
+    auto list = remoting::body::ConsumerIdList::decode(c.reply.body);
+    EXPECT_TRUE(list.ok());
+    return list.ok() ? list->consumer_id_list : std::vector<std::string>{};
+  }
+
+  // All messages of topic-queue from offset 0 (subscription "*").
+  std::vector<MessageExt> all_of(const std::string& topic, std::int32_t queue = 0) {
+    Pull p;
+    p.topic = topic;
+    p.queue_id = queue;
+    p.group = "inspector";
+    p.max = 64;
+    Call c = pull(p);
+    if (c.reply.code != code::SUCCESS) return {};
+    return messages_of(c.reply);
+  }
+
+  void TearDown() override {
+    for (auto& c : clients_) c->rpc->shutdown();
+    clients_.clear();
+    BrokerTest::TearDown();
+  }
+
+  std::vector<std::unique_ptr<TestClient>> clients_;
+};
+
+}  // namespace ferry::broker::testing
