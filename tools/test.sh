@@ -10,6 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 jobs=${FERRY_JOBS:-$(nproc)}
+# Let ccache share objects between checkouts of the repository (CI builds a fresh clone).
+export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
 
 step() { printf '\n==== %s ====\n' "$*"; }
 
