@@ -10,7 +10,10 @@ namespace {
 
 Task<void> run_callback(Runtime* rt, std::function<void(Result<client::SendResult>)> cb, Result<client::SendResult> r) {
   auto shared = std::make_shared<Result<client::SendResult>>(std::move(r));
-  co_await rt->offload([cb, shared] { cb(std::move(*shared)); });
+  // Named locals, not temporaries in the co_await expression (GCC 12 pitfall, docs/runtime.md).
+  std::function<void()> call = [cb, shared] { cb(std::move(*shared)); };
+  Task<void> work = rt->offload(std::move(call));
+  co_await std::move(work);
 }
 
 }  // namespace

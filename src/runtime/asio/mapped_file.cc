@@ -17,6 +17,14 @@
 namespace ferry::asio_rt {
 
 namespace {
+#ifdef MADV_POPULATE_READ
+constexpr int kMadvPopulateRead = MADV_POPULATE_READ;
+#else
+constexpr int kMadvPopulateRead = 22;  // Linux 5.14+
+#endif
+}  // namespace
+
+namespace {
 
 // Smallest mapping made; mappings at least double when a file outgrows them, so appending costs
 // O(log size) remaps. Address space is cheap; only the file's own pages are ever touched.
@@ -155,7 +163,24 @@ Task<Status> MappedFile::allocate(std::uint64_t size) {
   if (!actual.ok()) co_return std::move(actual).error();
   const Status mapped = cover(*actual);
   if (!mapped.ok()) co_return mapped;
+  const std::uint64_t old_size = size_;
   size_ = *actual;
+  if (reserved.ok() && size_ > old_size) {
+    // Fault the new range into the page cache now, on the I/O thread, so the loop's first writes
+    // into it do not pay for zero-filling pages (a read populate: pages are not dirtied, so no
+    // zeros are written back). Best effort: an older kernel without MADV_POPULATE_READ skips it.
+    std::shared_ptr<FileMapping> map = map_;
+    const std::uint64_t page = 4096;
+    const std::uint64_t begin = old_size / page * page;
+    const std::uint64_t end = std::min<std::uint64_t>(size_, map->length());
+    std::function<Status()> warm = [map, begin, end]() -> Status {  // named: see sync()
+      if (end > begin) {
+        (void)::madvise(map->data() + begin, static_cast<std::size_t>(end - begin), kMadvPopulateRead);
+      }
+      return {};
+    };
+    (void)co_await io_.run(std::move(warm));
+  }
   co_return reserved;
 }
 
