@@ -54,41 +54,71 @@ Broker::Broker(Runtime& rt, BrokerConfig config)
       query_(store_),
       topic_admin_(config_, topics_, offsets_),
       consumer_services_(rt, config_, store_, topics_, server_),
-      server_(rt) {
-  register_processors();
-  consumer_services_.register_processors(server_);
+      server_(rt),
+      vip_server_(rt) {
+  register_processors(server_, ServerTag::main);
+  register_processors(vip_server_, ServerTag::vip);
   pull_.set_subscriptions(consumer_services_.subscriptions());
   send_.set_subscription_groups(&consumer_services_.groups());
 }
 
 Broker::~Broker() {
-  server_.on_channel_closed(nullptr);  // members are going away: no notifications now
-  server_.stop();
+  stop_servers();  // members are going away: no notifications now
   client_.shutdown();
 }
 
-void Broker::register_processors() {
-  for (std::int32_t code : {rc::SEND_MESSAGE, rc::SEND_MESSAGE_V2, rc::SEND_BATCH_MESSAGE}) {
-    server_.register_processor(code, [this](RequestContext ctx) { return send_.process(std::move(ctx)); });
+std::string Broker::vip_address() const { return fmt::format("{}:{}", host_, config_.listen_port - 2); }
+
+Status Broker::start_servers() {
+  FERRY_TRY(server_.start(Endpoint{host_, config_.listen_port}));
+  server_.on_channel_closed([this](const std::shared_ptr<remoting::Channel>& ch) {
+    consumer_services_.channel_closed(ch, ServerTag::main);
+  });
+  if (!config_.vip_channel_enable) return Status();
+  FERRY_ASSERT(config_.listen_port >= 2, "listenPort {} leaves no VIP port", config_.listen_port);
+  Status vip = vip_server_.start(Endpoint{host_, static_cast<std::uint16_t>(config_.listen_port - 2)});
+  if (!vip) {
+    stop_servers();
+    return vip;
   }
-  server_.register_processor(rc::PULL_MESSAGE, [this](RequestContext ctx) { return pull_.process(std::move(ctx)); });
-  server_.register_processor(rc::QUERY_CONSUMER_OFFSET,
+  vip_server_.on_channel_closed([this](const std::shared_ptr<remoting::Channel>& ch) {
+    consumer_services_.channel_closed(ch, ServerTag::vip);
+  });
+  return Status();
+}
+
+void Broker::stop_servers() {
+  server_.on_channel_closed(nullptr);  // a stopping broker notifies no consumer group
+  vip_server_.on_channel_closed(nullptr);
+  server_.stop();
+  vip_server_.stop();
+}
+
+void Broker::register_processors(remoting::RpcServer& server, ServerTag tag) {
+  consumer_services_.register_processors(server, tag);
+  for (std::int32_t code : {rc::SEND_MESSAGE, rc::SEND_MESSAGE_V2, rc::SEND_BATCH_MESSAGE}) {
+    server.register_processor(code, [this](RequestContext ctx) { return send_.process(std::move(ctx)); });
+  }
+  if (tag == ServerTag::main) {
+    server.register_processor(rc::PULL_MESSAGE, [this](RequestContext ctx) { return pull_.process(std::move(ctx)); });
+  }
+  server.register_processor(rc::QUERY_CONSUMER_OFFSET,
                              [this](RequestContext ctx) { return consumer_offsets_.query(std::move(ctx)); });
-  server_.register_processor(rc::UPDATE_CONSUMER_OFFSET,
+  server.register_processor(rc::UPDATE_CONSUMER_OFFSET,
                              [this](RequestContext ctx) { return consumer_offsets_.update(std::move(ctx)); });
-  server_.register_processor(rc::GET_MAX_OFFSET,
+  server.register_processor(rc::GET_MAX_OFFSET,
                              [this](RequestContext ctx) { return queue_offsets_.max_offset(std::move(ctx)); });
-  server_.register_processor(rc::GET_MIN_OFFSET,
+  server.register_processor(rc::GET_MIN_OFFSET,
                              [this](RequestContext ctx) { return queue_offsets_.min_offset(std::move(ctx)); });
-  server_.register_processor(rc::SEARCH_OFFSET_BY_TIMESTAMP,
+  server.register_processor(rc::SEARCH_OFFSET_BY_TIMESTAMP,
                              [this](RequestContext ctx) { return queue_offsets_.search_by_timestamp(std::move(ctx)); });
-  server_.register_processor(rc::GET_EARLIEST_MSG_STORETIME,
+  server.register_processor(rc::GET_EARLIEST_MSG_STORETIME,
                              [this](RequestContext ctx) { return queue_offsets_.earliest_store_time(std::move(ctx)); });
-  server_.register_processor(rc::QUERY_MESSAGE, [this](RequestContext ctx) { return query_.query(std::move(ctx)); });
-  server_.register_processor(rc::VIEW_MESSAGE_BY_ID, [this](RequestContext ctx) { return query_.view(std::move(ctx)); });
-  server_.register_processor(rc::UPDATE_AND_CREATE_TOPIC,
+  server.register_processor(rc::QUERY_MESSAGE, [this](RequestContext ctx) { return query_.query(std::move(ctx)); });
+  server.register_processor(rc::VIEW_MESSAGE_BY_ID, [this](RequestContext ctx) { return query_.view(std::move(ctx)); });
+  server.register_processor(rc::UPDATE_AND_CREATE_TOPIC,
                              [this](RequestContext ctx) { return topic_admin_.create_or_update(std::move(ctx)); });
-  server_.register_processor(kDeleteTopicInBroker,
+  server.register_processor(kDeleteTopicInBroker,
                              [this](RequestContext ctx) { return topic_admin_.remove(std::move(ctx)); });
 }
 
@@ -110,10 +140,7 @@ Task<Status> Broker::start() {
   Status loaded = opened ? topics_.load() : opened;
   if (loaded) loaded = offsets_.load();
   if (loaded) loaded = consumer_services_.load();
-  if (loaded) {
-    const Endpoint listen{host_, config_.listen_port};
-    loaded = server_.start(listen);
-  }
+  if (loaded) loaded = start_servers();
   if (!loaded) {
     state_ = State::failed;
     start_error_ = loaded.error();
@@ -124,7 +151,6 @@ Task<Status> Broker::start() {
     hold_.on_arrival(topic, queue, max);
     consumer_services_.on_arrival(topic, queue);
   });
-  server_.on_channel_closed([this](const std::shared_ptr<remoting::Channel>& ch) { consumer_services_.channel_closed(ch); });
   store_.set_tags_code_hook([this](std::string_view topic, std::string_view props, WallMs ts) {
     return delay_tags_code(topic, props, ts);
   });
@@ -156,13 +182,13 @@ Task<void> Broker::stop() {
     co_await registrar_.unregister_all();
     hold_.stop();
   }
-  server_.on_channel_closed(nullptr);  // a stopping broker notifies no consumer group
-  server_.stop();
+  stop_servers();
   client_.shutdown();
   if (was_running) {
     Status o = co_await offsets_.persist();
     if (!o) rt_.log().error("broker stop: persisting offsets failed: {}", o.error().to_string());
-    co_await consumer_services_.stop();
+    Task<void> consumers_stopped = consumer_services_.stop();
+    co_await std::move(consumers_stopped);
     Status t = co_await topics_.persist();
     if (!t) rt_.log().error("broker stop: persisting topics failed: {}", t.error().to_string());
     Status s = co_await store_.shutdown();

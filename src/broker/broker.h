@@ -12,7 +12,8 @@
 // destroys the node's tasks and then the Broker: whatever was not persisted is lost the way a
 // killed process loses it (offsets of the last 5 s; unsynced CommitLog data under ASYNC_FLUSH).
 //
-// Served codes: 10/310/320 send, 11 pull, 14/15 consumer offsets, 29/30/31/32 queue offsets,
+// Served codes (on listen_port, and with vip_channel_enable on listen_port - 2 too, except 11):
+// 10/310/320 send, 11 pull, 14/15 consumer offsets, 29/30/31/32 queue offsets,
 // 12/33 query and view, 17/215 topic admin; through ConsumerServices: 34/35/38 client
 // registrations, 36 send-back, 41/42 queue locks, 200/201/207 subscription groups, and the
 // delivery of delayed messages. Other components add theirs through register_processor().
@@ -75,11 +76,17 @@ class Broker {
   NameServerRegistrar& registrar() { return registrar_; }
   ConsumerServices& consumer_services() { return consumer_services_; }
   remoting::RpcServer& server() { return server_; }
+  // The VIP server (listening only with vip_channel_enable) and its "ip:port".
+  remoting::RpcServer& vip_server() { return vip_server_; }
+  std::string vip_address() const;
 
  private:
   static BrokerConfig resolve(Runtime& rt, BrokerConfig config);
   static Task<void> launch_task(Broker* self);
-  void register_processors();
+  // Registers every code on `server`; the VIP server gets all but PULL_MESSAGE.
+  void register_processors(remoting::RpcServer& server, ServerTag tag);
+  Status start_servers();
+  void stop_servers();
   std::optional<std::int64_t> delay_tags_code(std::string_view topic, std::string_view properties,
                                               WallMs store_timestamp_ms) const;
 
@@ -105,6 +112,7 @@ class Broker {
   TopicAdminProcessor topic_admin_;
   ConsumerServices consumer_services_;  // uses server_ only once started
   remoting::RpcServer server_;
+  remoting::RpcServer vip_server_;
 };
 
 }  // namespace ferry::broker

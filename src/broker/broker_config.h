@@ -24,6 +24,9 @@ struct BrokerConfig {
   // brokerIP1: the address clients reach; empty = the runtime's network host.
   std::string broker_ip1;
   std::uint16_t listen_port = 10911;     // listenPort; HA port = listen_port + 1
+  // The "VIP" port (RocketMQ's fastRemotingServer, listen_port - 2): every code but
+  // PULL_MESSAGE. Java clients use it only with vipChannelEnabled; off by default here.
+  bool vip_channel_enable = false;
 
   bool auto_create_topic_enable = true;  // autoCreateTopicEnable
   // defaultTopicQueueNums: the queue count of TBW102 (RocketMQ's broker default is 8; 4 is the

@@ -20,7 +20,7 @@ namespace {
 constexpr std::int32_t kTopicSysFlagUnit = 0x1;  // RocketMQ TopicSysFlag.FLAG_UNIT
 }  // namespace
 
-Task<Reply> ClientManageProcessor::heartbeat(RequestContext ctx) {
+Task<Reply> ClientManageProcessor::heartbeat(RequestContext ctx, ServerTag tag) {
   const RemotingCommand& req = ctx.request;
   auto decoded = HeartbeatData::decode(req.body);
   if (!decoded) co_return bad_header(req, decoded.error());
@@ -45,7 +45,13 @@ Task<Reply> ClientManageProcessor::heartbeat(RequestContext ctx) {
                       fmt::format("HeartbeatData.producerDataSet[{}].groupName: {}", i, v.error().detail));
     }
   }
+  if (!ctx.channel->is_open()) {
+    // Closed while this request waited: registering it would leave a member nobody can reach
+    // until it expires (its close was already handled).
+    co_return reply(req, code::SYSTEM_ERROR, "the connection closed");
+  }
   const MonoTime now = rt_.now();
+  const std::uint64_t key = client_key(tag, *ctx.channel);
   for (const auto& c : hb.consumer_data_set) {
     bool notify = true;
     if (const SubscriptionGroupConfig* g = groups_.find_or_create(c.group_name)) {
@@ -58,7 +64,7 @@ Task<Reply> ClientManageProcessor::heartbeat(RequestContext ctx) {
         }
       }
     }
-    if (!consumers_.register_consumer(c, ClientChannel{ctx.channel, hb.client_id, now}, notify)) {
+    if (!consumers_.register_consumer(c, ClientChannel{ctx.channel, hb.client_id, now, key}, notify)) {
       co_return reply(req, code::SYSTEM_BUSY,
                       fmt::format("too many client registrations ({}); consumer {} of {} not registered",
                                   config_.client_channels_max, hb.client_id, c.group_name));
@@ -68,7 +74,7 @@ Task<Reply> ClientManageProcessor::heartbeat(RequestContext ctx) {
     const std::size_t max = config_.client_channels_max > consumers_.registrations()
                                 ? config_.client_channels_max - consumers_.registrations()
                                 : 0;
-    if (!producers_.register_producer(p.group_name, ClientChannel{ctx.channel, hb.client_id, now}, max)) {
+    if (!producers_.register_producer(p.group_name, ClientChannel{ctx.channel, hb.client_id, now, key}, max)) {
       co_return reply(req, code::SYSTEM_BUSY,
                       fmt::format("too many client registrations ({}); producer {} of {} not registered",
                                   config_.client_channels_max, hb.client_id, p.group_name));
@@ -77,11 +83,11 @@ Task<Reply> ClientManageProcessor::heartbeat(RequestContext ctx) {
   co_return reply(req, code::SUCCESS);
 }
 
-Task<Reply> ClientManageProcessor::unregister_client(RequestContext ctx) {
+Task<Reply> ClientManageProcessor::unregister_client(RequestContext ctx, ServerTag tag) {
   auto h = remoting::UnregisterClientRequestHeader::from_fields(ctx.request.ext_fields);
   if (!h) co_return bad_header(ctx.request, h.error());
   if (!ctx.channel) co_return reply(ctx.request, code::SUCCESS);
-  const std::uint64_t id = ctx.channel->id();
+  const std::uint64_t id = client_key(tag, *ctx.channel);
   if (h->producer_group && !h->producer_group->empty()) producers_.unregister_producer(*h->producer_group, id);
   if (h->consumer_group && !h->consumer_group->empty()) consumers_.unregister_consumer(*h->consumer_group, id);
   co_return reply(ctx.request, code::SUCCESS);

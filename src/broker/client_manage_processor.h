@@ -31,8 +31,9 @@ class ClientManageProcessor {
                         ProducerManager& producers, SubscriptionGroupManager& groups, TopicConfigManager& topics)
       : rt_(rt), config_(config), consumers_(consumers), producers_(producers), groups_(groups), topics_(topics) {}
 
-  Task<Reply> heartbeat(RequestContext ctx);
-  Task<Reply> unregister_client(RequestContext ctx);
+  // `tag`: which of the broker's servers the request came in on.
+  Task<Reply> heartbeat(RequestContext ctx, ServerTag tag);
+  Task<Reply> unregister_client(RequestContext ctx, ServerTag tag);
   Task<Reply> consumer_list(RequestContext ctx);
 
  private:

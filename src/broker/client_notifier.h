@@ -1,6 +1,8 @@
 // ClientNotifier: the broker's calls to clients (RocketMQ's Broker2Client), for now only
 // NOTIFY_CONSUMER_IDS_CHANGED (40): oneway, header consumerGroup, sent to each given channel.
 //
+// Sends go out through the main server's RpcPeer also to channels of the VIP server (a oneway
+// frame needs nothing of the peer but an opaque).
 // Each send runs in its own task (a client with a full write queue delays only its own
 // notification). Bounded: at most sends_in_flight_max sends at a time; beyond that a
 // notification is dropped with a warning and counted in dropped() — clients also rebalance

@@ -18,7 +18,7 @@ std::vector<std::string> ConsumerGroupInfo::client_ids() const {
 bool ConsumerManager::register_consumer(const ConsumerData& data, ClientChannel client, bool notify_enabled) {
   FERRY_ASSERT(client.channel != nullptr, "consumer {} of {} registered without a channel", client.client_id,
                data.group_name);
-  const std::uint64_t id = client.channel->id();
+  const std::uint64_t id = client.key;
   auto it = groups_.find(data.group_name);
   const bool known = it != groups_.end() && it->second.channels.contains(id);
   if (!known && registrations() >= config_.client_channels_max) return false;

@@ -8,7 +8,7 @@
 //
 // Change notification: on every change of a group's membership (a new channel, a member gone)
 // or of its set of subscribed topics, the notifier is called with the group and its remaining
-// members' channels (sorted by channel id), unless the group's subscription config disabled
+// members' channels (sorted by client_key()), unless the group's subscription config disabled
 // notifyConsumerIdsChangedEnable. The Broker's notifier sends NOTIFY_CONSUMER_IDS_CHANGED (40).
 // RocketMQ does not notify when its scan drops a silent client (the close that follows finds
 // nothing left); Ferry does, so the others rebalance at once.
@@ -50,7 +50,7 @@ struct ConsumerGroupInfo {
   remoting::body::MessageModel message_model = remoting::body::MessageModel::CLUSTERING;
   remoting::body::ConsumeFromWhere consume_from_where =
       remoting::body::ConsumeFromWhere::CONSUME_FROM_LAST_OFFSET;
-  std::map<std::uint64_t, ClientChannel> channels;  // by channel id
+  std::map<std::uint64_t, ClientChannel> channels;  // by client_key()
   std::map<std::string, ConsumerSubscription, std::less<>> subscriptions;  // by topic
   bool notify_enabled = true;
 
@@ -70,8 +70,9 @@ class ConsumerManager final : public SubscriptionLookup {
   // `notify_enabled` is the group's notifyConsumerIdsChangedEnable. Returns false (nothing
   // changed) when a new registration would pass client_channels_max.
   bool register_consumer(const remoting::body::ConsumerData& data, ClientChannel client, bool notify_enabled);
-  void unregister_consumer(std::string_view group, std::uint64_t channel_id);
-  void channel_closed(std::uint64_t channel_id);
+  // `key`: the registration's client_key().
+  void unregister_consumer(std::string_view group, std::uint64_t key);
+  void channel_closed(std::uint64_t key);
   // Drops (and closes) members silent for channel_expired_timeout; returns how many.
   std::size_t scan_expired();
 

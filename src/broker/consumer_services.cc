@@ -28,10 +28,12 @@ ConsumerServices::ConsumerServices(Runtime& rt, const BrokerConfig& config, stor
   });
 }
 
-void ConsumerServices::register_processors(remoting::RpcServer& server) {
-  server.register_processor(rc::HEART_BEAT, [this](RequestContext ctx) { return client_manage_.heartbeat(std::move(ctx)); });
-  server.register_processor(rc::UNREGISTER_CLIENT,
-                            [this](RequestContext ctx) { return client_manage_.unregister_client(std::move(ctx)); });
+void ConsumerServices::register_processors(remoting::RpcServer& server, ServerTag tag) {
+  server.register_processor(rc::HEART_BEAT,
+                            [this, tag](RequestContext ctx) { return client_manage_.heartbeat(std::move(ctx), tag); });
+  server.register_processor(rc::UNREGISTER_CLIENT, [this, tag](RequestContext ctx) {
+    return client_manage_.unregister_client(std::move(ctx), tag);
+  });
   server.register_processor(rc::GET_CONSUMER_LIST_BY_GROUP,
                             [this](RequestContext ctx) { return client_manage_.consumer_list(std::move(ctx)); });
   server.register_processor(rc::CONSUMER_SEND_MSG_BACK,
@@ -59,9 +61,11 @@ void ConsumerServices::start() {
 Task<void> ConsumerServices::stop() {
   stopped_ = true;
   schedule_.stop();
-  Status d = co_await schedule_.persist();
+  Task<Status> persist_delay = schedule_.persist();
+  Status d = co_await std::move(persist_delay);
   if (!d) rt_.log().error("broker stop: persisting delay offsets failed: {}", d.error().to_string());
-  Status g = co_await groups_.persist();
+  Task<Status> persist_groups = groups_.persist();
+  Status g = co_await std::move(persist_groups);
   if (!g) rt_.log().error("broker stop: persisting subscription groups failed: {}", g.error().to_string());
 }
 
@@ -69,10 +73,10 @@ void ConsumerServices::on_arrival(const std::string& topic, QueueId queue) {
   if (topic == kScheduleTopic) schedule_.on_arrival(queue);
 }
 
-void ConsumerServices::channel_closed(const std::shared_ptr<remoting::Channel>& ch) {
+void ConsumerServices::channel_closed(const std::shared_ptr<remoting::Channel>& ch, ServerTag tag) {
   if (!ch) return;
-  consumers_.channel_closed(ch->id());
-  producers_.channel_closed(ch->id());
+  consumers_.channel_closed(client_key(tag, *ch));
+  producers_.channel_closed(client_key(tag, *ch));
 }
 
 Task<void> ConsumerServices::run_scan_loop(ConsumerServices* self) {

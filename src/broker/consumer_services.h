@@ -40,13 +40,14 @@ class ConsumerServices {
   ConsumerServices(const ConsumerServices&) = delete;
   ConsumerServices& operator=(const ConsumerServices&) = delete;
 
-  void register_processors(remoting::RpcServer& server);
+  // Registers the codes above on `server` (the main port, or the VIP port).
+  void register_processors(remoting::RpcServer& server, ServerTag tag);
   Status load();
   void start();
   Task<void> stop();
 
   void on_arrival(const std::string& topic, QueueId queue);
-  void channel_closed(const std::shared_ptr<remoting::Channel>& ch);
+  void channel_closed(const std::shared_ptr<remoting::Channel>& ch, ServerTag tag);
 
   const SubscriptionLookup& subscriptions() const { return subscriptions_; }
   SubscriptionGroupManager& groups() { return groups_; }

@@ -7,7 +7,7 @@ namespace ferry::broker {
 bool ProducerManager::register_producer(std::string_view group, ClientChannel client, std::size_t registrations_max) {
   FERRY_ASSERT(client.channel != nullptr, "producer {} of {} registered without a channel", client.client_id, group);
   auto it = groups_.find(group);
-  const std::uint64_t id = client.channel->id();
+  const std::uint64_t id = client.key;
   const bool known = it != groups_.end() && it->second.contains(id);
   if (!known && registrations() >= registrations_max) return false;
   if (it == groups_.end()) it = groups_.emplace(std::string(group), std::map<std::uint64_t, ClientChannel>{}).first;

@@ -25,8 +25,9 @@ class ProducerManager {
   // Registers or refreshes. Returns false (nothing registered) when `registrations_max` is
   // reached by a new registration.
   bool register_producer(std::string_view group, ClientChannel client, std::size_t registrations_max);
-  void unregister_producer(std::string_view group, std::uint64_t channel_id);
-  void channel_closed(std::uint64_t channel_id);
+  // `key`: the registration's client_key().
+  void unregister_producer(std::string_view group, std::uint64_t key);
+  void channel_closed(std::uint64_t key);
   // Drops (and closes) registrations silent for channel_expired_timeout; returns how many.
   std::size_t scan_expired();
 

@@ -157,7 +157,8 @@ Task<void> ScheduleMessageService::run_persist_loop(ScheduleMessageService* self
   while (!self->stopped_) {
     co_await self->rt_.sleep(self->config_.flush_delay_offset_interval);
     if (self->stopped_ || self->changes_ == self->persisted_) continue;
-    Status s = co_await self->persist();
+    Task<Status> persist = self->persist();
+    Status s = co_await std::move(persist);
     if (!s) self->rt_.log().error("delay offsets: persisting failed: {}", s.error().to_string());
   }
 }
@@ -165,7 +166,8 @@ Task<void> ScheduleMessageService::run_persist_loop(ScheduleMessageService* self
 Task<Status> ScheduleMessageService::persist() {
   const std::uint64_t at = changes_;
   const DelayOffsetTable snapshot = offsets_;
-  const store::PutStatus durable = co_await store_.wait_durable(store_.max_phy_offset());
+  Task<store::PutStatus> synced = store_.wait_durable(store_.max_phy_offset());
+  const store::PutStatus durable = co_await std::move(synced);
   if (durable != store::PutStatus::ok) {
     co_return Error(Errc::timed_out, "delay offsets not written: the CommitLog did not sync in time");
   }

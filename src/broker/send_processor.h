@@ -18,8 +18,8 @@
 //
 // Stored messages get the CLUSTER property. A message with DELAY > 0 (levels above 18 count as
 // 18) is stored in SCHEDULE_TOPIC_XXXX queue level-1 with REAL_TOPIC / REAL_QID; its tagsCode is
-// the delivery time (Broker installs the store's TagsCodeHook). Delivering delayed messages is a
-// later issue (ScheduleMessageService).
+// the delivery time (Broker installs the store's TagsCodeHook); the ScheduleMessageService
+// delivers it.
 //
 // The reply carries msgId (comma-joined for a batch), queueId, queueOffset (of the first
 // message), MSG_REGION and TRACE_ON. Under SYNC_FLUSH (and WAIT not "false") the reply waits for

@@ -80,7 +80,8 @@ void SubscriptionGroupManager::changed() {
 }
 
 Task<void> SubscriptionGroupManager::persist_in_background(SubscriptionGroupManager* self) {
-  Status s = co_await self->persist();
+  Task<Status> persist = self->persist();
+  Status s = co_await std::move(persist);
   if (!s) self->rt_.log().error("subscription groups: persisting {} failed: {}", self->file_.path(), s.error().to_string());
 }
 

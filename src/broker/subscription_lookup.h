@@ -1,7 +1,7 @@
 // SubscriptionLookup: how the pull path learns a group's subscription when the request does not
-// carry one (pull sysFlag bit 4 unset). The consumer manager (heartbeats; a later issue)
-// implements it; until then NoSubscriptions answers "none", which the pull path reports as
-// SUBSCRIPTION_NOT_EXIST (24).
+// carry one (pull sysFlag bit 4 unset), and whether a group may pull at all. The Broker serves
+// BrokerSubscriptions (heartbeats + subscription groups); NoSubscriptions answers "none", which
+// the pull path reports as SUBSCRIPTION_NOT_EXIST (24).
 #pragma once
 
 #include <cstdint>

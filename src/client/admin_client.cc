@@ -49,26 +49,72 @@ Task<Status> AdminClient::create_topic(std::string broker_addr, body::TopicConfi
   co_return Status{};
 }
 
-Task<Status> AdminClient::create_topic_in_cluster(std::string cluster, body::TopicConfig config) {
+Task<Result<std::vector<std::string>>> AdminClient::cluster_masters(std::string cluster, std::string what) {
   Task<Result<body::ClusterInfo>> ct = cluster_info();
   Result<body::ClusterInfo> info = co_await std::move(ct);
-  if (!info.ok()) co_return std::move(info).error();
+  if (!info.ok()) co_return with_context(what, std::move(info).error());
+  std::vector<std::string> masters;
   auto names = info->cluster_addr_table.find(cluster);
-  if (names == info->cluster_addr_table.end() || names->second.empty()) {
-    co_return Error(Errc::not_found, fmt::format("create topic '{}': no broker in cluster '{}'", config.topic_name, cluster));
+  if (names != info->cluster_addr_table.end()) {
+    std::vector<std::string> sorted = names->second;
+    std::sort(sorted.begin(), sorted.end());
+    for (const std::string& name : sorted) {
+      auto b = info->broker_addr_table.find(name);
+      if (b == info->broker_addr_table.end()) continue;
+      auto master = b->second.broker_addrs.find(kMasterId);
+      if (master != b->second.broker_addrs.end()) masters.push_back(master->second);
+    }
   }
-  std::vector<std::string> sorted = names->second;
-  std::sort(sorted.begin(), sorted.end());
-  for (const std::string& name : sorted) {
-    auto b = info->broker_addr_table.find(name);
-    if (b == info->broker_addr_table.end()) continue;
-    auto master = b->second.broker_addrs.find(kMasterId);
-    if (master == b->second.broker_addrs.end()) continue;
-    Task<Status> t = create_topic(master->second, config);
+  if (masters.empty()) co_return Error(Errc::not_found, fmt::format("{}: no broker in cluster '{}'", what, cluster));
+  co_return masters;
+}
+
+Task<Status> AdminClient::create_topic_in_cluster(std::string cluster, body::TopicConfig config) {
+  Task<Result<std::vector<std::string>>> mt = cluster_masters(cluster, fmt::format("create topic '{}'", config.topic_name));
+  Result<std::vector<std::string>> masters = co_await std::move(mt);
+  if (!masters.ok()) co_return std::move(masters).error();
+  for (const std::string& addr : *masters) {
+    Task<Status> t = create_topic(addr, config);
     Status s = co_await std::move(t);
     if (!s.ok()) co_return s;
   }
   co_return Status{};
+}
+
+Task<Status> AdminClient::delete_topic_in_broker(std::string broker_addr, std::string topic) {
+  remoting::RemotingCommand req = remoting::make_request(rc::DELETE_TOPIC_IN_BROKER, 0);
+  req.ext_fields.set("topic", topic);
+  Task<Result<remoting::RemotingCommand>> t = call_broker(fmt::format("broker {}", broker_addr), broker_addr, std::move(req));
+  Result<remoting::RemotingCommand> r = co_await std::move(t);
+  if (!r.ok()) co_return with_context(fmt::format("delete topic '{}'", topic), std::move(r).error());
+  co_return Status{};
+}
+
+Task<Status> AdminClient::delete_topic_in_namesrv(std::string topic, std::string cluster) {
+  const std::vector<std::string> addrs = ci_.name_servers().addrs();
+  for (const std::string& addr : addrs) {
+    remoting::RemotingCommand req = remoting::make_request(rc::DELETE_TOPIC_IN_NAMESRV, 0);
+    req.ext_fields.set("topic", topic);
+    if (!cluster.empty()) req.ext_fields.set("clusterName", cluster);
+    Result<remoting::RemotingCommand> r = co_await ci_.rpc().invoke(addr, std::move(req), ci_.config().api_timeout);
+    const std::string where = fmt::format("NameServer {}", addr);
+    if (!r.ok()) co_return with_context(fmt::format("delete topic '{}' at {}", topic, where), std::move(r).error());
+    if (r->code != code::SUCCESS) co_return reply_error(where, rc::DELETE_TOPIC_IN_NAMESRV, *r);
+  }
+  co_return Status{};
+}
+
+Task<Status> AdminClient::delete_topic_in_cluster(std::string cluster, std::string topic) {
+  Task<Result<std::vector<std::string>>> mt = cluster_masters(cluster, fmt::format("delete topic '{}'", topic));
+  Result<std::vector<std::string>> masters = co_await std::move(mt);
+  if (!masters.ok()) co_return std::move(masters).error();
+  for (const std::string& addr : *masters) {
+    Task<Status> t = delete_topic_in_broker(addr, topic);
+    Status s = co_await std::move(t);
+    if (!s.ok()) co_return s;
+  }
+  Task<Status> nt = delete_topic_in_namesrv(topic, cluster);
+  co_return co_await std::move(nt);
 }
 
 Task<Result<body::TopicRouteData>> AdminClient::topic_route(std::string topic) {

@@ -40,6 +40,18 @@ class AdminClient {
   // The same on the master of every broker of `cluster` (from GET_BROKER_CLUSTER_INFO).
   Task<Status> create_topic_in_cluster(std::string cluster, remoting::body::TopicConfig config);
 
+  // DELETE_TOPIC_IN_BROKER (215) on one broker ("ip:port"): the broker forgets the topic and
+  // every group's offsets of it (SUCCESS also when it did not know it). Errors: the broker's.
+  Task<Status> delete_topic_in_broker(std::string broker_addr, std::string topic);
+  // DELETE_TOPIC_IN_NAMESRV (216) on every configured NameServer, in list order (NameServers do
+  // not share state). `cluster` non-empty: only the queue data of that cluster's brokers goes.
+  // Errors: the first NameServer that fails (no reply, or a code other than SUCCESS), by address.
+  Task<Status> delete_topic_in_namesrv(std::string topic, std::string cluster);
+  // RocketMQ's deleteTopic: DELETE_TOPIC_IN_BROKER on the master of every broker of `cluster`
+  // (from GET_BROKER_CLUSTER_INFO; not_found when the cluster has none), then
+  // DELETE_TOPIC_IN_NAMESRV for the cluster on every NameServer.
+  Task<Status> delete_topic_in_cluster(std::string cluster, std::string topic);
+
   Task<Result<remoting::body::TopicRouteData>> topic_route(std::string topic);
   // GET_MIN_OFFSET / GET_MAX_OFFSET of every readable queue, in queue order.
   Task<Result<std::vector<QueueStatus>>> topic_status(std::string topic);
@@ -59,6 +71,8 @@ class AdminClient {
   Task<Result<remoting::RemotingCommand>> call_broker(std::string where, std::string addr, remoting::RemotingCommand req);
   Task<Result<std::int64_t>> queue_offset(std::string addr, std::int32_t code, MessageQueue mq);
   Task<Result<std::string>> read_address(MessageQueue mq);
+  // The master addresses of `cluster`'s brokers, by broker name. not_found when there are none.
+  Task<Result<std::vector<std::string>>> cluster_masters(std::string cluster, std::string what);
 
   ClientInstance& ci_;
 };

@@ -10,6 +10,9 @@ void ClientConfig::check() const {
                to_ms(poll_name_server_interval));
   FERRY_ASSERT(heartbeat_broker_interval > Duration::zero(), "ClientConfig: heartbeat_broker_interval {} ms",
                to_ms(heartbeat_broker_interval));
+  FERRY_ASSERT(rebalance_interval > Duration::zero(), "ClientConfig: rebalance_interval {} ms", to_ms(rebalance_interval));
+  FERRY_ASSERT(persist_consumer_offset_interval > Duration::zero(), "ClientConfig: persist_consumer_offset_interval {} ms",
+               to_ms(persist_consumer_offset_interval));
   FERRY_ASSERT(api_timeout > Duration::zero(), "ClientConfig: api_timeout {} ms", to_ms(api_timeout));
   FERRY_ASSERT(!instance_name.empty(), "ClientConfig: empty instance_name");
 }

@@ -27,6 +27,11 @@ struct ClientConfig {
   Duration poll_name_server_interval = std::chrono::seconds(30);
   // heartbeatBrokerInterval: HEART_BEAT to every broker (first one 1 s after start).
   Duration heartbeat_broker_interval = std::chrono::seconds(30);
+  // Consumers: rebalance every rebalance_interval (and at once on NOTIFY_CONSUMER_IDS_CHANGED);
+  // persist consumer offsets every persist_consumer_offset_interval (the first one 10 s after
+  // start), as RocketMQ's RebalanceService and persistConsumerOffsetInterval.
+  Duration rebalance_interval = std::chrono::seconds(20);
+  Duration persist_consumer_offset_interval = std::chrono::seconds(5);
   // mqClientApiTimeout: NameServer calls, heartbeats, unregistration, admin calls.
   Duration api_timeout = std::chrono::seconds(3);
 

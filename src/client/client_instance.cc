@@ -20,6 +20,7 @@ namespace {
 // How long after start() the first poll and the first heartbeat run (RocketMQ: 10 ms and 1 s).
 constexpr Duration kFirstPollDelay = std::chrono::milliseconds(10);
 constexpr Duration kFirstHeartbeatDelay = std::chrono::seconds(1);
+constexpr Duration kFirstPersistDelay = std::chrono::seconds(10);
 
 std::array<std::uint8_t, 4> ipv4_bytes(const std::string& host) {
   auto hp = HostPort::parse(host + ":0");
@@ -46,8 +47,12 @@ ClientInstance::ClientInstance(Runtime& rt, ClientConfig config)
       rpc_(rt, config_.rpc),
       names_(rt, rpc_, config_.namesrv_addrs, config_.api_timeout),
       uniq_ids_(ipv4_bytes(host_of(rt, config_)), config_.uniq_id_pid, config_.uniq_id_process_hash),
+      rebalance_wake_(rt),
       tasks_(rt) {
   config_.check();
+  rpc_.register_processor(rc::NOTIFY_CONSUMER_IDS_CHANGED, [this](remoting::RequestContext ctx) {
+    return on_consumer_ids_changed(this, std::move(ctx));
+  });
 }
 
 ClientInstance::~ClientInstance() {
@@ -61,6 +66,8 @@ void ClientInstance::start() {
   rt_.log().info("client instance {} starting (NameServers: {})", client_id_, fmt::join(config_.namesrv_addrs, ";"));
   tasks_.spawn(poll_loop(this), "client-route-poll");
   tasks_.spawn(heartbeat_loop(this), "client-heartbeat");
+  tasks_.spawn(rebalance_loop(this), "client-rebalance");
+  tasks_.spawn(persist_loop(this), "client-persist-offsets");
 }
 
 Task<void> ClientInstance::shutdown() {
@@ -105,6 +112,11 @@ Status ClientInstance::register_consumer(const std::string& group, ConsumerHandl
 Task<void> ClientInstance::unregister_consumer(std::string group) {
   if (consumers_.erase(group) == 0) co_return;
   co_await unregister_client(std::nullopt, group);
+}
+
+void ClientInstance::forget_consumer(const std::string& group, const ConsumerHandle* consumer) {
+  auto it = consumers_.find(group);
+  if (it != consumers_.end() && it->second == consumer) consumers_.erase(it);
 }
 
 Task<void> ClientInstance::unregister_client(std::optional<std::string> producer_group,
@@ -190,6 +202,37 @@ Task<void> ClientInstance::poll_loop(ClientInstance* self) {
   while (!self->shut_down_) {
     co_await self->update_all_routes();
     co_await self->rt_.sleep(self->config_.poll_name_server_interval);
+  }
+}
+
+// ---- consumers ------------------------------------------------------------------------------
+
+Task<std::optional<remoting::RemotingCommand>> ClientInstance::on_consumer_ids_changed(ClientInstance* self,
+                                                                                       remoting::RequestContext ctx) {
+  auto h = remoting::NotifyConsumerIdsChangedRequestHeader::from_fields(ctx.request.ext_fields);
+  ++self->notifications_;
+  if (h.ok()) {
+    self->rt_.log().info("consumer ids of group '{}' changed: rebalancing", h->consumer_group);
+  } else {
+    self->rt_.log().info("NOTIFY_CONSUMER_IDS_CHANGED with a bad header: {}", h.error().to_string());
+  }
+  self->rebalance_now();  // RocketMQ rebalances every consumer of the instance
+  co_return std::nullopt;  // oneway
+}
+
+Task<void> ClientInstance::rebalance_loop(ClientInstance* self) {
+  while (!self->shut_down_) {
+    (void)co_await self->rebalance_wake_.wait_for(self->config_.rebalance_interval);
+    if (self->shut_down_) break;
+    for (const auto& [group, c] : self->consumers_) c->rebalance_soon();
+  }
+}
+
+Task<void> ClientInstance::persist_loop(ClientInstance* self) {
+  co_await self->rt_.sleep(kFirstPersistDelay);
+  while (!self->shut_down_) {
+    for (const auto& [group, c] : self->consumers_) c->persist_offsets_soon();
+    co_await self->rt_.sleep(self->config_.persist_consumer_offset_interval);
   }
 }
 

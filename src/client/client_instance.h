@@ -18,6 +18,11 @@
 // when a producer or consumer registers. Before each round, brokers that no route mentions any
 // more are forgotten (RocketMQ's cleanOfflineBroker).
 //
+// Consumers: every rebalance interval (20 s), and at once when a broker sends
+// NOTIFY_CONSUMER_IDS_CHANGED (served on the instance's RpcClient), each registered consumer is
+// asked to rebalance (ConsumerHandle::rebalance_soon); every 5 s (first after 10 s) to persist
+// its offsets (persist_offsets_soon). The consumers do the work in their own tasks.
+//
 // Lifetime and threading: construct, call and destroy on the node's loop. Background loops and
 // calls started by the instance are owned by it and destroyed with it. Every Task a method
 // returns refers to the instance: it must not outlive it. Producers and consumers must be
@@ -37,6 +42,7 @@
 #include "client/name_server_list.h"
 #include "client/owned_tasks.h"
 #include "client/topic_publish_info.h"
+#include "client/wake_signal.h"
 #include "common/unique_id.h"
 #include "remoting/body/heartbeat_data.h"
 #include "remoting/rpc/rpc_client.h"
@@ -77,6 +83,9 @@ class ClientInstance {
   // `consumer` must stay valid until unregister_consumer(). Errors as register_producer.
   Status register_consumer(const std::string& group, ConsumerHandle* consumer);
   Task<void> unregister_consumer(std::string group);
+  // Forgets `consumer` (if registered for `group`) without telling the brokers: a consumer
+  // destroyed without shutdown() calls it so the instance never calls into a dead consumer.
+  void forget_consumer(const std::string& group, const ConsumerHandle* consumer);
   const std::set<std::string>& producer_groups() const { return producers_; }
 
   // ---- routes ---------------------------------------------------------------------------
@@ -105,6 +114,9 @@ class ClientInstance {
   std::optional<std::string> any_address(const std::string& broker_name) const;
   const std::map<std::string, BrokerAddrs>& broker_addrs() const { return broker_addrs_; }
 
+  // Wakes the rebalance loop: every consumer rebalances soon (what NOTIFY_CONSUMER_IDS_CHANGED does).
+  void rebalance_now() { rebalance_wake_.wake(); }
+
   // One heartbeat round now (what the loop does). Returns how many brokers accepted it.
   Task<std::size_t> send_heartbeat_to_all();
   remoting::body::HeartbeatData heartbeat_data() const;
@@ -113,11 +125,16 @@ class ClientInstance {
   std::uint64_t route_poll_rounds() const { return route_poll_rounds_; }
   std::uint64_t heartbeat_rounds() const { return heartbeat_rounds_; }
   std::uint64_t heartbeats_accepted() const { return heartbeats_accepted_; }
+  std::uint64_t notifications() const { return notifications_; }
 
  private:
   static Task<void> poll_loop(ClientInstance* self);
   static Task<void> heartbeat_loop(ClientInstance* self);
   static Task<void> heartbeat_soon(ClientInstance* self);
+  static Task<void> rebalance_loop(ClientInstance* self);
+  static Task<void> persist_loop(ClientInstance* self);
+  static Task<std::optional<remoting::RemotingCommand>> on_consumer_ids_changed(ClientInstance* self,
+                                                                               remoting::RequestContext ctx);
   Task<Result<TopicRouteData>> fetch_route(std::string topic);
   void apply_route(const std::string& topic, TopicRouteData route, bool force);
   void clean_offline_brokers();
@@ -144,6 +161,8 @@ class ClientInstance {
   std::uint64_t heartbeat_rounds_ = 0;
   std::uint64_t heartbeats_accepted_ = 0;
   std::uint64_t heartbeat_unsupported_logged_ = 0;
+  std::uint64_t notifications_ = 0;
+  WakeSignal rebalance_wake_;
   OwnedTasks tasks_;  // last: destroyed first, before what its frames use
 };
 

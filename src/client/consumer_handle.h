@@ -1,6 +1,6 @@
-// ConsumerHandle: what a consumer (push, pull, lite pull — later issues) registers with its
-// ClientInstance. The instance asks it for its heartbeat entry and tells it when the readable
-// queues of a subscribed topic change (the rebalance input).
+// ConsumerHandle: what a consumer (push, lite pull) registers with its ClientInstance. The
+// instance asks it for its heartbeat entry, tells it when the readable queues of a subscribed
+// topic change (the rebalance input), and drives its periodic rebalance and offset persistence.
 #pragma once
 
 #include <string>
@@ -22,6 +22,11 @@ class ConsumerHandle {
     (void)topic;
     (void)queues;
   }
+  // Run a rebalance soon, in the consumer's own tasks (the instance's 20 s timer and
+  // NOTIFY_CONSUMER_IDS_CHANGED). Must not run consumer code inline beyond scheduling.
+  virtual void rebalance_soon() {}
+  // Persist the consumer's offsets soon, in its own tasks (the instance's 5 s timer).
+  virtual void persist_offsets_soon() {}
 };
 
 }  // namespace ferry::client

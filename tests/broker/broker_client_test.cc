@@ -225,5 +225,33 @@ TEST_F(ConsumerTest, BadInputGetsAnErrorNamingTheField) {
   EXPECT_EQ(send(Msg{}).reply.code, code::SUCCESS);
 }
 
+
+TEST_F(ConsumerTest, TheVipPortServesEverythingButPull) {
+  config_.vip_channel_enable = true;
+  boot();
+  const std::string vip = broker().vip_address();
+  auto call_vip = [&](TestClient& c, RemotingCommand req) {
+    auto r = world_.run_task(c.node, invoke(c.rpc.get(), vip, std::move(req), std::chrono::seconds(5)),
+                             std::chrono::seconds(60));
+    EXPECT_TRUE(r.ok()) << r.report.message;
+    return r.value ? std::move(*r.value) : Call{};
+  };
+  TestClient& a = add_client("10.0.0.1@1");
+  TestClient& b = add_client("10.0.0.2@2");
+  EXPECT_EQ(call_vip(a, send_request(Msg{})).reply.code, code::SUCCESS);
+  EXPECT_EQ(call_vip(a, pull_request(Pull{})).reply.code, code::REQUEST_CODE_NOT_SUPPORTED);
+  EXPECT_EQ(pull(Pull{}).reply.code, code::SUCCESS);
+  // Registrations from both ports are distinct members, even if their channel ids coincide.
+  ASSERT_EQ(call_vip(a, heartbeat_request(consumer_heartbeat(a.client_id, "CG", "T"))).reply.code, code::SUCCESS);
+  ASSERT_EQ(heartbeat(b, "CG").reply.code, code::SUCCESS);
+  world_.run_for(1s);
+  EXPECT_EQ(consumer_list("CG"), (std::vector<std::string>{"10.0.0.1@1", "10.0.0.2@2"}));
+  const std::size_t b0 = b.log->notified_groups.size();
+  a.rpc->close_channel(vip);
+  world_.run_for(1s);
+  EXPECT_EQ(consumer_list("CG"), (std::vector<std::string>{"10.0.0.2@2"}));
+  EXPECT_EQ(b.log->notified_groups.size(), b0 + 1);
+}
+
 }  // namespace
 }  // namespace ferry::broker::testing

@@ -1,1 +1,65 @@
+// Queue locks for orderly consumers: LOCK_BATCH_MQ grants free queues and the caller's own,
+// refuses queues another client holds, and grants them once that lock is 60 s old;
+// UNLOCK_BATCH_MQ releases only the caller's locks.
 #include "broker/consumer_fixture.h"
+
+namespace ferry::broker::testing {
+namespace {
+
+using namespace std::chrono_literals;
+
+class LockTest : public ConsumerTest {
+ protected:
+  std::vector<std::int32_t> lock(const std::string& client, const std::vector<std::int32_t>& queues) {
+    Call c = call(lock_request(rc::LOCK_BATCH_MQ, "OG", client, queues));
+    EXPECT_EQ(c.reply.code, code::SUCCESS) << c.remark();
+    auto body = remoting::body::LockBatchResponseBody::decode(c.reply.body);
+    EXPECT_TRUE(body.ok());
+    std::vector<std::int32_t> out;
+    if (body) {
+      for (const auto& mq : body->lock_ok_mq_set) out.push_back(mq.queue_id);
+    }
+    return out;
+  }
+  void unlock(const std::string& client, const std::vector<std::int32_t>& queues) {
+    Call c = call(lock_request(rc::UNLOCK_BATCH_MQ, "OG", client, queues));
+    EXPECT_EQ(c.reply.code, code::SUCCESS) << c.remark();
+  }
+};
+
+TEST_F(LockTest, GrantedRefusedToAnotherClientExpiredAndUnlocked) {
+  boot();
+  using V = std::vector<std::int32_t>;
+  EXPECT_EQ(lock("A", {1, 0}), (V{0, 1}));
+  EXPECT_EQ(lock("B", {1, 2}), (V{2}));    // 1 is A's
+  EXPECT_EQ(lock("A", {0, 1, 2}), (V{0, 1}));  // renews its own; 2 is B's
+  unlock("B", {1});                        // not B's: no effect
+  EXPECT_EQ(lock("B", {1}), V{});
+  unlock("A", {1});
+  EXPECT_EQ(lock("B", {1}), (V{1}));
+
+  // A renews nothing for 61 s: its lock on 0 expires; B's renewed locks do not.
+  world_.run_for(30s);
+  EXPECT_EQ(lock("B", {1, 2}), (V{1, 2}));
+  world_.run_for(31s);
+  EXPECT_EQ(lock("A", {1, 2}), V{});
+  EXPECT_EQ(lock("B", {0}), (V{0}));
+  EXPECT_EQ(broker().consumer_services().locks().lock_count(), 3u);
+
+  // Another group's locks are separate.
+  Call other = call(lock_request(rc::LOCK_BATCH_MQ, "OtherGroup", "A", {0}));
+  auto body = remoting::body::LockBatchResponseBody::decode(other.reply.body);
+  ASSERT_TRUE(body.ok());
+  EXPECT_EQ(body->lock_ok_mq_set.size(), 1u);
+}
+
+TEST_F(LockTest, TooManyQueuesInOneRequestIsRefused) {
+  config_.lock_batch_queues_max = 4;
+  boot();
+  Call c = call(lock_request(rc::LOCK_BATCH_MQ, "OG", "A", {0, 1, 2, 3, 4}));
+  EXPECT_EQ(c.reply.code, code::SYSTEM_ERROR);
+  EXPECT_NE(c.remark().find("mqSet"), std::string::npos) << c.remark();
+}
+
+}  // namespace
+}  // namespace ferry::broker::testing

@@ -74,9 +74,13 @@ TEST_F(ConsumerTest, DelayedMessagesSurviveAGracefulRestartWithoutDuplicates) {
 TEST_F(ConsumerTest, DelayedMessagesSurviveACrashWithinThePersistWindow) {
   boot();
   ASSERT_EQ(send(delayed("early", 2)).reply.code, code::SUCCESS);  // 5 s
-  ASSERT_EQ(send(delayed("late", 4)).reply.code, code::SUCCESS);   // 30 s
-  world_.run_for(7s);  // "early" delivered; its delay offset not persisted yet (10 s period)
+  ASSERT_EQ(send(delayed("mid", 3, 1)).reply.code, code::SUCCESS);  // 10 s
+  ASSERT_EQ(send(delayed("late", 4)).reply.code, code::SUCCESS);    // 30 s
+  // ASYNC_FLUSH syncs small writes every 10 s: by 12 s the sends are durable; "mid" was
+  // delivered about when the delay offsets were last persisted.
+  world_.run_for(12s);
   EXPECT_EQ(bodies(all_of("T")), (std::vector<std::string>{"early"}));
+  EXPECT_EQ(bodies(all_of("T", 1)), (std::vector<std::string>{"mid"}));
   crash_restart();
   world_.run_for(40s);
   auto got = bodies(all_of("T"));
@@ -85,6 +89,9 @@ TEST_F(ConsumerTest, DelayedMessagesSurviveACrashWithinThePersistWindow) {
   EXPECT_EQ(std::count(got.begin(), got.end(), "late"), 1);
   EXPECT_GE(std::count(got.begin(), got.end(), "early"), 1);
   EXPECT_EQ(got.back(), "late");
+  auto mid = bodies(all_of("T", 1));
+  ASSERT_GE(mid.size(), 1u);
+  ASSERT_LE(mid.size(), 2u);
 }
 
 TEST_F(ConsumerTest, DelayOffsetsFileRoundTripsAndRejectsBadLevels) {

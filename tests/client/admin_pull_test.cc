@@ -1,6 +1,7 @@
 // AdminClient and PullAPI against real brokers: topic creation, routes, status, cluster and
 // topic lists, message look-ups by offset msgId and by key, consumer progress, and pulls with
 // tag filtering and the no-new-message / offset-moved statuses.
+#include "client/client_errors.h"
 #include "client_fixture.h"
 
 namespace ferry::client::testing {
@@ -52,6 +53,41 @@ TEST_F(ClientTest, AdminTopicsClusterAndStatus) {
   Status bad = run(a.create_topic(broker_addr(0), t));
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().detail.find(broker_addr(0)), std::string::npos) << bad.error().detail;
+}
+
+TEST_F(ClientTest, AdminDeletesTopicInClusterAndNameServers) {
+  boot({"broker-a", "broker-b"}, 2);
+  create_topic("GONE", 2);
+  AdminClient& a = admin();
+  ASSERT_TRUE(run(a.topic_route("GONE")).ok());
+  Status s = run(a.delete_topic_in_cluster("DefaultCluster", "GONE"));
+  ASSERT_TRUE(s.ok()) << s.error().to_string();
+  EXPECT_EQ(broker(0).topics().find("GONE"), nullptr);
+  EXPECT_EQ(broker(1).topics().find("GONE"), nullptr);
+  world_.run_for(2s);  // the brokers re-register without the topic
+  // Every NameServer forgot it.
+  for (sim::NodeId id : ns_nodes_) {
+    auto* ns = dynamic_cast<sim::Hosted<namesrv::NameServer>*>(world_.node(id).process());
+    ASSERT_NE(ns, nullptr);
+    EXPECT_FALSE(ns->get().routes().route_of("GONE").has_value());
+  }
+  Result<remoting::body::TopicRouteData> gone = run(a.topic_route("GONE"));
+  ASSERT_FALSE(gone.ok());
+  EXPECT_EQ(gone.error().code, Errc::not_found) << gone.error().to_string();
+  Result<std::vector<std::string>> topics = run(a.topic_list());
+  ASSERT_TRUE(topics.ok()) << topics.error().to_string();
+  EXPECT_FALSE(std::binary_search(topics->begin(), topics->end(), std::string("GONE")));
+  // Deleting again succeeds (nothing to delete); an unknown cluster is named.
+  EXPECT_TRUE(run(a.delete_topic_in_cluster("DefaultCluster", "GONE")).ok());
+  Status unknown = run(a.delete_topic_in_cluster("NoSuchCluster", "GONE"));
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.error().code, Errc::not_found);
+  EXPECT_NE(unknown.error().detail.find("NoSuchCluster"), std::string::npos) << unknown.error().detail;
+  // A system topic is refused by the broker, which the error names with the reply code.
+  Status sys = run(a.delete_topic_in_broker(broker_addr(0), "TBW102"));
+  ASSERT_FALSE(sys.ok());
+  EXPECT_NE(sys.error().detail.find(broker_addr(0)), std::string::npos) << sys.error().detail;
+  EXPECT_EQ(reply_code_of(sys.error()), std::optional<std::int32_t>(1));
 }
 
 TEST_F(ClientTest, AdminFindsMessagesByOffsetIdAndKey) {

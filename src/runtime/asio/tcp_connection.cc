@@ -125,8 +125,24 @@ Task<Result<std::size_t>> TcpConnection::read_some(MutableBytes buf) {
   FERRY_ASSERT(!buf.empty(), "read_some into an empty buffer from {}", st_->peer.to_string());
   if (!st_->open) co_return closed_error(*st_);
   ReadDone done(loop_);
-  loop_.post([st = st_, buf, done] { attempt_read(st, buf, done); });
+  if (take_inline_turn()) {
+    // Speculative: the bytes are often already there. Completing before the await means the
+    // coroutine does not suspend at all; when the socket would block, attempt_read arms an
+    // async wait and the completion goes through the executor as usual.
+    attempt_read(st_, buf, done);
+  } else {
+    loop_.post([st = st_, buf, done] { attempt_read(st, buf, done); });
+  }
   co_return co_await done.wait();
+}
+
+bool TcpConnection::take_inline_turn() {
+  if (inline_streak_ >= kInlineStreakMax) {
+    inline_streak_ = 0;
+    return false;
+  }
+  ++inline_streak_;
+  return true;
 }
 
 Task<Status> TcpConnection::write(std::span<const Bytes> bufs) {
@@ -138,7 +154,11 @@ Task<Status> TcpConnection::write(std::span<const Bytes> bufs) {
   }
   if (w->finished()) co_return Status{};
   WriteDone done(loop_);
-  loop_.post([st = st_, w, done] { attempt_write(st, w, done); });
+  if (take_inline_turn()) {
+    attempt_write(st_, w, done);  // speculative, as in read_some
+  } else {
+    loop_.post([st = st_, w, done] { attempt_write(st, w, done); });
+  }
   co_return co_await done.wait();
 }
 

@@ -41,8 +41,15 @@ class TcpConnection final : public Connection {
 
  private:
   TcpConnection(std::shared_ptr<State> state, Executor& loop);
+  // Whether this operation may try the socket inline (no executor hop) and count it. After
+  // kInlineStreakMax inline operations in a row one goes through the executor, so a connection
+  // whose socket always has data cannot starve the node's other work.
+  bool take_inline_turn();
+  static constexpr int kInlineStreakMax = 16;
+
   std::shared_ptr<State> st_;
   Executor& loop_;
+  int inline_streak_ = 0;
 };
 
 Endpoint to_endpoint(const boost::asio::ip::tcp::endpoint& ep);

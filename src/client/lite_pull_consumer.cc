@@ -1,0 +1,351 @@
+#include "client/lite_pull_consumer.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "client/client_errors.h"
+#include "client/consumer_calls.h"
+#include "client/local_offset_store.h"
+#include "client/rebalance.h"
+#include "client/remote_offset_store.h"
+#include "common/names.h"
+#include "common/tag_filter.h"
+
+namespace ferry::client {
+
+namespace {
+constexpr Duration kDefaultTimestampBack = std::chrono::minutes(30);
+}  // namespace
+
+LitePullConsumer::LitePullConsumer(ClientInstance& instance, LitePullConsumerConfig config)
+    : ci_(instance),
+      rt_(instance.runtime()),
+      config_(std::move(config)),
+      pull_api_(instance),
+      arrived_(instance.runtime()),
+      tasks_(instance.runtime()) {
+  config_.check();
+  if (config_.message_model == MessageModel::CLUSTERING) {
+    offsets_ = std::make_unique<RemoteOffsetStore>(ci_, config_.group);
+  } else {
+    offsets_ = std::make_unique<LocalOffsetStore>(rt_, config_.offset_store_dir, ci_.client_id(), config_.group);
+  }
+}
+
+LitePullConsumer::~LitePullConsumer() {
+  tasks_.destroy_all();
+  ci_.forget_consumer(config_.group, this);
+}
+
+Status LitePullConsumer::subscribe(const std::string& topic, const std::string& expression) {
+  if (started_ || assigned_mode_) return Error(Errc::invalid_argument, "subscribe() after start() or assign()");
+  FERRY_TRY(validate_topic(topic));
+  Result<TagSubscription> filter = parse_tag_expression(expression);
+  if (!filter.ok()) return with_context(fmt::format("subscribe to '{}'", topic), std::move(filter).error());
+  remoting::body::SubscriptionData d;
+  d.topic = topic;
+  d.sub_string = filter->all ? std::string(kSubscribeAll) : expression;
+  d.tags_set = filter->tags;
+  d.code_set = filter->codes;
+  d.sub_version = rt_.wall_ms();
+  subscriptions_[topic] = std::move(d);
+  return {};
+}
+
+Status LitePullConsumer::assign(std::vector<MessageQueue> mqs) {
+  if (!assigned_mode_ && !subscriptions_.empty()) return Error(Errc::invalid_argument, "assign() after subscribe()");
+  if (mqs.empty()) return Error(Errc::invalid_argument, "assign() of no queue");
+  assigned_mode_ = true;
+  std::sort(mqs.begin(), mqs.end());
+  for (const MessageQueue& mq : mqs) {
+    if (subscriptions_.count(mq.topic) != 0) continue;
+    remoting::body::SubscriptionData d;
+    d.topic = mq.topic;
+    d.sub_string = std::string(kSubscribeAll);
+    d.sub_version = rt_.wall_ms();
+    subscriptions_[mq.topic] = std::move(d);
+  }
+  if (!running_) {
+    for (const MessageQueue& mq : mqs) take(mq);  // the loops start with start()
+    return {};
+  }
+  std::vector<std::shared_ptr<QueueState>> gone;
+  for (const auto& [mq, q] : queues_) {
+    if (!std::binary_search(mqs.begin(), mqs.end(), mq)) gone.push_back(q);
+  }
+  for (const auto& q : gone) {
+    queues_.erase(q->mq);
+    tasks_.spawn(give_up(q), "lite-give-up");
+  }
+  for (const MessageQueue& mq : mqs) {
+    if (queues_.count(mq) == 0) take(mq);
+  }
+  return {};
+}
+
+Status LitePullConsumer::start() {
+  if (started_) return Error(Errc::invalid_argument, fmt::format("lite pull consumer of '{}' started twice", config_.group));
+  if (subscriptions_.empty()) return Error(Errc::invalid_argument, fmt::format("group '{}': nothing subscribed or assigned", config_.group));
+  FERRY_TRY(validate_group(config_.group));
+  FERRY_TRY(offsets_->load());
+  FERRY_TRY(ci_.register_consumer(config_.group, this));
+  started_ = true;
+  running_ = true;
+  next_auto_commit_ = rt_.now() + config_.auto_commit_interval;
+  ci_.start();
+  // Queues assigned before start() have no loop yet.
+  for (const auto& [mq, q] : queues_) tasks_.spawn(pull_loop(this, q), "lite-pull");
+  tasks_.spawn(start_task(this), "lite-start");
+  return {};
+}
+
+Task<void> LitePullConsumer::shutdown() {
+  if (!running_) co_return;
+  if (config_.auto_commit) co_await commit();
+  running_ = false;
+  std::vector<MessageQueue> held = assignment();
+  for (auto& [mq, q] : queues_) q->dropped = true;
+  co_await offsets_->persist_all(held);
+  co_await ci_.unregister_consumer(config_.group);
+  queues_.clear();
+  cache_.clear();
+  cached_msgs_ = 0;
+  arrived_.wake();
+  tasks_.destroy_all();
+}
+
+// ---- polling ------------------------------------------------------------------------------------
+
+Task<std::vector<MessageExt>> LitePullConsumer::poll(Duration timeout) {
+  const MonoTime deadline = rt_.now() + timeout;
+  const std::string group_retry = retry_topic(config_.group);
+  while (running_) {
+    if (config_.auto_commit && rt_.now() >= next_auto_commit_) co_await commit();
+    while (!cache_.empty()) {
+      Batch b = std::move(cache_.front());
+      cache_.pop_front();
+      cached_msgs_ -= b.msgs.size();
+      b.q->cached -= b.msgs.size();
+      if (b.q->dropped || b.generation != b.q->generation || b.msgs.empty()) continue;  // stale
+      b.q->consumed = b.msgs.back().queue_offset + 1;
+      for (MessageExt& m : b.msgs) {
+        if (m.topic == group_retry) {
+          if (auto original = m.retry_topic()) m.topic = std::string(*original);
+        }
+      }
+      co_return std::move(b.msgs);
+    }
+    const Duration left = deadline - rt_.now();
+    if (left <= Duration::zero()) break;
+    (void)co_await arrived_.wait_for(left);
+  }
+  co_return std::vector<MessageExt>();
+}
+
+Task<void> LitePullConsumer::commit() {
+  next_auto_commit_ = rt_.now() + config_.auto_commit_interval;
+  for (const auto& [mq, q] : queues_) {
+    if (q->consumed) offsets_->update(mq, *q->consumed, false);
+  }
+  co_await offsets_->persist_all(assignment());
+}
+
+Task<Status> LitePullConsumer::seek(MessageQueue mq, QueueOffset offset) {
+  auto it = queues_.find(mq);
+  if (it == queues_.end()) co_return Error(Errc::invalid_argument, fmt::format("seek: {} is not held", mq.to_string()));
+  Result<QueueOffset> min = co_await min_offset(ci_, mq);
+  if (!min.ok()) co_return std::move(min).error();
+  Result<QueueOffset> max = co_await max_offset(ci_, mq);
+  if (!max.ok()) co_return std::move(max).error();
+  if (offset < *min || offset > *max) {
+    co_return Error(Errc::invalid_argument, fmt::format("seek: offset {} of {} outside [{}, {}]", offset, mq.to_string(), *min, *max));
+  }
+  it = queues_.find(mq);  // the table may have changed while we asked
+  if (it == queues_.end()) co_return Error(Errc::invalid_argument, fmt::format("seek: {} is not held", mq.to_string()));
+  QueueState& q = *it->second;
+  ++q.generation;
+  q.pull_offset = offset;
+  q.offset_known = true;
+  q.consumed = offset;
+  co_return Status{};
+}
+
+Task<Result<std::optional<QueueOffset>>> LitePullConsumer::committed(MessageQueue mq) {
+  co_return co_await offsets_->read_store(mq);
+}
+
+std::vector<MessageQueue> LitePullConsumer::assignment() const {
+  std::vector<MessageQueue> out;
+  for (const auto& [mq, q] : queues_) out.push_back(mq);
+  return out;
+}
+
+// ---- ConsumerHandle -------------------------------------------------------------------------------
+
+remoting::body::ConsumerData LitePullConsumer::consumer_data() const {
+  remoting::body::ConsumerData d;
+  d.group_name = config_.group;
+  d.consume_type = remoting::body::ConsumeType::CONSUME_ACTIVELY;
+  d.message_model = config_.message_model;
+  d.consume_from_where = config_.consume_from_where;
+  for (const auto& [topic, s] : subscriptions_) d.subscription_data_set.push_back(s);
+  return d;
+}
+
+void LitePullConsumer::on_subscribe_queues_changed(const std::string& topic, const std::vector<MessageQueue>& queues) {
+  (void)topic;
+  (void)queues;
+  rebalance_soon();
+}
+
+void LitePullConsumer::rebalance_soon() {
+  if (!running_ || assigned_mode_) return;
+  if (rebalancing_) {
+    rebalance_again_ = true;
+    return;
+  }
+  rebalancing_ = true;
+  tasks_.spawn(rebalance_task(this), "lite-rebalance");
+}
+
+void LitePullConsumer::persist_offsets_soon() {
+  if (!running_ || committing_) return;
+  committing_ = true;
+  tasks_.spawn(commit_task(this), "lite-commit");
+}
+
+Task<void> LitePullConsumer::commit_task(LitePullConsumer* self) {
+  if (self->config_.auto_commit) {
+    co_await self->commit();
+  } else {
+    co_await self->offsets_->persist_all(self->assignment());
+  }
+  self->committing_ = false;
+}
+
+Task<void> LitePullConsumer::start_task(LitePullConsumer* self) {
+  std::vector<std::string> topics;
+  for (const auto& [topic, s] : self->subscriptions_) topics.push_back(topic);
+  for (const std::string& topic : topics) {
+    Status st = co_await self->ci_.update_topic_route(topic);
+    if (!st.ok()) self->rt_.log().info("lite pull consumer start: {}", st.error().to_string());
+  }
+  (void)co_await self->ci_.send_heartbeat_to_all();
+  self->rebalance_soon();
+}
+
+Task<void> LitePullConsumer::rebalance_task(LitePullConsumer* self) {
+  do {
+    self->rebalance_again_ = false;
+    std::vector<std::string> topics;
+    for (const auto& [topic, s] : self->subscriptions_) topics.push_back(topic);
+    for (const std::string& topic : topics) {
+      if (!self->running_) break;
+      AllocationRequest req{self->config_.group, topic, self->config_.message_model, self->config_.allocate_strategy};
+      Task<Result<std::vector<MessageQueue>>> at = allocated_queues(self->ci_, std::move(req));
+      Result<std::vector<MessageQueue>> allocated = co_await std::move(at);
+      if (!allocated.ok()) {
+        self->rt_.log().info("lite rebalance of '{}', topic '{}': {}", self->config_.group, topic, allocated.error().to_string());
+        continue;
+      }
+      co_await self->update_queues(topic, std::move(*allocated), false);
+    }
+  } while (self->rebalance_again_ && self->running_);
+  self->rebalancing_ = false;
+}
+
+Task<void> LitePullConsumer::update_queues(std::string topic, std::vector<MessageQueue> allocated, bool all_topics) {
+  std::sort(allocated.begin(), allocated.end());
+  std::vector<std::shared_ptr<QueueState>> gone;
+  for (const auto& [mq, q] : queues_) {
+    if ((all_topics || mq.topic == topic) && !std::binary_search(allocated.begin(), allocated.end(), mq)) gone.push_back(q);
+  }
+  for (const auto& q : gone) {
+    queues_.erase(q->mq);
+    co_await give_up(q);
+  }
+  for (const MessageQueue& mq : allocated) {
+    if (running_ && queues_.count(mq) == 0) {
+      take(mq);
+      tasks_.spawn(pull_loop(this, queues_.at(mq)), "lite-pull");
+    }
+  }
+}
+
+void LitePullConsumer::take(const MessageQueue& mq) {
+  auto q = std::make_shared<QueueState>();
+  q->mq = mq;
+  queues_[mq] = q;
+  if (running_ && assigned_mode_) tasks_.spawn(pull_loop(this, q), "lite-pull");
+}
+
+Task<void> LitePullConsumer::give_up(std::shared_ptr<QueueState> q) {
+  q->dropped = true;
+  if (q->consumed) offsets_->update(q->mq, *q->consumed, false);
+  co_await offsets_->persist(q->mq);
+  offsets_->remove(q->mq);
+}
+
+std::string LitePullConsumer::expression_of(const std::string& topic) const {
+  auto it = subscriptions_.find(topic);
+  return it == subscriptions_.end() ? std::string(kSubscribeAll) : it->second.sub_string;
+}
+
+// ---- pulling -----------------------------------------------------------------------------------
+
+Task<void> LitePullConsumer::pull_loop(LitePullConsumer* self, std::shared_ptr<QueueState> q) {
+  const LitePullConsumerConfig& c = self->config_;
+  while (self->running_ && !q->dropped) {
+    if (self->cached_msgs_ > static_cast<std::size_t>(c.pull_threshold_for_all) ||
+        q->cached > static_cast<std::size_t>(c.pull_threshold_for_queue)) {
+      co_await self->rt_.sleep(c.pull_delay_when_flow_control);
+      continue;
+    }
+    if (!q->offset_known) {
+      StartOffsetRequest sreq{q->mq, c.consume_from_where,
+                              c.consume_timestamp_ms.value_or(self->rt_.wall_ms() - to_ms(kDefaultTimestampBack))};
+      Task<Result<QueueOffset>> st = start_offset(self->ci_, *self->offsets_, std::move(sreq));
+      Result<QueueOffset> start = co_await std::move(st);
+      if (!self->running_ || q->dropped) break;
+      if (!start.ok()) {
+        self->rt_.log().info("lite pull: no start offset for {}: {}", q->mq.to_string(), start.error().to_string());
+        co_await self->rt_.sleep(c.pull_delay_when_exception);
+        continue;
+      }
+      if (!q->offset_known) {  // a seek() meanwhile wins
+        q->pull_offset = *start;
+        q->offset_known = true;
+        if (!q->consumed) q->consumed = *start;
+      }
+    }
+    const std::uint64_t generation = q->generation;
+    PullRequest req;
+    req.group = c.group;
+    req.queue = q->mq;
+    req.offset = q->pull_offset;
+    req.max_nums = c.pull_batch_size;
+    req.sub_expression = self->expression_of(q->mq.topic);
+    req.suspend = c.broker_suspend_max;
+    req.timeout = c.pull_timeout_when_suspend;
+    Task<Result<PullResult>> pt = self->pull_api_.pull(std::move(req));
+    Result<PullResult> r = co_await std::move(pt);
+    if (!self->running_ || q->dropped) break;
+    if (generation != q->generation) continue;  // seek() meanwhile
+    if (!r.ok()) {
+      self->rt_.log().info("lite pull {} at {}: {}", q->mq.to_string(), q->pull_offset, r.error().to_string());
+      co_await self->rt_.sleep(c.pull_delay_when_exception);
+      continue;
+    }
+    q->pull_offset = r->next_begin_offset;
+    if (r->status == PullStatus::FOUND && !r->messages.empty()) {
+      const std::size_t n = r->messages.size();
+      self->cache_.push_back(Batch{q, generation, std::move(r->messages)});
+      self->cached_msgs_ += n;
+      q->cached += n;
+      self->arrived_.wake();
+    }
+  }
+}
+
+}  // namespace ferry::client

@@ -1,0 +1,94 @@
+// ProcessQueue: a push consumer's cache of one queue it holds (RocketMQ's ProcessQueue): the
+// messages pulled and not yet consumed, by queue offset, plus the queue's pull position and its
+// orderly-consumption state.
+//
+// The committed offset of a queue is the smallest offset still cached (consumed messages leave
+// the cache in any order), or one past the largest offset ever cached when the cache is empty
+// (remove()). Orderly consumption moves messages into a "consuming" set (take()) and either
+// commits them (commit()) or puts them back (put_back()).
+//
+// Lifetime: shared by the consumer's table, the queue's pull loop and its consume requests;
+// `dropped` tells them the queue was given up (they stop and never commit for it). Loop thread
+// only.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "common/message.h"
+#include "common/message_queue.h"
+#include "runtime/time.h"
+
+namespace ferry::client {
+
+class ProcessQueue {
+ public:
+  ProcessQueue(MessageQueue mq, QueueOffset next_offset) : mq_(std::move(mq)), next_offset_(next_offset) {}
+
+  const MessageQueue& queue() const { return mq_; }
+
+  // ---- pulling ----------------------------------------------------------------------------
+  QueueOffset next_offset() const { return next_offset_; }
+  void set_next_offset(QueueOffset o) { next_offset_ = o; }
+
+  // Caches `msgs` (offsets not cached yet). Returns whether an orderly consume request should be
+  // dispatched now (messages are cached and none is running; sets consuming).
+  bool put(std::vector<MessageExt> msgs);
+  std::int64_t cached_count() const { return static_cast<std::int64_t>(msgs_.size() + consuming_.size()); }
+  std::int64_t cached_body_bytes() const { return body_bytes_; }
+  // The offset span of the cache (largest − smallest), 0 when empty (concurrent flow control).
+  std::int64_t span() const;
+
+  // ---- concurrent consumption -------------------------------------------------------------
+  // Removes consumed (or sent back) messages. Returns the offset to commit: the smallest
+  // offset still cached, else one past the largest offset ever cached; nullopt if nothing was
+  // ever cached.
+  std::optional<QueueOffset> remove(const std::vector<MessageExt>& msgs);
+
+  // ---- orderly consumption ----------------------------------------------------------------
+  // Moves up to `n` of the lowest offsets into the consuming set and returns copies. Empty:
+  // nothing cached, and consuming becomes false.
+  std::vector<MessageExt> take(std::size_t n);
+  // The consuming set was consumed: clears it; returns one past its largest offset.
+  std::optional<QueueOffset> commit();
+  // The consuming set goes back to the cache (consumed again later), with these copies (their
+  // reconsume_times raised by the caller).
+  void put_back(std::vector<MessageExt> msgs);
+  bool consuming() const { return consuming_flag_; }
+
+  // ---- state ------------------------------------------------------------------------------
+  bool dropped() const { return dropped_; }
+  void drop() { dropped_ = true; }
+  // The broker lock of an orderly clustering consumer and when it was last confirmed.
+  bool locked() const { return locked_; }
+  void set_locked(bool locked, MonoTime now) {
+    locked_ = locked;
+    if (locked) last_lock_time_ = now;
+  }
+  bool lock_expired(MonoTime now, Duration max_live) const { return now - last_lock_time_ > max_live; }
+  bool previously_locked() const { return previously_locked_; }
+  void set_previously_locked() { previously_locked_ = true; }
+  // A listener is running for this queue (a removal waits for it: the orderly broker lock must
+  // not be released while a message of the queue is being consumed).
+  int in_listener = 0;
+
+ private:
+  void account(const MessageExt& m, int sign) {
+    body_bytes_ += sign * static_cast<std::int64_t>(m.body.size());
+  }
+
+  const MessageQueue mq_;
+  QueueOffset next_offset_;
+  std::map<QueueOffset, MessageExt> msgs_;        // cached, not being consumed orderly
+  std::map<QueueOffset, MessageExt> consuming_;   // orderly: taken, not yet committed
+  std::optional<QueueOffset> max_cached_;         // largest offset ever cached
+  std::int64_t body_bytes_ = 0;
+  bool consuming_flag_ = false;
+  bool dropped_ = false;
+  bool locked_ = false;
+  bool previously_locked_ = false;
+  MonoTime last_lock_time_{};
+};
+
+}  // namespace ferry::client

@@ -1,0 +1,39 @@
+#include "client/remote_offset_store.h"
+
+#include <algorithm>
+
+#include "client/consumer_calls.h"
+
+namespace ferry::client {
+
+Task<Result<std::optional<QueueOffset>>> RemoteOffsetStore::read_store(MessageQueue mq) {
+  Result<std::optional<QueueOffset>> r = co_await query_consumer_offset(ci_, group_, mq);
+  if (r.ok() && r->has_value()) update(mq, **r, false);
+  co_return r;
+}
+
+Task<void> RemoteOffsetStore::persist_all(std::vector<MessageQueue> mqs) {
+  std::sort(mqs.begin(), mqs.end());
+  std::vector<std::pair<MessageQueue, QueueOffset>> out;
+  for (auto it = table_.begin(); it != table_.end();) {
+    if (std::binary_search(mqs.begin(), mqs.end(), it->first)) {
+      out.emplace_back(it->first, it->second);
+      ++it;
+    } else {
+      it = table_.erase(it);  // RocketMQ drops the offsets of queues no longer held
+    }
+  }
+  for (auto& [mq, offset] : out) {
+    Status s = co_await update_consumer_offset_oneway(ci_, group_, mq, offset);
+    if (!s.ok()) ci_.runtime().log().info("persist offset {} of {}: {}", offset, mq.to_string(), s.error().to_string());
+  }
+}
+
+Task<void> RemoteOffsetStore::persist(MessageQueue mq) {
+  std::optional<QueueOffset> offset = read_memory(mq);
+  if (!offset) co_return;
+  Status s = co_await update_consumer_offset_oneway(ci_, group_, mq, *offset);
+  if (!s.ok()) ci_.runtime().log().info("persist offset {} of {}: {}", *offset, mq.to_string(), s.error().to_string());
+}
+
+}  // namespace ferry::client

@@ -1,0 +1,35 @@
+// RemoteOffsetStore: clustering offsets, kept by the broker of each queue (RocketMQ's
+// RemoteBrokerOffsetStore).
+//
+//   read_store  — QUERY_CONSUMER_OFFSET to the queue's master: an offset, nullopt for
+//                 QUERY_NOT_FOUND (22), an error for anything else (no reply, no master).
+//   persist_all — UPDATE_CONSUMER_OFFSET, oneway, for every held queue with an in-memory offset
+//                 (the client instance calls it every 5 s through the consumer); offsets of
+//                 queues no longer held are dropped from memory.
+//   persist     — the same for one queue.
+// Pull requests also carry the in-memory offset (the commitOffset flag), so the broker usually
+// has it before a persist round. Failures are logged; a lost update is redone by the next round.
+#pragma once
+
+#include <string>
+
+#include "client/client_instance.h"
+#include "client/offset_store.h"
+
+namespace ferry::client {
+
+class RemoteOffsetStore final : public OffsetStore {
+ public:
+  RemoteOffsetStore(ClientInstance& ci, std::string group) : ci_(ci), group_(std::move(group)) {}
+
+  Status load() override { return {}; }
+  Task<Result<std::optional<QueueOffset>>> read_store(MessageQueue mq) override;
+  Task<void> persist_all(std::vector<MessageQueue> mqs) override;
+  Task<void> persist(MessageQueue mq) override;
+
+ private:
+  ClientInstance& ci_;
+  const std::string group_;
+};
+
+}  // namespace ferry::client

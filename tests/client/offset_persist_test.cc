@@ -1,0 +1,149 @@
+// Offsets survive restarts: a crashed consumer re-delivers at most what it consumed in the last
+// persist interval (5 s); a gracefully stopped one nothing; a broker restart keeps the group's
+// offsets (consumerOffset.json); a broadcasting consumer's local offset file survives its node's
+// crash. Plus the local file format itself.
+#include "client/local_offset_store.h"
+#include "consumer_fixture.h"
+
+namespace ferry::client::testing {
+namespace {
+
+using namespace std::chrono_literals;
+
+Task<void> send_paced(Producer* p, std::string topic, int n, Duration every, std::shared_ptr<std::set<std::string>> sent,
+                      Runtime* rt) {
+  for (int i = 0; i < n; ++i) {
+    std::string body = numbered("p", i);
+    Result<SendResult> r = co_await p->send(text_message(topic, body));
+    if (r.ok()) sent->insert(body);
+    co_await rt->sleep(every);
+  }
+}
+
+class OffsetSeeds : public ConsumerTest, public ::testing::WithParamInterface<std::uint64_t> {
+ protected:
+  OffsetSeeds() : ConsumerTest(GetParam()) {}
+};
+
+TEST_P(OffsetSeeds, ConsumerCrashRedeliversAtMostThePersistInterval) {
+  boot();
+  create_topic("T", 2);
+  auto out = std::make_shared<Deliveries>();
+  PushConsumerConfig pc;
+  pc.group = "CG";
+  pc.consume_from_where = ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET;
+  auto c = add_push_consumer("consumer-1", pc, recording("T", "*", out, "consumer-1"));
+  world_.run_for(5s);
+  Producer& p = producer();
+  auto sent = std::make_shared<std::set<std::string>>();
+  client_rt().spawn(send_paced(&p, "T", 300, 100ms, sent, &client_rt()), "paced-sender");
+  world_.run_for(17s);
+  world_.crash(c);
+  const MonoTime crashed = client_rt().now();
+  world_.run_for(3s);
+  world_.start(c);
+  ASSERT_TRUE(world_.run_until([&] { return sent->size() == 300; }, 120s).ok()) << seed_text();
+  ASSERT_TRUE(wait_all(out, *sent, 60s)) << seed_text();
+  world_.run_for(5s);
+  EXPECT_EQ(out->bodies(), *sent) << seed_text();
+  // Every duplicate was first consumed shortly before the crash.
+  std::map<std::string, MonoTime> first;
+  for (const Delivery& d : out->all) first.emplace(d.body, d.at);
+  int dups = 0;
+  for (const auto& [body, n] : out->count_by_body) {
+    if (n < 2) continue;
+    ++dups;
+    EXPECT_GE(first[body], crashed - 6s) << body << " re-delivered though consumed long before the crash" << seed_text();
+  }
+  RecordProperty("duplicates", dups);
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, OffsetSeeds, ::testing::Range<std::uint64_t>(1, 6));
+
+TEST_F(ConsumerTest, GracefulRestartRedeliversNothing) {
+  boot({"broker-a"});
+  create_topic("T", 2);
+  auto out = std::make_shared<Deliveries>();
+  PushConsumerConfig pc;
+  pc.group = "CG";
+  pc.consume_from_where = ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET;
+  auto c = add_push_consumer("consumer-1", pc, recording("T", "*", out, "consumer-1"));
+  std::set<std::string> sent = send_n("T", 30, "a");
+  ASSERT_TRUE(wait_all(out, sent, 60s)) << seed_text();
+  stop_consumer(c);  // shutdown persists at once
+  world_.start(c);
+  std::set<std::string> more = send_n("T", 10, "b");
+  sent.insert(more.begin(), more.end());
+  ASSERT_TRUE(wait_all(out, sent, 60s)) << seed_text();
+  world_.run_for(5s);
+  EXPECT_EQ(out->duplicates(), 0) << seed_text();
+}
+
+TEST_F(ConsumerTest, OffsetsSurviveABrokerRestart) {
+  boot({"broker-a"});
+  create_topic("T", 2);
+  auto out = std::make_shared<Deliveries>();
+  PushConsumerConfig pc;
+  pc.group = "CG";
+  pc.consume_from_where = ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET;
+  auto c = add_push_consumer("consumer-1", pc, recording("T", "*", out, "consumer-1"));
+  std::set<std::string> sent = send_n("T", 30, "a");
+  ASSERT_TRUE(wait_all(out, sent, 60s)) << seed_text();
+  // The client persists every 5 s (the first 10 s after start), the broker writes
+  // consumerOffset.json every 5 s: 20 s covers both.
+  world_.run_for(20s);
+  world_.crash(c);
+  world_.crash(broker_nodes_[0]);
+  world_.start(broker_nodes_[0]);
+  wait_running(0);
+  world_.start(c);
+  std::set<std::string> more = send_n("T", 10, "b");
+  sent.insert(more.begin(), more.end());
+  ASSERT_TRUE(wait_all(out, sent, 90s)) << seed_text();
+  world_.run_for(5s);
+  EXPECT_EQ(out->duplicates(), 0) << "offsets came back from the broker's disk" << seed_text();
+}
+
+TEST_F(ConsumerTest, LocalOffsetFileSurvivesACrash) {
+  boot({"broker-a"});
+  create_topic("B", 2);
+  auto out = std::make_shared<Deliveries>();
+  PushConsumerConfig pc;
+  pc.group = "BG";
+  pc.message_model = MessageModel::BROADCASTING;
+  pc.consume_from_where = ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET;
+  pc.offset_store_dir = "offsets";
+  auto c = add_push_consumer("consumer-1", pc, recording("B", "*", out, "consumer-1"));
+  std::set<std::string> sent = send_n("B", 20, "a");
+  ASSERT_TRUE(wait_all(out, sent, 60s)) << seed_text();
+  world_.run_for(12s);
+  const std::string path = fmt::format("offsets/{}/BG/offsets.json", app(c).instance->client_id());
+  world_.crash(c);
+  ASSERT_TRUE(world_.node(c).fs().exists(path)) << path;
+  world_.start(c);
+  std::set<std::string> more = send_n("B", 5, "b");
+  sent.insert(more.begin(), more.end());
+  ASSERT_TRUE(wait_all(out, sent, 60s)) << seed_text();
+  world_.run_for(5s);
+  EXPECT_EQ(out->duplicates(), 0) << seed_text();
+}
+
+TEST(LocalOffsetFile, RoundTripsAndRejectsGarbage) {
+  std::map<MessageQueue, QueueOffset> t;
+  t[MessageQueue{"T", "broker-a", QueueId(0)}] = QueueOffset(12);
+  t[MessageQueue{"T", "broker-b", QueueId(3)}] = QueueOffset(0);
+  std::vector<std::uint8_t> text = encode_offset_file(t);
+  EXPECT_EQ(std::string(text.begin(), text.end()),
+            R"({"offsetTable":[{"topic":"T","brokerName":"broker-a","queueId":0,"offset":12},)"
+            R"({"topic":"T","brokerName":"broker-b","queueId":3,"offset":0}]})");
+  Result<std::map<MessageQueue, QueueOffset>> back = decode_offset_file(text);
+  ASSERT_TRUE(back.ok()) << back.error().to_string();
+  EXPECT_EQ(*back, t);
+  std::string bad = R"({"offsetTable":[{"topic":"T","brokerName":"b","queueId":0,"offset":-1}]})";
+  EXPECT_FALSE(decode_offset_file(std::vector<std::uint8_t>(bad.begin(), bad.end())).ok());
+  std::string torn = R"({"offsetTable":[{"topic":"T")";
+  EXPECT_FALSE(decode_offset_file(std::vector<std::uint8_t>(torn.begin(), torn.end())).ok());
+}
+
+}  // namespace
+}  // namespace ferry::client::testing

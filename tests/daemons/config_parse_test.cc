@@ -1,0 +1,254 @@
+// The daemons' config files: properties syntax, RocketMQ names onto BrokerConfig/StoreConfig,
+// validation with file:line:key errors, warnings for unknown and unused keys.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "tools/common/broker_conf.h"
+#include "tools/common/config_binder.h"
+#include "tools/common/namesrv_conf.h"
+#include "tools/common/properties_file.h"
+
+namespace ferry::tools {
+namespace {
+
+PropertiesFile props(std::string_view text) {
+  auto p = parse_properties(text, "b.conf");
+  EXPECT_TRUE(p.ok()) << (p.ok() ? "" : p.error().to_string());
+  return p.ok() ? *p : PropertiesFile{};
+}
+
+Result<BrokerConf> broker(std::string_view text) {
+  auto p = parse_properties(text, "b.conf");
+  if (!p) return std::move(p).error();
+  return parse_broker_conf(*p, "/home/u");
+}
+
+std::string error_of(std::string_view text) {
+  auto c = broker(text);
+  EXPECT_FALSE(c.ok()) << "accepted: " << text;
+  return c.ok() ? std::string() : c.error().detail;
+}
+
+TEST(PropertiesFile, CommentsBlankLinesAndTrimming) {
+  const auto p = props("# comment\n\n  ! also a comment\n  a = 1 \r\n\tb=x=y\nc=\n   \n");
+  ASSERT_EQ(p.entries.size(), 3u);
+  EXPECT_EQ(p.entries[0].key, "a");
+  EXPECT_EQ(p.entries[0].value, "1");
+  EXPECT_EQ(p.entries[0].line, 4u);
+  EXPECT_EQ(p.entries[1].key, "b");
+  EXPECT_EQ(p.entries[1].value, "x=y");
+  EXPECT_EQ(p.entries[2].value, "");
+  EXPECT_EQ(p.entries[2].line, 6u);
+}
+
+TEST(PropertiesFile, EmptyTextAndNoTrailingNewline) {
+  EXPECT_TRUE(props("").entries.empty());
+  const auto p = props("a=1");
+  ASSERT_EQ(p.entries.size(), 1u);
+  EXPECT_EQ(p.entries[0].value, "1");
+}
+
+TEST(PropertiesFile, LaterDuplicateWinsAndIsReported) {
+  const auto p = props("a=1\nb=2\na=3\n");
+  ASSERT_EQ(p.entries.size(), 2u);
+  EXPECT_EQ(p.entries[0].value, "3");
+  EXPECT_EQ(p.entries[0].line, 3u);
+  ASSERT_EQ(p.duplicates.size(), 1u);
+  EXPECT_NE(p.duplicates[0].find("b.conf:1: key a given again on line 3"), std::string::npos) << p.duplicates[0];
+}
+
+TEST(PropertiesFile, MalformedLinesNameFileAndLine) {
+  auto p = parse_properties("a=1\nlistenPort 10911\n", "x.conf");
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.error().detail, "x.conf:2: expected key=value, got \"listenPort 10911\"");
+  p = parse_properties("\n = 3\n", "x.conf");
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.error().detail.find("x.conf:2: empty key"), std::string::npos);
+  p = parse_properties("a=1 \\\n 2\n", "x.conf");
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.error().detail.find("x.conf:1: a: line continuations"), std::string::npos);
+}
+
+TEST(PropertiesFile, MissingFileIsNotFound) {
+  auto p = read_properties("/nonexistent/dir/broker.conf");
+  ASSERT_FALSE(p.ok());
+  EXPECT_TRUE(p.error().is(Errc::not_found));
+  EXPECT_NE(p.error().detail.find("/nonexistent/dir/broker.conf"), std::string::npos);
+}
+
+TEST(ConfigValues, IntsAndBools) {
+  EXPECT_EQ(*parse_int_in("42", 0, 100), 42);
+  EXPECT_EQ(*parse_int_in("+7", 0, 100), 7);
+  EXPECT_EQ(*parse_int_in("-3", -5, 100), -3);
+  EXPECT_FALSE(parse_int_in("", 0, 100).ok());
+  EXPECT_FALSE(parse_int_in("4x", 0, 100).ok());
+  EXPECT_FALSE(parse_int_in("0x10", 0, 100).ok());
+  EXPECT_FALSE(parse_int_in("101", 0, 100).ok());
+  EXPECT_FALSE(parse_int_in("99999999999999999999", 0, 100).ok());
+  EXPECT_TRUE(*parse_bool("TRUE"));
+  EXPECT_FALSE(*parse_bool("false"));
+  EXPECT_FALSE(parse_bool("yes").ok());
+  EXPECT_FALSE(parse_bool("1").ok());
+}
+
+TEST(BrokerConf, DefaultsWithoutFile) {
+  const BrokerConf c = default_broker_conf("/home/u");
+  EXPECT_EQ(c.store_root_dir, "/home/u/store");
+  EXPECT_EQ(c.broker.store.root, "");
+  EXPECT_EQ(c.broker.listen_port, 10911);
+  EXPECT_EQ(c.broker.broker_cluster_name, "DefaultCluster");
+}
+
+TEST(BrokerConf, RocketMqNamesMapOntoFields) {
+  auto c = broker(R"(
+brokerClusterName = C1
+brokerName=broker-b
+brokerId=0
+namesrvAddr=10.0.0.1:9876; 10.0.0.2:9876;
+listenPort=20911
+haListenPort=20912
+brokerIP1=10.0.0.5
+storePathRootDir=/data/store
+storePathCommitLog=/data/store/commitlog/
+brokerRole=SYNC_MASTER
+flushDiskType=SYNC_FLUSH
+autoCreateTopicEnable=false
+fileReservedTime=48
+deleteWhen=04;16
+diskMaxUsedSpaceRatio=88
+mappedFileSizeCommitLog=10485760
+mappedFileSizeConsumeQueue=6000
+maxMessageSize=65536
+flushIntervalCommitLog=200
+syncFlushTimeout=3000
+flushConsumerOffsetInterval=1000
+defaultTopicQueueNums=4
+)");
+  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  const auto& b = c->broker;
+  EXPECT_EQ(b.broker_cluster_name, "C1");
+  EXPECT_EQ(b.broker_name, "broker-b");
+  EXPECT_EQ(b.namesrv_addr, (std::vector<std::string>{"10.0.0.1:9876", "10.0.0.2:9876"}));
+  EXPECT_EQ(b.listen_port, 20911);
+  EXPECT_EQ(b.broker_ip1, "10.0.0.5");
+  EXPECT_EQ(c->store_root_dir, "/data/store");
+  EXPECT_EQ(b.broker_role, broker::BrokerRole::sync_master);
+  EXPECT_EQ(b.flush_disk_type, store::FlushMode::sync_flush);
+  EXPECT_FALSE(b.auto_create_topic_enable);
+  EXPECT_EQ(b.store.file_reserved_time, std::chrono::hours(48));
+  EXPECT_EQ(b.store.delete_when, "04;16");
+  EXPECT_EQ(b.store.disk_max_used_space_ratio_pct, 88);
+  EXPECT_GE(b.store.disk_space_clean_forcibly_ratio_pct, 88);  // follows diskMaxUsedSpaceRatio
+  EXPECT_GE(b.store.disk_space_warning_level_ratio_pct, b.store.disk_space_clean_forcibly_ratio_pct);
+  EXPECT_EQ(b.store.commit_log_file_size_bytes, 10485760);
+  EXPECT_EQ(b.store.consume_queue_units_per_file, 300);
+  EXPECT_EQ(b.store.message_size_max_bytes, 65536);
+  EXPECT_EQ(b.store.async_flush_interval, std::chrono::milliseconds(200));
+  EXPECT_EQ(b.store.sync_flush_timeout, std::chrono::milliseconds(3000));
+  EXPECT_EQ(b.flush_consumer_offset_interval, std::chrono::milliseconds(1000));
+  EXPECT_EQ(b.default_topic_queue_nums, 4);
+  EXPECT_TRUE(c->warnings.empty()) << c->warnings.front();
+}
+
+TEST(BrokerConf, OldMapedSpellingAndSlave) {
+  auto c = broker("mapedFileSizeCommitLog=8388608\nbrokerRole=SLAVE\nbrokerId=1\n");
+  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  EXPECT_EQ(c->broker.store.commit_log_file_size_bytes, 8388608);
+  EXPECT_EQ(c->broker.broker_role, broker::BrokerRole::slave);
+  EXPECT_EQ(c->broker.broker_id, 1);
+}
+
+TEST(BrokerConf, UnknownAndUnusedKeysWarnByName) {
+  auto c = broker("brokerNmae=x\nslaveReadEnable=true\nsendMessageThreadPoolNums=16\n");
+  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  ASSERT_EQ(c->warnings.size(), 3u);
+  EXPECT_EQ(c->warnings[0], "b.conf:1: unknown key brokerNmae ignored");
+  EXPECT_NE(c->warnings[1].find("b.conf:2: slaveReadEnable is ignored: HA"), std::string::npos) << c->warnings[1];
+  EXPECT_NE(c->warnings[2].find("b.conf:3: sendMessageThreadPoolNums is ignored"), std::string::npos);
+}
+
+TEST(BrokerConf, InvalidValuesNameFileLineAndKey) {
+  EXPECT_EQ(error_of("\nlistenPort=abc\n"), "b.conf:2: listenPort: \"abc\" is not an integer");
+  EXPECT_EQ(error_of("listenPort=70000"), "b.conf:1: listenPort: 70000 is out of range [1, 65534]");
+  EXPECT_EQ(error_of("autoCreateTopicEnable=yes"),
+            "b.conf:1: autoCreateTopicEnable: \"yes\" is not a boolean (true or false)");
+  EXPECT_EQ(error_of("a=1\nbrokerRole=MASTER"),
+            "b.conf:2: brokerRole: \"MASTER\" is not one of ASYNC_MASTER / SYNC_MASTER / SLAVE");
+  EXPECT_EQ(error_of("flushDiskType=sync_flush"),
+            "b.conf:1: flushDiskType: \"sync_flush\" is not one of ASYNC_FLUSH / SYNC_FLUSH");
+  EXPECT_EQ(error_of("namesrvAddr=localhost:9876"),
+            "b.conf:1: namesrvAddr: \"localhost:9876\" is not an IPv4 address with a port (ip:port)");
+  EXPECT_EQ(error_of("deleteWhen=25"), "b.conf:1: deleteWhen: \"25\" is not an hour (00..23)");
+  EXPECT_EQ(error_of("diskMaxUsedSpaceRatio=99"), "b.conf:1: diskMaxUsedSpaceRatio: 99 is out of range [10, 95]");
+  EXPECT_EQ(error_of("brokerName="), "b.conf:1: brokerName: must not be empty");
+  EXPECT_EQ(error_of("mappedFileSizeConsumeQueue=1001"),
+            "b.conf:1: mappedFileSizeConsumeQueue: 1001 is not a multiple of 20 (the unit size)");
+  EXPECT_EQ(error_of("brokerIP1=my-host"), "b.conf:1: brokerIP1: \"my-host\" is not an IPv4 address");
+}
+
+TEST(BrokerConf, InconsistentCombinationsNameTheKey) {
+  EXPECT_NE(error_of("listenPort=10911\nhaListenPort=10999").find("b.conf:2: haListenPort: must be listenPort + 1 (10912)"),
+            std::string::npos);
+  EXPECT_NE(error_of("mappedFileSizeCommitLog=65536").find("b.conf:1: mappedFileSizeCommitLog: 65536 bytes cannot hold"),
+            std::string::npos);
+  EXPECT_NE(error_of("storePathRootDir=/a\nstorePathCommitLog=/b/commitlog").find("b.conf:2: storePathCommitLog:"),
+            std::string::npos);
+  EXPECT_NE(error_of("brokerRole=SLAVE").find("b.conf:1: brokerRole: a SLAVE needs brokerId > 0"), std::string::npos);
+  EXPECT_NE(error_of("brokerId=2\n").find("b.conf:1: brokerId: a master"), std::string::npos);
+  EXPECT_NE(error_of("diskSpaceCleanForciblyRatio=80\ndiskMaxUsedSpaceRatio=85")
+                .find("b.conf:2: diskMaxUsedSpaceRatio: diskMaxUsedSpaceRatio (85) must not exceed"),
+            std::string::npos);
+}
+
+TEST(BrokerConf, NamesrvAddrList) {
+  EXPECT_EQ(*parse_namesrv_addr("127.0.0.1:9876"), std::vector<std::string>{"127.0.0.1:9876"});
+  EXPECT_EQ(parse_namesrv_addr(" 1.2.3.4:1 ;;5.6.7.8:2; ")->size(), 2u);
+  EXPECT_FALSE(parse_namesrv_addr(";").ok());
+  EXPECT_FALSE(parse_namesrv_addr("1.2.3.4").ok());
+  EXPECT_FALSE(parse_namesrv_addr("1.2.3.4:0").ok());
+}
+
+TEST(NamesrvConf, KeysAndErrors) {
+  auto p = parse_properties("listenPort=9877\ndataDir=/d/ns\nkvConfigPath=/x\nfoo=1\n", "n.conf");
+  ASSERT_TRUE(p.ok());
+  auto c = parse_namesrv_conf(*p, "/home/u");
+  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  EXPECT_EQ(c->namesrv.listen_port, 9877);
+  EXPECT_EQ(c->data_dir, "/d/ns");
+  ASSERT_EQ(c->warnings.size(), 2u);
+  EXPECT_EQ(c->warnings[1], "n.conf:4: unknown key foo ignored");
+  EXPECT_EQ(default_namesrv_conf("/h").data_dir, "/h/namesrv");
+  p = parse_properties("listenPort=0\n", "n.conf");
+  c = parse_namesrv_conf(*p, "/h");
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.error().detail, "n.conf:1: listenPort: 0 is out of range [1, 65535]");
+}
+
+// Every example in conf/ parses without errors or warnings (other than the documented
+// HA-pending keys).
+TEST(ConfExamples, AllParse) {
+  const char* src = std::getenv("FERRY_SOURCE_DIR");
+  ASSERT_NE(src, nullptr) << "FERRY_SOURCE_DIR is set by ctest";
+  int brokers = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(src) + "/conf")) {
+    const std::string path = entry.path().string();
+    auto file = read_properties(path);
+    ASSERT_TRUE(file.ok()) << file.error().to_string();
+    if (entry.path().filename() == "namesrv.conf") {
+      auto c = parse_namesrv_conf(*file, "/h");
+      ASSERT_TRUE(c.ok()) << c.error().to_string();
+      EXPECT_TRUE(c->warnings.empty()) << c->warnings.front();
+      continue;
+    }
+    ++brokers;
+    auto c = parse_broker_conf(*file, "/h");
+    ASSERT_TRUE(c.ok()) << c.error().to_string();
+    for (const auto& w : c->warnings) EXPECT_NE(w.find("HA replication"), std::string::npos) << w;
+  }
+  EXPECT_GE(brokers, 7);
+}
+
+}  // namespace
+}  // namespace ferry::tools

@@ -1,0 +1,74 @@
+// Real processes for the daemon tests: fork/exec a daemon from build/bin with its output in a
+// file, find free loopback ports, wait for a port to accept, and always kill what was started.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ferry::daemons_test {
+
+// Paths of the daemons under test (compile definitions from tests/daemons/CMakeLists.txt).
+std::string mqnamesrv_path();
+std::string mqbroker_path();
+
+// A port on 127.0.0.1 nobody listened on a moment ago (bind to port 0, read it, close).
+std::uint16_t free_port();
+
+// True once something accepts TCP connections on 127.0.0.1:port, false after `timeout`.
+bool wait_for_port(std::uint16_t port, std::chrono::milliseconds timeout);
+
+// A fresh directory under $TMPDIR (or /tmp), removed with everything in it on destruction
+// (kept, and its path printed, when FERRY_KEEP_TEST_DIRS=1).
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+  std::string operator/(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+void write_file(const std::string& path, const std::string& text);
+std::string read_file(const std::string& path);
+
+// One child process; stdout and stderr go to `output_path`. The destructor SIGKILLs it if it
+// is still running and reaps it, so no test leaves a daemon behind.
+class Child {
+ public:
+  Child(const std::string& exe, const std::vector<std::string>& args, std::string output_path);
+  ~Child();
+  Child(const Child&) = delete;
+  Child& operator=(const Child&) = delete;
+
+  pid_t pid() const { return pid_; }
+  void signal(int sig) const;
+  // The exit status (WEXITSTATUS, or 128 + signal when killed by one) once the child ended, or
+  // nullopt if it is still running after `timeout`.
+  std::optional<int> wait(std::chrono::milliseconds timeout);
+  bool running();
+  std::string output() const { return read_file(output_path_); }
+
+ private:
+  pid_t pid_ = -1;
+  std::optional<int> status_;
+  std::string output_path_;
+};
+
+// Runs `exe args` to completion (killed after `timeout`): exit status and combined output.
+struct RunResult {
+  int status = -1;
+  std::string output;
+};
+RunResult run_to_exit(const std::string& exe, const std::vector<std::string>& args, const std::string& output_path,
+                      std::chrono::milliseconds timeout);
+
+}  // namespace ferry::daemons_test

@@ -1,0 +1,293 @@
+// mqnamesrv and mqbroker as real processes on 127.0.0.1: start, send and pull with real frames,
+// kill -9 under SYNC_FLUSH and recover, SIGTERM keeps committed offsets, bad config files and
+// flags, a port in use. Every test has its own temp dir and free ports and kills what it started.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <set>
+#include <thread>
+
+#include "daemon_process.h"
+#include "wire_client.h"
+
+namespace ferry::daemons_test {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr auto kReady = 15s;  // start-up bound (a store recovery included)
+constexpr auto kExit = 15s;   // graceful-stop bound
+
+class DaemonsTest : public ::testing::Test {
+ protected:
+  std::string ns_addr() const { return "127.0.0.1:" + std::to_string(ns_port_); }
+  std::string broker_addr() const { return "127.0.0.1:" + std::to_string(broker_port_); }
+
+  void start_namesrv() {
+    ns_port_ = free_port();
+    namesrv_ = std::make_unique<Child>(mqnamesrv_path(),
+                                       std::vector<std::string>{"-p", std::to_string(ns_port_), "-d", dir_ / "ns"},
+                                       dir_ / "namesrv.out");
+    ASSERT_TRUE(wait_for_port(ns_port_, kReady)) << namesrv_->output();
+  }
+
+  // Writes broker.conf (the base keys plus `extra`) and returns its path.
+  std::string broker_conf(const std::string& extra) {
+    if (broker_port_ == 0) broker_port_ = free_port();
+    const std::string path = dir_ / "broker.conf";
+    write_file(path, "brokerClusterName=TestCluster\nbrokerName=broker-a\nbrokerId=0\nlistenPort=" +
+                         std::to_string(broker_port_) + "\nstorePathRootDir=" + (dir_ / "store") +
+                         "\nmappedFileSizeCommitLog=1048576\nmaxMessageSize=65536\n" + extra);
+    return path;
+  }
+
+  void start_broker(const std::string& conf) {
+    std::vector<std::string> args{"-c", conf};
+    if (ns_port_ != 0) args.insert(args.end(), {"-n", ns_addr()});
+    broker_ = std::make_unique<Child>(mqbroker_path(), args, dir_ / "broker.out");
+    ASSERT_TRUE(wait_for_port(broker_port_, kReady)) << broker_->output();
+  }
+
+  void stop_gracefully(std::unique_ptr<Child>& c) {
+    c->signal(SIGTERM);
+    auto st = c->wait(kExit);
+    ASSERT_TRUE(st.has_value()) << "did not stop within the bound\n" << c->output();
+    EXPECT_EQ(*st, 0) << c->output();
+  }
+
+  TempDir dir_;
+  std::uint16_t ns_port_ = 0;
+  std::uint16_t broker_port_ = 0;
+  std::unique_ptr<Child> namesrv_;
+  std::unique_ptr<Child> broker_;
+};
+
+TEST_F(DaemonsTest, SendPullAndRoutesThenGracefulStop) {
+  start_namesrv();
+  start_broker(broker_conf(""));
+  WireClient client(dir_ / "client");
+  for (int i = 0; i < 20; ++i) {
+    const SendOutcome s = client.send_now(broker_addr(), "T", i % 2, "hello-" + std::to_string(i));
+    ASSERT_EQ(s.code, 0) << s.error;
+    EXPECT_EQ(s.queue_id, i % 2);
+    EXPECT_EQ(s.queue_offset, i / 2);
+  }
+  for (int q = 0; q < 2; ++q) {
+    const auto got = client.pull_all(broker_addr(), "T", q);
+    ASSERT_EQ(got.size(), 10u);
+    for (int k = 0; k < 10; ++k) {
+      EXPECT_EQ(got[k].queue_offset, k);
+      EXPECT_EQ(got[k].body, "hello-" + std::to_string(k * 2 + q));
+    }
+  }
+  // The broker registers the new topic with the NameServer (at once on a topic change).
+  std::string route;
+  int code = -1;
+  for (int i = 0; i < 100 && code != 0; ++i, std::this_thread::sleep_for(50ms)) code = client.route(ns_addr(), "T", &route);
+  ASSERT_EQ(code, 0);
+  EXPECT_NE(route.find(broker_addr()), std::string::npos) << route;
+
+  stop_gracefully(broker_);
+  // Unregistered: the NameServer no longer knows the topic.
+  EXPECT_EQ(client.route(ns_addr(), "T"), 17);
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "store/abort"));
+  EXPECT_TRUE(std::filesystem::exists(dir_ / "store/logs/broker.log"));
+  stop_gracefully(namesrv_);
+  EXPECT_TRUE(std::filesystem::exists(dir_ / "ns/logs/namesrv.log"));
+}
+
+// Senders keep 8 sends in flight; after enough acknowledgements the broker is SIGKILLed. After a
+// restart every acknowledged message is at its queue offset with its body.
+struct Traffic {
+  remoting::RpcClient* rpc;
+  std::string addr;
+  pid_t victim;
+  int kill_after_acks;
+  int acks = 0;
+  bool killed = false;
+  int running = 0;
+  std::map<std::pair<std::int32_t, std::int64_t>, std::string> acked;
+  std::set<int> failure_codes;
+};
+
+Task<void> sender(Traffic* t, int id) {
+  for (int seq = 0; seq < 5000; ++seq) {
+    std::string body = "s" + std::to_string(id) + "-" + std::to_string(seq);
+    const SendOutcome s = co_await WireClient::send(t->rpc, t->addr, "T", id % 4, body);
+    if (s.code != 0) {
+      t->failure_codes.insert(s.code);
+      break;  // the broker is gone (or refused); stop this sender
+    }
+    t->acked[{s.queue_id, s.queue_offset}] = std::move(body);
+    if (++t->acks >= t->kill_after_acks && !t->killed) {
+      t->killed = true;
+      ::kill(t->victim, SIGKILL);  // mid-traffic: other sends are in flight
+    }
+  }
+  --t->running;
+}
+
+Task<void> traffic(Traffic* t, AsioRuntime* rt, int senders) {
+  t->running = senders;
+  for (int i = 0; i < senders; ++i) rt->spawn(sender(t, i), "sender");
+  while (t->running > 0) co_await rt->sleep(10ms);
+}
+
+TEST_F(DaemonsTest, SyncFlushBrokerKilledMidTrafficKeepsEveryAcknowledgedMessage) {
+  const std::string conf = broker_conf("flushDiskType=SYNC_FLUSH\nmappedFileSizeCommitLog=131072\n");
+  start_broker(conf);
+  {
+    WireClient client(dir_ / "client");
+    Traffic t{&client.rpc(), broker_addr(), broker_->pid(), 1500};
+    client.rt().block_on(traffic(&t, &client.rt(), 8));
+    ASSERT_TRUE(t.killed) << "only " << t.acks << " acks";
+    ASSERT_GE(t.acked.size(), 1500u);
+    auto st = broker_->wait(5s);
+    ASSERT_TRUE(st.has_value());
+    EXPECT_EQ(*st, 128 + SIGKILL);
+    EXPECT_TRUE(std::filesystem::exists(dir_ / "store/abort"));  // an unclean stop
+
+    start_broker(conf);  // recovery from the abort file
+    WireClient reader(dir_ / "reader");
+    std::map<std::pair<std::int32_t, std::int64_t>, std::string> stored;
+    for (int q = 0; q < 4; ++q) {
+      for (auto& m : reader.pull_all(broker_addr(), "T", q)) stored[{m.queue_id, m.queue_offset}] = m.body;
+    }
+    std::size_t missing = 0;
+    for (const auto& [pos, body] : t.acked) {
+      auto it = stored.find(pos);
+      if (it == stored.end() || it->second != body) {
+        if (++missing <= 5) ADD_FAILURE() << "acknowledged q" << pos.first << "@" << pos.second << " " << body << " lost";
+      }
+    }
+    EXPECT_EQ(missing, 0u) << "of " << t.acked.size() << " acknowledged; " << stored.size() << " stored";
+    // The restarted broker takes new writes after the recovered tail.
+    const SendOutcome s = reader.send_now(broker_addr(), "T", 0, "after-restart");
+    ASSERT_EQ(s.code, 0) << s.error;
+  }
+  stop_gracefully(broker_);
+}
+
+TEST_F(DaemonsTest, SigtermKeepsCommittedConsumerOffsets) {
+  const std::string conf = broker_conf("flushConsumerOffsetInterval=60000\n");  // only the stop persists
+  start_broker(conf);
+  {
+    WireClient client(dir_ / "client");
+    for (int i = 0; i < 5; ++i) ASSERT_EQ(client.send_now(broker_addr(), "T", 1, "m").code, 0);
+    ASSERT_EQ(client.update_offset(broker_addr(), "G1", "T", 1, 3), 0);
+    EXPECT_EQ(client.query_offset(broker_addr(), "G1", "T", 1), 3);
+  }
+  stop_gracefully(broker_);
+  const std::string offsets = read_file(dir_ / "store/config/consumerOffset.json");
+  EXPECT_NE(offsets.find("T@G1"), std::string::npos) << offsets;
+
+  start_broker(conf);
+  {
+    WireClient client(dir_ / "client2");
+    int code = -1;
+    EXPECT_EQ(client.query_offset(broker_addr(), "G1", "T", 1, &code), 3) << "code " << code;
+    EXPECT_EQ(client.pull_all(broker_addr(), "T", 1).size(), 5u);
+  }
+  stop_gracefully(broker_);
+}
+
+TEST_F(DaemonsTest, TwoBrokersOnOnePortSayAddressInUse) {
+  start_broker(broker_conf(""));
+  const std::string other = dir_ / "other.conf";
+  write_file(other, "listenPort=" + std::to_string(broker_port_) + "\nstorePathRootDir=" + (dir_ / "store2") + "\n");
+  const RunResult r = run_to_exit(mqbroker_path(), {"-c", other}, dir_ / "other.out", 15s);
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("address in use: 127.0.0.1:" + std::to_string(broker_port_)), std::string::npos) << r.output;
+  EXPECT_TRUE(broker_->running());
+  stop_gracefully(broker_);
+}
+
+TEST_F(DaemonsTest, TwoBrokersOnOneStoreDirAreRefused) {
+  start_broker(broker_conf(""));
+  const std::string other = dir_ / "other.conf";
+  write_file(other, "listenPort=" + std::to_string(free_port()) + "\nstorePathRootDir=" + (dir_ / "store") + "\n");
+  const RunResult r = run_to_exit(mqbroker_path(), {"-c", other}, dir_ / "other.out", 15s);
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("is in use by another process"), std::string::npos) << r.output;
+  stop_gracefully(broker_);
+}
+
+TEST_F(DaemonsTest, TwoNameServersOnOnePortSayAddressInUse) {
+  start_namesrv();
+  const RunResult r = run_to_exit(mqnamesrv_path(), {"-p", std::to_string(ns_port_), "-d", dir_ / "ns2"},
+                                  dir_ / "ns2.out", 15s);
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("address in use"), std::string::npos) << r.output;
+  stop_gracefully(namesrv_);
+}
+
+struct BadCase {
+  std::string conf;          // file content
+  std::string expect;        // a substring of the output
+};
+
+TEST_F(DaemonsTest, BadBrokerConfigFilesExitNonZeroNamingFileLineAndKey) {
+  const std::vector<BadCase> cases = {
+      {"brokerName=a\nlistenPort=abc\n", "bad.conf:2: listenPort: \"abc\" is not an integer"},
+      {"brokerRole=MASTER\n", "bad.conf:1: brokerRole: \"MASTER\" is not one of"},
+      {"\n\nautoCreateTopicEnable=maybe\n", "bad.conf:3: autoCreateTopicEnable: \"maybe\" is not a boolean"},
+      {"flushDiskType=SYNC\n", "bad.conf:1: flushDiskType:"},
+      {"listenPort 10911\n", "bad.conf:1: expected key=value"},
+      {"namesrvAddr=nowhere\n", "bad.conf:1: namesrvAddr:"},
+      {"fileReservedTime=-1\n", "bad.conf:1: fileReservedTime: -1 is out of range"},
+  };
+  for (const BadCase& c : cases) {
+    const std::string path = dir_ / "bad.conf";
+    write_file(path, c.conf);
+    const RunResult r = run_to_exit(mqbroker_path(), {"-c", path}, dir_ / "bad.out", 10s);
+    EXPECT_EQ(r.status, 1) << c.conf << r.output;
+    EXPECT_NE(r.output.find(c.expect), std::string::npos) << "want: " << c.expect << "\ngot: " << r.output;
+    std::filesystem::remove(dir_ / "bad.out");
+  }
+}
+
+TEST_F(DaemonsTest, MissingConfigFileAndBadFlagsExitNonZero) {
+  RunResult r = run_to_exit(mqbroker_path(), {"-c", dir_ / "missing.conf"}, dir_ / "a.out", 10s);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("cannot read config file " + (dir_ / "missing.conf")), std::string::npos) << r.output;
+
+  r = run_to_exit(mqbroker_path(), {"-x"}, dir_ / "b.out", 10s);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("unknown option -x"), std::string::npos) << r.output;
+
+  r = run_to_exit(mqbroker_path(), {"-c"}, dir_ / "c.out", 10s);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("option -c needs a value"), std::string::npos) << r.output;
+
+  r = run_to_exit(mqbroker_path(), {"-c", broker_conf(""), "-n", "1.2.3.4"}, dir_ / "d.out", 10s);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("-n: \"1.2.3.4\" is not an IPv4 address with a port"), std::string::npos) << r.output;
+
+  r = run_to_exit(mqnamesrv_path(), {"-p", "70000", "-d", dir_ / "ns"}, dir_ / "e.out", 10s);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("-p: 70000 is out of range"), std::string::npos) << r.output;
+
+  write_file(dir_ / "ns.conf", "listenPort=9876\norderMessageEnable=sometimes\n");
+  r = run_to_exit(mqnamesrv_path(), {"-c", dir_ / "ns.conf"}, dir_ / "f.out", 10s);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("ns.conf:2: orderMessageEnable: \"sometimes\" is not a boolean"), std::string::npos)
+      << r.output;
+
+  r = run_to_exit(mqnamesrv_path(), {"-c", dir_ / "nope.conf"}, dir_ / "g.out", 10s);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("cannot read config file"), std::string::npos) << r.output;
+}
+
+TEST_F(DaemonsTest, UnknownKeysAreWarnedByName) {
+  start_broker(broker_conf("brokerNmae=typo\nslaveReadEnable=true\n"));
+  stop_gracefully(broker_);
+  const std::string out = read_file(dir_ / "broker.out");
+  EXPECT_NE(out.find("broker.conf:8: unknown key brokerNmae ignored"), std::string::npos) << out;
+  EXPECT_NE(out.find("slaveReadEnable is ignored"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace ferry::daemons_test

@@ -1,0 +1,282 @@
+#include "tools/common/broker_conf.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "common/host_port.h"
+#include "tools/common/config_binder.h"
+
+namespace ferry::tools {
+
+namespace {
+
+using broker::BrokerRole;
+using store::FlushMode;
+
+constexpr std::int64_t kInt32Max = 2'147'483'647;
+constexpr std::int64_t kHourMs = 3'600'000;
+constexpr std::int64_t kBlankMarkerBytes = 8;  // the end-of-file marker a CommitLog file keeps room for
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+Status check_ipv4(std::string_view host) {
+  auto hp = HostPort::parse(fmt::format("{}:0", host));
+  if (!hp || hp->ipv6) return Error(Errc::invalid_argument, fmt::format("\"{}\" is not an IPv4 address", host));
+  return Status();
+}
+
+// deleteWhen: hours 0..23 of one or two digits, ';'-separated ("04", "04;16").
+Status check_delete_when(std::string_view v) {
+  if (v.empty()) return Error(Errc::invalid_argument, "must not be empty");
+  while (true) {
+    const auto semi = v.find(';');
+    const std::string_view item = v.substr(0, semi);
+    if (item.empty() || item.size() > 2) {
+      return Error(Errc::invalid_argument, fmt::format("\"{}\" is not an hour (00..23)", item));
+    }
+    auto h = parse_int_in(item, 0, 23);
+    if (!h || item.front() == '+' || item.front() == '-') {
+      return Error(Errc::invalid_argument, fmt::format("\"{}\" is not an hour (00..23)", item));
+    }
+    if (semi == std::string_view::npos) return Status();
+    v.remove_prefix(semi + 1);
+  }
+}
+
+std::string normal(const std::string& path) {
+  std::string s = std::filesystem::path(path).lexically_normal().string();
+  while (s.size() > 1 && s.back() == '/') s.pop_back();
+  return s;
+}
+
+struct Extra {  // keys checked after the whole file is applied
+  std::string store_path_commit_log;
+  std::int64_t ha_listen_port = -1;
+};
+
+void bind_broker(ConfigBinder& b, BrokerConf& c, Extra& x) {
+  broker::BrokerConfig& k = c.broker;
+  store::StoreConfig& s = k.store;
+  b.bind_string("brokerClusterName", k.broker_cluster_name);
+  b.bind_string("brokerName", k.broker_name);
+  b.bind_int("brokerId", k.broker_id, 0, kInt32Max);
+  b.bind("namesrvAddr", [&k](std::string_view v) -> Status {
+    auto addrs = parse_namesrv_addr(v);
+    if (!addrs) return std::move(addrs).error();
+    k.namesrv_addr = std::move(*addrs);
+    return Status();
+  });
+  b.bind("brokerIP1", [&k](std::string_view v) -> Status {
+    if (v.empty()) {
+      k.broker_ip1.clear();
+      return Status();
+    }
+    FERRY_TRY(check_ipv4(v));
+    k.broker_ip1 = std::string(v);
+    return Status();
+  });
+  b.bind_int("listenPort", k.listen_port, 1, 65534);  // the HA port is listenPort + 1
+  b.bind_int("haListenPort", x.ha_listen_port, 1, 65535);
+  b.bind_bool("autoCreateTopicEnable", k.auto_create_topic_enable);
+  b.bind_int("defaultTopicQueueNums", k.default_topic_queue_nums, 1, 1024);
+  b.bind_bool("clusterTopicEnable", k.cluster_topic_enable);
+  b.bind_bool("brokerTopicEnable", k.broker_topic_enable);
+  b.bind_int("brokerPermission", k.broker_permission, 0, 15);
+  b.bind_string("regionId", k.region_id);
+  b.bind_bool("traceOn", k.trace_on);
+  b.bind_enum("flushDiskType", k.flush_disk_type,
+              {{"ASYNC_FLUSH", FlushMode::async_flush}, {"SYNC_FLUSH", FlushMode::sync_flush}});
+  b.bind_enum("brokerRole", k.broker_role,
+              {{"ASYNC_MASTER", BrokerRole::async_master},
+               {"SYNC_MASTER", BrokerRole::sync_master},
+               {"SLAVE", BrokerRole::slave}});
+  b.bind_ms("registerNameServerPeriod", k.register_name_server_period, 1'000, 600'000);
+  b.bind_ms("registerBrokerTimeoutMills", k.register_broker_timeout, 100, 60'000);
+  b.bind_ms("flushConsumerOffsetInterval", k.flush_consumer_offset_interval, 100, kHourMs);
+  b.bind_ms("flushDelayOffsetInterval", k.flush_delay_offset_interval, 100, kHourMs);
+  b.bind_bool("longPollingEnable", k.long_polling_enable);
+  b.bind_ms("shortPollingTimeMills", k.short_polling_time, 1, 60'000);
+  b.bind_bool("autoCreateSubscriptionGroup", k.auto_create_subscription_group);
+  b.bind_int("accessMessageInMemoryMaxRatio", k.access_message_in_memory_max_ratio, 0, 100);
+
+  // The store.
+  b.bind("storePathRootDir", [&c](std::string_view v) -> Status {
+    if (v.empty()) return Error(Errc::invalid_argument, "must not be empty");
+    c.store_root_dir = std::string(v);
+    return Status();
+  });
+  b.bind_string("storePathCommitLog", x.store_path_commit_log);
+  for (const char* key : {"mappedFileSizeCommitLog", "mapedFileSizeCommitLog"}) {
+    b.bind_int(key, s.commit_log_file_size_bytes, 4096, kInt32Max);
+  }
+  for (const char* key : {"mappedFileSizeConsumeQueue", "mapedFileSizeConsumeQueue"}) {
+    b.bind(key, [&s](std::string_view v) -> Status {
+      auto n = parse_int_in(v, 20, kInt32Max);
+      if (!n) return std::move(n).error();
+      if (*n % 20 != 0) return Error(Errc::invalid_argument, fmt::format("{} is not a multiple of 20 (the unit size)", *n));
+      s.consume_queue_units_per_file = *n / 20;
+      return Status();
+    });
+  }
+  b.bind_int("maxMessageSize", s.message_size_max_bytes, 1, kInt32Max);
+  b.bind_ms("flushIntervalCommitLog", s.async_flush_interval, 1, 60'000);
+  b.bind_int("flushCommitLogLeastPages", s.async_flush_pages_min, 0, 1 << 20);
+  b.bind_ms("flushCommitLogThoroughInterval", s.async_flush_thorough_interval, 1, kHourMs);
+  b.bind_ms("syncFlushTimeout", s.sync_flush_timeout, 1, 600'000);
+  b.bind_ms("flushIntervalConsumeQueue", s.consume_queue_flush_interval, 1, 60'000);
+  b.bind_ms("cleanResourceInterval", s.clean_resource_interval, 100, kHourMs);
+  b.bind("fileReservedTime", [&s](std::string_view v) -> Status {
+    auto hours = parse_int_in(v, 1, 24 * 365 * 10);
+    if (!hours) return std::move(hours).error();
+    s.file_reserved_time = std::chrono::hours(*hours);
+    return Status();
+  });
+  b.bind("deleteWhen", [&s](std::string_view v) -> Status {
+    FERRY_TRY(check_delete_when(v));
+    s.delete_when = std::string(v);
+    return Status();
+  });
+  b.bind_int("diskMaxUsedSpaceRatio", s.disk_max_used_space_ratio_pct, 10, 95);
+  b.bind_int("diskSpaceCleanForciblyRatio", s.disk_space_clean_forcibly_ratio_pct, 10, 99);
+  b.bind_int("diskSpaceWarningLevelRatio", s.disk_space_warning_level_ratio_pct, 10, 99);
+  b.bind_int("maxTransferBytesOnMessageInMemory", s.pull_transfer_bytes_max, 1, kInt32Max);
+  b.bind_int("maxTransferCountOnMessageInMemory", s.pull_transfer_count_max, 1, 65536);
+  b.bind_int("maxFilterMessageCount", s.pull_filter_bytes_max, 20, kInt32Max);
+  b.bind_int("maxMsgsNumBatch", s.index_query_results_max, 1, 65536);
+  b.bind_bool("warmMapedFileEnable", s.commit_log_preallocate);
+
+  // Known to RocketMQ, not used by Ferry.
+  const std::string ha = "HA replication is not implemented yet; the key takes effect when it lands";
+  for (const char* key : {"brokerIP2", "slaveReadEnable", "haSendHeartbeatInterval", "haHousekeepingInterval",
+                          "haTransferBatchSize", "haSlaveFallbehindMax", "haMasterAddress", "syncFlushTimeoutForSlave"}) {
+    b.ignore(key, ha);
+  }
+  const std::string threads = "Ferry runs each node on one event loop; thread pools do not apply";
+  for (const char* key : {"sendMessageThreadPoolNums", "pullMessageThreadPoolNums", "queryMessageThreadPoolNums",
+                          "adminBrokerThreadPoolNums", "clientManageThreadPoolNums", "consumerManageThreadPoolNums",
+                          "heartbeatThreadPoolNums", "endTransactionThreadPoolNums", "serverWorkerThreads",
+                          "serverCallbackExecutorThreads", "serverSelectorThreads", "useReentrantLockWhenPutMessage",
+                          "sendThreadPoolQueueCapacity", "pullThreadPoolQueueCapacity"}) {
+    b.ignore(key, threads);
+  }
+  b.ignore("rocketmqHome", "Ferry does not read a RocketMQ installation");
+  b.ignore("aclEnable", "ACL is not implemented");
+  b.ignore("enableDLegerCommitLog", "DLedger is not implemented");
+  b.ignore("transientStorePoolEnable", "Ferry writes to the mapped CommitLog files directly");
+  b.ignore("messageDelayLevel", "Ferry uses RocketMQ's default delay levels (1s 5s ... 2h)");
+  b.ignore("fetchNamesrvAddrByAddressServer", "address servers are not supported; set namesrvAddr");
+}
+
+Status check_combinations(const PropertiesFile& file, const ConfigBinder::Applied& applied, BrokerConf& c,
+                          const Extra& x) {
+  auto line_of = [&](const char* key) -> std::size_t {
+    auto it = applied.lines.find(key);
+    return it == applied.lines.end() ? 0 : it->second;
+  };
+  // The first of `keys` that the file set (for the error's line), else the first key.
+  auto blame = [&](std::initializer_list<const char*> keys, std::string what) -> Error {
+    for (const char* k : keys) {
+      if (line_of(k) != 0) return config_error(file.file, line_of(k), k, what);
+    }
+    return config_error(file.file, 0, *keys.begin(), what);
+  };
+  broker::BrokerConfig& k = c.broker;
+  store::StoreConfig& s = k.store;
+
+  if (!x.store_path_commit_log.empty() &&
+      normal(x.store_path_commit_log) != normal(c.store_root_dir + "/commitlog")) {
+    return blame({"storePathCommitLog"},
+                 fmt::format("Ferry keeps the commit log in {{storePathRootDir}}/commitlog ({}/commitlog); got {}",
+                             c.store_root_dir, x.store_path_commit_log));
+  }
+  if (x.ha_listen_port >= 0 && x.ha_listen_port != k.listen_port + 1) {
+    return blame({"haListenPort"}, fmt::format("must be listenPort + 1 ({}); got {}", k.listen_port + 1, x.ha_listen_port));
+  }
+  const std::int64_t size_for_max = s.message_size_max_bytes + kBlankMarkerBytes;
+  for (const char* key : {"mappedFileSizeCommitLog", "mapedFileSizeCommitLog"}) {
+    if (line_of(key) != 0 && s.commit_log_file_size_bytes < size_for_max) {
+      return blame({key}, fmt::format("{} bytes cannot hold a message of maxMessageSize ({}) plus 8 bytes",
+                                      s.commit_log_file_size_bytes, s.message_size_max_bytes));
+    }
+  }
+  if (s.commit_log_file_size_bytes < size_for_max) {
+    return blame({"maxMessageSize"}, fmt::format("{} does not fit a commit log file of {} bytes (needs 8 bytes to spare)",
+                                                 s.message_size_max_bytes, s.commit_log_file_size_bytes));
+  }
+  // RocketMQ reads the two upper ratios from system properties; when the file raises
+  // diskMaxUsedSpaceRatio above their defaults they follow it.
+  if (line_of("diskSpaceCleanForciblyRatio") == 0) {
+    s.disk_space_clean_forcibly_ratio_pct = std::max(s.disk_space_clean_forcibly_ratio_pct, s.disk_max_used_space_ratio_pct);
+  }
+  if (line_of("diskSpaceWarningLevelRatio") == 0) {
+    s.disk_space_warning_level_ratio_pct =
+        std::max(s.disk_space_warning_level_ratio_pct, s.disk_space_clean_forcibly_ratio_pct);
+  }
+  if (s.disk_max_used_space_ratio_pct > s.disk_space_clean_forcibly_ratio_pct) {
+    return blame({"diskMaxUsedSpaceRatio", "diskSpaceCleanForciblyRatio"},
+                 fmt::format("diskMaxUsedSpaceRatio ({}) must not exceed diskSpaceCleanForciblyRatio ({})",
+                             s.disk_max_used_space_ratio_pct, s.disk_space_clean_forcibly_ratio_pct));
+  }
+  if (s.disk_space_clean_forcibly_ratio_pct > s.disk_space_warning_level_ratio_pct) {
+    return blame({"diskSpaceCleanForciblyRatio", "diskSpaceWarningLevelRatio"},
+                 fmt::format("diskSpaceCleanForciblyRatio ({}) must not exceed diskSpaceWarningLevelRatio ({})",
+                             s.disk_space_clean_forcibly_ratio_pct, s.disk_space_warning_level_ratio_pct));
+  }
+  // RocketMQ's BrokerStartup: a slave needs brokerId > 0; a master is always brokerId 0.
+  if (k.broker_role == BrokerRole::slave && k.broker_id <= 0) {
+    return blame({"brokerId", "brokerRole"}, "a SLAVE needs brokerId > 0");
+  }
+  if (k.broker_role != BrokerRole::slave && k.broker_id != 0) {
+    return blame({"brokerId", "brokerRole"},
+                 fmt::format("a master (brokerRole {}) must have brokerId 0; got {}",
+                             k.broker_role == BrokerRole::sync_master ? "SYNC_MASTER" : "ASYNC_MASTER", k.broker_id));
+  }
+  return Status();
+}
+
+}  // namespace
+
+BrokerConf default_broker_conf(const std::string& home) {
+  BrokerConf c;
+  c.store_root_dir = (home.empty() ? std::string(".") : home) + "/store";
+  c.broker.store.root = "";
+  return c;
+}
+
+Result<BrokerConf> parse_broker_conf(const PropertiesFile& file, const std::string& home) {
+  BrokerConf c = default_broker_conf(home);
+  Extra x;
+  ConfigBinder binder;
+  bind_broker(binder, c, x);
+  auto applied = binder.apply(file);
+  if (!applied) return std::move(applied).error();
+  FERRY_TRY(check_combinations(file, *applied, c, x));
+  c.warnings = std::move(applied->warnings);
+  return c;
+}
+
+Result<std::vector<std::string>> parse_namesrv_addr(std::string_view text) {
+  std::vector<std::string> out;
+  while (true) {
+    const auto semi = text.find(';');
+    const std::string_view item = trim(text.substr(0, semi));
+    if (!item.empty()) {
+      auto ep = HostPort::parse(item);
+      if (!ep || ep->ipv6 || ep->port == 0) {
+        return Error(Errc::invalid_argument, fmt::format("\"{}\" is not an IPv4 address with a port (ip:port)", item));
+      }
+      out.emplace_back(item);
+    }
+    if (semi == std::string_view::npos) break;
+    text.remove_prefix(semi + 1);
+  }
+  if (out.empty()) return Error(Errc::invalid_argument, "no address (expected ip:port;ip:port)");
+  return out;
+}
+
+}  // namespace ferry::tools

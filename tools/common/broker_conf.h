@@ -1,0 +1,44 @@
+// broker.conf: RocketMQ's broker properties file (key=value, see properties_file.h) mapped onto
+// BrokerConfig and its StoreConfig.
+//
+// Layout: `storePathRootDir` (RocketMQ's default $HOME/store) becomes the broker node's data
+// root, and the store lives directly in it, as in RocketMQ: commitlog/, consumequeue/, index/,
+// checkpoint, abort, config/ (topics.json, consumerOffset.json, ...). The daemon adds logs/.
+// `storePathCommitLog` is accepted only when it names {storePathRootDir}/commitlog.
+//
+// Every RocketMQ key Ferry serves is listed in docs/operations.md with its unit (the file uses
+// RocketMQ's units: ms for *Interval/*Mills/*Timeout, hours for fileReservedTime, bytes for sizes,
+// percent for ratios). Keys RocketMQ knows but Ferry does not use (thread pools, HA knobs until
+// HA lands, ACL, DLedger) are accepted with a warning saying why; unknown keys are accepted with
+// a warning naming file, line and key. Invalid values and inconsistent combinations are errors
+// naming file, line and key (see config_binder.h), e.g.
+//   "conf/broker.conf:6: brokerRole: \"MASTER\" is not one of ASYNC_MASTER / SYNC_MASTER / SLAVE".
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "broker/broker_config.h"
+#include "runtime/result.h"
+#include "tools/common/properties_file.h"
+
+namespace ferry::tools {
+
+struct BrokerConf {
+  broker::BrokerConfig broker;      // broker.store.root is "" (the store is the data root)
+  std::string store_root_dir;       // storePathRootDir: the node's data root
+  std::vector<std::string> warnings;  // for the log, one line each
+};
+
+// The configuration with no file: RocketMQ's defaults, the store in {home}/store.
+BrokerConf default_broker_conf(const std::string& home);
+
+// Applies `file` over default_broker_conf(home). Errors: see above.
+Result<BrokerConf> parse_broker_conf(const PropertiesFile& file, const std::string& home);
+
+// "ip:port;ip:port" (RocketMQ's namesrvAddr, also `mqbroker -n`): empty items are skipped,
+// whitespace trimmed; each must be an IPv4 "a.b.c.d:port". Errors name the bad item.
+Result<std::vector<std::string>> parse_namesrv_addr(std::string_view text);
+
+}  // namespace ferry::tools

@@ -1,0 +1,35 @@
+#include "tools/common/namesrv_conf.h"
+
+#include "tools/common/config_binder.h"
+
+namespace ferry::tools {
+
+NamesrvConf default_namesrv_conf(const std::string& home) {
+  NamesrvConf c;
+  c.data_dir = (home.empty() ? std::string(".") : home) + "/namesrv";
+  return c;
+}
+
+Result<NamesrvConf> parse_namesrv_conf(const PropertiesFile& file, const std::string& home) {
+  NamesrvConf c = default_namesrv_conf(home);
+  namesrv::NameServerConfig& n = c.namesrv;
+  ConfigBinder b;
+  b.bind_int("listenPort", n.listen_port, 1, 65535);
+  b.bind_bool("orderMessageEnable", n.order_message_enable);
+  b.bind_ms("scanNotActiveBrokerInterval", n.scan_interval, 100, 3'600'000);
+  b.bind_ms("brokerChannelExpiredTime", n.broker_expiry, 1'000, 86'400'000);
+  b.bind_string("dataDir", c.data_dir);
+  b.ignore("rocketmqHome", "Ferry does not read a RocketMQ installation");
+  b.ignore("kvConfigPath", "Ferry keeps KV settings in memory, like routes");
+  b.ignore("configStorePath", "Ferry does not write the NameServer's configuration back");
+  for (const char* key : {"serverWorkerThreads", "serverCallbackExecutorThreads", "serverSelectorThreads",
+                          "defaultThreadPoolNums", "clientRequestThreadPoolNums"}) {
+    b.ignore(key, "Ferry runs each node on one event loop; thread pools do not apply");
+  }
+  auto applied = b.apply(file);
+  if (!applied) return std::move(applied).error();
+  c.warnings = std::move(applied->warnings);
+  return c;
+}
+
+}  // namespace ferry::tools

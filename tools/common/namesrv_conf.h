@@ -1,0 +1,29 @@
+// namesrv.conf: the NameServer's properties file (key=value, see properties_file.h) mapped onto
+// NameServerConfig, plus where the daemon keeps its logs.
+//
+// Keys: listenPort (9876), orderMessageEnable (false), scanNotActiveBrokerInterval (ms, 10000),
+// brokerChannelExpiredTime (ms, 120000) and Ferry's dataDir (logs/ go there; default
+// $HOME/namesrv). RocketMQ's other NameServer keys (kvConfigPath, thread pools, ...) are accepted
+// with a warning saying why they do not apply; unknown keys with a warning naming file, line and
+// key; invalid values are errors "{file}:{line}: {key}: {what}".
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "namesrv/namesrv_config.h"
+#include "runtime/result.h"
+#include "tools/common/properties_file.h"
+
+namespace ferry::tools {
+
+struct NamesrvConf {
+  namesrv::NameServerConfig namesrv;
+  std::string data_dir;               // the node's data root; logs in {data_dir}/logs
+  std::vector<std::string> warnings;  // for the log, one line each
+};
+
+NamesrvConf default_namesrv_conf(const std::string& home);
+Result<NamesrvConf> parse_namesrv_conf(const PropertiesFile& file, const std::string& home);
+
+}  // namespace ferry::tools

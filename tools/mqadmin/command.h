@@ -1,0 +1,54 @@
+// One mqadmin subcommand: its name, a one-line summary, its flags (besides the common -n and
+// -h, which every subcommand accepts) and the function that runs it.
+//
+// A run function gets the parsed flags and a session on the NameServers of -n; it prints its
+// result to stdout and returns the exit code: 0 on success, 1 on failure (after printing
+// "mqadmin SUB: what failed" to stderr with fail()). Bad flag values are usage errors (exit 2,
+// usage_error()), reported before anything is sent.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/result.h"
+#include "tools/mqadmin/flags.h"
+#include "tools/mqadmin/session.h"
+
+namespace ferry::mqadmin {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailed = 1;
+inline constexpr int kExitUsage = 2;
+
+struct Command {
+  std::string_view name;
+  std::string_view summary;
+  std::vector<FlagSpec> flags;
+  int (*run)(const ParsedFlags& flags, AdminSession& session);
+};
+
+// Every subcommand, in the order `mqadmin --help` lists them.
+const std::vector<Command>& all_commands();
+
+// Prints "mqadmin SUB: <detail>" to stderr; returns kExitFailed.
+int fail(std::string_view command, const Error& error);
+int fail(std::string_view command, std::string_view message);
+// Prints "mqadmin SUB: <detail>" and "run 'mqadmin SUB --help'" to stderr; returns kExitUsage.
+int usage_error(std::string_view command, std::string_view message);
+
+// The subcommands (one file each).
+Command update_topic_command();
+Command delete_topic_command();
+Command topic_list_command();
+Command topic_route_command();
+Command topic_status_command();
+Command cluster_list_command();
+Command consumer_progress_command();
+Command query_msg_by_id_command();
+Command query_msg_by_key_command();
+Command query_msg_by_offset_command();
+Command send_message_command();
+Command consume_message_command();
+
+}  // namespace ferry::mqadmin

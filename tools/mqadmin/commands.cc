@@ -1,0 +1,31 @@
+#include <fmt/format.h>
+
+#include <cstdio>
+
+#include "tools/mqadmin/command.h"
+
+namespace ferry::mqadmin {
+
+const std::vector<Command>& all_commands() {
+  static const std::vector<Command> commands = {
+      update_topic_command(),     delete_topic_command(),        topic_list_command(),
+      topic_route_command(),      topic_status_command(),        cluster_list_command(),
+      consumer_progress_command(), query_msg_by_id_command(),    query_msg_by_key_command(),
+      query_msg_by_offset_command(), send_message_command(),     consume_message_command(),
+  };
+  return commands;
+}
+
+int fail(std::string_view command, const Error& error) { return fail(command, error.to_string()); }
+
+int fail(std::string_view command, std::string_view message) {
+  std::fputs(fmt::format("mqadmin {}: {}\n", command, message).c_str(), stderr);
+  return kExitFailed;
+}
+
+int usage_error(std::string_view command, std::string_view message) {
+  std::fputs(fmt::format("mqadmin {}: {}\nrun 'mqadmin {} --help' for its flags\n", command, message, command).c_str(), stderr);
+  return kExitUsage;
+}
+
+}  // namespace ferry::mqadmin

@@ -1,0 +1,86 @@
+#include "tools/mqadmin/session.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <random>
+
+#include "common/host_port.h"
+#include "runtime/log.h"
+
+namespace ferry::mqadmin {
+
+namespace {
+
+std::string make_temp_dir() {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string templ = fmt::format("{}/ferry-admin-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if (::mkdtemp(templ.data()) == nullptr) {
+    // Fall back to a fixed per-user directory; nothing in it needs to persist.
+    const char* home = std::getenv("HOME");
+    return fmt::format("{}/.ferry-admin", home && *home ? home : ".");
+  }
+  return templ;
+}
+
+}  // namespace
+
+Result<std::vector<std::string>> parse_namesrv_addrs(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find(';', start);
+    if (end == std::string::npos) end = text.size();
+    std::string piece = text.substr(start, end - start);
+    while (!piece.empty() && piece.back() == ' ') piece.pop_back();
+    while (!piece.empty() && piece.front() == ' ') piece.erase(piece.begin());
+    if (!piece.empty()) {
+      Result<HostPort> hp = HostPort::parse(piece);
+      if (!hp.ok() || hp->port <= 0 || hp->port > 65535) {
+        return Error(Errc::invalid_argument, fmt::format("-n: '{}' is not an ip:port NameServer address", piece));
+      }
+      out.push_back(piece);
+    }
+    start = end + 1;
+  }
+  if (out.empty()) return Error(Errc::invalid_argument, "-n: no NameServer address given");
+  return out;
+}
+
+AdminSession::AdminSession(std::vector<std::string> namesrv_addrs) : namesrv_addrs_(std::move(namesrv_addrs)) {
+  if (std::getenv("FERRY_LOG") == nullptr) set_default_log_level(spdlog::level::warn);
+  data_root_ = make_temp_dir();
+  AsioRuntime::Options opts;
+  opts.node_name = "mqadmin";
+  opts.data_root = data_root_;
+  opts.offload_threads = 1;
+  opts.sync_namespace = false;
+  rt_ = std::make_unique<AsioRuntime>(opts);
+
+  client::ClientConfig cfg;
+  cfg.namesrv_addrs = namesrv_addrs_;
+  cfg.instance_name = fmt::format("mqadmin-{}", ::getpid());
+  cfg.uniq_id_pid = static_cast<std::int32_t>(::getpid());
+  cfg.uniq_id_process_hash = static_cast<std::int32_t>(std::random_device{}());
+  instance_ = std::make_unique<client::ClientInstance>(*rt_, cfg);
+  admin_ = std::make_unique<client::AdminClient>(*instance_);
+  pull_ = std::make_unique<client::PullAPI>(*instance_);
+}
+
+AdminSession::~AdminSession() {
+  try {
+    rt_->block_on(instance_->shutdown());
+  } catch (const std::exception&) {
+    // The loop was stopped: nothing more to unregister.
+  }
+  pull_.reset();
+  admin_.reset();
+  instance_.reset();
+  rt_.reset();
+  std::error_code ec;
+  std::filesystem::remove_all(data_root_, ec);
+}
+
+}  // namespace ferry::mqadmin

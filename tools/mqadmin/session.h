@@ -1,0 +1,52 @@
+// AdminSession: what one mqadmin run talks through — an AsioRuntime whose loop runs on the main
+// thread (block_on per call), a ClientInstance on the given NameServers, an AdminClient and a
+// PullAPI. Nothing persistent: the runtime's data root is a fresh temp directory removed when
+// the session ends. The client's logs go to stderr at "warn" unless FERRY_LOG says otherwise.
+//
+// The instance is not started (no route polling or heartbeats) until a Producer starts it.
+// Destruction shuts the instance down (UNREGISTER_CLIENT for a started producer).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "client/admin_client.h"
+#include "client/client_instance.h"
+#include "client/pull_api.h"
+#include "runtime/asio/asio_runtime.h"
+
+namespace ferry::mqadmin {
+
+class AdminSession {
+ public:
+  explicit AdminSession(std::vector<std::string> namesrv_addrs);
+  ~AdminSession();
+  AdminSession(const AdminSession&) = delete;
+  AdminSession& operator=(const AdminSession&) = delete;
+
+  template <typename T>
+  T run(Task<T> task) {
+    return rt_->block_on(std::move(task));
+  }
+
+  AsioRuntime& rt() { return *rt_; }
+  client::ClientInstance& instance() { return *instance_; }
+  client::AdminClient& admin() { return *admin_; }
+  client::PullAPI& puller() { return *pull_; }
+  const std::vector<std::string>& namesrv_addrs() const { return namesrv_addrs_; }
+
+ private:
+  std::vector<std::string> namesrv_addrs_;
+  std::string data_root_;
+  std::unique_ptr<AsioRuntime> rt_;
+  std::unique_ptr<client::ClientInstance> instance_;
+  std::unique_ptr<client::AdminClient> admin_;
+  std::unique_ptr<client::PullAPI> pull_;
+};
+
+// Splits "ip:port;ip:port" and checks each piece (an IPv4 address and a port 1..65535).
+// Errors (invalid_argument) name the bad piece.
+Result<std::vector<std::string>> parse_namesrv_addrs(const std::string& text);
+
+}  // namespace ferry::mqadmin

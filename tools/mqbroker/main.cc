@@ -1,0 +1,153 @@
+// mqbroker: the Broker daemon.
+//
+//   mqbroker [-c broker.conf] [-n "ip:port;ip:port"]
+//
+// -c reads RocketMQ's broker properties (broker_conf.h); -n overrides namesrvAddr. The store and
+// config/ live in storePathRootDir; logs go to stderr and to {storePathRootDir}/logs/broker.log
+// (rotating); FERRY_LOG sets the level. SIGTERM or SIGINT stops it gracefully: unregister from
+// the NameServers, persist consumer offsets and topics, flush and checkpoint the store, remove
+// the abort file, exit 0. After a kill -9 the abort file is still there and the next start
+// recovers the CommitLog record by record (docs/operations.md).
+// Exit codes: 0 after a graceful stop, 1 when it cannot start (bad or missing config file, store
+// recovery failed, port in use), 2 for bad flags.
+#include <unistd.h>
+
+#include <cstdio>
+#include <optional>
+#include <string>
+
+#include "broker/broker.h"
+#include "runtime/asio/asio_runtime.h"
+#include "tools/common/broker_conf.h"
+#include "tools/common/daemon_log.h"
+#include "tools/common/dir_lock.h"
+
+namespace {
+
+using namespace ferry;
+
+constexpr const char* kUsage =
+    "usage: mqbroker [-c broker.conf] [-n 'ip:port;ip:port']\n"
+    "  -c FILE  broker properties in RocketMQ's key=value format (see conf/)\n"
+    "  -n ADDR  NameServer addresses, ';'-separated (overrides namesrvAddr)\n";
+
+int usage_error(const std::string& what) {
+  std::fprintf(stderr, "mqbroker: %s\n%s", what.c_str(), kUsage);
+  return 2;
+}
+
+struct Node {
+  AsioRuntime* rt;
+  broker::Broker* broker;
+  bool stopping = false;
+};
+
+Task<void> stop_and_quit(Node* node) {
+  co_await node->broker->stop();
+  node->rt->stop();
+}
+
+Task<Status> start_or_clean_up(broker::Broker* b) {
+  Status s = co_await b->start();
+  if (!s) co_await b->stop();
+  co_return s;
+}
+
+std::string describe_start_error(const Error& e, const broker::BrokerConfig& c, const std::string& address) {
+  if (e.is(Errc::address_in_use)) {
+    return "address in use: " + address + " (another process listens there; listenPort=" +
+           std::to_string(c.listen_port) + ")";
+  }
+  return e.to_string();
+}
+
+int run(int argc, char** argv) {
+  std::optional<std::string> conf_path, namesrv_text;
+  opterr = 0;
+  for (int opt; (opt = ::getopt(argc, argv, ":c:n:h")) != -1;) {
+    switch (opt) {
+      case 'c': conf_path = optarg; break;
+      case 'n': namesrv_text = optarg; break;
+      case 'h': std::fputs(kUsage, stdout); return 0;
+      case ':': return usage_error(std::string("option -") + static_cast<char>(optopt) + " needs a value");
+      default: return usage_error(std::string("unknown option -") + static_cast<char>(optopt));
+    }
+  }
+  if (optind < argc) return usage_error(std::string("unexpected argument ") + argv[optind]);
+
+  const std::string home = tools::home_dir();
+  tools::BrokerConf conf = tools::default_broker_conf(home);
+  if (conf_path) {
+    auto file = tools::read_properties(*conf_path);
+    auto parsed = file ? tools::parse_broker_conf(*file, home) : Result<tools::BrokerConf>(file.error());
+    if (!parsed) {
+      std::fprintf(stderr, "mqbroker: %s\n", parsed.error().detail.c_str());
+      return 1;
+    }
+    conf = std::move(*parsed);
+  }
+  if (namesrv_text) {
+    auto addrs = tools::parse_namesrv_addr(*namesrv_text);
+    if (!addrs) return usage_error("-n: " + addrs.error().detail);
+    conf.broker.namesrv_addr = std::move(*addrs);
+  }
+
+  if (Status d = tools::ensure_dir(conf.store_root_dir); !d) {
+    std::fprintf(stderr, "mqbroker: storePathRootDir: %s\n", d.error().detail.c_str());
+    return 1;
+  }
+  auto lock = tools::DirLock::acquire(conf.store_root_dir);
+  if (!lock) {
+    std::fprintf(stderr, "mqbroker: storePathRootDir: %s\n", lock.error().detail.c_str());
+    return 1;
+  }
+  auto log_warnings = tools::init_daemon_logging(conf.store_root_dir + "/logs", "broker.log");
+  if (!log_warnings) {
+    std::fprintf(stderr, "mqbroker: %s\n", log_warnings.error().detail.c_str());
+    return 1;
+  }
+
+  AsioRuntime::Options opts;
+  opts.node_name = conf.broker.broker_name;
+  opts.data_root = conf.store_root_dir;
+  if (!conf.broker.broker_ip1.empty()) opts.advertised_host = conf.broker.broker_ip1;
+  AsioRuntime rt(opts);
+  for (const auto& w : *log_warnings) rt.log().warn("{}", w);
+  for (const auto& w : conf.warnings) rt.log().warn("{}", w);
+  if (conf.broker.namesrv_addr.empty()) {
+    rt.log().warn("no namesrvAddr (-n or namesrvAddr=): the broker registers with no NameServer");
+  }
+
+  int exit_code = 0;
+  {
+    broker::Broker broker(rt, conf.broker);
+    Status started = rt.block_on(start_or_clean_up(&broker));
+    if (!started) {
+      const std::string why = describe_start_error(started.error(), conf.broker, broker.address());
+      rt.log().error("cannot start: {}", why);
+      std::fprintf(stderr, "mqbroker: cannot start: %s\n", why.c_str());
+      exit_code = 1;
+    } else {
+      rt.log().info("The broker[{}, {}] boot success. store in {}, flushDiskType={}", conf.broker.broker_name,
+                    broker.address(), conf.store_root_dir,
+                    conf.broker.flush_disk_type == store::FlushMode::sync_flush ? "SYNC_FLUSH" : "ASYNC_FLUSH");
+      Node node{&rt, &broker};
+      rt.on_stop_signal([&node](int signal) {
+        if (node.stopping) {
+          node.rt->log().warn("signal {}: already stopping", signal);
+          return;
+        }
+        node.stopping = true;
+        node.rt->log().info("signal {}: stopping (unregister, persist offsets, flush)", signal);
+        node.rt->spawn(stop_and_quit(&node), "graceful-stop");
+      });
+      rt.run();
+      rt.log().info("The broker[{}] shut down", conf.broker.broker_name);
+    }
+  }
+  return exit_code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return run(argc, argv); }

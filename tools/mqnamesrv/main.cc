@@ -1,0 +1,108 @@
+// mqnamesrv: the NameServer daemon.
+//
+//   mqnamesrv [-c namesrv.conf] [-p port] [-d dataDir]
+//
+// -p overrides listenPort and -d overrides dataDir of the file (namesrv_conf.h). Logs go to
+// stderr and to {dataDir}/logs/namesrv.log (rotating); FERRY_LOG sets the level. SIGTERM or
+// SIGINT stops it: it closes the listener and every connection and exits 0.
+// Exit codes: 0 after a graceful stop, 1 when it cannot start (bad config file, port in use),
+// 2 for bad flags.
+#include <unistd.h>
+
+#include <cstdio>
+#include <optional>
+#include <string>
+
+#include "namesrv/name_server.h"
+#include "runtime/asio/asio_runtime.h"
+#include "tools/common/config_binder.h"
+#include "tools/common/daemon_log.h"
+#include "tools/common/namesrv_conf.h"
+
+namespace {
+
+using namespace ferry;
+
+constexpr const char* kUsage =
+    "usage: mqnamesrv [-c namesrv.conf] [-p port] [-d dataDir]\n"
+    "  -c FILE  NameServer properties (listenPort, dataDir, ...)\n"
+    "  -p PORT  listen port (default 9876; overrides listenPort)\n"
+    "  -d DIR   data directory, logs go to DIR/logs (default $HOME/namesrv; overrides dataDir)\n";
+
+int usage_error(const std::string& what) {
+  std::fprintf(stderr, "mqnamesrv: %s\n%s", what.c_str(), kUsage);
+  return 2;
+}
+
+int run(int argc, char** argv) {
+  std::optional<std::string> conf_path, port_text, data_dir;
+  opterr = 0;
+  for (int opt; (opt = ::getopt(argc, argv, ":c:p:d:h")) != -1;) {
+    switch (opt) {
+      case 'c': conf_path = optarg; break;
+      case 'p': port_text = optarg; break;
+      case 'd': data_dir = optarg; break;
+      case 'h': std::fputs(kUsage, stdout); return 0;
+      case ':': return usage_error(std::string("option -") + static_cast<char>(optopt) + " needs a value");
+      default: return usage_error(std::string("unknown option -") + static_cast<char>(optopt));
+    }
+  }
+  if (optind < argc) return usage_error(std::string("unexpected argument ") + argv[optind]);
+
+  const std::string home = tools::home_dir();
+  tools::NamesrvConf conf = tools::default_namesrv_conf(home);
+  if (conf_path) {
+    auto file = tools::read_properties(*conf_path);
+    auto parsed = file ? tools::parse_namesrv_conf(*file, home) : Result<tools::NamesrvConf>(file.error());
+    if (!parsed) {
+      std::fprintf(stderr, "mqnamesrv: %s\n", parsed.error().detail.c_str());
+      return 1;
+    }
+    conf = std::move(*parsed);
+  }
+  if (port_text) {
+    auto port = tools::parse_int_in(*port_text, 1, 65535);
+    if (!port) return usage_error("-p: " + port.error().detail);
+    conf.namesrv.listen_port = static_cast<std::uint16_t>(*port);
+  }
+  if (data_dir) conf.data_dir = *data_dir;
+
+  auto log_warnings = tools::init_daemon_logging(conf.data_dir + "/logs", "namesrv.log");
+  if (!log_warnings) {
+    std::fprintf(stderr, "mqnamesrv: %s\n", log_warnings.error().detail.c_str());
+    return 1;
+  }
+
+  AsioRuntime::Options opts;
+  opts.node_name = "namesrv";
+  opts.data_root = conf.data_dir;
+  opts.offload_threads = 1;
+  AsioRuntime rt(opts);
+  for (const auto& w : *log_warnings) rt.log().warn("{}", w);
+  for (const auto& w : conf.warnings) rt.log().warn("{}", w);
+
+  namesrv::NameServer ns(rt, conf.namesrv);
+  Status started = ns.start();
+  if (!started) {
+    const std::string addr = conf.namesrv.listen_host + ":" + std::to_string(conf.namesrv.listen_port);
+    const std::string why = started.error().is(Errc::address_in_use)
+                                ? "address in use: " + addr + " (another process listens there)"
+                                : started.error().to_string();
+    rt.log().error("cannot start: {}", why);
+    std::fprintf(stderr, "mqnamesrv: cannot start: %s\n", why.c_str());
+    return 1;
+  }
+  rt.log().info("The Name Server boot success. listening at {}, data in {}", ns.address(), conf.data_dir);
+  rt.on_stop_signal([&rt, &ns](int signal) {
+    rt.log().info("signal {}: stopping", signal);
+    ns.stop();
+    rt.stop();
+  });
+  rt.run();
+  rt.log().info("The Name Server stopped");
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return run(argc, argv); }

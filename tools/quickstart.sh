@@ -1,0 +1,219 @@
+#!/usr/bin/env bash
+# Ferry's first command: installs what is missing, builds the daemons and mqadmin into build/,
+# starts a NameServer and a Broker on 127.0.0.1 in the background, creates QuickstartTopic, sends
+# a few messages and reads them back. The cluster keeps running.
+#
+#   tools/quickstart.sh [start]   start (or report the running cluster) and run the demo
+#   tools/quickstart.sh status    is it running? pids, addresses
+#   tools/quickstart.sh stop      SIGTERM both daemons by their recorded pids and wait (idempotent)
+#
+# Environment (or flags --namesrv-port N, --broker-port N before the command word):
+#   FERRY_NAMESRV_PORT, FERRY_BROKER_PORT   ports (default: free ports)
+#   FERRY_QUICKSTART_DATA                   data, logs and pid files (default: <repo>/data)
+#   FERRY_QUICKSTART_BIN                    use the binaries in this directory; skip bootstrap and build
+# Processes are only ever signalled by the pids recorded in the data directory.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+DATA="${FERRY_QUICKSTART_DATA:-$ROOT/data}"
+BIN="${FERRY_QUICKSTART_BIN:-$ROOT/build/bin}"
+NS_PORT="${FERRY_NAMESRV_PORT:-}"
+BROKER_PORT="${FERRY_BROKER_PORT:-}"
+READY_SECONDS=30
+STOP_SECONDS=30
+TOPIC=QuickstartTopic
+
+die() { echo "quickstart: $*" >&2; exit 1; }
+
+usage() {
+  sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+}
+
+cmd=start
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --namesrv-port) NS_PORT="${2:?--namesrv-port needs a value}"; shift 2 ;;
+    --broker-port) BROKER_PORT="${2:?--broker-port needs a value}"; shift 2 ;;
+    start|stop|status) cmd="$1"; shift ;;
+    -h|--help|help) usage; exit 0 ;;
+    *) echo "quickstart: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
+  esac
+done
+
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# A port in 20000..59999 nobody accepts on (nor on port + 1, the broker's HA port).
+free_port() {
+  local p _
+  for _ in $(seq 1 200); do
+    p=$(( 20000 + (RANDOM * 32768 + RANDOM) % 40000 ))
+    if ! port_open "$p" && ! port_open $((p + 1)); then echo "$p"; return 0; fi
+  done
+  die "found no free port"
+}
+
+# The pid recorded in $DATA/$1.pid if that process is alive and is the expected program.
+live_pid() {
+  local f="$DATA/$1.pid" pid
+  [ -f "$f" ] || return 1
+  pid="$(cat "$f")"
+  [[ "$pid" =~ ^[0-9]+$ ]] || return 1
+  kill -0 "$pid" 2>/dev/null || return 1
+  if [ -r "/proc/$pid/cmdline" ] && ! tr '\0' ' ' < "/proc/$pid/cmdline" | grep -q "mq$1"; then
+    return 1  # the pid was reused by another program
+  fi
+  echo "$pid"
+}
+
+load_ports() {
+  # shellcheck disable=SC1091
+  [ -f "$DATA/ports.env" ] && . "$DATA/ports.env"
+  return 0
+}
+
+stop_one() {
+  local name="$1" pid _
+  if pid="$(live_pid "$name")"; then
+    echo "stopping $name (pid $pid)"
+    kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 1 $((STOP_SECONDS * 10))); do
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.1
+    done
+    if kill -0 "$pid" 2>/dev/null; then
+      echo "quickstart: $name (pid $pid) did not stop within ${STOP_SECONDS}s; it is still running" >&2
+      return 1
+    fi
+  else
+    echo "$name is not running"
+  fi
+  rm -f "$DATA/$name.pid"
+}
+
+do_stop() {
+  local rc=0
+  stop_one broker || rc=1
+  stop_one namesrv || rc=1
+  return $rc
+}
+
+do_status() {
+  load_ports
+  local rc=0 pid
+  if pid="$(live_pid namesrv)"; then
+    echo "NameServer  running  pid $pid  127.0.0.1:${QS_NAMESRV_PORT:-?}"
+  else
+    echo "NameServer  not running"; rc=1
+  fi
+  if pid="$(live_pid broker)"; then
+    echo "Broker      running  pid $pid  127.0.0.1:${QS_BROKER_PORT:-?}"
+  else
+    echo "Broker      not running"; rc=1
+  fi
+  echo "data: $DATA"
+  return $rc
+}
+
+build() {
+  if [ -n "${FERRY_QUICKSTART_BIN:-}" ]; then
+    for b in mqnamesrv mqbroker mqadmin; do [ -x "$BIN/$b" ] || die "$BIN/$b is missing (FERRY_QUICKSTART_BIN)"; done
+    return 0
+  fi
+  echo "== bootstrap and build (build/: mqnamesrv mqbroker mqadmin)"
+  "$ROOT/tools/bootstrap.sh"
+  if [ ! -f "$ROOT/build/build.ninja" ]; then
+    cmake -S "$ROOT" -B "$ROOT/build" -G Ninja >/dev/null
+  fi
+  ninja -C "$ROOT/build" mqnamesrv mqbroker mqadmin | grep -v '^ninja: no work to do' || true
+  for b in mqnamesrv mqbroker mqadmin; do [ -x "$BIN/$b" ] || die "the build did not produce $BIN/$b"; done
+}
+
+# wait_ready NAME PORT: until the daemon accepts connections, or it died, or READY_SECONDS passed.
+wait_ready() {
+  local name="$1" port="$2" _
+  for _ in $(seq 1 $((READY_SECONDS * 10))); do
+    port_open "$port" && return 0
+    if ! live_pid "$name" >/dev/null; then
+      echo "quickstart: $name exited during start-up; its output ($DATA/$name.out):" >&2
+      tail -n 20 "$DATA/$name.out" >&2 || true
+      return 1
+    fi
+    sleep 0.1
+  done
+  echo "quickstart: $name does not accept connections on 127.0.0.1:$port after ${READY_SECONDS}s; see $DATA/$name.out" >&2
+  return 1
+}
+
+do_start() {
+  if live_pid namesrv >/dev/null || live_pid broker >/dev/null; then
+    echo "Ferry is already running:"
+    do_status || true
+    echo "stop it with: tools/quickstart.sh stop"
+    return 0
+  fi
+  build
+  mkdir -p "$DATA"
+  [ -n "$NS_PORT" ] || NS_PORT="$(free_port)"
+  [ -n "$BROKER_PORT" ] || BROKER_PORT="$(free_port)"
+  [ "$NS_PORT" != "$BROKER_PORT" ] || die "the NameServer and the Broker need different ports"
+  for p in "$NS_PORT" "$BROKER_PORT"; do port_open "$p" && die "port $p is in use on 127.0.0.1"; done
+  local ns_addr="127.0.0.1:$NS_PORT" broker_addr="127.0.0.1:$BROKER_PORT"
+  printf 'QS_NAMESRV_PORT=%s\nQS_BROKER_PORT=%s\n' "$NS_PORT" "$BROKER_PORT" > "$DATA/ports.env"
+  cat > "$DATA/broker.conf" <<EOF
+# written by tools/quickstart.sh
+brokerClusterName=DefaultCluster
+brokerName=broker-a
+brokerId=0
+brokerIP1=127.0.0.1
+listenPort=$BROKER_PORT
+namesrvAddr=$ns_addr
+storePathRootDir=$DATA/store
+mappedFileSizeCommitLog=67108864
+EOF
+
+  echo "== starting the NameServer on $ns_addr"
+  nohup "$BIN/mqnamesrv" -p "$NS_PORT" -d "$DATA/namesrv" > "$DATA/namesrv.out" 2>&1 < /dev/null &
+  echo $! > "$DATA/namesrv.pid"
+  wait_ready namesrv "$NS_PORT" || { do_stop >/dev/null; exit 1; }
+  echo "== starting the Broker on $broker_addr"
+  nohup "$BIN/mqbroker" -c "$DATA/broker.conf" > "$DATA/broker.out" 2>&1 < /dev/null &
+  echo $! > "$DATA/broker.pid"
+  wait_ready broker "$BROKER_PORT" || { do_stop >/dev/null; exit 1; }
+
+  local admin=("$BIN/mqadmin")
+  # The broker registers with the NameServer right after it listens; give it a moment.
+  local _
+  for _ in $(seq 1 50); do
+    "${admin[@]}" clusterList -n "$ns_addr" 2>/dev/null | grep -q broker-a && break
+    sleep 0.1
+  done
+  echo
+  echo "== mqadmin updateTopic -t $TOPIC -c DefaultCluster -n $ns_addr"
+  "${admin[@]}" updateTopic -t "$TOPIC" -c DefaultCluster -r 4 -w 4 -n "$ns_addr"
+  echo
+  echo "== mqadmin sendMessage -t $TOPIC -p 'Hello Ferry #{i}' -c 3 -n $ns_addr"
+  "${admin[@]}" sendMessage -t "$TOPIC" -p 'Hello Ferry #{i}' -g quickstart -k demo -c 3 -n "$ns_addr"
+  echo
+  echo "== mqadmin consumeMessage -t $TOPIC -c 3 -n $ns_addr"
+  "${admin[@]}" consumeMessage -t "$TOPIC" -c 3 --timeout 10000 -n "$ns_addr"
+  cat <<EOF
+
+Ferry is running:
+  NameServer  $ns_addr   (pid $(cat "$DATA/namesrv.pid"), log $DATA/namesrv/logs/namesrv.log)
+  Broker      $broker_addr   (pid $(cat "$DATA/broker.pid"), store $DATA/store, log $DATA/store/logs/broker.log)
+
+Try:
+  export NAMESRV_ADDR=$ns_addr
+  $BIN/mqadmin --help
+  $BIN/mqadmin topicStatus -t $TOPIC
+
+  tools/quickstart.sh status    # is it running?
+  tools/quickstart.sh stop      # stop both (SIGTERM, then wait)
+EOF
+}
+
+case "$cmd" in
+  start) do_start ;;
+  stop) do_stop ;;
+  status) do_status ;;
+esac
