@@ -45,7 +45,8 @@
 // offset (at most ~5 s of consumption).
 //
 // Lifetime: loop thread only. The ClientInstance must outlive the consumer; destroying the
-// consumer destroys its loops and in-flight work (a listener already running on an offload
+// consumer (without shutdown(): a crash) forgets it at the instance and destroys its loops and
+// in-flight work (a listener already running on an offload
 // thread finishes on its own data and its result is dropped).
 #pragma once
 
