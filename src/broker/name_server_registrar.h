@@ -15,7 +15,7 @@
 #include <string>
 
 #include "broker/broker_config.h"
-#include "broker/signal.h"
+#include "runtime/wake_signal.h"
 #include "broker/topic_config_manager.h"
 #include "remoting/rpc/rpc_client.h"
 
@@ -53,7 +53,7 @@ class NameServerRegistrar {
   remoting::RpcClient& client_;
   std::string broker_addr_;
   std::string ha_addr_;
-  Signal wake_;
+  WakeSignal wake_;
   bool stopped_ = false;
   std::uint64_t rounds_ = 0;
   std::map<std::string, std::uint64_t> successes_;

@@ -18,7 +18,7 @@ namespace json = remoting::json;
 ScheduleMessageService::ScheduleMessageService(Runtime& rt, const BrokerConfig& config, store::MessageStore& store)
     : rt_(rt), config_(config), store_(store),
       file_(rt, fmt::format("{}/{}", config.config_dir, kDelayOffsetFileName)) {
-  for (auto& w : wake_) w = std::make_unique<Signal>(rt);
+  for (auto& w : wake_) w = std::make_unique<WakeSignal>(rt);
 }
 
 Status ScheduleMessageService::load() {
@@ -58,7 +58,7 @@ void ScheduleMessageService::on_arrival(QueueId queue) {
 }
 
 Task<void> ScheduleMessageService::run_level(ScheduleMessageService* self, std::int32_t level) {
-  Signal& wake = *self->wake_[static_cast<std::size_t>(level - 1)];
+  WakeSignal& wake = *self->wake_[static_cast<std::size_t>(level - 1)];
   while (!self->stopped_) {
     const Duration wait = self->step(level);
     if (self->stopped_) break;

@@ -31,7 +31,7 @@
 
 #include "broker/broker_config.h"
 #include "broker/config_file.h"
-#include "broker/signal.h"
+#include "runtime/wake_signal.h"
 #include "common/delay_levels.h"
 #include "store/message_store.h"
 
@@ -81,7 +81,7 @@ class ScheduleMessageService {
   store::MessageStore& store_;
   ConfigFile file_;
   DelayOffsetTable offsets_;
-  std::array<std::unique_ptr<Signal>, kDelayLevelMax> wake_;
+  std::array<std::unique_ptr<WakeSignal>, kDelayLevelMax> wake_;
   std::uint64_t changes_ = 0;
   std::uint64_t persisted_ = 0;
   std::uint64_t delivered_ = 0;

@@ -42,7 +42,7 @@
 #include "client/name_server_list.h"
 #include "client/owned_tasks.h"
 #include "client/topic_publish_info.h"
-#include "client/wake_signal.h"
+#include "runtime/wake_signal.h"
 #include "common/unique_id.h"
 #include "remoting/body/heartbeat_data.h"
 #include "remoting/rpc/rpc_client.h"

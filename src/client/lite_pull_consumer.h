@@ -41,7 +41,7 @@
 #include "client/offset_store.h"
 #include "client/owned_tasks.h"
 #include "client/pull_api.h"
-#include "client/wake_signal.h"
+#include "runtime/wake_signal.h"
 
 namespace ferry::client {
 

@@ -1,6 +1,6 @@
 // WakeSignal: one coroutine sleeps until a deadline or until somebody calls wake(), whichever
-// comes first (the client instance's rebalance loop waits 20 s or for NOTIFY_CONSUMER_IDS_CHANGED;
-// a lite pull consumer's poll waits for a batch or its timeout).
+// comes first (a broker's registration loop waits 30 s or for a topic change; a client's rebalance
+// loop waits 20 s or for NOTIFY_CONSUMER_IDS_CHANGED; a lite pull poll waits for a batch).
 //
 // A wake() while nobody waits is remembered: the next wait_for() returns true at once. One
 // waiter at a time (asserted). The waiter must run on the owner's node; destroying the waiting
@@ -12,7 +12,7 @@
 #include "runtime/completion.h"
 #include "runtime/runtime.h"
 
-namespace ferry::client {
+namespace ferry {
 
 class WakeSignal {
  public:
@@ -30,4 +30,4 @@ class WakeSignal {
   bool pending_ = false;
 };
 
-}  // namespace ferry::client
+}  // namespace ferry

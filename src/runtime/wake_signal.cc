@@ -1,6 +1,6 @@
-#include "client/wake_signal.h"
+#include "runtime/wake_signal.h"
 
-namespace ferry::client {
+namespace ferry {
 
 Task<bool> WakeSignal::wait_for(Duration timeout) {
   if (pending_) {
@@ -30,4 +30,4 @@ void WakeSignal::wake() {
   pending_ = true;
 }
 
-}  // namespace ferry::client
+}  // namespace ferry
