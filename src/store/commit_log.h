@@ -67,6 +67,8 @@ class CommitLog {
   // Appends `records` (one message, or a batch that is kept in one file) setting each one's
   // physical_offset and store_timestamp_ms as written. queue_offset etc. are the caller's.
   AppendResult append(std::span<RecordFields> records, WallMs store_timestamp_ms);
+  // The encoded size of each record of the last successful append(), in order.
+  std::span<const std::size_t> last_record_sizes() const { return sizes_; }
 
   PhysicalOffset min_offset() const { return PhysicalOffset(files_.min_offset()); }
   PhysicalOffset max_offset() const { return PhysicalOffset(files_.max_offset()); }

@@ -161,12 +161,15 @@ Result<bool> ConsumeQueue::append(QueueOffset at, const cq::Unit& unit) {
   return true;
 }
 
-Status ConsumeQueue::truncate_dirty(PhysicalOffset log_end) {
+Status ConsumeQueue::truncate_dirty(PhysicalOffset log_end, const UnitCheck& matches_log) {
   QueueOffset keep = max_offset();
   while (keep > min_offset_) {
     auto u = read_any(keep - 1);
     if (!u.ok()) return std::move(u).error();
-    if (u->is_message() && u->end() <= log_end) break;
+    // Compared without computing end(): a garbage offset may be near INT64_MAX.
+    const bool within = u->is_message() && u->commit_log_offset <= log_end &&
+                        u->size <= log_end.value() - u->commit_log_offset.value();
+    if (within && (!matches_log || matches_log(keep - 1, *u))) break;
     keep = keep - 1;
   }
   if (keep == max_offset()) return {};

@@ -79,8 +79,12 @@ class ConsumeQueue {
   // end of its file: callers loop. Decode with cq::decode_unit every kUnitBytes.
   Result<FileView> read_units(QueueOffset from, std::int64_t max_units) const;
 
-  // Recovery: drops units whose record ends past `log_end` (the CommitLog was truncated).
-  Status truncate_dirty(PhysicalOffset log_end);
+  // Recovery: drops the units at the end of the queue whose record ends past `log_end` (the
+  // CommitLog was truncated) or that `matches_log` rejects (a unit torn into garbage by a crash
+  // may look like a message; the store checks the record it points at). Stops at the first
+  // unit from the end that is a message within the log and matches.
+  using UnitCheck = std::function<bool(QueueOffset at, const cq::Unit& unit)>;
+  Status truncate_dirty(PhysicalOffset log_end, const UnitCheck& matches_log = nullptr);
   // Cleanup/recovery: moves min_offset() to the first unit whose record starts at or after
   // `log_min` (messages before it were deleted from the CommitLog).
   Status correct_min_offset(PhysicalOffset log_min);

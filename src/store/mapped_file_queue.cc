@@ -168,9 +168,15 @@ Task<Status> MappedFileQueue::flush() {
   co_return Status{};
 }
 
-Task<Status> MappedFileQueue::preallocate_next() {
-  if (files_.empty() || ready_ || preparing_) co_return Status{};
-  const std::int64_t start = files_.back()->end_offset();
+Task<Status> MappedFileQueue::preallocate_next(std::int64_t start_if_empty) {
+  if (ready_ || preparing_) co_return Status{};
+  FERRY_ASSERT(start_if_empty >= 0 && start_if_empty % file_size_ == 0,
+               "first segment of {} at {} is not aligned to {}", dir_, start_if_empty, file_size_);
+  const std::int64_t start = files_.empty() ? start_if_empty : files_.back()->end_offset();
+  if (files_.empty()) {
+    Status made = fs_.create_dirs(dir_);
+    if (!made.ok()) co_return made;
+  }
   preparing_ = start;
   const std::string path = join_path(dir_, offset_file_name(start));
   OpenOptions opts;
@@ -189,7 +195,8 @@ Task<Status> MappedFileQueue::preallocate_next() {
   if (st.ok() && file->size() != static_cast<std::uint64_t>(file_size_)) {
     st = file->truncate(static_cast<std::uint64_t>(file_size_));
   }
-  const bool successor = !files_.empty() && files_.back()->end_offset() == start && !ready_;
+  const std::int64_t wanted = files_.empty() ? start_if_empty : files_.back()->end_offset();
+  const bool successor = wanted == start && !ready_;
   if (st.ok() && successor) {
     ready_ = std::make_shared<MappedFile>(std::move(file), start, file_size_);
     co_return Status{};

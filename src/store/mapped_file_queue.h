@@ -85,15 +85,16 @@ class MappedFileQueue {
 
   // Creates the segment after the last one empty and reserves its full size with
   // File::allocate (asynchronous: production fallocates on the I/O thread), so that the next
-  // roll-over need not wait for the disk. A no-op when one is ready or being prepared, or when
-  // the queue is empty. Intended to be spawned right after a roll-over; the queue must outlive
+  // roll-over need not wait for the disk; on an empty queue, the first segment, starting at
+  // `start_if_empty`. A no-op when one is ready or being prepared. Intended to be spawned right
+  // after a roll-over (or awaited when a store opens empty); the queue must outlive
   // it. If the queue rolls over onto that start meanwhile, the roll-over creates the segment
   // itself (same file) and the prepared handle is dropped; if it is truncated below it, the
   // file is removed again. Errors: no_space, io_error (the file is removed; the roll-over will
   // then create it itself).
-  Task<Status> preallocate_next();
-  // True when preallocate_next() would prepare a segment (not empty, none ready or preparing).
-  bool preallocation_wanted() const { return !files_.empty() && !ready_ && !preparing_; }
+  Task<Status> preallocate_next(std::int64_t start_if_empty = 0);
+  // True when preallocate_next() would prepare a segment (none ready or being prepared).
+  bool preallocation_wanted() const { return !ready_ && !preparing_; }
   // True when the segment after the last one is ready.
   bool next_ready() const { return ready_ != nullptr; }
 

@@ -103,9 +103,14 @@ Task<Status> MessageStore::open() {
                    report->end.value(), report->records, report->dropped_bytes, report->reason);
   }
 
-  // ConsumeQueues: drop units past the log end, skip units below the log start.
+  // ConsumeQueues: drop units past the log end or not matching their record (torn garbage),
+  // skip units below the log start.
   for (auto& [key, q] : queues_) {
-    st = q->truncate_dirty(log_.max_offset());
+    const ConsumeQueue* queue = q.get();
+    const ConsumeQueue::UnitCheck matches = [this, queue](QueueOffset at, const cq::Unit& u) {
+      return unit_matches_log(*queue, at, u);
+    };
+    st = q->truncate_dirty(log_.max_offset(), matches);
     if (!st.ok()) co_return st;
     st = q->correct_min_offset(log_.min_offset());
     if (!st.ok()) co_return st;
@@ -166,6 +171,16 @@ Task<Status> MessageStore::open() {
   if (!st.ok()) co_return st;
 
   cleanup_.refresh_disk();
+
+  // A new store creates its first CommitLog segment now, reserved (and, in production, faulted
+  // into memory) off the loop, rather than on the first put.
+  if (config_.commit_log_preallocate && log_.files().empty()) {
+    Status first = co_await log_.files().preallocate_next(0);
+    if (!first.ok()) {
+      rt_.log().warn("store: pre-allocating the first CommitLog file failed (the first put will "
+                     "create it): {}", first.error().to_string());
+    }
+  }
 
   OpenOptions create;
   create.create = true;
@@ -320,6 +335,7 @@ PutResult MessageStore::put(std::span<const PutRequest> batch) {
     fields_.push_back(f);
   }
   const WallMs now = rt_.wall_ms();
+  const bool dispatched_to_end = reput_offset_ == log_.max_offset();
   const AppendResult appended = log_.append(fields_, now);
   switch (appended.status) {
     case AppendStatus::ok: break;
@@ -332,7 +348,23 @@ PutResult MessageStore::put(std::span<const PutRequest> batch) {
   result.wrote_bytes = appended.wrote_bytes;
   result.message_count = static_cast<std::int32_t>(batch.size());
   result.store_timestamp_ms = now;
-  Status st = dispatch();  // also advances next_queue_offset_ for the queue
+  // Dispatch (which also advances next_queue_offset_ for the queue). When everything before was
+  // dispatched, the records just written are dispatched from their fields (append set their
+  // offsets and store time) instead of being decoded back from the log; anything between the
+  // old end and wrote_offset is the BLANK of a roll-over, which dispatch() would skip too.
+  Status st;
+  if (dispatched_to_end) {
+    reput_offset_ = appended.wrote_offset;
+    const std::span<const std::size_t> sizes = log_.last_record_sizes();
+    FERRY_ASSERT_EQ(sizes.size(), fields_.size());
+    for (std::size_t i = 0; i < fields_.size() && st.ok(); ++i) {
+      FERRY_ASSERT_EQ(fields_[i].physical_offset.value(), reput_offset_.value());
+      st = dispatch_record(fields_[i], sizes[i]);
+      reput_offset_ += static_cast<std::int64_t>(sizes[i]);
+    }
+  } else {
+    st = dispatch();
+  }
   FERRY_ASSERT(st.ok(), "dispatch of records just written failed: {}", st.error().to_string());
   FERRY_ASSERT_EQ(reput_offset_.value(), log_.max_offset().value());
   maybe_preallocate();
@@ -382,12 +414,24 @@ Status MessageStore::dispatch() {
   return {};
 }
 
+bool MessageStore::unit_matches_log(const ConsumeQueue& q, QueueOffset at, const cq::Unit& u) const {
+  if (u.commit_log_offset < log_.min_offset()) return true;  // its record was cleaned up
+  auto view = log_.view(u.commit_log_offset, u.size);
+  if (!view.ok() || view->size() != static_cast<std::size_t>(u.size)) return false;
+  const RecordRead r = decode_record(view->bytes(), dispatch_options(config_));
+  return r.kind == RecordKind::message && r.size_bytes == static_cast<std::size_t>(u.size) &&
+         r.fields.physical_offset == u.commit_log_offset && r.fields.topic == q.topic() &&
+         r.fields.queue_id == q.queue_id() && r.fields.queue_offset == at &&
+         !skips_consume_queue(r.fields.sys_flag);
+}
+
 Status MessageStore::dispatch_record(const RecordFields& f, std::size_t size) {
   FERRY_ASSERT(size <= static_cast<std::size_t>(INT32_MAX), "record of {} bytes", size);
+  const DispatchProperties props = find_dispatch_properties(f.properties);
   if (!skips_consume_queue(f.sys_flag)) {
     std::optional<std::int64_t> code;
     if (tags_code_hook_) code = tags_code_hook_(f.topic, f.properties, f.store_timestamp_ms);
-    if (!code) code = tags_code(find_property(f.properties, prop::kTags));
+    if (!code) code = tags_code(props.tags);
     auto q = queue_for(f.topic, f.queue_id);
     if (!q.ok()) return std::move(q).error();
     auto appended = (*q)->append(f.queue_offset,
@@ -403,8 +447,8 @@ Status MessageStore::dispatch_record(const RecordFields& f, std::size_t size) {
   }
   IndexRequest ir;
   ir.topic = f.topic;
-  ir.keys = find_property(f.properties, prop::kKeys).value_or("");
-  ir.uniq_key = find_property(f.properties, prop::kUniqKey).value_or("");
+  ir.keys = props.keys.value_or("");
+  ir.uniq_key = props.uniq_key.value_or("");
   ir.offset = f.physical_offset;
   ir.store_timestamp_ms = f.store_timestamp_ms;
   ir.sys_flag = f.sys_flag;

@@ -157,6 +157,9 @@ class MessageStore {
   // Builds ConsumeQueue units and index entries for records from reput_offset_ to the log end.
   Status dispatch();
   Status dispatch_record(const RecordFields& f, std::size_t size);
+  // Recovery: whether unit `at` of `q` points at a whole record of that topic, queue and queue
+  // offset (true for units below the log start, whose records were cleaned up).
+  bool unit_matches_log(const ConsumeQueue& q, QueueOffset at, const cq::Unit& u) const;
   PutResult put(std::span<const PutRequest> batch);
   Task<void> run_queue_flush_loop();
   void maybe_preallocate();

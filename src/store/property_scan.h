@@ -23,4 +23,34 @@ inline std::optional<std::string_view> find_property(std::string_view text, std:
   return found;
 }
 
+// The three properties dispatch reads, found in one pass (same rules as find_property).
+struct DispatchProperties {
+  std::optional<std::string_view> tags;
+  std::optional<std::string_view> keys;
+  std::optional<std::string_view> uniq_key;
+};
+
+inline DispatchProperties find_dispatch_properties(std::string_view text) {
+  DispatchProperties found;
+  while (!text.empty()) {
+    const auto end = text.find(kPropertySeparator);
+    const std::string_view entry = text.substr(0, end);
+    const auto sep = entry.find(kNameValueSeparator);
+    if (sep != std::string_view::npos) {
+      const std::string_view name = entry.substr(0, sep);
+      const std::string_view value = entry.substr(sep + 1);
+      if (name == prop::kTags) {
+        found.tags = value;
+      } else if (name == prop::kKeys) {
+        found.keys = value;
+      } else if (name == prop::kUniqKey) {
+        found.uniq_key = value;
+      }
+    }
+    if (end == std::string_view::npos) break;
+    text.remove_prefix(end + 1);
+  }
+  return found;
+}
+
 }  // namespace ferry::store

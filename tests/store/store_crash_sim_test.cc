@@ -5,6 +5,8 @@
 
 #include "sim/node.h"
 #include "sim/world.h"
+#include "store/file_names.h"
+#include "store/sim_store.h"
 #include "store/store_fixture.h"
 
 namespace ferry::store {
@@ -18,6 +20,7 @@ struct Produced {
 };
 
 Task<Status> open_store(MessageStore* store) { co_return co_await store->open(); }
+Task<Status> sync_file(File* f) { co_return co_await f->sync(); }
 
 Task<void> produce(MessageStore* store, std::uint64_t seed, Produced* out) {
   // Synced phase, then an unsynced tail that the crash may lose or tear.
@@ -40,10 +43,10 @@ TEST(StoreCrashSim, AcknowledgedMessagesSurviveTornCrashes) {
     sim::WorldOptions opts;
     opts.seed = seed;
     opts.disk.torn_write_on_crash_ppm = 1'000'000;
-    // No garbage sectors: a garbage sector that also holds synced bytes (an acknowledged record
-    // sharing its last sector with a later, unsynced one) destroys acknowledged data, and the
-    // RocketMQ record format cannot pad to sector boundaries. See docs/store.md.
-    opts.disk.corrupt_torn_sector_ppm = 0;
+    // Kept sectors of the unsynced tail hold garbage in every byte the unsynced writes changed
+    // (synced bytes sharing a sector stay intact): records fail their CRC, ConsumeQueue units
+    // are checked against the records they point at.
+    opts.disk.corrupt_torn_sector_ppm = seed % 2 == 0 ? 1'000'000 : 0;
     sim::World world(opts);
     const sim::NodeId id = world.add_node("broker");
     StoreConfig config = testing::small_config();
@@ -86,6 +89,57 @@ TEST(StoreCrashSim, AcknowledgedMessagesSurviveTornCrashes) {
     const PutResult r = store.put_message(TestMessage{}.request());
     ASSERT_EQ(r.status, PutStatus::ok) << r.detail;
     EXPECT_EQ(r.queue_offset.value(), static_cast<std::int64_t>(kept));
+  }
+}
+
+// A crash can leave a ConsumeQueue unit that decodes as a message but is garbage. Recovery
+// checks the tail units against the records they point at and cuts the queue before them.
+TEST(StoreCrashSim, GarbageConsumeQueueUnitsAreDroppedOnRecovery) {
+  const std::vector<cq::Unit> garbage = {
+      cq::Unit{PhysicalOffset(0), 0, 0},                    // filled below: another queue's record
+      cq::Unit{PhysicalOffset(INT64_MAX - 8), 100, 7},     // far past the log (no overflow)
+      cq::Unit{PhysicalOffset(3), 40, 0},                   // inside a record, not at its start
+  };
+  for (std::size_t g = 0; g < garbage.size(); ++g) {
+    SCOPED_TRACE(fmt::format("garbage unit {}", g));
+    sim::WorldOptions opts;
+    opts.seed = 5;
+    StoreConfig config = testing::small_config();
+    config.consume_queue_units_per_file = 16;
+    testing::SimStore s(opts, config);
+    ASSERT_EQ(s.open(), "");
+    for (int i = 0; i < 3; ++i) ASSERT_TRUE(s.store().put_message(TestMessage{}.request()).stored());
+    TestMessage other;
+    other.queue_id = QueueId(1);
+    const PutResult r1 = s.store().put_message(other.request());
+    ASSERT_TRUE(r1.stored());
+    ASSERT_EQ(s.shutdown(), "");
+
+    // Unit 3 of T:0, written and synced behind the store's back.
+    cq::Unit u = garbage[g];
+    if (g == 0) u = cq::Unit{r1.wrote_offset, static_cast<std::int32_t>(r1.wrote_bytes), 0};
+    std::array<std::uint8_t, cq::kUnitBytes> bytes{};
+    cq::encode_unit(u, bytes.data());
+    auto file = s.node().fs().open("store/consumequeue/T/0/" + offset_file_name(0), OpenOptions{});
+    ASSERT_TRUE(file.ok()) << file.error().to_string();
+    ASSERT_TRUE((*file)->pwrite(3 * cq::kUnitBytes, bytes).ok());
+    auto synced = s.world().run_task(s.node().id(), sync_file(file->get()), std::chrono::seconds(5));
+    ASSERT_TRUE(synced.ok() && synced.value->ok());
+    file->reset();
+    s.crash();
+
+    ASSERT_EQ(s.open(), "");
+    EXPECT_EQ(s.store().max_offset("T", QueueId(0)).value(), 3);
+    const PutResult r = s.store().put_message(TestMessage{}.request());
+    ASSERT_TRUE(r.stored());
+    EXPECT_EQ(r.queue_offset.value(), 3);
+    auto got = s.store().get_messages("T", QueueId(0), QueueOffset(0), 16, nullptr);
+    ASSERT_EQ(got.messages.size(), 4u);
+    for (const FileView& v : got.messages) {
+      const RecordRead rec = testing::decode(v);
+      ASSERT_EQ(rec.kind, RecordKind::message) << rec.detail;
+      EXPECT_EQ(rec.fields.queue_id.value(), 0);
+    }
   }
 }
 

@@ -18,10 +18,13 @@
 // store in `Sut`: a crash's outcome (how much of the unsynced tail survives) is only known by
 // looking, and the model then takes the surviving prefix.
 //
-// Garbage sectors (DiskOptions::corrupt_torn_sector_ppm) are disabled: the simulator can still
-// turn a sector that also holds synced bytes into garbage (the next append rewrites the last
-// sector of a synced record), which no contiguous record format survives (docs/store.md,
-// "Known limit"). Torn writes (sectors kept or lost) are on.
+// Garbage sectors (DiskOptions::corrupt_torn_sector_ppm) are disabled here. With them, the
+// simulator garbles every byte an unsynced write changed, including single bytes of the index
+// file header (rewritten by every put): a header whose indexCount / endPhyOffset are garbled into
+// smaller plausible values hides entries the checkpoint vouches for, and RocketMQ's index format
+// has no checksum to notice it (docs/store.md, "Known limit"). CommitLog records (CRC) and
+// ConsumeQueue units (checked against their records on recovery) do survive garbage:
+// store_crash_sim_test runs with it. Torn writes (sectors kept or lost) are on here.
 //
 // Bounded: RapidCheck's default 100 cases (RC_PARAMS overrides), command sequences up to its
 // default size, 4 KiB CommitLog files; a failure prints the RapidCheck seed to replay it.

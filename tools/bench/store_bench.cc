@@ -4,7 +4,7 @@
 // fdatasync() per batch of 1, 16 and 256 records.
 //
 //   store_bench [--messages N] [--sync-messages M] [--size BYTES] [--queues Q] [--file-mb MB]
-//               [--dir DIR]
+//               [--dir DIR] [--only async|sync] [--repeat R]
 //
 // Modes (each on a fresh store directory):
 //   ASYNC_FLUSH            N puts from one task; the 500 ms flush loop runs in the background
@@ -13,10 +13,12 @@
 //                          its next put (group commit batches up to W); compared with pwrite
 //                          plus fdatasync every W records.
 // Every message has a 32-hex-char UNIQ_KEY (indexed) and a tag, over Q queues of one topic.
+// Each mode and its baseline run R times (3), alternating; the median run of each is shown.
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -43,6 +45,8 @@ struct Options {
   std::int32_t queues = 8;
   std::int64_t file_mb = 128;
   std::string dir;
+  std::string only;  // "", "async" or "sync": run only those modes (for profiling)
+  int repeat = 3;    // runs per mode (and per baseline); the median is shown
 };
 
 struct Row {
@@ -54,26 +58,32 @@ struct Row {
   double mbps() const { return seconds > 0 ? static_cast<double>(bytes) / seconds / 1e6 : 0; }
 };
 
-// One message's encoded properties with a fresh UNIQ_KEY (the producer's job; not timed apart).
+// The messages to put: encoded properties with a fresh UNIQ_KEY per message, built before the
+// clock starts (encoding properties is the producer's job, not the store's).
 class MessageSource {
  public:
-  MessageSource(std::size_t body_bytes, std::int32_t queues) : body_(body_bytes, 'x'), queues_(queues) {
+  MessageSource(std::size_t body_bytes, std::int32_t queues, std::int64_t count)
+      : body_(body_bytes, 'x'), queues_(queues) {
     for (std::size_t i = 0; i < body_.size(); ++i) body_[i] = static_cast<char>('a' + i % 26);
+    props_.reserve(static_cast<std::size_t>(count));
+    for (std::int64_t seq = 0; seq < count; ++seq) {
+      Properties p;
+      char key[33];
+      std::snprintf(key, sizeof key, "%016llX%016llX", 0xF0E1D2C3B4A59687ULL,
+                    static_cast<unsigned long long>(seq));
+      p.set("UNIQ_KEY", key);
+      p.set("TAGS", seq % 2 == 0 ? "TagA" : "TagB");
+      p.set("WAIT", "true");
+      props_.push_back(*encode_properties(p));
+    }
   }
-  store::PutRequest next(std::int64_t seq) {
-    Properties p;
-    char key[33];
-    std::snprintf(key, sizeof key, "%016llX%016llX", 0xF0E1D2C3B4A59687ULL,
-                  static_cast<unsigned long long>(seq));
-    p.set("UNIQ_KEY", key);
-    p.set("TAGS", seq % 2 == 0 ? "TagA" : "TagB");
-    p.set("WAIT", "true");
-    props_ = *encode_properties(p);
+  // Request `seq` (0 <= seq < count) refers to this source's buffers.
+  store::PutRequest next(std::int64_t seq) const {
     store::PutRequest r;
     r.topic = "BenchTopic";
     r.queue_id = QueueId(static_cast<std::int32_t>(seq % queues_));
     r.body = Bytes(reinterpret_cast<const std::uint8_t*>(body_.data()), body_.size());
-    r.properties = props_;
+    r.properties = props_[static_cast<std::size_t>(seq)];
     r.born_timestamp_ms = 1'700'000'000'000;
     r.born_host = HostPort::v4(127, 0, 0, 1, 40000);
     return r;
@@ -82,7 +92,7 @@ class MessageSource {
  private:
   std::string body_;
   std::int32_t queues_;
-  std::string props_;
+  std::vector<std::string> props_;
 };
 
 store::StoreConfig store_config(const Options& o, store::FlushMode mode) {
@@ -96,7 +106,7 @@ store::StoreConfig store_config(const Options& o, store::FlushMode mode) {
 Task<Status> open_store(store::MessageStore* s) { co_return co_await s->open(); }
 Task<Status> shutdown_store(store::MessageStore* s) { co_return co_await s->shutdown(); }
 
-Task<std::int64_t> async_puts(Runtime* rt, store::MessageStore* s, MessageSource* src, std::int64_t n) {
+Task<std::int64_t> async_puts(Runtime* rt, store::MessageStore* s, const MessageSource* src, std::int64_t n) {
   std::int64_t bytes = 0;
   for (std::int64_t i = 0; i < n; ++i) {
     const store::PutResult r = s->put_message(src->next(i));
@@ -112,7 +122,7 @@ Task<std::int64_t> async_puts(Runtime* rt, store::MessageStore* s, MessageSource
 
 struct SyncShared {
   store::MessageStore* store;
-  MessageSource* src;
+  const MessageSource* src;
   std::int64_t next = 0;
   std::int64_t total = 0;
   std::int64_t bytes = 0;
@@ -137,7 +147,7 @@ Task<void> sync_writer(SyncShared* sh) {
   if (--sh->running == 0) sh->done.complete(true);
 }
 
-Task<std::int64_t> sync_puts(Runtime* rt, store::MessageStore* s, MessageSource* src, std::int64_t n,
+Task<std::int64_t> sync_puts(Runtime* rt, store::MessageStore* s, const MessageSource* src, std::int64_t n,
                              std::int32_t writers) {
   SyncShared sh{s, src, 0, n, 0, writers, Completion<bool>(rt->executor())};
   for (std::int32_t w = 0; w < writers; ++w) rt->spawn(sync_writer(&sh), "bench-writer");
@@ -163,7 +173,7 @@ Row run_store(const Options& o, const std::string& name, store::FlushMode mode, 
       std::exit(1);
     }
     store.start();
-    MessageSource src(o.size, o.queues);
+    const MessageSource src(o.size, o.queues, n);
     const auto t0 = Clock::now();
     row.bytes = mode == store::FlushMode::async_flush ? rt.block_on(async_puts(&rt, &store, &src, n))
                                                       : rt.block_on(sync_puts(&rt, &store, &src, n, writers));
@@ -207,11 +217,17 @@ Row run_baseline(const Options& o, const std::string& name, std::int64_t n, std:
 
 std::int64_t record_bytes_for(const Options& o) {
   // The size of one stored record for this body and these properties (as the store encodes it).
-  MessageSource src(o.size, o.queues);
+  const MessageSource src(o.size, o.queues, 1);
   const store::PutRequest r = src.next(0);
   return 4 + 4 + 4 + 4 + 4 + 8 + 8 + 4 + 8 + 8 + 8 + 8 + 4 + 8 + 4 +
          static_cast<std::int64_t>(r.body.size()) + 1 + static_cast<std::int64_t>(r.topic.size()) + 2 +
          static_cast<std::int64_t>(r.properties.size());
+}
+
+// The run with the median rate (the lower middle one for an even count).
+Row median(std::vector<Row> runs) {
+  std::sort(runs.begin(), runs.end(), [](const Row& a, const Row& b) { return a.rate() < b.rate(); });
+  return runs[(runs.size() - 1) / 2];
 }
 
 void print(const Row& r, const Row* base) {
@@ -244,16 +260,20 @@ int main(int argc, char** argv) {
       o.queues = std::atoi(value());
     } else if (a == "--file-mb") {
       o.file_mb = std::atoll(value());
+    } else if (a == "--repeat") {
+      o.repeat = std::atoi(value());
     } else if (a == "--dir") {
       o.dir = value();
+    } else if (a == "--only" && i + 1 < argc && (std::string(argv[i + 1]) == "async" || std::string(argv[i + 1]) == "sync")) {
+      o.only = value();
     } else {
       std::fprintf(stderr,
                    "usage: %s [--messages N] [--sync-messages M] [--size BYTES] [--queues Q] "
-                   "[--file-mb MB] [--dir DIR]\n", argv[0]);
+                   "[--file-mb MB] [--dir DIR] [--only async|sync] [--repeat R]\n", argv[0]);
       return a == "--help" ? 0 : 2;
     }
   }
-  if (o.messages <= 0 || o.sync_messages <= 0 || o.queues <= 0 || o.file_mb <= 0 ||
+  if (o.repeat <= 0 || o.messages <= 0 || o.sync_messages <= 0 || o.queues <= 0 || o.file_mb <= 0 ||
       o.size > 4 * 1024 * 1024) {
     std::fprintf(stderr, "bad options\n");
     return 2;
@@ -275,15 +295,27 @@ int main(int argc, char** argv) {
               static_cast<long long>(o.size), static_cast<long long>(record), o.queues,
               static_cast<long long>(o.file_mb), o.dir.c_str());
 
-  const Row base_async = run_baseline(o, "pwrite, no sync", o.messages, record, 0);
-  const Row async = run_store(o, "ASYNC_FLUSH", store::FlushMode::async_flush, 1, o.messages);
-  std::vector<std::pair<Row, Row>> sync_rows;
+  // Each mode runs `repeat` times, alternating with its baseline so that both see the same
+  // machine; the table shows the median run of each (the machine's background varies).
+  std::vector<std::pair<Row, Row>> rows;  // {store, baseline}
+  auto measure = [&](const std::string& name, store::FlushMode mode, std::int32_t writers, std::int64_t n,
+                     const std::string& base_name, std::int64_t batch) {
+    std::vector<Row> stores;
+    std::vector<Row> bases;
+    for (int r = 0; r < o.repeat; ++r) {
+      bases.push_back(run_baseline(o, base_name, n, record, batch));
+      stores.push_back(run_store(o, name, mode, writers, n));
+    }
+    rows.emplace_back(median(stores), median(bases));
+  };
+  if (o.only != "sync") {
+    measure("ASYNC_FLUSH", store::FlushMode::async_flush, 1, o.messages, "pwrite, no sync", 0);
+  }
   for (const std::int32_t writers : {1, 16, 256}) {
+    if (o.only == "async") break;
     const std::int64_t n = writers == 1 ? std::max<std::int64_t>(o.sync_messages / 10, 1) : o.sync_messages;
-    const Row base = run_baseline(o, "pwrite + fdatasync/" + std::to_string(writers), n, record, writers);
-    const Row row = run_store(o, "SYNC_FLUSH, " + std::to_string(writers) + " writer" + (writers > 1 ? "s" : ""),
-                              store::FlushMode::sync_flush, writers, n);
-    sync_rows.emplace_back(row, base);
+    measure("SYNC_FLUSH, " + std::to_string(writers) + " writer" + (writers > 1 ? "s" : ""),
+            store::FlushMode::sync_flush, writers, n, "pwrite + fdatasync/" + std::to_string(writers), writers);
   }
 
   std::printf("| %-30s | %9s | %12s | %9s | %-28s | %6s |\n", "mode", "messages", "messages/s", "MB/s",
@@ -291,10 +323,8 @@ int main(int argc, char** argv) {
   std::printf("|%s|%s|%s|%s|%s|%s|\n", std::string(32, '-').c_str(), std::string(11, '-').c_str(),
               std::string(14, '-').c_str(), std::string(11, '-').c_str(), std::string(30, '-').c_str(),
               std::string(8, '-').c_str());
-  print(async, &base_async);
-  for (const auto& [row, base] : sync_rows) print(row, &base);
-  print(base_async, nullptr);
-  for (const auto& [row, base] : sync_rows) print(base, nullptr);
+  for (const auto& [row, base] : rows) print(row, &base);
+  for (const auto& [row, base] : rows) print(base, nullptr);
 
   if (own_dir) {
     std::error_code ignored;

@@ -52,7 +52,7 @@ struct AsioRuntime::Impl {
         logger(make_node_logger(options.node_name, nullptr)),
         offload_pool(std::max<std::size_t>(1, options.offload_threads)),
         network(io, executor, timers, options.advertised_host),
-        fs(prepare_data_root(options.data_root), io_thread, options.sync_namespace) {
+        fs(prepare_data_root(options.data_root), asio_rt::DiskThreads{io_thread, alloc_thread}, options.sync_namespace) {
     timers.bind(executor);
   }
 
@@ -66,6 +66,7 @@ struct AsioRuntime::Impl {
   Random random;
   std::shared_ptr<spdlog::logger> logger;
   asio_rt::IoThread io_thread{executor};
+  asio_rt::IoThread alloc_thread{executor};
   net::thread_pool offload_pool;
   asio_rt::AsioNetwork network;
   asio_rt::PosixFileSystem fs;
@@ -86,6 +87,7 @@ AsioRuntime::~AsioRuntime() {
   // 2. Threads that post to the loop finish what they run (their completions are then dropped).
   m.offload_pool.join();
   m.io_thread.join();
+  m.alloc_thread.join();
   // 3. Members go; the io_context last, dropping every handler still queued.
 }
 

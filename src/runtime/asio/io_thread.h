@@ -11,6 +11,10 @@
 //
 // join() waits for the queued jobs to finish and ends the thread; the owner calls it before the
 // executor's io_context goes away. run() after join() is a bug.
+//
+// A runtime has two: syncs (msync/fdatasync/directory fsync) go to one, space reservation and
+// page warming (fallocate, madvise) of files prepared ahead of need to the other, so that a slow
+// flush never delays the next CommitLog segment being ready (and vice versa).
 #pragma once
 
 #include <boost/asio/thread_pool.hpp>
@@ -37,6 +41,12 @@ class IoThread {
   Executor& loop_;
   boost::asio::thread_pool thread_{1};
   bool joined_ = false;
+};
+
+// The disk threads of one runtime (see above).
+struct DiskThreads {
+  IoThread& sync;      // sync(), sync_dir()
+  IoThread& allocate;  // allocate()
 };
 
 }  // namespace ferry::asio_rt

@@ -53,17 +53,18 @@ int reserve(int fd, std::uint64_t offset, std::uint64_t len) {
 
 }  // namespace
 
-Result<std::unique_ptr<File>> MappedFile::adopt(std::string path, int fd, IoThread& io) {
+Result<std::unique_ptr<File>> MappedFile::adopt(std::string path, int fd, DiskThreads threads) {
   auto owned = std::make_shared<FileDescriptor>(fd);
   auto size = size_of(fd, path);
   if (!size.ok()) return std::move(size).error();
-  std::unique_ptr<MappedFile> file(new MappedFile(std::move(path), std::move(owned), *size, io));
+  std::unique_ptr<MappedFile> file(new MappedFile(std::move(path), std::move(owned), *size, threads));
   FERRY_TRY(file->cover(*size));
   return std::unique_ptr<File>(std::move(file));
 }
 
-MappedFile::MappedFile(std::string path, std::shared_ptr<FileDescriptor> fd, std::uint64_t size, IoThread& io)
-    : path_(std::move(path)), fd_(std::move(fd)), size_(size), io_(io) {}
+MappedFile::MappedFile(std::string path, std::shared_ptr<FileDescriptor> fd, std::uint64_t size,
+                       DiskThreads threads)
+    : path_(std::move(path)), fd_(std::move(fd)), size_(size), threads_(threads) {}
 
 Status MappedFile::cover(std::uint64_t size) {
   if (size == 0) return {};
@@ -130,21 +131,20 @@ Status MappedFile::truncate(std::uint64_t size) {
 }
 
 Task<Status> MappedFile::sync() {
+  // One fdatasync covers the writes made through the mapping: on Linux a shared file mapping's
+  // pages are the page cache's, and a write through it marks its page dirty (file systems with
+  // page_mkwrite, ext4 and xfs among them, write-protect clean pages to notice). msync(MS_SYNC)
+  // would be a second fsync of the same range, and a second device cache flush.
   std::shared_ptr<FileDescriptor> fd = fd_;
-  std::shared_ptr<FileMapping> map = map_;
-  const std::uint64_t mapped = map ? std::min<std::uint64_t>(round_up_to_page(size_), map->length()) : 0;
   std::string path = path_;
   // The job is named, not written inside the co_await: GCC 12 miscompiles a lambda temporary with
   // non-trivial captures converted to std::function within a co_await expression (it copies the
   // captures bitwise; ASan reports a bad free).
-  std::function<Status()> job = [fd, map, mapped, path]() -> Status {
-    if (mapped > 0 && ::msync(map->data(), static_cast<std::size_t>(mapped), MS_SYNC) != 0) {
-      return file_error(errno, "msync " + path);
-    }
+  std::function<Status()> job = [fd, path]() -> Status {
     if (::fdatasync(fd->get()) != 0) return file_error(errno, "fdatasync " + path);
     return {};
   };
-  co_return co_await io_.run(std::move(job));
+  co_return co_await threads_.sync.run(std::move(job));
 }
 
 Task<Status> MappedFile::allocate(std::uint64_t size) {
@@ -157,7 +157,7 @@ Task<Status> MappedFile::allocate(std::uint64_t size) {
     if (err != 0) return file_error(err, "allocate " + path + " to " + std::to_string(size) + " bytes");
     return {};
   };
-  const Status reserved = co_await io_.run(std::move(job));
+  const Status reserved = co_await threads_.allocate.run(std::move(job));
   // Back on the loop. Even a failed allocation may have grown the file: read the size back.
   auto actual = size_of(fd_->get(), path_);
   if (!actual.ok()) co_return std::move(actual).error();
@@ -179,7 +179,7 @@ Task<Status> MappedFile::allocate(std::uint64_t size) {
       }
       return {};
     };
-    (void)co_await io_.run(std::move(warm));
+    (void)co_await threads_.allocate.run(std::move(warm));
   }
   co_return reserved;
 }

@@ -32,7 +32,7 @@ namespace ferry::asio_rt {
 class MappedFile final : public File {
  public:
   // Takes ownership of `fd` (open read-write). Errors: io_error when it cannot be mapped.
-  static Result<std::unique_ptr<File>> adopt(std::string path, int fd, IoThread& io);
+  static Result<std::unique_ptr<File>> adopt(std::string path, int fd, DiskThreads threads);
 
   const std::string& path() const override { return path_; }
   std::uint64_t size() const override { return size_; }
@@ -45,7 +45,7 @@ class MappedFile final : public File {
   Result<FileView> view(std::uint64_t offset, std::size_t len) const override;
 
  private:
-  MappedFile(std::string path, std::shared_ptr<FileDescriptor> fd, std::uint64_t size, IoThread& io);
+  MappedFile(std::string path, std::shared_ptr<FileDescriptor> fd, std::uint64_t size, DiskThreads threads);
   // Extends the file to `new_size` (> size_) with allocated, zeroed blocks.
   Status extend(std::uint64_t new_size);
   // Makes the mapping cover at least `size` bytes (a no-op when it already does).
@@ -55,7 +55,7 @@ class MappedFile final : public File {
   std::shared_ptr<FileDescriptor> fd_;
   std::shared_ptr<FileMapping> map_;  // covers [0, size_); null only while size_ == 0 and unmapped
   std::uint64_t size_;
-  IoThread& io_;
+  DiskThreads threads_;
 };
 
 }  // namespace ferry::asio_rt

@@ -26,8 +26,8 @@ Status fsync_directory(const std::string& os_path, const std::string& what) {
   return {};
 }
 
-PosixFileSystem::PosixFileSystem(std::string root, IoThread& io, bool sync_namespace)
-    : paths_(std::move(root)), io_(io), sync_namespace_(sync_namespace) {}
+PosixFileSystem::PosixFileSystem(std::string root, DiskThreads threads, bool sync_namespace)
+    : paths_(std::move(root)), threads_(threads), sync_namespace_(sync_namespace) {}
 
 Status PosixFileSystem::sync_parent(const std::string& os_path, const std::string& what) const {
   if (!sync_namespace_) return {};
@@ -53,7 +53,7 @@ Result<std::unique_ptr<File>> PosixFileSystem::open(const std::string& path, Ope
       return synced.error();
     }
   }
-  return MappedFile::adopt(path, fd, io_);
+  return MappedFile::adopt(path, fd, threads_);
 }
 
 Status PosixFileSystem::rename(const std::string& from, const std::string& to) {
@@ -150,7 +150,7 @@ Task<Status> PosixFileSystem::sync_dir(const std::string& dir) {
   auto os_path = paths_.resolve(dir);
   if (!os_path.ok()) return ready(std::move(os_path).error());
   std::string what = dir.empty() ? std::string("the data root") : dir;
-  return io_.run([target = std::move(*os_path), what = std::move(what)]() -> Status {
+  return threads_.sync.run([target = std::move(*os_path), what = std::move(what)]() -> Status {
     return fsync_directory(target, what);
   });
 }

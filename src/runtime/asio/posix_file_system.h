@@ -23,8 +23,8 @@ namespace ferry::asio_rt {
 
 class PosixFileSystem final : public FileSystem {
  public:
-  // `root` must exist. `io` runs sync() / allocate() / sync_dir() jobs.
-  PosixFileSystem(std::string root, IoThread& io, bool sync_namespace = true);
+  // `root` must exist. `threads` run sync() / sync_dir() and allocate() jobs.
+  PosixFileSystem(std::string root, DiskThreads threads, bool sync_namespace = true);
 
   Result<std::unique_ptr<File>> open(const std::string& path, OpenOptions opts) override;
   Status rename(const std::string& from, const std::string& to) override;
@@ -43,7 +43,7 @@ class PosixFileSystem final : public FileSystem {
   Status sync_parent(const std::string& os_path, const std::string& what) const;
 
   DataPaths paths_;
-  IoThread& io_;
+  DiskThreads threads_;
   bool sync_namespace_;
 };
 
