@@ -45,14 +45,16 @@ Broker::Broker(Runtime& rt, BrokerConfig config)
       topics_(rt, config_),
       offsets_(rt, config_),
       hold_(rt, config_, store_),
+      stats_(rt.now()),
       client_(rt),
       registrar_(rt, config_, topics_, client_, address_, fmt::format("{}:{}", host_, config_.listen_port + 1)),
-      send_(rt, config_, store_, topics_),
-      pull_(rt, config_, store_, topics_, offsets_, hold_, no_subscriptions_),
+      send_(rt, config_, store_, topics_, stats_),
+      pull_(rt, config_, store_, topics_, offsets_, hold_, no_subscriptions_, stats_),
       consumer_offsets_(config_, store_, offsets_),
       queue_offsets_(store_),
       query_(store_),
       topic_admin_(config_, topics_, offsets_),
+      runtime_info_(rt, config_, store_, stats_, rt.wall_ms()),
       consumer_services_(rt, config_, store_, topics_, server_),
       server_(rt),
       vip_server_(rt) {
@@ -120,6 +122,8 @@ void Broker::register_processors(remoting::RpcServer& server, ServerTag tag) {
                              [this](RequestContext ctx) { return topic_admin_.create_or_update(std::move(ctx)); });
   server.register_processor(kDeleteTopicInBroker,
                              [this](RequestContext ctx) { return topic_admin_.remove(std::move(ctx)); });
+  server.register_processor(rc::GET_BROKER_RUNTIME_INFO,
+                             [this](RequestContext ctx) { return runtime_info_.process(std::move(ctx)); });
 }
 
 std::optional<std::int64_t> Broker::delay_tags_code(std::string_view topic, std::string_view properties,

@@ -14,7 +14,7 @@
 //
 // Served codes (on listen_port, and with vip_channel_enable on listen_port - 2 too, except 11):
 // 10/310/320 send, 11 pull, 14/15 consumer offsets, 29/30/31/32 queue offsets,
-// 12/33 query and view, 17/215 topic admin; through ConsumerServices: 34/35/38 client
+// 12/33 query and view, 17/215 topic admin, 28 runtime info (BrokerStats); through ConsumerServices: 34/35/38 client
 // registrations, 36 send-back, 41/42 queue locks, 200/201/207 subscription groups, and the
 // delivery of delayed messages. Other components add theirs through register_processor().
 #pragma once
@@ -23,6 +23,7 @@
 #include <string>
 
 #include "broker/broker_config.h"
+#include "broker/broker_stats.h"
 #include "broker/consumer_offset_manager.h"
 #include "broker/consumer_offset_processor.h"
 #include "broker/consumer_services.h"
@@ -31,6 +32,7 @@
 #include "broker/pull_processor.h"
 #include "broker/query_message_processor.h"
 #include "broker/queue_offset_processor.h"
+#include "broker/runtime_info_processor.h"
 #include "broker/send_processor.h"
 #include "broker/subscription_lookup.h"
 #include "broker/topic_admin_processor.h"
@@ -75,6 +77,7 @@ class Broker {
   PullHoldService& hold() { return hold_; }
   NameServerRegistrar& registrar() { return registrar_; }
   ConsumerServices& consumer_services() { return consumer_services_; }
+  const BrokerStats& stats() const { return stats_; }
   remoting::RpcServer& server() { return server_; }
   // The VIP server (listening only with vip_channel_enable) and its "ip:port".
   remoting::RpcServer& vip_server() { return vip_server_; }
@@ -101,6 +104,7 @@ class Broker {
   TopicConfigManager topics_;
   ConsumerOffsetManager offsets_;
   PullHoldService hold_;
+  BrokerStats stats_;
   NoSubscriptions no_subscriptions_;
   remoting::RpcClient client_;
   NameServerRegistrar registrar_;
@@ -110,6 +114,7 @@ class Broker {
   QueueOffsetProcessor queue_offsets_;
   QueryMessageProcessor query_;
   TopicAdminProcessor topic_admin_;
+  RuntimeInfoProcessor runtime_info_;
   ConsumerServices consumer_services_;  // uses server_ only once started
   remoting::RpcServer server_;
   remoting::RpcServer vip_server_;

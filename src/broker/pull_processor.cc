@@ -25,9 +25,10 @@ inline constexpr std::int32_t kClassFilter = 0x8;
 
 PullProcessor::PullProcessor(Runtime& rt, const BrokerConfig& config, store::MessageStore& store,
                              TopicConfigManager& topics, ConsumerOffsetManager& offsets,
-                             PullHoldService& hold, const SubscriptionLookup& subscriptions)
+                             PullHoldService& hold, const SubscriptionLookup& subscriptions,
+                             BrokerStats& stats)
     : rt_(rt), config_(config), store_(store), topics_(topics), offsets_(offsets), hold_(hold),
-      subscriptions_(&subscriptions) {}
+      subscriptions_(&subscriptions), stats_(stats) {}
 
 Task<Reply> PullProcessor::process(RequestContext ctx) {
   const RemotingCommand& req = ctx.request;
@@ -120,6 +121,7 @@ RemotingCommand PullProcessor::fetch(const RemotingCommand& request, const PullM
       std::size_t bytes = 0;
       for (const FileView& v : got.messages) bytes += v.size();
       body.reserve(bytes);
+      std::int64_t returned = 0;
       for (const FileView& v : got.messages) {
         if (!filter.all) {
           const RecordRead r = decode_record(v.bytes(), RecordDecodeOptions{.check_crc = false});
@@ -128,12 +130,14 @@ RemotingCommand PullProcessor::fetch(const RemotingCommand& request, const PullM
           if (!filter.matches_tag(tag)) continue;
         }
         body.insert(body.end(), v.bytes().begin(), v.bytes().end());
+        ++returned;
       }
       if (body.empty()) {
         result_code = code::PULL_RETRY_IMMEDIATELY;
         remark = "no message matched the subscription's tags";
       } else {
         result_code = code::SUCCESS;
+        stats_.on_get(rt_.now(), returned, static_cast<std::int64_t>(body.size()));
       }
       break;
     }

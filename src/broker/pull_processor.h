@@ -27,10 +27,12 @@
 // min(suspendTimeoutMillis, suspend_timeout_max) (short_polling_time when long polling is off)
 // and then answered by running the pull once more, whatever it finds.
 //
-// Body: the stored records concatenated byte for byte (copied).
+// Body: the stored records concatenated byte for byte (copied). A found reply counts its messages
+// and bytes in BrokerStats (get).
 #pragma once
 
 #include "broker/broker_config.h"
+#include "broker/broker_stats.h"
 #include "broker/consumer_offset_manager.h"
 #include "broker/pull_hold_service.h"
 #include "broker/replies.h"
@@ -45,7 +47,7 @@ class PullProcessor {
  public:
   PullProcessor(Runtime& rt, const BrokerConfig& config, store::MessageStore& store,
                 TopicConfigManager& topics, ConsumerOffsetManager& offsets,
-                PullHoldService& hold, const SubscriptionLookup& subscriptions);
+                PullHoldService& hold, const SubscriptionLookup& subscriptions, BrokerStats& stats);
 
   Task<Reply> process(RequestContext ctx);
 
@@ -63,6 +65,7 @@ class PullProcessor {
   ConsumerOffsetManager& offsets_;
   PullHoldService& hold_;
   const SubscriptionLookup* subscriptions_;
+  BrokerStats& stats_;
 };
 
 }  // namespace ferry::broker

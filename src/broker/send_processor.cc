@@ -57,8 +57,8 @@ void add_broker_properties(Properties& p, std::string_view cluster) {
 }  // namespace
 
 SendProcessor::SendProcessor(Runtime& rt, const BrokerConfig& config, store::MessageStore& store,
-                             TopicConfigManager& topics)
-    : rt_(rt), config_(config), store_(store), topics_(topics) {}
+                             TopicConfigManager& topics, BrokerStats& stats)
+    : rt_(rt), config_(config), store_(store), topics_(topics), stats_(stats) {}
 
 std::variant<SendProcessor::Target, RemotingCommand> SendProcessor::route(
     const RemotingCommand& request, const SendMessageRequestHeader& h) {
@@ -243,6 +243,7 @@ Task<Reply> SendProcessor::finish(RemotingCommand request, store::PutResult put,
     case PutStatus::create_mapped_file_failed:
       co_return reply(request, code::SYSTEM_ERROR, fmt::format("create mapped file failed: {}", put.detail));
   }
+  stats_.on_put(rt_.now(), put.message_count, put.wrote_bytes);
   // msgIds are read back from the log now, before any await (the records are surely there).
   auto ids = store_.offset_msg_ids(put);
   if (!ids) co_return reply(request, code::SYSTEM_ERROR, "stored, but the msgId: " + ids.error().to_string());

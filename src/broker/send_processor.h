@@ -30,13 +30,17 @@
 // >= maxReconsumeTimes (the header's, else the group's retryMaxTimes) the message goes to
 // `%DLQ%{group}` (1 queue, perm 6, created on demand) undelayed instead.
 //
-// Seams left for later issues: transactional half messages, send hooks/metrics.
+// Every stored put (also a FLUSH_DISK_TIMEOUT one) is counted in BrokerStats (messages, record
+// bytes) before the reply.
+//
+// Seams left for later issues: transactional half messages, send hooks.
 #pragma once
 
 #include <string>
 #include <variant>
 
 #include "broker/broker_config.h"
+#include "broker/broker_stats.h"
 #include "broker/replies.h"
 #include "broker/subscription_group_manager.h"
 #include "broker/topic_config_manager.h"
@@ -48,7 +52,7 @@ namespace ferry::broker {
 class SendProcessor {
  public:
   SendProcessor(Runtime& rt, const BrokerConfig& config, store::MessageStore& store,
-                TopicConfigManager& topics);
+                TopicConfigManager& topics, BrokerStats& stats);
 
   // For the RpcServer (codes 10, 310, 320). Never throws for bad input.
   Task<Reply> process(RequestContext ctx);
@@ -74,6 +78,7 @@ class SendProcessor {
   const BrokerConfig& config_;
   store::MessageStore& store_;
   TopicConfigManager& topics_;
+  BrokerStats& stats_;
   SubscriptionGroupManager* groups_ = nullptr;
 };
 

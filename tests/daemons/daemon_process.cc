@@ -150,4 +150,41 @@ RunResult run_to_exit(const std::string& exe, const std::vector<std::string>& ar
   return r;
 }
 
+std::string LocalCluster::start_namesrv() {
+  ns_port_ = free_port();
+  namesrv_ = std::make_unique<Child>(mqnamesrv_path(),
+                                     std::vector<std::string>{"-p", std::to_string(ns_port_), "-d", dir_ / "ns"},
+                                     dir_ / "namesrv.out");
+  if (!wait_for_port(ns_port_, std::chrono::seconds(15))) return "mqnamesrv did not come up:\n" + namesrv_->output();
+  return "";
+}
+
+std::string LocalCluster::start_broker(const std::string& extra_conf) {
+  if (broker_port_ == 0) broker_port_ = free_port();
+  const std::string conf = dir_ / "broker.conf";
+  write_file(conf, "brokerClusterName=TestCluster\nbrokerName=broker-a\nbrokerId=0\nlistenPort=" +
+                       std::to_string(broker_port_) + "\nstorePathRootDir=" + (dir_ / "store") +
+                       "\nmappedFileSizeCommitLog=1048576\nmaxMessageSize=65536\n" + extra_conf);
+  std::vector<std::string> args{"-c", conf};
+  if (ns_port_ != 0) args.insert(args.end(), {"-n", namesrv_addr()});
+  broker_ = std::make_unique<Child>(mqbroker_path(), args, dir_ / ("broker-" + std::to_string(++broker_starts_) + ".out"));
+  if (!wait_for_port(broker_port_, std::chrono::seconds(15))) return "mqbroker did not come up:\n" + broker_->output();
+  return "";
+}
+
+std::string LocalCluster::stop_broker() {
+  broker_->signal(SIGTERM);
+  const std::optional<int> st = broker_->wait(std::chrono::seconds(15));
+  if (!st) return "mqbroker did not stop within 15 s:\n" + broker_->output();
+  if (*st != 0) return "mqbroker exited with " + std::to_string(*st) + ":\n" + broker_->output();
+  return "";
+}
+
+std::string LocalCluster::kill_broker() {
+  broker_->signal(SIGKILL);
+  const std::optional<int> st = broker_->wait(std::chrono::seconds(15));
+  if (!st || *st != 128 + SIGKILL) return "mqbroker did not die of SIGKILL:\n" + broker_->output();
+  return "";
+}
+
 }  // namespace ferry::daemons_test

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -70,5 +71,35 @@ struct RunResult {
 };
 RunResult run_to_exit(const std::string& exe, const std::vector<std::string>& args, const std::string& output_path,
                       std::chrono::milliseconds timeout);
+
+// A NameServer and one broker (cluster TestCluster, broker-a, 1 MiB CommitLog files, 64 KiB
+// messages at most) on free ports of 127.0.0.1, data and output under `dir`. The daemons die with
+// the object (SIGKILL, see Child) unless stopped before.
+class LocalCluster {
+ public:
+  explicit LocalCluster(const TempDir& dir) : dir_(dir) {}
+
+  // Each returns "" once the daemon accepts connections, else what went wrong with its output.
+  std::string start_namesrv();
+  // broker.conf = the base keys + `extra_conf` ("key=value\n" lines; later keys win). The first
+  // call picks the port; later calls (a restart) reuse it and the store.
+  std::string start_broker(const std::string& extra_conf = "");
+  // SIGTERM and wait (15 s): "" after exit status 0.
+  std::string stop_broker();
+  // SIGKILL and wait for the process to end: "" when it died of SIGKILL.
+  std::string kill_broker();
+
+  std::string namesrv_addr() const { return "127.0.0.1:" + std::to_string(ns_port_); }
+  std::string broker_addr() const { return "127.0.0.1:" + std::to_string(broker_port_); }
+  Child* broker() { return broker_.get(); }
+
+ private:
+  const TempDir& dir_;
+  std::uint16_t ns_port_ = 0;
+  std::uint16_t broker_port_ = 0;
+  std::unique_ptr<Child> namesrv_;
+  std::unique_ptr<Child> broker_;
+  int broker_starts_ = 0;
+};
 
 }  // namespace ferry::daemons_test

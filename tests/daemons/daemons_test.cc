@@ -1,6 +1,7 @@
 // mqnamesrv and mqbroker as real processes on 127.0.0.1: start, send and pull with real frames,
-// kill -9 under SYNC_FLUSH and recover, SIGTERM keeps committed offsets, bad config files and
-// flags, a port in use. Every test has its own temp dir and free ports and kills what it started.
+// kill -9 under SYNC_FLUSH and recover (read back with the client library's push consumer),
+// SIGTERM keeps committed offsets, bad config files and flags, a port in use. Every test has its
+// own temp dir and free ports and kills what it started.
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -10,6 +11,7 @@
 #include <set>
 #include <thread>
 
+#include "client_node.h"
 #include "daemon_process.h"
 #include "wire_client.h"
 
@@ -100,7 +102,8 @@ TEST_F(DaemonsTest, SendPullAndRoutesThenGracefulStop) {
 }
 
 // Senders keep 8 sends in flight; after enough acknowledgements the broker is SIGKILLed. After a
-// restart every acknowledged message is at its queue offset with its body.
+// restart a push consumer of a new group (Ferry's client library, from the first offset) receives
+// every acknowledged message at its queue offset with its body.
 struct Traffic {
   remoting::RpcClient* rpc;
   std::string addr;
@@ -137,6 +140,7 @@ Task<void> traffic(Traffic* t, AsioRuntime* rt, int senders) {
 }
 
 TEST_F(DaemonsTest, SyncFlushBrokerKilledMidTrafficKeepsEveryAcknowledgedMessage) {
+  start_namesrv();  // the consumer finds the broker through it
   const std::string conf = broker_conf("flushDiskType=SYNC_FLUSH\nmappedFileSizeCommitLog=131072\n");
   start_broker(conf);
   {
@@ -151,11 +155,26 @@ TEST_F(DaemonsTest, SyncFlushBrokerKilledMidTrafficKeepsEveryAcknowledgedMessage
     EXPECT_TRUE(std::filesystem::exists(dir_ / "store/abort"));  // an unclean stop
 
     start_broker(conf);  // recovery from the abort file
-    WireClient reader(dir_ / "reader");
+    ClientNode consumer(dir_ / "consumer", {ns_addr()}, "recover-reader");
+    client::PushConsumerConfig pc;
+    pc.group = "RecoverG";
+    pc.consume_from_where = client::ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET;
+    Result<std::shared_ptr<Received>> got = consumer.start_consumer(pc, "T", "*");
+    ASSERT_TRUE(got.ok()) << got.error().to_string();
     std::map<std::pair<std::int32_t, std::int64_t>, std::string> stored;
-    for (int q = 0; q < 4; ++q) {
-      for (auto& m : reader.pull_all(broker_addr(), "T", q)) stored[{m.queue_id, m.queue_offset}] = m.body;
-    }
+    auto covers_acked = [&](const std::vector<MessageExt>& msgs) {
+      stored.clear();
+      for (const MessageExt& m : msgs) {
+        stored[{m.queue_id.value(), m.queue_offset.value()}] = std::string(m.body.begin(), m.body.end());
+      }
+      for (const auto& [pos, body] : t.acked) {
+        if (stored.count(pos) == 0) return false;
+      }
+      return true;
+    };
+    // Bounded: a message that never comes fails the comparison below.
+    (*got)->wait_until(covers_acked, 30s);
+    covers_acked((*got)->snapshot());
     std::size_t missing = 0;
     for (const auto& [pos, body] : t.acked) {
       auto it = stored.find(pos);
@@ -165,7 +184,8 @@ TEST_F(DaemonsTest, SyncFlushBrokerKilledMidTrafficKeepsEveryAcknowledgedMessage
     }
     EXPECT_EQ(missing, 0u) << "of " << t.acked.size() << " acknowledged; " << stored.size() << " stored";
     // The restarted broker takes new writes after the recovered tail.
-    const SendOutcome s = reader.send_now(broker_addr(), "T", 0, "after-restart");
+    WireClient writer(dir_ / "writer");
+    const SendOutcome s = writer.send_now(broker_addr(), "T", 0, "after-restart");
     ASSERT_EQ(s.code, 0) << s.error;
   }
   stop_gracefully(broker_);

@@ -1,10 +1,14 @@
 // mqadmin against a real mqnamesrv and mqbroker on 127.0.0.1: create a topic, list and route it,
-// send, consume, status, look messages up by offset msgId, key and queue offset, delete it; and
-// the failures: an unreachable NameServer, an unknown subcommand, a missing flag, an unknown topic.
+// send, consume, status, look messages up by offset msgId, key and queue offset, delete it; the
+// broker's runtime status, a consumer group's settings, its offsets reset by time; and the
+// failures: an unreachable NameServer or broker, an unknown subcommand, a missing or bad flag, an
+// unknown topic.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <memory>
 #include <sstream>
+#include <thread>
 
 #include "daemon_process.h"
 
@@ -192,12 +196,150 @@ TEST_F(MqadminTest, FailuresExitNonZeroWithAClearMessage) {
   EXPECT_EQ(r.status, 0) << r.output;
   for (const char* sub : {"updateTopic", "deleteTopic", "topicList", "topicRoute", "topicStatus", "clusterList",
                           "consumerProgress", "queryMsgById", "queryMsgByKey", "queryMsgByOffset", "sendMessage",
-                          "consumeMessage"}) {
+                          "consumeMessage", "brokerStatus", "updateSubGroup", "resetOffsetByTime"}) {
     EXPECT_TRUE(contains(r.output, sub)) << sub << "\n" << r.output;
   }
   r = admin({"sendMessage", "--help"}, false);
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_TRUE(contains(r.output, "--body BODY")) << r.output;
+}
+
+// The sum of column `col` over the rows of a table.
+long long column_sum(const std::vector<std::vector<std::string>>& rows, std::size_t col) {
+  long long sum = 0;
+  for (const auto& row : rows) sum += row.size() > col ? std::stoll(row[col]) : -1'000'000;
+  return sum;
+}
+
+TEST_F(MqadminTest, BrokerStatusShowsTrafficAndStore) {
+  RunResult r = admin({"updateTopic", "-t", "StatusT", "-c", "TestCluster", "-r", "2", "-w", "2"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  ASSERT_EQ(admin({"sendMessage", "-t", "StatusT", "-p", "m{i}", "-c", "6"}).status, 0);
+  r = admin({"consumeMessage", "-t", "StatusT", "-c", "6"});
+  ASSERT_EQ(r.status, 0) << r.output;
+
+  r = admin({"brokerStatus"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  auto rows = table_rows(r.output, "#Broker");
+  ASSERT_EQ(rows.size(), 1u) << r.output;
+  ASSERT_EQ(rows[0].size(), 12u) << r.output;
+  EXPECT_EQ(rows[0][0], "broker-a");
+  EXPECT_EQ(rows[0][1], "0");
+  EXPECT_EQ(rows[0][2], broker_addr());
+  EXPECT_EQ(rows[0][5], "6") << r.output;  // MsgPut
+  EXPECT_EQ(rows[0][6], "6") << r.output;  // MsgGet
+  EXPECT_EQ(rows[0][8], "0") << r.output;  // CommitLogMin
+  EXPECT_GT(std::stoll(rows[0][9]), 0) << r.output;
+  EXPECT_EQ(rows[0][10], "ASYNC_FLUSH");
+
+  r = admin({"brokerStatus", "-c", "TestCluster", "-v"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  for (const char* key : {"putTps", "getTransferedTps", "commitLogDiskRatio", "bootTimestamp", "runtime"}) {
+    EXPECT_TRUE(contains(r.output, std::string("  ") + key)) << key << "\n" << r.output;
+  }
+
+  const std::string dead = "127.0.0.1:" + std::to_string(free_port());
+  r = admin({"brokerStatus", "-b", dead});
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_TRUE(contains(r.output, dead)) << r.output;
+  r = admin({"brokerStatus", "-c", "NoSuchCluster"});
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_TRUE(contains(r.output, "NoSuchCluster")) << r.output;
+  r = admin({"brokerStatus", "-c", "TestCluster", "-b", broker_addr()});
+  EXPECT_EQ(r.status, 2) << r.output;
+}
+
+TEST_F(MqadminTest, ResetOffsetByTimeMovesTheGroupsOffsets) {
+  RunResult r = admin({"updateTopic", "-t", "ResetT", "-c", "TestCluster", "-r", "2", "-w", "2"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  ASSERT_EQ(admin({"sendMessage", "-t", "ResetT", "-p", "old-{i}", "-c", "4"}).status, 0);
+  // A point in time between the two batches (store times have millisecond resolution).
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  const auto between_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                              std::chrono::system_clock::now().time_since_epoch())
+                              .count();
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_EQ(admin({"sendMessage", "-t", "ResetT", "-p", "new-{i}", "-c", "6"}).status, 0);
+
+  // "now": after every message, so every queue goes to its max offset.
+  r = admin({"resetOffsetByTime", "-g", "RG", "-t", "ResetT", "-s", "now"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  auto rows = table_rows(r.output, "#Broker");
+  ASSERT_EQ(rows.size(), 2u) << r.output;
+  for (const auto& row : rows) {
+    ASSERT_EQ(row.size(), 6u) << r.output;
+    EXPECT_EQ(row[5], row[2]) << r.output;  // ResetOffset == BrokerOffset
+  }
+  EXPECT_EQ(column_sum(rows, 2), 10) << r.output;
+  r = admin({"consumerProgress", "-g", "RG", "-t", "ResetT"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_TRUE(contains(r.output, "Diff Total: 0")) << r.output;
+
+  // Between the batches: the 6 new messages are to be consumed again.
+  r = admin({"resetOffsetByTime", "-g", "RG", "-t", "ResetT", "-s", std::to_string(between_ms)});
+  ASSERT_EQ(r.status, 0) << r.output;
+  rows = table_rows(r.output, "#Broker");
+  EXPECT_EQ(column_sum(rows, 5), 4) << r.output;
+  r = admin({"consumerProgress", "-g", "RG", "-t", "ResetT"});
+  EXPECT_TRUE(contains(r.output, "Diff Total: 6")) << r.output;
+
+  // -f false only moves offsets back: "now" is ahead of them, so they stay.
+  r = admin({"resetOffsetByTime", "-g", "RG", "-t", "ResetT", "-s", "now", "-f", "false"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(column_sum(table_rows(r.output, "#Broker"), 5), 4) << r.output;
+  // The epoch: back to the first message of every queue.
+  r = admin({"resetOffsetByTime", "-g", "RG", "-t", "ResetT", "-s", "1970-01-01T00:00:00Z", "-f", "false"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(column_sum(table_rows(r.output, "#Broker"), 5), 0) << r.output;
+  r = admin({"consumerProgress", "-g", "RG", "-t", "ResetT"});
+  EXPECT_TRUE(contains(r.output, "Diff Total: 10")) << r.output;
+
+  r = admin({"resetOffsetByTime", "-g", "RG", "-t", "ResetT", "-s", "yesterday"});
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r.output, "'yesterday' is not a point in time")) << r.output;
+  r = admin({"resetOffsetByTime", "-g", "RG", "-t", "NoSuchTopic", "-s", "now"});
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_TRUE(contains(r.output, "NoSuchTopic")) << r.output;
+}
+
+TEST_F(MqadminTest, UpdateSubGroupChangesOnlyTheGivenSettings) {
+  RunResult r = admin({"updateTopic", "-t", "SubT", "-c", "TestCluster", "-r", "1", "-w", "1"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  ASSERT_EQ(admin({"sendMessage", "-t", "SubT", "-p", "m", "-c", "1"}).status, 0);
+
+  r = admin({"updateSubGroup", "-g", "SG", "-c", "TestCluster", "-q", "3", "-r", "5", "-d", "false"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  auto rows = table_rows(r.output, "#Broker");
+  ASSERT_EQ(rows.size(), 1u) << r.output;
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"broker-a", broker_addr(), "SG", "true", "true", "false", "3", "5", "0", "1",
+                                               "true"}))
+      << r.output;
+
+  // Only consumeEnable changes; the retry settings stay. A pull of the group is then refused.
+  r = admin({"updateSubGroup", "-g", "SG", "-b", broker_addr(), "-s", "false"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  rows = table_rows(r.output, "#Broker");
+  ASSERT_EQ(rows.size(), 1u) << r.output;
+  EXPECT_EQ(rows[0][3], "false") << r.output;
+  EXPECT_EQ(rows[0][6], "3") << r.output;
+  EXPECT_EQ(rows[0][7], "5") << r.output;
+  r = admin({"consumeMessage", "-t", "SubT", "-g", "SG"});
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_TRUE(contains(r.output, "NO_PERMISSION")) << r.output;
+  ASSERT_EQ(admin({"updateSubGroup", "-g", "SG", "-b", broker_addr(), "-s", "true"}).status, 0);
+  r = admin({"consumeMessage", "-t", "SubT", "-g", "SG"});
+  EXPECT_EQ(r.status, 0) << r.output;
+
+  r = admin({"updateSubGroup", "-g", "SG", "-c", "TestCluster", "-q", "many"});
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r.output, "--retryQueueNums: 'many' is not a number")) << r.output;
+  r = admin({"updateSubGroup", "-g", "SG", "-c", "TestCluster", "-s", "maybe"});
+  EXPECT_EQ(r.status, 2) << r.output;
+  r = admin({"updateSubGroup", "-g", "SG"});
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r.output, "give exactly one of -c clusterName and -b brokerAddr")) << r.output;
+  r = admin({"updateSubGroup", "-g", "SG", "-b", "127.0.0.1:" + std::to_string(free_port())});
+  EXPECT_EQ(r.status, 1) << r.output;
 }
 
 }  // namespace

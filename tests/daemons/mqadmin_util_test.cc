@@ -6,6 +6,7 @@
 
 #include "tools/mqadmin/flags.h"
 #include "tools/mqadmin/table.h"
+#include "tools/mqadmin/time_arg.h"
 
 namespace ferry::mqadmin {
 namespace {
@@ -51,6 +52,17 @@ TEST(MqadminFlags, ErrorsNameTheFlag) {
   EXPECT_EQ(big->int_in("count", 1, 10, 1).error().detail, "--count: 11 is not within 1..10");
 }
 
+TEST(MqadminFlags, Booleans) {
+  Result<ParsedFlags> f = parse({"-t", "T", "-c", "TRUE", "--timeout", "yes"});
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(*f->bool_of("count"), std::optional<bool>(true));
+  EXPECT_EQ(f->bool_of("topic").error().detail, "--topic: 'T' is not true or false");
+  EXPECT_EQ(f->bool_of("timeout").error().detail, "--timeout: 'yes' is not true or false");
+  EXPECT_EQ(*f->bool_of("help"), std::optional<bool>());  // absent
+  Result<ParsedFlags> g = parse({"-t", "T", "-c", "false"});
+  EXPECT_EQ(*g->bool_of("count"), std::optional<bool>(false));
+}
+
 TEST(MqadminFlags, HelpSkipsRequiredFlagsAndRendersAligned) {
   Result<ParsedFlags> f = parse({"--help"});
   ASSERT_TRUE(f.ok()) << f.error().to_string();
@@ -60,6 +72,36 @@ TEST(MqadminFlags, HelpSkipsRequiredFlagsAndRendersAligned) {
             "  -c, --count N      how many\n"
             "      --timeout MS   wait\n"
             "  -h, --help         help\n");
+}
+
+TEST(MqadminTimeArg, EpochMillisNowIsoAndRocketMqForms) {
+  const std::int64_t now = 1'767'225'600'123;  // 2026-01-01T00:00:00.123Z
+  auto ms = [&](const std::string& text) {
+    Result<std::int64_t> r = parse_time_arg(text, now);
+    return r.ok() ? *r : -1;
+  };
+  EXPECT_EQ(ms("now"), now);
+  EXPECT_EQ(ms("0"), 0);
+  EXPECT_EQ(ms("1767225600000"), 1'767'225'600'000);
+  EXPECT_EQ(ms("2026-01-01T00:00:00Z"), 1'767'225'600'000);
+  EXPECT_EQ(ms("2026-01-01 00:00:00.250Z"), 1'767'225'600'250);
+  EXPECT_EQ(ms("2026-01-01T08:30:00+08:30"), 1'767'225'600'000);
+  EXPECT_EQ(ms("2025-12-31T19:00:00-0500"), 1'767'225'600'000);
+  EXPECT_EQ(ms("2024-02-29T12:00:00Z"), 1'709'208'000'000);  // a leap day
+  EXPECT_EQ(ms("1970-01-01T00:00:00Z"), 0);
+  // Without a zone: local time, so the two forms agree with each other.
+  EXPECT_EQ(ms("2026-01-01T08:30:00.007"), ms("2026-01-01#08:30:00:007"));
+  EXPECT_GT(ms("2026-01-01T08:30:00"), 0);
+  for (const char* bad : {"", "yesterday", "2026-13-01T00:00:00Z", "2026-01-01", "2026-01-01T00:00Z",
+                          "2026-01-01T00:00:00+25:00", "2026-01-01T00:00:00Zjunk", "12ms"}) {
+    Result<std::int64_t> r = parse_time_arg(bad, now);
+    EXPECT_FALSE(r.ok()) << bad;
+    if (!r.ok()) {
+      EXPECT_NE(r.error().detail.find("is not a point in time"), std::string::npos) << r.error().detail;
+    }
+  }
+  EXPECT_EQ(format_utc_ms(1'767'225'600'250), "2026-01-01T00:00:00.250Z");
+  EXPECT_EQ(format_utc_ms(0), "1970-01-01T00:00:00.000Z");
 }
 
 TEST(MqadminTable, AlignsColumnsAndRightAlignsNumbers) {

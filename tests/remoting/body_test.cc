@@ -5,6 +5,7 @@
 #include "remoting/body/cluster_info.h"
 #include "remoting/body/consumer_id_list.h"
 #include "remoting/body/heartbeat_data.h"
+#include "remoting/body/kv_table.h"
 #include "remoting/body/lock_batch_body.h"
 #include "remoting/body/register_broker_body.h"
 #include "remoting/body/topic_list.h"
@@ -196,6 +197,22 @@ TEST(LockBatchBodies, RoundTripAndNames) {
             R"({"lockOKMQSet":[{"topic":"T","brokerName":"b","queueId":1}]})");
   expect_error<LockBatchRequestBody>(R"({"consumerGroup":"G","clientId":"c","mqSet":[{"topic":"T"}]})",
                                      "LockBatchRequestBody.mqSet[0].brokerName: missing");
+}
+
+TEST(KvTableBody, RoundTripShapeAndFastjsonValues) {
+  KvTable t;
+  t.table = {{"putTps", "1.00 2.00 3.00"}, {"commitLogMaxOffset", "4096"}};
+  expect_round_trip(t);
+  EXPECT_EQ(to_string(t.encode()), R"({"table":{"commitLogMaxOffset":"4096","putTps":"1.00 2.00 3.00"}})");
+  // fastjson may write numbers and booleans unquoted: read as their text.
+  auto r = KvTable::decode(to_bytes(R"({"table":{"a":12,"b":true,"c":"x"}})"));
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(r->get("a"), "12");
+  EXPECT_EQ(r->get("b"), "true");
+  EXPECT_EQ(r->get("c"), "x");
+  EXPECT_EQ(r->get("d"), std::nullopt);
+  expect_error<KvTable>(R"({"tabel":{}})", "KVTable.table: missing");
+  expect_error<KvTable>(R"({"table":{"k":[1]}})", "KVTable.table.k: not a string");
 }
 
 }  // namespace

@@ -50,5 +50,8 @@ Command query_msg_by_key_command();
 Command query_msg_by_offset_command();
 Command send_message_command();
 Command consume_message_command();
+Command broker_status_command();
+Command reset_offset_by_time_command();
+Command update_sub_group_command();
 
 }  // namespace ferry::mqadmin

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 
 namespace ferry::mqadmin {
@@ -50,6 +51,16 @@ Result<std::int64_t> ParsedFlags::int_in(std::string_view long_name, std::int64_
     return Error(Errc::invalid_argument, fmt::format("--{}: {} is not within {}..{}", long_name, n, min, max));
   }
   return n;
+}
+
+Result<std::optional<bool>> ParsedFlags::bool_of(std::string_view long_name) const {
+  std::optional<std::string> v = get(long_name);
+  if (!v) return std::optional<bool>();
+  std::string lower = *v;
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (lower == "true") return std::optional<bool>(true);
+  if (lower == "false") return std::optional<bool>(false);
+  return Error(Errc::invalid_argument, fmt::format("--{}: '{}' is not true or false", long_name, *v));
 }
 
 std::string flag_name(const FlagSpec& spec) {

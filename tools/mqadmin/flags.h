@@ -39,6 +39,9 @@ class ParsedFlags {
   // The value as an integer in [min, max], `fallback` when absent. Errors name the flag.
   Result<std::int64_t> int_in(std::string_view long_name, std::int64_t min, std::int64_t max,
                               std::int64_t fallback) const;
+  // The value as a boolean ("true" / "false", any letter case), nullopt when absent. Errors name
+  // the flag.
+  Result<std::optional<bool>> bool_of(std::string_view long_name) const;
 
   void set(std::string long_name, std::string value) { values_[std::move(long_name)] = std::move(value); }
 

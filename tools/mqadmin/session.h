@@ -15,6 +15,7 @@
 #include "client/client_instance.h"
 #include "client/pull_api.h"
 #include "runtime/asio/asio_runtime.h"
+#include "tools/mqadmin/namesrv_addrs.h"
 
 namespace ferry::mqadmin {
 
@@ -45,8 +46,5 @@ class AdminSession {
   std::unique_ptr<client::PullAPI> pull_;
 };
 
-// Splits "ip:port;ip:port" and checks each piece (an IPv4 address and a port 1..65535).
-// Errors (invalid_argument) name the bad piece.
-Result<std::vector<std::string>> parse_namesrv_addrs(const std::string& text);
 
 }  // namespace ferry::mqadmin

@@ -1,0 +1,59 @@
+#include "broker/broker_stats.h"
+
+#include <algorithm>
+
+#include "runtime/assert.h"
+
+namespace ferry::broker {
+
+std::int64_t BrokerStats::second_of(MonoTime now) const {
+  FERRY_ASSERT(now >= boot_, "BrokerStats: time {} ns is before the boot time {} ns", to_ns(now), to_ns(boot_));
+  return std::chrono::duration_cast<std::chrono::seconds>(now - boot_).count();
+}
+
+BrokerStats::Slot& BrokerStats::slot_for(std::int64_t second) {
+  Slot& s = slots_[static_cast<std::size_t>(second) % kSlots];
+  if (s.second != second) s = Slot{second, 0, 0};  // an older second's counts: out of every window
+  return s;
+}
+
+void BrokerStats::on_put(MonoTime now, std::int64_t messages, std::int64_t bytes) {
+  FERRY_ASSERT(messages >= 0, "BrokerStats::on_put: {} messages", messages);
+  FERRY_ASSERT(bytes >= 0, "BrokerStats::on_put: {} bytes", bytes);
+  slot_for(second_of(now)).put += messages;
+  totals_.put_messages += messages;
+  totals_.put_bytes += bytes;
+}
+
+void BrokerStats::on_get(MonoTime now, std::int64_t messages, std::int64_t bytes) {
+  FERRY_ASSERT(messages >= 0, "BrokerStats::on_get: {} messages", messages);
+  FERRY_ASSERT(bytes >= 0, "BrokerStats::on_get: {} bytes", bytes);
+  slot_for(second_of(now)).get += messages;
+  totals_.get_messages += messages;
+  totals_.get_bytes += bytes;
+}
+
+double BrokerStats::rate(MonoTime now, std::int64_t window_seconds, std::int64_t Slot::*field) const {
+  FERRY_ASSERT(window_seconds >= 1 && window_seconds <= kWindowSecondsMax, "BrokerStats: window of {} s",
+               window_seconds);
+  const std::int64_t current = second_of(now);
+  const std::int64_t first = std::max<std::int64_t>(0, current - window_seconds);
+  const std::int64_t seconds = current - first;  // whole seconds in the window
+  if (seconds == 0) return 0.0;
+  std::int64_t sum = 0;
+  for (std::int64_t s = first; s < current; ++s) {
+    const Slot& slot = slots_[static_cast<std::size_t>(s) % kSlots];
+    if (slot.second == s) sum += slot.*field;
+  }
+  return static_cast<double>(sum) / static_cast<double>(seconds);
+}
+
+double BrokerStats::put_tps(MonoTime now, std::int64_t window_seconds) const {
+  return rate(now, window_seconds, &Slot::put);
+}
+
+double BrokerStats::get_tps(MonoTime now, std::int64_t window_seconds) const {
+  return rate(now, window_seconds, &Slot::get);
+}
+
+}  // namespace ferry::broker

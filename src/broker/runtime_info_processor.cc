@@ -1,0 +1,79 @@
+#include "broker/runtime_info_processor.h"
+
+#include <fmt/format.h>
+
+#include "remoting/body/kv_table.h"
+#include "remoting/response_code.h"
+
+namespace ferry::broker {
+
+namespace code = remoting::response_code;
+
+namespace {
+
+std::string tps_text(double t10, double t60, double t600) { return fmt::format("{:.2f} {:.2f} {:.2f}", t10, t60, t600); }
+
+std::string gib_text(std::uint64_t bytes) {
+  return fmt::format("{:.1f} GiB", static_cast<double>(bytes) / static_cast<double>(std::uint64_t{1} << 30));
+}
+
+std::string_view role_name(BrokerRole r) {
+  switch (r) {
+    case BrokerRole::async_master: return "ASYNC_MASTER";
+    case BrokerRole::sync_master: return "SYNC_MASTER";
+    case BrokerRole::slave: return "SLAVE";
+  }
+  return "UNKNOWN";
+}
+
+}  // namespace
+
+std::string runtime_text(Duration up) {
+  const std::int64_t total = std::max<std::int64_t>(0, std::chrono::duration_cast<std::chrono::seconds>(up).count());
+  return fmt::format("[ {} days, {} hours, {} minutes, {} seconds ]", total / 86400, total % 86400 / 3600,
+                     total % 3600 / 60, total % 60);
+}
+
+Task<Reply> RuntimeInfoProcessor::process(RequestContext ctx) {
+  const MonoTime now = rt_.now();
+  remoting::body::KvTable kv;
+  auto& t = kv.table;
+  t["putTps"] = tps_text(stats_.put_tps(now, 10), stats_.put_tps(now, 60), stats_.put_tps(now, 600));
+  t["getTransferedTps"] = tps_text(stats_.get_tps(now, 10), stats_.get_tps(now, 60), stats_.get_tps(now, 600));
+  const BrokerStats::Totals& totals = stats_.totals();
+  t["msgPutTotal"] = std::to_string(totals.put_messages);
+  t["msgGetTotal"] = std::to_string(totals.get_messages);
+  t["putMessageSizeTotal"] = std::to_string(totals.put_bytes);
+  t["getMessageSizeTotal"] = std::to_string(totals.get_bytes);
+
+  const PhysicalOffset min = store_.min_phy_offset();
+  const PhysicalOffset max = store_.max_phy_offset();
+  const PhysicalOffset flushed = store_.commit_log().flushed_offset();
+  t["commitLogMinOffset"] = std::to_string(min.value());
+  t["commitLogMaxOffset"] = std::to_string(max.value());
+  t["remainHowManyDataToFlush"] = std::to_string(std::max<std::int64_t>(0, max - flushed));
+  t["dispatchBehindBytes"] = std::to_string(std::max<std::int64_t>(0, max - store_.reput_offset()));
+
+  Result<SpaceInfo> space = rt_.fs().space();
+  if (space.ok() && space->capacity_bytes > 0) {
+    const std::uint64_t used = space->capacity_bytes - std::min(space->free_bytes, space->capacity_bytes);
+    t["commitLogDiskRatio"] = fmt::format("{:.4f}", static_cast<double>(used) / static_cast<double>(space->capacity_bytes));
+    t["commitLogDirCapacity"] =
+        fmt::format("Total : {}, Free : {}.", gib_text(space->capacity_bytes), gib_text(space->free_bytes));
+  } else {
+    t["commitLogDiskRatio"] = "-1";
+    t["commitLogDirCapacity"] = "unknown";
+  }
+
+  t["flushDiskType"] = config_.flush_disk_type == store::FlushMode::sync_flush ? "SYNC_FLUSH" : "ASYNC_FLUSH";
+  t["brokerRole"] = std::string(role_name(config_.broker_role));
+  t["bootTimestamp"] = std::to_string(boot_wall_ms_);
+  t["runtime"] = runtime_text(now - stats_.boot_time());
+  t["brokerVersionDesc"] = "Ferry";
+
+  RemotingCommand out = reply(ctx.request, code::SUCCESS);
+  out.body = kv.encode();
+  co_return out;
+}
+
+}  // namespace ferry::broker

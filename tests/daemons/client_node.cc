@@ -1,0 +1,160 @@
+#include "client_node.h"
+
+#include <unistd.h>
+
+#include "client/admin_client.h"
+#include "client_api/loop_call.h"
+
+namespace ferry::daemons_test {
+
+void Received::add(const std::vector<MessageExt>& msgs) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    msgs_.insert(msgs_.end(), msgs.begin(), msgs.end());
+  }
+  cv_.notify_all();
+}
+
+std::vector<MessageExt> Received::snapshot() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return msgs_;
+}
+
+std::size_t Received::size() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return msgs_.size();
+}
+
+bool Received::wait_until(const std::function<bool(const std::vector<MessageExt>&)>& pred,
+                          std::chrono::milliseconds timeout) const {
+  std::unique_lock<std::mutex> lock(mu_);
+  return cv_.wait_for(lock, timeout, [&] { return pred(msgs_); });
+}
+
+namespace {
+
+Task<Status> create_topic_task(client::ClientInstance* ci, std::string cluster, std::string topic, int queues) {
+  client::AdminClient admin(*ci);
+  remoting::body::TopicConfig config;
+  config.topic_name = topic;
+  config.read_queue_nums = queues;
+  config.write_queue_nums = queues;
+  config.perm = 6;
+  Task<Status> ct = admin.create_topic_in_cluster(cluster, config);
+  Status created = co_await std::move(ct);
+  if (!created.ok()) co_return created;
+  for (int i = 0; i < 100; ++i) {
+    Task<Result<remoting::body::TopicRouteData>> rt = admin.topic_route(topic);
+    Result<remoting::body::TopicRouteData> route = co_await std::move(rt);
+    if (route.ok()) co_return Status{};
+    co_await ci->runtime().sleep(std::chrono::milliseconds(100));
+  }
+  co_return Error(Errc::timed_out, "no route for topic '" + topic + "' 10 s after creating it");
+}
+
+Task<Status> start_producer_task(client::ClientInstance* ci, std::unique_ptr<client::Producer>* out, std::string group) {
+  client::ProducerConfig pc;
+  pc.group = group;
+  *out = std::make_unique<client::Producer>(*ci, pc);
+  co_return (*out)->start();
+}
+
+Task<void> make_consumer_task(client::ClientInstance* ci, std::unique_ptr<client::PushConsumer>* out,
+                              client::PushConsumerConfig config) {
+  *out = std::make_unique<client::PushConsumer>(*ci, config);
+  co_return;
+}
+
+Task<void> destroy_consumer_task(std::unique_ptr<client::PushConsumer>* c) {
+  c->reset();
+  co_return;
+}
+
+Task<void> shutdown_task(client::ClientInstance* ci, std::unique_ptr<client::Producer>* producer) {
+  if (*producer) {
+    Task<void> t = (*producer)->shutdown();
+    co_await std::move(t);
+    producer->reset();
+  }
+  Task<void> t = ci->shutdown();
+  co_await std::move(t);
+}
+
+}  // namespace
+
+ClientNode::ClientNode(std::string data_dir, std::vector<std::string> namesrv, std::string instance) {
+  AsioRuntime::Options opts;
+  opts.node_name = instance;
+  opts.data_root = std::move(data_dir);
+  opts.offload_threads = 4;
+  opts.sync_namespace = false;
+  rt_ = std::make_unique<AsioRuntime>(opts);
+  client::ClientConfig cfg;
+  cfg.namesrv_addrs = std::move(namesrv);
+  cfg.instance_name = instance;
+  cfg.uniq_id_pid = static_cast<std::int32_t>(::getpid());
+  cfg.uniq_id_process_hash = static_cast<std::int32_t>(std::hash<std::string>{}(instance));
+  ci_ = std::make_unique<client::ClientInstance>(*rt_, cfg);
+  // Built before the loop runs; from here on the loop thread owns them.
+  loop_ = std::thread([rt = rt_.get()] { rt->run(); });
+}
+
+ClientNode::~ClientNode() {
+  for (std::size_t i = 0; i < consumers_.size(); ++i) stop_consumer(i);
+  blocking_producer_.reset();
+  client_api::call_on_loop(*rt_, [this] { return shutdown_task(ci_.get(), &producer_); }).get();
+  rt_->stop();
+  loop_.join();
+  // The loop is not running: this thread is the only one touching the node now.
+  ci_.reset();
+  rt_.reset();
+}
+
+Status ClientNode::create_topic(const std::string& cluster, const std::string& topic, int queues) {
+  return client_api::call_on_loop(*rt_, [this, cluster, topic, queues] {
+    return create_topic_task(ci_.get(), cluster, topic, queues);
+  }).get();
+}
+
+Status ClientNode::start_producer(const std::string& group) {
+  Status s = client_api::call_on_loop(*rt_, [this, group] { return start_producer_task(ci_.get(), &producer_, group); }).get();
+  if (s.ok()) blocking_producer_ = std::make_unique<client_api::BlockingProducer>(*rt_, *producer_);
+  return s;
+}
+
+Result<client::SendResult> ClientNode::send(Message msg) { return blocking_producer_->send(std::move(msg)).get(); }
+
+Result<std::shared_ptr<Received>> ClientNode::start_consumer(client::PushConsumerConfig config, const std::string& topic,
+                                                             const std::string& expression) {
+  Consumer c;
+  client_api::call_on_loop(*rt_, [this, &c, config] { return make_consumer_task(ci_.get(), &c.consumer, config); }).get();
+  c.blocking = std::make_unique<client_api::BlockingPushConsumer>(*rt_, *c.consumer);
+  c.received = std::make_shared<Received>();
+  std::shared_ptr<Received> received = c.received;
+  Status s = c.blocking->subscribe(topic, expression).get();
+  if (s.ok()) {
+    c.blocking
+        ->set_listener([received](const std::vector<MessageExt>& msgs, client::ConsumeConcurrentlyContext&) {
+          received->add(msgs);
+          return client::ConsumeConcurrentlyStatus::CONSUME_SUCCESS;
+        })
+        .get();
+    s = c.blocking->start().get();
+  }
+  consumers_.push_back(std::move(c));
+  if (!s.ok()) {
+    stop_consumer(consumers_.size() - 1);
+    return std::move(s).error();
+  }
+  return received;
+}
+
+void ClientNode::stop_consumer(std::size_t index) {
+  Consumer& c = consumers_.at(index);
+  if (!c.consumer) return;
+  c.blocking->shutdown().get();
+  c.blocking.reset();
+  client_api::call_on_loop(*rt_, [&c] { return destroy_consumer_task(&c.consumer); }).get();
+}
+
+}  // namespace ferry::daemons_test

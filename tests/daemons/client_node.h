@@ -1,0 +1,86 @@
+// ClientNode: Ferry's client library inside a daemon test, the way an application uses it: an
+// AsioRuntime whose loop runs on a background thread, one ClientInstance, a producer driven through
+// client_api::BlockingProducer and push consumers through client_api::BlockingPushConsumer, whose
+// listeners run on the runtime's offload threads and record what they receive.
+//
+// Objects of the loop (producer, consumers, admin calls) are built, used and destroyed on the loop
+// (client_api::call_on_loop); every method here blocks the calling test thread until that is
+// done. Destruction shuts everything down (consumers, producer, instance), stops the loop and
+// joins it.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "client/client_instance.h"
+#include "client/producer.h"
+#include "client/push_consumer.h"
+#include "client_api/blocking_producer.h"
+#include "client_api/blocking_push_consumer.h"
+#include "runtime/asio/asio_runtime.h"
+
+namespace ferry::daemons_test {
+
+// What one push consumer's listener received, in arrival order (thread-safe).
+class Received {
+ public:
+  void add(const std::vector<MessageExt>& msgs);
+  std::vector<MessageExt> snapshot() const;
+  std::size_t size() const;
+  // Waits until `pred(snapshot)` holds or `timeout` passes; the last value of pred.
+  bool wait_until(const std::function<bool(const std::vector<MessageExt>&)>& pred, std::chrono::milliseconds timeout) const;
+
+ private:
+  mutable std::mutex mu_;
+  mutable std::condition_variable cv_;
+  std::vector<MessageExt> msgs_;
+};
+
+class ClientNode {
+ public:
+  // `data_dir`: the runtime's data root (created). `instance`: the client's instance name.
+  ClientNode(std::string data_dir, std::vector<std::string> namesrv, std::string instance);
+  ~ClientNode();
+  ClientNode(const ClientNode&) = delete;
+  ClientNode& operator=(const ClientNode&) = delete;
+
+  // UPDATE_AND_CREATE_TOPIC on every master of `cluster` (AdminClient), then waits (10 s at most)
+  // until the NameServer has a route for it.
+  Status create_topic(const std::string& cluster, const std::string& topic, int queues);
+
+  // Builds and starts the node's producer (once).
+  Status start_producer(const std::string& group);
+  // A blocking sync send (BlockingProducer::send(...).get()).
+  Result<client::SendResult> send(Message msg);
+
+  // Builds a push consumer subscribed to `topic` / `expression` whose listener records into the
+  // returned Received (CONSUME_SUCCESS always), and starts it. Consumers are numbered from 0.
+  Result<std::shared_ptr<Received>> start_consumer(client::PushConsumerConfig config, const std::string& topic,
+                                                   const std::string& expression);
+  // Shuts consumer `index` down (persists its offsets, unregisters) and destroys it.
+  void stop_consumer(std::size_t index);
+
+  AsioRuntime& rt() { return *rt_; }
+
+ private:
+  struct Consumer {
+    std::unique_ptr<client::PushConsumer> consumer;
+    std::unique_ptr<client_api::BlockingPushConsumer> blocking;
+    std::shared_ptr<Received> received;
+  };
+
+  std::unique_ptr<AsioRuntime> rt_;
+  std::unique_ptr<client::ClientInstance> ci_;
+  std::unique_ptr<client::Producer> producer_;
+  std::unique_ptr<client_api::BlockingProducer> blocking_producer_;
+  std::vector<Consumer> consumers_;
+  std::thread loop_;
+};
+
+}  // namespace ferry::daemons_test

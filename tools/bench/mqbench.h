@@ -1,0 +1,18 @@
+// mqbench: throughput and latency of a running Ferry (or RocketMQ) cluster through Ferry's client
+// library. `mqbench produce` and `mqbench consume`, each in its own file; docs/benchmarks.md
+// describes what each number means.
+#pragma once
+
+#include <span>
+#include <string>
+
+namespace ferry::bench {
+
+inline constexpr int kExitOk = 0;       // ran, and no send or receive failed
+inline constexpr int kExitFailed = 1;   // could not run, or a send/check failed (see the summary)
+inline constexpr int kExitUsage = 2;    // bad flags
+
+int produce_main(std::span<const std::string> args);
+int consume_main(std::span<const std::string> args);
+
+}  // namespace ferry::bench

@@ -1,0 +1,110 @@
+// What `mqbench produce` and `mqbench consume` share: the client runtime (one AsioRuntime whose
+// loop runs on the main thread and drives every client instance), the benchmark's message body
+// format, error tallies, and the number formatting of the report lines.
+//
+// Body format (so that `mqbench consume` can check what it receives):
+//   bytes 0..7   "MQBENCH1"
+//   bytes 8..11  CRC-32 (the zlib polynomial) of bytes 12.., big-endian
+//   bytes 12..15 producer index, big-endian
+//   bytes 16..23 sequence number within the producer, big-endian
+//   bytes 24..   filler (printable pseudo-random characters, the same for every message)
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "client/client_instance.h"
+#include "runtime/asio/asio_runtime.h"
+#include "runtime/result.h"
+#include "tools/bench/latency_histogram.h"
+#include "tools/mqadmin/flags.h"
+
+namespace ferry::bench {
+
+inline constexpr std::string_view kBodyMagic = "MQBENCH1";
+inline constexpr std::size_t kBodyHeaderBytes = 24;
+
+// The loop runtime and where its (unused) data root lives; the directory is removed on
+// destruction. Client logs go to stderr at "warn" unless FERRY_LOG says otherwise.
+class BenchRuntime {
+ public:
+  // `offload_threads`: threads for listener callbacks (consume); at least 1.
+  explicit BenchRuntime(std::size_t offload_threads);
+  ~BenchRuntime();
+  BenchRuntime(const BenchRuntime&) = delete;
+  BenchRuntime& operator=(const BenchRuntime&) = delete;
+
+  AsioRuntime& rt() { return *rt_; }
+  // A client config on `namesrv` with instance name "mqbench-{pid}-{index}".
+  client::ClientConfig client_config(const std::vector<std::string>& namesrv, int index) const;
+
+ private:
+  std::string data_root_;
+  std::unique_ptr<AsioRuntime> rt_;
+};
+
+// Builds message bodies of `size_bytes` (>= kBodyHeaderBytes) in the format above.
+class BodyMaker {
+ public:
+  explicit BodyMaker(std::size_t size_bytes);
+  std::vector<std::uint8_t> make(std::uint32_t producer, std::uint64_t sequence) const;
+
+ private:
+  std::vector<std::uint8_t> templ_;
+};
+
+enum class BodyCheck : std::uint8_t { ok, foreign, corrupt };
+// ok: an mqbench body whose CRC matches; foreign: not an mqbench body (too short or no magic);
+// corrupt: an mqbench body whose CRC does not match.
+BodyCheck check_body(const std::vector<std::uint8_t>& body);
+
+// Counts failures by kind and keeps the first detail of each kind (bounded: at most
+// kKindsMax kinds, later new kinds count as "other").
+class ErrorTally {
+ public:
+  static constexpr std::size_t kKindsMax = 32;
+  void add(const std::string& kind, const std::string& example);
+  // The kind of a client error: "broker reply NAME (code)" when the broker answered with a
+  // code, else the Errc name ("timed_out", "busy", "closed", ...).
+  void add(const Error& e);
+  std::uint64_t total() const { return total_; }
+  // "  kind  count  e.g. detail" lines, most frequent first; empty when there are none.
+  std::string render() const;
+
+ private:
+  struct Entry {
+    std::uint64_t count = 0;
+    std::string example;
+  };
+  std::map<std::string, Entry> kinds_;
+  std::uint64_t total_ = 0;
+};
+
+// Command-line handling of a subcommand: its flags plus -n (NameServers, default $NAMESRV_ADDR
+// or 127.0.0.1:9876) and -h. Returns the parsed flags and NameServers, or the exit code after
+// printing the help (0) or a usage error (2).
+struct BenchArgs {
+  mqadmin::ParsedFlags flags;
+  std::vector<std::string> namesrv;
+};
+std::variant<BenchArgs, int> parse_args(std::string_view sub, std::string_view summary,
+                                        const std::vector<mqadmin::FlagSpec>& specs, std::span<const std::string> args);
+// Prints "mqbench SUB: message" and a pointer to --help; returns kExitUsage.
+int usage_error(std::string_view sub, std::string_view message);
+
+using SteadyTime = std::chrono::steady_clock::time_point;
+inline SteadyTime steady_now() { return std::chrono::steady_clock::now(); }
+inline double seconds_between(SteadyTime a, SteadyTime b) { return std::chrono::duration<double>(b - a).count(); }
+
+// "0.62" (microseconds shown as milliseconds, two decimals).
+std::string ms_text(std::int64_t us);
+// "p50 0.62 p99 2.31 p999 4.10 max 6.02" of `h`, in ms.
+std::string percentiles_text(const LatencyHistogram& h);
+
+}  // namespace ferry::bench
