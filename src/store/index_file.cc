@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <limits>
 #include <map>
@@ -80,6 +81,39 @@ Result<std::unique_ptr<IndexFile>> IndexFile::open(FileSystem& fs, const std::st
     return Error(Errc::corrupt, fmt::format("{}: header counts out of range (indexCount {}, "
                                             "hashSlotCount {})", path, h.index_count,
                                             h.hash_slot_count));
+  }
+  // The header is rewritten by every put and has no checksum: a crash can garble it into values
+  // that are in range but wrong. It must agree with the entries it describes: the last entry is
+  // the newest put (its offset and time are the header's end), the first entry the oldest.
+  if (h.index_count > index::kFirstEntry) {
+    auto entry_at = [&](std::int32_t n) -> Result<std::array<std::uint8_t, index::kEntryBytes>> {
+      std::array<std::uint8_t, index::kEntryBytes> e{};
+      auto read = (*file)->pread(static_cast<std::uint64_t>(index::entry_pos(geometry.slots, n)), e);
+      if (!read.ok()) return std::move(read).error();
+      return e;
+    };
+    auto last = entry_at(h.index_count - 1);
+    if (!last.ok()) return std::move(last).error();
+    auto first = entry_at(index::kFirstEntry);
+    if (!first.ok()) return std::move(first).error();
+    const auto last_phy = static_cast<std::int64_t>(load_be64(last->data() + index::kEntryPhyOffsetPos));
+    const auto last_diff = static_cast<std::int32_t>(load_be32(last->data() + index::kEntryTimeDiffPos));
+    const auto last_prev = static_cast<std::int32_t>(load_be32(last->data() + index::kEntryPrevIndexPos));
+    const auto first_phy = static_cast<std::int64_t>(load_be64(first->data() + index::kEntryPhyOffsetPos));
+    std::int64_t want_diff = 0;
+    if (h.index_count - 1 > index::kFirstEntry) {
+      want_diff = std::clamp<std::int64_t>((h.end_timestamp_ms - h.begin_timestamp_ms) / 1000, 0,
+                                           std::numeric_limits<std::int32_t>::max());
+    }
+    if (last_phy != h.end_phy_offset.value() || first_phy != h.begin_phy_offset.value() ||
+        last_diff != want_diff || last_prev < 0 || last_prev >= h.index_count - 1) {
+      return Error(Errc::corrupt,
+                   fmt::format("{}: header disagrees with its entries (indexCount {}, begin/end offset "
+                               "{}/{}, entries {} and {} at {}/{}, last timeDiff {} want {})",
+                               path, h.index_count, h.begin_phy_offset.value(), h.end_phy_offset.value(),
+                               index::kFirstEntry, h.index_count - 1, first_phy, last_phy, last_diff,
+                               want_diff));
+    }
   }
   return std::unique_ptr<IndexFile>(new IndexFile(std::move(*file), geometry, h));
 }

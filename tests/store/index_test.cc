@@ -131,6 +131,47 @@ TEST(IndexFile, FullFileRefusesAndReopenKeepsHeader) {
   EXPECT_FALSE(IndexFile::open(rt.fs(), "idx", IndexGeometry{16, 6}).ok()) << "size mismatch";
 }
 
+// A crash can garble the header (rewritten by every put) into in-range values; open() checks it
+// against its first and last entries and reports the file corrupt (it is then re-indexed).
+TEST(IndexFile, HeaderThatDisagreesWithItsEntriesIsCorrupt) {
+  TestRuntime rt;
+  {
+    auto f = IndexFile::create(rt.fs(), "idx", kSmall);
+    ASSERT_TRUE(f.ok());
+    ASSERT_TRUE(*(*f)->put("T#a", PhysicalOffset(100), kT0));
+    ASSERT_TRUE(*(*f)->put("T#b", PhysicalOffset(200), kT0 + 2500));
+    ASSERT_TRUE(*(*f)->put("T#c", PhysicalOffset(300), kT0 + 4000));
+  }
+  ASSERT_TRUE(IndexFile::open(rt.fs(), "idx", kSmall).ok()) << "an intact file opens";
+  auto& b = rt.mem_fs().bytes("idx");
+  const std::vector<std::uint8_t> intact = b;
+  struct Garble {
+    const char* what;
+    std::size_t at;  // header field offset
+    std::int64_t value;
+    bool wide;
+  };
+  const Garble cases[] = {
+      {"indexCount one lower", 36, 3, false},       // hides the newest entry
+      {"endPhyOffset", 24, 250, true},              // not the last entry's offset
+      {"beginPhyOffset", 16, 50, true},             // not the first entry's offset
+      {"endTimestamp", 8, kT0 + 9000, true},        // last timeDiff would be 9, is 4
+  };
+  for (const Garble& g : cases) {
+    SCOPED_TRACE(g.what);
+    b = intact;
+    if (g.wide) {
+      store_be64(b.data() + g.at, static_cast<std::uint64_t>(g.value));
+    } else {
+      store_be32(b.data() + g.at, static_cast<std::uint32_t>(g.value));
+    }
+    auto f = IndexFile::open(rt.fs(), "idx", kSmall);
+    ASSERT_FALSE(f.ok());
+    EXPECT_TRUE(f.error().is(Errc::corrupt));
+    EXPECT_NE(f.error().detail.find("header disagrees with its entries"), std::string::npos) << f.error().detail;
+  }
+}
+
 TEST(IndexFile, TornChainsEndTheWalk) {
   TestRuntime rt;
   auto f = IndexFile::create(rt.fs(), "idx", kSmall);
