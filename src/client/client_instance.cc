@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include "client/client_errors.h"
+#include "client/producer.h"
 #include "common/host_port.h"
 #include "common/names.h"
 #include "remoting/header/client_header.h"
@@ -56,6 +57,7 @@ ClientInstance::ClientInstance(Runtime& rt, ClientConfig config)
 }
 
 ClientInstance::~ClientInstance() {
+  inner_producer_.reset();  // its async sends refer to the instance
   tasks_.destroy_all();
   rpc_.shutdown();
 }
@@ -92,6 +94,17 @@ Status ClientInstance::register_producer(const std::string& group) {
   }
   if (running()) tasks_.spawn(heartbeat_soon(this), "client-heartbeat-now");
   return {};
+}
+
+Result<Producer*> ClientInstance::inner_producer() {
+  if (inner_producer_) return inner_producer_.get();
+  ProducerConfig c;
+  c.group = std::string(kInnerProducerGroup);
+  auto p = std::make_unique<Producer>(*this, c);
+  Status s = p->start();
+  if (!s.ok()) return with_context("the instance's inner producer", std::move(s).error());
+  inner_producer_ = std::move(p);
+  return inner_producer_.get();
 }
 
 Task<void> ClientInstance::unregister_producer(std::string group) {

@@ -50,6 +50,10 @@
 namespace ferry::client {
 
 inline constexpr std::int64_t kMasterId = 0;
+// The group of the instance's own producer (RocketMQ's MixAll.CLIENT_INNER_PRODUCER_GROUP).
+inline constexpr std::string_view kInnerProducerGroup = "CLIENT_INNER_PRODUCER";
+
+class Producer;
 
 class ClientInstance {
  public:
@@ -87,6 +91,11 @@ class ClientInstance {
   // destroyed without shutdown() calls it so the instance never calls into a dead consumer.
   void forget_consumer(const std::string& group, const ConsumerHandle* consumer);
   const std::set<std::string>& producer_groups() const { return producers_; }
+  // The instance's own producer (group CLIENT_INNER_PRODUCER, default ProducerConfig), built and
+  // registered at the first call (RocketMQ builds it with the instance); consumers re-send
+  // messages to their retry topic with it when a send-back fails. Valid until the instance dies.
+  // Errors: invalid_argument (the group is registered by an application producer).
+  Result<Producer*> inner_producer();
 
   // ---- routes ---------------------------------------------------------------------------
   // Asks a NameServer for the route of `topic` and applies it. Errors: not_found (TOPIC_NOT_EXIST),
@@ -163,6 +172,7 @@ class ClientInstance {
   std::uint64_t heartbeat_unsupported_logged_ = 0;
   std::uint64_t notifications_ = 0;
   WakeSignal rebalance_wake_;
+  std::unique_ptr<Producer> inner_producer_;  // destroyed first (explicitly, in ~ClientInstance)
   OwnedTasks tasks_;  // last: destroyed first, before what its frames use
 };
 

@@ -10,8 +10,8 @@
 #include <climits>
 #include <set>
 
-#include "client/consumer_calls.h"
 #include "client/push_consumer.h"
+#include "client/send_back.h"
 #include "common/message_const.h"
 #include "common/names.h"
 
@@ -23,6 +23,9 @@ constexpr std::int32_t kDefaultMaxReconsumeTimes = 16;
 constexpr Duration kOrderlyRetryDelay = std::chrono::milliseconds(10);
 constexpr Duration kOrderlyLockRetryDelay = std::chrono::milliseconds(100);
 constexpr Duration kOrderlyLockFailedDelay = std::chrono::seconds(3);
+// cleanExpiredMsg: at most this many messages of a queue per round; their send-back level.
+constexpr int kExpiredPerQueueRound = 16;
+constexpr std::int32_t kExpiredDelayLevel = 3;
 
 struct ConcurrentCall {
   std::shared_ptr<const ConcurrentListener> listener;
@@ -82,6 +85,21 @@ std::vector<MessageExt> PushConsumer::for_listener(std::vector<MessageExt> msgs)
   return msgs;
 }
 
+std::int32_t PushConsumer::max_reconsume_times() const {
+  if (config_.max_reconsume_times >= 0) return config_.max_reconsume_times;
+  return orderly() ? INT32_MAX : kDefaultMaxReconsumeTimes;
+}
+
+SendBackRequest PushConsumer::send_back_request(const MessageQueue& mq, std::int32_t delay_level) const {
+  SendBackRequest sb;
+  sb.group = config_.group;
+  sb.broker_name = mq.broker_name;
+  sb.delay_level = delay_level;
+  sb.max_reconsume_times = max_reconsume_times();
+  sb.timeout = config_.send_back_timeout;
+  return sb;
+}
+
 // ---- concurrently ------------------------------------------------------------------------------
 
 Task<void> PushConsumer::consume_concurrently(ConsumeRequest r) {
@@ -91,6 +109,7 @@ Task<void> PushConsumer::consume_concurrently(ConsumeRequest r) {
   call->listener = concurrent_listener_;
   call->msgs = for_listener(r.msgs);
   call->ctx.queue = pq->queue();
+  pq->mark_consume_started(r.msgs, rt_.now());
   std::function<void()> fn = [call] {
     try {
       call->status = (*call->listener)(call->msgs, call->ctx);
@@ -119,16 +138,11 @@ Task<void> PushConsumer::consume_concurrently(ConsumeRequest r) {
                      m.msg_id(), m.queue_offset, pq->queue().to_string());
       continue;
     }
-    SendBackRequest sb;
-    sb.group = config_.group;
-    sb.broker_name = pq->queue().broker_name;
-    sb.delay_level = call->ctx.delay_level_when_next_consume;
-    sb.max_reconsume_times = config_.max_reconsume_times < 0 ? kDefaultMaxReconsumeTimes : config_.max_reconsume_times;
-    sb.timeout = config_.send_back_timeout;
-    Task<Status> st = send_message_back(ci_, std::move(sb), m);
-    Status s = co_await std::move(st);
+    SendBackRequest sb = send_back_request(pq->queue(), call->ctx.delay_level_when_next_consume);
+    Task<Result<SendBackPath>> st = send_back_with_fallback(ci_, std::move(sb), m);
+    Result<SendBackPath> s = co_await std::move(st);
     if (s.ok()) {
-      ++stats_.sent_back;
+      ++(*s == SendBackPath::broker ? stats_.sent_back : stats_.resent_to_retry_topic);
       continue;
     }
     ++stats_.send_back_failed;
@@ -147,6 +161,44 @@ Task<void> PushConsumer::consume_concurrently(ConsumeRequest r) {
   if (!retry_here.empty()) {
     ConsumeRequest later{pq, std::move(retry_here)};
     tasks_.spawn(enqueue_after(this, std::move(later), config_.local_retry_delay), "consumer-retry-later");
+  }
+}
+
+// ---- consume timeout (RocketMQ's ProcessQueue.cleanExpiredMsg) ------------------------------------
+
+Task<void> PushConsumer::clean_expired_loop(PushConsumer* self) {
+  while (self->running_) {
+    co_await self->rt_.sleep(self->config_.consume_timeout);  // RocketMQ: every consumeTimeout
+    if (!self->running_) break;
+    std::vector<std::shared_ptr<ProcessQueue>> held;
+    for (const auto& [mq, pq] : self->queues_) held.push_back(pq);
+    for (const auto& pq : held) {
+      Task<void> t = self->clean_expired(pq);
+      co_await std::move(t);
+    }
+  }
+}
+
+Task<void> PushConsumer::clean_expired(std::shared_ptr<ProcessQueue> pq) {
+  for (int i = 0; i < kExpiredPerQueueRound && running_ && !pq->dropped(); ++i) {
+    std::optional<MessageExt> first = pq->expired_first(rt_.now(), config_.consume_timeout);
+    if (!first) co_return;
+    std::vector<MessageExt> one;
+    one.push_back(*first);
+    one = for_listener(std::move(one));  // the original topic of a retried message
+    rt_.log().warn("group '{}': the listener has been consuming {} (offset {} of {}) for more than {} ms; sending it back",
+                   config_.group, first->msg_id(), first->queue_offset, pq->queue().to_string(), to_ms(config_.consume_timeout));
+    SendBackRequest sb = send_back_request(pq->queue(), kExpiredDelayLevel);
+    Task<Result<SendBackPath>> st = send_back_with_fallback(ci_, std::move(sb), one.front());
+    Result<SendBackPath> s = co_await std::move(st);
+    if (!s.ok()) {
+      rt_.log().warn("send back expired {} of {}: {}; kept", first->msg_id(), pq->queue().to_string(), s.error().to_string());
+      co_return;
+    }
+    ++stats_.expired;
+    if (pq->dropped()) co_return;  // given up meanwhile: the new holder consumes again
+    std::optional<QueueOffset> offset = pq->remove(one);
+    if (offset) offsets_->update(pq->queue(), *offset, true);
   }
 }
 
@@ -170,7 +222,7 @@ Task<void> PushConsumer::consume_orderly(std::shared_ptr<ProcessQueue> pq) {
     co_return;
   }
   const MonoTime begin = rt_.now();
-  const std::int32_t max_reconsume = config_.max_reconsume_times < 0 ? INT32_MAX : config_.max_reconsume_times;
+  const std::int32_t max_reconsume = max_reconsume_times();
   while (running_ && !pq->dropped()) {
     if (cl && (!pq->locked() || pq->lock_expired(rt_.now(), lock_life))) {
       tasks_.spawn(lock_then_enqueue(this, pq, kOrderlyRetryDelay), "consumer-orderly-lock");
@@ -209,14 +261,9 @@ Task<void> PushConsumer::consume_orderly(std::shared_ptr<ProcessQueue> pq) {
       if (exceeded && cl) {
         bool all_sent = true;
         for (const MessageExt& m : call->msgs) {
-          SendBackRequest sb;
-          sb.group = config_.group;
-          sb.broker_name = pq->queue().broker_name;
-          sb.delay_level = -1;
-          sb.max_reconsume_times = max_reconsume;
-          sb.timeout = config_.send_back_timeout;
-          Task<Status> st = send_message_back(ci_, std::move(sb), m);
-          Status s = co_await std::move(st);
+          SendBackRequest sb = send_back_request(pq->queue(), -1);
+          Task<Result<SendBackPath>> st = send_back_with_fallback(ci_, std::move(sb), m);
+          Result<SendBackPath> s = co_await std::move(st);
           all_sent = all_sent && s.ok();
         }
         suspend = !all_sent;

@@ -18,6 +18,8 @@ void PushConsumerConfig::check() const {
                to_ms(pull_timeout_when_suspend), to_ms(broker_suspend_max));
   FERRY_ASSERT(lock_renew_interval < lock_max_live_time, "PushConsumerConfig: lock renewal {} ms >= lock life {} ms",
                to_ms(lock_renew_interval), to_ms(lock_max_live_time));
+  FERRY_ASSERT(max_reconsume_times >= -1, "PushConsumerConfig: max_reconsume_times {}", max_reconsume_times);
+  FERRY_ASSERT(consume_timeout > Duration::zero(), "PushConsumerConfig: consume_timeout {} ms", to_ms(consume_timeout));
   FERRY_ASSERT(!offset_store_dir.empty(), "PushConsumerConfig: empty offset_store_dir");
 }
 
@@ -30,6 +32,8 @@ void LitePullConsumerConfig::check() const {
                to_ms(pull_timeout_when_suspend), to_ms(broker_suspend_max));
   FERRY_ASSERT(auto_commit_interval > Duration::zero(), "LitePullConsumerConfig: auto_commit_interval {} ms",
                to_ms(auto_commit_interval));
+  FERRY_ASSERT(pull_delay_when_pause > Duration::zero(), "LitePullConsumerConfig: pull_delay_when_pause {} ms",
+               to_ms(pull_delay_when_pause));
   FERRY_ASSERT(!offset_store_dir.empty(), "LitePullConsumerConfig: empty offset_store_dir");
 }
 

@@ -40,8 +40,14 @@ struct PushConsumerConfig {
   Duration pull_delay_when_offset_illegal = std::chrono::seconds(10);
   // Listener calls running at once (consumeThreadMax; orderly: one per queue at most).
   std::int32_t consume_threads = 20;
-  // maxReconsumeTimes: -1 = 16 (concurrent) / unlimited (orderly).
+  // maxReconsumeTimes: how often a message is consumed again before it goes to %DLQ%{group}
+  // (a message is delivered at most 1 + max_reconsume_times times). -1 = 16 (concurrent) /
+  // unlimited (orderly), as RocketMQ.
   std::int32_t max_reconsume_times = -1;
+  // consumeTimeout (RocketMQ: 15 minutes): a message whose listener call started longer ago is
+  // sent back and dropped from the cache (concurrent clustering only); checked every
+  // consume_timeout.
+  Duration consume_timeout = std::chrono::minutes(15);
   Duration send_back_timeout = std::chrono::seconds(5);
   Duration local_retry_delay = std::chrono::seconds(5);              // send-back failed: retry here
   Duration suspend_current_queue_time = std::chrono::seconds(1);     // orderly suspend
@@ -69,6 +75,7 @@ struct LitePullConsumerConfig {
   Duration pull_timeout_when_suspend = std::chrono::seconds(30);
   Duration pull_delay_when_flow_control = std::chrono::milliseconds(50);
   Duration pull_delay_when_exception = std::chrono::seconds(1);
+  Duration pull_delay_when_pause = std::chrono::seconds(1);  // PULL_TIME_DELAY_MILLS_WHEN_PAUSE
   bool auto_commit = true;
   Duration auto_commit_interval = std::chrono::seconds(5);
   std::string offset_store_dir = ".rocketmq_offsets";

@@ -95,7 +95,7 @@ Status LitePullConsumer::start() {
   next_auto_commit_ = rt_.now() + config_.auto_commit_interval;
   ci_.start();
   // Queues assigned before start() have no loop yet.
-  for (const auto& [mq, q] : queues_) tasks_.spawn(pull_loop(this, q), "lite-pull");
+  for (const auto& [mq, q] : queues_) start_loop(q);
   tasks_.spawn(start_task(this), "lite-start");
   return {};
 }
@@ -122,12 +122,17 @@ Task<std::vector<MessageExt>> LitePullConsumer::poll(Duration timeout) {
   const std::string group_retry = retry_topic(config_.group);
   while (running_) {
     if (config_.auto_commit && rt_.now() >= next_auto_commit_) co_await commit();
-    while (!cache_.empty()) {
-      Batch b = std::move(cache_.front());
-      cache_.pop_front();
+    for (auto it = cache_.begin(); it != cache_.end();) {
+      const bool stale = it->q->dropped || it->generation != it->q->generation || it->msgs.empty();
+      if (!stale && it->q->paused) {  // kept for after resume()
+        ++it;
+        continue;
+      }
+      Batch b = std::move(*it);
+      it = cache_.erase(it);
       cached_msgs_ -= b.msgs.size();
       b.q->cached -= b.msgs.size();
-      if (b.q->dropped || b.generation != b.q->generation || b.msgs.empty()) continue;  // stale
+      if (stale) continue;
       b.q->consumed = b.msgs.back().queue_offset + 1;
       for (MessageExt& m : b.msgs) {
         if (m.topic == group_retry) {
@@ -168,7 +173,44 @@ Task<Status> LitePullConsumer::seek(MessageQueue mq, QueueOffset offset) {
   q.pull_offset = offset;
   q.offset_known = true;
   q.consumed = offset;
+  if (running_) start_loop(it->second);  // without waiting for a long-polling pull in flight
   co_return Status{};
+}
+
+Task<Status> LitePullConsumer::seek_to_begin(MessageQueue mq) {
+  if (queues_.count(mq) == 0) co_return Error(Errc::invalid_argument, fmt::format("seek to begin: {} is not held", mq.to_string()));
+  Result<QueueOffset> min = co_await min_offset(ci_, mq);
+  if (!min.ok()) co_return std::move(min).error();
+  Task<Status> t = seek(std::move(mq), *min);
+  co_return co_await std::move(t);
+}
+
+Task<Status> LitePullConsumer::seek_to_end(MessageQueue mq) {
+  if (queues_.count(mq) == 0) co_return Error(Errc::invalid_argument, fmt::format("seek to end: {} is not held", mq.to_string()));
+  Result<QueueOffset> max = co_await max_offset(ci_, mq);
+  if (!max.ok()) co_return std::move(max).error();
+  Task<Status> t = seek(std::move(mq), *max);
+  co_return co_await std::move(t);
+}
+
+void LitePullConsumer::pause(const std::vector<MessageQueue>& mqs) {
+  for (const MessageQueue& mq : mqs) {
+    auto it = queues_.find(mq);
+    if (it != queues_.end()) it->second->paused = true;
+  }
+}
+
+void LitePullConsumer::resume(const std::vector<MessageQueue>& mqs) {
+  for (const MessageQueue& mq : mqs) {
+    auto it = queues_.find(mq);
+    if (it != queues_.end()) it->second->paused = false;
+  }
+  arrived_.wake();  // a waiting poll() looks at the cache again
+}
+
+bool LitePullConsumer::is_paused(const MessageQueue& mq) const {
+  auto it = queues_.find(mq);
+  return it != queues_.end() && it->second->paused;
 }
 
 Task<Result<std::optional<QueueOffset>>> LitePullConsumer::committed(MessageQueue mq) {
@@ -268,7 +310,7 @@ Task<void> LitePullConsumer::update_queues(std::string topic, std::vector<Messag
   for (const MessageQueue& mq : allocated) {
     if (running_ && queues_.count(mq) == 0) {
       take(mq);
-      tasks_.spawn(pull_loop(this, queues_.at(mq)), "lite-pull");
+      start_loop(queues_.at(mq));
     }
   }
 }
@@ -277,7 +319,7 @@ void LitePullConsumer::take(const MessageQueue& mq) {
   auto q = std::make_shared<QueueState>();
   q->mq = mq;
   queues_[mq] = q;
-  if (running_ && assigned_mode_) tasks_.spawn(pull_loop(this, q), "lite-pull");
+  if (running_ && assigned_mode_) start_loop(q);
 }
 
 Task<void> LitePullConsumer::give_up(std::shared_ptr<QueueState> q) {
@@ -294,9 +336,18 @@ std::string LitePullConsumer::expression_of(const std::string& topic) const {
 
 // ---- pulling -----------------------------------------------------------------------------------
 
-Task<void> LitePullConsumer::pull_loop(LitePullConsumer* self, std::shared_ptr<QueueState> q) {
+void LitePullConsumer::start_loop(const std::shared_ptr<QueueState>& q) {
+  ++q->loop;
+  tasks_.spawn(pull_loop(this, q, q->loop), "lite-pull");
+}
+
+Task<void> LitePullConsumer::pull_loop(LitePullConsumer* self, std::shared_ptr<QueueState> q, std::uint64_t loop) {
   const LitePullConsumerConfig& c = self->config_;
-  while (self->running_ && !q->dropped) {
+  while (self->loop_live(*q, loop)) {
+    if (q->paused) {
+      co_await self->rt_.sleep(c.pull_delay_when_pause);
+      continue;
+    }
     if (self->cached_msgs_ > static_cast<std::size_t>(c.pull_threshold_for_all) ||
         q->cached > static_cast<std::size_t>(c.pull_threshold_for_queue)) {
       co_await self->rt_.sleep(c.pull_delay_when_flow_control);
@@ -307,7 +358,7 @@ Task<void> LitePullConsumer::pull_loop(LitePullConsumer* self, std::shared_ptr<Q
                               c.consume_timestamp_ms.value_or(self->rt_.wall_ms() - to_ms(kDefaultTimestampBack))};
       Task<Result<QueueOffset>> st = start_offset(self->ci_, *self->offsets_, std::move(sreq));
       Result<QueueOffset> start = co_await std::move(st);
-      if (!self->running_ || q->dropped) break;
+      if (!self->loop_live(*q, loop)) break;
       if (!start.ok()) {
         self->rt_.log().info("lite pull: no start offset for {}: {}", q->mq.to_string(), start.error().to_string());
         co_await self->rt_.sleep(c.pull_delay_when_exception);
@@ -330,7 +381,7 @@ Task<void> LitePullConsumer::pull_loop(LitePullConsumer* self, std::shared_ptr<Q
     req.timeout = c.pull_timeout_when_suspend;
     Task<Result<PullResult>> pt = self->pull_api_.pull(std::move(req));
     Result<PullResult> r = co_await std::move(pt);
-    if (!self->running_ || q->dropped) break;
+    if (!self->loop_live(*q, loop)) break;      // stopped, given up, or a seek() started a new loop
     if (generation != q->generation) continue;  // seek() meanwhile
     if (!r.ok()) {
       self->rt_.log().info("lite pull {} at {}: {}", q->mq.to_string(), q->pull_offset, r.error().to_string());

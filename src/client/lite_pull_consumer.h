@@ -22,8 +22,16 @@
 // offset into the offset store and persists it (UPDATE_CONSUMER_OFFSET / the local file);
 // with auto_commit the ClientInstance's 5 s persist tick and poll() commit when
 // auto_commit_interval has passed. seek() makes the next batch of a held queue start at
-// `offset` (within the queue's [min, max]); batches pulled before it are discarded, and its
-// consumed offset becomes `offset`.
+// `offset` (within the queue's [min, max]) at once: batches pulled before it are discarded, a
+// long-polling pull in flight is abandoned (its reply is dropped), and its consumed offset
+// becomes `offset`. seek_to_begin() / seek_to_end() seek to the queue's min /
+// max offset (RocketMQ's seekToBegin / seekToEnd).
+//
+// pause() stops a held queue: its pull loop makes no new pull (it looks again every
+// pull_delay_when_pause, 1 s, as RocketMQ) and poll() returns none of its batches, also none
+// cached before the pause (they stay cached, in order, for after resume(); RocketMQ still hands
+// out what was cached). resume() undoes it and wakes a waiting poll(). Queues not held are
+// ignored; a queue the rebalance gives up and takes again comes back unpaused (RocketMQ).
 //
 // One poll() at a time (asserted). Loop thread only; the ClientInstance outlives the consumer.
 #pragma once
@@ -69,8 +77,14 @@ class LitePullConsumer final : public ConsumerHandle {
   // Errors: invalid_argument (a queue not held, an offset outside [min, max]), the broker call
   // errors.
   Task<Status> seek(MessageQueue mq, QueueOffset offset);
+  Task<Status> seek_to_begin(MessageQueue mq);
+  Task<Status> seek_to_end(MessageQueue mq);
   // The offset the store holds for `mq` (asks the broker / reads the file); nullopt: none.
   Task<Result<std::optional<QueueOffset>>> committed(MessageQueue mq);
+
+  void pause(const std::vector<MessageQueue>& mqs);
+  void resume(const std::vector<MessageQueue>& mqs);
+  bool is_paused(const MessageQueue& mq) const;
 
   std::vector<MessageQueue> assignment() const;
   const LitePullConsumerConfig& config() const { return config_; }
@@ -86,10 +100,12 @@ class LitePullConsumer final : public ConsumerHandle {
   struct QueueState {
     MessageQueue mq;
     bool dropped = false;
+    bool paused = false;
     bool offset_known = false;
     QueueOffset pull_offset;
     std::optional<QueueOffset> consumed;  // one past the last polled message
     std::uint64_t generation = 0;         // bumped by seek(): older batches are stale
+    std::uint64_t loop = 0;               // the pull loop that may run; older ones end
     std::size_t cached = 0;
   };
   struct Batch {
@@ -98,7 +114,11 @@ class LitePullConsumer final : public ConsumerHandle {
     std::vector<MessageExt> msgs;
   };
 
-  static Task<void> pull_loop(LitePullConsumer* self, std::shared_ptr<QueueState> q);
+  // Starts a pull loop for `q`; an older loop of `q` ends when it next looks (seek() does not
+  // wait for its long-polling pull, as RocketMQ interrupts its pull task).
+  void start_loop(const std::shared_ptr<QueueState>& q);
+  static Task<void> pull_loop(LitePullConsumer* self, std::shared_ptr<QueueState> q, std::uint64_t loop);
+  bool loop_live(const QueueState& q, std::uint64_t loop) const { return running_ && !q.dropped && q.loop == loop; }
   static Task<void> rebalance_task(LitePullConsumer* self);
   static Task<void> start_task(LitePullConsumer* self);
   static Task<void> commit_task(LitePullConsumer* self);

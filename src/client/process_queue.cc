@@ -31,9 +31,24 @@ std::optional<QueueOffset> ProcessQueue::remove(const std::vector<MessageExt>& m
     if (it == msgs_.end()) continue;
     account(it->second, -1);
     msgs_.erase(it);
+    consume_started_.erase(m.queue_offset);
   }
   if (!msgs_.empty()) return msgs_.begin()->first;
   return *max_cached_ + 1;
+}
+
+void ProcessQueue::mark_consume_started(const std::vector<MessageExt>& msgs, MonoTime now) {
+  for (const MessageExt& m : msgs) {
+    if (msgs_.count(m.queue_offset) != 0) consume_started_.insert_or_assign(m.queue_offset, now);
+  }
+}
+
+std::optional<MessageExt> ProcessQueue::expired_first(MonoTime now, Duration timeout) const {
+  if (msgs_.empty()) return std::nullopt;
+  auto first = msgs_.begin();
+  auto started = consume_started_.find(first->first);
+  if (started == consume_started_.end() || now - started->second <= timeout) return std::nullopt;
+  return first->second;
 }
 
 std::vector<MessageExt> ProcessQueue::take(std::size_t n) {

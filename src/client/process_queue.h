@@ -5,7 +5,10 @@
 // The committed offset of a queue is the smallest offset still cached (consumed messages leave
 // the cache in any order), or one past the largest offset ever cached when the cache is empty
 // (remove()). Orderly consumption moves messages into a "consuming" set (take()) and either
-// commits them (commit()) or puts them back (put_back()).
+// commits them (commit()) or puts them back (put_back()). Concurrent consumption marks when a
+// listener call started on a cached message (mark_consume_started()), so that messages whose
+// listener runs for longer than consume_timeout can be found (expired_first(), RocketMQ's
+// cleanExpiredMsg).
 //
 // Lifetime: shared by the consumer's table, the queue's pull loop and its consume requests;
 // `dropped` tells them the queue was given up (they stop and never commit for it). Loop thread
@@ -14,6 +17,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "common/message.h"
@@ -45,6 +49,12 @@ class ProcessQueue {
   // offset still cached, else one past the largest offset ever cached; nullopt if nothing was
   // ever cached.
   std::optional<QueueOffset> remove(const std::vector<MessageExt>& msgs);
+  // A listener call on `msgs` starts at `now` (the marks of messages still cached; a later call
+  // on the same message, a local retry, marks it again). remove() forgets the marks.
+  void mark_consume_started(const std::vector<MessageExt>& msgs, MonoTime now);
+  // The cached message with the smallest offset, when its listener call started more than
+  // `timeout` before `now` (a copy); nullopt otherwise, also when that message never started.
+  std::optional<MessageExt> expired_first(MonoTime now, Duration timeout) const;
 
   // ---- orderly consumption ----------------------------------------------------------------
   // Moves up to `n` of the lowest offsets into the consuming set and returns copies. Empty:
@@ -82,6 +92,7 @@ class ProcessQueue {
   QueueOffset next_offset_;
   std::map<QueueOffset, MessageExt> msgs_;        // cached, not being consumed orderly
   std::map<QueueOffset, MessageExt> consuming_;   // orderly: taken, not yet committed
+  std::map<QueueOffset, MonoTime> consume_started_;  // concurrent: a subset of msgs_' offsets
   std::optional<QueueOffset> max_cached_;         // largest offset ever cached
   std::int64_t body_bytes_ = 0;
   bool consuming_flag_ = false;

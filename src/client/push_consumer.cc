@@ -87,6 +87,7 @@ Status PushConsumer::start() {
   for (std::int32_t i = 0; i < config_.consume_threads; ++i) tasks_.spawn(worker(this), "consumer-worker");
   tasks_.spawn(start_task(this), "consumer-start");
   if (orderly() && clustering()) tasks_.spawn(lock_loop(this), "consumer-lock");
+  if (!orderly() && clustering()) tasks_.spawn(clean_expired_loop(this), "consumer-clean-expired");
   rt_.log().info("push consumer of group '{}' started ({}, {}, {})", config_.group, name(config_.message_model),
                  orderly() ? "orderly" : "concurrently", name(config_.allocate_strategy));
   return {};

@@ -27,9 +27,17 @@
 //  * Concurrent consumption: batches of consume_message_batch_max_size go to at most
 //    consume_threads listener calls at once. RECONSUME_LATER (or an exception) → clustering:
 //    CONSUMER_SEND_MSG_BACK with the context's delay level (the broker stores a retry copy on
-//    %RETRY%{group} after the delay); a refused send-back → consumed again here after
-//    local_retry_delay with reconsume_times + 1. Broadcasting: dropped with a warning. The
-//    committed offset of a queue is the smallest offset still cached (ProcessQueue::remove).
+//    %RETRY%{group} after the delay, or, past max_reconsume_times, a copy on %DLQ%{group});
+//    a failed send-back → the instance's inner producer re-sends it to %RETRY%{group}
+//    (send_back.h); both failed → consumed again here after local_retry_delay with
+//    reconsume_times + 1. Broadcasting: dropped with a warning. The committed offset of a queue
+//    is the smallest offset still cached (ProcessQueue::remove).
+//  * Consume timeout (clustering, concurrent): every consume_timeout (15 min) each held queue's
+//    oldest cached messages whose listener call started more than consume_timeout ago (up to 16
+//    per queue) are sent back with delay level 3 and removed from the cache, so the queue's
+//    offset moves on while the listener still runs (RocketMQ's cleanExpiredMsg). Its late
+//    result is then ignored for the removed messages, except that RECONSUME_LATER sends them
+//    back once more (at-least-once, as RocketMQ).
 //  * Orderly consumption: one listener call per queue at a time, messages in queue order.
 //    Clustering: a queue is consumed only while its broker lock (LOCK_BATCH_MQ, renewed every
 //    lock_renew_interval 20 s) is held and confirmed within lock_max_live_time (30 s).
@@ -58,6 +66,7 @@
 #include <vector>
 
 #include "client/client_instance.h"
+#include "client/consumer_calls.h"
 #include "client/consumer_config.h"
 #include "client/consumer_handle.h"
 #include "client/consumer_listener.h"
@@ -117,8 +126,10 @@ class PushConsumer final : public ConsumerHandle {
     std::uint64_t flow_controlled = 0;
     std::uint64_t listener_calls = 0;
     std::uint64_t reconsume_later = 0;
-    std::uint64_t sent_back = 0;
-    std::uint64_t send_back_failed = 0;  // consumed again locally
+    std::uint64_t sent_back = 0;              // CONSUMER_SEND_MSG_BACK accepted
+    std::uint64_t resent_to_retry_topic = 0;  // send-back failed; the inner producer re-sent it
+    std::uint64_t send_back_failed = 0;       // both failed: consumed again locally
+    std::uint64_t expired = 0;                // consume_timeout passed: sent back, removed
     std::uint64_t lock_rounds = 0;
   };
   const Stats& stats() const { return stats_; }
@@ -157,6 +168,11 @@ class PushConsumer final : public ConsumerHandle {
   Task<void> consume_concurrently(ConsumeRequest r);
   Task<void> consume_orderly(std::shared_ptr<ProcessQueue> pq);
   std::vector<MessageExt> for_listener(std::vector<MessageExt> msgs);
+  static Task<void> clean_expired_loop(PushConsumer* self);
+  Task<void> clean_expired(std::shared_ptr<ProcessQueue> pq);
+  // max_reconsume_times, -1 resolved (16 concurrent, unlimited orderly).
+  std::int32_t max_reconsume_times() const;
+  SendBackRequest send_back_request(const MessageQueue& mq, std::int32_t delay_level) const;
 
   ClientInstance& ci_;
   Runtime& rt_;

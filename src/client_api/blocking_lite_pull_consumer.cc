@@ -6,6 +6,7 @@ namespace ferry::client_api {
 
 namespace {
 Task<Status> ready(Status s) { co_return s; }
+Task<void> done() { co_return; }
 }  // namespace
 
 std::future<Status> BlockingLitePullConsumer::subscribe(std::string topic, std::string expression) {
@@ -43,6 +44,37 @@ std::future<void> BlockingLitePullConsumer::commit() {
 std::future<Status> BlockingLitePullConsumer::seek(MessageQueue mq, QueueOffset offset) {
   client::LitePullConsumer* c = &consumer_;
   return call_on_loop(rt_, [c, mq = std::move(mq), offset] { return c->seek(mq, offset); });
+}
+
+std::future<Status> BlockingLitePullConsumer::seek_to_begin(MessageQueue mq) {
+  client::LitePullConsumer* c = &consumer_;
+  return call_on_loop(rt_, [c, mq = std::move(mq)] { return c->seek_to_begin(mq); });
+}
+
+std::future<Status> BlockingLitePullConsumer::seek_to_end(MessageQueue mq) {
+  client::LitePullConsumer* c = &consumer_;
+  return call_on_loop(rt_, [c, mq = std::move(mq)] { return c->seek_to_end(mq); });
+}
+
+std::future<Result<std::optional<QueueOffset>>> BlockingLitePullConsumer::committed(MessageQueue mq) {
+  client::LitePullConsumer* c = &consumer_;
+  return call_on_loop(rt_, [c, mq = std::move(mq)] { return c->committed(mq); });
+}
+
+std::future<void> BlockingLitePullConsumer::pause(std::vector<MessageQueue> mqs) {
+  client::LitePullConsumer* c = &consumer_;
+  return call_on_loop(rt_, [c, mqs = std::move(mqs)] {
+    c->pause(mqs);
+    return done();
+  });
+}
+
+std::future<void> BlockingLitePullConsumer::resume(std::vector<MessageQueue> mqs) {
+  client::LitePullConsumer* c = &consumer_;
+  return call_on_loop(rt_, [c, mqs = std::move(mqs)] {
+    c->resume(mqs);
+    return done();
+  });
 }
 
 }  // namespace ferry::client_api

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <future>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,11 @@ class BlockingLitePullConsumer {
   std::vector<MessageExt> poll_for(Duration timeout) { return poll(timeout).get(); }
   std::future<void> commit();
   std::future<Status> seek(MessageQueue mq, QueueOffset offset);
+  std::future<Status> seek_to_begin(MessageQueue mq);
+  std::future<Status> seek_to_end(MessageQueue mq);
+  std::future<Result<std::optional<QueueOffset>>> committed(MessageQueue mq);
+  std::future<void> pause(std::vector<MessageQueue> mqs);
+  std::future<void> resume(std::vector<MessageQueue> mqs);
 
  private:
   Runtime& rt_;

@@ -1,6 +1,8 @@
 // RECONSUME_LATER: the consumer sends the message back (CONSUMER_SEND_MSG_BACK with the
 // context's delay level), the broker re-delivers it through %RETRY%{group} after the level's
 // delay (level 3 = 10 s), and the listener sees it under its original topic with reconsumeTimes 1.
+// Cut off from the broker, neither the send-back nor the re-send to the retry topic can work: the
+// message is consumed again locally.
 #include "consumer_fixture.h"
 
 namespace ferry::client::testing {
@@ -37,10 +39,7 @@ TEST_F(ConsumerTest, ReconsumeLaterRedeliversThroughTheRetryTopic) {
   world_.run_for(15s);
   ASSERT_EQ(out->all.size(), 10u) << "each message twice, no more" << seed_text();
   for (const std::string& body : sent) {
-    std::vector<const Delivery*> ds;
-    for (const Delivery& d : out->all) {
-      if (d.body == body) ds.push_back(&d);
-    }
+    std::vector<const Delivery*> ds = out->of(body);
     ASSERT_EQ(ds.size(), 2u) << body;
     EXPECT_EQ(ds[0]->reconsume_times, 0);
     EXPECT_EQ(ds[1]->reconsume_times, 1);
@@ -62,7 +61,8 @@ TEST_F(ConsumerTest, FailedSendBackIsRetriedLocally) {
   pc.group = "RG";
   pc.consume_from_where = ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET;
   // The first delivery cuts the consumer off the broker before answering RECONSUME_LATER: the
-  // send-back gets no reply (5 s), and the message is consumed again locally after 5 s.
+  // send-back gets no reply (5 s), the inner producer's re-send to %RETRY%RG fails too (3 s),
+  // and the message is consumed again locally after 5 s.
   sim::World* world = &world_;
   const sim::NodeId broker_node = broker_nodes_[0];
   auto cut = std::make_shared<std::optional<sim::NodeId>>();
@@ -91,6 +91,7 @@ TEST_F(ConsumerTest, FailedSendBackIsRetriedLocally) {
   EXPECT_EQ(out->all[1].queue.topic, "R") << "consumed again from the same queue, not via the broker";
   EXPECT_GE(out->all[1].at - out->all[0].at, 9s) << seed_text();
   EXPECT_EQ(push(c).stats().send_back_failed, 1u);
+  EXPECT_EQ(push(c).stats().resent_to_retry_topic, 0u);
   // The offset moves past the message once it is consumed.
   world_.run_for(10s);
   Result<std::vector<QueueProgress>> prog = run(admin().consumer_progress("RG", "R"));

@@ -26,6 +26,8 @@ struct Delivery {
   std::string body;
   std::int32_t reconsume_times = 0;
   MonoTime at{};
+  std::string msg_id;     // UNIQ_KEY (else the offset msgId)
+  Properties properties;  // as the listener saw them
 };
 
 struct Deliveries {
@@ -34,7 +36,7 @@ struct Deliveries {
   std::map<std::string, std::set<std::string>> bodies_by_consumer;
 
   void record(const std::string& consumer, const MessageExt& m, const MessageQueue& q, MonoTime at) {
-    Delivery d{consumer, m.topic, q, m.queue_offset, body_text(m), m.reconsume_times, at};
+    Delivery d{consumer, m.topic, q, m.queue_offset, body_text(m), m.reconsume_times, at, std::string(m.msg_id()), m.properties};
     ++count_by_body[d.body];
     bodies_by_consumer[consumer].insert(d.body);
     all.push_back(std::move(d));
@@ -43,6 +45,14 @@ struct Deliveries {
     std::set<std::string> s;
     for (const auto& [b, n] : count_by_body) s.insert(b);
     return s;
+  }
+  // Every delivery of `body`, in order.
+  std::vector<const Delivery*> of(const std::string& body) const {
+    std::vector<const Delivery*> ds;
+    for (const Delivery& d : all) {
+      if (d.body == body) ds.push_back(&d);
+    }
+    return ds;
   }
   int duplicates() const {
     int d = 0;
@@ -54,6 +64,12 @@ struct Deliveries {
 struct ConsumerApp {
   ConsumerApp(Runtime& rt, const ClientConfig& cc, const PushConsumerConfig& pc)
       : instance(std::make_unique<ClientInstance>(rt, cc)), push(std::make_unique<PushConsumer>(*instance, pc)) {}
+  // On a Runtime of its own that wraps the node's (e.g. slow_listener_runtime.h); the wrapper
+  // outlives the client objects.
+  ConsumerApp(std::unique_ptr<Runtime> wrapper, const ClientConfig& cc, const PushConsumerConfig& pc)
+      : own_runtime(std::move(wrapper)),
+        instance(std::make_unique<ClientInstance>(*own_runtime, cc)),
+        push(std::make_unique<PushConsumer>(*instance, pc)) {}
   ConsumerApp(Runtime& rt, const ClientConfig& cc, const LitePullConsumerConfig& lc)
       : instance(std::make_unique<ClientInstance>(rt, cc)), lite(std::make_unique<LitePullConsumer>(*instance, lc)) {}
   ~ConsumerApp() {
@@ -61,6 +77,7 @@ struct ConsumerApp {
     lite.reset();
     instance.reset();
   }
+  std::unique_ptr<Runtime> own_runtime;  // first: destroyed last
   std::unique_ptr<ClientInstance> instance;
   std::unique_ptr<PushConsumer> push;
   std::unique_ptr<LitePullConsumer> lite;
@@ -71,15 +88,18 @@ class ConsumerTest : public ClientTest {
   explicit ConsumerTest(std::uint64_t seed = 11) : ClientTest(seed) {}
 
   using Setup = std::function<void(PushConsumer&, Runtime&)>;
+  // Builds the Runtime the node's client runs on, over the node's own.
+  using WrapRuntime = std::function<std::unique_ptr<Runtime>(Runtime&)>;
 
   // A push consumer on a new node named `name`; `setup` subscribes and sets the listener (at
-  // every start of the node). Returns the node id.
-  sim::NodeId add_push_consumer(const std::string& name, PushConsumerConfig pc, Setup setup) {
+  // every start of the node); `wrap`, when given, puts the client on a wrapping Runtime.
+  // Returns the node id.
+  sim::NodeId add_push_consumer(const std::string& name, PushConsumerConfig pc, Setup setup, WrapRuntime wrap = {}) {
     ClientConfig cc = client_config();
     cc.instance_name = name;
-    auto id = world_.add_node(name, [cc, pc, setup](Runtime& rt) {
-      auto app = std::make_unique<ConsumerApp>(rt, cc, pc);
-      setup(*app->push, rt);
+    auto id = world_.add_node(name, [cc, pc, setup, wrap](Runtime& rt) {
+      auto app = wrap ? std::make_unique<ConsumerApp>(wrap(rt), cc, pc) : std::make_unique<ConsumerApp>(rt, cc, pc);
+      setup(*app->push, wrap ? *app->own_runtime : rt);
       Status s = app->push->start();
       FERRY_ASSERT(s.ok(), "consumer start: {}", s.ok() ? "" : s.error().to_string());
       return sim::hosted(std::move(app));

@@ -116,5 +116,87 @@ TEST_F(LitePullTest, AutoCommitAndAssign) {
   EXPECT_TRUE(found);
 }
 
+// pause() keeps a queue out of poll() (no new pulls, cached batches held back) until resume();
+// seek_to_begin / seek_to_end move a queue to its min / max offset; committed() reads what
+// commit() stored at the broker.
+TEST_F(LitePullTest, PauseResumeSeekToBeginAndEnd) {
+  boot({"broker-a"});
+  create_topic("P", 2);
+  LitePullConsumerConfig lc;
+  lc.group = "PLG";
+  lc.auto_commit = false;
+  lc.consume_from_where = ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET;
+  const MessageQueue mq0{"P", "broker-a", QueueId(0)};
+  const MessageQueue mq1{"P", "broker-a", QueueId(1)};
+  auto c = add_lite("lite-1", lc, [mq0, mq1](LitePullConsumer& l) {
+    ASSERT_TRUE(l.assign({mq0, mq1}).ok());
+    l.pause({mq0});
+  });
+  EXPECT_TRUE(lite(c).is_paused(mq0));
+  EXPECT_FALSE(lite(c).is_paused(mq1));
+  // 10 messages to each queue.
+  Producer& p = producer();
+  std::set<std::string> in_q0, in_q1;
+  for (int i = 0; i < 20; ++i) {
+    const MessageQueue& mq = i % 2 == 0 ? mq0 : mq1;
+    Result<SendResult> r = run(p.send_to(text_message("P", numbered("p", i)), mq));
+    ASSERT_TRUE(r.ok()) << r.error().to_string();
+    (i % 2 == 0 ? in_q0 : in_q1).insert(numbered("p", i));
+  }
+  // While queue 0 is paused, polls return queue 1 only, however long they go on.
+  std::vector<MessageExt> got = poll_on(c, 100, 15);
+  EXPECT_EQ(bodies(got), in_q1) << seed_text();
+  for (const MessageExt& m : got) EXPECT_EQ(m.queue_id, QueueId(1));
+  EXPECT_EQ(lite(c).cached_messages(), 0u) << "nothing was pulled for the paused queue";
+
+  // Resumed: queue 0's messages arrive, in queue order.
+  lite(c).resume({mq0});
+  EXPECT_FALSE(lite(c).is_paused(mq0));
+  std::vector<MessageExt> resumed = poll_on(c, 10);
+  EXPECT_EQ(bodies(resumed), in_q0) << seed_text();
+  for (std::size_t i = 0; i < resumed.size(); ++i) {
+    EXPECT_EQ(resumed[i].queue_id, QueueId(0));
+    EXPECT_EQ(resumed[i].queue_offset.value(), static_cast<std::int64_t>(i));
+  }
+
+  // commit() and committed().
+  ASSERT_TRUE(world_.run_task(c, lite(c).commit(), 10s).ok());
+  for (const MessageQueue& mq : {mq0, mq1}) {
+    auto cr = world_.run_task(c, lite(c).committed(mq), 10s);
+    ASSERT_TRUE(cr.ok() && cr.value->ok()) << mq.to_string();
+    EXPECT_EQ(**cr.value, std::optional<QueueOffset>(QueueOffset(10))) << mq.to_string();
+  }
+
+  // seek_to_begin(queue 0) replays it; seek_to_end(queue 1) skips nothing new.
+  auto sb = world_.run_task(c, lite(c).seek_to_begin(mq0), 10s);
+  ASSERT_TRUE(sb.ok() && sb.value->ok()) << seed_text();
+  std::vector<MessageExt> replay = poll_on(c, 10);
+  EXPECT_EQ(bodies(replay), in_q0) << seed_text();
+  auto se = world_.run_task(c, lite(c).seek_to_end(mq1), 10s);
+  ASSERT_TRUE(se.ok() && se.value->ok()) << seed_text();
+  EXPECT_TRUE(poll_on(c, 1, 2).empty());
+
+  // A batch cached before a pause is held back until resume().
+  Result<SendResult> late = run(p.send_to(text_message("P", "late"), mq1));
+  ASSERT_TRUE(late.ok());
+  ASSERT_TRUE(world_.run_until([&] { return lite(c).cached_messages() == 1; }, 30s).ok()) << seed_text();
+  lite(c).pause({mq1});
+  EXPECT_TRUE(poll_on(c, 1, 3).empty()) << seed_text();
+  EXPECT_EQ(lite(c).cached_messages(), 1u);
+  lite(c).resume({mq1});
+  std::vector<MessageExt> after = poll_on(c, 1);
+  ASSERT_EQ(after.size(), 1u) << seed_text();
+  EXPECT_EQ(body_text(after.front()), "late");
+  EXPECT_EQ(after.front().queue_offset.value(), 10);
+
+  // Queues not held: ignored; seeking them is an error.
+  const MessageQueue other{"P", "broker-a", QueueId(7)};
+  lite(c).pause({other});
+  EXPECT_FALSE(lite(c).is_paused(other));
+  auto bad = world_.run_task(c, lite(c).seek_to_end(other), 10s);
+  ASSERT_TRUE(bad.ok());
+  EXPECT_FALSE(bad.value->ok());
+}
+
 }  // namespace
 }  // namespace ferry::client::testing
