@@ -87,26 +87,6 @@ void LoopThread::join() {
   thread_.join();
 }
 
-// ---- Received --------------------------------------------------------------------------------
-
-void Received::add(const std::vector<MessageExt>& msgs) {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    msgs_.insert(msgs_.end(), msgs.begin(), msgs.end());
-  }
-  cv_.notify_all();
-}
-
-std::vector<MessageExt> Received::snapshot() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return msgs_;
-}
-
-bool Received::wait_until(const std::function<bool(const std::vector<MessageExt>&)>& pred) const {
-  std::unique_lock<std::mutex> lock(mu_);
-  return cv_.wait_for(lock, kWaitLimit, [&] { return pred(msgs_); });
-}
-
 bool eventually(const std::function<bool()>& check) {
   const auto end = std::chrono::steady_clock::now() + kWaitLimit;
   while (std::chrono::steady_clock::now() < end) {

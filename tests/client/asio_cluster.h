@@ -35,6 +35,7 @@
 #include "client_api/loop_call.h"
 #include "namesrv/name_server.h"
 #include "runtime/asio/asio_runtime.h"
+#include "support/received_messages.h"
 
 namespace ferry::client::asio_testing {
 
@@ -80,18 +81,7 @@ class LoopThread {
 };
 
 // Messages a listener received, in arrival order; listeners add from offload threads.
-class Received {
- public:
-  void add(const std::vector<MessageExt>& msgs);
-  std::vector<MessageExt> snapshot() const;
-  // Waits (kWaitLimit at most) until pred(messages) holds; returns whether it did.
-  bool wait_until(const std::function<bool(const std::vector<MessageExt>&)>& pred) const;
-
- private:
-  mutable std::mutex mu_;
-  mutable std::condition_variable cv_;
-  std::vector<MessageExt> msgs_;
-};
+using Received = test_support::ReceivedMessages;
 
 // Repeats `check` on the test thread every 20 ms until it returns true (kWaitLimit at most).
 bool eventually(const std::function<bool()>& check);

@@ -7,30 +7,6 @@
 
 namespace ferry::daemons_test {
 
-void Received::add(const std::vector<MessageExt>& msgs) {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    msgs_.insert(msgs_.end(), msgs.begin(), msgs.end());
-  }
-  cv_.notify_all();
-}
-
-std::vector<MessageExt> Received::snapshot() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return msgs_;
-}
-
-std::size_t Received::size() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return msgs_.size();
-}
-
-bool Received::wait_until(const std::function<bool(const std::vector<MessageExt>&)>& pred,
-                          std::chrono::milliseconds timeout) const {
-  std::unique_lock<std::mutex> lock(mu_);
-  return cv_.wait_for(lock, timeout, [&] { return pred(msgs_); });
-}
-
 namespace {
 
 Task<Status> create_topic_task(client::ClientInstance* ci, std::string cluster, std::string topic, int queues) {

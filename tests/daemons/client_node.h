@@ -24,23 +24,12 @@
 #include "client_api/blocking_producer.h"
 #include "client_api/blocking_push_consumer.h"
 #include "runtime/asio/asio_runtime.h"
+#include "support/received_messages.h"
 
 namespace ferry::daemons_test {
 
 // What one push consumer's listener received, in arrival order (thread-safe).
-class Received {
- public:
-  void add(const std::vector<MessageExt>& msgs);
-  std::vector<MessageExt> snapshot() const;
-  std::size_t size() const;
-  // Waits until `pred(snapshot)` holds or `timeout` passes; the last value of pred.
-  bool wait_until(const std::function<bool(const std::vector<MessageExt>&)>& pred, std::chrono::milliseconds timeout) const;
-
- private:
-  mutable std::mutex mu_;
-  mutable std::condition_variable cv_;
-  std::vector<MessageExt> msgs_;
-};
+using Received = test_support::ReceivedMessages;
 
 class ClientNode {
  public:
