@@ -91,6 +91,9 @@ class MessageStore {
   // the cleanup loop, and from then on pre-allocation of the next CommitLog file (a spawned
   // task whenever no successor of the last file is ready or being prepared).
   void start();
+  // True while the next CommitLog file is being pre-allocated (benchmarks wait for it to measure
+  // a store in its steady state, not one warming its next file at boot).
+  bool preallocating() const { return preallocating_; }
   // Stops the loops, waits for a pre-allocation in flight, flushes everything, writes the
   // checkpoint, removes the abort file.
   Task<Status> shutdown();
