@@ -147,6 +147,14 @@ std::string ErrorTally::render() const {
   return out;
 }
 
+Task<void> until_tick(WakeSignal& wake, SteadyTime start, int tick) {
+  const SteadyTime due = start + std::chrono::seconds(tick);
+  const SteadyTime now = steady_now();
+  if (due <= now) co_return;
+  Task<bool> w = wake.wait_for(due - now);
+  (void)co_await std::move(w);
+}
+
 std::string ms_text(std::int64_t us) { return fmt::format("{:.2f}", static_cast<double>(us) / 1000.0); }
 
 std::string percentiles_text(const LatencyHistogram& h) {

@@ -22,6 +22,8 @@
 #include "client/client_instance.h"
 #include "runtime/asio/asio_runtime.h"
 #include "runtime/result.h"
+#include "runtime/task.h"
+#include "runtime/wake_signal.h"
 #include "tools/bench/latency_histogram.h"
 #include "tools/mqadmin/flags.h"
 
@@ -101,6 +103,10 @@ int usage_error(std::string_view sub, std::string_view message);
 using SteadyTime = std::chrono::steady_clock::time_point;
 inline SteadyTime steady_now() { return std::chrono::steady_clock::now(); }
 inline double seconds_between(SteadyTime a, SteadyTime b) { return std::chrono::duration<double>(b - a).count(); }
+
+// The per-second report's pacing: waits until `start` + `tick` seconds, or until `wake` is woken
+// (the run is stopping; the caller checks its own flag).
+Task<void> until_tick(WakeSignal& wake, SteadyTime start, int tick);
 
 // "0.62" (microseconds shown as milliseconds, two decimals).
 std::string ms_text(std::int64_t us);

@@ -108,12 +108,8 @@ class ConsumeBench {
 Task<void> ConsumeBench::reporter(ConsumeBench* b) {
   SteadyTime last = b->start_;
   for (int tick = 1; !b->stopping_; ++tick) {
-    const SteadyTime due = b->start_ + std::chrono::seconds(tick);
-    const SteadyTime now = steady_now();
-    if (due > now) {
-      Task<bool> w = b->report_wake_->wait_for(due - now);
-      (void)co_await std::move(w);
-    }
+    Task<void> tick_wait = until_tick(*b->report_wake_, b->start_, tick);
+    co_await std::move(tick_wait);
     if (b->stopping_) break;
     std::string line;
     {

@@ -217,12 +217,8 @@ Task<void> ProduceBench::async_sender(ProduceBench* b, Slot* s) {
 Task<void> ProduceBench::reporter(ProduceBench* b) {
   SteadyTime last = b->start_;
   for (int tick = 1; !b->stopping_; ++tick) {
-    const SteadyTime due = b->start_ + std::chrono::seconds(tick);
-    const SteadyTime now = steady_now();
-    if (due > now) {
-      Task<bool> w = b->report_wake_->wait_for(due - now);
-      (void)co_await std::move(w);
-    }
+    Task<void> tick_wait = until_tick(*b->report_wake_, b->start_, tick);
+    co_await std::move(tick_wait);
     if (b->stopping_) break;
     const SteadyTime at = steady_now();
     const double secs = seconds_between(last, at);

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "common/properties.h"
+#include "common/record_format.h"
 #include "runtime/asio/asio_runtime.h"
 #include "runtime/completion.h"
 #include "store/message_store.h"
@@ -239,9 +240,8 @@ std::int64_t record_bytes_for(const Options& o) {
   // The size of one stored record for this body and these properties (as the store encodes it).
   const MessageSource src(o.size, o.queues, 1);
   const store::PutRequest r = src.next(0);
-  return 4 + 4 + 4 + 4 + 4 + 8 + 8 + 4 + 8 + 8 + 8 + 8 + 4 + 8 + 4 +
-         static_cast<std::int64_t>(r.body.size()) + 1 + static_cast<std::int64_t>(r.topic.size()) + 2 +
-         static_cast<std::int64_t>(r.properties.size());
+  return static_cast<std::int64_t>(
+      record::record_size(/*born_v6=*/false, /*store_v6=*/false, r.body.size(), r.topic.size(), r.properties.size()));
 }
 
 // The run with the median rate (the lower middle one for an even count).
