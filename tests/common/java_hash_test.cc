@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "common/java_hash.h"
-#include "common/vectors.h"
+#include "tests/support/vectors.h"
 
 namespace ferry {
 namespace {
@@ -14,7 +14,7 @@ namespace {
 // pairs, parsed by rapidjson into UTF-8) and Java's hashCode of it.
 TEST(JavaHash, GoldenVectors) {
   auto lines = test::read_vector_lines("java_string_hashcode.tsv");
-  EXPECT_GE(lines.size(), 15u);
+  ASSERT_GE(lines.size(), 15u) << "java_string_hashcode.tsv is short";
   for (const std::string& line : lines) {
     auto cols = test::split_tabs(line);
     ASSERT_EQ(cols.size(), 2u) << line;

@@ -15,7 +15,7 @@
 #include "common/record_reader.h"
 #include "common/record_writer.h"
 #include "common/sys_flag.h"
-#include "common/vectors.h"
+#include "tests/support/vectors.h"
 
 namespace ferry {
 namespace {
@@ -32,12 +32,26 @@ std::vector<Vector> load_vectors() {
     v.doc.Parse(line.c_str(), line.size());
     EXPECT_FALSE(v.doc.HasParseError()) << line;
     if (v.doc.HasParseError()) continue;
+    if (!v.doc.IsObject() || !v.doc.HasMember("recordHex") || !v.doc["recordHex"].IsString()) {
+      ADD_FAILURE() << "a stored_records.jsonl line has no recordHex string: " << line;
+      continue;
+    }
     v.bytes = test::from_hex(v.doc["recordHex"].GetString());
     out.push_back(std::move(v));
   }
-  EXPECT_EQ(out.size(), 3u);
   return out;
 }
+
+// Every test starts from the three records; a missing or short fixture file fails here, before a
+// test indexes into it.
+class RecordGolden : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    vectors_ = load_vectors();
+    ASSERT_EQ(vectors_.size(), 3u) << "stored_records.jsonl should hold 3 records";
+  }
+  std::vector<Vector> vectors_;
+};
 
 std::string str(const rapidjson::Value& v) { return {v.GetString(), v.GetStringLength()}; }
 
@@ -53,8 +67,8 @@ Properties props_of(const rapidjson::Value& obj) {
   return p;
 }
 
-TEST(RecordGolden, DecodesEveryField) {
-  for (const Vector& v : load_vectors()) {
+TEST_F(RecordGolden, DecodesEveryField) {
+  for (const Vector& v : vectors_) {
     const auto& d = v.doc;
     SCOPED_TRACE(str(d["topic"]));
     RecordRead r = decode_record(v.bytes, {.check_crc = true});
@@ -97,8 +111,8 @@ TEST(RecordGolden, DecodesEveryField) {
   }
 }
 
-TEST(RecordGolden, ReencodesFromVectorFieldsByteForByte) {
-  for (const Vector& v : load_vectors()) {
+TEST_F(RecordGolden, ReencodesFromVectorFieldsByteForByte) {
+  for (const Vector& v : vectors_) {
     const auto& d = v.doc;
     SCOPED_TRACE(str(d["topic"]));
     // Built from the JSON fields only. flag, sysFlag and preparedTransactionOffset are not
@@ -134,8 +148,8 @@ TEST(RecordGolden, ReencodesFromVectorFieldsByteForByte) {
   }
 }
 
-TEST(RecordGolden, PullReplyOfConcatenatedRecords) {
-  auto vectors = load_vectors();
+TEST_F(RecordGolden, PullReplyOfConcatenatedRecords) {
+  const auto& vectors = vectors_;
   std::vector<std::uint8_t> reply;
   for (const Vector& v : vectors) reply.insert(reply.end(), v.bytes.begin(), v.bytes.end());
   auto msgs = decode_messages(reply, {.check_crc = true});
@@ -154,8 +168,8 @@ TEST(RecordGolden, PullReplyOfConcatenatedRecords) {
   EXPECT_NE(cut.error().detail.find("torn"), std::string::npos) << cut.error().detail;
 }
 
-TEST(RecordGolden, MessagesMaxBoundsAReply) {
-  auto vectors = load_vectors();
+TEST_F(RecordGolden, MessagesMaxBoundsAReply) {
+  const auto& vectors = vectors_;
   std::vector<std::uint8_t> reply;
   for (const Vector& v : vectors) reply.insert(reply.end(), v.bytes.begin(), v.bytes.end());
   auto msgs = decode_messages(reply, {.messages_max = 2});

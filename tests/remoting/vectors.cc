@@ -4,52 +4,19 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
+#include "tests/support/vectors.h"
 
 namespace ferry::remoting::testing {
 
-std::string vectors_dir() {
-  std::vector<std::filesystem::path> candidates;
-  if (const char* src = std::getenv("FERRY_SOURCE_DIR")) {
-    candidates.emplace_back(std::filesystem::path(src) / ".." / "shared" / "vectors");
-  }
-  for (const char* rel : {"../shared/vectors", "../../shared/vectors", "../../../shared/vectors",
-                          "/work/shared/vectors"}) {
-    candidates.emplace_back(rel);
-  }
-  for (const auto& p : candidates) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(p, ec)) return p.string();
-  }
-  return {};
-}
-
 std::vector<rapidjson::Document> load_jsonl(std::string_view file_name) {
   std::vector<rapidjson::Document> out;
-  const std::string dir = vectors_dir();
-  if (dir.empty()) {
-    ADD_FAILURE() << "test vectors not found: set FERRY_SOURCE_DIR to the project root (the "
-                     "vectors live in $FERRY_SOURCE_DIR/../shared/vectors)";
-    return out;
-  }
-  const std::string path = dir + "/" + std::string(file_name);
-  std::ifstream in(path);
-  if (!in) {
-    ADD_FAILURE() << "cannot open test vector file " << path;
-    return out;
-  }
-  std::string line;
   int n = 0;
-  while (std::getline(in, line)) {
+  for (const std::string& line : test::read_vector_lines(file_name)) {
     ++n;
-    if (line.empty()) continue;
     rapidjson::Document d;
     d.Parse(line.data(), line.size());
     if (d.HasParseError()) {
-      ADD_FAILURE() << path << ":" << n << " does not parse";
+      ADD_FAILURE() << test::vector_path(file_name) << ": JSON line " << n << " does not parse";
       return {};
     }
     out.push_back(std::move(d));
@@ -57,20 +24,7 @@ std::vector<rapidjson::Document> load_jsonl(std::string_view file_name) {
   return out;
 }
 
-std::vector<std::uint8_t> hex_to_bytes(std::string_view hex) {
-  auto nibble = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    ADD_FAILURE() << "bad hex digit " << c;
-    return 0;
-  };
-  std::vector<std::uint8_t> out;
-  for (std::size_t i = 0; i + 1 < hex.size(); i += 2) {
-    out.push_back(static_cast<std::uint8_t>(nibble(hex[i]) << 4 | nibble(hex[i + 1])));
-  }
-  return out;
-}
+std::vector<std::uint8_t> hex_to_bytes(std::string_view hex) { return test::from_hex(hex); }
 
 std::string bytes_to_hex(const std::vector<std::uint8_t>& bytes) {
   static const char* kDigits = "0123456789abcdef";

@@ -1,5 +1,5 @@
-// Access to the shared test vectors (/work/shared/vectors, i.e. FERRY_SOURCE_DIR/../shared/vectors)
-// for the remoting tests.
+// JSON helpers over the golden vectors (tests/vectors/, read through tests/support/vectors.h) for
+// the remoting tests.
 #pragma once
 
 #include <rapidjson/document.h>
@@ -11,12 +11,8 @@
 
 namespace ferry::remoting::testing {
 
-// The vectors directory: $FERRY_SOURCE_DIR/../shared/vectors (ctest sets FERRY_SOURCE_DIR), else
-// ../shared/vectors and a few relative fallbacks. Empty when none exists.
-std::string vectors_dir();
-
 // Each line of a .jsonl vector file parsed as a JSON document. Fails the calling test (ADD_FAILURE
-// with the path) and returns nothing when the file is missing or a line does not parse.
+// with the path) and returns nothing when the file is missing, empty, or a line does not parse.
 std::vector<rapidjson::Document> load_jsonl(std::string_view file_name);
 
 std::vector<std::uint8_t> hex_to_bytes(std::string_view hex);
