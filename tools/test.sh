@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The test command (README, .ci/run): installs what is missing, builds, and runs every test.
 #
-#   tools/test.sh            full run: lint, Release build + all tests, ASan+UBSan build of the
-#                            runtime/simulator tests, a short fuzz run when clang is present
+#   tools/test.sh            full run: lints, Release build + all tests, ASan+UBSan build of the
+#                            runtime/simulator tests, a short libFuzzer run of the frame decoder
 #   FERRY_FAST=1 tools/test.sh   Release build + tests only (for quick local iterations)
 #
 # Exits non-zero on any failure.
@@ -21,6 +21,9 @@ tools/bootstrap.sh
 step "determinism lint"
 tools/check-determinism.sh
 
+step "outside-path lint"
+tools/check-paths.sh
+
 step "Release build"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 ninja -C build -j "$jobs"
@@ -38,15 +41,14 @@ ninja -C build-asan -j "$jobs"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --output-on-failure -j "$jobs" -L sanitize --timeout 900)
 
-if command -v clang++ >/dev/null 2>&1 && [ -f tests/remoting/fuzz_frame.cc ]; then
-  step "fuzz (bounded)"
-  CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFERRY_FUZZ=ON \
-    -DFERRY_WERROR=OFF >/dev/null
-  ninja -C build-fuzz -j "$jobs" fuzz_frame
-  mkdir -p build-fuzz/corpus
-  build-fuzz/bin/fuzz_frame -max_total_time="${FERRY_FUZZ_SECONDS:-30}" -rss_limit_mb=2048 \
-    build-fuzz/corpus >build-fuzz/fuzz.log 2>&1 || { tail -40 build-fuzz/fuzz.log; exit 1; }
-  tail -2 build-fuzz/fuzz.log
-fi
+# bootstrap.sh installs clang and its fuzzer/sanitizer runtimes, so this step always runs.
+step "fuzz (bounded)"
+CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFERRY_FUZZ=ON \
+  -DFERRY_WERROR=OFF >/dev/null
+ninja -C build-fuzz -j "$jobs" fuzz_frame
+mkdir -p build-fuzz/corpus
+build-fuzz/bin/fuzz_frame -max_total_time="${FERRY_FUZZ_SECONDS:-30}" -rss_limit_mb=2048 \
+  build-fuzz/corpus >build-fuzz/fuzz.log 2>&1 || { tail -40 build-fuzz/fuzz.log; exit 1; }
+tail -2 build-fuzz/fuzz.log
 
 step "all tests passed"

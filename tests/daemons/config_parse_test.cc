@@ -22,7 +22,7 @@ PropertiesFile props(std::string_view text) {
 Result<BrokerConf> broker(std::string_view text) {
   auto p = parse_properties(text, "b.conf");
   if (!p) return std::move(p).error();
-  return parse_broker_conf(*p, "/home/u");
+  return parse_broker_conf(*p, "/srv/u");
 }
 
 std::string error_of(std::string_view text) {
@@ -94,8 +94,8 @@ TEST(ConfigValues, IntsAndBools) {
 }
 
 TEST(BrokerConf, DefaultsWithoutFile) {
-  const BrokerConf c = default_broker_conf("/home/u");
-  EXPECT_EQ(c.store_root_dir, "/home/u/store");
+  const BrokerConf c = default_broker_conf("/srv/u");
+  EXPECT_EQ(c.store_root_dir, "/srv/u/store");
   EXPECT_EQ(c.broker.store.root, "");
   EXPECT_EQ(c.broker.listen_port, 10911);
   EXPECT_EQ(c.broker.broker_cluster_name, "DefaultCluster");
@@ -213,7 +213,7 @@ TEST(BrokerConf, NamesrvAddrList) {
 TEST(NamesrvConf, KeysAndErrors) {
   auto p = parse_properties("listenPort=9877\ndataDir=/d/ns\nkvConfigPath=/x\nfoo=1\n", "n.conf");
   ASSERT_TRUE(p.ok());
-  auto c = parse_namesrv_conf(*p, "/home/u");
+  auto c = parse_namesrv_conf(*p, "/srv/u");
   ASSERT_TRUE(c.ok()) << c.error().to_string();
   EXPECT_EQ(c->namesrv.listen_port, 9877);
   EXPECT_EQ(c->data_dir, "/d/ns");
