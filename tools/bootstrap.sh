@@ -12,6 +12,7 @@ packages=(
   zlib1g-dev              # CRC32, compression
   libtomlplusplus-dev     # scenario files
   clang                   # libFuzzer targets (optional at build time, installed for CI)
+  libclang-rt-dev         # clang's fuzzer and sanitizer runtimes (not pulled in without recommends)
   procps                  # pkill/pgrep for the real-process tests and quickstart
 )
 
