@@ -3,7 +3,8 @@
 # starts a NameServer and a Broker on 127.0.0.1 in the background, creates QuickstartTopic, sends
 # a few messages and reads them back. The cluster keeps running.
 #
-#   tools/quickstart.sh [start]   start (or report the running cluster) and run the demo
+#   tools/quickstart.sh [start]   start (or report the running cluster) and run the demo; when
+#                                 one daemon died, start it again on its ports and store
 #   tools/quickstart.sh status    is it running? pids, addresses
 #   tools/quickstart.sh stop      SIGTERM both daemons by their recorded pids and wait (idempotent)
 #
@@ -144,21 +145,33 @@ wait_ready() {
   return 1
 }
 
-do_start() {
-  if live_pid namesrv >/dev/null || live_pid broker >/dev/null; then
-    echo "Ferry is already running:"
-    do_status || true
-    echo "stop it with: tools/quickstart.sh stop"
-    return 0
-  fi
-  build
-  mkdir -p "$DATA"
-  [ -n "$NS_PORT" ] || NS_PORT="$(free_port)"
-  [ -n "$BROKER_PORT" ] || BROKER_PORT="$(free_port)"
-  [ "$NS_PORT" != "$BROKER_PORT" ] || die "the NameServer and the Broker need different ports"
-  for p in "$NS_PORT" "$BROKER_PORT"; do port_open "$p" && die "port $p is in use on 127.0.0.1"; done
-  local ns_addr="127.0.0.1:$NS_PORT" broker_addr="127.0.0.1:$BROKER_PORT"
-  printf 'QS_NAMESRV_PORT=%s\nQS_BROKER_PORT=%s\n' "$NS_PORT" "$BROKER_PORT" > "$DATA/ports.env"
+start_namesrv() {
+  echo "== starting the NameServer on 127.0.0.1:$NS_PORT"
+  nohup "$BIN/mqnamesrv" -p "$NS_PORT" -d "$DATA/namesrv" > "$DATA/namesrv.out" 2>&1 < /dev/null &
+  echo $! > "$DATA/namesrv.pid"
+  wait_ready namesrv "$NS_PORT"
+}
+
+start_broker() {
+  echo "== starting the Broker on 127.0.0.1:$BROKER_PORT"
+  nohup "$BIN/mqbroker" -c "$DATA/broker.conf" > "$DATA/broker.out" 2>&1 < /dev/null &
+  echo $! > "$DATA/broker.pid"
+  wait_ready broker "$BROKER_PORT"
+}
+
+# Until the NameServer lists broker-a. A broker registers right after it listens, and again every
+# 30 s, so a NameServer started again beside a running broker learns of it within 30 s.
+wait_registered() {
+  local ns_addr="$1" seconds="$2" _
+  for _ in $(seq 1 $((seconds * 10))); do
+    "$BIN/mqadmin" clusterList -n "$ns_addr" 2>/dev/null | grep -q broker-a && return 0
+    sleep 0.1
+  done
+  echo "quickstart: the Broker did not register with the NameServer within ${seconds}s; see $DATA/broker.out" >&2
+  return 1
+}
+
+write_broker_conf() {
   cat > "$DATA/broker.conf" <<EOF
 # written by tools/quickstart.sh
 brokerClusterName=DefaultCluster
@@ -166,27 +179,59 @@ brokerName=broker-a
 brokerId=0
 brokerIP1=127.0.0.1
 listenPort=$BROKER_PORT
-namesrvAddr=$ns_addr
+namesrvAddr=127.0.0.1:$NS_PORT
 storePathRootDir=$DATA/store
 mappedFileSizeCommitLog=67108864
 EOF
+}
 
-  echo "== starting the NameServer on $ns_addr"
-  nohup "$BIN/mqnamesrv" -p "$NS_PORT" -d "$DATA/namesrv" > "$DATA/namesrv.out" 2>&1 < /dev/null &
-  echo $! > "$DATA/namesrv.pid"
-  wait_ready namesrv "$NS_PORT" || { do_stop >/dev/null; exit 1; }
-  echo "== starting the Broker on $broker_addr"
-  nohup "$BIN/mqbroker" -c "$DATA/broker.conf" > "$DATA/broker.out" 2>&1 < /dev/null &
-  echo $! > "$DATA/broker.pid"
-  wait_ready broker "$BROKER_PORT" || { do_stop >/dev/null; exit 1; }
+do_start() {
+  local ns_alive=0 broker_alive=0
+  live_pid namesrv >/dev/null && ns_alive=1
+  live_pid broker >/dev/null && broker_alive=1
+  if [ $ns_alive -eq 1 ] && [ $broker_alive -eq 1 ]; then
+    echo "Ferry is already running:"
+    do_status || true
+    echo "stop it with: tools/quickstart.sh stop"
+    return 0
+  fi
+  build
+  mkdir -p "$DATA"
+  if [ $ns_alive -eq 1 ] || [ $broker_alive -eq 1 ]; then
+    # One daemon died (a crash, kill -9): start it again on the ports and store it had, so the
+    # other one and every client keep their addresses. The Broker recovers its store on start.
+    load_ports
+    [ -n "${QS_NAMESRV_PORT:-}" ] && [ -n "${QS_BROKER_PORT:-}" ] && [ -f "$DATA/broker.conf" ] ||
+      die "one daemon runs but $DATA/ports.env or $DATA/broker.conf is missing; run 'tools/quickstart.sh stop' first"
+    NS_PORT=$QS_NAMESRV_PORT
+    BROKER_PORT=$QS_BROKER_PORT
+    if [ $ns_alive -eq 0 ]; then
+      echo "The NameServer is not running (the Broker is): starting it again"
+      port_open "$NS_PORT" && die "port $NS_PORT (the NameServer's) is in use on 127.0.0.1"
+      start_namesrv || exit 1
+    else
+      echo "The Broker is not running (the NameServer is): starting it again"
+      port_open "$BROKER_PORT" && die "port $BROKER_PORT (the Broker's) is in use on 127.0.0.1"
+      start_broker || exit 1
+    fi
+    wait_registered "127.0.0.1:$NS_PORT" 40 || exit 1
+  else
+    [ -n "$NS_PORT" ] || NS_PORT="$(free_port)"
+    [ -n "$BROKER_PORT" ] || BROKER_PORT="$(free_port)"
+    [ "$NS_PORT" != "$BROKER_PORT" ] || die "the NameServer and the Broker need different ports"
+    for p in "$NS_PORT" "$BROKER_PORT"; do port_open "$p" && die "port $p is in use on 127.0.0.1"; done
+    printf 'QS_NAMESRV_PORT=%s\nQS_BROKER_PORT=%s\n' "$NS_PORT" "$BROKER_PORT" > "$DATA/ports.env"
+    write_broker_conf
+    start_namesrv || { do_stop >/dev/null; exit 1; }
+    start_broker || { do_stop >/dev/null; exit 1; }
+    wait_registered "127.0.0.1:$NS_PORT" 10 || { do_stop >/dev/null; exit 1; }
+  fi
+  run_demo
+}
 
+run_demo() {
+  local ns_addr="127.0.0.1:$NS_PORT" broker_addr="127.0.0.1:$BROKER_PORT"
   local admin=("$BIN/mqadmin")
-  # The broker registers with the NameServer right after it listens; give it a moment.
-  local _
-  for _ in $(seq 1 50); do
-    "${admin[@]}" clusterList -n "$ns_addr" 2>/dev/null | grep -q broker-a && break
-    sleep 0.1
-  done
   echo
   echo "== mqadmin updateTopic -t $TOPIC -c DefaultCluster -n $ns_addr"
   "${admin[@]}" updateTopic -t "$TOPIC" -c DefaultCluster -r 4 -w 4 -n "$ns_addr"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tools/quickstart.sh end to end: start (data in a temp dir, binaries of this build), the demo's
-# received messages, status, stop, stop again. A trap stops the daemons by their recorded pids
+# received messages, status, a second start, each daemon killed and started again, stop, stop again. A trap stops the daemons by their recorded pids
 # whatever happens, so a failure leaves no process behind.
 #   quickstart_test.sh REPO_ROOT BIN_DIR
 set -uo pipefail
@@ -43,6 +43,32 @@ grep -q "Broker      running  pid $broker_pid" <<<"$status" || fail "status does
 # Running it again reports the running cluster and starts nothing.
 again="$("$QS" 2>&1)" || fail "a second start failed: $again"
 grep -q "already running" <<<"$again" || fail "a second start did not say 'already running': $again"
+
+# A daemon that died (kill -9) is started again on its port and store; the other keeps running.
+kill -9 "$broker_pid"
+while kill -0 "$broker_pid" 2>/dev/null; do sleep 0.1; done
+if "$QS" status >/dev/null; then fail "status exited 0 with the broker killed"; fi
+restart="$(timeout 60 "$QS" 2>&1)" || { echo "$restart"; fail "start after the broker died exited non-zero"; }
+grep -q "The Broker is not running (the NameServer is): starting it again" <<<"$restart" ||
+  fail "start after the broker died did not say it starts the broker: $restart"
+grep -q "Received 3 messages from topic QuickstartTopic" <<<"$restart" || fail "no demo after the broker restart: $restart"
+new_broker_pid="$(cat "$FERRY_QUICKSTART_DATA/broker.pid")"
+[ "$new_broker_pid" != "$broker_pid" ] || fail "the broker pid did not change"
+[ "$(cat "$FERRY_QUICKSTART_DATA/namesrv.pid")" = "$ns_pid" ] || fail "the running NameServer was replaced"
+status="$("$QS" status)" || fail "status exited non-zero after the restart: $status"
+grep -q "Broker      running  pid $new_broker_pid  127.0.0.1:$(sed -n 's/^QS_BROKER_PORT=//p' "$FERRY_QUICKSTART_DATA/ports.env")" <<<"$status" ||
+  fail "the restarted broker is not on its old port: $status"
+broker_pid="$new_broker_pid"
+
+# The same for the NameServer: the running broker registers with the new one (every 30 s).
+kill -9 "$ns_pid"
+while kill -0 "$ns_pid" 2>/dev/null; do sleep 0.1; done
+restart="$(timeout 90 "$QS" 2>&1)" || { echo "$restart"; fail "start after the NameServer died exited non-zero"; }
+grep -q "The NameServer is not running (the Broker is): starting it again" <<<"$restart" ||
+  fail "start after the NameServer died did not say it starts the NameServer: $restart"
+grep -q "Received 3 messages from topic QuickstartTopic" <<<"$restart" || fail "no demo after the NameServer restart: $restart"
+ns_pid="$(cat "$FERRY_QUICKSTART_DATA/namesrv.pid")"
+[ "$(cat "$FERRY_QUICKSTART_DATA/broker.pid")" = "$broker_pid" ] || fail "the running broker was replaced"
 
 "$QS" stop || fail "stop exited non-zero"
 for pid in "$ns_pid" "$broker_pid"; do
