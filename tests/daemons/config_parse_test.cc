@@ -5,10 +5,10 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "tools/common/broker_conf.h"
-#include "tools/common/config_binder.h"
-#include "tools/common/namesrv_conf.h"
-#include "tools/common/properties_file.h"
+#include "tools/mqbroker/broker_conf.h"
+#include "tools/daemon/config_binder.h"
+#include "tools/mqnamesrv/namesrv_conf.h"
+#include "tools/daemon/properties_file.h"
 
 namespace ferry::tools {
 namespace {

@@ -4,11 +4,11 @@
 #include <string>
 #include <vector>
 
-#include "tools/mqadmin/flags.h"
-#include "tools/mqadmin/table.h"
-#include "tools/mqadmin/time_arg.h"
+#include "tools/cli/flags.h"
+#include "tools/cli/table.h"
+#include "tools/cli/time_arg.h"
 
-namespace ferry::mqadmin {
+namespace ferry::cli {
 namespace {
 
 const std::vector<FlagSpec> kSpecs = {
@@ -118,4 +118,4 @@ TEST(MqadminTable, AlignsColumnsAndRightAlignsNumbers) {
 }
 
 }  // namespace
-}  // namespace ferry::mqadmin
+}  // namespace ferry::cli

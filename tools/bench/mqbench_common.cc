@@ -14,7 +14,7 @@
 #include "remoting/response_code.h"
 #include "runtime/log.h"
 #include "tools/bench/mqbench.h"
-#include "tools/mqadmin/namesrv_addrs.h"
+#include "tools/cli/namesrv_addrs.h"
 
 namespace ferry::bench {
 
@@ -38,20 +38,20 @@ std::uint32_t crc_of_tail(const std::vector<std::uint8_t>& b) {
 }  // namespace
 
 std::variant<BenchArgs, int> parse_args(std::string_view sub, std::string_view summary,
-                                        const std::vector<mqadmin::FlagSpec>& specs, std::span<const std::string> args) {
-  std::vector<mqadmin::FlagSpec> all = specs;
+                                        const std::vector<cli::FlagSpec>& specs, std::span<const std::string> args) {
+  std::vector<cli::FlagSpec> all = specs;
   all.push_back({'n', "namesrvAddr", "ADDRS", "NameServers, 'ip:port;ip:port' (default $NAMESRV_ADDR or 127.0.0.1:9876)"});
   all.push_back({'h', "help", "", "show this help"});
-  Result<mqadmin::ParsedFlags> f = mqadmin::parse_flags(all, args);
+  Result<cli::ParsedFlags> f = cli::parse_flags(all, args);
   if (!f.ok()) return usage_error(sub, f.error().detail);
   if (f->has("help")) {
-    std::fputs(fmt::format("usage: mqbench {} [flags]\n{}\n\nflags:\n{}", sub, summary, mqadmin::flags_help(all)).c_str(),
+    std::fputs(fmt::format("usage: mqbench {} [flags]\n{}\n\nflags:\n{}", sub, summary, cli::flags_help(all)).c_str(),
                stdout);
     return kExitOk;
   }
   const char* env = std::getenv("NAMESRV_ADDR");
   Result<std::vector<std::string>> addrs =
-      mqadmin::parse_namesrv_addrs(f->get_or("namesrvAddr", env && *env ? env : "127.0.0.1:9876"));
+      cli::parse_namesrv_addrs(f->get_or("namesrvAddr", env && *env ? env : "127.0.0.1:9876"));
   if (!addrs.ok()) return usage_error(sub, addrs.error().detail);
   return BenchArgs{std::move(*f), std::move(*addrs)};
 }

@@ -25,7 +25,7 @@
 #include "runtime/task.h"
 #include "runtime/wake_signal.h"
 #include "tools/bench/latency_histogram.h"
-#include "tools/mqadmin/flags.h"
+#include "tools/cli/flags.h"
 
 namespace ferry::bench {
 
@@ -92,11 +92,11 @@ class ErrorTally {
 // or 127.0.0.1:9876) and -h. Returns the parsed flags and NameServers, or the exit code after
 // printing the help (0) or a usage error (2).
 struct BenchArgs {
-  mqadmin::ParsedFlags flags;
+  cli::ParsedFlags flags;
   std::vector<std::string> namesrv;
 };
 std::variant<BenchArgs, int> parse_args(std::string_view sub, std::string_view summary,
-                                        const std::vector<mqadmin::FlagSpec>& specs, std::span<const std::string> args);
+                                        const std::vector<cli::FlagSpec>& specs, std::span<const std::string> args);
 // Prints "mqbench SUB: message" and a pointer to --help; returns kExitUsage.
 int usage_error(std::string_view sub, std::string_view message);
 

@@ -218,7 +218,7 @@ void ConsumeBench::print_summary(SteadyTime start, SteadyTime end) {
   std::fflush(stdout);
 }
 
-const std::vector<mqadmin::FlagSpec> kSpecs = {
+const std::vector<cli::FlagSpec> kSpecs = {
     {'t', "topic", "TOPIC", "topic to consume", true},
     {'g', "group", "GROUP", "consumer group (default mqbench_consumer)"},
     {'e', "expression", "EXPR", "tag expression, e.g. 'TagA || TagB' (default *)"},
@@ -235,7 +235,7 @@ int consume_main(std::span<const std::string> args) {
       parse_args(kSub, "receive messages with a push consumer; throughput and end-to-end latency", kSpecs, args);
   if (const int* code = std::get_if<int>(&parsed)) return *code;
   BenchArgs& a = std::get<BenchArgs>(parsed);
-  const mqadmin::ParsedFlags& f = a.flags;
+  const cli::ParsedFlags& f = a.flags;
   Options o;
   o.namesrv = a.namesrv;
   o.topic = *f.get("topic");

@@ -377,7 +377,7 @@ void ProduceBench::print_summary(SteadyTime start, SteadyTime send_end, SteadyTi
   std::fflush(stdout);
 }
 
-const std::vector<mqadmin::FlagSpec> kSpecs = {
+const std::vector<cli::FlagSpec> kSpecs = {
     {'t', "topic", "TOPIC", "topic to send to", true},
     {'s', "size", "BYTES", "body size, 24..4194304 (default 1024)"},
     {'p', "producers", "N", "producer instances, each with its own connections (default 1)"},
@@ -399,7 +399,7 @@ int produce_main(std::span<const std::string> args) {
       parse_args(kSub, "send messages for a while; per-second and final throughput, send latency and errors", kSpecs, args);
   if (const int* code = std::get_if<int>(&parsed)) return *code;
   BenchArgs& a = std::get<BenchArgs>(parsed);
-  const mqadmin::ParsedFlags& f = a.flags;
+  const cli::ParsedFlags& f = a.flags;
   Options o;
   o.namesrv = a.namesrv;
   o.topic = *f.get("topic");

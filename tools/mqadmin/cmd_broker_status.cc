@@ -10,7 +10,7 @@
 #include "remoting/request_code.h"
 #include "tools/mqadmin/broker_calls.h"
 #include "tools/mqadmin/command.h"
-#include "tools/mqadmin/table.h"
+#include "tools/cli/table.h"
 
 namespace ferry::mqadmin {
 
@@ -55,7 +55,7 @@ int run(const ParsedFlags& f, AdminSession& s) {
     if (brokers.error().code == Errc::invalid_argument) return usage_error(kName, brokers.error().detail);
     return fail(kName, brokers.error());
   }
-  Table t({"#Broker", "Id", "Addr", "PutTPS", "GetTPS", "MsgPut", "MsgGet", "DiskUsed", "CommitLogMin", "CommitLogMax",
+  cli::Table t({"#Broker", "Id", "Addr", "PutTPS", "GetTPS", "MsgPut", "MsgGet", "DiskUsed", "CommitLogMin", "CommitLogMax",
            "Flush", "Uptime"});
   std::string verbose;
   int failures = 0;

@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "tools/mqadmin/command.h"
-#include "tools/mqadmin/table.h"
+#include "tools/cli/table.h"
 
 namespace ferry::mqadmin {
 
@@ -12,7 +12,7 @@ namespace {
 int run(const ParsedFlags&, AdminSession& s) {
   Result<remoting::body::ClusterInfo> info = s.run(s.admin().cluster_info());
   if (!info.ok()) return fail("clusterList", info.error());
-  Table t({"#Cluster", "Broker", "BrokerId", "Address"});
+  cli::Table t({"#Cluster", "Broker", "BrokerId", "Address"});
   for (const auto& [cluster, names] : info->cluster_addr_table) {
     std::vector<std::string> sorted = names;
     std::sort(sorted.begin(), sorted.end());

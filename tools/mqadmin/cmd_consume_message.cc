@@ -12,7 +12,7 @@
 
 #include "tools/mqadmin/command.h"
 #include "tools/mqadmin/message_print.h"
-#include "tools/mqadmin/table.h"
+#include "tools/cli/table.h"
 
 namespace ferry::mqadmin {
 
@@ -35,7 +35,7 @@ int run(const ParsedFlags& f, AdminSession& s) {
   if (queues.empty()) return fail(kName, fmt::format("topic '{}' has no readable queue", topic));
 
   std::vector<QueueOffset> next(queues.size(), QueueOffset(0));
-  Table t(message_headers());
+  cli::Table t(message_headers());
   std::int64_t received = 0;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(*timeout_ms);
   while (received < wanted) {

@@ -7,7 +7,7 @@
 
 #include "common/names.h"
 #include "tools/mqadmin/command.h"
-#include "tools/mqadmin/table.h"
+#include "tools/cli/table.h"
 
 namespace ferry::mqadmin {
 
@@ -41,7 +41,7 @@ int run(const ParsedFlags& f, AdminSession& s) {
   } else {
     topics.push_back(*f.get("topic"));
   }
-  Table t({"#Topic", "Broker", "Queue", "BrokerOffset", "ConsumerOffset", "Diff"});
+  cli::Table t({"#Topic", "Broker", "Queue", "BrokerOffset", "ConsumerOffset", "Diff"});
   std::int64_t total_lag = 0;
   for (const std::string& topic : topics) {
     Result<std::vector<client::QueueProgress>> progress = s.run(s.admin().consumer_progress(group, topic));

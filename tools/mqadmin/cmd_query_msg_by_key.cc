@@ -15,7 +15,7 @@ int run(const ParsedFlags& f, AdminSession& s) {
   Result<std::vector<MessageExt>> msgs =
       s.run(s.admin().query_message(*f.get("topic"), *f.get("key"), static_cast<std::int32_t>(*max), 0, INT64_MAX));
   if (!msgs.ok()) return fail(kName, msgs.error());
-  Table t({"#MsgId", "OffsetMsgId", "Queue", "Offset", "Tags", "StoreTime", "Body"});
+  cli::Table t({"#MsgId", "OffsetMsgId", "Queue", "Offset", "Tags", "StoreTime", "Body"});
   for (const MessageExt& m : *msgs) {
     t.add_row({std::string(m.msg_id()), m.offset_msg_id, std::to_string(m.queue_id.value()),
                std::to_string(m.queue_offset.value()), std::string(m.tags().value_or("")), format_time_ms(m.store_timestamp_ms),

@@ -24,8 +24,8 @@
 #include "remoting/response_code.h"
 #include "tools/mqadmin/broker_calls.h"
 #include "tools/mqadmin/command.h"
-#include "tools/mqadmin/table.h"
-#include "tools/mqadmin/time_arg.h"
+#include "tools/cli/table.h"
+#include "tools/cli/time_arg.h"
 
 namespace ferry::mqadmin {
 
@@ -61,7 +61,7 @@ int run(const ParsedFlags& f, AdminSession& s) {
   const std::string group = *f.get("group");
   const std::string topic = *f.get("topic");
   const WallMs now = s.rt().wall_ms();
-  Result<std::int64_t> ts = parse_time_arg(*f.get("timestamp"), now);
+  Result<std::int64_t> ts = cli::parse_time_arg(*f.get("timestamp"), now);
   if (!ts.ok()) return usage_error(kName, fmt::format("-s: {}", ts.error().detail));
   Result<std::optional<bool>> force_flag = f.bool_of("force");
   if (!force_flag.ok()) return usage_error(kName, force_flag.error().detail);
@@ -82,7 +82,7 @@ int run(const ParsedFlags& f, AdminSession& s) {
                                    group, online->size(), list));
   }
 
-  Table t({"#Broker", "Queue", "BrokerOffset", "ConsumerOffset", "TimestampOffset", "ResetOffset"});
+  cli::Table t({"#Broker", "Queue", "BrokerOffset", "ConsumerOffset", "TimestampOffset", "ResetOffset"});
   for (const MessageQueue& q : queues) {
     Result<QueueOffset> max = s.run(client::max_offset(s.instance(), q));
     if (!max.ok()) return fail(kName, max.error());
@@ -102,7 +102,7 @@ int run(const ParsedFlags& f, AdminSession& s) {
                current->has_value() ? std::to_string((*current)->value()) : "-", std::to_string(found->value()),
                std::to_string(target.value())});
   }
-  std::printf("reset group %s on topic %s to %s (%lld ms)\n%s", group.c_str(), topic.c_str(), format_utc_ms(*ts).c_str(),
+  std::printf("reset group %s on topic %s to %s (%lld ms)\n%s", group.c_str(), topic.c_str(), cli::format_utc_ms(*ts).c_str(),
               static_cast<long long>(*ts), t.render().c_str());
   return kExitOk;
 }

@@ -6,7 +6,7 @@
 
 #include "client/producer.h"
 #include "tools/mqadmin/command.h"
-#include "tools/mqadmin/table.h"
+#include "tools/cli/table.h"
 
 namespace ferry::mqadmin {
 
@@ -35,7 +35,7 @@ int run(const ParsedFlags& f, AdminSession& s) {
   cfg.group = f.get_or("producerGroup", "mqadmin-producer");
   client::Producer producer(s.instance(), cfg);
   if (Status st = producer.start(); !st.ok()) return usage_error(kName, st.error().to_string());
-  Table t({"#MsgId", "OffsetMsgId", "Broker", "Queue", "Offset", "Status"});
+  cli::Table t({"#MsgId", "OffsetMsgId", "Broker", "Queue", "Offset", "Status"});
   int exit_code = kExitOk;
   for (std::int64_t i = 0; i < *count; ++i) {
     Message m;

@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "tools/mqadmin/command.h"
-#include "tools/mqadmin/table.h"
+#include "tools/cli/table.h"
 
 namespace ferry::mqadmin {
 
@@ -13,12 +13,12 @@ int run(const ParsedFlags& f, AdminSession& s) {
   const std::string topic = *f.get("topic");
   Result<remoting::body::TopicRouteData> route = s.run(s.admin().topic_route(topic));
   if (!route.ok()) return fail("topicRoute", route.error());
-  Table queues({"#Broker", "ReadQueues", "WriteQueues", "Perm", "SysFlag"});
+  cli::Table queues({"#Broker", "ReadQueues", "WriteQueues", "Perm", "SysFlag"});
   for (const auto& q : route->queue_datas) {
     queues.add_row({q.broker_name, std::to_string(q.read_queue_nums), std::to_string(q.write_queue_nums),
                     std::to_string(q.perm), std::to_string(q.topic_sys_flag)});
   }
-  Table brokers({"#Cluster", "Broker", "BrokerId", "Address"});
+  cli::Table brokers({"#Cluster", "Broker", "BrokerId", "Address"});
   for (const auto& b : route->broker_datas) {
     for (const auto& [id, addr] : b.broker_addrs) brokers.add_row({b.cluster, b.broker_name, std::to_string(id), addr});
   }

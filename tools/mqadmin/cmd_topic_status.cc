@@ -2,7 +2,7 @@
 #include <cstdio>
 
 #include "tools/mqadmin/command.h"
-#include "tools/mqadmin/table.h"
+#include "tools/cli/table.h"
 
 namespace ferry::mqadmin {
 
@@ -12,7 +12,7 @@ int run(const ParsedFlags& f, AdminSession& s) {
   const std::string topic = *f.get("topic");
   Result<std::vector<client::QueueStatus>> status = s.run(s.admin().topic_status(topic));
   if (!status.ok()) return fail("topicStatus", status.error());
-  Table t({"#Broker", "Queue", "MinOffset", "MaxOffset"});
+  cli::Table t({"#Broker", "Queue", "MinOffset", "MaxOffset"});
   for (const auto& q : *status) {
     t.add_row({q.queue.broker_name, std::to_string(q.queue.queue_id.value()), std::to_string(q.min_offset.value()),
                std::to_string(q.max_offset.value())});

@@ -13,7 +13,7 @@
 #include "remoting/request_code.h"
 #include "tools/mqadmin/broker_calls.h"
 #include "tools/mqadmin/command.h"
-#include "tools/mqadmin/table.h"
+#include "tools/cli/table.h"
 
 namespace ferry::mqadmin {
 
@@ -80,7 +80,7 @@ int run(const ParsedFlags& f, AdminSession& s) {
   Result<std::vector<BrokerTarget>> brokers = resolve_brokers(s, cluster, broker_addr, true);
   if (!brokers.ok()) return fail(kName, brokers.error());
 
-  Table t({"#Broker", "Addr", "Group", "ConsumeEnable", "FromMin", "Broadcast", "RetryQueues", "RetryMaxTimes", "BrokerId",
+  cli::Table t({"#Broker", "Addr", "Group", "ConsumeEnable", "FromMin", "Broadcast", "RetryQueues", "RetryMaxTimes", "BrokerId",
            "SlowBrokerId", "NotifyIdsChanged"});
   for (const BrokerTarget& b : *brokers) {
     Result<std::optional<SubscriptionGroupConfig>> current = fetch(s, b.addr, group);

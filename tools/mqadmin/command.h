@@ -12,10 +12,14 @@
 #include <vector>
 
 #include "runtime/result.h"
-#include "tools/mqadmin/flags.h"
+#include "tools/cli/flags.h"
 #include "tools/mqadmin/session.h"
 
 namespace ferry::mqadmin {
+
+// Every subcommand is declared by its flags and runs on what they parsed to (tools/cli).
+using cli::FlagSpec;
+using cli::ParsedFlags;
 
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailed = 1;

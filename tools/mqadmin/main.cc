@@ -51,7 +51,7 @@ void print_command_help(const Command& c) {
     if (!s.value_name.empty()) f = fmt::format("{} {}", f, s.value_name);
     synopsis += s.required ? fmt::format(" {}", f) : fmt::format(" [{}]", f);
   }
-  std::fputs(fmt::format("usage: mqadmin {} [-n namesrvAddr]{}\n{}\n\nflags:\n{}", c.name, synopsis, c.summary, flags_help(specs)).c_str(),
+  std::fputs(fmt::format("usage: mqadmin {} [-n namesrvAddr]{}\n{}\n\nflags:\n{}", c.name, synopsis, c.summary, cli::flags_help(specs)).c_str(),
              stdout);
 }
 
@@ -75,7 +75,7 @@ int run(int argc, char** argv) {
     return kExitUsage;
   }
   const std::vector<FlagSpec> specs = specs_of(*command);
-  Result<ParsedFlags> flags = parse_flags(specs, std::span<const std::string>(args).subspan(1));
+  Result<cli::ParsedFlags> flags = cli::parse_flags(specs, std::span<const std::string>(args).subspan(1));
   if (!flags.ok()) return usage_error(command->name, flags.error().detail);
   if (flags->has("help")) {
     print_command_help(*command);
@@ -83,7 +83,7 @@ int run(int argc, char** argv) {
   }
   const char* env = std::getenv("NAMESRV_ADDR");
   const std::string namesrv = flags->get_or("namesrvAddr", env && *env ? env : kDefaultNamesrv);
-  Result<std::vector<std::string>> addrs = parse_namesrv_addrs(namesrv);
+  Result<std::vector<std::string>> addrs = cli::parse_namesrv_addrs(namesrv);
   if (!addrs.ok()) return usage_error(command->name, addrs.error().detail);
   AdminSession session(std::move(*addrs));
   return command->run(*flags, session);

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "common/message.h"
-#include "tools/mqadmin/table.h"
+#include "tools/cli/table.h"
 
 namespace ferry::mqadmin {
 

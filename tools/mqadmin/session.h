@@ -15,7 +15,7 @@
 #include "client/client_instance.h"
 #include "client/pull_api.h"
 #include "runtime/asio/asio_runtime.h"
-#include "tools/mqadmin/namesrv_addrs.h"
+#include "tools/cli/namesrv_addrs.h"
 
 namespace ferry::mqadmin {
 

@@ -18,9 +18,9 @@
 
 #include "broker/broker.h"
 #include "runtime/asio/asio_runtime.h"
-#include "tools/common/broker_conf.h"
-#include "tools/common/daemon_log.h"
-#include "tools/common/dir_lock.h"
+#include "tools/mqbroker/broker_conf.h"
+#include "tools/daemon/daemon_log.h"
+#include "tools/daemon/dir_lock.h"
 
 namespace {
 

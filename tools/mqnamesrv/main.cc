@@ -15,9 +15,9 @@
 
 #include "namesrv/name_server.h"
 #include "runtime/asio/asio_runtime.h"
-#include "tools/common/config_binder.h"
-#include "tools/common/daemon_log.h"
-#include "tools/common/namesrv_conf.h"
+#include "tools/daemon/config_binder.h"
+#include "tools/daemon/daemon_log.h"
+#include "tools/mqnamesrv/namesrv_conf.h"
 
 namespace {
 

@@ -21,7 +21,7 @@
 
 #include "broker/broker_config.h"
 #include "runtime/result.h"
-#include "tools/common/properties_file.h"
+#include "tools/daemon/properties_file.h"
 
 namespace ferry::tools {
 

@@ -1,4 +1,4 @@
-#include "tools/mqadmin/time_arg.h"
+#include "tools/cli/time_arg.h"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include <ctime>
 #include <optional>
 
-namespace ferry::mqadmin {
+namespace ferry::cli {
 
 namespace {
 
@@ -124,4 +124,4 @@ std::string format_utc_ms(std::int64_t ms) {
                      tm.tm_min, tm.tm_sec, millis);
 }
 
-}  // namespace ferry::mqadmin
+}  // namespace ferry::cli

@@ -1,5 +1,6 @@
-// mqadmin's flag parser: RocketMQ-style `-t TOPIC` short flags, plus `--topic TOPIC` and
-// `--topic=TOPIC` long forms, checked against a per-subcommand list of FlagSpecs.
+// The command-line tools' flag parser (mqadmin, mqbench): RocketMQ-style `-t TOPIC` short flags,
+// plus `--topic TOPIC` and `--topic=TOPIC` long forms, checked against a per-subcommand list of
+// FlagSpecs.
 //
 //   const FlagSpec specs[] = {{'t', "topic", "TOPIC", "topic name", true}};
 //   Result<ParsedFlags> f = parse_flags(specs, args);   // args: what follows the subcommand
@@ -20,7 +21,7 @@
 
 #include "runtime/result.h"
 
-namespace ferry::mqadmin {
+namespace ferry::cli {
 
 struct FlagSpec {
   char short_name = 0;           // 0: long form only
@@ -59,4 +60,4 @@ std::string flags_help(std::span<const FlagSpec> specs);
 // "-t (--topic)" or "--topic": how errors name a flag.
 std::string flag_name(const FlagSpec& spec);
 
-}  // namespace ferry::mqadmin
+}  // namespace ferry::cli

@@ -30,7 +30,7 @@
 
 #include "runtime/result.h"
 #include "runtime/time.h"
-#include "tools/common/properties_file.h"
+#include "tools/daemon/properties_file.h"
 
 namespace ferry::tools {
 

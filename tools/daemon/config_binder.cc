@@ -1,4 +1,4 @@
-#include "tools/common/config_binder.h"
+#include "tools/daemon/config_binder.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,4 +1,4 @@
-#include "tools/common/dir_lock.h"
+#include "tools/daemon/dir_lock.h"
 
 #include <fcntl.h>
 #include <sys/file.h>

@@ -13,7 +13,7 @@
 
 #include "namesrv/namesrv_config.h"
 #include "runtime/result.h"
-#include "tools/common/properties_file.h"
+#include "tools/daemon/properties_file.h"
 
 namespace ferry::tools {
 

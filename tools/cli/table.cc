@@ -1,10 +1,10 @@
-#include "tools/mqadmin/table.h"
+#include "tools/cli/table.h"
 
 #include <algorithm>
 
 #include "runtime/assert.h"
 
-namespace ferry::mqadmin {
+namespace ferry::cli {
 
 namespace {
 
@@ -56,4 +56,4 @@ std::string Table::render() const {
   return out;
 }
 
-}  // namespace ferry::mqadmin
+}  // namespace ferry::cli

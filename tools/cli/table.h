@@ -1,5 +1,5 @@
-// A plain-text table for mqadmin's output: a header row and rows of cells, every column as wide
-// as its widest cell, columns separated by two spaces, no trailing blanks.
+// A plain-text table for the command-line tools' output: a header row and rows of cells, every
+// column as wide as its widest cell, columns separated by two spaces, no trailing blanks.
 //
 //   Table t({"Broker", "Queue", "MinOffset"});
 //   t.add_row({"broker-a", "0", "0"});
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace ferry::mqadmin {
+namespace ferry::cli {
 
 class Table {
  public:
@@ -27,4 +27,4 @@ class Table {
   std::vector<std::vector<std::string>> rows_;
 };
 
-}  // namespace ferry::mqadmin
+}  // namespace ferry::cli

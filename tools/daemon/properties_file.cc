@@ -1,4 +1,4 @@
-#include "tools/common/properties_file.h"
+#include "tools/daemon/properties_file.h"
 
 #include <fmt/format.h>
 

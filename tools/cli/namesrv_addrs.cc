@@ -1,10 +1,10 @@
-#include "tools/mqadmin/namesrv_addrs.h"
+#include "tools/cli/namesrv_addrs.h"
 
 #include <fmt/format.h>
 
 #include "common/host_port.h"
 
-namespace ferry::mqadmin {
+namespace ferry::cli {
 
 Result<std::vector<std::string>> parse_namesrv_addrs(const std::string& text) {
   std::vector<std::string> out;
@@ -28,4 +28,4 @@ Result<std::vector<std::string>> parse_namesrv_addrs(const std::string& text) {
   return out;
 }
 
-}  // namespace ferry::mqadmin
+}  // namespace ferry::cli

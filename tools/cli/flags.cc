@@ -1,4 +1,4 @@
-#include "tools/mqadmin/flags.h"
+#include "tools/cli/flags.h"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 #include <cctype>
 #include <charconv>
 
-namespace ferry::mqadmin {
+namespace ferry::cli {
 
 namespace {
 
@@ -125,4 +125,4 @@ std::string flags_help(std::span<const FlagSpec> specs) {
   return out;
 }
 
-}  // namespace ferry::mqadmin
+}  // namespace ferry::cli

@@ -1,6 +1,6 @@
-#include "tools/common/namesrv_conf.h"
+#include "tools/mqnamesrv/namesrv_conf.h"
 
-#include "tools/common/config_binder.h"
+#include "tools/daemon/config_binder.h"
 
 namespace ferry::tools {
 

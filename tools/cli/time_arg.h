@@ -1,4 +1,4 @@
-// Points in time on mqadmin's command line (resetOffsetByTime -s):
+// Points in time on a command line (mqadmin resetOffsetByTime -s):
 //   "1767225600000"              milliseconds since the epoch (all digits)
 //   "now"                        `now_ms`
 //   "2026-01-01T08:30:00Z"       ISO 8601 in UTC; ".123" milliseconds and "+08:00" / "-0530"
@@ -13,11 +13,11 @@
 
 #include "runtime/result.h"
 
-namespace ferry::mqadmin {
+namespace ferry::cli {
 
 Result<std::int64_t> parse_time_arg(const std::string& text, std::int64_t now_ms);
 
 // "2026-01-01T08:30:00.000Z" for epoch milliseconds.
 std::string format_utc_ms(std::int64_t ms);
 
-}  // namespace ferry::mqadmin
+}  // namespace ferry::cli

@@ -1,4 +1,4 @@
-#include "tools/common/daemon_log.h"
+#include "tools/daemon/daemon_log.h"
 
 #include <fmt/format.h>
 #include <spdlog/common.h>

@@ -1,11 +1,11 @@
-#include "tools/common/broker_conf.h"
+#include "tools/mqbroker/broker_conf.h"
 
 #include <fmt/format.h>
 
 #include <filesystem>
 
 #include "common/host_port.h"
-#include "tools/common/config_binder.h"
+#include "tools/daemon/config_binder.h"
 
 namespace ferry::tools {
 
