@@ -24,6 +24,9 @@ tools/check-determinism.sh
 step "outside-path lint"
 tools/check-paths.sh
 
+step "include-direction lint"
+tools/check-layers.sh
+
 step "Release build"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 ninja -C build -j "$jobs"

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# The include-direction lint (docs/architecture.md): a layer includes only itself and the layers
+# below it, so dependencies flow downward and the simulator and the production runtime stay
+# outside the components.
+#
+#   tools/check-layers.sh [ROOT]     (ROOT defaults to the repository)
+#
+# Reads every `#include "..."` of the files under ROOT/src and ROOT/sim. Prints
+# "file:line: LAYER may not include INCLUDED_LAYER: text" for each violation and exits 1 if there
+# is any. Layers, each with what it may include besides itself:
+#   runtime        (nothing)
+#   runtime/asio   runtime
+#   common         runtime
+#   remoting       common runtime
+#   remoting/rpc   remoting common runtime
+#   store          common runtime
+#   namesrv        remoting remoting/rpc common runtime
+#   broker         store remoting remoting/rpc common runtime
+#   client         remoting remoting/rpc common runtime
+#   client_api     client remoting remoting/rpc common runtime
+#   sim            every component and runtime, never runtime/asio (the simulator drives the
+#                  components through the runtime interfaces, in virtual time)
+# Nothing under src/ or sim/ includes tools/ or tests/. A `#include "name.h"` without a folder is
+# taken as the including file's own layer.
+set -uo pipefail
+
+root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
+[ -d "$root/src" ] || { echo "check-layers: no src/ under $root" >&2; exit 2; }
+
+allowed='
+runtime:
+runtime/asio: runtime
+common: runtime
+remoting: common runtime
+remoting/rpc: remoting common runtime
+store: common runtime
+namesrv: remoting remoting/rpc common runtime
+broker: store remoting remoting/rpc common runtime
+client: remoting remoting/rpc common runtime
+client_api: client remoting remoting/rpc common runtime
+sim: client_api client broker namesrv store remoting remoting/rpc common runtime
+'
+
+files=()
+while IFS= read -r -d '' f; do files+=("${f#"$root"/}"); done < <(
+  find "$root/src" "$root/sim" -type f \( -name '*.h' -o -name '*.hpp' -o -name '*.cc' -o -name '*.cpp' -o -name '*.inl' -o -name '*.ipp' \) -print0 2>/dev/null | sort -z)
+[ ${#files[@]} -eq 0 ] && { echo "check-layers: no sources under $root/src or $root/sim" >&2; exit 2; }
+
+out=$(cd "$root" && grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]+"' -- "${files[@]}" | awk -v allowed="$allowed" '
+  # The layer of a path relative to the root ("src/x/..." or "sim/...") or of an include target.
+  function layer_of(path, from_include,   parts, n) {
+    n = split(path, parts, "/")
+    if (!from_include) {
+      if (parts[1] == "sim") return "sim"
+      if (parts[1] != "src") return ""
+      path = substr(path, 5); n = split(path, parts, "/")
+    }
+    if (n == 1) return "."
+    if (parts[1] == "runtime" && parts[2] == "asio" && n > 2) return "runtime/asio"
+    if (parts[1] == "remoting" && parts[2] == "rpc" && n > 2) return "remoting/rpc"
+    return parts[1]
+  }
+  BEGIN {
+    n = split(allowed, lines, "\n")
+    for (i = 1; i <= n; i++) {
+      if (lines[i] == "") continue
+      c = index(lines[i], ":"); who = substr(lines[i], 1, c - 1)
+      known[who] = 1; ok[who, who] = 1
+      m = split(substr(lines[i], c + 1), deps, " ")
+      for (j = 1; j <= m; j++) ok[who, deps[j]] = 1
+    }
+  }
+  {
+    c1 = index($0, ":"); file = substr($0, 1, c1 - 1); rest = substr($0, c1 + 1)
+    c2 = index(rest, ":"); line = substr(rest, 1, c2 - 1); text = substr(rest, c2 + 1)
+    from = layer_of(file, 0)
+    if (!(from in known)) { print file ":" line ": file outside every layer (add it to check-layers.sh): " text; next }
+    target = text; sub(/^[^"]*"/, "", target); sub(/".*$/, "", target)
+    to = layer_of(target, 1)
+    if (to == ".") next
+    if (to == "tools" || to == "tests") { print file ":" line ": " from " may not include " to ": " text; next }
+    if (!(to in known)) next  # a third-party header spelled with quotes
+    if (!((from, to) in ok)) print file ":" line ": " from " may not include " to ": " text
+  }')
+
+if [ -n "$out" ]; then
+  printf '%s\n' "$out"
+  echo "check-layers: a layer includes only itself and the layers below it (docs/architecture.md)" >&2
+  exit 1
+fi
+exit 0
