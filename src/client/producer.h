@@ -88,7 +88,7 @@ class Producer {
 
  private:
   enum class Mode : std::uint8_t { sync, async, oneway };
-  struct Outcome {  // of one attempt
+  struct [[nodiscard]] Outcome {  // of one attempt
     Result<SendResult> result;
     bool retryable = false;
   };

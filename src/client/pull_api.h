@@ -43,7 +43,7 @@ struct PullRequest {
   Duration timeout = std::chrono::seconds(3);
 };
 
-struct PullResult {
+struct [[nodiscard]] PullResult {
   PullStatus status = PullStatus::NO_NEW_MSG;
   QueueOffset next_begin_offset;
   QueueOffset min_offset;

@@ -25,7 +25,7 @@ enum class SendStatus : std::uint8_t {
 
 std::string_view name(SendStatus s);
 
-struct SendResult {
+struct [[nodiscard]] SendResult {
   SendStatus status = SendStatus::SEND_OK;
   // The client's id of the message: its UNIQ_KEY (a batch: the ids of its messages, comma-joined).
   std::string msg_id;

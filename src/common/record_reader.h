@@ -38,7 +38,7 @@ struct RecordDecodeOptions {
   std::size_t size_bytes_max = record::kDefaultRecordBytesMax;
 };
 
-struct RecordRead {
+struct [[nodiscard]] RecordRead {
   RecordKind kind = RecordKind::corrupt;
   // message: the record's length (advance by this much). blank: the rest of the file it claims.
   // torn: the length the record claims, or 0 if not even its first 8 bytes were there.

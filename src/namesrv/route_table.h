@@ -71,7 +71,7 @@ struct BrokerRegistration {
   ChannelId channel = kNoChannel;
 };
 
-struct RegisterOutcome {
+struct [[nodiscard]] RegisterOutcome {
   // Set for a slave whose master (brokerId 0 of its name) is live.
   std::optional<std::string> master_addr;
   std::optional<std::string> ha_server_addr;  // that master's HA address

@@ -5,7 +5,6 @@
 // `Result` is [[nodiscard]]: ignoring one is a compile error under -Werror.
 #pragma once
 
-#include <cassert>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -53,13 +52,19 @@ struct [[nodiscard]] Error {
   bool is(Errc c) const { return code == c; }
 };
 
+namespace detail {
+[[noreturn]] void result_access_failure(const char* what, const Error* error);
+}
+
 // Result<T> holds either a T or an Error. Result<void> holds nothing or an Error.
 template <typename T>
 class [[nodiscard]] Result {
  public:
   Result(T value) : v_(std::in_place_index<0>, std::move(value)) {}  // NOLINT: implicit by design
   Result(Error error) : v_(std::in_place_index<1>, std::move(error)) {
-    assert(std::get<1>(v_).code != Errc::ok && "Result built from an Error with code ok");
+    if (std::get<1>(v_).code == Errc::ok) [[unlikely]] {
+      detail::result_access_failure("Result built from an Error with code ok", &std::get<1>(v_));
+    }
   }
   Result(Errc code, std::string detail = {}) : Result(Error(code, std::move(detail))) {}
 
@@ -105,9 +110,6 @@ class [[nodiscard]] Result<void> {
 
 using Status = Result<void>;
 
-namespace detail {
-[[noreturn]] void result_access_failure(const char* what, const Error* error);
-}
 
 template <typename T>
 void Result<T>::check_value() const {

@@ -26,7 +26,7 @@
 
 namespace ferry::store {
 
-enum class AppendStatus : std::uint8_t {
+enum class [[nodiscard]] AppendStatus : std::uint8_t {
   ok,
   message_illegal,       // a record larger than message_size_max_bytes or than a file allows
   invalid_fields,        // the codec refused the fields (topic or properties too long, host flags)
@@ -34,7 +34,7 @@ enum class AppendStatus : std::uint8_t {
   io_error,              // the file could not be created or written (nothing was appended)
 };
 
-struct AppendResult {
+struct [[nodiscard]] AppendResult {
   AppendStatus status = AppendStatus::ok;
   PhysicalOffset wrote_offset;  // where the first record starts
   std::int64_t wrote_bytes = 0;  // all records of the call

@@ -42,7 +42,7 @@ struct IndexRequest {
   std::int32_t sys_flag = 0;
 };
 
-struct IndexQueryResult {
+struct [[nodiscard]] IndexQueryResult {
   std::vector<PhysicalOffset> offsets;  // newest first, no duplicates
   WallMs last_update_timestamp_ms = 0;  // newest file's endTimestamp (0 without files)
   PhysicalOffset last_update_phy_offset;  // newest file's endPhyOffset

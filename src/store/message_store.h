@@ -124,7 +124,7 @@ class MessageStore {
 
   // Records whose "topic#key" matches (re-checked against each record's UNIQ_KEY and KEYS),
   // newest first, at most max_results.
-  struct QueryResult {
+  struct [[nodiscard]] QueryResult {
     std::vector<FileView> messages;
     WallMs index_last_update_timestamp_ms = 0;
     PhysicalOffset index_last_update_phy_offset;

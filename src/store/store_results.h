@@ -14,7 +14,7 @@
 
 namespace ferry::store {
 
-enum class PutStatus : std::uint8_t {
+enum class [[nodiscard]] PutStatus : std::uint8_t {
   ok,
   flush_disk_timeout,        // stored, but not synced within sync_flush_timeout (code 10)
   service_not_available,     // the disk is full or the store is shut down (code 14)
@@ -24,7 +24,7 @@ enum class PutStatus : std::uint8_t {
 };
 std::string_view put_status_name(PutStatus s);
 
-struct PutResult {
+struct [[nodiscard]] PutResult {
   PutStatus status = PutStatus::ok;
   PhysicalOffset wrote_offset;    // the first record
   std::int64_t wrote_bytes = 0;   // all records
@@ -36,7 +36,7 @@ struct PutResult {
   bool stored() const { return status == PutStatus::ok || status == PutStatus::flush_disk_timeout; }
 };
 
-enum class GetStatus : std::uint8_t {
+enum class [[nodiscard]] GetStatus : std::uint8_t {
   found,
   no_matched_message,     // units scanned, none passed the tag filter
   message_was_removing,   // units point at CommitLog data already deleted
@@ -49,7 +49,7 @@ enum class GetStatus : std::uint8_t {
 };
 std::string_view get_status_name(GetStatus s);
 
-struct GetMessageResult {
+struct [[nodiscard]] GetMessageResult {
   GetStatus status = GetStatus::no_matched_logic_queue;
   std::vector<FileView> messages;  // stored records, byte for byte (each pins its file range)
   std::vector<QueueOffset> queue_offsets;  // of each message

@@ -101,8 +101,9 @@ Status MappedFile::extend(std::uint64_t new_size) {
 Result<std::size_t> MappedFile::pread(std::uint64_t offset, MutableBytes buf) const {
   if (offset >= size_ || buf.empty()) return std::size_t{0};
   const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(buf.size(), size_ - offset));
-  FERRY_ASSERT(map_ != nullptr && offset + n <= map_->length(), "{}: read [{}, {}) outside the mapping",
-               path_, offset, offset + n);
+  FERRY_ASSERT(map_ != nullptr, "{}: read [{}, {}) of size {} with no mapping", path_, offset, offset + n, size_);
+  FERRY_ASSERT(offset + n <= map_->length(), "{}: read [{}, {}) outside the mapping of {} bytes", path_,
+               offset, offset + n, map_->length());
   std::memcpy(buf.data(), map_->data() + offset, n);
   return n;
 }
@@ -114,8 +115,9 @@ Status MappedFile::pwrite(std::uint64_t offset, Bytes data) {
     return Error(Errc::invalid_argument, path_ + ": write at " + std::to_string(offset) + " overflows");
   }
   if (end > size_) FERRY_TRY(extend(end));
-  FERRY_ASSERT(map_ != nullptr && end <= map_->length(), "{}: write [{}, {}) outside the mapping", path_,
-               offset, end);
+  FERRY_ASSERT(map_ != nullptr, "{}: write [{}, {}) of size {} with no mapping", path_, offset, end, size_);
+  FERRY_ASSERT(end <= map_->length(), "{}: write [{}, {}) outside the mapping of {} bytes", path_, offset, end,
+               map_->length());
   std::memcpy(map_->data() + offset, data.data(), data.size());
   return {};
 }
@@ -187,8 +189,9 @@ Task<Status> MappedFile::allocate(std::uint64_t size) {
 Result<FileView> MappedFile::view(std::uint64_t offset, std::size_t len) const {
   if (offset >= size_ || len == 0) return FileView();
   const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(len, size_ - offset));
-  FERRY_ASSERT(map_ != nullptr && offset + n <= map_->length(), "{}: view [{}, {}) outside the mapping",
-               path_, offset, offset + n);
+  FERRY_ASSERT(map_ != nullptr, "{}: view [{}, {}) of size {} with no mapping", path_, offset, offset + n, size_);
+  FERRY_ASSERT(offset + n <= map_->length(), "{}: view [{}, {}) outside the mapping of {} bytes", path_,
+               offset, offset + n, map_->length());
   return FileView(std::shared_ptr<const void>(map_), Bytes(map_->data() + offset, n));
 }
 
