@@ -11,7 +11,7 @@
 # Rules:
 #   sibling folder      the reference folder that sits beside a developer's clone, or its vectors
 #   build machine path  an absolute path under the usual work and home folders, or under the
-#                       folder that holds ROOT
+#                       folder that holds ROOT (unless that is a system folder such as /tmp)
 #   climbs out          a relative path whose parent steps outnumber the folders between ROOT and
 #                       the file (it leaves the tree whether it is read from the file's folder or
 #                       from ROOT)
@@ -28,7 +28,22 @@ list_files() {
      [ "$(git -C "$root" rev-parse --show-toplevel)" = "$root" ]; then
     git -C "$root" ls-files -z --cached --others --exclude-standard
   else
-    (cd "$root" && find . -type f -not -path './.git/*' -not -path './build*' -print0 | sed -z 's|^\./||')
+    # No git here (a minimal machine, an unpacked archive): skip what .gitignore names, as git
+    # would (top-level patterns: "/dir/" and "/glob*/" anchored at the root, "*.ext" anywhere).
+    local prune=(-path ./.git)
+    if [ -f "$root/.gitignore" ]; then
+      local pat
+      while IFS= read -r pat; do
+        pat=${pat%%#*}; pat=${pat%/}; pat=${pat// /}
+        [ -z "$pat" ] && continue
+        case "$pat" in
+          /*) prune+=(-o -path ".$pat") ;;
+          */*) prune+=(-o -path "./$pat") ;;
+          *) prune+=(-o -name "$pat") ;;
+        esac
+      done < "$root/.gitignore"
+    fi
+    (cd "$root" && find . \( "${prune[@]}" \) -prune -o -type f -print0 | sed -z 's|^\./||')
   fi
 }
 
@@ -52,6 +67,11 @@ out=$(
   for entry in "${rules[@]}"; do
     scan "${entry#*|}" | awk -v rule="${entry%%|*}" '{ print rule "\t" $0 }'
   done
+  # The folder that holds ROOT, unless it is a system folder that docs name for their own reasons
+  # (a clone in /tmp must not make every "/tmp/..." example a violation).
+  case "$parent" in
+    /|/tmp|/var/tmp|/opt|/srv|/usr|/usr/local|/var|/mnt|/media) parent=/ ;;
+  esac
   if [ "$parent" != "/" ]; then
     scan_fixed "$parent/" | awk '{ print "build machine path\t" $0 }'
   fi
@@ -73,7 +93,7 @@ out=$(
 )
 
 if [ -n "$out" ]; then
-  printf '%s\n' "$out" | sort -t: -k1,1 -k2,2n -s | awk -F'\t' '
+  printf '%s\n' "$out" | sort -u | sort -t: -k1,1 -k2,2n -s | awk -F'\t' '
     { i = index($2, ":"); file = substr($2, 1, i - 1); rest = substr($2, i + 1)
       j = index(rest, ":"); line = substr(rest, 1, j - 1); text = substr(rest, j + 1)
       sub(/^[ \t]+/, "", text); print file ":" line ": " $1 ": " substr(text, 1, 160) }'

@@ -19,6 +19,13 @@ const char* range = "0${up}1100";             // a range, not a path
 CC
 printf 'cd "$(dirname "$0")/%s"\n' "$up" > "$repo/tools/run.sh"
 printf 'See `tests/vectors/README.md`, and the ellipsis... of prose.\n' > "$repo/docs/a.md"
+# Outside git (as on a minimal machine) what .gitignore names is skipped, as git would: a daemon's
+# log under data/ may print absolute paths.
+printf '/data/\n/build*/\n*.log\n' > "$repo/.gitignore"
+mkdir -p "$repo/data/logs" "$repo/build-asan"
+printf 'store in /ro''ot/project/data/store\n' > "$repo/data/logs/broker.log"
+printf 'store in /ro''ot/project/data/store\n' > "$repo/build-asan/x.txt"
+printf 'store in /ro''ot/project/data/store\n' > "$repo/tools/run.log"
 out=$("$script" "$repo" 2>&1); rc=$?
 [ $rc -eq 0 ] || fail "clean files were flagged: $out"
 
