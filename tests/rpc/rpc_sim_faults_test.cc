@@ -26,7 +26,7 @@ class EchoServer {
     server_.register_processor(kEcho, [](RequestContext ctx) { return echo(std::move(ctx)); });
     server_.register_processor(kSlow, [this](RequestContext ctx) { return slow(&rt_, std::move(ctx)); });
     Status s = server_.start(Endpoint{rt.network().host(), kPort});
-    FERRY_ASSERT(s.ok(), "listen: {}", s.error().to_string());
+    if (!s.ok()) ADD_FAILURE() << "listen: " << s.error().to_string();
   }
 
  private:

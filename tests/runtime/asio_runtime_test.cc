@@ -12,6 +12,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
+#include <future>
 #include <stdexcept>
 #include <thread>
 
@@ -82,13 +83,23 @@ TEST_F(AsioRuntimeTest, PostFromAnotherThreadRunsOnTheLoop) {
 }
 
 TEST_F(AsioRuntimeTest, StopFromAnotherThreadEndsRun) {
-  std::thread stopper([&] {
-    std::this_thread::sleep_for(20ms);
-    rt_->stop();
+  // The loop runs on its own thread and is idle (blocked waiting for work) when another thread
+  // stops it; run() must return. A lost wake-up fails here, by name, instead of hanging the binary.
+  std::promise<void> loop_running;
+  rt_->executor().post([&loop_running] { loop_running.set_value(); });
+  std::promise<void> run_returned;
+  std::future<void> returned = run_returned.get_future();
+  std::thread runner([this, &run_returned] {
+    rt_->run();
+    run_returned.set_value();
   });
-  rt_->run();  // returns only because of stop()
-  stopper.join();
-  SUCCEED();
+  loop_running.get_future().wait();
+  rt_->stop();
+  const bool in_time = returned.wait_for(10s) == std::future_status::ready;
+  EXPECT_TRUE(in_time) << "run() did not return within 10 s of stop() from another thread";
+  if (!in_time) rt_->stop();  // so that the test ends and reports the failure
+  runner.join();
+  EXPECT_EQ(rt_->block_on(add_later(rt_.get(), 2, 3)), 5) << "the runtime runs again after the stop";
 }
 
 TEST_F(AsioRuntimeTest, StopBeforeRunMakesRunReturn) {

@@ -6,6 +6,7 @@
 #include <deque>
 
 #include "sim_test_util.h"
+#include "tests/support/co_assert.h"
 
 namespace ferry::sim::testing {
 namespace {
@@ -19,7 +20,10 @@ class Chatter final : public NodeProcess {
  public:
   explicit Chatter(Runtime& rt) : rt_(rt) {
     auto l = rt.network().listen(Endpoint{rt.network().host(), kPort});
-    FERRY_ASSERT(l.ok(), "{}", l.error().to_string());
+    if (!l.ok()) {
+      ADD_FAILURE() << "listen: " << l.error().to_string();
+      return;
+    }
     rt.spawn(accept_loop(std::move(*l)), "accept");
     rt.spawn(act(), "act");
   }
@@ -44,7 +48,7 @@ class Chatter final : public NodeProcess {
 
   Task<void> act() {
     auto f = rt_.fs().open("journal", OpenOptions{.create = true});
-    FERRY_ASSERT(f.ok());
+    CO_ASSERT(f.ok(), "open journal: {}", f.error().to_string());
     std::unique_ptr<File> file = std::move(*f);
     for (int i = 0; i < 600; ++i) {
       co_await rt_.sleep(Duration(rt_.random().between(0, 20'000'000)));

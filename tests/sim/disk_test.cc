@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "sim_test_util.h"
+#include "tests/support/co_assert.h"
 
 namespace ferry::sim::testing {
 namespace {
@@ -54,7 +55,7 @@ TEST(SimDisk, FileHandlesOfACrashedLifeFail) {
 // the same sector.
 Task<void> sync_then_overwrite(Runtime* rt, std::shared_ptr<Status> synced) {
   auto f = rt->fs().open("tail", OpenOptions{.create = true});
-  FERRY_ASSERT(f.ok());
+  CO_ASSERT(f.ok(), "open: {}", f.error().to_string());
   std::shared_ptr<File> file = std::move(*f);
   (void)co_await write_at(file.get(), 0, std::string(100, 'A'));
   struct Syncer {
@@ -80,9 +81,10 @@ TEST(SimDisk, SyncCoversOnlyWritesBeforeIt) {
 // Durable: sector 0 = 'S'. Unsynced: sectors 0..63 overwritten with 'a' + i % 26.
 Task<void> torn_workload(Runtime* rt) {
   auto f = rt->fs().open("torn", OpenOptions{.create = true});
-  FERRY_ASSERT(f.ok());
+  CO_ASSERT(f.ok(), "open: {}", f.error().to_string());
   (void)co_await write_at(f->get(), 0, std::string(512 * 8, 'S'));
-  FERRY_ASSERT((co_await (*f)->sync()).ok());
+  const Status synced_first = co_await (*f)->sync();
+  CO_ASSERT(synced_first.ok(), "sync: {}", synced_first.error().to_string());
   for (int i = 0; i < 64; ++i) (void)co_await write_at(f->get(), 512 * i, std::string(512, static_cast<char>('a' + i % 26)));
 }
 
@@ -118,9 +120,10 @@ TEST(SimDisk, TornWritesKeepWholeSectors) {
 // Garbage in a torn sector never touches bytes that were already durable in that sector.
 Task<void> shared_sector_workload(Runtime* rt) {
   auto f = rt->fs().open("shared", OpenOptions{.create = true});
-  FERRY_ASSERT(f.ok());
+  CO_ASSERT(f.ok(), "open: {}", f.error().to_string());
   (void)co_await write_at(f->get(), 0, std::string(100, 'S'));
-  FERRY_ASSERT((co_await (*f)->sync()).ok());
+  const Status synced_first = co_await (*f)->sync();
+  CO_ASSERT(synced_first.ok(), "sync: {}", synced_first.error().to_string());
   (void)co_await write_at(f->get(), 100, std::string(2000, 'u'));
 }
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "sim_test_util.h"
+#include "tests/support/co_assert.h"
 
 namespace ferry::sim::testing {
 namespace {
@@ -17,7 +18,10 @@ class Heartbeater final : public NodeProcess {
  public:
   Heartbeater(Runtime& rt, std::string neighbour) : rt_(rt) {
     auto l = rt.network().listen(Endpoint{rt.network().host(), kPort});
-    FERRY_ASSERT(l.ok());
+    if (!l.ok()) {
+      ADD_FAILURE() << "listen: " << l.error().to_string();
+      return;
+    }
     rt.spawn(accept_loop(std::move(*l)), "accept");
     rt.spawn(beat(Endpoint{std::move(neighbour), kPort}), "beat");
   }
@@ -42,11 +46,12 @@ class Heartbeater final : public NodeProcess {
   Task<void> beat(Endpoint to) {
     co_await rt_.sleep(10ms);  // let every node listen first
     auto c = co_await rt_.network().connect(to, 1s);
-    FERRY_ASSERT(c.ok(), "{}", c.error().to_string());
+    CO_ASSERT(c.ok(), "connect: {}", c.error().to_string());
     const std::vector<std::uint8_t> heartbeat(32, 0x42);
     for (;;) {
       co_await rt_.sleep(1s);
-      FERRY_ASSERT((co_await (*c)->write(view_of(heartbeat))).ok());
+      const Status w = co_await (*c)->write(view_of(heartbeat));
+      CO_ASSERT(w.ok(), "heartbeat write: {}", w.error().to_string());
     }
   }
 

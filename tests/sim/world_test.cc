@@ -6,6 +6,7 @@
 
 #include "sim/swarm.h"
 #include "sim_test_util.h"
+#include "tests/support/co_assert.h"
 
 namespace ferry::sim::testing {
 namespace {
@@ -27,7 +28,7 @@ TEST(World, RunTaskReturnsTheValueInVirtualTime) {
 
 Task<void> wait_forever(Runtime* rt) {
   auto l = rt->network().listen(Endpoint{rt->network().host(), 1});
-  FERRY_ASSERT(l.ok());
+  CO_ASSERT(l.ok(), "listen: {}", l.error().to_string());
   (void)co_await (*l)->accept();  // nobody will ever connect
 }
 
@@ -66,9 +67,10 @@ Task<void> ticker(Runtime* rt, int* ticks, std::vector<std::string>* log) {
 Task<void> syncer(Runtime* rt, int* synced, std::vector<std::string>* log) {
   Probe p{log, "syncer"};
   auto f = rt->fs().open("f", OpenOptions{.create = true});
-  FERRY_ASSERT(f.ok());
+  CO_ASSERT(f.ok(), "open: {}", f.error().to_string());
   const auto b = bytes_of("data");
-  FERRY_ASSERT((*f)->pwrite(0, view_of(b)).ok());
+  const Status w = (*f)->pwrite(0, view_of(b));
+  CO_ASSERT(w.ok(), "pwrite: {}", w.error().to_string());
   (void)co_await (*f)->sync();
   ++*synced;
 }
@@ -135,10 +137,11 @@ TEST(World, PausedNodeReadsWhatArrivedAfterResume) {
   struct Client {
     static Task<void> run(Runtime* rt, Endpoint to) {
       auto c = co_await rt->network().connect(to, 1s);
-      FERRY_ASSERT(c.ok());
+      CO_ASSERT(c.ok(), "connect: {}", c.error().to_string());
       co_await rt->sleep(1s);
       const auto b = bytes_of("while you slept");
-      FERRY_ASSERT((co_await (*c)->write(view_of(b))).ok());
+      const Status w = co_await (*c)->write(view_of(b));
+      CO_ASSERT(w.ok(), "write: {}", w.error().to_string());
       co_await rt->sleep(1h);
     }
   };
