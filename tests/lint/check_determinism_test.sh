@@ -11,6 +11,11 @@ mkdir -p "$tmp/src/store" "$tmp/src/broker" "$tmp/src/client"
 cat > "$tmp/src/store/clean.cc" <<'CC'
 #include <map>
 // std::thread is mentioned in a comment only
+/* a block comment that names std::mutex,
+ * and std::this_thread::sleep_for on a line that begins with a star,
+   and time(nullptr) */
+Clock& clock() { return clock_; }
+int n = rt.fs().rename("a", "b").ok() ? 1 : 0;
 Task<void> flush(Runtime& rt) { co_await rt.sleep(500ms); auto f = rt.fs().open("x", {}); (void)f; }
 WallMs now_ms(Runtime& rt) { return rt.clock().wall_ms(); }
 std::uint64_t pick(Runtime& rt) { return rt.random().below(4); }
@@ -39,6 +44,25 @@ plant src/store/c.cc 'int fd = ::open("x", 0);' 'file I/O'
 plant src/store/c.cc '#include <boost/asio.hpp>' 'asio'
 plant src/store/c.cc 'int s = socket(AF_INET, 1, 0);' 'socket'
 plant src/store/c.cc 'std::thread t([]{});' 'thread'
+# Holes closed later: qualified C calls, dereference lines, synchronisation types, any chrono clock,
+# raw POSIX I/O, and the .inl/.ipp extensions.
+plant src/store/c.cc 'auto t = std::time(nullptr);' 'time()'
+plant src/store/c.cc 'int r = std::rand();' 'rand()'
+plant src/store/c.cc 'auto c = std::clock();' 'time()'
+plant src/store/c.cc '*out = std::rand() % 6;' 'rand()'
+plant src/store/c.cc '*clock_ptr = ::time(nullptr);' 'time()'
+plant src/store/c.cc 'std::mutex mu;' 'thread'
+plant src/store/c.cc 'std::lock_guard<Lock> g(lock);' 'thread'
+plant src/store/c.cc 'std::atomic<int> counter{0};' 'thread'
+plant src/store/c.cc 'std::this_thread::yield();' 'thread'
+plant src/store/c.cc 'auto t = std::chrono::tai_clock::now();' 'real clock'
+plant src/store/c.cc 'auto t = std::chrono::my_fancy_clock::now();' 'real clock'
+plant src/store/c.cc 'auto n = ::read(fd, buf, 16);' 'file I/O'
+plant src/store/c.cc 'auto n = ::write(fd, buf, 16);' 'file I/O'
+plant src/store/c.cc 'std::rename("a", "b");' 'file I/O'
+plant src/store/c.inl 'int r = rand();' 'rand()'
+plant src/store/c.ipp 'std::thread t([]{});' 'thread'
+plant src/store/c.cc 'int x = 1; /* closed */ std::thread t([]{});' 'thread'
 
 printf 'long t = time(nullptr);  // determinism-ok: test of the marker\n' > "$tmp/src/store/d.cc"
 out=$("$script" "$tmp" 2>&1); rc=$?
