@@ -80,23 +80,39 @@ void SimNode::start() {
   FERRY_ASSERT(state_ == State::down, "start() of node {} that is up", name_);
   ++incarnation_;
   state_ = State::running;
+  busy_until_ = MonoTime{};
+  world_.net().power_on_node(id_);
   logger_->info("node started (incarnation {})", incarnation_);
   if (factory_) process_ = factory_(*this);
 }
 
-void SimNode::crash(bool quiet) {
+void SimNode::crash(CrashKind kind, bool quiet) {
   if (state_ == State::down) return;
   FERRY_ASSERT(state_ != State::crashing, "crash() of node {} during its own crash", name_);
-  if (!quiet) logger_->info("node crashed (incarnation {})", incarnation_);
+  if (!quiet) logger_->info("node crashed: {} (incarnation {})", crash_kind_name(kind), incarnation_);
   state_ = State::crashing;
+  crash_kind_ = kind;
   ++incarnation_;  // everything posted from here on (by destructors) is stale
   executor_.tasks().destroy_all();
   process_.reset();
-  world_.net().crash_node(id_);
+  if (kind == CrashKind::power_loss) {
+    world_.net().power_off_node(id_);
+  } else {
+    world_.net().kill_node(id_);
+  }
   timers_.drop_all();
   deferred_.clear();
-  disk_.crash();
+  if (kind == CrashKind::power_loss) {
+    disk_.crash();
+  } else {
+    disk_.process_killed();
+  }
   state_ = State::down;
+}
+
+void SimNode::stall(Duration d) {
+  if (d <= 0ns) return;
+  busy_until_ = std::max(busy_until_, world_.now() + d);
 }
 
 void SimNode::pause() {
@@ -111,6 +127,14 @@ void SimNode::resume() {
   std::vector<std::function<void()>> waiting = std::move(deferred_);
   deferred_.clear();
   for (auto& fn : waiting) world_.schedule(world_.now(), tag(), std::move(fn));
+}
+
+const char* crash_kind_name(CrashKind kind) {
+  switch (kind) {
+    case CrashKind::process_kill: return "process kill";
+    case CrashKind::power_loss: return "power loss";
+  }
+  return "?";
 }
 
 }  // namespace ferry::sim

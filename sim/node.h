@@ -8,9 +8,13 @@
 // in order until resume.
 //
 // Crash order: the node's TaskSet is destroyed first (no frame of the old life is ever resumed),
-// then its component object, then its volatile state: connections are reset for their peers,
-// listeners closed, pending timers dropped, unsynced disk data lost (possibly torn). The disk
-// object itself survives for the next incarnation.
+// then its component object, then its volatile state: listeners closed, pending timers dropped,
+// connections reset for their peers (process kill) or left silent (power loss), unsynced disk
+// data kept in the page cache (process kill) or lost, possibly torn (power loss). The disk object
+// itself survives for the next incarnation.
+//
+// Stalls: stall(d) blocks the node's loop for d of virtual time (a page fault on a cold mapping,
+// a long GC-like pause): its events due meanwhile run after, in their order.
 #pragma once
 
 #include <cstdint>
@@ -93,7 +97,13 @@ class SimNode final : public Runtime {
 
   // Lifecycle, called by World.
   void start();
-  void crash(bool quiet = false);  // quiet: the world is being torn down
+  void crash(CrashKind kind, bool quiet = false);  // quiet: the world is being torn down
+  // During crash(): the node's own destructors close connections; under a power loss they must
+  // send nothing.
+  bool dying_silently() const { return state_ == State::crashing && crash_kind_ == CrashKind::power_loss; }
+  // Blocks the node's loop until now + d (no-op for d <= 0 or while a longer stall runs).
+  void stall(Duration d);
+  MonoTime busy_until() const { return busy_until_; }
   void pause();
   void resume();
   // A paused node's event waits here until resume().
@@ -106,7 +116,9 @@ class SimNode final : public Runtime {
   std::string host_;
   NodeFactory factory_;
   State state_ = State::down;
+  CrashKind crash_kind_ = CrashKind::power_loss;
   std::uint64_t incarnation_ = 0;
+  MonoTime busy_until_{};
 
   SimClock clock_;
   SimExecutor executor_;

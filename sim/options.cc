@@ -23,6 +23,7 @@ void NetworkOptions::check() const {
   FERRY_ASSERT(pipe_buffer_bytes > 0, "network.pipe_buffer_bytes must be positive");
   FERRY_ASSERT(accept_backlog_max > 0, "network.accept_backlog_max must be positive");
   FERRY_ASSERT_LE(reset_keeps_prefix_ppm, kMillion);
+  FERRY_ASSERT(dead_peer_timeout >= 0ns, "network.dead_peer_timeout {} ns is negative", dead_peer_timeout.count());
 }
 
 void DiskOptions::check() const {
@@ -32,6 +33,9 @@ void DiskOptions::check() const {
                slow_sync_latency.count());
   FERRY_ASSERT_LE(slow_sync_ppm, kMillion);
   FERRY_ASSERT_LE(eio_on_sync_ppm, kMillion);
+  FERRY_ASSERT_LE(eio_on_read_ppm, kMillion);
+  FERRY_ASSERT_LE(slow_read_ppm, kMillion);
+  FERRY_ASSERT(slow_read_latency >= 0ns, "disk.slow_read_latency {} ns is negative", slow_read_latency.count());
   FERRY_ASSERT_LE(torn_write_on_crash_ppm, kMillion);
   FERRY_ASSERT_LE(torn_sector_keep_ppm, kMillion);
   FERRY_ASSERT_LE(corrupt_torn_sector_ppm, kMillion);

@@ -5,10 +5,12 @@
 //  * network: latency (a minimum plus an exponential tail), clogged (slow) links, symmetric and
 //    one-way partitions, an isolated node, connection resets (a prefix of the bytes arrives, then
 //    Errc::reset), refused connects, connect timeouts across a partition;
-//  * process: crash at any event boundary (tasks destroyed, unsynced data lost), restart after a
-//    delay, restart on a wiped disk, pause/resume (events deferred, not lost);
-//  * disk: unsynced writes lost on crash, torn writes at 512-byte sector granularity, garbage in
-//    torn sectors, ENOSPC, EIO on sync, slow sync;
+//  * process: a kill or a power loss at any event boundary (tasks destroyed; CrashKind says what
+//    survives), restart after a delay, restart on a wiped disk, pause/resume (events deferred,
+//    not lost), a host gone silent (World::silence);
+//  * disk: unsynced writes lost on power loss, torn writes at 512-byte sector granularity,
+//    garbage in torn sectors, ENOSPC, EIO on sync (the covered writes are lost, as on Linux), EIO
+//    on read, slow sync, slow reads that stall the node;
 //  * clock: per-node wall-clock skew, monotonic drift, wall-clock jumps;
 //  * buggify: rare code paths switched on per call site from the seed.
 //
@@ -19,6 +21,7 @@
 
 #include <cstdint>
 
+#include "runtime/network.h"
 #include "runtime/time.h"
 
 namespace ferry::sim {
@@ -49,6 +52,11 @@ struct NetworkOptions {
   // Probability that a connection reset keeps delivering a random prefix of the bytes already in
   // flight (else everything in flight is dropped).
   std::uint32_t reset_keeps_prefix_ppm = 500'000;
+  // A connection whose path has been down this long without a break (a partition, an isolated or
+  // silent host, a powered-off peer) fails on its live sides with Errc::timed_out, as TCP's
+  // keepalive and retransmission timeouts end a connection to a dead peer (the production
+  // runtime sets them to kDeadPeerTimeout, runtime/network.h). 0: never.
+  Duration dead_peer_timeout = kDeadPeerTimeout;
 
   void check() const;
 };
@@ -58,7 +66,16 @@ struct DiskOptions {
   Duration sync_latency = 1ms;                // every sync() / sync_dir() / allocate()
   std::uint32_t slow_sync_ppm = 0;            // probability a sync takes slow_sync_latency extra
   Duration slow_sync_latency = 100ms;
-  std::uint32_t eio_on_sync_ppm = 0;  // probability a sync fails with io_error (nothing synced)
+  // Probability a sync fails with io_error. As on Linux, the dirty pages it covered are then
+  // marked clean without reaching the disk: a later sync succeeds, reads still see the data, and
+  // a power loss loses it. A store must treat a sync error as fatal for the data it covered.
+  std::uint32_t eio_on_sync_ppm = 0;
+  // Probability a read (pread or view) fails with io_error (an unreadable sector).
+  std::uint32_t eio_on_read_ppm = 0;
+  // Probability a read misses the page cache and blocks the node's loop for slow_read_latency
+  // (a major fault on a cold mapping: the whole node waits, as its one thread does).
+  std::uint32_t slow_read_ppm = 0;
+  Duration slow_read_latency = 10ms;
   // Probability, per file and crash, that unsynced sectors are torn (each kept with
   // torn_sector_keep_ppm) instead of all lost.
   std::uint32_t torn_write_on_crash_ppm = 0;

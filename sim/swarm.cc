@@ -32,6 +32,10 @@ WorldOptions swarm_options(std::uint64_t seed) {
     o.disk.slow_sync_latency = between_us(r, 10'000, 2'000'000);
   }
   if (r.one_in(4)) o.disk.eio_on_sync_ppm = ppm_upto(r, 5'000);
+  if (r.one_in(4)) {
+    o.disk.slow_read_ppm = ppm_upto(r, 20'000);
+    o.disk.slow_read_latency = between_us(r, 1'000, 50'000);
+  }
 
   if (r.one_in(2)) o.clock.skew_max_ms = r.between(0, 2'000);
   if (r.one_in(2)) o.clock.drift_max_ppm = r.between(0, 500);

@@ -22,7 +22,7 @@ World::World(WorldOptions options)
 World::~World() {
   // Tasks and components go first (their destructors still talk to the network and timers),
   // then pending events, then the nodes and the network themselves.
-  for (auto& n : nodes_) n->crash(/*quiet=*/true);
+  for (auto& n : nodes_) n->crash(CrashKind::process_kill, /*quiet=*/true);
   queue_.clear();
   nodes_.clear();
   net_.reset();
@@ -68,13 +68,18 @@ void World::start(NodeId id) {
   node(id).start();
 }
 
-void World::crash(NodeId id) {
-  trace_.mix(0x6372617368ULL ^ id.value);
-  node(id).crash();
+void World::crash(NodeId id, CrashKind kind) {
+  trace_.mix(0x6372617368ULL ^ id.value ^ (static_cast<std::uint64_t>(kind) << 40));
+  node(id).crash(kind);
 }
 
-void World::restart(NodeId id, Duration delay, bool wipe) {
-  crash(id);
+void World::silence(NodeId id) {
+  trace_.mix(0x73696c656e74ULL ^ id.value);
+  net_->isolate(id);
+}
+
+void World::restart(NodeId id, CrashKind kind, Duration delay, bool wipe) {
+  crash(id, kind);
   if (wipe) wipe_disk(id);
   schedule(now_ + delay, EventTag{}, [this, id] {
     if (!node(id).up()) start(id);
@@ -114,6 +119,10 @@ void World::dispatch(EventTag tag, std::function<void()>& fn) {
   }
   if (n.state() == SimNode::State::paused) {
     n.defer(std::move(fn));
+    return;
+  }
+  if (n.busy_until() > now_) {  // the node's loop is stalled: run this after, in order
+    schedule(n.busy_until(), tag, std::move(fn));
     return;
   }
   fn();

@@ -7,10 +7,12 @@
 // checked.
 //
 // Nodes: add_node(name, factory) creates a node with a simulated IP ("127.0.0.<10+id>") and
-// starts it: the factory (if any) builds the node's component from its Runtime&. crash() destroys
-// the node's tasks, then its component, then its volatile state (connections reset for peers,
-// listeners closed, unsynced disk data lost); start() builds a new incarnation on the same disk.
-// pause() defers the node's events until resume().
+// starts it: the factory (if any) builds the node's component from its Runtime&. crash(id, kind)
+// destroys the node's tasks, then its component, then its volatile state; the kind (ids.h) says
+// what survives: a process kill keeps the page cache and resets the peers' connections, a power
+// loss loses unsynced data and tells the peers nothing. start() builds a new incarnation on the
+// same disk. silence() makes a running host go dark (no packets either way, no resets). pause()
+// defers the node's events until resume().
 //
 // Running: nothing runs until one of the run_* methods is called; they return when their goal is
 // reached, when the time limit passes (virtual time then equals the limit), or when no event is
@@ -84,9 +86,15 @@ class World {
   std::optional<NodeId> find_node(const std::string& name) const;
 
   void start(NodeId id);  // a down node: new incarnation, factory runs again
-  void crash(NodeId id);  // a running or paused node; no-op when down
+  void crash(NodeId id, CrashKind kind);  // a running or paused node; no-op when down
+  void kill(NodeId id) { crash(id, CrashKind::process_kill); }
+  void power_off(NodeId id) { crash(id, CrashKind::power_loss); }
   // Crashes the node now (if up) and starts it after `delay`, optionally on a wiped disk.
-  void restart(NodeId id, Duration delay = 0ns, bool wipe_disk = false);
+  void restart(NodeId id, CrashKind kind, Duration delay = 0ns, bool wipe_disk = false);
+  // The host goes silent: its process runs on, but the network carries none of its packets in
+  // either direction and sends no resets (a hung NIC or kernel, a cable pulled). Its connections
+  // fail after the dead-peer timeout on both sides. net().heal_all() ends it.
+  void silence(NodeId id);
   void pause(NodeId id);
   void resume(NodeId id);
   void wipe_disk(NodeId id);                     // the node must be down

@@ -186,8 +186,8 @@ Task<Status> SimDisk::sync(std::shared_ptr<Inode> inode) {
     if (generation != generation_) return Error(Errc::io_error, "the disk crashed during sync");
     if (fail) {
       ++stats_.sync_errors;
-      inode->unsnapshot(*snap);
-      return Error(Errc::io_error, "simulated EIO on sync");
+      inode->drop(*snap);
+      return Error(Errc::io_error, "simulated EIO on sync: the writes it covered are lost");
     }
     inode->apply(*snap);
     return {};
@@ -223,6 +223,23 @@ void SimDisk::crash() {
         inode->crash(torn, options_.torn_sector_keep_ppm, options_.corrupt_torn_sector_ppm, random_);
     used_bytes_ += inode->size();
   }
+}
+
+void SimDisk::process_killed() {
+  ++generation_;
+  ++stats_.crashes;
+}
+
+Status SimDisk::read_fault(const std::string& path) {
+  if (options_.slow_read_ppm > 0 && random_.chance_ppm(options_.slow_read_ppm)) {
+    ++stats_.slow_reads;
+    world_.node(node_).stall(options_.slow_read_latency);
+  }
+  if (options_.eio_on_read_ppm > 0 && random_.chance_ppm(options_.eio_on_read_ppm)) {
+    ++stats_.read_errors;
+    return Error(Errc::io_error, "simulated EIO reading '" + path + "'");
+  }
+  return {};
 }
 
 void SimDisk::wipe() {

@@ -5,9 +5,12 @@
 // contents at once and are lost on crash until a sync() that started after them completes;
 // namespace operations (create, rename, remove, create_dirs) are durable when they return. A
 // crash drops unsynced data per file, or, with torn_write_on_crash_ppm, keeps a random subset of
-// the unsynced 512-byte sectors (optionally garbage). Syncs complete in the order they were
-// called, after sync_latency (+ slow_sync_latency with slow_sync_ppm), and fail with io_error
-// with eio_on_sync_ppm (then nothing of that sync became durable). Capacity counts the sizes of
+// the unsynced 512-byte sectors (optionally garbage). A process kill keeps everything (the page
+// cache survives; unsynced data stays unsynced). Syncs complete in the order they were called,
+// after sync_latency (+ slow_sync_latency with slow_sync_ppm), and fail with io_error with
+// eio_on_sync_ppm: then, as on Linux, the writes that sync covered are marked clean without
+// becoming durable (a later sync succeeds; a power loss loses them). Reads fail with io_error with
+// eio_on_read_ppm and stall the node's loop with slow_read_ppm. Capacity counts the sizes of
 // linked files; a write or truncation that would exceed it fails with no_space and changes
 // nothing. A removed file's space is freed at once even if it is still open.
 //
@@ -37,6 +40,8 @@ class SimDisk {
   struct Stats {
     std::uint64_t syncs = 0;
     std::uint64_t sync_errors = 0;
+    std::uint64_t read_errors = 0;
+    std::uint64_t slow_reads = 0;
     std::uint64_t crashes = 0;
     std::uint64_t torn_sectors_kept = 0;
   };
@@ -62,7 +67,10 @@ class SimDisk {
   Task<Status> sync_dir();
 
   // ---- lifecycle and faults --------------------------------------------------------------
-  void crash();  // the node crashed: unsynced data is lost (or torn); open handles go stale
+  void crash();  // power loss: unsynced data is lost (or torn); open handles go stale
+  void process_killed();  // the process died: contents kept, open handles go stale
+  // A read is about to happen: may stall the node (slow_read_ppm) or fail it (eio_on_read_ppm).
+  Status read_fault(const std::string& path);
   void wipe();   // everything is gone; open handles go stale
   // Bumped by crash() and wipe(); a File opened in an older generation fails with io_error.
   std::uint64_t generation() const { return generation_; }

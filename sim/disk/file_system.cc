@@ -36,6 +36,7 @@ Status SimFile::check_live() const {
 
 Result<std::size_t> SimFile::pread(std::uint64_t offset, MutableBytes buf) const {
   FERRY_TRY(check_live());
+  FERRY_TRY(disk_.read_fault(path_));
   const std::uint64_t size = inode_->size();
   if (offset >= size) return std::size_t{0};
   const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(buf.size(), size - offset));
@@ -67,6 +68,7 @@ Task<Status> SimFile::allocate(std::uint64_t size) {
 
 Result<FileView> SimFile::view(std::uint64_t offset, std::size_t len) const {
   FERRY_TRY(check_live());
+  FERRY_TRY(disk_.read_fault(path_));
   const auto& buffer = inode_->data();
   const std::uint64_t size = buffer->size();
   if (offset > size) return Error(Errc::invalid_argument, fmt::format("view at {} past the end {} of '{}'", offset, size, path_));

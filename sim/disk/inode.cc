@@ -79,7 +79,11 @@ void Inode::apply(const Snapshot& snap) {
   }
 }
 
-void Inode::unsnapshot(const Snapshot& snap) { low_water_ = std::min(low_water_, snap.low_water); }
+void Inode::drop(const Snapshot& snap) {
+  for (auto it = dirty_.begin(); it != dirty_.end();) {
+    it = it->second <= snap.version ? dirty_.erase(it) : std::next(it);
+  }
+}
 
 std::uint64_t Inode::crash(bool torn, std::uint32_t keep_ppm, std::uint32_t corrupt_ppm, Random& random) {
   std::vector<std::uint8_t> next = durable_;

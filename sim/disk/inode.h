@@ -49,8 +49,9 @@ class Inode {
 
   Snapshot snapshot();
   void apply(const Snapshot& snap);
-  // A sync failed: what the snapshot covered stays unsynced.
-  void unsnapshot(const Snapshot& snap);
+  // A sync failed (Linux semantics): the sectors the snapshot covered count as clean although they
+  // never reached the durable image. The current contents keep them; a crash loses them.
+  void drop(const Snapshot& snap);
 
   // Falls back to the durable contents. When `torn`, each dirty sector survives with
   // keep_ppm (and then, with corrupt_ppm, holds garbage where it differs from the durable

@@ -14,7 +14,7 @@ SimConnection::SimConnection(SimNetwork& net, std::shared_ptr<ConnState> state, 
 
 bool SimConnection::is_open() const {
   const Side& s = state_->side[side_];
-  return !s.closed && !s.rst_seen;
+  return !s.closed && !s.rst_seen && !s.timed_out;
 }
 
 void SimConnection::close() { net_.close_side(state_, side_); }
@@ -37,6 +37,7 @@ Task<Result<std::size_t>> SimConnection::read_some(MutableBytes buf) {
     }
     if (s.fin_seen) co_return Error(Errc::eof, peer().to_string() + " closed the connection");
     if (s.rst_seen) co_return Error(Errc::reset, "connection to " + peer().to_string() + " was reset");
+    if (s.timed_out) co_return Error(Errc::timed_out, "no sign of " + peer().to_string() + " for the dead-peer timeout");
     FERRY_ASSERT(!s.read_wait || s.read_wait->abandoned(), "two reads in progress on {}", local().to_string());
     Completion<bool> ready(net_.executor_of(s.node));
     s.read_wait = ready;
@@ -56,6 +57,7 @@ Task<Status> SimConnection::write(std::span<const Bytes> bufs) {
     if (index == bufs.size()) co_return Status();
     Side& s = me();
     if (s.rst_seen) co_return Error(Errc::reset, "connection to " + peer().to_string() + " was reset");
+    if (s.timed_out) co_return Error(Errc::timed_out, "no sign of " + peer().to_string() + " for the dead-peer timeout");
     if (s.closed) co_return Error(Errc::closed, "write on a closed connection");
     Pipe& out = state_->pipe[side_];
     if (out.rst_queued) co_return Status();  // reset on the way: the bytes vanish, as on a real wire

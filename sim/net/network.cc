@@ -93,12 +93,18 @@ Result<std::unique_ptr<Listener>> SimNetwork::listen(NodeId node, const Endpoint
   return std::unique_ptr<Listener>(std::make_unique<SimListener>(*this, std::move(state)));
 }
 
-void SimNetwork::close_listener(ListenerState& l) {
+void SimNetwork::close_listener(ListenerState& l, bool silent) {
   if (l.closed) return;
   l.closed = true;
   listeners_.erase(l.local);
   wake(l.accept_wait);
-  for (auto& conn : l.backlog) abort_side(conn, 1);
+  for (auto& conn : l.backlog) {
+    if (silent) {
+      silence_side(conn, 1);
+    } else {
+      abort_side(conn, 1);
+    }
+  }
   l.backlog.clear();
 }
 
@@ -175,33 +181,84 @@ void SimNetwork::syn_arrives(std::shared_ptr<ConnectAttempt> a, NodeId server) {
 // ---- faults ----------------------------------------------------------------------------------
 
 bool SimNetwork::link_up(NodeId from, NodeId to) const {
+  if (powered_off_.count(from) > 0 || powered_off_.count(to) > 0) return false;
   if (from == to) return true;
   if (isolated_.count(from) > 0 || isolated_.count(to) > 0) return false;
   return cut_.count({from, to}) == 0;
 }
 
 void SimNetwork::partition(NodeId a, NodeId b) {
-  partition_one_way(a, b);
-  partition_one_way(b, a);
+  FERRY_ASSERT(a != b, "a node cannot be partitioned from itself");
+  cut_.insert({a, b});
+  cut_.insert({b, a});
+  refresh_paths();
 }
 
 void SimNetwork::partition_one_way(NodeId from, NodeId to) {
   FERRY_ASSERT(from != to, "a node cannot be partitioned from itself");
   cut_.insert({from, to});
+  refresh_paths();
 }
 
-void SimNetwork::isolate(NodeId node) { isolated_.insert(node); }
+void SimNetwork::isolate(NodeId node) {
+  isolated_.insert(node);
+  refresh_paths();
+}
 
 void SimNetwork::heal(NodeId a, NodeId b) {
   cut_.erase({a, b});
   cut_.erase({b, a});
   kick_blocked();
+  refresh_paths();
 }
 
 void SimNetwork::heal_all() {
   cut_.clear();
   isolated_.clear();
   kick_blocked();
+  refresh_paths();
+}
+
+bool SimNetwork::path_up(const ConnState& c) const {
+  for (const Side& s : c.side) {
+    if (s.silent) return false;
+  }
+  return link_up(c.side[0].node, c.side[1].node) && link_up(c.side[1].node, c.side[0].node);
+}
+
+void SimNetwork::refresh_paths() {
+  const Duration timeout = options_.dead_peer_timeout;
+  for_each_conn([&](const std::shared_ptr<ConnState>& c) {
+    if (!c->live() || path_up(*c)) {
+      c->down_since.reset();
+      return;
+    }
+    if (c->down_since || timeout <= 0ns) return;
+    const MonoTime since = world_.now();
+    c->down_since = since;
+    std::weak_ptr<ConnState> weak = c;
+    world_.schedule(since + timeout, EventTag{}, [this, weak, since] {
+      if (auto conn = weak.lock()) expire(conn, since);
+    });
+  });
+}
+
+void SimNetwork::expire(const std::shared_ptr<ConnState>& c, MonoTime since) {
+  if (c->down_since != since || !c->live()) return;  // healed meanwhile (perhaps down again since)
+  c->down_since.reset();
+  ++stats_.dead_peer_timeouts;
+  for (int s = 0; s < 2; ++s) {
+    Side& side = c->side[s];
+    if (side.closed || side.rst_seen) continue;
+    side.timed_out = true;
+    wake(side.read_wait);
+    wake(side.write_wait);
+  }
+  // Nothing more travels on it: what was on the wire is gone, later writes fail.
+  for (int s = 0; s < 2; ++s) {
+    c->pipe[s].rst_queued = true;
+    drop_wire(c, s, 0);
+  }
 }
 
 void SimNetwork::clog(NodeId from, NodeId to, Duration extra) {
@@ -262,7 +319,7 @@ void SimNetwork::reset_between(NodeId a, NodeId b) {
   });
 }
 
-void SimNetwork::crash_node(NodeId node) {
+void SimNetwork::kill_node(NodeId node) {
   std::vector<std::shared_ptr<ListenerState>> mine;
   for (const auto& [ep, l] : listeners_) {
     if (l->node == node) mine.push_back(l);
@@ -273,6 +330,42 @@ void SimNetwork::crash_node(NodeId node) {
       if (c->side[s].node == node) abort_side(c, s);
     }
   });
+  refresh_paths();
+}
+
+void SimNetwork::power_off_node(NodeId node) {
+  powered_off_.insert(node);
+  std::vector<std::shared_ptr<ListenerState>> mine;
+  for (const auto& [ep, l] : listeners_) {
+    if (l->node == node) mine.push_back(l);
+  }
+  for (auto& l : mine) close_listener(*l, /*silent=*/true);
+  for_each_conn([&](const std::shared_ptr<ConnState>& c) {
+    for (int s = 0; s < 2; ++s) {
+      if (c->side[s].node == node) silence_side(c, s);
+    }
+  });
+  refresh_paths();
+}
+
+void SimNetwork::power_on_node(NodeId node) {
+  if (powered_off_.erase(node) == 0) return;
+  // The peers still hold connections to the old life of this host; the first segment they send
+  // (data or a keepalive probe) is answered with a reset.
+  for_each_conn([&](const std::shared_ptr<ConnState>& c) {
+    for (int s = 0; s < 2; ++s) {
+      Side& dead = c->side[s];
+      if (dead.node != node || !dead.silent) continue;
+      dead.silent = false;
+      const Side& peer = c->side[1 - s];
+      if (!peer.closed && !peer.rst_seen && !peer.timed_out) {
+        ++stats_.resets;
+        reset_pipe(c, s);
+      }
+    }
+  });
+  kick_blocked();  // what was held for the dark host lands on its dead sides and is dropped
+  refresh_paths();
 }
 
 }  // namespace ferry::sim

@@ -12,7 +12,14 @@
 //    round trip.
 //  * Resets: a random prefix of the bytes in flight (or none) still arrives, then the reader
 //    gets Errc::reset; writes of the reset side vanish until it learns of the reset.
-//  * Crash of a node: its connections are reset for the peers and its listeners closed.
+//  * A node's process killed (kill_node): its kernel closes its sockets — peers get a reset, and
+//    connects to its ports are refused.
+//  * A node powered off (power_off_node): nothing at all — no FIN, no reset; connects to it get
+//    no answer and time out; its peers' connections go quiet. When it powers on again its kernel
+//    answers the peers' next segment with a reset (modelled as a reset at power-on).
+//  * Dead peers: a connection whose path stays down (a cut link, an isolated host, a powered-off
+//    peer) for dead_peer_timeout fails on its live sides with Errc::timed_out, as TCP's
+//    keepalive and retransmission timeouts end it (kDeadPeerTimeout in production).
 //
 // Events of the network belong to no node (a paused node's kernel still receives); completions
 // of node operations resume through the node's executor.
@@ -46,6 +53,7 @@ class SimNetwork {
     std::uint64_t resets = 0;
     std::uint64_t segments_delivered = 0;
     std::uint64_t bytes_delivered = 0;
+    std::uint64_t dead_peer_timeouts = 0;  // connections broken after dead_peer_timeout
   };
 
   SimNetwork(World& world, NetworkOptions options, Random random);
@@ -71,7 +79,11 @@ class SimNetwork {
   void reset_node(NodeId node);              // resets every connection of `node`
   void reset_between(NodeId a, NodeId b);    // resets every connection between a and b
   bool link_up(NodeId from, NodeId to) const;
-  void crash_node(NodeId node);              // called by SimNode::crash
+  // Called by SimNode: a process kill, a power loss, a (re)start. See the class comment.
+  void kill_node(NodeId node);
+  void power_off_node(NodeId node);
+  void power_on_node(NodeId node);
+  bool powered_off(NodeId node) const { return powered_off_.count(node) > 0; }
   void set_options(NetworkOptions options);
   const NetworkOptions& options() const { return options_; }
   const Stats& stats() const { return stats_; }
@@ -86,7 +98,9 @@ class SimNetwork {
   void close_side(const std::shared_ptr<ConnState>& c, int s);
   // Side `s` dies (its node crashed): the peer gets a prefix and a reset.
   void abort_side(const std::shared_ptr<ConnState>& c, int s);
-  void close_listener(ListenerState& l);
+  // Stops a listener: pending accept fails with closed; queued connections are reset for their
+  // clients, or (silent: the host lost power) left to time out.
+  void close_listener(ListenerState& l, bool silent = false);
   Executor& executor_of(NodeId node);
 
  private:
@@ -98,6 +112,13 @@ class SimNetwork {
   template <typename Fn>
   void for_each_conn(Fn fn);  // in id order; drops expired entries
   void kick_blocked();
+  // After any change of links or hosts: marks the live connections whose path went down (and
+  // schedules their dead-peer timeout) or came back up.
+  void refresh_paths();
+  bool path_up(const ConnState& c) const;
+  void expire(const std::shared_ptr<ConnState>& c, MonoTime since);
+  // Side `s` dies with its host's power: no FIN, no reset for the peer.
+  void silence_side(const std::shared_ptr<ConnState>& c, int s);
 
   // transport.cc
   void enqueue(const std::shared_ptr<ConnState>& c, int s, Segment seg);
@@ -120,6 +141,7 @@ class SimNetwork {
   std::uint64_t next_conn_id_ = 0;
   std::set<std::pair<NodeId, NodeId>> cut_;  // directed links that drop everything
   std::set<NodeId> isolated_;
+  std::set<NodeId> powered_off_;
   std::map<std::pair<NodeId, NodeId>, Duration> clogs_;
   std::set<std::pair<std::uint64_t, int>> blocked_;  // (connection id, pipe) waiting for heal
 };

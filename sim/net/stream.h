@@ -31,6 +31,8 @@ struct Side {
   Endpoint local;
   bool closed = false;    // close() was called, or the node died
   bool dead = false;      // the node crashed: nothing reaches this side any more
+  bool silent = false;    // dead by power loss: the peer was told nothing (no FIN, no reset)
+  bool timed_out = false; // the path was down for dead_peer_timeout: reads and writes fail
   bool fin_seen = false;  // the peer's FIN arrived, after all of its data
   bool rst_seen = false;  // a reset arrived, after the prefix of data that made it
   std::vector<std::uint8_t> readable;  // delivered bytes; [read_pos, end) are unread
@@ -55,6 +57,17 @@ struct ConnState {
   std::uint64_t id = 0;
   Side side[2];
   Pipe pipe[2];
+  // Since when the path has been down (a cut link, an isolated or powered-off host, a silent
+  // dead side); unset while it is up. See SimNetwork::refresh_paths.
+  std::optional<MonoTime> down_since;
+
+  // Some side may still read or write: neither closed nor told of a reset or a timeout.
+  bool live() const {
+    for (const Side& s : side) {
+      if (!s.closed && !s.rst_seen && !s.timed_out) return true;
+    }
+    return false;
+  }
 };
 
 // Wakes a waiting reader, writer or acceptor (through its executor; a no-op if none waits).

@@ -121,8 +121,12 @@ void SimNetwork::reset_conn(const std::shared_ptr<ConnState>& c) {
 void SimNetwork::close_side(const std::shared_ptr<ConnState>& c, int s) {
   Side& me = c->side[s];
   if (me.closed) return;
-  if (!world_.node(me.node).up()) {  // closed by a crashing node's destructors: an abort
-    abort_side(c, s);
+  if (!world_.node(me.node).up()) {  // closed by a crashing node's destructors
+    if (world_.node(me.node).dying_silently()) {
+      silence_side(c, s);
+    } else {
+      abort_side(c, s);
+    }
     return;
   }
   me.closed = true;
@@ -139,6 +143,20 @@ void SimNetwork::close_side(const std::shared_ptr<ConnState>& c, int s) {
   }
   wake(me.read_wait);
   wake(me.write_wait);
+}
+
+void SimNetwork::silence_side(const std::shared_ptr<ConnState>& c, int s) {
+  Side& me = c->side[s];
+  if (me.dead) return;
+  me.dead = true;
+  me.closed = true;
+  me.silent = true;
+  if (me.unread() > 0) consumed(c, s, me.unread());
+  me.readable.clear();
+  me.read_pos = 0;
+  wake(me.read_wait);
+  wake(me.write_wait);
+  // What the peer sends now lands on a dead side and is dropped without an answer (land()).
 }
 
 void SimNetwork::abort_side(const std::shared_ptr<ConnState>& c, int s) {

@@ -19,6 +19,13 @@
 
 namespace ferry {
 
+// A connection whose peer shows no sign of life for this long (powered off, partitioned away, its
+// host hung) fails on this side with Errc::timed_out, so no code waits forever on a dead peer.
+// Production sets TCP keepalive (first probe after 10 s idle, then 4 probes 5 s apart) and
+// TCP_USER_TIMEOUT (unacknowledged data) to it; the simulator breaks a connection whose path has
+// been down this long (sim NetworkOptions::dead_peer_timeout, this value by default).
+inline constexpr Duration kDeadPeerTimeout = std::chrono::seconds(30);
+
 using Bytes = std::span<const std::uint8_t>;
 using MutableBytes = std::span<std::uint8_t>;
 
@@ -44,13 +51,15 @@ class Connection {
   virtual ~Connection() = default;
 
   // Reads at least one byte into `buf` (buf must not be empty) and returns how many.
-  // Errors: eof (the peer closed in order; everything it sent was read), reset, closed.
+  // Errors: eof (the peer closed in order; everything it sent was read), reset, closed,
+  // timed_out (no sign of the peer for kDeadPeerTimeout; bytes that arrived before are read first).
   virtual Task<Result<std::size_t>> read_some(MutableBytes buf) = 0;
 
   // Writes all of `bufs` in order (a gather write). Completes when the bytes are handed to the
   // transport (kernel socket buffer / simulated link), which is where back-pressure applies: a
   // writer faster than the peer reads waits here. The caller keeps the buffers alive until then.
-  // Errors: reset, closed. After an error, a prefix of the bytes may have been sent.
+  // Errors: reset, closed, timed_out (as for read_some). After an error, a prefix of the bytes may
+  // have been sent.
   virtual Task<Status> write(std::span<const Bytes> bufs) = 0;
   Task<Status> write(Bytes buf);
 

@@ -268,12 +268,12 @@ class BrokerTest : public ::testing::Test {
   void graceful_restart() {
     auto r = world_.run_task(broker_, broker().stop(), std::chrono::seconds(30));
     ASSERT_TRUE(r.ok()) << r.report.message;
-    world_.crash(broker_);
+    world_.power_off(broker_);
     world_.start(broker_);
     wait_running();
   }
   void crash_restart() {
-    world_.crash(broker_);
+    world_.power_off(broker_);
     world_.start(broker_);
     wait_running();
   }

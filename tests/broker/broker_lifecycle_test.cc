@@ -269,7 +269,7 @@ TEST_F(BrokerTest, CorruptTopicsFileFallsBackToTheBackup) {
     auto bad = world_.run_task(broker_, overwrite(&world_.node(broker_), p, "[]"), std::chrono::seconds(5));
     ASSERT_TRUE(bad.ok() && bad.value->ok());
   }
-  world_.crash(broker_);
+  world_.power_off(broker_);
   world_.start(broker_);
   world_.run_for(std::chrono::seconds(5));
   ASSERT_EQ(broker().state(), Broker::State::failed);

@@ -62,7 +62,7 @@ TEST_F(ConfigFileTest, WriteKeepsThePreviousVersionAsBackup) {
   EXPECT_TRUE(rt().fs().exists("config/a.json.bak"));
   EXPECT_FALSE(rt().fs().exists("config/a.json.tmp"));
   // Written and synced: a crash keeps both.
-  world_.crash(node_);
+  world_.power_off(node_);
   world_.start(node_);
   ConfigFile again(rt(), "config/a.json");
   auto after = again.load(must_be_json_object);

@@ -104,7 +104,7 @@ TEST_F(ClientTest, NameServerFailOver) {
   ClientInstance& ci = instance();
   const std::string first = ci.name_servers().current();
   const std::size_t dead = first == ns_addrs_[0] ? 0 : 1;
-  world_.crash(ns_nodes_[dead]);
+  world_.kill(ns_nodes_[dead]);
   Status s = run(ci.update_topic_route("T"));
   ASSERT_TRUE(s.ok()) << s.error().to_string();
   EXPECT_EQ(ci.name_servers().current(), ns_addrs_[1 - dead]);
@@ -113,7 +113,7 @@ TEST_F(ClientTest, NameServerFailOver) {
   Producer& p = producer();
   ASSERT_TRUE(run(p.send(text_message("T", "x"))).ok());
   // Both down: a clear error naming both.
-  world_.crash(ns_nodes_[1 - dead]);
+  world_.kill(ns_nodes_[1 - dead]);
   Status none = run(ci.update_topic_route("T"));
   ASSERT_FALSE(none.ok());
   EXPECT_NE(none.error().detail.find(ns_addrs_[0]), std::string::npos) << none.error().detail;

@@ -1,5 +1,5 @@
 // Consumers on their own simulated nodes: each ConsumerApp (a ClientInstance and one push or lite
-// pull consumer) is built by its node's factory, so world_.crash(node) kills it like a process and
+// pull consumer) is built by its node's factory, so world_.kill(node) kills it like a process and
 // world_.start(node) brings it back with the same configuration (and its disk). What listeners
 // see goes into a Deliveries record owned by the test (outside every node).
 #pragma once
@@ -139,7 +139,7 @@ class ConsumerTest : public ClientTest {
     ConsumerApp& a = app(id);
     auto r = world_.run_task(id, graceful(&a), std::chrono::seconds(30));
     ASSERT_TRUE(r.ok()) << r.report.message << " seed " << world_.options().seed;
-    world_.crash(id);
+    world_.kill(id);
   }
   static Task<void> graceful(ConsumerApp* a) {
     if (a->push) co_await a->push->shutdown();

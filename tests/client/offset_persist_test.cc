@@ -38,7 +38,7 @@ TEST_P(OffsetSeeds, ConsumerCrashRedeliversAtMostThePersistInterval) {
   auto sent = std::make_shared<std::set<std::string>>();
   client_rt().spawn(send_paced(&p, "T", 300, 100ms, sent, &client_rt()), "paced-sender");
   world_.run_for(17s);
-  world_.crash(c);
+  world_.kill(c);
   const MonoTime crashed = client_rt().now();
   world_.run_for(3s);
   world_.start(c);
@@ -92,8 +92,8 @@ TEST_F(ConsumerTest, OffsetsSurviveABrokerRestart) {
   // The client persists every 5 s (the first 10 s after start), the broker writes
   // consumerOffset.json every 5 s: 20 s covers both.
   world_.run_for(20s);
-  world_.crash(c);
-  world_.crash(broker_nodes_[0]);
+  world_.kill(c);
+  world_.kill(broker_nodes_[0]);
   world_.start(broker_nodes_[0]);
   wait_running(0);
   world_.start(c);
@@ -118,7 +118,7 @@ TEST_F(ConsumerTest, LocalOffsetFileSurvivesACrash) {
   ASSERT_TRUE(wait_all(out, sent, 60s)) << seed_text();
   world_.run_for(12s);
   const std::string path = fmt::format("offsets/{}/BG/offsets.json", app(c).instance->client_id());
-  world_.crash(c);
+  world_.kill(c);
   ASSERT_TRUE(world_.node(c).fs().exists(path)) << path;
   world_.start(c);
   std::set<std::string> more = send_n("B", 5, "b");

@@ -48,7 +48,7 @@ TEST_F(ClientTest, BrokerDownRetriesOnTheOtherBroker) {
   create_topic("T", 2);
   Producer& p = producer();
   ASSERT_TRUE(run(p.send(text_message("T", "warm"))).ok());
-  world_.crash(broker_nodes_[1]);  // broker-b
+  world_.kill(broker_nodes_[1]);  // broker-b
   for (int i = 0; i < 6; ++i) {
     Result<SendResult> r = run(p.send(text_message("T", "x")));
     ASSERT_TRUE(r.ok()) << r.error().to_string();
@@ -63,7 +63,7 @@ TEST_F(ClientTest, LatencyFaultToleranceAvoidsADeadBrokerFor600Seconds) {
   cfg.send_latency_fault_enable = true;
   Producer& p = producer(cfg);
   ASSERT_TRUE(run(p.send(text_message("T", "warm"))).ok());
-  world_.crash(broker_nodes_[1]);
+  world_.kill(broker_nodes_[1]);
   // Keep the stale route: no NameServer poll happens within these few seconds.
   std::optional<MonoTime> isolated_until;
   MonoTime failed_at{};
@@ -241,8 +241,8 @@ TEST_F(ClientTest, AllBrokersDownNamesTheBrokersAndTheLastError) {
   create_topic("T", 1);
   Producer& p = producer();
   ASSERT_TRUE(run(p.send(text_message("T", "warm"))).ok());
-  world_.crash(broker_nodes_[0]);
-  world_.crash(broker_nodes_[1]);
+  world_.kill(broker_nodes_[0]);
+  world_.kill(broker_nodes_[1]);
   Result<SendResult> r = run(p.send(text_message("T", "x")));
   ASSERT_FALSE(r.ok());
   const std::string& d = r.error().detail;

@@ -104,7 +104,7 @@ TEST_P(StrategyRebalance, EveryQueueHasExactlyOneOwnerAsConsumersJoinAndLeave) {
     if (n % 2 == 0) {
       stop_consumer(leaving);
     } else {
-      world_.crash(leaving);
+      world_.kill(leaving);
     }
     live_.pop_back();
     ASSERT_TRUE(world_.run_until([&] { return settled(); }, 60s).ok()) << n - 1 << " consumers left:" << describe();

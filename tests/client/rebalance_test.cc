@@ -62,7 +62,7 @@ TEST_P(RebalanceSeeds, TwoConsumersSplitAndRebalanceOnJoinAndCrash) {
 
   // consumer-2 crashes: the broker sees its connections close and notifies consumer-1.
   world_.run_for(6s);  // offsets persisted
-  world_.crash(c2);
+  world_.kill(c2);
   const MonoTime crashed = client_rt().now();
   ASSERT_TRUE(world_.run_until([&] { return held(c1, "T") == all; }, 60s).ok()) << seed_text();
   EXPECT_LT(client_rt().now() - crashed, 10s) << seed_text();

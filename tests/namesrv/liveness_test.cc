@@ -57,7 +57,7 @@ TEST_F(NamesrvTest, ClosedConnectionDropsTheBrokerAtOnce) {
   register_broker(a, broker_on(a, "broker-a", {topic("T", 4), topic("OnlyA", 4)}));
   register_broker(b, broker_on(b, "broker-b", {topic("T", 4)}));
 
-  world_->crash(a);
+  world_->kill(a);
   world_->run_for(seconds(1));  // far less than the scan needs
 
   EXPECT_EQ(name_server().routes().live_brokers().size(), 1u);
@@ -78,12 +78,12 @@ TEST_F(NamesrvTest, AnOldConnectionClosingDoesNotDropABrokerThatReRegisteredElse
   BrokerSpec spec = broker_on(old_conn, "broker-a", {topic("T", 4)});
   register_broker(old_conn, spec);
   register_broker(new_conn, spec);
-  world_->crash(old_conn);
+  world_->kill(old_conn);
   world_->run_for(seconds(1));
   EXPECT_TRUE(route(admin, "T").has_value());
   EXPECT_EQ(name_server().routes().live_brokers().count(spec.addr), 1u);
   // The connection it registers on now is the one that counts.
-  world_->crash(new_conn);
+  world_->kill(new_conn);
   world_->run_for(seconds(1));
   EXPECT_EQ(name_server().routes().live_brokers().count(spec.addr), 0u);
   expect_code(admin, route_request("T"), resp::TOPIC_NOT_EXIST);

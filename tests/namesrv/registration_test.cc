@@ -233,7 +233,7 @@ TEST_F(NamesrvTest, SameSeedSameTrace) {
     register_broker(a, broker_on(a, "broker-a", {topic("T", 4)}));
     register_broker(b, broker_on(b, "broker-b", {topic("T", 4)}));
     Reply info = expect_code(a, plain_request(rc::GET_BROKER_CLUSTER_INFO), resp::SUCCESS);
-    world_->crash(b);
+    world_->kill(b);
     world_->run_for(std::chrono::seconds(1));
     Reply route_reply = expect_code(a, route_request("T"), resp::SUCCESS);
     return std::make_pair(world_->trace_hash(), info.body_text() + route_reply.body_text());

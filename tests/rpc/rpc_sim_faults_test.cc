@@ -76,7 +76,7 @@ class RpcSimFaults : public ::testing::TestWithParam<std::uint64_t> {
   }
   void TearDown() override {
     client_->shutdown();
-    world_->crash(client_node_);  // destroys the client's tasks before the client object
+    world_->kill(client_node_);  // destroys the client's tasks before the client object
     client_.reset();
     world_.reset();
   }
@@ -121,7 +121,7 @@ TEST_P(RpcSimFaults, ServerCrashMidCallFailsTheCallAndRestartIsReachedAgain) {
   world_->node(client_node_).spawn(Run::go(client_.get(), addr_, slow, done), "slow-call");
   world_->run_for(std::chrono::seconds(1));
   ASSERT_FALSE(*done) << "the slow call must still be in progress";
-  world_->crash(server_);
+  world_->kill(server_);
   auto r = world_->run_until([&] { return *done; }, std::chrono::seconds(20));
   ASSERT_TRUE(r.ok()) << r.message;
   EXPECT_FALSE(slow->ok);

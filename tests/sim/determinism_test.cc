@@ -115,7 +115,7 @@ Outcome run_workload(std::uint64_t seed) {
     const NodeId b = nodes[faults.below(kNodes)];
     switch (faults.below(5)) {
       case 0:
-        world.restart(a, Duration(faults.between(0, 300'000'000)));
+        world.restart(a, faults.one_in(2) ? CrashKind::process_kill : CrashKind::power_loss, Duration(faults.between(0, 300'000'000)));
         break;
       case 1:
         if (a != b) world.net().partition(a, b);

@@ -34,7 +34,7 @@ TEST(SimDisk, CrashLosesUnsyncedWritesAndKeepsSyncedOnes) {
   ASSERT_TRUE(r.value->ok()) << r.value->error().to_string();
   EXPECT_EQ(read_file(world.node(n), "data/log"), std::string(1000, 'A') + std::string(1000, 'B'));
 
-  world.crash(n);
+  world.power_off(n);
   world.start(n);
   EXPECT_EQ(read_file(world.node(n), "data/log"), std::string(1000, 'A'));
   EXPECT_TRUE(world.node(n).fs().exists("data/never-synced")) << "namespace operations are durable at once";
@@ -45,7 +45,7 @@ TEST(SimDisk, FileHandlesOfACrashedLifeFail) {
   const NodeId n = world.add_node("n");
   auto f = world.node(n).fs().open("x", OpenOptions{.create = true});
   ASSERT_TRUE(f.ok());
-  world.crash(n);
+  world.power_off(n);
   world.start(n);
   const auto b = bytes_of("late");
   EXPECT_EQ((*f)->pwrite(0, view_of(b)).error().code, Errc::io_error);
@@ -73,7 +73,7 @@ TEST(SimDisk, SyncCoversOnlyWritesBeforeIt) {
   auto synced = std::make_shared<Status>(Errc::busy);
   ASSERT_TRUE(world.run_task(n, sync_then_overwrite(&world.node(n), synced), 1s).ok());
   ASSERT_TRUE(synced->ok()) << synced->error().to_string();
-  world.crash(n);
+  world.power_off(n);
   world.start(n);
   EXPECT_EQ(read_file(world.node(n), "tail"), std::string(100, 'A'));
 }
@@ -96,7 +96,7 @@ TEST(SimDisk, TornWritesKeepWholeSectors) {
     World world(o);
     const NodeId n = world.add_node("n");
     ASSERT_TRUE(world.run_task(n, torn_workload(&world.node(n)), 1s).ok());
-    world.crash(n);
+    world.power_off(n);
     world.start(n);
     const std::string data = read_file(world.node(n), "torn");
     ASSERT_EQ(data.size() % 512, 0u);
@@ -137,7 +137,7 @@ TEST(SimDisk, CorruptTornSectorsKeepTheirDurableBytes) {
     World world(o);
     const NodeId n = world.add_node("n");
     ASSERT_TRUE(world.run_task(n, shared_sector_workload(&world.node(n)), 1s).ok());
-    world.crash(n);
+    world.power_off(n);
     world.start(n);
     const std::string data = read_file(world.node(n), "shared");
     ASSERT_GE(data.size(), 100u);
@@ -183,7 +183,7 @@ TEST(SimDisk, EioOnSyncLeavesDataUnsynced) {
   auto r = world.run_task(n, write_and_sync(&world.node(n), "f", "lost"), 1s);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r.value->error().code, Errc::io_error);
-  world.crash(n);
+  world.power_off(n);
   world.start(n);
   EXPECT_EQ(read_file(world.node(n), "f"), "");
 
@@ -193,9 +193,95 @@ TEST(SimDisk, EioOnSyncLeavesDataUnsynced) {
   r = world.run_task(n, write_and_sync(&world.node(n), "f", "kept"), 1s);
   ASSERT_TRUE(r.ok());
   EXPECT_TRUE(r.value->ok());
-  world.crash(n);
+  world.power_off(n);
   world.start(n);
   EXPECT_EQ(read_file(world.node(n), "f"), "kept");
+}
+
+// Linux's fsync-error semantics: the failed sync's dirty pages are marked clean without reaching
+// the disk. A retried sync "succeeds", reads still show the data, and a power loss loses it.
+Task<Status> write_sync_retry(Runtime* rt, SimDisk* disk, std::shared_ptr<Status> first) {
+  auto f = rt->fs().open("f", OpenOptions{.create = true});
+  if (!f.ok()) co_return std::move(f).error();
+  SIM_CO_TRY(co_await write_at(f->get(), 0, "gone"));
+  *first = co_await (*f)->sync();
+  DiskOptions healthy = disk->options();
+  healthy.eio_on_sync_ppm = 0;
+  disk->set_options(healthy);
+  co_return co_await (*f)->sync();
+}
+
+TEST(SimDisk, AFailedSyncLosesTheDataItCoveredEvenIfARetrySucceeds) {
+  WorldOptions o = test_options(15);
+  o.disk.eio_on_sync_ppm = 1'000'000;
+  World world(o);
+  const NodeId n = world.add_node("n");
+  auto first = std::make_shared<Status>();
+  auto r = world.run_task(n, write_sync_retry(&world.node(n), &world.node(n).disk(), first), 1s);
+  ASSERT_TRUE(r.ok()) << r.report.message;
+  EXPECT_EQ(first->error().code, Errc::io_error);
+  EXPECT_TRUE(r.value->ok()) << "the retried sync reports success, as Linux does";
+  EXPECT_EQ(read_file(world.node(n), "f"), "gone") << "the page cache still shows the write";
+  world.kill(n);
+  world.start(n);
+  EXPECT_EQ(read_file(world.node(n), "f"), "gone") << "a process kill keeps the page cache";
+  world.power_off(n);
+  world.start(n);
+  // The retried sync made the size durable, not the bytes: the file reads as zeros.
+  EXPECT_EQ(read_file(world.node(n), "f"), std::string(4, '\0')) << "the write never reached the disk";
+}
+
+TEST(SimDisk, ProcessKillKeepsUnsyncedWritesUntilAPowerLoss) {
+  World world(test_options(16));
+  const NodeId n = world.add_node("n");
+  auto r = world.run_task(n, write_sync_write(&world.node(n)), 1s);
+  ASSERT_TRUE(r.ok() && r.value->ok());
+  world.kill(n);
+  world.start(n);
+  EXPECT_EQ(read_file(world.node(n), "data/log"), std::string(1000, 'A') + std::string(1000, 'B'));
+  world.power_off(n);
+  world.start(n);
+  EXPECT_EQ(read_file(world.node(n), "data/log"), std::string(1000, 'A')) << "still unsynced after the kill";
+}
+
+// Reads: EIO by probability; a slow read stalls the whole node (its timers run late, in order).
+Task<void> tick(Runtime* rt, std::vector<std::int64_t>* at_ms) {
+  for (int i = 0; i < 3; ++i) {
+    co_await rt->sleep(1ms);
+    at_ms->push_back(to_ms(rt->now() - MonoTime{}));
+  }
+}
+
+TEST(SimDisk, ReadErrorsAndSlowReads) {
+  WorldOptions o = test_options(17);
+  World world(o);
+  const NodeId n = world.add_node("n");
+  SimNode& node = world.node(n);
+  auto f = node.fs().open("f", OpenOptions{.create = true});
+  ASSERT_TRUE(f.ok());
+  const auto b = bytes_of("data");
+  ASSERT_TRUE((*f)->pwrite(0, view_of(b)).ok());
+
+  DiskOptions bad = node.disk().options();
+  bad.eio_on_read_ppm = 1'000'000;
+  node.disk().set_options(bad);
+  std::uint8_t buf[4];
+  EXPECT_EQ((*f)->pread(0, MutableBytes(buf, 4)).error().code, Errc::io_error);
+  EXPECT_EQ((*f)->view(0, 4).error().code, Errc::io_error);
+  EXPECT_EQ(node.disk().stats().read_errors, 2u);
+
+  DiskOptions slow = node.disk().options();
+  slow.eio_on_read_ppm = 0;
+  slow.slow_read_ppm = 1'000'000;
+  slow.slow_read_latency = 50ms;
+  node.disk().set_options(slow);
+  std::vector<std::int64_t> ticks;
+  node.spawn(tick(&node, &ticks));
+  ASSERT_TRUE((*f)->pread(0, MutableBytes(buf, 4)).ok());  // at t=0: the loop is blocked until 50 ms
+  world.run_for(100ms);
+  // The task's first step (due at 0) waited for the stall to end at 50 ms; its timers follow.
+  EXPECT_EQ(ticks, (std::vector<std::int64_t>{51, 52, 53}));
+  EXPECT_EQ(node.disk().stats().slow_reads, 1u);
 }
 
 TEST(SimDisk, SlowSyncTakesItsLatency) {
@@ -235,7 +321,7 @@ TEST(SimDisk, NamespaceRules) {
   ASSERT_TRUE(fs.rename("store/x", "store/commitlog/a").ok());
   EXPECT_FALSE(fs.exists("store/x"));
   EXPECT_EQ(*fs.file_size("store/commitlog/a"), 3u) << "rename replaces the target";
-  world.crash(n);
+  world.power_off(n);
   world.start(n);
   EXPECT_EQ(*world.node(n).fs().list("store"), (std::vector<std::string>{"commitlog"})) << "rename is durable at once";
   EXPECT_EQ(*world.node(n).fs().file_size("store/commitlog/a"), 0u) << "its unsynced contents are not";
@@ -265,7 +351,7 @@ TEST(SimDisk, WipedDiskIsEmpty) {
   World world(test_options(9));
   const NodeId n = world.add_node("n");
   ASSERT_TRUE(world.node(n).fs().open("f", OpenOptions{.create = true}).ok());
-  world.restart(n, 1s, /*wipe_disk=*/true);
+  world.restart(n, CrashKind::power_loss, 1s, /*wipe_disk=*/true);
   EXPECT_FALSE(world.node(n).up());
   world.run_for(2s);
   ASSERT_TRUE(world.node(n).up());

@@ -228,7 +228,7 @@ TEST(SimNetwork, CrashResetsPeersAndClosesListeners) {
   auto mine = std::make_shared<Received>();
   p.world.node(p.client).spawn(read_all(std::move(conn), mine));
   p.world.run_for(10ms);
-  p.world.crash(p.server);
+  p.world.kill(p.server);
   p.world.run_for(1s);
   EXPECT_TRUE(mine->ended);
   EXPECT_EQ(mine->end, Errc::reset);

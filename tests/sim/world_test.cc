@@ -98,7 +98,7 @@ TEST(World, CrashDestroysTasksBeforeTheComponentAndNeverResumesThem) {
   EXPECT_EQ(ticks, 10);
   world.node(n).spawn(syncer(&world.node(n), &synced, &log));
   world.run_for(10ms);  // the sync is in flight
-  world.crash(n);
+  world.power_off(n);
   EXPECT_EQ(log, (std::vector<std::string>{"ticker destroyed", "syncer destroyed", "component destroyed"}));
   world.run_for(10s);
   EXPECT_EQ(ticks, 10) << "a destroyed task never runs again";
@@ -166,7 +166,7 @@ TEST(World, RestartAfterADelayRunsTheFactoryAgain) {
     return std::make_unique<Recorder>(rt, &log, &ticks);
   });
   EXPECT_EQ(world.node(n).incarnation(), 1u);
-  world.restart(n, 5s);
+  world.restart(n, CrashKind::power_loss, 5s);
   world.run_for(4s);
   EXPECT_FALSE(world.node(n).up());
   EXPECT_EQ(ticks, 0);
@@ -226,12 +226,12 @@ TEST(World, BuggifyIsOffUnlessEnabledAndSeeded) {
 TEST(World, RunTaskOnADownNodeOrACrashedTaskIsReported) {
   World world(test_options(12));
   const NodeId n = world.add_node("n");
-  world.crash(n);
+  world.power_off(n);
   auto r = world.run_task(n, add_after(&world.node(n), 1, 2), 1s);
   EXPECT_EQ(r.report.stop, Stop::destroyed);
 
   world.start(n);
-  world.schedule(world.now() + 100ms, EventTag{}, [&world, n] { world.crash(n); });
+  world.schedule(world.now() + 100ms, EventTag{}, [&world, n] { world.power_off(n); });
   r = world.run_task(n, add_after(&world.node(n), 1, 2), 1s);
   EXPECT_EQ(r.report.stop, Stop::destroyed) << r.report.message;
   EXPECT_EQ(world.now(), MonoTime(100ms));

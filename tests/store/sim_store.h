@@ -46,7 +46,7 @@ class SimStore {
   }
   // Crash: the node's tasks die first (nothing resumes a destroyed frame), then the store.
   void crash() {
-    world_.crash(id_);
+    world_.power_off(id_);
     store_.reset();
     world_.start(id_);
   }
@@ -55,7 +55,7 @@ class SimStore {
     auto r = world_.run_task(id_, shutdown_store_task(store_.get()), std::chrono::seconds(60));
     if (!r.ok()) return "shutdown did not finish: " + r.report.message;
     if (!r.value->ok()) return r.value->error().to_string();
-    world_.crash(id_);  // a stopped process (its tasks are done; nothing unsynced is left)
+    world_.power_off(id_);  // a stopped process (its tasks are done; nothing unsynced is left)
     store_.reset();
     world_.start(id_);
     return "";

@@ -1,5 +1,9 @@
 #include "runtime/asio/tcp_connection.h"
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+
 #include <boost/asio/error.hpp>
 
 #include <utility>
@@ -96,6 +100,25 @@ void attempt_write(const StatePtr& st, const std::shared_ptr<PendingWrite>& w, c
   done.complete(Status{});
 }
 
+// Keepalive probes after 10 s idle, 4 more 5 s apart, and TCP_USER_TIMEOUT for unacknowledged data:
+// a dead peer ends the connection with ETIMEDOUT within kDeadPeerTimeout (runtime/network.h).
+error_code set_dead_peer_timeout(tcp::socket& socket) {
+  constexpr int kIdleSeconds = 10;
+  constexpr int kIntervalSeconds = 5;
+  constexpr int kProbes = 4;
+  static_assert(std::chrono::seconds(kIdleSeconds + kIntervalSeconds * kProbes) == kDeadPeerTimeout);
+  const int user_timeout_ms = static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(kDeadPeerTimeout).count());
+  const int fd = socket.native_handle();
+  const std::pair<int, int> options[] = {
+      {TCP_KEEPIDLE, kIdleSeconds}, {TCP_KEEPINTVL, kIntervalSeconds}, {TCP_KEEPCNT, kProbes}, {TCP_USER_TIMEOUT, user_timeout_ms}};
+  for (const auto& [name, value] : options) {
+    if (::setsockopt(fd, IPPROTO_TCP, name, &value, sizeof value) != 0) {
+      return error_code(errno, boost::system::system_category());
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 Endpoint to_endpoint(const tcp::endpoint& ep) {
@@ -105,6 +128,8 @@ Endpoint to_endpoint(const tcp::endpoint& ep) {
 Result<std::unique_ptr<Connection>> TcpConnection::adopt(tcp::socket socket, Executor& loop) {
   error_code ec;
   socket.set_option(tcp::no_delay(true), ec);
+  if (!ec) socket.set_option(boost::asio::socket_base::keep_alive(true), ec);
+  if (!ec) ec = set_dead_peer_timeout(socket);
   if (!ec) socket.non_blocking(true, ec);
   tcp::endpoint local;
   tcp::endpoint remote;
