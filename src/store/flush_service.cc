@@ -16,6 +16,7 @@ Task<PutStatus> FlushService::wait_durable(PhysicalOffset end) {
   FERRY_ASSERT(end <= log_.max_offset(), "waiting for {} beyond the log end {}", end.value(),
                log_.max_offset().value());
   if (log_.flushed_offset() >= end) co_return PutStatus::ok;
+  if (sync_failure()) co_return PutStatus::flush_disk_timeout;  // never durable in this life
   Completion<bool> done(rt_.executor());
   const TimerId timer = rt_.timers().schedule(config_.sync_flush_timeout, [done] {
     if (!done.completed() && !done.abandoned()) done.complete(false);
@@ -52,20 +53,30 @@ Task<void> FlushService::group_commit() {
   while (!waiters_.empty()) {
     Status st = co_await log_.files().flush();
     ++syncs_;
-    if (!st.ok()) {
-      rt_.log().error("store: CommitLog sync failed: {}", st.error().to_string());
-      // Waiters time out; retry after a pause instead of spinning on a failing disk.
-      co_await rt_.sleep(std::chrono::milliseconds(10));
-    }
     release_covered();
+    if (!st.ok()) {
+      rt_.log().error("store: CommitLog sync failed, writes refused until restart: {}", st.error().to_string());
+      fail_waiters();
+    }
   }
   committing_ = false;
+}
+
+void FlushService::fail_waiters() {
+  for (Waiter& w : waiters_) {
+    if (!w.done.completed() && !w.done.abandoned()) {
+      rt_.timers().cancel(w.timer);
+      w.done.complete(false);
+    }
+  }
+  waiters_.clear();
 }
 
 Task<Status> FlushService::flush_all() {
   Status st = co_await log_.files().flush();
   ++syncs_;
   release_covered();
+  if (!st.ok()) fail_waiters();
   co_return st;
 }
 
@@ -81,7 +92,10 @@ Task<void> FlushService::run_async_loop() {
     if (!thorough && pages < config_.async_flush_pages_min) continue;
     if (thorough) last_thorough = rt_.now();
     Status st = co_await flush_all();
-    if (!st.ok()) rt_.log().error("store: CommitLog flush failed: {}", st.error().to_string());
+    if (!st.ok()) {
+      rt_.log().error("store: CommitLog sync failed, writes refused until restart: {}", st.error().to_string());
+      break;  // nothing more can become durable in this life
+    }
   }
 }
 

@@ -8,6 +8,9 @@
 //    waiters share syncs (group commit): one sync in flight at a time, and each completed sync
 //    releases every waiter it covers. A waiter not released within sync_flush_timeout (5 s)
 //    gets flush_disk_timeout (the message stays stored; a later sync may still cover it).
+//  * A failed sync is fatal for the data it covered (MappedFileQueue::flush): every waiter not
+//    yet covered gets flush_disk_timeout at once, and so does every later wait beyond what was
+//    durable; MessageStore refuses new writes (sync_failure()).
 //
 // Cancellation: destroying a waiting frame cancels its timer and leaves the group commit
 // running for the others. stop() ends the loops at their next wake-up. The service must outlive
@@ -42,6 +45,8 @@ class FlushService {
   void stop() { stopped_ = true; }
 
   std::uint64_t syncs() const { return syncs_; }
+  // The first failed CommitLog sync of this life, if any.
+  const std::optional<Error>& sync_failure() const { return log_.files().sync_failure(); }
 
  private:
   struct Waiter {
@@ -51,6 +56,7 @@ class FlushService {
   };
   Task<void> group_commit();
   void release_covered();
+  void fail_waiters();  // after a fatal sync error: every waiter not covered gets false
 
   Runtime& rt_;
   CommitLog& log_;

@@ -51,12 +51,15 @@ Result<FileView> MappedFile::view(std::int64_t pos, std::int64_t len) const {
 }
 
 Task<Status> MappedFile::flush() {
+  if (sync_failed_) co_return Error(Errc::io_error, path() + ": an earlier sync failed (its data may be lost)");
   const std::int64_t target = write_position_;
   if (target == flushed_position_ && !zeroed_unsynced_) co_return Status{};
   const bool zeroed = zeroed_unsynced_;
   zeroed_unsynced_ = false;
   Status st = co_await file_->sync();
   if (!st.ok()) {
+    // Fatal for what this sync covered (see MappedFileQueue::flush): never flushed again.
+    sync_failed_ = true;
     zeroed_unsynced_ = zeroed_unsynced_ || zeroed;
     co_return st;
   }

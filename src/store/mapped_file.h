@@ -67,6 +67,8 @@ class MappedFile {
 
   // Makes everything written so far durable. On success flushed_position() becomes at least the
   // write position seen when the call started. Errors: io_error (flushed_position unchanged).
+  // A failed sync is fatal: the file is never flushed again in this life (every later call fails),
+  // because a retried fsync after an error reports success over writes the disk never got.
   Task<Status> flush();
 
   // Recovery and truncation: moves the write position to `pos` (and the flushed position down
@@ -90,6 +92,7 @@ class MappedFile {
   std::int64_t write_position_ = 0;
   std::int64_t flushed_position_ = 0;
   bool zeroed_unsynced_ = false;  // set_write_position() zeroed bytes not yet synced
+  bool sync_failed_ = false;      // a sync failed: flushed_position_ is final
 };
 
 }  // namespace ferry::store

@@ -156,14 +156,23 @@ Status MappedFileQueue::remove_all() {
 }
 
 Task<Status> MappedFileQueue::flush() {
+  if (sync_failure_) co_return *sync_failure_;
   // Snapshot the segments to flush; each shared_ptr keeps its segment alive across the sync.
   std::vector<std::shared_ptr<MappedFile>> dirty;
   for (const auto& f : files_) {
     if (f->needs_sync()) dirty.push_back(f);
   }
   for (const auto& f : dirty) {
+    if (sync_failure_) co_return *sync_failure_;  // another flush failed meanwhile
     Status st = co_await f->flush();
-    if (!st.ok()) co_return st;
+    if (!st.ok()) {
+      if (!sync_failure_) {
+        sync_failure_ = Error(st.error().code, fmt::format("sync of {} failed; what was written to {} since offset {} may be lost ({})",
+                                                         f->path(), dir_, f->start_offset() + f->flushed_position(),
+                                                         st.error().detail));
+      }
+      co_return *sync_failure_;
+    }
   }
   co_return Status{};
 }

@@ -81,7 +81,14 @@ class MappedFileQueue {
   // Syncs every segment holding unflushed bytes, oldest first. On success flushed_offset() is at
   // least max_offset() as of the call. Errors: io_error (flushed_offset() stays where the last
   // successful sync left it).
+  //
+  // A failed sync is fatal for the data it covered: on Linux the dirty pages of a failed fsync
+  // are marked clean without reaching the disk, so a retry would "succeed" over lost data. After
+  // the first failure the queue is poisoned: flushed_offset() never moves again, every later
+  // flush() returns that first error, and sync_failure() holds it until the process restarts
+  // (recovery then finds what really is on the disk).
   Task<Status> flush();
+  const std::optional<Error>& sync_failure() const { return sync_failure_; }
 
   // Creates the segment after the last one empty and reserves its full size with
   // File::allocate (asynchronous: production fallocates on the I/O thread), so that the next
@@ -109,6 +116,7 @@ class MappedFileQueue {
   std::vector<std::shared_ptr<MappedFile>> files_;
   std::shared_ptr<MappedFile> ready_;        // pre-allocated successor of the last segment
   std::optional<std::int64_t> preparing_;    // start of a segment being pre-allocated
+  std::optional<Error> sync_failure_;        // the first failed sync (see flush())
 };
 
 }  // namespace ferry::store

@@ -288,6 +288,10 @@ PutResult MessageStore::put(std::span<const PutRequest> batch) {
     return result;
   };
   if (stopped_) return refuse(PutStatus::service_not_available, "the store is shut down");
+  if (const std::optional<Error>& failed = flush_.sync_failure()) {
+    return refuse(PutStatus::service_not_available,
+                  "a CommitLog sync failed; the store refuses writes until it is restarted: " + failed->detail);
+  }
   if (cleanup_.disk_full()) {
     return refuse(PutStatus::service_not_available,
                   fmt::format("disk full: {}% used (limit {}%)", cleanup_.used_pct(),
