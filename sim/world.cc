@@ -95,6 +95,11 @@ void World::wipe_disk(NodeId id) {
   n.disk().wipe();
 }
 
+std::uint64_t World::final_hash() {
+  for (const auto& n : nodes_) n->disk().digest(trace_);
+  return trace_.value();
+}
+
 void World::jump_wall_clock(NodeId id, std::int64_t delta_ms) { node(id).sim_clock().jump_wall(delta_ms); }
 
 // ---- events ------------------------------------------------------------------------------------

@@ -118,6 +118,10 @@ class World {
   MonoTime now() const { return now_; }
   const MonoTime* now_ptr() const { return &now_; }
   std::uint64_t trace_hash() const { return trace_.value(); }
+  // The trace hash with the end state folded in: each node's disk (its files' current and
+  // durable bytes), in node order. Call once at the end of a run; two runs of one seed must
+  // agree on it. (The schedule, random draws and every delivered byte are in trace_hash().)
+  std::uint64_t final_hash();
   std::uint64_t events_run() const { return events_run_; }
   std::uint64_t events_skipped() const { return events_skipped_; }
   std::size_t events_pending() const { return queue_.size(); }

@@ -1,5 +1,7 @@
 #include "sim/disk/disk.h"
 
+#include "common/crc.h"
+
 #include <algorithm>
 
 #include "runtime/assert.h"
@@ -240,6 +242,18 @@ Status SimDisk::read_fault(const std::string& path) {
     return Error(Errc::io_error, "simulated EIO reading '" + path + "'");
   }
   return {};
+}
+
+void SimDisk::digest(TraceHash& trace) const {
+  auto crc = [](const std::vector<std::uint8_t>& b) {
+    return std::uint64_t{crc32_update(0, Bytes(b.data(), b.size()))};
+  };
+  trace.mix(files_.size());
+  for (const auto& [path, inode] : files_) {  // path order
+    trace.mix(crc32_update(0, Bytes(reinterpret_cast<const std::uint8_t*>(path.data()), path.size())));
+    trace.mix(crc(*inode->data()) << 32 | inode->size());
+    trace.mix(crc(inode->durable()) << 32 | inode->durable_size());
+  }
 }
 
 void SimDisk::wipe() {

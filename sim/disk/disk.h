@@ -78,6 +78,9 @@ class SimDisk {
   void set_options(DiskOptions options);
   const DiskOptions& options() const { return options_; }
   const Stats& stats() const { return stats_; }
+  // Mixes the disk's state into `trace`: every file in path order, its name, its current
+  // contents and its durable image.
+  void digest(TraceHash& trace) const;
   std::uint64_t used_bytes() const { return used_bytes_; }
 
  private:

@@ -37,6 +37,7 @@ class Inode {
   std::uint64_t size() const { return data_->size(); }
   const std::shared_ptr<std::vector<std::uint8_t>>& data() const { return data_; }
   std::uint64_t durable_size() const { return durable_.size(); }
+  const std::vector<std::uint8_t>& durable() const { return durable_; }
   std::size_t dirty_sectors() const { return dirty_.size(); }
   // Whether a directory entry names this inode (its size counts against the disk's capacity).
   bool linked() const { return linked_; }

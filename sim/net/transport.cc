@@ -1,5 +1,7 @@
 // SimNetwork's transport: segments on the wire, delivery, back-pressure, close and reset.
 #include "sim/net/network.h"
+
+#include "common/crc.h"
 #include "sim/node.h"
 #include "sim/world.h"
 
@@ -63,6 +65,10 @@ void SimNetwork::land(const std::shared_ptr<ConnState>& c, int s, Segment& seg) 
         return;
       }
       stats_.bytes_delivered += seg.bytes.size();
+      // What arrives is part of the run's state: two runs that schedule alike but carry other
+      // bytes must hash apart.
+      world_.trace().mix((c->id << 1 | static_cast<std::uint64_t>(s)) ^
+                         (std::uint64_t{crc32_update(0, Bytes(seg.bytes.data(), seg.bytes.size()))} << 32));
       to.readable.insert(to.readable.end(), seg.bytes.begin(), seg.bytes.end());
       wake(to.read_wait);
       return;

@@ -144,7 +144,7 @@ Outcome run_workload(std::uint64_t seed) {
       "{} torn sectors kept",
       world.events_run(), net.connects, net.refused, net.timed_out, net.resets, net.segments_delivered, syncs,
       crashes, torn);
-  return Outcome{world.trace_hash(), world.events_run(), to_ns(world.now()), std::move(summary)};
+  return Outcome{world.final_hash(), world.events_run(), to_ns(world.now()), std::move(summary)};
 }
 
 TEST(Determinism, SameSeedSameTraceDifferentSeedDifferentTrace) {
@@ -159,6 +159,54 @@ TEST(Determinism, SameSeedSameTraceDifferentSeedDifferentTrace) {
   std::printf("seed 42: trace hash %016llx; %s\nseed 43: trace hash %016llx; %s\n",
               static_cast<unsigned long long>(a.hash), a.summary.c_str(), static_cast<unsigned long long>(c.hash),
               c.summary.c_str());
+}
+
+// The trace hash covers state, not only the schedule: a run that schedules exactly alike but
+// writes other bytes (to a file, or over a connection) hashes apart.
+Task<void> write_fill(Runtime* rt, std::uint8_t fill, bool over_network, Endpoint to) {
+  std::vector<std::uint8_t> data(600, fill);
+  if (over_network) {
+    auto c = co_await rt->network().connect(to, 1s);
+    CO_ASSERT(c.ok(), "connect: {}", c.error().to_string());
+    const Status w = co_await (*c)->write(view_of(data));
+    CO_ASSERT(w.ok(), "write: {}", w.error().to_string());
+    co_await rt->sleep(100ms);
+    co_return;
+  }
+  auto f = rt->fs().open("state", OpenOptions{.create = true});
+  CO_ASSERT(f.ok(), "open: {}", f.error().to_string());
+  const Status w = (*f)->pwrite(0, view_of(data));
+  CO_ASSERT(w.ok(), "pwrite: {}", w.error().to_string());
+  const Status synced = co_await (*f)->sync();
+  CO_ASSERT(synced.ok(), "sync: {}", synced.error().to_string());
+}
+
+std::pair<std::uint64_t, std::uint64_t> hashes_of(std::uint8_t fill, bool over_network) {
+  World world(test_options(77));
+  auto received = std::make_shared<std::vector<std::shared_ptr<Received>>>();
+  const NodeId server = world.add_node("server", [received](Runtime& rt) {
+    auto l = rt.network().listen(Endpoint{rt.network().host(), kPort});
+    if (l.ok()) rt.spawn(accept_all(std::move(*l), &rt, received), "accept_all");
+    return std::unique_ptr<NodeProcess>();
+  });
+  const NodeId client = world.add_node("client");
+  auto r = world.run_task(client, write_fill(&world.node(client), fill, over_network, Endpoint{world.node(server).host(), kPort}), 5s);
+  EXPECT_TRUE(r.ok()) << r.report.message;
+  const std::uint64_t schedule_and_bytes = world.trace_hash();
+  return {schedule_and_bytes, world.final_hash()};
+}
+
+TEST(Determinism, TraceHashCoversDeliveredBytesAndDiskState) {
+  const auto disk_a = hashes_of('a', false);
+  const auto disk_a2 = hashes_of('a', false);
+  const auto disk_b = hashes_of('b', false);
+  EXPECT_EQ(disk_a, disk_a2);
+  EXPECT_EQ(disk_a.first, disk_b.first) << "the same schedule (nothing was delivered)";
+  EXPECT_NE(disk_a.second, disk_b.second) << "other bytes on disk, another final hash";
+  const auto net_a = hashes_of('a', true);
+  const auto net_b = hashes_of('b', true);
+  EXPECT_EQ(net_a, hashes_of('a', true));
+  EXPECT_NE(net_a.first, net_b.first) << "other bytes delivered, another trace hash";
 }
 
 }  // namespace
