@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
+#include <climits>
 
 #include "remoting/body/body_json.h"
 #include "remoting/json/json_reader.h"
@@ -14,24 +14,20 @@ namespace ferry::broker {
 namespace json = remoting::json;
 
 ConsumerOffsetManager::ConsumerOffsetManager(Runtime& rt, const BrokerConfig& config)
-    : rt_(rt), config_(config),
-      file_(rt, fmt::format("{}/{}", config.config_dir, kConsumerOffsetFileName)) {}
+    : rt_(rt),
+      config_(config),
+      file_(rt, fmt::format("{}/{}", config.config_dir, kConsumerOffsetFileName), "offsets", table_,
+            {.encode = &ConsumerOffsetManager::encode, .decode = &ConsumerOffsetManager::decode}) {}
 
 std::string ConsumerOffsetManager::key(std::string_view topic, std::string_view group) {
   return fmt::format("{}@{}", topic, group);
 }
 
 Status ConsumerOffsetManager::load() {
-  OffsetTable loaded;
-  auto r = file_.load([&](std::string_view text) -> Status {
-    OffsetTable t;
-    FERRY_TRY(decode(text, t));
-    loaded = std::move(t);
-    return Status();
-  });
+  auto r = file_.load();
   if (!r) return std::move(r).error();
   if (r->has_value()) {
-    table_ = std::move(loaded);
+    table_ = std::move((*r)->state);
     rt_.log().info("offsets: loaded {} topic@group entries from {}{}", table_.size(), file_.path(),
                    (*r)->from_backup ? " (backup)" : "");
   }
@@ -41,7 +37,7 @@ Status ConsumerOffsetManager::load() {
 void ConsumerOffsetManager::commit(std::string_view group, std::string_view topic, QueueId queue,
                                    QueueOffset offset) {
   table_[key(topic, group)][queue.value()] = offset.value();
-  ++changes_;
+  file_.changed();
 }
 
 std::optional<QueueOffset> ConsumerOffsetManager::query(std::string_view group, std::string_view topic,
@@ -57,22 +53,16 @@ void ConsumerOffsetManager::remove_topic(std::string_view topic) {
   const std::string prefix = fmt::format("{}@", topic);
   for (auto it = table_.lower_bound(prefix); it != table_.end() && it->first.starts_with(prefix);) {
     it = table_.erase(it);
-    ++changes_;
+    file_.changed();
   }
 }
 
-Task<Status> ConsumerOffsetManager::persist() {
-  const std::uint64_t at = changes_;
-  Task<Status> w = file_.write(encode(table_));
-  Status s = co_await std::move(w);
-  if (s && at > persisted_) persisted_ = at;
-  co_return s;
-}
+Task<Status> ConsumerOffsetManager::persist() { return file_.persist(); }
 
 Task<void> ConsumerOffsetManager::run_persist_loop() {
   for (;;) {
     co_await rt_.sleep(config_.flush_consumer_offset_interval);
-    if (changes_ == persisted_) continue;
+    if (!file_.dirty()) continue;
     Status s = co_await persist();
     if (!s) rt_.log().error("offsets: persisting {} failed: {}", file_.path(), s.error().to_string());
   }
@@ -85,12 +75,7 @@ std::string ConsumerOffsetManager::encode(const OffsetTable& table) {
     w.StartObject();
     for (const auto& [k, queues] : table) {
       json::write_key(w, k);
-      w.StartObject();
-      for (const auto& [queue, offset] : queues) {
-        json::write_key(w, std::to_string(queue));
-        w.Int64(offset);
-      }
-      w.EndObject();
+      write_offset_map(w, queues);
     }
     w.EndObject();
     w.EndObject();
@@ -99,6 +84,7 @@ std::string ConsumerOffsetManager::encode(const OffsetTable& table) {
 }
 
 Status ConsumerOffsetManager::decode(std::string_view text, OffsetTable& table) {
+  constexpr OffsetMapKeys kQueueIds{"queue id", "a non-negative int32", 0, INT32_MAX};
   auto doc = json::parse(text, json::Numbers::typed, kConsumerOffsetFileName);
   if (!doc) return std::move(doc).error();
   json::JsonErrors errors;
@@ -116,22 +102,7 @@ Status ConsumerOffsetManager::decode(std::string_view text, OffsetTable& table) 
         errors.fail(fmt::format("{}: not a JSON object", entry_path));
         break;
       }
-      auto& queues = table[k];
-      for (auto q = it->value.MemberBegin(); q != it->value.MemberEnd(); ++q) {
-        const std::string_view qtext(q->name.GetString(), q->name.GetStringLength());
-        std::int32_t queue = 0;
-        auto [end, ec] = std::from_chars(qtext.data(), qtext.data() + qtext.size(), queue);
-        const auto offset = json::as_int64(q->value);
-        if (ec != std::errc() || end != qtext.data() + qtext.size() || queue < 0) {
-          errors.fail(fmt::format("{}: queue id \"{}\" is not a non-negative int32", entry_path, qtext));
-          break;
-        }
-        if (!offset.has_value() || *offset < 0) {
-          errors.fail(fmt::format("{}[\"{}\"]: not a non-negative offset", entry_path, qtext));
-          break;
-        }
-        queues[queue] = *offset;
-      }
+      read_offset_map(it->value, entry_path, kQueueIds, table[k], errors);
     }
   }
   if (errors.failed()) return errors.take();

@@ -1,7 +1,7 @@
 // ConsumerOffsetManager: committed consumer offsets per group, topic and queue (RocketMQ's
 // ConsumerOffsetManager), for clustering consumers.
 //
-// Persisted in `{config_dir}/consumerOffset.json` (DESIGN.md section 4):
+// Persisted in `{config_dir}/consumerOffset.json` through a JsonStateFile (DESIGN.md section 4):
 //   {"offsetTable":{"topic@group":{"0":12,"1":7}}}
 // by run_persist_loop() every flush_consumer_offset_interval (5 s) when something changed, and
 // by persist() on a graceful stop. A crash loses at most the commits of the last interval
@@ -18,7 +18,8 @@
 #include <string_view>
 
 #include "broker/broker_config.h"
-#include "broker/config_file.h"
+#include "broker/json_state_file.h"
+#include "broker/metadata_json.h"
 #include "common/offsets.h"
 
 namespace ferry::broker {
@@ -26,7 +27,7 @@ namespace ferry::broker {
 inline constexpr std::string_view kConsumerOffsetFileName = "consumerOffset.json";
 
 // "topic@group" -> queue id -> committed offset.
-using OffsetTable = std::map<std::string, std::map<std::int32_t, std::int64_t>, std::less<>>;
+using OffsetTable = std::map<std::string, OffsetMap, std::less<>>;
 
 class ConsumerOffsetManager {
  public:
@@ -55,10 +56,8 @@ class ConsumerOffsetManager {
  private:
   Runtime& rt_;
   const BrokerConfig& config_;
-  ConfigFile file_;
   OffsetTable table_;
-  std::uint64_t changes_ = 0;    // commits so far
-  std::uint64_t persisted_ = 0;  // `changes_` when the last successful write started
+  JsonStateFile<OffsetTable> file_;  // after table_: refers to it; counts commits as changes
 };
 
 }  // namespace ferry::broker

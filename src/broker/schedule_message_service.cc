@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
-
 #include "broker/stored_message.h"
 #include "common/message_const.h"
 #include "common/names.h"
@@ -17,21 +15,16 @@ namespace json = remoting::json;
 
 ScheduleMessageService::ScheduleMessageService(Runtime& rt, const BrokerConfig& config, store::MessageStore& store)
     : rt_(rt), config_(config), store_(store),
-      file_(rt, fmt::format("{}/{}", config.config_dir, kDelayOffsetFileName)) {
+      file_(rt, fmt::format("{}/{}", config.config_dir, kDelayOffsetFileName), "delay offsets", offsets_,
+            {.encode = &ScheduleMessageService::encode, .decode = &ScheduleMessageService::decode}) {
   for (auto& w : wake_) w = std::make_unique<WakeSignal>(rt);
 }
 
 Status ScheduleMessageService::load() {
-  DelayOffsetTable loaded;
-  auto r = file_.load([&](std::string_view text) -> Status {
-    DelayOffsetTable t;
-    FERRY_TRY(decode(text, t));
-    loaded = std::move(t);
-    return Status();
-  });
+  auto r = file_.load();
   if (!r) return std::move(r).error();
   if (r->has_value()) {
-    offsets_ = std::move(loaded);
+    offsets_ = std::move((*r)->state);
     rt_.log().info("delay offsets: loaded {} levels from {}{}", offsets_.size(), file_.path(),
                    (*r)->from_backup ? " (backup)" : "");
   }
@@ -82,7 +75,7 @@ Duration ScheduleMessageService::step(std::int32_t level) {
   auto save = [&] {
     if (at != from) {
       offsets_[level] = at.value();
-      ++changes_;
+      file_.changed();
     }
   };
   for (std::int32_t n = 0; n < kDeliveriesPerStepMax; ++n) {
@@ -156,7 +149,7 @@ bool ScheduleMessageService::deliver(std::int32_t level, const store::cq::Unit& 
 Task<void> ScheduleMessageService::run_persist_loop(ScheduleMessageService* self) {
   while (!self->stopped_) {
     co_await self->rt_.sleep(self->config_.flush_delay_offset_interval);
-    if (self->stopped_ || self->changes_ == self->persisted_) continue;
+    if (self->stopped_ || !self->file_.dirty()) continue;
     Task<Status> persist = self->persist();
     Status s = co_await std::move(persist);
     if (!s) self->rt_.log().error("delay offsets: persisting failed: {}", s.error().to_string());
@@ -164,56 +157,35 @@ Task<void> ScheduleMessageService::run_persist_loop(ScheduleMessageService* self
 }
 
 Task<Status> ScheduleMessageService::persist() {
-  const std::uint64_t at = changes_;
-  const DelayOffsetTable snapshot = offsets_;
+  JsonStateFile<DelayOffsetTable>::Snapshot snapshot = file_.snapshot();
   Task<store::PutStatus> synced = store_.wait_durable(store_.max_phy_offset());
   const store::PutStatus durable = co_await std::move(synced);
   if (durable != store::PutStatus::ok) {
     co_return Error(Errc::timed_out, "delay offsets not written: the CommitLog did not sync in time");
   }
-  Task<Status> w = file_.write(encode(snapshot));
-  Status s = co_await std::move(w);
-  if (s && at > persisted_) persisted_ = at;
-  co_return s;
+  Task<Status> w = file_.write(std::move(snapshot));
+  co_return co_await std::move(w);
 }
 
 std::string ScheduleMessageService::encode(const DelayOffsetTable& t) {
   std::vector<std::uint8_t> bytes = remoting::body::write_body([&](json::Writer& w) {
     w.StartObject();
     json::write_key(w, "offsetTable");
-    w.StartObject();
-    for (const auto& [level, offset] : t) {
-      json::write_key(w, std::to_string(level));
-      w.Int64(offset);
-    }
-    w.EndObject();
+    write_offset_map(w, t);
     w.EndObject();
   });
   return std::string(bytes.begin(), bytes.end());
 }
 
 Status ScheduleMessageService::decode(std::string_view text, DelayOffsetTable& t) {
+  const std::string rule = fmt::format("in 1..{}", kDelayLevelMax);
+  const OffsetMapKeys levels{"level", rule, 1, kDelayLevelMax};
   auto doc = json::parse(text, json::Numbers::typed, kDelayOffsetFileName);
   if (!doc) return std::move(doc).error();
   json::JsonErrors errors;
   json::ObjectReader r(*doc, std::string(kDelayOffsetFileName), errors);
   if (const rapidjson::Value* table = r.object("offsetTable")) {
-    const std::string path = r.path_of("offsetTable");
-    for (auto it = table->MemberBegin(); it != table->MemberEnd(); ++it) {
-      const std::string_view k(it->name.GetString(), it->name.GetStringLength());
-      std::int32_t level = 0;
-      auto [end, ec] = std::from_chars(k.data(), k.data() + k.size(), level);
-      const auto offset = json::as_int64(it->value);
-      if (ec != std::errc() || end != k.data() + k.size() || level < 1 || level > kDelayLevelMax) {
-        errors.fail(fmt::format("{}: level \"{}\" is not in 1..{}", path, k, kDelayLevelMax));
-        break;
-      }
-      if (!offset || *offset < 0) {
-        errors.fail(fmt::format("{}[\"{}\"]: not a non-negative offset", path, k));
-        break;
-      }
-      t[level] = *offset;
-    }
+    read_offset_map(*table, r.path_of("offsetTable"), levels, t, errors);
   }
   if (errors.failed()) return errors.take();
   return Status();

@@ -30,7 +30,8 @@
 #include <memory>
 
 #include "broker/broker_config.h"
-#include "broker/config_file.h"
+#include "broker/json_state_file.h"
+#include "broker/metadata_json.h"
 #include "runtime/wake_signal.h"
 #include "common/delay_levels.h"
 #include "store/message_store.h"
@@ -40,7 +41,7 @@ namespace ferry::broker {
 inline constexpr std::string_view kDelayOffsetFileName = "delayOffset.json";
 
 // level (1..18) → next queue offset of SCHEDULE_TOPIC_XXXX queue level − 1.
-using DelayOffsetTable = std::map<std::int32_t, std::int64_t>;
+using DelayOffsetTable = OffsetMap;
 
 class ScheduleMessageService {
  public:
@@ -79,11 +80,9 @@ class ScheduleMessageService {
   Runtime& rt_;
   const BrokerConfig& config_;
   store::MessageStore& store_;
-  ConfigFile file_;
   DelayOffsetTable offsets_;
+  JsonStateFile<DelayOffsetTable> file_;  // after offsets_: refers to it
   std::array<std::unique_ptr<WakeSignal>, kDelayLevelMax> wake_;
-  std::uint64_t changes_ = 0;
-  std::uint64_t persisted_ = 0;
   std::uint64_t delivered_ = 0;
   bool started_ = false;
   bool stopped_ = false;

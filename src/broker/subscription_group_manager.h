@@ -1,7 +1,7 @@
 // SubscriptionGroupManager: consumer groups' broker-side settings (RocketMQ's
 // SubscriptionGroupManager), ordered by name, with a DataVersion bumped on every change.
 //
-// Persisted in `{config_dir}/subscriptionGroup.json` through a ConfigFile:
+// Persisted in `{config_dir}/subscriptionGroup.json` through a JsonStateFile:
 //   {"dataVersion":{"counter":N,"timestamp":ms},
 //    "subscriptionGroupTable":{"G":{...SubscriptionGroupConfig...}}}
 // Every change (put, remove, an auto-create) bumps the version and starts a background persist;
@@ -20,13 +20,14 @@
 #include <string_view>
 
 #include "broker/broker_config.h"
-#include "broker/config_file.h"
+#include "broker/json_state_file.h"
+#include "broker/metadata_json.h"
 #include "broker/subscription_group_config.h"
 #include "remoting/body/register_broker_body.h"
 
 namespace ferry::broker {
 
-using SubscriptionGroupTable = std::map<std::string, SubscriptionGroupConfig, std::less<>>;
+using SubscriptionGroupTable = NamedTable<SubscriptionGroupConfig>;
 
 inline constexpr std::string_view kSubscriptionGroupFileName = "subscriptionGroup.json";
 
@@ -45,8 +46,8 @@ class SubscriptionGroupManager {
   // False when the group did not exist.
   bool remove(std::string_view group);
 
-  const SubscriptionGroupTable& table() const { return table_; }
-  const remoting::body::DataVersion& data_version() const { return data_version_; }
+  const SubscriptionGroupTable& table() const { return state_.table; }
+  const remoting::body::DataVersion& data_version() const { return state_.version; }
 
   // Writes the file now (after a write in progress). Success = durable.
   Task<Status> persist();
@@ -56,13 +57,11 @@ class SubscriptionGroupManager {
 
  private:
   void changed();
-  static Task<void> persist_in_background(SubscriptionGroupManager* self);
 
   Runtime& rt_;
   const BrokerConfig& config_;
-  ConfigFile file_;
-  SubscriptionGroupTable table_;
-  remoting::body::DataVersion data_version_;
+  VersionedTable<SubscriptionGroupConfig> state_;
+  JsonStateFile<VersionedTable<SubscriptionGroupConfig>> file_;  // after state_: refers to it
 };
 
 }  // namespace ferry::broker

@@ -6,50 +6,41 @@
 
 #include "common/names.h"
 #include "common/permission.h"
-#include "remoting/body/body_json.h"
-#include "remoting/json/json_reader.h"
-#include "remoting/json/json_text.h"
-#include "remoting/json/json_writer.h"
 
 namespace ferry::broker {
 
-namespace json = remoting::json;
+namespace {
+constexpr VersionedTableKeys kTopicsJson{kTopicsFileName, "topicConfigTable", "topicName"};
+}  // namespace
 
 TopicConfigManager::TopicConfigManager(Runtime& rt, const BrokerConfig& config)
-    : rt_(rt), config_(config), file_(rt, fmt::format("{}/{}", config.config_dir, kTopicsFileName)) {
-  data_version_.timestamp = rt_.wall_ms();
+    : rt_(rt),
+      config_(config),
+      file_(rt, fmt::format("{}/{}", config.config_dir, kTopicsFileName), "topics", state_,
+            versioned_table_codec(kTopicsJson, &TopicConfig::topic_name)) {
+  state_.version.timestamp = rt_.wall_ms();
 }
 
 Status TopicConfigManager::load() {
-  TopicTable loaded;
-  DataVersion version;
-  auto r = file_.load([&](std::string_view text) -> Status {
-    TopicTable t;
-    DataVersion v;
-    FERRY_TRY(decode(text, t, v));
-    loaded = std::move(t);
-    version = v;
-    return Status();
-  });
+  auto r = file_.load();
   if (!r) return std::move(r).error();
   if (r->has_value()) {
-    table_ = std::move(loaded);
-    data_version_ = version;
-    rt_.log().info("topics: loaded {} topics from {}{} (dataVersion {})", table_.size(), file_.path(),
-                   (*r)->from_backup ? " (backup)" : "", data_version_.counter);
+    state_ = std::move((*r)->state);
+    rt_.log().info("topics: loaded {} topics from {}{} (dataVersion {})", state_.table.size(), file_.path(),
+                   (*r)->from_backup ? " (backup)" : "", state_.version.counter);
   }
   add_system_topics();
   return Status();
 }
 
 void TopicConfigManager::add_if_missing(std::string name, std::int32_t queues, std::int32_t perm) {
-  if (!validate_topic(name).ok() || table_.contains(name)) return;
+  if (!validate_topic(name).ok() || state_.table.contains(name)) return;
   TopicConfig c;
   c.topic_name = name;
   c.read_queue_nums = queues;
   c.write_queue_nums = queues;
   c.perm = perm;
-  table_.emplace(std::move(name), std::move(c));
+  state_.table.emplace(std::move(name), std::move(c));
 }
 
 void TopicConfigManager::add_system_topics() {
@@ -66,28 +57,28 @@ void TopicConfigManager::add_system_topics() {
 }
 
 const TopicConfig* TopicConfigManager::find(std::string_view topic) const {
-  auto it = table_.find(topic);
-  return it == table_.end() ? nullptr : &it->second;
+  auto it = state_.table.find(topic);
+  return it == state_.table.end() ? nullptr : &it->second;
 }
 
 remoting::body::TopicConfigSerializeWrapper TopicConfigManager::snapshot() const {
   remoting::body::TopicConfigSerializeWrapper w;
-  for (const auto& [name, c] : table_) w.topic_config_table.emplace(name, c);
-  w.data_version = data_version_;
+  for (const auto& [name, c] : state_.table) w.topic_config_table.emplace(name, c);
+  w.data_version = state_.version;
   return w;
 }
 
 void TopicConfigManager::put(TopicConfig config) {
   FERRY_ASSERT(!config.topic_name.empty(), "put of a topic without a name");
   std::string name = config.topic_name;
-  table_.insert_or_assign(std::move(name), std::move(config));
+  state_.table.insert_or_assign(std::move(name), std::move(config));
   changed();
 }
 
 bool TopicConfigManager::remove(std::string_view topic) {
-  auto it = table_.find(topic);
-  if (it == table_.end()) return false;
-  table_.erase(it);
+  auto it = state_.table.find(topic);
+  if (it == state_.table.end()) return false;
+  state_.table.erase(it);
   changed();
   return true;
 }
@@ -130,68 +121,21 @@ const TopicConfig* TopicConfigManager::create_in_send(std::string_view topic,
 }
 
 void TopicConfigManager::changed() {
-  ++data_version_.counter;
-  data_version_.timestamp = rt_.wall_ms();
-  rt_.spawn(persist_in_background(this), "persist-topics");
+  ++state_.version.counter;
+  state_.version.timestamp = rt_.wall_ms();
+  file_.changed();
+  file_.persist_soon();
   if (on_change_) on_change_();
 }
 
-Task<void> TopicConfigManager::persist_in_background(TopicConfigManager* self) {
-  Status s = co_await self->persist();
-  if (!s) self->rt_.log().error("topics: persisting {} failed: {}", self->file_.path(), s.error().to_string());
-}
-
-Task<Status> TopicConfigManager::persist() {
-  // Encoded at the time of the call: a later change starts its own persist.
-  Task<Status> w = file_.write(encode(table_, data_version_));
-  co_return co_await std::move(w);
-}
+Task<Status> TopicConfigManager::persist() { return file_.persist(); }
 
 std::string TopicConfigManager::encode(const TopicTable& table, const DataVersion& version) {
-  std::vector<std::uint8_t> bytes = remoting::body::write_body([&](json::Writer& w) {
-    w.StartObject();
-    json::write_key(w, "dataVersion");
-    w.StartObject();
-    w.Key("counter");
-    w.Int64(version.counter);
-    w.Key("timestamp");
-    w.Int64(version.timestamp);
-    w.EndObject();
-    json::write_key(w, "topicConfigTable");
-    w.StartObject();
-    for (const auto& [name, c] : table) {
-      json::write_key(w, name);
-      c.write(w);
-    }
-    w.EndObject();
-    w.EndObject();
-  });
-  return std::string(bytes.begin(), bytes.end());
+  return encode_versioned_table(table, version, kTopicsJson);
 }
 
 Status TopicConfigManager::decode(std::string_view text, TopicTable& table, DataVersion& version) {
-  auto doc = json::parse(text, json::Numbers::typed, kTopicsFileName);
-  if (!doc) return std::move(doc).error();
-  json::JsonErrors errors;
-  json::ObjectReader r(*doc, std::string(kTopicsFileName), errors);
-  if (const rapidjson::Value* dv = r.optional_object("dataVersion")) {
-    json::ObjectReader d(*dv, r.path_of("dataVersion"), errors);
-    version.counter = d.int64_or("counter", 0);
-    version.timestamp = d.int64_or("timestamp", 0);
-  }
-  if (const rapidjson::Value* t = r.object("topicConfigTable")) {
-    const std::string path = r.path_of("topicConfigTable");
-    for (auto it = t->MemberBegin(); it != t->MemberEnd() && !errors.failed(); ++it) {
-      std::string name(it->name.GetString(), it->name.GetStringLength());
-      TopicConfig c = TopicConfig::read(it->value, fmt::format("{}[\"{}\"]", path, name), errors);
-      if (!errors.failed() && c.topic_name != name) {
-        errors.fail(fmt::format("{}[\"{}\"].topicName is \"{}\"", path, name, c.topic_name));
-      }
-      table.insert_or_assign(std::move(name), std::move(c));
-    }
-  }
-  if (errors.failed()) return errors.take();
-  return Status();
+  return decode_versioned_table(text, kTopicsJson, &TopicConfig::topic_name, table, version);
 }
 
 }  // namespace ferry::broker

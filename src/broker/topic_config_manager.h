@@ -2,7 +2,7 @@
 //
 // Holds every topic's queue counts and permission, ordered by name, with a DataVersion whose
 // counter bumps on every change (the NameServer re-reads routes only for a new version).
-// Persisted in `{config_dir}/topics.json` (DESIGN.md section 4):
+// Persisted in `{config_dir}/topics.json` through a JsonStateFile (DESIGN.md section 4):
 //   {"dataVersion":{"counter":N,"timestamp":ms},"topicConfigTable":{"T":{...TopicConfig...}}}
 //
 // System topics are added at load() when missing (not counted as changes): SELF_TEST_TOPIC,
@@ -23,7 +23,8 @@
 #include <string_view>
 
 #include "broker/broker_config.h"
-#include "broker/config_file.h"
+#include "broker/json_state_file.h"
+#include "broker/metadata_json.h"
 #include "remoting/body/register_broker_body.h"
 #include "remoting/body/topic_config.h"
 
@@ -31,7 +32,7 @@ namespace ferry::broker {
 
 using TopicConfig = remoting::body::TopicConfig;
 using DataVersion = remoting::body::DataVersion;
-using TopicTable = std::map<std::string, TopicConfig, std::less<>>;
+using TopicTable = NamedTable<TopicConfig>;
 
 inline constexpr std::string_view kTopicsFileName = "topics.json";
 
@@ -44,8 +45,8 @@ class TopicConfigManager {
   Status load();
 
   const TopicConfig* find(std::string_view topic) const;
-  const TopicTable& table() const { return table_; }
-  const DataVersion& data_version() const { return data_version_; }
+  const TopicTable& table() const { return state_.table; }
+  const DataVersion& data_version() const { return state_.version; }
   // What REGISTER_BROKER carries.
   remoting::body::TopicConfigSerializeWrapper snapshot() const;
 
@@ -75,13 +76,11 @@ class TopicConfigManager {
   void add_system_topics();
   void add_if_missing(std::string name, std::int32_t queues, std::int32_t perm);
   void changed();
-  static Task<void> persist_in_background(TopicConfigManager* self);
 
   Runtime& rt_;
   const BrokerConfig& config_;
-  ConfigFile file_;
-  TopicTable table_;
-  DataVersion data_version_;
+  VersionedTable<TopicConfig> state_;
+  JsonStateFile<VersionedTable<TopicConfig>> file_;  // after state_: refers to it
   std::function<void()> on_change_;
 };
 

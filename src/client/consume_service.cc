@@ -1,19 +1,16 @@
-// PushConsumer: the listener workers and both consumption modes (RocketMQ's
-// ConsumeMessageConcurrentlyService and ConsumeMessageOrderlyService).
-//
-// consume_threads workers take requests in FIFO order. A listener runs through
-// Runtime::offload on data it owns (a shared call record), so a consumer destroyed while a
-// listener runs on an offload thread leaves nothing dangling; its result is then dropped.
+// ConsumeService (consume_service.h): the workers, concurrent and orderly consumption, the
+// consume timeout.
+#include "client/consume_service.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <climits>
 #include <set>
 
-#include "client/push_consumer.h"
-#include "client/send_back.h"
 #include "common/message_const.h"
 #include "common/names.h"
+#include "runtime/assert.h"
 
 namespace ferry::client {
 
@@ -43,18 +40,63 @@ struct OrderlyCall {
 
 }  // namespace
 
-void PushConsumer::enqueue(ConsumeRequest r) {
+ConsumeService::ConsumeService(PushContext ctx, std::shared_ptr<const ConcurrentListener> concurrent,
+                               std::shared_ptr<const OrderlyListener> orderly, Links links)
+    : ctx_(ctx),
+      concurrent_listener_(std::move(concurrent)),
+      orderly_listener_(std::move(orderly)),
+      links_(std::move(links)),
+      work_(ctx.rt.executor()) {
+  FERRY_ASSERT((concurrent_listener_ == nullptr) != (orderly_listener_ == nullptr),
+               "consume service of group '{}' with {} concurrent and {} orderly listener(s)", ctx_.config.group,
+               concurrent_listener_ ? 1 : 0, orderly_listener_ ? 1 : 0);
+  FERRY_ASSERT(ctx_.orderly == (orderly_listener_ != nullptr), "consume service of group '{}': context says orderly={}",
+               ctx_.config.group, ctx_.orderly);
+  FERRY_ASSERT(links_.lock && links_.held, "consume service of group '{}' without its queue-table links", ctx_.config.group);
+}
+
+void ConsumeService::start_workers() {
+  for (std::int32_t i = 0; i < ctx_.config.consume_threads; ++i) ctx_.tasks.spawn(worker(this), "consumer-worker");
+}
+
+void ConsumeService::start_timeout_loop() {
+  if (!ctx_.orderly && ctx_.clustering()) ctx_.tasks.spawn(clean_expired_loop(this), "consumer-clean-expired");
+}
+
+void ConsumeService::stop() {
+  running_ = false;
+  work_.notify_all();
+}
+
+void ConsumeService::dispatch(const std::shared_ptr<ProcessQueue>& pq, std::vector<MessageExt> msgs) {
+  if (ctx_.orderly) {
+    if (pq->put(std::move(msgs))) enqueue(ConsumeRequest{pq, {}});
+    return;
+  }
+  const auto batch = static_cast<std::size_t>(ctx_.config.consume_message_batch_max_size);
+  std::vector<MessageExt> copy = msgs;
+  (void)pq->put(std::move(copy));
+  for (std::size_t i = 0; i < msgs.size(); i += batch) {
+    const std::size_t end = std::min(msgs.size(), i + batch);
+    ConsumeRequest r{pq, {}};
+    r.msgs.assign(std::make_move_iterator(msgs.begin() + static_cast<std::ptrdiff_t>(i)),
+                  std::make_move_iterator(msgs.begin() + static_cast<std::ptrdiff_t>(end)));
+    enqueue(std::move(r));
+  }
+}
+
+void ConsumeService::enqueue(ConsumeRequest r) {
   pending_.push_back(std::move(r));
   work_.notify_one();
 }
 
-Task<void> PushConsumer::enqueue_after(PushConsumer* self, ConsumeRequest r, Duration delay) {
-  co_await self->rt_.sleep(delay);
+Task<void> ConsumeService::enqueue_after(ConsumeService* self, ConsumeRequest r, Duration delay) {
+  co_await self->ctx_.rt.sleep(delay);
   if (!self->running_ || r.pq->dropped()) co_return;
   self->enqueue(std::move(r));
 }
 
-Task<void> PushConsumer::worker(PushConsumer* self) {
+Task<void> ConsumeService::worker(ConsumeService* self) {
   while (self->running_) {
     if (self->pending_.empty()) {
       co_await self->work_.wait();
@@ -62,7 +104,7 @@ Task<void> PushConsumer::worker(PushConsumer* self) {
     }
     ConsumeRequest r = std::move(self->pending_.front());
     self->pending_.pop_front();
-    if (self->orderly()) {
+    if (self->ctx_.orderly) {
       Task<void> t = self->consume_orderly(std::move(r.pq));
       co_await std::move(t);
     } else {
@@ -73,9 +115,9 @@ Task<void> PushConsumer::worker(PushConsumer* self) {
 }
 
 // What the listener sees: retried messages under their original topic, the start time set.
-std::vector<MessageExt> PushConsumer::for_listener(std::vector<MessageExt> msgs) {
-  const std::string group_retry = retry_topic(config_.group);
-  const std::string now = std::to_string(rt_.wall_ms());
+std::vector<MessageExt> ConsumeService::for_listener(std::vector<MessageExt> msgs) {
+  const std::string group_retry = retry_topic(ctx_.config.group);
+  const std::string now = std::to_string(ctx_.rt.wall_ms());
   for (MessageExt& m : msgs) {
     if (m.topic == group_retry) {
       if (auto original = m.retry_topic()) m.topic = std::string(*original);
@@ -85,31 +127,31 @@ std::vector<MessageExt> PushConsumer::for_listener(std::vector<MessageExt> msgs)
   return msgs;
 }
 
-std::int32_t PushConsumer::max_reconsume_times() const {
-  if (config_.max_reconsume_times >= 0) return config_.max_reconsume_times;
-  return orderly() ? INT32_MAX : kDefaultMaxReconsumeTimes;
+std::int32_t ConsumeService::max_reconsume_times() const {
+  if (ctx_.config.max_reconsume_times >= 0) return ctx_.config.max_reconsume_times;
+  return ctx_.orderly ? INT32_MAX : kDefaultMaxReconsumeTimes;
 }
 
-SendBackRequest PushConsumer::send_back_request(const MessageQueue& mq, std::int32_t delay_level) const {
+SendBackRequest ConsumeService::send_back_request(const MessageQueue& mq, std::int32_t delay_level) const {
   SendBackRequest sb;
-  sb.group = config_.group;
+  sb.group = ctx_.config.group;
   sb.broker_name = mq.broker_name;
   sb.delay_level = delay_level;
   sb.max_reconsume_times = max_reconsume_times();
-  sb.timeout = config_.send_back_timeout;
+  sb.timeout = ctx_.config.send_back_timeout;
   return sb;
 }
 
 // ---- concurrently ------------------------------------------------------------------------------
 
-Task<void> PushConsumer::consume_concurrently(ConsumeRequest r) {
+Task<void> ConsumeService::consume_concurrently(ConsumeRequest r) {
   std::shared_ptr<ProcessQueue> pq = r.pq;
   if (pq->dropped() || r.msgs.empty()) co_return;
   auto call = std::make_shared<ConcurrentCall>();
   call->listener = concurrent_listener_;
   call->msgs = for_listener(r.msgs);
   call->ctx.queue = pq->queue();
-  pq->mark_consume_started(r.msgs, rt_.now());
+  pq->mark_consume_started(r.msgs, ctx_.rt.now());
   std::function<void()> fn = [call] {
     try {
       call->status = (*call->listener)(call->msgs, call->ctx);
@@ -117,9 +159,9 @@ Task<void> PushConsumer::consume_concurrently(ConsumeRequest r) {
       call->status = ConsumeConcurrentlyStatus::RECONSUME_LATER;  // RocketMQ: an exception is a null status
     }
   };
-  ++stats_.listener_calls;
+  ++ctx_.stats.listener_calls;
   ++pq->in_listener;
-  Task<void> t = rt_.offload(std::move(fn));
+  Task<void> t = ctx_.rt.offload(std::move(fn));
   co_await std::move(t);
   --pq->in_listener;
   if (pq->dropped()) co_return;  // given up meanwhile: the new holder consumes again
@@ -128,25 +170,26 @@ Task<void> PushConsumer::consume_concurrently(ConsumeRequest r) {
   const std::int32_t ack = call->status == ConsumeConcurrentlyStatus::CONSUME_SUCCESS
                                ? std::min(call->ctx.ack_index, n - 1)
                                : -1;
-  if (ack < n - 1) stats_.reconsume_later += static_cast<std::uint64_t>(n - 1 - ack);
+  if (ack < n - 1) ctx_.stats.reconsume_later += static_cast<std::uint64_t>(n - 1 - ack);
   std::set<QueueOffset> failed;
   std::vector<MessageExt> retry_here;
   for (std::int32_t i = ack + 1; i < n; ++i) {
     const MessageExt& m = call->msgs[static_cast<std::size_t>(i)];
-    if (!clustering()) {
-      rt_.log().warn("broadcasting consumer of '{}' drops {} (offset {} of {}) after RECONSUME_LATER", config_.group,
-                     m.msg_id(), m.queue_offset, pq->queue().to_string());
+    if (!ctx_.clustering()) {
+      ctx_.rt.log().warn("broadcasting consumer of '{}' drops {} (offset {} of {}) after RECONSUME_LATER",
+                         ctx_.config.group, m.msg_id(), m.queue_offset, pq->queue().to_string());
       continue;
     }
     SendBackRequest sb = send_back_request(pq->queue(), call->ctx.delay_level_when_next_consume);
-    Task<Result<SendBackPath>> st = send_back_with_fallback(ci_, std::move(sb), m);
+    Task<Result<SendBackPath>> st = send_back_with_fallback(ctx_.ci, std::move(sb), m);
     Result<SendBackPath> s = co_await std::move(st);
     if (s.ok()) {
-      ++(*s == SendBackPath::broker ? stats_.sent_back : stats_.resent_to_retry_topic);
+      ++(*s == SendBackPath::broker ? ctx_.stats.sent_back : ctx_.stats.resent_to_retry_topic);
       continue;
     }
-    ++stats_.send_back_failed;
-    rt_.log().info("send back {} of {}: {}; consuming it again here", m.msg_id(), pq->queue().to_string(), s.error().to_string());
+    ++ctx_.stats.send_back_failed;
+    ctx_.rt.log().info("send back {} of {}: {}; consuming it again here", m.msg_id(), pq->queue().to_string(),
+                       s.error().to_string());
     failed.insert(m.queue_offset);
     MessageExt again = r.msgs[static_cast<std::size_t>(i)];
     again.reconsume_times += 1;
@@ -157,21 +200,20 @@ Task<void> PushConsumer::consume_concurrently(ConsumeRequest r) {
     if (failed.count(m.queue_offset) == 0) done.push_back(std::move(m));
   }
   std::optional<QueueOffset> offset = pq->remove(done);
-  if (offset && !pq->dropped()) offsets_->update(pq->queue(), *offset, true);
+  if (offset && !pq->dropped()) ctx_.offsets.update(pq->queue(), *offset, true);
   if (!retry_here.empty()) {
     ConsumeRequest later{pq, std::move(retry_here)};
-    tasks_.spawn(enqueue_after(this, std::move(later), config_.local_retry_delay), "consumer-retry-later");
+    ctx_.tasks.spawn(enqueue_after(this, std::move(later), ctx_.config.local_retry_delay), "consumer-retry-later");
   }
 }
 
 // ---- consume timeout (RocketMQ's ProcessQueue.cleanExpiredMsg) ------------------------------------
 
-Task<void> PushConsumer::clean_expired_loop(PushConsumer* self) {
+Task<void> ConsumeService::clean_expired_loop(ConsumeService* self) {
   while (self->running_) {
-    co_await self->rt_.sleep(self->config_.consume_timeout);  // RocketMQ: every consumeTimeout
+    co_await self->ctx_.rt.sleep(self->ctx_.config.consume_timeout);  // RocketMQ: every consumeTimeout
     if (!self->running_) break;
-    std::vector<std::shared_ptr<ProcessQueue>> held;
-    for (const auto& [mq, pq] : self->queues_) held.push_back(pq);
+    const std::vector<std::shared_ptr<ProcessQueue>> held = self->links_.held();
     for (const auto& pq : held) {
       Task<void> t = self->clean_expired(pq);
       co_await std::move(t);
@@ -179,61 +221,64 @@ Task<void> PushConsumer::clean_expired_loop(PushConsumer* self) {
   }
 }
 
-Task<void> PushConsumer::clean_expired(std::shared_ptr<ProcessQueue> pq) {
+Task<void> ConsumeService::clean_expired(std::shared_ptr<ProcessQueue> pq) {
   for (int i = 0; i < kExpiredPerQueueRound && running_ && !pq->dropped(); ++i) {
-    std::optional<MessageExt> first = pq->expired_first(rt_.now(), config_.consume_timeout);
+    std::optional<MessageExt> first = pq->expired_first(ctx_.rt.now(), ctx_.config.consume_timeout);
     if (!first) co_return;
     std::vector<MessageExt> one;
     one.push_back(*first);
     one = for_listener(std::move(one));  // the original topic of a retried message
-    rt_.log().warn("group '{}': the listener has been consuming {} (offset {} of {}) for more than {} ms; sending it back",
-                   config_.group, first->msg_id(), first->queue_offset, pq->queue().to_string(), to_ms(config_.consume_timeout));
+    ctx_.rt.log().warn("group '{}': the listener has been consuming {} (offset {} of {}) for more than {} ms; sending it back",
+                       ctx_.config.group, first->msg_id(), first->queue_offset, pq->queue().to_string(),
+                       to_ms(ctx_.config.consume_timeout));
     SendBackRequest sb = send_back_request(pq->queue(), kExpiredDelayLevel);
-    Task<Result<SendBackPath>> st = send_back_with_fallback(ci_, std::move(sb), one.front());
+    Task<Result<SendBackPath>> st = send_back_with_fallback(ctx_.ci, std::move(sb), one.front());
     Result<SendBackPath> s = co_await std::move(st);
     if (!s.ok()) {
-      rt_.log().warn("send back expired {} of {}: {}; kept", first->msg_id(), pq->queue().to_string(), s.error().to_string());
+      ctx_.rt.log().warn("send back expired {} of {}: {}; kept", first->msg_id(), pq->queue().to_string(),
+                         s.error().to_string());
       co_return;
     }
-    ++stats_.expired;
+    ++ctx_.stats.expired;
     if (pq->dropped()) co_return;  // given up meanwhile: the new holder consumes again
     std::optional<QueueOffset> offset = pq->remove(one);
-    if (offset) offsets_->update(pq->queue(), *offset, true);
+    if (offset) ctx_.offsets.update(pq->queue(), *offset, true);
   }
 }
 
 // ---- orderly -----------------------------------------------------------------------------------
 
-Task<void> PushConsumer::lock_then_enqueue(PushConsumer* self, std::shared_ptr<ProcessQueue> pq, Duration delay) {
-  co_await self->rt_.sleep(delay);
+Task<void> ConsumeService::lock_then_enqueue(ConsumeService* self, std::shared_ptr<ProcessQueue> pq, Duration delay) {
+  co_await self->ctx_.rt.sleep(delay);
   if (!self->running_ || pq->dropped()) co_return;
-  const bool locked = co_await self->lock_one(pq->queue());
-  co_await self->rt_.sleep(locked ? kOrderlyRetryDelay : kOrderlyLockFailedDelay);
+  Task<bool> lock = self->links_.lock(pq->queue());
+  const bool locked = co_await std::move(lock);
+  co_await self->ctx_.rt.sleep(locked ? kOrderlyRetryDelay : kOrderlyLockFailedDelay);
   if (!self->running_ || pq->dropped()) co_return;
   self->enqueue(ConsumeRequest{pq, {}});
 }
 
-Task<void> PushConsumer::consume_orderly(std::shared_ptr<ProcessQueue> pq) {
+Task<void> ConsumeService::consume_orderly(std::shared_ptr<ProcessQueue> pq) {
   if (pq->dropped()) co_return;
-  const bool cl = clustering();
-  const Duration lock_life = config_.lock_max_live_time;
-  if (cl && (!pq->locked() || pq->lock_expired(rt_.now(), lock_life))) {
-    tasks_.spawn(lock_then_enqueue(this, pq, kOrderlyLockRetryDelay), "consumer-orderly-lock");
+  const bool cl = ctx_.clustering();
+  const Duration lock_life = ctx_.config.lock_max_live_time;
+  if (cl && (!pq->locked() || pq->lock_expired(ctx_.rt.now(), lock_life))) {
+    ctx_.tasks.spawn(lock_then_enqueue(this, pq, kOrderlyLockRetryDelay), "consumer-orderly-lock");
     co_return;
   }
-  const MonoTime begin = rt_.now();
+  const MonoTime begin = ctx_.rt.now();
   const std::int32_t max_reconsume = max_reconsume_times();
   while (running_ && !pq->dropped()) {
-    if (cl && (!pq->locked() || pq->lock_expired(rt_.now(), lock_life))) {
-      tasks_.spawn(lock_then_enqueue(this, pq, kOrderlyRetryDelay), "consumer-orderly-lock");
+    if (cl && (!pq->locked() || pq->lock_expired(ctx_.rt.now(), lock_life))) {
+      ctx_.tasks.spawn(lock_then_enqueue(this, pq, kOrderlyRetryDelay), "consumer-orderly-lock");
       co_return;
     }
-    if (rt_.now() - begin > config_.orderly_consume_round_max) {
+    if (ctx_.rt.now() - begin > ctx_.config.orderly_consume_round_max) {
       ConsumeRequest again{pq, {}};
-      tasks_.spawn(enqueue_after(this, std::move(again), kOrderlyRetryDelay), "consumer-orderly-later");
+      ctx_.tasks.spawn(enqueue_after(this, std::move(again), kOrderlyRetryDelay), "consumer-orderly-later");
       co_return;
     }
-    std::vector<MessageExt> taken = pq->take(static_cast<std::size_t>(config_.consume_message_batch_max_size));
+    std::vector<MessageExt> taken = pq->take(static_cast<std::size_t>(ctx_.config.consume_message_batch_max_size));
     if (taken.empty()) co_return;  // consuming is off; the next pull dispatches again
     auto call = std::make_shared<OrderlyCall>();
     call->listener = orderly_listener_;
@@ -246,15 +291,15 @@ Task<void> PushConsumer::consume_orderly(std::shared_ptr<ProcessQueue> pq) {
         call->status = ConsumeOrderlyStatus::SUSPEND_CURRENT_QUEUE_A_MOMENT;
       }
     };
-    ++stats_.listener_calls;
+    ++ctx_.stats.listener_calls;
     ++pq->in_listener;
-    Task<void> t = rt_.offload(std::move(fn));
+    Task<void> t = ctx_.rt.offload(std::move(fn));
     co_await std::move(t);
     --pq->in_listener;
 
     bool suspend = call->status == ConsumeOrderlyStatus::SUSPEND_CURRENT_QUEUE_A_MOMENT;
     if (suspend) {
-      ++stats_.reconsume_later;
+      ++ctx_.stats.reconsume_later;
       // Beyond max_reconsume_times the batch goes to the DLQ instead (RocketMQ's checkReconsumeTimes).
       bool exceeded = false;
       for (const MessageExt& m : taken) exceeded = exceeded || m.reconsume_times >= max_reconsume;
@@ -262,7 +307,7 @@ Task<void> PushConsumer::consume_orderly(std::shared_ptr<ProcessQueue> pq) {
         bool all_sent = true;
         for (const MessageExt& m : call->msgs) {
           SendBackRequest sb = send_back_request(pq->queue(), -1);
-          Task<Result<SendBackPath>> st = send_back_with_fallback(ci_, std::move(sb), m);
+          Task<Result<SendBackPath>> st = send_back_with_fallback(ctx_.ci, std::move(sb), m);
           Result<SendBackPath> s = co_await std::move(st);
           all_sent = all_sent && s.ok();
         }
@@ -272,14 +317,15 @@ Task<void> PushConsumer::consume_orderly(std::shared_ptr<ProcessQueue> pq) {
     if (suspend) {
       for (MessageExt& m : taken) m.reconsume_times += 1;
       pq->put_back(std::move(taken));
-      const Duration pause = call->ctx.suspend_current_queue_time >= Duration::zero() ? call->ctx.suspend_current_queue_time
-                                                                                       : config_.suspend_current_queue_time;
+      const Duration pause = call->ctx.suspend_current_queue_time >= Duration::zero()
+                                 ? call->ctx.suspend_current_queue_time
+                                 : ctx_.config.suspend_current_queue_time;
       ConsumeRequest again{pq, {}};
-      tasks_.spawn(enqueue_after(this, std::move(again), pause), "consumer-orderly-suspend");
+      ctx_.tasks.spawn(enqueue_after(this, std::move(again), pause), "consumer-orderly-suspend");
       co_return;
     }
     std::optional<QueueOffset> offset = pq->commit();
-    if (offset && !pq->dropped()) offsets_->update(pq->queue(), *offset, false);
+    if (offset && !pq->dropped()) ctx_.offsets.update(pq->queue(), *offset, false);
   }
 }
 

@@ -10,40 +10,21 @@
 //   ...
 //   co_await c.shutdown();         // persists offsets, unlocks (orderly), unregisters the group
 //
-// How it works (RocketMQ 4.9's design, on one loop):
-//  * Rebalance (rebalance_soon(): every 20 s from the ClientInstance, at once on
-//    NOTIFY_CONSUMER_IDS_CHANGED, at start and when a subscribed topic's queues change):
-//    rebalance.h decides which queues this client holds; new queues get a ProcessQueue, a start
-//    offset (rebalance.h: start_offset) and a pull loop; given-up queues are dropped, their offset
-//    persisted and forgotten (and, orderly, their broker lock released). Clustering consumers
-//    also subscribe %RETRY%{group} with "*".
-//  * Pull loop per queue: PULL_MESSAGE with long polling (broker_suspend_max 15 s, call timeout
-//    30 s), pull_batch_size 32, the in-memory offset piggy-backed (commitOffset flag,
-//    clustering). Flow control: more than pull_threshold_for_queue messages or
-//    pull_threshold_size_for_queue_bytes cached, or (concurrent) an offset span over
-//    consume_concurrently_max_span → the next pull waits 50 ms. Errors → 3 s. OFFSET_ILLEGAL →
-//    the queue is dropped, its offset set to the broker's next offset after 10 s and persisted;
-//    the next rebalance takes it up again.
-//  * Concurrent consumption: batches of consume_message_batch_max_size go to at most
-//    consume_threads listener calls at once. RECONSUME_LATER (or an exception) → clustering:
-//    CONSUMER_SEND_MSG_BACK with the context's delay level (the broker stores a retry copy on
-//    %RETRY%{group} after the delay, or, past max_reconsume_times, a copy on %DLQ%{group});
-//    a failed send-back → the instance's inner producer re-sends it to %RETRY%{group}
-//    (send_back.h); both failed → consumed again here after local_retry_delay with
-//    reconsume_times + 1. Broadcasting: dropped with a warning. The committed offset of a queue
-//    is the smallest offset still cached (ProcessQueue::remove).
-//  * Consume timeout (clustering, concurrent): every consume_timeout (15 min) each held queue's
-//    oldest cached messages whose listener call started more than consume_timeout ago (up to 16
-//    per queue) are sent back with delay level 3 and removed from the cache, so the queue's
-//    offset moves on while the listener still runs (RocketMQ's cleanExpiredMsg). Its late
-//    result is then ignored for the removed messages, except that RECONSUME_LATER sends them
-//    back once more (at-least-once, as RocketMQ).
-//  * Orderly consumption: one listener call per queue at a time, messages in queue order.
-//    Clustering: a queue is consumed only while its broker lock (LOCK_BATCH_MQ, renewed every
-//    lock_renew_interval 20 s) is held and confirmed within lock_max_live_time (30 s).
-//    SUSPEND_CURRENT_QUEUE_A_MOMENT → the batch is consumed again after
-//    suspend_current_queue_time (1 s), reconsume_times + 1 (to the DLQ after
-//    max_reconsume_times when set).
+// How it works (RocketMQ 4.9's design, on one loop): start() builds three jobs, each in its
+// own class with a narrow interface, and this class is the façade that owns and wires them:
+//  * PushRebalance (push_rebalance.h) — which queues this client holds: rebalance rounds
+//    (rebalance_soon(): every 20 s from the ClientInstance, at once on
+//    NOTIFY_CONSUMER_IDS_CHANGED, at start and when a subscribed topic's queues change), the
+//    queue table of ProcessQueues (process_queue.h), and the orderly broker locks. Clustering
+//    consumers also subscribe %RETRY%{group} with "*".
+//  * PullService (pull_service.h) — the pull loop of each held queue: long polling, flow
+//    control, OFFSET_ILLEGAL; it hands pulled messages to the consume service and tells the
+//    queue table to forget a queue dropped after OFFSET_ILLEGAL.
+//  * ConsumeService (consume_service.h) — the listener calls, concurrent or orderly, send-back
+//    (send_back.h), the consume timeout, and the consumed offsets; it asks the queue table for a
+//    queue's lock and for the held queues.
+// What all three share (the instance, config, offset store, task set, counters) is a
+// PushContext (push_context.h).
 //  * Offsets: RemoteOffsetStore (clustering) or LocalOffsetStore (broadcasting), persisted every
 //    5 s (persist_offsets_soon() from the ClientInstance), on rebalance removal and at shutdown.
 //  * Tags: the broker filters by tag hash; PullAPI re-checks the exact tag, so a listener never
@@ -58,24 +39,23 @@
 // thread finishes on its own data and its result is dropped).
 #pragma once
 
-#include <cstdint>
-#include <deque>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "client/client_instance.h"
-#include "client/consumer_calls.h"
+#include "client/consume_service.h"
 #include "client/consumer_config.h"
 #include "client/consumer_handle.h"
 #include "client/consumer_listener.h"
 #include "client/offset_store.h"
 #include "client/owned_tasks.h"
 #include "client/process_queue.h"
-#include "client/pull_api.h"
+#include "client/pull_service.h"
+#include "client/push_context.h"
+#include "client/push_rebalance.h"
 #include "common/tag_filter.h"
-#include "runtime/wait_queue.h"
 
 namespace ferry::client {
 
@@ -119,19 +99,7 @@ class PushConsumer final : public ConsumerHandle {
   std::vector<MessageQueue> held_queues() const;
   std::shared_ptr<const ProcessQueue> process_queue(const MessageQueue& mq) const;
   OffsetStore& offsets() { return *offsets_; }
-  struct Stats {
-    std::uint64_t rebalances = 0;
-    std::uint64_t pulls = 0;
-    std::uint64_t pulled_messages = 0;
-    std::uint64_t flow_controlled = 0;
-    std::uint64_t listener_calls = 0;
-    std::uint64_t reconsume_later = 0;
-    std::uint64_t sent_back = 0;              // CONSUMER_SEND_MSG_BACK accepted
-    std::uint64_t resent_to_retry_topic = 0;  // send-back failed; the inner producer re-sent it
-    std::uint64_t send_back_failed = 0;       // both failed: consumed again locally
-    std::uint64_t expired = 0;                // consume_timeout passed: sent back, removed
-    std::uint64_t lock_rounds = 0;
-  };
+  using Stats = PushConsumerStats;
   const Stats& stats() const { return stats_; }
 
  private:
@@ -139,61 +107,28 @@ class PushConsumer final : public ConsumerHandle {
     TagSubscription filter;
     remoting::body::SubscriptionData data;
   };
-  // A batch for the concurrent listener, or (msgs empty) a turn of an orderly queue.
-  struct ConsumeRequest {
-    std::shared_ptr<ProcessQueue> pq;
-    std::vector<MessageExt> msgs;
-  };
 
-  // push_consumer.cc: rebalance and the queue table
+  // start(): the three jobs, wired (see the top of this file).
+  void build_jobs(WallMs consume_timestamp_ms);
+  // Route updates of the subscriptions, a heartbeat, then a rebalance (RocketMQ's start).
   static Task<void> start_task(PushConsumer* self);
-  static Task<void> rebalance_task(PushConsumer* self);
   static Task<void> persist_task(PushConsumer* self);
-  static Task<void> lock_loop(PushConsumer* self);
-  Task<void> rebalance_round();
-  Task<void> update_queue_table(std::string topic, std::vector<MessageQueue> allocated);
-  Task<bool> remove_queue(std::shared_ptr<ProcessQueue> pq);
-  Task<bool> lock_one(MessageQueue mq);
-  void erase_if_same(const std::shared_ptr<ProcessQueue>& pq);
-
-  // push_pull_loop.cc
-  static Task<void> pull_loop(PushConsumer* self, std::shared_ptr<ProcessQueue> pq);
-  void dispatch(const std::shared_ptr<ProcessQueue>& pq, std::vector<MessageExt> msgs);
-
-  // consume_service.cc: the listener workers and both consumption modes
-  static Task<void> worker(PushConsumer* self);
-  static Task<void> enqueue_after(PushConsumer* self, ConsumeRequest r, Duration delay);
-  static Task<void> lock_then_enqueue(PushConsumer* self, std::shared_ptr<ProcessQueue> pq, Duration delay);
-  void enqueue(ConsumeRequest r);
-  Task<void> consume_concurrently(ConsumeRequest r);
-  Task<void> consume_orderly(std::shared_ptr<ProcessQueue> pq);
-  std::vector<MessageExt> for_listener(std::vector<MessageExt> msgs);
-  static Task<void> clean_expired_loop(PushConsumer* self);
-  Task<void> clean_expired(std::shared_ptr<ProcessQueue> pq);
-  // max_reconsume_times, -1 resolved (16 concurrent, unlimited orderly).
-  std::int32_t max_reconsume_times() const;
-  SendBackRequest send_back_request(const MessageQueue& mq, std::int32_t delay_level) const;
 
   ClientInstance& ci_;
   Runtime& rt_;
   const PushConsumerConfig config_;
-  PullAPI pull_api_;
   std::unique_ptr<OffsetStore> offsets_;
   std::map<std::string, Subscription> subscriptions_;  // by topic
   std::shared_ptr<const ConcurrentListener> concurrent_listener_;
   std::shared_ptr<const OrderlyListener> orderly_listener_;
-  std::map<MessageQueue, std::shared_ptr<ProcessQueue>> queues_;
-  // Bounded by flow control: at most pull_threshold_for_queue (+ one pull batch) messages per
-  // held queue are cached, and every request refers to cached messages.
-  std::deque<ConsumeRequest> pending_;
-  WaitQueue work_;
-  WallMs consume_timestamp_ms_ = 0;
   bool started_ = false;
   bool running_ = false;
-  bool rebalancing_ = false;
-  bool rebalance_again_ = false;
   bool persisting_ = false;
   Stats stats_;
+  // Built by start(), in this order (each refers to the one before); destroyed after tasks_.
+  std::unique_ptr<ConsumeService> consume_;
+  std::unique_ptr<PullService> pull_;
+  std::unique_ptr<PushRebalance> rebalance_;
   OwnedTasks tasks_;  // last: destroyed first
 };
 

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "common/offsets.h"
 #include "runtime/file_system.h"
@@ -34,6 +35,8 @@ struct Checkpoint {
 };
 
 inline constexpr std::size_t kCheckpointBytes = 28;
+// Under the store root.
+inline constexpr std::string_view kCheckpointFileName = "checkpoint";
 
 // nullopt when the file is missing, short, or fails its CRC. Errors: io_error.
 Result<std::optional<Checkpoint>> read_checkpoint(FileSystem& fs, const std::string& path);

@@ -11,26 +11,11 @@
 #include "common/record_writer.h"
 #include "common/sys_flag.h"
 #include "runtime/assert.h"
+#include "store/dispatch_rules.h"
 #include "store/file_names.h"
 #include "store/property_scan.h"
 
 namespace ferry::store {
-
-namespace {
-
-bool skips_consume_queue(std::int32_t sys_flag) {
-  const std::int32_t t = sysflag::transaction_type(sys_flag);
-  return t == sysflag::kTransactionPreparedType || t == sysflag::kTransactionRollbackType;
-}
-
-RecordDecodeOptions dispatch_options(const StoreConfig& c) {
-  RecordDecodeOptions o;
-  o.check_crc = false;  // checked on recovery; dispatch reads what this process just wrote
-  o.size_bytes_max = static_cast<std::size_t>(c.message_size_max_bytes);
-  return o;
-}
-
-}  // namespace
 
 MessageStore::MessageStore(Runtime& rt, StoreConfig config)
     : rt_(rt),
@@ -44,147 +29,39 @@ MessageStore::~MessageStore() = default;
 
 std::string MessageStore::path(std::string_view name) const { return join_path(config_.root, name); }
 
-Status MessageStore::load_consume_queues(bool scan_all) {
-  const std::string dir = join_path(config_.root, "consumequeue");
-  FERRY_TRY(rt_.fs().create_dirs(dir));
-  auto topics = rt_.fs().list(dir);
-  if (!topics.ok()) return std::move(topics).error();
-  for (const std::string& topic : *topics) {
-    auto ids = rt_.fs().list(join_path(dir, topic));
-    if (!ids.ok()) return std::move(ids).error();
-    for (const std::string& id : *ids) {
-      std::int32_t qid = 0;
-      bool numeric = !id.empty() && id.size() <= 9;
-      for (const char c : id) {
-        numeric = numeric && c >= '0' && c <= '9';
-        if (numeric) qid = qid * 10 + (c - '0');
-      }
-      if (!numeric) {
-        return Error(Errc::corrupt, fmt::format("{}/{}/{}: not a queue id", dir, topic, id));
-      }
-      auto q = std::make_unique<ConsumeQueue>(rt_.fs(), config_.root, topic, QueueId(qid),
-                                              config_.consume_queue_units_per_file);
-      FERRY_TRY(q->load_and_recover(scan_all));
-      queues_.emplace(QueueKey(topic, qid), std::move(q));
-    }
-  }
-  return {};
+Task<Status> MessageStore::open() {
+  // 1. Recovery: every file loaded, torn tails cut, the re-dispatch start found.
+  StoreRecovery recovery(rt_, config_, log_, queues_, index_);
+  Task<Result<RecoveryInfo>> recovered = recovery.run();
+  Result<RecoveryInfo> info = co_await std::move(recovered);
+  if (!info.ok()) co_return std::move(info).error();
+  recovery_ = std::move(*info);
+  // 2. Queue offsets continue from each queue's end; dispatch what the queues and index miss.
+  for (const auto& [key, q] : queues_) next_queue_offset_[key] = q->max_offset();
+  reput_offset_ = recovery_.reput_from;
+  Status st = dispatch();
+  if (!st.ok()) co_return st;
+  // 3. The disk state, a new store's first file, and the abort file.
+  cleanup_.refresh_disk();
+  co_await preallocate_first_file();
+  co_return co_await create_abort_file();
 }
 
-Task<Status> MessageStore::open() {
-  recovery_.clean_shutdown = !rt_.fs().exists(path("abort"));
-  Status st = log_.load();
-  if (!st.ok()) co_return st;
-  st = load_consume_queues(/*scan_all=*/!recovery_.clean_shutdown);
-  if (!st.ok()) co_return st;
-  st = index_.load();
-  if (!st.ok()) co_return st;
-  auto cp = read_checkpoint(rt_.fs(), path("checkpoint"));
-  if (!cp.ok()) co_return std::move(cp).error();
-  recovery_.checkpoint = *cp;
-
-  // Where the CommitLog scan starts: the last 3 files after a clean stop; after a crash the file
-  // holding the oldest checkpointed offset (everything before it was synced and dispatched).
-  std::size_t first_file = 0;
-  const MappedFileQueue& files = log_.files();
-  if (!files.empty()) {
-    if (recovery_.clean_shutdown) {
-      first_file = files.file_count() > 3 ? files.file_count() - 3 : 0;
-    } else if (recovery_.checkpoint) {
-      const std::int64_t from = std::max(recovery_.checkpoint->min().value(), files.min_offset());
-      first_file = static_cast<std::size_t>((from - files.min_offset()) / files.file_size());
-    }
-  }
-  auto report = log_.recover(first_file);
-  if (!report.ok()) co_return std::move(report).error();
-  recovery_.commit_log = *report;
-  if (report->dropped_bytes > 0 || (!recovery_.clean_shutdown && !report->reason.empty())) {
-    rt_.log().warn("store: CommitLog recovered to {} ({} records scanned, {} bytes dropped: {})",
-                   report->end.value(), report->records, report->dropped_bytes, report->reason);
-  }
-
-  // ConsumeQueues: drop units past the log end or not matching their record (torn garbage),
-  // skip units below the log start.
-  for (auto& [key, q] : queues_) {
-    const ConsumeQueue* queue = q.get();
-    const ConsumeQueue::UnitCheck matches = [this, queue](QueueOffset at, const cq::Unit& u) {
-      return unit_matches_log(*queue, at, u);
-    };
-    st = q->truncate_dirty(log_.max_offset(), matches);
-    if (!st.ok()) co_return st;
-    st = q->correct_min_offset(log_.min_offset());
-    if (!st.ok()) co_return st;
-    next_queue_offset_[key] = q->max_offset();
-  }
-
-  // Make the truncations durable before anything is appended where they cut: otherwise a second
-  // crash could bring back stale records / units under the new ones (the zeroing is a write).
-  st = co_await log_.files().flush();
-  if (!st.ok()) co_return st;
-  for (auto& [key, q] : queues_) {
-    st = co_await q->flush();
-    if (!st.ok()) co_return st;
-  }
-
-  // Index files that reach past what is known indexed-and-synced may hold torn entries, or
-  // describe lost records (and would make the index skip new records written at those offsets):
-  // after a crash drop those reaching the checkpoint, always those reaching the log end, and
-  // re-index from their start.
-  PhysicalOffset index_keep_below = log_.max_offset();
-  if (!recovery_.clean_shutdown) {
-    index_keep_below = recovery_.checkpoint ? std::min(index_keep_below, recovery_.checkpoint->index)
-                                            : PhysicalOffset(0);
-  }
-  // Re-dispatch what the queues and index may miss: from the checkpointed dispatch offsets
-  // (from the log start without a checkpoint), and from the start of dropped index files.
-  PhysicalOffset from = log_.min_offset();
-  if (recovery_.checkpoint) from = std::min(recovery_.checkpoint->logics, recovery_.checkpoint->index);
-  if (auto reindex = index_.reindex_from_if_removed(index_keep_below)) from = std::min(from, *reindex);
-  if (index_.lost_from()) from = std::min(from, *index_.lost_from());
-  from = std::clamp(from, log_.min_offset(), log_.max_offset());
-  // The checkpoint must stop vouching for index entries and units before the files holding them
-  // go: a crash before the re-dispatch is synced would otherwise skip them for good.
-  if (recovery_.checkpoint && (from < recovery_.checkpoint->logics || from < recovery_.checkpoint->index)) {
-    const Checkpoint lowered{recovery_.checkpoint->physic, std::min(recovery_.checkpoint->logics, from),
-                             std::min(recovery_.checkpoint->index, from)};
-    st = co_await write_checkpoint(rt_.fs(), path("checkpoint"), lowered);
-    if (!st.ok()) co_return st;
-  }
-  auto dropped = index_.remove_files_from(index_keep_below);
-  if (!dropped.ok()) co_return std::move(dropped).error();
-  if (!recovery_.clean_shutdown) {
-    auto repaired = index_.repair_newest();
-    if (!repaired.ok()) co_return std::move(repaired).error();
-    if (*repaired > 0) {
-      rt_.log().warn("store: rebuilt {} index slot(s) torn by the crash", *repaired);
-    }
-  }
-  if (index_.lost_from()) {
-    rt_.log().warn("store: index files lost in a crash ({}); re-indexing from {}",
-                   index_.lost_detail(), index_.lost_from()->value());
-  }
-  FERRY_ASSERT(!*dropped || **dropped >= from, "index files dropped from {} below the re-dispatch start {}",
-               (*dropped)->value(), from.value());
-  recovery_.reput_from = from;
-  reput_offset_ = from;
-  st = dispatch();
-  if (!st.ok()) co_return st;
-
-  cleanup_.refresh_disk();
-
+Task<void> MessageStore::preallocate_first_file() {
   // A new store creates its first CommitLog segment now, reserved (and, in production, faulted
   // into memory) off the loop, rather than on the first put.
-  if (config_.commit_log_preallocate && log_.files().empty()) {
-    Status first = co_await log_.files().preallocate_next(0);
-    if (!first.ok()) {
-      rt_.log().warn("store: pre-allocating the first CommitLog file failed (the first put will "
-                     "create it): {}", first.error().to_string());
-    }
+  if (!config_.commit_log_preallocate || !log_.files().empty()) co_return;
+  Status first = co_await log_.files().preallocate_next(0);
+  if (!first.ok()) {
+    rt_.log().warn("store: pre-allocating the first CommitLog file failed (the first put will "
+                   "create it): {}", first.error().to_string());
   }
+}
 
+Task<Status> MessageStore::create_abort_file() {
   OpenOptions create;
   create.create = true;
-  auto abort_file = rt_.fs().open(path("abort"), create);
+  auto abort_file = rt_.fs().open(path(kAbortFileName), create);
   if (!abort_file.ok()) co_return std::move(abort_file).error();
   co_return co_await rt_.fs().sync_dir(config_.root);
 }
@@ -238,7 +115,7 @@ Task<Status> MessageStore::flush_queues_and_checkpoint() {
   Status st = co_await index_.flush();
   if (!st.ok()) co_return st;
   const Checkpoint cp{log_.flushed_offset(), reput, reput};
-  co_return co_await write_checkpoint(rt_.fs(), path("checkpoint"), cp);
+  co_return co_await write_checkpoint(rt_.fs(), path(kCheckpointFileName), cp);
 }
 
 Task<Status> MessageStore::shutdown() {
@@ -251,7 +128,7 @@ Task<Status> MessageStore::shutdown() {
   if (!st.ok()) co_return st;
   st = co_await flush_queues_and_checkpoint();
   if (!st.ok()) co_return st;
-  st = rt_.fs().remove(path("abort"));
+  st = rt_.fs().remove(path(kAbortFileName));
   if (!st.ok() && !st.error().is(Errc::not_found)) co_return st;
   co_return co_await rt_.fs().sync_dir(config_.root);
 }
@@ -416,17 +293,6 @@ Status MessageStore::dispatch() {
   }
   FERRY_ASSERT_EQ(reput_offset_.value(), log_.max_offset().value());
   return {};
-}
-
-bool MessageStore::unit_matches_log(const ConsumeQueue& q, QueueOffset at, const cq::Unit& u) const {
-  if (u.commit_log_offset < log_.min_offset()) return true;  // its record was cleaned up
-  auto view = log_.view(u.commit_log_offset, u.size);
-  if (!view.ok() || view->size() != static_cast<std::size_t>(u.size)) return false;
-  const RecordRead r = decode_record(view->bytes(), dispatch_options(config_));
-  return r.kind == RecordKind::message && r.size_bytes == static_cast<std::size_t>(u.size) &&
-         r.fields.physical_offset == u.commit_log_offset && r.fields.topic == q.topic() &&
-         r.fields.queue_id == q.queue_id() && r.fields.queue_offset == at &&
-         !skips_consume_queue(r.fields.sys_flag);
 }
 
 Status MessageStore::dispatch_record(const RecordFields& f, std::size_t size) {

@@ -41,6 +41,7 @@
 #include "store/flush_service.h"
 #include "store/index_service.h"
 #include "store/store_config.h"
+#include "store/store_recovery.h"
 #include "store/store_results.h"
 
 namespace ferry::store {
@@ -69,13 +70,6 @@ using TagsCodeHook = std::function<std::optional<std::int64_t>(std::string_view 
                                                                std::string_view properties,
                                                                WallMs store_timestamp_ms)>;
 
-struct RecoveryInfo {
-  bool clean_shutdown = false;
-  std::optional<Checkpoint> checkpoint;
-  RecoveryReport commit_log;
-  PhysicalOffset reput_from;
-};
-
 class MessageStore {
  public:
   MessageStore(Runtime& rt, StoreConfig config);
@@ -83,9 +77,11 @@ class MessageStore {
   MessageStore(const MessageStore&) = delete;
   MessageStore& operator=(const MessageStore&) = delete;
 
-  // Loads every file, recovers (clean stop: scan the last 3 CommitLog files; crash: scan from
-  // the checkpoint), truncates ConsumeQueues past the log end, re-dispatches what is missing and
-  // creates the abort file. Errors: corrupt (naming the file), io_error, no_space.
+  // Loads and recovers every file (store_recovery.h: clean stop, scan the last 3 CommitLog
+  // files; crash, scan from the checkpoint; cut torn tails and queues past the log end),
+  // re-dispatches what the ConsumeQueues and index miss, and creates the abort file. Success:
+  // the store serves exactly what recovery kept. Errors: corrupt (naming the file), io_error,
+  // no_space.
   Task<Status> open();
   // Starts the flush loops (ASYNC_FLUSH CommitLog loop, ConsumeQueue/index/checkpoint loop),
   // the cleanup loop, and from then on pre-allocation of the next CommitLog file (a spawned
@@ -156,13 +152,13 @@ class MessageStore {
 
  private:
   Result<ConsumeQueue*> queue_for(std::string_view topic, QueueId queue_id);
-  Status load_consume_queues(bool scan_all);
   // Builds ConsumeQueue units and index entries for records from reput_offset_ to the log end.
   Status dispatch();
   Status dispatch_record(const RecordFields& f, std::size_t size);
-  // Recovery: whether unit `at` of `q` points at a whole record of that topic, queue and queue
-  // offset (true for units below the log start, whose records were cleaned up).
-  bool unit_matches_log(const ConsumeQueue& q, QueueOffset at, const cq::Unit& u) const;
+  // open(), after recovery: a new store's first CommitLog file (failure only logged), then the
+  // abort file (from now on a stop without shutdown() counts as a crash).
+  Task<void> preallocate_first_file();
+  Task<Status> create_abort_file();
   PutResult put(std::span<const PutRequest> batch);
   Task<void> run_queue_flush_loop();
   void maybe_preallocate();
