@@ -50,13 +50,15 @@ Status PushConsumer::subscribe(const std::string& topic, const std::string& expr
 }
 
 void PushConsumer::set_listener(ConcurrentListener listener) {
-  FERRY_ASSERT(!started_ && listener, "set_listener: after start() or empty");
+  FERRY_ASSERT(!started_, "set_listener after start() of consumer group {}", config_.group);
+  FERRY_ASSERT(static_cast<bool>(listener), "set_listener with an empty concurrent listener (group {})", config_.group);
   concurrent_listener_ = std::make_shared<const ConcurrentListener>(std::move(listener));
   orderly_listener_.reset();
 }
 
 void PushConsumer::set_listener(OrderlyListener listener) {
-  FERRY_ASSERT(!started_ && listener, "set_listener: after start() or empty");
+  FERRY_ASSERT(!started_, "set_listener after start() of consumer group {}", config_.group);
+  FERRY_ASSERT(static_cast<bool>(listener), "set_listener with an empty orderly listener (group {})", config_.group);
   orderly_listener_ = std::make_shared<const OrderlyListener>(std::move(listener));
   concurrent_listener_.reset();
 }

@@ -178,8 +178,10 @@ Task<Status> StoreRecovery::recover_index() {
     rt_.log().warn("store: index files lost in a crash ({}); re-indexing from {}", index_.lost_detail(),
                    index_.lost_from()->value());
   }
-  FERRY_ASSERT(!*dropped || **dropped >= from, "index files dropped from {} below the re-dispatch start {}",
-               (*dropped)->value(), from.value());
+  if (*dropped) {
+    FERRY_ASSERT(**dropped >= from, "index files dropped from {} below the re-dispatch start {}", (*dropped)->value(),
+                 from.value());
+  }
   info_.reput_from = from;
   co_return Status();
 }
