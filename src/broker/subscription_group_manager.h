@@ -22,10 +22,14 @@
 #include "broker/broker_config.h"
 #include "broker/json_state_file.h"
 #include "broker/metadata_json.h"
-#include "broker/subscription_group_config.h"
+#include "remoting/body/subscription_group_config.h"
 #include "remoting/body/register_broker_body.h"
 
 namespace ferry::broker {
+
+// The config and its JSON are the protocol's (admin bodies carry it too).
+using remoting::body::kRetryMaxTimesDefault;
+using remoting::body::SubscriptionGroupConfig;
 
 using SubscriptionGroupTable = NamedTable<SubscriptionGroupConfig>;
 

@@ -7,9 +7,10 @@
 
 #include <cstdio>
 
-#include "broker/subscription_group_manager.h"
 #include "common/names.h"
 #include "remoting/body/body_json.h"
+#include "remoting/body/subscription_group_config.h"
+#include "remoting/body/versioned_table.h"
 #include "remoting/request_code.h"
 #include "tools/mqadmin/broker_calls.h"
 #include "tools/mqadmin/command.h"
@@ -20,16 +21,19 @@ namespace ferry::mqadmin {
 namespace {
 
 namespace rc = remoting::request_code;
-using broker::SubscriptionGroupConfig;
+using remoting::body::SubscriptionGroupConfig;
+
+// GET_ALL_SUBSCRIPTIONGROUP_CONFIG's reply body (RocketMQ's SubscriptionGroupWrapper).
+constexpr remoting::body::VersionedTableKeys kWrapper{"SubscriptionGroupWrapper", "subscriptionGroupTable", "groupName"};
 
 // The group's config as the broker at `addr` holds it, or nullopt when it has none.
 Result<std::optional<SubscriptionGroupConfig>> fetch(AdminSession& s, const std::string& addr, const std::string& group) {
   Result<remoting::RemotingCommand> r = call_broker(s, addr, remoting::make_request(rc::GET_ALL_SUBSCRIPTIONGROUP_CONFIG, 0));
   if (!r.ok()) return std::move(r).error();
-  broker::SubscriptionGroupTable table;
+  remoting::body::NamedTable<SubscriptionGroupConfig> table;
   remoting::body::DataVersion version;
   const std::string text(r->body.begin(), r->body.end());
-  Status d = broker::SubscriptionGroupManager::decode(text, table, version);
+  Status d = remoting::body::decode_versioned_table(text, kWrapper, &SubscriptionGroupConfig::group_name, table, version);
   if (!d.ok()) return Error(Errc::corrupt, fmt::format("broker {}: subscription groups: {}", addr, d.error().detail));
   auto it = table.find(group);
   if (it == table.end()) return std::optional<SubscriptionGroupConfig>();

@@ -14,7 +14,7 @@
 #include "remoting/json/json_reader.h"
 #include "remoting/json/json_writer.h"
 
-namespace ferry::broker {
+namespace ferry::remoting::body {
 
 inline constexpr std::int32_t kRetryMaxTimesDefault = 16;
 
@@ -30,9 +30,9 @@ struct SubscriptionGroupConfig {
   bool notify_consumer_ids_changed_enable = true;
 
   static SubscriptionGroupConfig read(const rapidjson::Value& v, std::string path,
-                                      remoting::json::JsonErrors& errors);
-  void write(remoting::json::Writer& w) const;
+                                      json::JsonErrors& errors);
+  void write(json::Writer& w) const;
   bool operator==(const SubscriptionGroupConfig&) const = default;
 };
 
-}  // namespace ferry::broker
+}  // namespace ferry::remoting::body

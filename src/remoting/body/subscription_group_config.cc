@@ -1,10 +1,8 @@
-#include "broker/subscription_group_config.h"
+#include "remoting/body/subscription_group_config.h"
 
 #include "remoting/body/body_json.h"
 
-namespace ferry::broker {
-
-namespace json = remoting::json;
+namespace ferry::remoting::body {
 
 SubscriptionGroupConfig SubscriptionGroupConfig::read(const rapidjson::Value& v, std::string path,
                                                       json::JsonErrors& errors) {
@@ -24,7 +22,7 @@ SubscriptionGroupConfig SubscriptionGroupConfig::read(const rapidjson::Value& v,
 
 void SubscriptionGroupConfig::write(json::Writer& w) const {
   w.StartObject();
-  remoting::body::write_string_field(w, "groupName", group_name);
+  write_string_field(w, "groupName", group_name);
   w.Key("consumeEnable");
   w.Bool(consume_enable);
   w.Key("consumeFromMinEnable");
@@ -44,4 +42,4 @@ void SubscriptionGroupConfig::write(json::Writer& w) const {
   w.EndObject();
 }
 
-}  // namespace ferry::broker
+}  // namespace ferry::remoting::body
