@@ -1,0 +1,269 @@
+#include "sim/cluster/cluster.h"
+
+#include <fmt/format.h>
+
+#include "client/admin_client.h"
+#include "client/client_instance.h"
+#include "runtime/assert.h"
+#include "sim/net/network.h"
+
+namespace ferry::sim::cluster {
+
+namespace {
+
+constexpr std::uint16_t kNamesrvPort = 9876;
+
+}  // namespace
+
+std::string LivenessReport::to_string() const {
+  if (converged) return fmt::format("converged after {} ms", to_ms(took));
+  std::string out = fmt::format("not converged after {} ms:", to_ms(took));
+  for (const std::string& m : missing) out += "\n  " + m;
+  return out;
+}
+
+Cluster::Cluster(WorldOptions options, ClusterSpec spec, NodeFactory namesrv_factory)
+    : world_(options), spec_(std::move(spec)) {
+  const Status valid = spec_.check();
+  FERRY_ASSERT(valid.ok(), "ClusterSpec: {}", valid.ok() ? "" : valid.error().detail);
+  for (std::size_t i = 0; i < spec_.namesrvs; ++i) add_namesrv(i, namesrv_factory);
+  for (std::size_t i = 0; i < spec_.brokers.size(); ++i) add_broker(i);
+}
+
+Cluster::~Cluster() = default;
+
+void Cluster::add_namesrv(std::size_t i, NodeFactory factory) {
+  if (!factory) {
+    namesrv::NameServerConfig base = spec_.namesrv_config;
+    factory = [base](Runtime& rt) -> std::unique_ptr<NodeProcess> {
+      namesrv::NameServerConfig c = base;
+      c.listen_host = rt.network().host();
+      c.listen_port = kNamesrvPort;
+      auto ns = std::make_unique<namesrv::NameServer>(rt, c);
+      if (Status s = ns->start(); !s.ok()) {
+        rt.log().error("NameServer did not start: {}", s.error().to_string());
+        return nullptr;  // a node without a component: its clients see connects refused
+      }
+      return hosted(std::move(ns));
+    };
+  }
+  const NodeId id = world_.add_node(fmt::format("namesrv-{}", i), std::move(factory));
+  namesrv_nodes_.push_back(id);
+  namesrv_addrs_.push_back(fmt::format("{}:{}", world_.node(id).host(), kNamesrvPort));
+}
+
+void Cluster::add_broker(std::size_t i) {
+  const BrokerGroupSpec& g = spec_.brokers[i];
+  broker::BrokerConfig cfg = g.config;
+  cfg.broker_name = g.name;
+  cfg.broker_cluster_name = g.cluster;
+  cfg.broker_id = 0;
+  cfg.namesrv_addr = namesrv_addrs_;
+  cfg.flush_disk_type = g.flush;
+  cfg.broker_role = g.role;
+  cfg.store = g.store;
+  broker_configs_.push_back(cfg);
+  const NodeId id = world_.add_node(g.name, [cfg](Runtime& rt) -> std::unique_ptr<NodeProcess> {
+    auto b = std::make_unique<broker::Broker>(rt, cfg);
+    b->launch();
+    return hosted(std::move(b));
+  });
+  if (g.disk_capacity_bytes > 0) {
+    DiskOptions d = world_.node(id).disk().options();
+    d.capacity_bytes = g.disk_capacity_bytes;
+    world_.node(id).disk().set_options(d);
+  }
+  broker_nodes_.push_back(id);
+}
+
+namesrv::NameServer* Cluster::namesrv(std::size_t i) {
+  auto* p = dynamic_cast<Hosted<namesrv::NameServer>*>(world_.node(namesrv_nodes_.at(i)).process());
+  return p ? &p->get() : nullptr;
+}
+
+std::optional<std::size_t> Cluster::broker_index(const std::string& name) const {
+  for (std::size_t i = 0; i < spec_.brokers.size(); ++i) {
+    if (spec_.brokers[i].name == name) return i;
+  }
+  return std::nullopt;
+}
+
+broker::Broker* Cluster::broker(std::size_t i) {
+  auto* p = dynamic_cast<Hosted<broker::Broker>*>(world_.node(broker_nodes_.at(i)).process());
+  return p ? &p->get() : nullptr;
+}
+
+std::string Cluster::broker_addr(std::size_t i) {
+  return fmt::format("{}:{}", world_.node(broker_nodes_.at(i)).host(), broker_configs_.at(i).listen_port);
+}
+
+client::ClientConfig Cluster::client_config(const std::string& instance_name) const {
+  client::ClientConfig c;
+  c.namesrv_addrs = namesrv_addrs_;
+  c.instance_name = instance_name;
+  // The unique-id parts a real process takes from its pid and a hash: fixed per name, so that
+  // message ids are the same in every run of a seed.
+  std::uint32_t h = 2166136261u;
+  for (char ch : instance_name) h = (h ^ static_cast<std::uint8_t>(ch)) * 16777619u;
+  c.uniq_id_pid = static_cast<std::int32_t>(1000 + h % 30000);
+  c.uniq_id_process_hash = static_cast<std::int32_t>(h >> 1);
+  return c;
+}
+
+NodeId Cluster::add_client(const std::string& name, ClientFactory factory) {
+  const client::ClientConfig config = client_config(name);
+  return world_.add_node(name, [config, factory = std::move(factory)](Runtime& rt) { return factory(rt, config); });
+}
+
+// ---- faults --------------------------------------------------------------------------------
+
+void Cluster::partition(NodeId a, NodeId b) { world_.net().partition(a, b); }
+void Cluster::partition_one_way(NodeId from, NodeId to) { world_.net().partition_one_way(from, to); }
+void Cluster::isolate(NodeId n) { world_.net().isolate(n); }
+void Cluster::heal(NodeId a, NodeId b) { world_.net().heal(a, b); }
+void Cluster::clog(NodeId from, NodeId to, Duration extra) { world_.net().clog(from, to, extra); }
+
+void Cluster::heal_all() {
+  world_.net().heal_all();
+  world_.net().unclog_all();
+  for (std::size_t i = 0; i < world_.node_count(); ++i) {
+    const NodeId id{static_cast<std::uint32_t>(i)};
+    SimNode& n = world_.node(id);
+    if (n.state() == SimNode::State::paused) world_.resume(id);
+    if (n.state() == SimNode::State::down) world_.start(id);
+  }
+}
+
+// ---- boot ----------------------------------------------------------------------------------
+
+Task<Status> Cluster::create_topics(NodeId on) {
+  client::ClientInstance ci(world_.node(on), client_config("cluster-admin"));
+  client::AdminClient admin(ci);
+  Status result;
+  for (std::size_t i = 0; i < broker_nodes_.size() && result.ok(); ++i) {
+    for (const TopicSpec& t : spec_.topics) {
+      remoting::body::TopicConfig tc;
+      tc.topic_name = t.name;
+      tc.read_queue_nums = t.queues;
+      tc.write_queue_nums = t.queues;
+      tc.perm = t.perm;
+      tc.order = t.ordered;
+      Status s = co_await admin.create_topic(broker_addr(i), tc);
+      if (!s.ok()) {
+        result = Error(s.error().code, fmt::format("create topic {} on {}: {}", t.name, spec_.brokers[i].name, s.error().detail));
+        break;
+      }
+    }
+  }
+  co_await ci.shutdown();
+  co_return result;
+}
+
+Status Cluster::boot(Duration limit) {
+  const MonoTime deadline = world_.now() + limit;
+  auto left = [&] { return deadline > world_.now() ? deadline - world_.now() : Duration{}; };
+  for (std::size_t i = 0; i < broker_nodes_.size(); ++i) {
+    RunReport r = world_.run_until(
+        [&] {
+          broker::Broker* b = broker(i);
+          if (b == nullptr) return false;
+          if (b->state() == broker::Broker::State::failed) return true;
+          return b->state() == broker::Broker::State::running && !b->registrar().successes().empty();
+        },
+        left());
+    broker::Broker* b = broker(i);
+    if (b != nullptr && b->state() == broker::Broker::State::failed) {
+      return Error(Errc::io_error, fmt::format("broker {} failed to start: {}", spec_.brokers[i].name,
+                                               b->start_error() ? b->start_error()->to_string() : "?"));
+    }
+    if (!r.ok()) {
+      return Error(Errc::timed_out, fmt::format("broker {} not running and registered: {} ({})", spec_.brokers[i].name,
+                                                r.message, describe()));
+    }
+  }
+  if (spec_.topics.empty()) return {};
+  if (!admin_node_) admin_node_ = world_.add_node("cluster-admin");
+  auto made = world_.run_task(*admin_node_, create_topics(*admin_node_), left());
+  if (!made.ok()) return Error(Errc::timed_out, "creating topics: " + made.report.message);
+  if (!made.value->ok()) return *made.value;
+  // Brokers register their new topics with every NameServer at once (a registration round).
+  std::vector<Convergence> routes;
+  for (const TopicSpec& t : spec_.topics) routes.push_back(routes_converged(t.name));
+  RunReport r = world_.run_until(
+      [&] {
+        for (const Convergence& c : routes) {
+          if (c.pending()) return false;
+        }
+        return true;
+      },
+      left());
+  if (!r.ok()) {
+    for (const Convergence& c : routes) {
+      if (auto p = c.pending()) return Error(Errc::timed_out, fmt::format("{}: {} ({})", c.name, *p, describe()));
+    }
+  }
+  return {};
+}
+
+// ---- liveness ------------------------------------------------------------------------------
+
+LivenessReport Cluster::heal_and_converge(const std::vector<Convergence>& requirements, Duration bound) {
+  heal_all();
+  const MonoTime healed = world_.now();
+  auto all_met = [&] {
+    for (const Convergence& c : requirements) {
+      if (c.pending()) return false;
+    }
+    return true;
+  };
+  RunReport r = world_.run_until(all_met, bound);
+  LivenessReport report;
+  report.took = world_.now() - healed;
+  report.converged = r.ok();
+  if (!report.converged) {
+    for (const Convergence& c : requirements) {
+      if (auto p = c.pending()) report.missing.push_back(c.name + ": " + *p);
+    }
+    if (report.missing.empty()) report.missing.push_back(r.message);  // a deadlock, say
+  }
+  return report;
+}
+
+Convergence Cluster::brokers_running() {
+  return Convergence{"brokers running", [this]() -> std::optional<std::string> {
+                       for (std::size_t i = 0; i < broker_nodes_.size(); ++i) {
+                         broker::Broker* b = broker(i);
+                         if (b == nullptr) return spec_.brokers[i].name + " is down";
+                         if (b->state() != broker::Broker::State::running) return spec_.brokers[i].name + " is not running";
+                       }
+                       return std::nullopt;
+                     }};
+}
+
+Convergence Cluster::routes_converged(const std::string& topic) {
+  return Convergence{"routes of " + topic, [this, topic]() -> std::optional<std::string> {
+                       for (std::size_t n = 0; n < namesrv_nodes_.size(); ++n) {
+                         namesrv::NameServer* ns = namesrv(n);
+                         if (ns == nullptr) {
+                           if (!world_.node(namesrv_nodes_[n]).up()) return fmt::format("namesrv-{} is down", n);
+                           continue;  // a replaced NameServer component: nothing to inspect
+                         }
+                         auto route = ns->routes().route_of(topic);
+                         for (const BrokerGroupSpec& g : spec_.brokers) {
+                           bool found = false;
+                           if (route) {
+                             for (const auto& q : route->queue_datas) found = found || q.broker_name == g.name;
+                           }
+                           if (!found) return fmt::format("namesrv-{} has no route of {} to {}", n, topic, g.name);
+                         }
+                       }
+                       return std::nullopt;
+                     }};
+}
+
+std::string Cluster::describe() const {
+  return fmt::format("seed {}, trace {:016x}, virtual time {:.3f} s", world_.options().seed, world_.trace_hash(),
+                     static_cast<double>(to_ms(world_.now() - MonoTime{})) / 1000.0);
+}
+
+}  // namespace ferry::sim::cluster

@@ -1,0 +1,151 @@
+// Cluster: a RocketMQ deployment (ClusterSpec) running in one simulated World — NameServer nodes,
+// broker nodes, and client nodes the caller adds — with handles to run it and to hurt it.
+//
+//   sim::cluster::Cluster c(sim::swarm_options(seed), spec);
+//   ASSERT_TRUE(c.boot().ok());                          // brokers up, registered, topics routed
+//   NodeId app = c.add_client("consumer-1", factory);   // a ClientInstance-based app per node
+//   c.kill(c.broker_node(0));  c.partition(a, b);  c.silence(n);  ...
+//   LivenessReport l = c.heal_and_converge({...}, 120s);  // then everything must converge
+//
+// Nodes are built by factories, so a crash destroys a node's component like a dying process and
+// start() rebuilds it from the same description on the same disk. Every node's address is fixed
+// by its id ("127.0.0.<10+id>"); NameServers listen on 9876, brokers on their listen_port.
+//
+// Faults (all by NodeId; see sim/world.h and sim/ids.h for their meaning): kill / power_off /
+// crash(kind), start, restart (after a delay, optionally on a wiped disk), silence (a host gone
+// dark), pause / resume, partition / partition_one_way / isolate / heal, clog, skew_wall_clock,
+// wipe_disk. heal_all() undoes every fault that can be undone: links healed and unclogged, paused
+// nodes resumed, down nodes started, clock skew kept (a skewed clock is a property of a machine).
+//
+// Single-threaded, like the World it owns; not copyable. Component pointers (broker(i),
+// namesrv(i)) are valid until the node's next crash.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "broker/broker.h"
+#include "client/client_config.h"
+#include "namesrv/name_server.h"
+#include "sim/cluster/cluster_spec.h"
+#include "sim/node.h"
+#include "sim/world.h"
+
+namespace ferry::sim::cluster {
+
+// Builds a client node's component from its runtime and a ClientConfig that points at the
+// cluster's NameServers (instance name = the node's name, deterministic unique-id parts).
+using ClientFactory = std::function<std::unique_ptr<NodeProcess>(Runtime& rt, const client::ClientConfig& config)>;
+
+// A named progress requirement for the liveness phase: `pending()` returns nullopt once it holds,
+// else a sentence saying what is still missing ("queue T@broker-a:2 held by nobody").
+struct Convergence {
+  std::string name;
+  std::function<std::optional<std::string>()> pending;
+};
+
+struct LivenessReport {
+  bool converged = false;
+  Duration took{};                   // virtual time from the heal to convergence (or the bound)
+  std::vector<std::string> missing;  // "name: what is still pending", for each one not met
+  std::string to_string() const;
+};
+
+class Cluster {
+ public:
+  // Builds and starts every NameServer and broker node of `spec` (spec.check() must pass).
+  // `namesrv_factory`, when given, replaces the NameServer component (a test double that records
+  // what brokers send); it must listen on port 9876 of its node.
+  Cluster(WorldOptions options, ClusterSpec spec, NodeFactory namesrv_factory = {});
+  ~Cluster();
+  Cluster(const Cluster&) = delete;
+  Cluster& operator=(const Cluster&) = delete;
+
+  World& world() { return world_; }
+  const ClusterSpec& spec() const { return spec_; }
+
+  // Runs until every broker is running and has registered at least once, then creates the spec's
+  // topics on every broker group and waits until every NameServer routes them. Errors
+  // (timed_out, or the broker's start error) say which node is not there.
+  Status boot(Duration limit = std::chrono::seconds(60));
+
+  // ---- nodes ---------------------------------------------------------------------------------
+  std::size_t namesrv_count() const { return namesrv_nodes_.size(); }
+  NodeId namesrv_node(std::size_t i) const { return namesrv_nodes_.at(i); }
+  // The NameServer component, nullptr while its node is down (or with a replaced factory).
+  namesrv::NameServer* namesrv(std::size_t i);
+  const std::vector<std::string>& namesrv_addrs() const { return namesrv_addrs_; }
+
+  std::size_t broker_count() const { return broker_nodes_.size(); }
+  NodeId broker_node(std::size_t i) const { return broker_nodes_.at(i); }
+  std::optional<std::size_t> broker_index(const std::string& name) const;
+  // The Broker component, nullptr while its node is down.
+  broker::Broker* broker(std::size_t i);
+  std::string broker_addr(std::size_t i);
+  const broker::BrokerConfig& broker_config(std::size_t i) const { return broker_configs_.at(i); }
+
+  client::ClientConfig client_config(const std::string& instance_name) const;
+  // A client node whose component `factory` builds (again at every start).
+  NodeId add_client(const std::string& name, ClientFactory factory);
+  // A node with no component: tests drive it with run_task / run().
+  NodeId add_bare(const std::string& name) { return world_.add_node(name); }
+  // Any other node (a fake peer).
+  NodeId add_node(const std::string& name, NodeFactory factory) { return world_.add_node(name, std::move(factory)); }
+  const std::string& name_of(NodeId n) { return world_.node(n).node_name(); }
+
+  // ---- faults --------------------------------------------------------------------------------
+  void crash(NodeId n, CrashKind kind) { world_.crash(n, kind); }
+  void kill(NodeId n) { world_.kill(n); }
+  void power_off(NodeId n) { world_.power_off(n); }
+  void start(NodeId n) { world_.start(n); }
+  void restart(NodeId n, CrashKind kind, Duration delay = Duration{}, bool wipe = false) { world_.restart(n, kind, delay, wipe); }
+  void silence(NodeId n) { world_.silence(n); }
+  void pause(NodeId n) { world_.pause(n); }
+  void resume(NodeId n) { world_.resume(n); }
+  void partition(NodeId a, NodeId b);
+  void partition_one_way(NodeId from, NodeId to);
+  void isolate(NodeId n);
+  void heal(NodeId a, NodeId b);
+  void clog(NodeId from, NodeId to, Duration extra);
+  void skew_wall_clock(NodeId n, std::int64_t delta_ms) { world_.jump_wall_clock(n, delta_ms); }
+  void wipe_disk(NodeId n) { world_.wipe_disk(n); }
+  // Heals links, unclogs, resumes paused nodes and starts down ones (see the class comment).
+  void heal_all();
+
+  // ---- running -------------------------------------------------------------------------------
+  void run_for(Duration d) { world_.run_for(d); }
+  RunReport run_until(const std::function<bool()>& goal, Duration limit) { return world_.run_until(goal, limit); }
+  template <typename T>
+  TaskRun<T> run_task(NodeId n, Task<T> task, Duration limit) {
+    return world_.run_task(n, std::move(task), limit);
+  }
+
+  // The liveness phase: heal_all(), then run until every requirement holds or `bound` passes.
+  LivenessReport heal_and_converge(const std::vector<Convergence>& requirements, Duration bound);
+
+  // Built-in requirements: every broker running; every NameServer that is up routes `topic` to
+  // every broker group that should serve it.
+  Convergence brokers_running();
+  Convergence routes_converged(const std::string& topic);
+
+  // "seed 42, trace 0123abcd…, virtual time 12.345 s": for failure messages.
+  std::string describe() const;
+
+ private:
+  void add_namesrv(std::size_t i, NodeFactory factory);
+  void add_broker(std::size_t i);
+  Task<Status> create_topics(NodeId on);
+
+  World world_;
+  ClusterSpec spec_;
+  std::vector<NodeId> namesrv_nodes_;
+  std::vector<std::string> namesrv_addrs_;
+  std::vector<NodeId> broker_nodes_;
+  std::vector<broker::BrokerConfig> broker_configs_;
+  std::optional<NodeId> admin_node_;  // a bare node boot() creates topics from
+};
+
+}  // namespace ferry::sim::cluster

@@ -1,0 +1,54 @@
+#include "sim/cluster/cluster_spec.h"
+
+#include <fmt/format.h>
+
+#include <set>
+
+#include "common/names.h"
+
+namespace ferry::sim::cluster {
+
+store::StoreConfig small_store() {
+  store::StoreConfig c;
+  c.commit_log_file_size_bytes = 1 << 20;
+  c.message_size_max_bytes = 64 * 1024;
+  c.consume_queue_units_per_file = 1000;
+  c.index_geometry = store::IndexGeometry{64, 1024};
+  return c;
+}
+
+Status ClusterSpec::check() const {
+  if (namesrvs == 0) return Error(Errc::invalid_argument, "namesrvs: a cluster needs at least one NameServer");
+  if (namesrvs > 8) return Error(Errc::invalid_argument, fmt::format("namesrvs: {} is more than 8", namesrvs));
+  if (brokers.empty()) return Error(Errc::invalid_argument, "brokers: a cluster needs at least one broker group");
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < brokers.size(); ++i) {
+    const BrokerGroupSpec& b = brokers[i];
+    if (b.name.empty()) return Error(Errc::invalid_argument, fmt::format("brokers[{}].name is empty", i));
+    if (!names.insert(b.name).second) {
+      return Error(Errc::invalid_argument, fmt::format("brokers[{}].name \"{}\" is used twice", i, b.name));
+    }
+    if (b.slaves > 0) {
+      return Error(Errc::unsupported, fmt::format("brokers[{}].slaves = {}: master/slave replication is not built yet", i, b.slaves));
+    }
+    if (b.role == broker::BrokerRole::slave) {
+      return Error(Errc::invalid_argument, fmt::format("brokers[{}].role: a group's first broker is its master", i));
+    }
+  }
+  std::set<std::string> topic_names;
+  for (std::size_t i = 0; i < topics.size(); ++i) {
+    const TopicSpec& t = topics[i];
+    if (Status v = validate_topic(t.name); !v.ok()) {
+      return Error(Errc::invalid_argument, fmt::format("topics[{}].name: {}", i, v.error().detail));
+    }
+    if (!topic_names.insert(t.name).second) {
+      return Error(Errc::invalid_argument, fmt::format("topics[{}].name \"{}\" is used twice", i, t.name));
+    }
+    if (t.queues < 1 || t.queues > 1024) {
+      return Error(Errc::invalid_argument, fmt::format("topics[{}].queues: {} is not in 1..1024", i, t.queues));
+    }
+  }
+  return {};
+}
+
+}  // namespace ferry::sim::cluster
