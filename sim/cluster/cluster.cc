@@ -126,6 +126,12 @@ void Cluster::clog(NodeId from, NodeId to, Duration extra) { world_.net().clog(f
 void Cluster::heal_all() {
   world_.net().heal_all();
   world_.net().unclog_all();
+  // A broker whose start failed (say, an I/O error while recovering) exits; a supervisor starts
+  // it again.
+  for (std::size_t i = 0; i < broker_nodes_.size(); ++i) {
+    broker::Broker* b = broker(i);
+    if (b != nullptr && b->state() == broker::Broker::State::failed) world_.kill(broker_nodes_[i]);
+  }
   for (std::size_t i = 0; i < world_.node_count(); ++i) {
     const NodeId id{static_cast<std::uint32_t>(i)};
     SimNode& n = world_.node(id);

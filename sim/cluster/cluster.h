@@ -15,7 +15,8 @@
 // crash(kind), start, restart (after a delay, optionally on a wiped disk), silence (a host gone
 // dark), pause / resume, partition / partition_one_way / isolate / heal, clog, skew_wall_clock,
 // wipe_disk. heal_all() undoes every fault that can be undone: links healed and unclogged, paused
-// nodes resumed, down nodes started, clock skew kept (a skewed clock is a property of a machine).
+// nodes resumed, down nodes started, brokers whose start failed started again (a supervisor's
+// restart), clock skew kept (a skewed clock is a property of a machine).
 //
 // Single-threaded, like the World it owns; not copyable. Component pointers (broker(i),
 // namesrv(i)) are valid until the node's next crash.

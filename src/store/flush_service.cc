@@ -24,18 +24,23 @@ Task<PutStatus> FlushService::wait_durable(PhysicalOffset end) {
   Timers* timers = &rt_.timers();
   done.on_abandon([timers, timer] { timers->cancel(timer); });
   waiters_.push_back(Waiter{end, done, timer});
-  if (!committing_) {
-    // Set before the task runs (spawn only posts it): a second waiter meanwhile must not spawn
-    // another group commit.
-    committing_ = true;
-    rt_.spawn(group_commit(), "store-group-commit");
-  }
+  request(end);
   const bool synced = co_await done.wait();
   co_return synced ? PutStatus::ok : PutStatus::flush_disk_timeout;
 }
 
+void FlushService::request(PhysicalOffset end) {
+  requested_ = std::max(requested_, end);
+  if (committing_ || sync_failure() || log_.flushed_offset() >= requested_) return;
+  // Set before the task runs (spawn only posts it): a second request meanwhile must not spawn
+  // another group commit.
+  committing_ = true;
+  rt_.spawn(group_commit(), "store-group-commit");
+}
+
 void FlushService::release_covered() {
   const PhysicalOffset flushed = log_.flushed_offset();
+  if (on_flushed_) on_flushed_();
   auto covered = [&](const Waiter& w) {
     return w.end <= flushed || w.done.completed() || w.done.abandoned();
   };
@@ -50,13 +55,14 @@ void FlushService::release_covered() {
 
 Task<void> FlushService::group_commit() {
   FERRY_ASSERT(committing_, "a group commit spawned without the flag");
-  while (!waiters_.empty()) {
+  while (!waiters_.empty() || log_.flushed_offset() < requested_) {
     Status st = co_await log_.files().flush();
     ++syncs_;
     release_covered();
     if (!st.ok()) {
       rt_.log().error("store: CommitLog sync failed, writes refused until restart: {}", st.error().to_string());
       fail_waiters();
+      break;
     }
   }
   committing_ = false;

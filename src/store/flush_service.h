@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "common/offsets.h"
@@ -37,6 +38,12 @@ class FlushService {
 
   // ok once the CommitLog is durable past `end`; flush_disk_timeout after sync_flush_timeout.
   Task<PutStatus> wait_durable(PhysicalOffset end);
+  // SYNC_FLUSH: makes sure a group commit runs until the log is durable past `end`, whether or
+  // not anybody waits for it (a put that does not wait still becomes durable, and visible).
+  void request(PhysicalOffset end);
+  // Called after every successful sync, before the waiters it covers are released: what became
+  // durable may be published (MessageStore dispatches it under SYNC_FLUSH).
+  void set_on_flushed(std::function<void()> fn) { on_flushed_ = std::move(fn); }
 
   // The ASYNC_FLUSH loop; spawn it once. Returns after stop().
   Task<void> run_async_loop();
@@ -63,6 +70,8 @@ class FlushService {
   const StoreConfig& config_;
   std::vector<Waiter> waiters_;  // bounded by the number of in-flight sync puts
   bool committing_ = false;
+  PhysicalOffset requested_;  // request(): durable past this, waiters or not
+  std::function<void()> on_flushed_;
   bool stopped_ = false;
   std::uint64_t syncs_ = 0;
 };

@@ -80,6 +80,9 @@ class MappedFile {
   // Load: declares [0, pos) as written and durable without touching the bytes.
   void assume_written(std::int64_t pos);
 
+  // The bytes loaded by assume_written() may be only in the page cache (after a process kill):
+  // the next flush() syncs the file even if nothing new is written.
+  void require_sync() { zeroed_unsynced_ = true; }
   // True when flush() has something to make durable (unflushed bytes or an unsynced zeroing).
   bool needs_sync() const { return flushed_position_ < write_position_ || zeroed_unsynced_; }
 

@@ -23,7 +23,9 @@ MessageStore::MessageStore(Runtime& rt, StoreConfig config)
       log_(rt.fs(), config_),
       index_(rt.fs(), rt.clock(), config_.root, config_.index_geometry, config_.index_query_results_max),
       flush_(rt, log_, config_),
-      cleanup_(rt, log_, queues_, index_, config_) {}
+      cleanup_(rt, log_, queues_, index_, config_) {
+  if (config_.flush_mode == FlushMode::sync_flush) flush_.set_on_flushed([this] { dispatch_durable(); });
+}
 
 MessageStore::~MessageStore() = default;
 
@@ -39,7 +41,14 @@ Task<Status> MessageStore::open() {
   // 2. Queue offsets continue from each queue's end; dispatch what the queues and index miss.
   for (const auto& [key, q] : queues_) next_queue_offset_[key] = q->max_offset();
   reput_offset_ = recovery_.reput_from;
-  Status st = dispatch();
+  if (config_.flush_mode == FlushMode::sync_flush && !log_.files().empty()) {
+    // What recovery found may be only in the page cache (a killed process): durable first, then
+    // visible (the flush dispatches it).
+    log_.files().last_file()->require_sync();
+    Status synced = co_await flush_.flush_all();
+    if (!synced.ok()) co_return synced;
+  }
+  Status st = dispatch(log_.max_offset());
   if (!st.ok()) co_return st;
   // 3. The disk state, a new store's first file, and the abort file.
   cleanup_.refresh_disk();
@@ -217,6 +226,7 @@ PutResult MessageStore::put(std::span<const PutRequest> batch) {
   }
   const WallMs now = rt_.wall_ms();
   const bool dispatched_to_end = reput_offset_ == log_.max_offset();
+  const bool visible_when_durable = config_.flush_mode == FlushMode::sync_flush;
   const AppendResult appended = log_.append(fields_, now);
   switch (appended.status) {
     case AppendStatus::ok: break;
@@ -229,6 +239,16 @@ PutResult MessageStore::put(std::span<const PutRequest> batch) {
   result.wrote_bytes = appended.wrote_bytes;
   result.message_count = static_cast<std::int32_t>(batch.size());
   result.store_timestamp_ms = now;
+  if (next_it == next_queue_offset_.end()) {
+    next_queue_offset_.emplace(QueueKey(std::string(first.topic), first.queue_id.value()), next);
+  } else {
+    next_it->second = next;
+  }
+  if (visible_when_durable) {
+    flush_.request(appended.wrote_offset + appended.wrote_bytes);
+    maybe_preallocate();
+    return result;
+  }
   // Dispatch (which also advances next_queue_offset_ for the queue). When everything before was
   // dispatched, the records just written are dispatched from their fields (append set their
   // offsets and store time) instead of being decoded back from the log; anything between the
@@ -244,7 +264,7 @@ PutResult MessageStore::put(std::span<const PutRequest> batch) {
       reput_offset_ += static_cast<std::int64_t>(sizes[i]);
     }
   } else {
-    st = dispatch();
+    st = dispatch(log_.max_offset());
   }
   FERRY_ASSERT(st.ok(), "dispatch of records just written failed: {}", st.error().to_string());
   FERRY_ASSERT_EQ(reput_offset_.value(), log_.max_offset().value());
@@ -267,10 +287,16 @@ Result<std::string> MessageStore::offset_msg_ids(const PutResult& r) const {
   return ids;
 }
 
-Status MessageStore::dispatch() {
+void MessageStore::dispatch_durable() {
+  Status st = dispatch(log_.flushed_offset());
+  if (!st.ok()) rt_.log().error("store: dispatch of durable records failed: {}", st.error().to_string());
+}
+
+Status MessageStore::dispatch(PhysicalOffset limit) {
+  FERRY_ASSERT_LE(limit.value(), log_.max_offset().value());
   const RecordDecodeOptions options = dispatch_options(config_);
   reput_offset_ = std::max(reput_offset_, log_.min_offset());
-  while (reput_offset_ < log_.max_offset()) {
+  while (reput_offset_ < limit) {
     auto view = log_.view_to_file_end(reput_offset_);
     if (!view.ok()) return std::move(view).error();
     const RecordRead r = decode_record(view->bytes(), options);
@@ -291,7 +317,7 @@ Status MessageStore::dispatch() {
                                                 log_.max_offset().value(), r.detail));
     }
   }
-  FERRY_ASSERT_EQ(reput_offset_.value(), log_.max_offset().value());
+  FERRY_ASSERT_LE(reput_offset_.value(), log_.max_offset().value());
   return {};
 }
 

@@ -5,10 +5,15 @@
 //
 //  * put_message / put_messages append records (common's encoder) with the body CRC, the
 //    next queue offset of the topic-queue, the store timestamp (node wall clock) and the
-//    physical offset, then dispatch at once: ConsumeQueue units and index entries are built
-//    before put returns, and the arrival listener is told the queue's new max offset (long
-//    polling). Put is synchronous and in memory only; under SYNC_FLUSH the caller then awaits
-//    wait_durable(result.end()).
+//    physical offset. Put is synchronous and in memory only.
+//  * Visibility. ASYNC_FLUSH: records are dispatched at once (ConsumeQueue units and index
+//    entries built before put returns, the arrival listener told the queue's new max offset for
+//    long polling), as RocketMQ does; a power loss may then take back what consumers saw.
+//    SYNC_FLUSH: records are dispatched only once durable (after the group commit that covers
+//    them, before their senders hear SEND_OK), so a consumer never sees, and never commits an
+//    offset past, a message a power loss can take back — otherwise the queue offset would be
+//    given again to a new message, which that consumer would skip. The caller awaits
+//    wait_durable(result.end()) for its reply.
 //  * get_messages reads a topic-queue from a queue offset with a tag-hash filter and returns
 //    zero-copy views of the stored records plus next/min/max offsets and a status.
 //  * open() loads and recovers (docs/store.md, "Recovery"); start() runs the flush loops, the
@@ -153,7 +158,10 @@ class MessageStore {
  private:
   Result<ConsumeQueue*> queue_for(std::string_view topic, QueueId queue_id);
   // Builds ConsumeQueue units and index entries for records from reput_offset_ to the log end.
-  Status dispatch();
+  // Builds ConsumeQueue units and index entries for the records in [reput_offset_, limit).
+  Status dispatch(PhysicalOffset limit);
+  // SYNC_FLUSH: publishes what became durable (FlushService's on_flushed).
+  void dispatch_durable();
   Status dispatch_record(const RecordFields& f, std::size_t size);
   // open(), after recovery: a new store's first CommitLog file (failure only logged), then the
   // abort file (from now on a stop without shutdown() counts as a crash).

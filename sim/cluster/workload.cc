@@ -1,0 +1,294 @@
+#include "sim/cluster/workload.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+
+#include "client/queue_selector.h"
+#include "common/big_endian.h"
+#include "common/crc.h"
+#include "runtime/assert.h"
+
+namespace ferry::sim::cluster {
+
+// ---- bodies --------------------------------------------------------------------------------
+
+namespace {
+
+constexpr std::string_view kCheck = ";c=";
+constexpr std::size_t kCheckHexBytes = 8;
+
+std::uint32_t checksum(std::string_view fields, std::string_view padding) {
+  const std::uint32_t a = crc32_update(0, as_bytes(fields));
+  return crc32_update(a, as_bytes(padding));
+}
+
+std::optional<std::string_view> field(std::string_view text, std::string_view name, std::string_view* rest) {
+  if (text.substr(0, name.size()) != name) return std::nullopt;
+  text.remove_prefix(name.size());
+  const auto semi = text.find(';');
+  if (semi == std::string_view::npos) return std::nullopt;
+  *rest = text.substr(semi + 1);
+  return text.substr(0, semi);
+}
+
+}  // namespace
+
+std::string make_body(const BodyFields& f, std::size_t size_bytes) {
+  const std::string head = fmt::format("p={};s={};k={}", f.producer, f.seq, f.key);
+  const std::size_t fixed = head.size() + kCheck.size() + kCheckHexBytes + 1;
+  const std::string padding(size_bytes > fixed ? size_bytes - fixed : 0, static_cast<char>('a' + f.seq % 26));
+  return fmt::format("{}{}{:08x};{}", head, kCheck, checksum(head, padding), padding);
+}
+
+std::optional<BodyFields> parse_body(std::string_view body) {
+  const auto check_at = body.find(kCheck);
+  if (check_at == std::string_view::npos) return std::nullopt;
+  const std::string_view head = body.substr(0, check_at);
+  std::string_view after = body.substr(check_at + kCheck.size());
+  if (after.size() < kCheckHexBytes + 1 || after[kCheckHexBytes] != ';') return std::nullopt;
+  std::uint32_t want = 0;
+  auto [end, ec] = std::from_chars(after.data(), after.data() + kCheckHexBytes, want, 16);
+  if (ec != std::errc() || end != after.data() + kCheckHexBytes) return std::nullopt;
+  if (checksum(head, after.substr(kCheckHexBytes + 1)) != want) return std::nullopt;
+  std::string text(head);
+  text += ';';
+  std::string_view rest = text;
+  BodyFields f;
+  auto p = field(rest, "p=", &rest);
+  auto s = field(rest, "s=", &rest);
+  auto k = field(rest, "k=", &rest);
+  if (!p || !s || !k || !rest.empty()) return std::nullopt;
+  auto [send, sec] = std::from_chars(s->data(), s->data() + s->size(), f.seq);
+  if (sec != std::errc() || send != s->data() + s->size()) return std::nullopt;
+  f.producer = std::string(*p);
+  f.key = std::string(*k);
+  return f;
+}
+
+// ---- history -------------------------------------------------------------------------------
+
+const char* outcome_name(SendOutcome o) {
+  switch (o) {
+    case SendOutcome::ok: return "ok";
+    case SendOutcome::stored_not_durable: return "stored-not-durable";
+    case SendOutcome::failed: return "failed";
+    case SendOutcome::unknown: return "unknown";
+  }
+  return "?";
+}
+
+std::set<std::pair<std::string, std::uint64_t>> History::acked() const {
+  std::set<std::pair<std::string, std::uint64_t>> out;
+  for (const SendRecord& s : sends) {
+    if (s.outcome == SendOutcome::ok) out.emplace(s.producer, s.seq);
+  }
+  return out;
+}
+
+std::set<std::pair<std::string, std::uint64_t>> History::consumed_by(const std::string& group) const {
+  std::set<std::pair<std::string, std::uint64_t>> out;
+  for (const ConsumeRecord& c : consumes) {
+    if (c.group == group && c.intact) out.emplace(c.producer, c.seq);
+  }
+  return out;
+}
+
+// ---- apps ----------------------------------------------------------------------------------
+
+namespace {
+
+// A producer node's component. Its loop runs in the node's task set, so a crash destroys the loop
+// before the app; `history` and the sequence live outside the node.
+class ProducerApp final : public NodeProcess {
+ public:
+  ProducerApp(Runtime& rt, const client::ClientConfig& cc, ProducerSpec spec, std::shared_ptr<History> history)
+      : rt_(rt), spec_(std::move(spec)), history_(std::move(history)), name_(cc.instance_name) {
+    spec_.config.group = spec_.group;
+    instance_ = std::make_unique<client::ClientInstance>(rt, cc);
+    instance_->start();
+    producer_ = std::make_unique<client::Producer>(*instance_, spec_.config);
+    const Status started = producer_->start();
+    FERRY_ASSERT(started.ok(), "producer {} did not start: {}", name_, started.ok() ? "" : started.error().to_string());
+    rt.spawn(run(this), "workload-producer");
+  }
+  ~ProducerApp() override {
+    producer_.reset();
+    instance_.reset();
+  }
+  bool done() const { return done_; }
+
+ private:
+  static Task<void> run(ProducerApp* self) {
+    Runtime& rt = self->rt_;
+    History& h = *self->history_;
+    for (;;) {
+      std::uint64_t& next = h.next_seq[self->name_];
+      if (next >= self->spec_.messages) break;
+      const std::uint64_t seq = next++;
+      const std::string& key = self->spec_.keys.at(rt.random().below(self->spec_.keys.size()));
+      Message m;
+      m.topic = self->spec_.topic;
+      const std::string body = make_body(BodyFields{self->name_, seq, key}, self->spec_.body_bytes);
+      m.body.assign(body.begin(), body.end());
+      m.set_keys(key);
+      const std::size_t index = h.sends.size();
+      h.sends.push_back(SendRecord{self->name_, seq, key, self->spec_.topic, SendOutcome::unknown, "in flight", {}, {}, rt.now(), {}});
+      // (No co_await inside a conditional expression: GCC 12 miscompiles it.)
+      Task<Result<client::SendResult>> sending = self->spec_.ordered ? self->producer_->send(std::move(m), client::select_by_hash(key))
+                                                                     : self->producer_->send(std::move(m));
+      Result<client::SendResult> r = co_await std::move(sending);
+      SendRecord& rec = h.sends[index];
+      rec.done_at = rt.now();
+      if (r.ok()) {
+        rec.queue = r->queue;
+        rec.queue_offset = r->queue_offset;
+        rec.outcome = r->status == client::SendStatus::SEND_OK ? SendOutcome::ok : SendOutcome::stored_not_durable;
+        rec.detail = r->status == client::SendStatus::SEND_OK ? "" : std::string(client::name(r->status));
+      } else {
+        // Retries may have stored an earlier attempt; only a refusal before any send is certain.
+        rec.outcome = r.error().code == Errc::invalid_argument ? SendOutcome::failed : SendOutcome::unknown;
+        rec.detail = r.error().to_string();
+      }
+      co_await rt.sleep(self->spec_.interval);
+    }
+    self->done_ = true;
+  }
+
+  Runtime& rt_;
+  ProducerSpec spec_;
+  std::shared_ptr<History> history_;
+  std::string name_;
+  std::unique_ptr<client::ClientInstance> instance_;
+  std::unique_ptr<client::Producer> producer_;
+  bool done_ = false;
+};
+
+class ConsumerApp final : public NodeProcess {
+ public:
+  ConsumerApp(Runtime& rt, const client::ClientConfig& cc, ConsumerSpec spec, std::shared_ptr<History> history)
+      : spec_(std::move(spec)) {
+    spec_.config.group = spec_.group;
+    instance_ = std::make_unique<client::ClientInstance>(rt, cc);
+    instance_->start();
+    consumer_ = std::make_unique<client::PushConsumer>(*instance_, spec_.config);
+    const Status sub = consumer_->subscribe(spec_.topic, spec_.expression);
+    FERRY_ASSERT(sub.ok(), "subscribe {}: {}", spec_.topic, sub.ok() ? "" : sub.error().to_string());
+    const std::string name = cc.instance_name;
+    const std::string group = spec_.group;
+    Runtime* r = &rt;
+    consumer_->set_listener([history, name, group, r](const std::vector<MessageExt>& msgs, client::ConsumeConcurrentlyContext& ctx) {
+      for (const MessageExt& m : msgs) {
+        ConsumeRecord c;
+        c.consumer = name;
+        c.group = group;
+        c.topic = m.topic;
+        c.queue = ctx.queue;
+        c.queue_offset = m.queue_offset;
+        c.reconsume_times = m.reconsume_times;
+        c.at = r->now();
+        if (auto f = parse_body(as_text(Bytes(m.body.data(), m.body.size())))) {
+          c.intact = true;
+          c.producer = std::move(f->producer);
+          c.seq = f->seq;
+          c.key = std::move(f->key);
+        }
+        history->consumes.push_back(std::move(c));
+      }
+      return client::ConsumeConcurrentlyStatus::CONSUME_SUCCESS;
+    });
+    const Status started = consumer_->start();
+    FERRY_ASSERT(started.ok(), "consumer {} did not start: {}", name, started.ok() ? "" : started.error().to_string());
+  }
+  ~ConsumerApp() override {
+    consumer_.reset();
+    instance_.reset();
+  }
+  client::PushConsumer& consumer() { return *consumer_; }
+
+ private:
+  ConsumerSpec spec_;
+  std::unique_ptr<client::ClientInstance> instance_;
+  std::unique_ptr<client::PushConsumer> consumer_;
+};
+
+}  // namespace
+
+ClientFactory producer_app(ProducerSpec spec, std::shared_ptr<History> history) {
+  FERRY_ASSERT(!spec.keys.empty(), "ProducerSpec for topic {} has no keys", spec.topic);
+  return [spec, history](Runtime& rt, const client::ClientConfig& cc) -> std::unique_ptr<NodeProcess> {
+    return std::make_unique<ProducerApp>(rt, cc, spec, history);
+  };
+}
+
+ClientFactory consumer_app(ConsumerSpec spec, std::shared_ptr<History> history) {
+  return [spec, history](Runtime& rt, const client::ClientConfig& cc) -> std::unique_ptr<NodeProcess> {
+    return std::make_unique<ConsumerApp>(rt, cc, spec, history);
+  };
+}
+
+client::PushConsumer* push_consumer_of(Cluster& c, NodeId node) {
+  auto* app = dynamic_cast<ConsumerApp*>(c.world().node(node).process());
+  return app ? &app->consumer() : nullptr;
+}
+
+bool producer_done(Cluster& c, NodeId node) {
+  auto* app = dynamic_cast<ProducerApp*>(c.world().node(node).process());
+  return app != nullptr && app->done();
+}
+
+// ---- liveness requirements -----------------------------------------------------------------
+
+Convergence all_acked_consumed(std::shared_ptr<History> history, std::string group) {
+  return Convergence{"acknowledged messages consumed by " + group, [history, group]() -> std::optional<std::string> {
+                       const auto consumed = history->consumed_by(group);
+                       std::size_t missing = 0;
+                       std::string first;
+                       for (const auto& a : history->acked()) {
+                         if (consumed.count(a) > 0) continue;
+                         if (missing++ == 0) first = fmt::format("{}#{}", a.first, a.second);
+                       }
+                       if (missing == 0) return std::nullopt;
+                       return fmt::format("{} acknowledged messages not consumed yet (first: {})", missing, first);
+                     }};
+}
+
+Convergence consumers_assigned(Cluster& c, std::string topic, std::vector<NodeId> consumers) {
+  return Convergence{"queues of " + topic + " assigned", [&c, topic, consumers]() -> std::optional<std::string> {
+                       std::int32_t queues = 0;
+                       for (const TopicSpec& t : c.spec().topics) {
+                         if (t.name == topic) queues = t.queues;
+                       }
+                       std::map<MessageQueue, std::string> holder;
+                       std::size_t up = 0;
+                       for (NodeId n : consumers) {
+                         client::PushConsumer* pc = push_consumer_of(c, n);
+                         if (pc == nullptr) continue;
+                         ++up;
+                         for (const MessageQueue& q : pc->held_queues()) {
+                           if (q.topic != topic) continue;
+                           auto [it, fresh] = holder.emplace(q, c.name_of(n));
+                           if (!fresh) return fmt::format("{} held by both {} and {}", q.to_string(), it->second, c.name_of(n));
+                         }
+                       }
+                       if (up == 0) return std::string("no consumer is up");
+                       for (const BrokerGroupSpec& g : c.spec().brokers) {
+                         for (std::int32_t i = 0; i < queues; ++i) {
+                           const MessageQueue q{topic, g.name, QueueId(i)};
+                           if (holder.count(q) == 0) return fmt::format("{} held by nobody", q.to_string());
+                         }
+                       }
+                       return std::nullopt;
+                     }};
+}
+
+Convergence producers_done(Cluster& c, std::vector<NodeId> producers) {
+  return Convergence{"producers done", [&c, producers]() -> std::optional<std::string> {
+                       for (NodeId n : producers) {
+                         if (!producer_done(c, n)) return c.name_of(n) + " has not finished";
+                       }
+                       return std::nullopt;
+                     }};
+}
+
+}  // namespace ferry::sim::cluster

@@ -1,0 +1,130 @@
+// Workloads for simulated clusters: producer and consumer apps that run on client nodes (built by
+// Cluster::add_client factories, so they die and come back with their node), a History of what
+// they did kept outside every node, and the convergence requirements of the liveness phase.
+//
+// Messages are self-validating: the body names the producer, its sequence number, the key and a
+// checksum of all of it ("p=prod-1;s=17;k=key-3;c=0a1b2c3d;xxxx..."), so a consumer can tell an
+// intact message from a corrupted one without asking anyone.
+//
+// Sends are recorded with their outcome: ok (SEND_OK: the broker stored it and, under
+// SYNC_FLUSH, synced it), failed (an error reply: not stored), unknown (a timeout or a broken
+// connection: it may or may not have been stored), or stored-not-durable (FLUSH_DISK_TIMEOUT and
+// the other "stored, but" statuses). Checkers judge the History (checkers.h).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "client/client_instance.h"
+#include "client/producer.h"
+#include "client/push_consumer.h"
+#include "sim/cluster/cluster.h"
+
+namespace ferry::sim::cluster {
+
+// ---- message bodies ------------------------------------------------------------------------
+
+struct BodyFields {
+  std::string producer;
+  std::uint64_t seq = 0;
+  std::string key;
+};
+// The body for `f`, padded to at least `size_bytes` (bounded by the store's message size).
+std::string make_body(const BodyFields& f, std::size_t size_bytes);
+// The fields of an intact body; nullopt for anything else (corrupted, truncated, foreign).
+std::optional<BodyFields> parse_body(std::string_view body);
+
+// ---- history -------------------------------------------------------------------------------
+
+enum class SendOutcome : std::uint8_t { ok, stored_not_durable, failed, unknown };
+const char* outcome_name(SendOutcome o);
+
+struct SendRecord {
+  std::string producer;
+  std::uint64_t seq = 0;
+  std::string key;
+  std::string topic;
+  SendOutcome outcome = SendOutcome::unknown;
+  std::string detail;  // the error or the status, when not ok
+  MessageQueue queue;  // where it was stored (ok / stored_not_durable)
+  QueueOffset queue_offset;
+  MonoTime sent_at{};
+  MonoTime done_at{};
+};
+
+struct ConsumeRecord {
+  std::string consumer;  // node name
+  std::string group;
+  std::string topic;
+  MessageQueue queue;
+  QueueOffset queue_offset;
+  std::int32_t reconsume_times = 0;
+  MonoTime at{};
+  bool intact = false;          // the body parsed and its checksum holds
+  std::string producer;         // from the body, when intact
+  std::uint64_t seq = 0;
+  std::string key;
+};
+
+// What every client did. Owned by the test (or the runner), outside every node: it survives
+// crashes. Single-threaded (the World's thread).
+struct History {
+  std::vector<SendRecord> sends;
+  std::vector<ConsumeRecord> consumes;
+  // The next sequence number of each producer (so a restarted producer goes on, not over).
+  std::map<std::string, std::uint64_t> next_seq;
+
+  // Sends acknowledged with SEND_OK, by (producer, seq).
+  std::set<std::pair<std::string, std::uint64_t>> acked() const;
+  // Intact messages `group` consumed, by (producer, seq).
+  std::set<std::pair<std::string, std::uint64_t>> consumed_by(const std::string& group) const;
+};
+
+// ---- apps ----------------------------------------------------------------------------------
+
+struct ProducerSpec {
+  std::string group = "workload-producers";
+  std::string topic;
+  std::uint64_t messages = 100;       // in all, over every life of the node
+  Duration interval = std::chrono::milliseconds(20);  // between sends
+  std::size_t body_bytes = 200;
+  std::vector<std::string> keys = {"key-0", "key-1", "key-2", "key-3"};  // drawn per message
+  bool ordered = false;               // select the queue by key hash
+  client::ProducerConfig config;      // group is set from `group`
+};
+
+struct ConsumerSpec {
+  std::string group = "workload-consumers";
+  std::string topic;
+  std::string expression = "*";
+  client::PushConsumerConfig config;  // group is set from `group`
+};
+
+// A factory for Cluster::add_client: a ClientInstance and a producer that sends spec.messages
+// messages (shared count: a restarted node continues), recording each send in `history`.
+ClientFactory producer_app(ProducerSpec spec, std::shared_ptr<History> history);
+// A factory for Cluster::add_client: a ClientInstance and a clustering push consumer recording
+// every delivery in `history`.
+ClientFactory consumer_app(ConsumerSpec spec, std::shared_ptr<History> history);
+
+// The push consumer of a consumer_app node, nullptr while the node is down.
+client::PushConsumer* push_consumer_of(Cluster& c, NodeId node);
+// True once a producer_app node has sent all its messages (and they all completed).
+bool producer_done(Cluster& c, NodeId node);
+
+// ---- liveness requirements -----------------------------------------------------------------
+
+// Every message acknowledged (SEND_OK) by then was consumed, intact, by `group`.
+Convergence all_acked_consumed(std::shared_ptr<History> history, std::string group);
+// Every queue of `topic` on every broker group is held by exactly one of `consumers` (clustering),
+// and every consumer that is up holds its share.
+Convergence consumers_assigned(Cluster& c, std::string topic, std::vector<NodeId> consumers);
+// Every producer node finished its sends.
+Convergence producers_done(Cluster& c, std::vector<NodeId> producers);
+
+}  // namespace ferry::sim::cluster

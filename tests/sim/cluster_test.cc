@@ -1,0 +1,198 @@
+// A whole cluster end to end in the simulator, under swarm faults and a fault schedule drawn from
+// the seed: two SYNC_FLUSH broker groups, two producers, two clustering consumers; brokers and
+// consumers killed and powered off, links partitioned and clogged, a NameServer silenced. Then the
+// liveness phase: everything healed, and within a bound every producer finishes, every
+// acknowledged message is consumed intact, every queue is held by exactly one consumer, routes
+// converge. Each seed runs twice and must give the same final hash.
+//
+//   FERRY_SIM_SEEDS=17 build/bin/sim_cluster_test      # replay one seed (or "1-40" for a sweep)
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+
+#include "sim/cluster/cluster.h"
+#include "sim/cluster/workload.h"
+#include "sim/swarm.h"
+#include "sim_test_util.h"
+
+namespace ferry::sim::cluster {
+namespace {
+
+constexpr const char* kTopic = "Orders";
+constexpr const char* kGroup = "order-readers";
+
+struct Outcome {
+  std::uint64_t final_hash = 0;
+  std::vector<std::string> failures;  // empty: every check held
+  std::string summary;
+};
+
+ClusterSpec spec() {
+  ClusterSpec s;
+  s.namesrvs = 2;
+  s.brokers.clear();
+  for (const char* name : {"broker-a", "broker-b"}) {
+    BrokerGroupSpec g;
+    g.name = name;
+    g.flush = store::FlushMode::sync_flush;
+    s.brokers.push_back(g);
+  }
+  s.topics.push_back(TopicSpec{kTopic, 4});
+  return s;
+}
+
+// One fault from the schedule, drawn from the world's control PRNG; undone later by itself or by
+// the liveness phase's heal.
+void inject(Cluster& c, const std::vector<NodeId>& consumers, Random& r, std::vector<std::string>& log) {
+  const NodeId broker = c.broker_node(r.below(c.broker_count()));
+  const NodeId consumer = consumers[r.below(consumers.size())];
+  const Duration back_after = std::chrono::milliseconds(r.between(500, 5'000));
+  switch (r.below(7)) {
+    case 0:
+      c.restart(broker, CrashKind::process_kill, back_after);
+      log.push_back("kill " + c.name_of(broker));
+      break;
+    case 1:
+      c.restart(broker, CrashKind::power_loss, back_after);
+      log.push_back("power off " + c.name_of(broker));
+      break;
+    case 2:
+      c.restart(consumer, r.one_in(2) ? CrashKind::process_kill : CrashKind::power_loss, back_after);
+      log.push_back("crash " + c.name_of(consumer));
+      break;
+    case 3:
+      c.partition(consumer, broker);
+      log.push_back("partition " + c.name_of(consumer) + " / " + c.name_of(broker));
+      break;
+    case 4:
+      c.clog(broker, consumer, std::chrono::milliseconds(r.between(50, 2'000)));
+      log.push_back("clog " + c.name_of(broker) + " -> " + c.name_of(consumer));
+      break;
+    case 5:
+      c.silence(c.namesrv_node(r.below(c.namesrv_count())));
+      log.push_back("silence a NameServer");
+      break;
+    default:
+      c.heal_all();
+      log.push_back("heal");
+      break;
+  }
+}
+
+Outcome run_seed(std::uint64_t seed) {
+  Outcome out;
+  WorldOptions options = swarm_options(seed);
+  Cluster c(options, spec());
+  if (Status booted = c.boot(std::chrono::minutes(2)); !booted.ok()) {
+    out.failures.push_back("boot: " + booted.error().to_string());
+    return out;
+  }
+  auto history = std::make_shared<History>();
+  std::vector<NodeId> producers, consumers;
+  for (int i = 0; i < 2; ++i) {
+    ProducerSpec p;
+    p.topic = kTopic;
+    p.messages = 150;
+    p.interval = std::chrono::milliseconds(40);
+    producers.push_back(c.add_client(fmt::format("producer-{}", i), producer_app(p, history)));
+    ConsumerSpec cs;
+    cs.topic = kTopic;
+    cs.group = kGroup;
+    cs.config.consume_from_where = client::ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET;
+    consumers.push_back(c.add_client(fmt::format("consumer-{}", i), consumer_app(cs, history)));
+  }
+  // The fault phase: a fault every 0.5-3 s for 20 s of virtual time.
+  std::vector<std::string> faults;
+  Random& r = c.world().random();
+  const MonoTime fault_end = c.world().now() + std::chrono::seconds(20);
+  while (c.world().now() < fault_end) {
+    c.run_for(std::chrono::milliseconds(r.between(500, 3'000)));
+    inject(c, consumers, r, faults);
+  }
+  // The liveness phase.
+  const LivenessReport live = c.heal_and_converge(
+      {c.brokers_running(), c.routes_converged(kTopic), producers_done(c, producers), all_acked_consumed(history, kGroup),
+       consumers_assigned(c, kTopic, consumers)},
+      std::chrono::minutes(5));
+  if (!live.converged) {
+    out.failures.push_back("liveness: " + live.to_string());
+    // Where each missing message was stored, what its queue holds now, and what the group committed.
+    const auto consumed = history->consumed_by(kGroup);
+    for (const SendRecord& rec : history->sends) {
+      if (rec.outcome != SendOutcome::ok || consumed.count({rec.producer, rec.seq}) > 0) continue;
+      std::string where = fmt::format("{}#{} acknowledged at {} ms as {} offset {}", rec.producer, rec.seq,
+                                      to_ms(rec.done_at - MonoTime{}), rec.queue.to_string(), rec.queue_offset.value());
+      if (auto i = c.broker_index(rec.queue.broker_name); i && c.broker(*i)) {
+        broker::Broker& b = *c.broker(*i);
+        const auto committed = b.offsets().query(kGroup, rec.queue.topic, rec.queue.queue_id);
+        where += fmt::format("; the queue holds [{}, {}), the group committed {}",
+                             b.store().min_offset(rec.queue.topic, rec.queue.queue_id).value(),
+                             b.store().max_offset(rec.queue.topic, rec.queue.queue_id).value(),
+                             committed ? std::to_string(committed->value()) : "nothing");
+      }
+      for (const ConsumeRecord& cr : history->consumes) {
+        if (cr.queue == rec.queue && cr.queue_offset.value() + 3 >= rec.queue_offset.value() &&
+            cr.queue_offset.value() <= rec.queue_offset.value() + 3) {
+          std::string fate = "never sent";
+          for (const SendRecord& o : history->sends) {
+            if (o.producer == cr.producer && o.seq == cr.seq) fate = fmt::format("{} {}", outcome_name(o.outcome), o.detail);
+          }
+          where += fmt::format("\n    {} consumed offset {} ({}#{}: send {}) at {} ms", cr.consumer, cr.queue_offset.value(), cr.producer,
+                               cr.seq, fate, to_ms(cr.at - MonoTime{}));
+        }
+      }
+      out.failures.push_back(where);
+    }
+  }
+  // Safety: nothing corrupted, nothing that was never sent.
+  std::set<std::pair<std::string, std::uint64_t>> sent;
+  for (const SendRecord& s : history->sends) sent.emplace(s.producer, s.seq);
+  std::size_t corrupted = 0, unexpected = 0;
+  for (const ConsumeRecord& cr : history->consumes) {
+    if (!cr.intact) ++corrupted;
+    else if (sent.count({cr.producer, cr.seq}) == 0) ++unexpected;
+  }
+  if (corrupted > 0) out.failures.push_back(fmt::format("{} corrupted messages consumed", corrupted));
+  if (unexpected > 0) out.failures.push_back(fmt::format("{} consumed messages were never sent", unexpected));
+  const auto acked = history->acked();
+  const auto consumed = history->consumed_by(kGroup);
+  out.summary = fmt::format("{} sends ({} acknowledged), {} deliveries of {} messages ({} redelivered), faults: {}; {}",
+                            history->sends.size(), acked.size(), history->consumes.size(), consumed.size(),
+                            history->consumes.size() - consumed.size(), fmt::join(faults, ", "), c.describe());
+  if (acked.size() < 100) out.failures.push_back("too few acknowledged sends to mean anything: " + out.summary);
+  out.final_hash = c.world().final_hash();
+  return out;
+}
+
+std::vector<std::uint64_t> seeds() {
+  // Tests may read the environment: FERRY_SIM_SEEDS="17" or "1-40" replays or sweeps.
+  std::uint64_t first = 1, last = 6;
+  if (const char* env = std::getenv("FERRY_SIM_SEEDS")) {
+    const std::string s(env);
+    const auto dash = s.find('-');
+    first = std::stoull(s.substr(0, dash));
+    last = dash == std::string::npos ? first : std::stoull(s.substr(dash + 1));
+  }
+  std::vector<std::uint64_t> out;
+  for (std::uint64_t s = first; s <= last; ++s) out.push_back(s);
+  return out;
+}
+
+TEST(ClusterSim, EveryAcknowledgedMessageIsConsumedAfterSwarmFaultsAndTheSameSeedReplaysExactly) {
+  testing::test_options(0);  // quiet logs unless FERRY_LOG is set
+  for (std::uint64_t seed : seeds()) {
+    const auto started = std::chrono::steady_clock::now();
+    const Outcome a = run_seed(seed);
+    const double real_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    const std::string replay = fmt::format("replay: FERRY_SIM_SEEDS={} build/bin/sim_cluster_test", seed);
+    for (const std::string& f : a.failures) ADD_FAILURE() << "seed " << seed << ": " << f << "\n" << replay;
+    const Outcome b = run_seed(seed);
+    EXPECT_EQ(a.final_hash, b.final_hash) << "seed " << seed << " is not deterministic: two runs hashed "
+                                          << fmt::format("{:016x} and {:016x}", a.final_hash, b.final_hash) << "\n" << replay;
+    std::printf("seed %llu: %s (%.2f s real)\n", static_cast<unsigned long long>(seed), a.summary.c_str(), real_s);
+  }
+}
+
+}  // namespace
+}  // namespace ferry::sim::cluster
