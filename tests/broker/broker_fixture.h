@@ -26,6 +26,7 @@
 #include "runtime/log.h"
 #include "sim/node.h"
 #include "sim/world.h"
+#include "tests/support/sim_trace_log.h"
 
 namespace ferry::broker::testing {
 
@@ -246,6 +247,7 @@ class BrokerTest : public ::testing::Test {
   }
 
   void TearDown() override {
+    ferry::testing::record_trace(world_);
     if (client_) client_->shutdown();
     client_.reset();
   }

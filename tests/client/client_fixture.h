@@ -23,6 +23,7 @@
 #include "sim/net/network.h"
 #include "sim/node.h"
 #include "sim/world.h"
+#include "tests/support/sim_trace_log.h"
 
 namespace ferry::client::testing {
 
@@ -60,6 +61,7 @@ class ClientTest : public ::testing::Test {
   explicit ClientTest(std::uint64_t seed = 11) : world_(options(seed)) {}
 
   ~ClientTest() override {
+    ferry::testing::record_trace(world_);
     // Client objects reference the client node's runtime: destroy them before the world.
     admin_.reset();
     pull_.reset();

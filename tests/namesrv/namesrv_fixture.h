@@ -27,6 +27,7 @@
 #include "sim/process.h"
 #include "sim/sim_test_util.h"
 #include "sim/world.h"
+#include "tests/support/sim_trace_log.h"
 
 namespace ferry::namesrv::testing {
 
@@ -115,6 +116,9 @@ inline RemotingCommand plain_request(std::int32_t code, remoting::ExtFields fiel
 class NamesrvTest : public ::testing::Test {
  protected:
   void SetUp() override { make_world(NameServerConfig{}); }
+  void TearDown() override {
+    if (world_) ferry::testing::record_trace(*world_);
+  }
 
   // Replaces the world with one whose NameServer uses `config`.
   void make_world(NameServerConfig config, std::uint64_t seed = 42) {

@@ -10,6 +10,7 @@
 #include "sim/disk/disk.h"
 #include "sim/node.h"
 #include "sim/world.h"
+#include "tests/support/sim_trace_log.h"
 #include "store/message_store.h"
 
 namespace ferry::store::testing {
@@ -27,6 +28,7 @@ class SimStore {
  public:
   SimStore(sim::WorldOptions options, StoreConfig config)
       : world_(options), id_(world_.add_node("broker")), config_(std::move(config)) {}
+  ~SimStore() { ferry::testing::record_trace(world_); }
 
   sim::World& world() { return world_; }
   sim::SimNode& node() { return world_.node(id_); }
