@@ -194,5 +194,42 @@ TEST(ClusterSim, EveryAcknowledgedMessageIsConsumedAfterSwarmFaultsAndTheSameSee
   }
 }
 
+// How fast the simulator runs a working cluster (not an idle one): two brokers, two producers at
+// 100 messages/s each, two consumers, 60 s of virtual time, no faults. Prints simulated seconds
+// per real second; asserts only that the work happened (speed is measured, not assumed).
+TEST(ClusterSim, SpeedOfATwoBrokerTwoClientClusterAtModerateLoad) {
+  testing::test_options(0);
+  WorldOptions options;
+  options.seed = 7;
+  Cluster c(options, spec());
+  ASSERT_TRUE(c.boot().ok());
+  auto history = std::make_shared<History>();
+  std::vector<NodeId> producers, consumers;
+  for (int i = 0; i < 2; ++i) {
+    ProducerSpec p;
+    p.topic = kTopic;
+    p.messages = 6'000;
+    p.interval = std::chrono::milliseconds(10);
+    p.body_bytes = 1024;
+    producers.push_back(c.add_client(fmt::format("producer-{}", i), producer_app(p, history)));
+    ConsumerSpec cs;
+    cs.topic = kTopic;
+    cs.group = kGroup;
+    cs.config.consume_from_where = client::ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET;
+    consumers.push_back(c.add_client(fmt::format("consumer-{}", i), consumer_app(cs, history)));
+  }
+  const MonoTime virtual_start = c.world().now();
+  const auto started = std::chrono::steady_clock::now();
+  c.run_for(std::chrono::seconds(60));
+  const double real_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const double virtual_s = static_cast<double>(to_ms(c.world().now() - virtual_start)) / 1000.0;
+  EXPECT_GE(history->acked().size(), 10'000u) << c.describe();
+  EXPECT_GE(history->consumed_by(kGroup).size(), 10'000u) << c.describe();
+  std::printf("2 brokers, 2 producers x 100 msg/s (1 KiB), 2 consumers: %.0f s simulated in %.2f s real = %.0f simulated s per real s "
+              "(%zu sends, %zu deliveries, %llu events)\n",
+              virtual_s, real_s, virtual_s / real_s, history->sends.size(), history->consumes.size(),
+              static_cast<unsigned long long>(c.world().events_run()));
+}
+
 }  // namespace
 }  // namespace ferry::sim::cluster
