@@ -127,8 +127,10 @@ TEST_F(MessageStoreTest, BatchGetsConsecutiveOffsetsInOneFile) {
   auto g = store_->get_messages("T", QueueId(0), QueueOffset(1), 32, nullptr);
   ASSERT_EQ(g.messages.size(), 3u);
   EXPECT_EQ(testing::body_of(g.messages[2]), std::string(100, 'c'));
-  // A batch for two queues is refused.
-  std::vector<PutRequest> mixed{TestMessage{}.request(), TestMessage{.queue_id = QueueId(1)}.request()};
+  // A batch for two queues is refused. (Requests view their messages' bytes: keep them alive.)
+  const TestMessage queue0;
+  const TestMessage queue1{.queue_id = QueueId(1)};
+  std::vector<PutRequest> mixed{queue0.request(), queue1.request()};
   EXPECT_EQ(store_->put_messages(mixed).status, PutStatus::message_illegal);
 }
 
@@ -158,7 +160,8 @@ TEST_F(MessageStoreTest, SizeLimits) {
   EXPECT_EQ(r.status, PutStatus::message_illegal);
   EXPECT_EQ(store_->max_phy_offset().value(), 0) << "nothing was written";
   std::string huge_props(40000, 'v');
-  PutRequest req = TestMessage{}.request();
+  const TestMessage plain;  // outlives the request that views it
+  PutRequest req = plain.request();
   req.properties = huge_props;
   EXPECT_EQ(store_->put_message(req).status, PutStatus::properties_size_exceeded);
   TestMessage long_topic;
