@@ -1,18 +1,16 @@
 // OneNode: the store's unit tests on the simulator — a sim::World with one bare node ("store")
 // that the test drives by hand, plus direct access to that node's disk.
 //
-// Options (one_node_options): a fixed seed, syncs that complete at once (sync_latency 0: a test
-// that counts syncs or fails them sees the outcome without advancing time), and every node's
-// wall clock starting at kOneNodeEpochWallMs. Nothing runs until run() or run_for() is called;
-// put/get and other synchronous store calls may be made between them.
+// Options (one_node_options): a fixed seed; syncs, allocations and directory syncs that complete
+// at the virtual time they start (sync_latency 0: a test that counts or fails syncs needs no
+// time to pass); the node's wall clock starting at kOneNodeEpochWallMs. Nothing runs until
+// run() or run_for() is called; put/get and other synchronous store calls may be made between.
 //
 // Disk access bypasses the file system and the durability model: bytes() edits the current
 // contents in place (neither dirty nor durable), so it is for tests that never power the node
 // off. The disk follows sim/disk/disk.h, not a test double: a failed sync marks what it covered
 // clean without making it durable (Linux), and open() needs the parent directory to exist.
 #pragma once
-
-#include <gtest/gtest.h>
 
 #include <cstdint>
 #include <cstdlib>
