@@ -121,6 +121,13 @@ Result<std::vector<std::string>> SimDisk::list(const std::string& dir) const {
   return std::vector<std::string>(names.begin(), names.end());
 }
 
+std::vector<std::string> SimDisk::paths() const {
+  std::vector<std::string> out;
+  out.reserve(files_.size());
+  for (const auto& [path, inode] : files_) out.push_back(path);  // the map keeps them sorted
+  return out;
+}
+
 bool SimDisk::exists(const std::string& path) const { return files_.count(path) > 0 || is_dir(path); }
 
 Result<std::uint64_t> SimDisk::file_size(const std::string& path) const {
@@ -156,6 +163,7 @@ Status SimDisk::write(Inode& inode, std::uint64_t offset, Bytes data) {
   FERRY_TRY(reserve(inode, std::max(old_size, offset + data.size())));
   inode.write(offset, data);
   resized(inode, old_size);
+  ++stats_.writes;
   return {};
 }
 

@@ -37,7 +37,9 @@ class World;
 
 class SimDisk {
  public:
+  // Counters since the disk was made (crashes and wipes keep them).
   struct Stats {
+    std::uint64_t writes = 0;  // write() calls that changed contents (refused ones not counted)
     std::uint64_t syncs = 0;
     std::uint64_t sync_errors = 0;
     std::uint64_t read_errors = 0;
@@ -82,6 +84,8 @@ class SimDisk {
   // contents and its durable image.
   void digest(TraceHash& trace) const;
   std::uint64_t used_bytes() const { return used_bytes_; }
+  // Every file's path, sorted (directories are not listed). For tests that inspect a disk.
+  std::vector<std::string> paths() const;
 
  private:
   bool is_dir(const std::string& path) const { return path.empty() || dirs_.count(path) > 0; }

@@ -1,5 +1,5 @@
 // The simulated disk: durability on crash (lost, kept, torn by sector), ENOSPC, EIO on sync,
-// the namespace and views.
+// the namespace and views, the write counter and the path list.
 #include <gtest/gtest.h>
 
 #include "sim_test_util.h"
@@ -356,6 +356,28 @@ TEST(SimDisk, WipedDiskIsEmpty) {
   world.run_for(2s);
   ASSERT_TRUE(world.node(n).up());
   EXPECT_FALSE(world.node(n).fs().exists("f"));
+}
+
+TEST(SimDisk, CountsWritesAndListsPathsSorted) {
+  World world(test_options(10));
+  const NodeId n = world.add_node("n");
+  FileSystem& fs = world.node(n).fs();
+  ASSERT_TRUE(fs.create_dirs("d/e").ok());
+  auto b = fs.open("d/b", OpenOptions{.create = true});
+  auto a = fs.open("a", OpenOptions{.create = true});
+  ASSERT_TRUE(b.ok());
+  ASSERT_TRUE(a.ok());
+  const auto text = bytes_of("xy");
+  ASSERT_TRUE((*b)->pwrite(0, view_of(text)).ok());
+  ASSERT_TRUE((*a)->pwrite(5, view_of(text)).ok());
+  ASSERT_TRUE((*a)->truncate(1).ok());
+  EXPECT_EQ(world.node(n).disk().stats().writes, 2u) << "pwrite calls only, not truncations";
+  DiskOptions tiny = world.node(n).disk().options();
+  tiny.capacity_bytes = world.node(n).disk().used_bytes();
+  world.node(n).disk().set_options(tiny);
+  EXPECT_FALSE((*a)->pwrite(1, view_of(text)).ok());
+  EXPECT_EQ(world.node(n).disk().stats().writes, 2u) << "a refused write is not counted";
+  EXPECT_EQ(world.node(n).disk().paths(), (std::vector<std::string>{"a", "d/b"})) << "files only, sorted";
 }
 
 }  // namespace

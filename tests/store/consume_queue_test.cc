@@ -5,12 +5,12 @@
 #include <map>
 
 #include "store/consume_queue.h"
-#include "store/test_runtime.h"
+#include "store/one_node.h"
 
 namespace ferry::store {
 namespace {
 
-using testing::TestRuntime;
+using testing::OneNode;
 
 cq::Unit unit(std::int64_t offset, std::int32_t size = 100, std::int64_t tags = 7) {
   return cq::Unit{PhysicalOffset(offset), size, tags};
@@ -32,17 +32,17 @@ TEST(ConsumeQueueFormat, UnitIsTwentyBigEndianBytes) {
 }
 
 TEST(ConsumeQueue, PathIsTopicThenQueueIdThenStartOffset) {
-  TestRuntime rt;
+  OneNode rt;
   ConsumeQueue q(rt.fs(), "store", "TopicA", QueueId(3), 4);
   ASSERT_TRUE(q.load_and_recover().ok());
   for (int i = 0; i < 5; ++i) ASSERT_TRUE(q.append(QueueOffset(i), unit(i * 100)).ok());
   EXPECT_TRUE(rt.fs().exists("store/consumequeue/TopicA/3/00000000000000000000"));
   EXPECT_TRUE(rt.fs().exists("store/consumequeue/TopicA/3/00000000000000000080"));
-  EXPECT_EQ(rt.mem_fs().bytes("store/consumequeue/TopicA/3/00000000000000000000").size(), 80u);
+  EXPECT_EQ(rt.bytes("store/consumequeue/TopicA/3/00000000000000000000").size(), 80u);
 }
 
 TEST(ConsumeQueue, AppendsDenselyAndReads) {
-  TestRuntime rt;
+  OneNode rt;
   ConsumeQueue q(rt.fs(), "s", "T", QueueId(0), 4);
   ASSERT_TRUE(q.load_and_recover().ok());
   EXPECT_EQ(q.min_offset().value(), 0);
@@ -71,7 +71,7 @@ TEST(ConsumeQueue, AppendsDenselyAndReads) {
 }
 
 TEST(ConsumeQueueDeathTest, GapsAreBugs) {
-  TestRuntime rt;
+  OneNode rt;
   ConsumeQueue q(rt.fs(), "s", "T", QueueId(0), 4);
   ASSERT_TRUE(q.load_and_recover().ok());
   ASSERT_TRUE(q.append(QueueOffset(0), unit(0)).ok());
@@ -80,7 +80,7 @@ TEST(ConsumeQueueDeathTest, GapsAreBugs) {
 
 TEST(ConsumeQueue, AConflictingReplayCutsTheQueueThere) {
   // After a crash a unit may be torn (its halves in different sectors); the log wins.
-  TestRuntime rt;
+  OneNode rt;
   ConsumeQueue q(rt.fs(), "s", "T", QueueId(0), 4);
   ASSERT_TRUE(q.load_and_recover().ok());
   for (int i = 0; i < 6; ++i) ASSERT_TRUE(q.append(QueueOffset(i), unit(i * 100)).ok());
@@ -95,7 +95,7 @@ TEST(ConsumeQueue, AConflictingReplayCutsTheQueueThere) {
 }
 
 TEST(ConsumeQueue, RecoversTheEndAfterReopen) {
-  TestRuntime rt;
+  OneNode rt;
   {
     ConsumeQueue q(rt.fs(), "s", "T", QueueId(1), 4);
     ASSERT_TRUE(q.load_and_recover().ok());
@@ -111,7 +111,7 @@ TEST(ConsumeQueue, RecoversTheEndAfterReopen) {
 }
 
 TEST(ConsumeQueue, TruncateDirtyDropsUnitsPastTheLogEnd) {
-  TestRuntime rt;
+  OneNode rt;
   ConsumeQueue q(rt.fs(), "s", "T", QueueId(0), 4);
   ASSERT_TRUE(q.load_and_recover().ok());
   for (int i = 0; i < 9; ++i) ASSERT_TRUE(q.append(QueueOffset(i), unit(i * 100)).ok());
@@ -125,7 +125,7 @@ TEST(ConsumeQueue, TruncateDirtyDropsUnitsPastTheLogEnd) {
 }
 
 TEST(ConsumeQueue, CorrectsMinOffsetAndRemovesOldFiles) {
-  TestRuntime rt;
+  OneNode rt;
   ConsumeQueue q(rt.fs(), "s", "T", QueueId(0), 4);
   ASSERT_TRUE(q.load_and_recover().ok());
   for (int i = 0; i < 10; ++i) ASSERT_TRUE(q.append(QueueOffset(i), unit(i * 100)).ok());
@@ -139,7 +139,7 @@ TEST(ConsumeQueue, CorrectsMinOffsetAndRemovesOldFiles) {
 }
 
 TEST(ConsumeQueue, StartsPastZeroWithPreBlanks) {
-  TestRuntime rt;
+  OneNode rt;
   {
     ConsumeQueue q(rt.fs(), "s", "T", QueueId(0), 4);
     ASSERT_TRUE(q.load_and_recover().ok());
@@ -155,7 +155,7 @@ TEST(ConsumeQueue, StartsPastZeroWithPreBlanks) {
 }
 
 TEST(ConsumeQueue, OffsetByTimeIsTheFirstMessageAtOrAfter) {
-  TestRuntime rt;
+  OneNode rt;
   ConsumeQueue q(rt.fs(), "s", "T", QueueId(0), 4);
   ASSERT_TRUE(q.load_and_recover().ok());
   std::map<std::int64_t, WallMs> times;

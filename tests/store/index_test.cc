@@ -6,13 +6,13 @@
 #include "common/big_endian.h"
 #include "store/index_file.h"
 #include "store/index_service.h"
-#include "store/test_runtime.h"
+#include "store/one_node.h"
 #include "store/time_name.h"
 
 namespace ferry::store {
 namespace {
 
-using testing::TestRuntime;
+using testing::OneNode;
 
 constexpr WallMs kT0 = 1'700'000'000'000;  // 2023-11-14 22:13:20.000 UTC
 const IndexGeometry kSmall{8, 6};          // 8 slots, entries 1..5 usable
@@ -37,7 +37,7 @@ TEST(TimeName, FormatsAndParsesUtc) {
 }
 
 TEST(IndexFile, WorkedExampleLayout) {
-  TestRuntime rt;
+  OneNode rt;
   auto f = IndexFile::create(rt.fs(), "idx", kSmall);
   ASSERT_TRUE(f.ok());
   EXPECT_EQ(kSmall.file_size(), 40 + 8 * 4 + 6 * 20);
@@ -45,7 +45,7 @@ TEST(IndexFile, WorkedExampleLayout) {
   ASSERT_TRUE(*(*f)->put("T#Aa", PhysicalOffset(100), kT0));
   ASSERT_TRUE(*(*f)->put("T#x", PhysicalOffset(200), kT0 + 1500));
   ASSERT_TRUE(*(*f)->put("T#BB", PhysicalOffset(300), kT0 + 2500));
-  const auto& b = rt.mem_fs().bytes("idx");
+  const auto& b = rt.bytes("idx");
   // Header.
   EXPECT_EQ(be64_at(b, 0), kT0);
   EXPECT_EQ(be64_at(b, 8), kT0 + 2500);
@@ -68,7 +68,7 @@ TEST(IndexFile, WorkedExampleLayout) {
 }
 
 TEST(IndexFile, QueryReturnsHashMatchesNewestFirstWithinTime) {
-  TestRuntime rt;
+  OneNode rt;
   auto f = IndexFile::create(rt.fs(), "idx", kSmall);
   ASSERT_TRUE(f.ok());
   ASSERT_TRUE(*(*f)->put("T#Aa", PhysicalOffset(100), kT0));
@@ -94,14 +94,14 @@ TEST(IndexFile, QueryReturnsHashMatchesNewestFirstWithinTime) {
 }
 
 TEST(IndexFile, NonAsciiKeysHashLikeJava) {
-  TestRuntime rt;
+  OneNode rt;
   auto f = IndexFile::create(rt.fs(), "idx", kSmall);
   ASSERT_TRUE(f.ok());
   // Java: "T#你好".hashCode() == 3188908, "T#🙂".hashCode() == 4309044 (surrogate pair); both
   // land in slot 4 of 8 but only hash matches are returned.
   ASSERT_TRUE(*(*f)->put("T#你好", PhysicalOffset(10), kT0));
   ASSERT_TRUE(*(*f)->put("T#🙂", PhysicalOffset(20), kT0));
-  const auto& b = rt.mem_fs().bytes("idx");
+  const auto& b = rt.bytes("idx");
   EXPECT_EQ(be32_at(b, 40 + 4 * 4), 2);
   EXPECT_EQ(be32_at(b, 40 + 8 * 4 + 1 * 20), 3188908);
   EXPECT_EQ(be32_at(b, 40 + 8 * 4 + 2 * 20), 4309044);
@@ -112,7 +112,7 @@ TEST(IndexFile, NonAsciiKeysHashLikeJava) {
 }
 
 TEST(IndexFile, FullFileRefusesAndReopenKeepsHeader) {
-  TestRuntime rt;
+  OneNode rt;
   {
     auto f = IndexFile::create(rt.fs(), "idx", kSmall);
     ASSERT_TRUE(f.ok());
@@ -134,7 +134,7 @@ TEST(IndexFile, FullFileRefusesAndReopenKeepsHeader) {
 // A crash can garble the header (rewritten by every put) into in-range values; open() checks it
 // against its first and last entries and reports the file corrupt (it is then re-indexed).
 TEST(IndexFile, HeaderThatDisagreesWithItsEntriesIsCorrupt) {
-  TestRuntime rt;
+  OneNode rt;
   {
     auto f = IndexFile::create(rt.fs(), "idx", kSmall);
     ASSERT_TRUE(f.ok());
@@ -143,7 +143,7 @@ TEST(IndexFile, HeaderThatDisagreesWithItsEntriesIsCorrupt) {
     ASSERT_TRUE(*(*f)->put("T#c", PhysicalOffset(300), kT0 + 4000));
   }
   ASSERT_TRUE(IndexFile::open(rt.fs(), "idx", kSmall).ok()) << "an intact file opens";
-  auto& b = rt.mem_fs().bytes("idx");
+  auto& b = rt.bytes("idx");
   const std::vector<std::uint8_t> intact = b;
   struct Garble {
     const char* what;
@@ -173,13 +173,13 @@ TEST(IndexFile, HeaderThatDisagreesWithItsEntriesIsCorrupt) {
 }
 
 TEST(IndexFile, TornChainsEndTheWalk) {
-  TestRuntime rt;
+  OneNode rt;
   auto f = IndexFile::create(rt.fs(), "idx", kSmall);
   ASSERT_TRUE(f.ok());
   ASSERT_TRUE(*(*f)->put("T#x", PhysicalOffset(1), kT0));
   ASSERT_TRUE(*(*f)->put("T#x", PhysicalOffset(2), kT0));
   // Make entry 2 point forward to itself (garbage): the walk must stop, not loop.
-  auto& b = rt.mem_fs().bytes("idx");
+  auto& b = rt.bytes("idx");
   store_be32(b.data() + 40 + 8 * 4 + 2 * 20 + 16, 2);
   std::vector<PhysicalOffset> out;
   ASSERT_TRUE((*f)->query("T#x", 10, 0, INT64_MAX, out).ok());
@@ -188,7 +188,7 @@ TEST(IndexFile, TornChainsEndTheWalk) {
 }
 
 TEST(IndexService, IndexesKeysAndUniqKeyAndRollsFiles) {
-  TestRuntime rt;
+  OneNode rt;
   rt.set_wall_ms(kT0);
   IndexService svc(rt.fs(), rt.clock(), "store", kSmall);
   ASSERT_TRUE(svc.load().ok());
@@ -227,7 +227,7 @@ TEST(IndexService, IndexesKeysAndUniqKeyAndRollsFiles) {
 }
 
 TEST(IndexService, NamesStayOrderedWhenTheClockGoesBack) {
-  TestRuntime rt;
+  OneNode rt;
   rt.set_wall_ms(kT0);
   IndexService svc(rt.fs(), rt.clock(), "s", IndexGeometry{8, 2});  // one key per file
   ASSERT_TRUE(svc.load().ok());
@@ -239,7 +239,7 @@ TEST(IndexService, NamesStayOrderedWhenTheClockGoesBack) {
   ASSERT_EQ(names->size(), 2u);
   EXPECT_EQ((*names)[0], "20231114221320000");
   EXPECT_EQ((*names)[1], "20231114221320001");
-  rt.mem_fs().files["s/index/garbage"] = std::make_shared<testing::MemFs::Data>();
+  rt.create_file("s/index/garbage", {});
   IndexService bad(rt.fs(), rt.clock(), "s", IndexGeometry{8, 2});
   auto st = bad.load();
   ASSERT_FALSE(st.ok());

@@ -4,12 +4,12 @@
 
 #include "store/file_names.h"
 #include "store/mapped_file_queue.h"
-#include "store/test_runtime.h"
+#include "store/one_node.h"
 
 namespace ferry::store {
 namespace {
 
-using testing::TestRuntime;
+using testing::OneNode;
 
 std::vector<std::uint8_t> filled(std::size_t n, std::uint8_t v) { return std::vector<std::uint8_t>(n, v); }
 
@@ -23,7 +23,7 @@ TEST(FileNames, TwentyDigitsRoundTrip) {
 }
 
 TEST(MappedFileQueue, AppendsRollsAndFinds) {
-  TestRuntime rt;
+  OneNode rt;
   MappedFileQueue q(rt.fs(), "commitlog", 100);
   ASSERT_TRUE(q.load().ok());
   EXPECT_TRUE(q.empty());
@@ -53,8 +53,8 @@ TEST(MappedFileQueue, AppendsRollsAndFinds) {
 }
 
 TEST(MappedFileQueue, LoadValidatesNamesContiguityAndSizes) {
-  TestRuntime rt;
-  auto& fs = rt.mem_fs();
+  OneNode rt;
+  FileSystem& fs = rt.fs();
   {
     MappedFileQueue q(fs, "cl", 64);
     ASSERT_TRUE(q.load().ok());
@@ -73,7 +73,7 @@ TEST(MappedFileQueue, LoadValidatesNamesContiguityAndSizes) {
     EXPECT_EQ(q.max_offset(), 192) << "loaded segments count as fully written";
   }
   // A gap.
-  fs.files["cl/00000000000000000320"] = std::make_shared<testing::MemFs::Data>(64, 0);
+  rt.create_file("cl/00000000000000000320", filled(64, 0));
   {
     MappedFileQueue q(fs, "cl", 64);
     auto st = q.load();
@@ -81,26 +81,26 @@ TEST(MappedFileQueue, LoadValidatesNamesContiguityAndSizes) {
     EXPECT_TRUE(st.error().is(Errc::corrupt));
     EXPECT_NE(st.error().detail.find("00000000000000000320"), std::string::npos) << st.error().detail;
   }
-  fs.files.erase("cl/00000000000000000320");
+  rt.remove_file("cl/00000000000000000320");
   // A short segment (its unsynced growth lost in a crash) is grown again; a long one is corrupt.
-  fs.files["cl/00000000000000000064"]->resize(10);
-  fs.files["cl/00000000000000000128"]->resize(10);
+  rt.resize_file("cl/00000000000000000064", 10);
+  rt.resize_file("cl/00000000000000000128", 10);
   {
     MappedFileQueue q(fs, "cl", 64);
     ASSERT_TRUE(q.load().ok());
-    EXPECT_EQ(fs.files["cl/00000000000000000064"]->size(), 64u);
-    EXPECT_EQ(fs.files["cl/00000000000000000128"]->size(), 64u);
+    EXPECT_EQ(rt.bytes("cl/00000000000000000064").size(), 64u);
+    EXPECT_EQ(rt.bytes("cl/00000000000000000128").size(), 64u);
   }
-  fs.files["cl/00000000000000000064"]->resize(65);
+  rt.resize_file("cl/00000000000000000064", 65);
   {
     MappedFileQueue q(fs, "cl", 64);
     auto st = q.load();
     ASSERT_FALSE(st.ok());
     EXPECT_NE(st.error().detail.find("size 65"), std::string::npos) << st.error().detail;
   }
-  fs.files["cl/00000000000000000064"]->resize(64);
+  rt.resize_file("cl/00000000000000000064", 64);
   // A foreign name.
-  fs.files["cl/junk.tmp"] = std::make_shared<testing::MemFs::Data>(64, 0);
+  rt.create_file("cl/junk.tmp", filled(64, 0));
   {
     MappedFileQueue q(fs, "cl", 64);
     auto st = q.load();
@@ -110,7 +110,7 @@ TEST(MappedFileQueue, LoadValidatesNamesContiguityAndSizes) {
 }
 
 TEST(MappedFileQueue, TruncateZeroesTheTailAndRemovesLaterSegments) {
-  TestRuntime rt;
+  OneNode rt;
   MappedFileQueue q(rt.fs(), "cl", 64);
   ASSERT_TRUE(q.load().ok());
   for (int i = 0; i < 3; ++i) {
@@ -122,7 +122,7 @@ TEST(MappedFileQueue, TruncateZeroesTheTailAndRemovesLaterSegments) {
   EXPECT_EQ(q.file_count(), 2u);
   EXPECT_EQ(q.max_offset(), 80);
   EXPECT_FALSE(rt.fs().exists("cl/00000000000000000128"));
-  const auto& bytes = rt.mem_fs().bytes("cl/00000000000000000064");
+  const auto& bytes = rt.bytes("cl/00000000000000000064");
   EXPECT_EQ(bytes[15], 9);
   EXPECT_EQ(bytes[16], 0) << "bytes past the truncation point are zeroed";
   EXPECT_EQ(bytes[63], 0);
@@ -137,7 +137,7 @@ TEST(MappedFileQueue, TruncateZeroesTheTailAndRemovesLaterSegments) {
 }
 
 TEST(MappedFileQueue, RemovesOldSegmentsButNeverTheLast) {
-  TestRuntime rt;
+  OneNode rt;
   MappedFileQueue q(rt.fs(), "cl", 64);
   ASSERT_TRUE(q.load().ok());
   for (int i = 0; i < 4; ++i) {
@@ -158,7 +158,7 @@ TEST(MappedFileQueue, RemovesOldSegmentsButNeverTheLast) {
 }
 
 TEST(MappedFileQueue, FlushTracksDurableOffset) {
-  TestRuntime rt;
+  OneNode rt;
   MappedFileQueue q(rt.fs(), "cl", 64);
   ASSERT_TRUE(q.load().ok());
   auto f = q.file_for_append();
@@ -170,18 +170,18 @@ TEST(MappedFileQueue, FlushTracksDurableOffset) {
   EXPECT_EQ(q.flushed_offset(), 0);
   ASSERT_TRUE(rt.run(q.flush()).ok());
   EXPECT_EQ(q.flushed_offset(), 74);
-  EXPECT_EQ(rt.mem_fs().syncs, 2u);
+  EXPECT_EQ(rt.disk_stats().syncs, 2u);
   ASSERT_TRUE(rt.run(q.flush()).ok());
-  EXPECT_EQ(rt.mem_fs().syncs, 2u) << "nothing new to flush";
+  EXPECT_EQ(rt.disk_stats().syncs, 2u) << "nothing new to flush";
   ASSERT_TRUE((*f)->append(filled(5, 1)).ok());
-  rt.mem_fs().fail_sync = true;
+  rt.set_syncs_fail(true);
   auto st = rt.run(q.flush());
   EXPECT_FALSE(st.ok());
   EXPECT_EQ(q.flushed_offset(), 74);
 }
 
 TEST(MappedFileQueue, PreallocatedSegmentIsUsedOnRollOver) {
-  TestRuntime rt;
+  OneNode rt;
   MappedFileQueue q(rt.fs(), "cl", 64);
   ASSERT_TRUE(q.load().ok());
   auto f = q.file_for_append();
@@ -189,11 +189,11 @@ TEST(MappedFileQueue, PreallocatedSegmentIsUsedOnRollOver) {
   ASSERT_TRUE(rt.run(q.preallocate_next()).ok());
   EXPECT_TRUE(rt.fs().exists("cl/00000000000000000064"));
   ASSERT_TRUE((*f)->append(filled(64, 1)).ok());
-  const auto writes_before = rt.mem_fs().writes;
+  const auto writes_before = rt.disk_stats().writes;
   f = q.file_for_append();
   ASSERT_TRUE(f.ok());
   EXPECT_EQ((*f)->start_offset(), 64);
-  EXPECT_EQ(rt.mem_fs().writes, writes_before);
+  EXPECT_EQ(rt.disk_stats().writes, writes_before);
   // An orphaned pre-allocation is removed by truncation, keeping the directory contiguous.
   ASSERT_TRUE(rt.run(q.preallocate_next()).ok());
   EXPECT_TRUE(rt.fs().exists("cl/00000000000000000128"));

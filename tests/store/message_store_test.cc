@@ -4,25 +4,31 @@
 
 #include "common/msg_id.h"
 #include "common/record_format.h"
+#include "store/one_node.h"
 #include "store/store_fixture.h"
 
 namespace ferry::store {
 namespace {
 
 using testing::TestMessage;
-using testing::TestRuntime;
+using testing::OneNode;
 
 class MessageStoreTest : public ::testing::Test {
  protected:
   void SetUp() override { reopen(); }
+  // The store outlives the node's tasks (message_store.h): they die first.
+  void TearDown() override {
+    rt_.kill();
+    store_.reset();
+  }
   void reopen() {
     store_.reset();
-    store_ = std::make_unique<MessageStore>(rt_, config_);
+    store_ = std::make_unique<MessageStore>(rt_.runtime(), config_);
     ASSERT_TRUE(rt_.run(store_->open()).ok());
   }
   PutResult put(const TestMessage& m) { return store_->put_message(m.request()); }
 
-  TestRuntime rt_;
+  OneNode rt_;
   StoreConfig config_ = testing::small_config();
   std::unique_ptr<MessageStore> store_;
 };
@@ -121,8 +127,10 @@ TEST_F(MessageStoreTest, BatchGetsConsecutiveOffsetsInOneFile) {
   auto g = store_->get_messages("T", QueueId(0), QueueOffset(1), 32, nullptr);
   ASSERT_EQ(g.messages.size(), 3u);
   EXPECT_EQ(testing::body_of(g.messages[2]), std::string(100, 'c'));
-  // A batch for two queues is refused.
-  std::vector<PutRequest> mixed{TestMessage{}.request(), TestMessage{.queue_id = QueueId(1)}.request()};
+  // A batch for two queues is refused. (Requests view their messages' bytes: keep them alive.)
+  const TestMessage queue0;
+  const TestMessage queue1{.queue_id = QueueId(1)};
+  std::vector<PutRequest> mixed{queue0.request(), queue1.request()};
   EXPECT_EQ(store_->put_messages(mixed).status, PutStatus::message_illegal);
 }
 
@@ -137,7 +145,7 @@ TEST_F(MessageStoreTest, RecordThatExactlyFillsAFileLeavesEightBytesForTheBlank)
   EXPECT_EQ(store_->max_phy_offset().value(), 1016);
   r = put(TestMessage{.body = "z"});
   EXPECT_EQ(r.wrote_offset.value(), 1024);
-  const auto& file0 = rt_.mem_fs().bytes("store/commitlog/00000000000000000000");
+  const auto& file0 = rt_.bytes("store/commitlog/00000000000000000000");
   EXPECT_EQ(load_be32(file0.data() + 1016), 8u);
   EXPECT_EQ(load_be32(file0.data() + 1020), record::kBlankMagic);
   auto g = store_->get_messages("T", QueueId(0), QueueOffset(0), 32, nullptr);
@@ -152,7 +160,8 @@ TEST_F(MessageStoreTest, SizeLimits) {
   EXPECT_EQ(r.status, PutStatus::message_illegal);
   EXPECT_EQ(store_->max_phy_offset().value(), 0) << "nothing was written";
   std::string huge_props(40000, 'v');
-  PutRequest req = TestMessage{}.request();
+  const TestMessage plain;  // outlives the request that views it
+  PutRequest req = plain.request();
   req.properties = huge_props;
   EXPECT_EQ(store_->put_message(req).status, PutStatus::properties_size_exceeded);
   TestMessage long_topic;
@@ -190,7 +199,7 @@ TEST_F(MessageStoreTest, SearchByTimeAndEarliestStoreTime) {
 
 TEST_F(MessageStoreTest, DiskFullRefusesWritesButReadsGoOn) {
   ASSERT_EQ(put(TestMessage{}).status, PutStatus::ok);
-  rt_.mem_fs().capacity = rt_.mem_fs().used + rt_.mem_fs().used / 20;  // > 90% used
+  rt_.set_capacity_bytes(rt_.used_bytes() + rt_.used_bytes() / 20);  // > 90% used
   EXPECT_EQ(put(TestMessage{}).status, PutStatus::ok) << "the disk is read every 10 s, not per put";
   EXPECT_EQ(store_->refresh_disk(), DiskPressure::full);
   auto r = put(TestMessage{});
@@ -207,17 +216,17 @@ TEST_F(MessageStoreTest, SyncFlushGroupCommitsConcurrentWaiters) {
   auto waiter = [](MessageStore* s, PhysicalOffset end, std::vector<PutStatus>* out) -> Task<void> {
     out->push_back(co_await s->wait_durable(end));
   };
-  const auto syncs_before = rt_.mem_fs().syncs;
+  const auto syncs_before = rt_.disk_stats().syncs;
   rt_.executor().spawn(waiter(store_.get(), a.end(), &outcomes));
   rt_.executor().spawn(waiter(store_.get(), b.end(), &outcomes));
   rt_.run_for(std::chrono::milliseconds(1));
   EXPECT_EQ(outcomes, (std::vector<PutStatus>{PutStatus::ok, PutStatus::ok}));
-  EXPECT_EQ(rt_.mem_fs().syncs - syncs_before, 1u) << "one sync for both writers";
+  EXPECT_EQ(rt_.disk_stats().syncs - syncs_before, 1u) << "one sync for both writers";
   EXPECT_GE(store_->commit_log().flushed_offset().value(), b.end().value());
   // A failing disk: a failed sync is fatal for what it covered (a retried fsync would report
   // success over lost pages), so the waiter is answered at once, not after the 5 s timeout.
   auto c = put(TestMessage{});
-  rt_.mem_fs().fail_sync = true;
+  rt_.set_syncs_fail(true);
   outcomes.clear();
   rt_.executor().spawn(waiter(store_.get(), c.end(), &outcomes));
   rt_.run_for(std::chrono::milliseconds(1));
@@ -225,7 +234,7 @@ TEST_F(MessageStoreTest, SyncFlushGroupCommitsConcurrentWaiters) {
   EXPECT_LT(store_->commit_log().flushed_offset().value(), c.end().value());
   // The disk "recovers": nothing written since the failure may be reported durable, and the
   // store refuses writes (clearly) until it is restarted; reads go on.
-  rt_.mem_fs().fail_sync = false;
+  rt_.set_syncs_fail(false);
   outcomes.clear();
   rt_.executor().spawn(waiter(store_.get(), c.end(), &outcomes));
   rt_.run_for(std::chrono::milliseconds(1));
@@ -274,7 +283,7 @@ TEST_F(MessageStoreTest, CrashWithACorruptTailTruncatesAndRebuilds) {
   // Crash: no shutdown (the abort file stays); the last record's body gets a flipped byte.
   store_.reset();
   const PhysicalOffset last = results.back().wrote_offset;
-  auto& file = rt_.mem_fs().bytes(fmt::format("store/commitlog/{:020d}", last.value() / 1024 * 1024));
+  auto& file = rt_.bytes(fmt::format("store/commitlog/{:020d}", last.value() / 1024 * 1024));
   file[static_cast<std::size_t>(last.value() % 1024 + 100)] ^= 0x5A;
   reopen();
   const RecoveryInfo& info = store_->recovery();
@@ -299,7 +308,7 @@ TEST_F(MessageStoreTest, CrashRebuildsLostConsumeQueueUnits) {
   store_.reset();
   // Lose the queue's files entirely (never flushed): dispatch rebuilds them from the log.
   std::vector<std::string> cq_files;
-  for (const auto& [path, data] : rt_.mem_fs().files) {
+  for (const std::string& path : rt_.paths()) {
     if (path.rfind("store/consumequeue/", 0) == 0) cq_files.push_back(path);
   }
   for (const auto& p : cq_files) ASSERT_TRUE(rt_.fs().remove(p).ok());
@@ -314,7 +323,7 @@ TEST_F(MessageStoreTest, RecoveryDropsARecordWhosePropertiesLostASector) {
   // Learn the record overhead (header, topic, properties) for this message shape elsewhere.
   StoreConfig probe_config = config_;
   probe_config.root = "probe";
-  MessageStore probe(rt_, probe_config);
+  MessageStore probe(rt_.runtime(), probe_config);
   ASSERT_TRUE(rt_.run(probe.open()).ok());
   const std::int64_t overhead =
       probe.put_message(TestMessage{.body = std::string(100, 'p')}.keys("key1").request()).wrote_bytes - 100;

@@ -8,7 +8,6 @@
 #include "common/properties.h"
 #include "common/record_reader.h"
 #include "store/message_store.h"
-#include "store/test_runtime.h"
 
 namespace ferry::store::testing {
 
