@@ -64,7 +64,7 @@ Status check_frame_length(std::int32_t total_len, std::size_t frame_bytes_max) {
   return {};
 }
 
-Result<RemotingCommand> decode_frame_payload(std::span<const std::uint8_t> payload) {
+Result<RemotingCommand> decode_frame_payload(Bytes payload) {
   if (payload.size() < kMarkedHeaderLenBytes) {
     return Error(Errc::corrupt, fmt::format("frame of {} bytes has no header-length field",
                                             payload.size()));
@@ -83,8 +83,7 @@ Result<RemotingCommand> decode_frame_payload(std::span<const std::uint8_t> paylo
 
   Result<RemotingCommand> cmd = Error(Errc::corrupt, fmt::format("unknown serialize type {}", type));
   if (type == static_cast<std::uint32_t>(SerializeType::json)) {
-    cmd = read_json_header(
-        std::string_view(reinterpret_cast<const char*>(header.data()), header.size()));
+    cmd = read_json_header(as_text(header));
   } else if (type == static_cast<std::uint32_t>(SerializeType::rocketmq)) {
     cmd = read_binary_header(header);
   }
@@ -93,7 +92,7 @@ Result<RemotingCommand> decode_frame_payload(std::span<const std::uint8_t> paylo
   return cmd;
 }
 
-Result<RemotingCommand> decode_frame(std::span<const std::uint8_t> frame,
+Result<RemotingCommand> decode_frame(Bytes frame,
                                      std::size_t frame_bytes_max) {
   if (frame.size() < kLengthFieldBytes) {
     return Error(Errc::corrupt, fmt::format("{} bytes, shorter than the frame-length field",

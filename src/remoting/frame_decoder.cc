@@ -20,7 +20,7 @@ Error FrameDecoder::fail(Error e) {
   return e;
 }
 
-Status FrameDecoder::feed(std::span<const std::uint8_t> bytes) {
+Status FrameDecoder::feed(Bytes bytes) {
   if (error_) return *error_;
   auto front = front_frame_bytes();
   if (!front) return std::move(front).error();
@@ -51,8 +51,7 @@ Result<std::optional<RemotingCommand>> FrameDecoder::next() {
   if (!*front || **front > buffered_bytes()) return std::optional<RemotingCommand>();
 
   const std::size_t frame_bytes = **front;
-  const std::span<const std::uint8_t> payload(buf_.data() + begin_ + kLengthFieldBytes,
-                                              frame_bytes - kLengthFieldBytes);
+  const Bytes payload(buf_.data() + begin_ + kLengthFieldBytes, frame_bytes - kLengthFieldBytes);
   auto cmd = decode_frame_payload(payload);
   if (!cmd) return fail(std::move(cmd).error());
   begin_ += frame_bytes;

@@ -91,7 +91,7 @@ void write_binary_header(const RemotingCommand& cmd, std::vector<std::uint8_t>& 
   }
 }
 
-Result<RemotingCommand> read_binary_header(std::span<const std::uint8_t> header) {
+Result<RemotingCommand> read_binary_header(Bytes header) {
   ByteReader r(header);
   std::uint16_t code = 0;
   std::uint8_t language = 0;

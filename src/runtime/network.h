@@ -13,14 +13,12 @@
 #include <string>
 #include <string_view>
 
+#include "runtime/bytes.h"
 #include "runtime/result.h"
 #include "runtime/task.h"
 #include "runtime/time.h"
 
 namespace ferry {
-
-using Bytes = std::span<const std::uint8_t>;
-using MutableBytes = std::span<std::uint8_t>;
 
 // An IPv4 "a.b.c.d:port" endpoint (RocketMQ addresses are strings of this form).
 struct Endpoint {

@@ -7,7 +7,6 @@
 #include <rapidjson/document.h>
 
 #include <cstdint>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,13 +14,13 @@
 #include "remoting/json/json_reader.h"
 #include "remoting/json/json_text.h"
 #include "remoting/json/json_writer.h"
+#include "runtime/bytes.h"
 #include "runtime/result.h"
 
 namespace ferry::remoting::body {
 
 // Parses a body as JSON. Errors (Errc::corrupt): "<type_name> body: malformed JSON: ...".
-Result<rapidjson::Document> parse_body(std::span<const std::uint8_t> bytes,
-                                       std::string_view type_name);
+Result<rapidjson::Document> parse_body(Bytes bytes, std::string_view type_name);
 
 // Runs `write(json::Writer&)` on a fresh writer and returns the bytes written.
 template <typename WriteFn>
