@@ -4,7 +4,7 @@
 
 #include <string_view>
 
-#include "remoting/byte_io.h"
+#include "common/big_endian.h"
 #include "remoting/header_binary.h"
 #include "remoting/header_json.h"
 #include "runtime/assert.h"
@@ -35,8 +35,8 @@ Status encode_frame_head(const RemotingCommand& cmd, std::vector<std::uint8_t>& 
   const auto total_len = static_cast<std::uint32_t>(frame_bytes - kLengthFieldBytes);
   const auto marked = (static_cast<std::uint32_t>(cmd.serialize_type) << kSerializeTypeShift) |
                       static_cast<std::uint32_t>(header_bytes);
-  put_be32_at(head.data(), total_len);
-  put_be32_at(head.data() + kLengthFieldBytes, marked);
+  store_be32(head.data(), total_len);
+  store_be32(head.data() + kLengthFieldBytes, marked);
   return {};
 }
 
@@ -69,7 +69,7 @@ Result<RemotingCommand> decode_frame_payload(Bytes payload) {
     return Error(Errc::corrupt, fmt::format("frame of {} bytes has no header-length field",
                                             payload.size()));
   }
-  const std::uint32_t marked = get_be32_at(payload.data());
+  const std::uint32_t marked = load_be32(payload.data());
   const std::uint32_t type = marked >> kSerializeTypeShift;
   const std::size_t header_bytes = marked & kHeaderLenMask;
   const auto rest = payload.subspan(kMarkedHeaderLenBytes);
@@ -98,7 +98,7 @@ Result<RemotingCommand> decode_frame(Bytes frame,
     return Error(Errc::corrupt, fmt::format("{} bytes, shorter than the frame-length field",
                                             frame.size()));
   }
-  const auto total_len = static_cast<std::int32_t>(get_be32_at(frame.data()));
+  const auto total_len = static_cast<std::int32_t>(load_be32(frame.data()));
   FERRY_TRY(check_frame_length(total_len, frame_bytes_max));
   const std::size_t expected = kLengthFieldBytes + static_cast<std::size_t>(total_len);
   if (frame.size() != expected) {

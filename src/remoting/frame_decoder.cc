@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "remoting/byte_io.h"
+#include "common/big_endian.h"
 #include "remoting/frame_codec.h"
 #include "runtime/assert.h"
 
@@ -37,7 +37,7 @@ Status FrameDecoder::feed(Bytes bytes) {
 
 Result<std::optional<std::size_t>> FrameDecoder::front_frame_bytes() {
   if (buffered_bytes() < kLengthFieldBytes) return std::optional<std::size_t>();
-  const auto total_len = static_cast<std::int32_t>(get_be32_at(buf_.data() + begin_));
+  const auto total_len = static_cast<std::int32_t>(load_be32(buf_.data() + begin_));
   if (auto ok = check_frame_length(total_len, frame_bytes_max_); !ok) {
     return fail(std::move(ok).error());
   }

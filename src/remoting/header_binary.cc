@@ -5,7 +5,8 @@
 #include <limits>
 #include <string_view>
 
-#include "remoting/byte_io.h"
+#include "common/byte_reader.h"
+#include "common/byte_writer.h"
 #include "runtime/assert.h"
 
 namespace ferry::remoting {
@@ -23,14 +24,13 @@ Error corrupt(std::string what) { return Error(Errc::corrupt, "binary header: " 
 
 // Reads an int32 length that must be >= 0 and fit in what is left.
 Result<std::size_t> read_length(ByteReader& r, std::string_view what) {
-  std::uint32_t raw = 0;
-  if (!r.be32(raw)) return corrupt(fmt::format("truncated before the {} length", what));
-  const auto len = static_cast<std::int32_t>(raw);
-  if (len < 0) return corrupt(fmt::format("negative {} length {}", what, len));
-  if (static_cast<std::size_t>(len) > r.remaining()) {
-    return corrupt(fmt::format("{} length {} exceeds the {} bytes left", what, len, r.remaining()));
+  const Result<std::int32_t> len = r.i32();
+  if (!len) return corrupt(fmt::format("truncated before the {} length", what));
+  if (*len < 0) return corrupt(fmt::format("negative {} length {}", what, *len));
+  if (static_cast<std::size_t>(*len) > r.remaining()) {
+    return corrupt(fmt::format("{} length {} exceeds the {} bytes left", what, *len, r.remaining()));
   }
-  return static_cast<std::size_t>(len);
+  return static_cast<std::size_t>(*len);
 }
 
 Result<ExtFields> read_ext_fields(ByteReader& r) {
@@ -39,21 +39,18 @@ Result<ExtFields> read_ext_fields(ByteReader& r) {
     if (fields.size() >= kExtFieldsMax) {
       return corrupt(fmt::format("more than {} extFields", kExtFieldsMax));
     }
-    std::uint16_t raw_key_len = 0;
-    if (!r.be16(raw_key_len)) return corrupt("truncated extFields key length");
-    const auto key_len = static_cast<std::int16_t>(raw_key_len);
-    if (key_len < 0) return corrupt(fmt::format("negative extFields key length {}", key_len));
-    std::string_view key;
-    if (!r.text(static_cast<std::size_t>(key_len), key)) {
-      return corrupt(fmt::format("extFields key length {} exceeds the {} bytes left", key_len,
+    const Result<std::int16_t> key_len = r.i16();
+    if (!key_len) return corrupt("truncated extFields key length");
+    if (*key_len < 0) return corrupt(fmt::format("negative extFields key length {}", *key_len));
+    const Result<std::string_view> key = r.text(static_cast<std::size_t>(*key_len));
+    if (!key) {
+      return corrupt(fmt::format("extFields key length {} exceeds the {} bytes left", *key_len,
                                  r.remaining()));
     }
-    auto value_len = read_length(r, fmt::format("extFields value (key \"{}\")", key));
+    auto value_len = read_length(r, fmt::format("extFields value (key \"{}\")", *key));
     if (!value_len) return std::move(value_len).error();
-    std::string_view value;
-    const bool ok = r.text(*value_len, value);
-    FERRY_ASSERT(ok, "read_length checked {} <= remaining", *value_len);
-    fields.set(std::string(key), std::string(value));
+    const std::string_view value = r.text(*value_len).value();  // read_length checked the length
+    fields.set(std::string(*key), std::string(value));
   }
   return fields;
 }
@@ -74,53 +71,44 @@ void write_binary_header(const RemotingCommand& cmd, std::vector<std::uint8_t>& 
   out.reserve(out.size() + kBinaryHeaderMinBytes + remark.size() + ext_bytes);
 
   ByteWriter w(out);
-  w.be16(static_cast<std::uint16_t>(static_cast<std::int16_t>(cmd.code)));
+  w.i16(static_cast<std::int16_t>(cmd.code));
   w.u8(static_cast<std::uint8_t>(cmd.language));
-  w.be16(static_cast<std::uint16_t>(static_cast<std::int16_t>(cmd.version)));
-  w.be32(static_cast<std::uint32_t>(cmd.opaque));
-  w.be32(static_cast<std::uint32_t>(cmd.flag));
-  w.be32(static_cast<std::uint32_t>(remark.size()));
-  w.bytes(remark);
-  w.be32(static_cast<std::uint32_t>(ext_bytes));
+  w.i16(static_cast<std::int16_t>(cmd.version));
+  w.i32(cmd.opaque);
+  w.i32(cmd.flag);
+  w.u32(static_cast<std::uint32_t>(remark.size()));
+  w.text(remark);
+  w.u32(static_cast<std::uint32_t>(ext_bytes));
   for (const auto& [k, v] : cmd.ext_fields) {
     FERRY_ASSERT_LE(k.size(), static_cast<std::size_t>(std::numeric_limits<std::int16_t>::max()));
-    w.be16(static_cast<std::uint16_t>(k.size()));
-    w.bytes(k);
-    w.be32(static_cast<std::uint32_t>(v.size()));
-    w.bytes(v);
+    w.u16(static_cast<std::uint16_t>(k.size()));
+    w.text(k);
+    w.u32(static_cast<std::uint32_t>(v.size()));
+    w.text(v);
   }
 }
 
 Result<RemotingCommand> read_binary_header(Bytes header) {
-  ByteReader r(header);
-  std::uint16_t code = 0;
-  std::uint8_t language = 0;
-  std::uint16_t version = 0;
-  std::uint32_t opaque = 0;
-  std::uint32_t flag = 0;
-  if (!r.be16(code) || !r.u8(language) || !r.be16(version) || !r.be32(opaque) || !r.be32(flag)) {
+  if (header.size() < kBinaryFixedBytes) {
     return corrupt(fmt::format("{} bytes, shorter than the {}-byte fixed part", header.size(),
                                kBinaryFixedBytes));
   }
-  const auto lang = language_from_code(language);
-  if (!lang) return corrupt(fmt::format("unknown language code {}", language));
-
+  // The fixed part is there, so value() (which aborts with the reader's error) cannot fail.
+  ByteReader r(header);
   RemotingCommand cmd;
   cmd.serialize_type = SerializeType::rocketmq;
-  cmd.code = static_cast<std::int16_t>(code);
+  cmd.code = r.i16().value();
+  const std::uint8_t language = r.u8().value();
+  cmd.version = r.i16().value();
+  cmd.opaque = r.i32().value();
+  cmd.flag = r.i32().value();
+  const auto lang = language_from_code(language);
+  if (!lang) return corrupt(fmt::format("unknown language code {}", language));
   cmd.language = *lang;
-  cmd.version = static_cast<std::int16_t>(version);
-  cmd.opaque = static_cast<std::int32_t>(opaque);
-  cmd.flag = static_cast<std::int32_t>(flag);
 
   auto remark_len = read_length(r, "remark");
   if (!remark_len) return std::move(remark_len).error();
-  if (*remark_len > 0) {
-    std::string_view remark;
-    const bool ok = r.text(*remark_len, remark);
-    FERRY_ASSERT(ok, "read_length checked {} <= remaining", *remark_len);
-    cmd.remark = std::string(remark);
-  }
+  if (*remark_len > 0) cmd.remark = std::string(r.text(*remark_len).value());
 
   auto ext_len = read_length(r, "extFields");
   if (!ext_len) return std::move(ext_len).error();
