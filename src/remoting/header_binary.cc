@@ -34,7 +34,7 @@ Result<std::size_t> read_length(ByteReader& r, std::string_view what) {
 }
 
 Result<ExtFields> read_ext_fields(ByteReader& r) {
-  ExtFields fields;
+  OrderedStringMapBuilder fields;
   while (r.remaining() > 0) {
     if (fields.size() >= kExtFieldsMax) {
       return corrupt(fmt::format("more than {} extFields", kExtFieldsMax));
@@ -50,9 +50,9 @@ Result<ExtFields> read_ext_fields(ByteReader& r) {
     auto value_len = read_length(r, fmt::format("extFields value (key \"{}\")", *key));
     if (!value_len) return std::move(value_len).error();
     const std::string_view value = r.text(*value_len).value();  // read_length checked the length
-    fields.set(std::string(*key), std::string(value));
+    fields.set(*key, value);
   }
-  return fields;
+  return std::move(fields).take();
 }
 
 }  // namespace
