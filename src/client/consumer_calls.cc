@@ -47,9 +47,6 @@ Task<Result<remoting::RemotingCommand>> call(ClientInstance& ci, Target t, remot
   co_return r;
 }
 
-body::MessageQueue to_body(const MessageQueue& mq) { return body::MessageQueue{mq.topic, mq.broker_name, mq.queue_id.value()}; }
-MessageQueue from_body(const body::MessageQueue& mq) { return MessageQueue{mq.topic, mq.broker_name, QueueId(mq.queue_id)}; }
-
 }  // namespace
 
 Task<Result<std::vector<std::string>>> find_consumer_ids(ClientInstance& ci, std::string topic, std::string group) {
@@ -149,7 +146,7 @@ Task<Result<std::vector<MessageQueue>>> lock_batch(ClientInstance& ci, std::stri
   body::LockBatchRequestBody b;
   b.consumer_group = group;
   b.client_id = ci.client_id();
-  for (const MessageQueue& mq : mqs) b.mq_set.push_back(to_body(mq));
+  b.mq_set = std::move(mqs);
   remoting::RemotingCommand req = remoting::make_request(rc::LOCK_BATCH_MQ, 0);
   req.body = b.encode();
   Task<Result<remoting::RemotingCommand>> ct = call(ci, *t, std::move(req), ci.config().api_timeout);
@@ -157,9 +154,7 @@ Task<Result<std::vector<MessageQueue>>> lock_batch(ClientInstance& ci, std::stri
   if (!r.ok()) co_return std::move(r).error();
   Result<body::LockBatchResponseBody> locked = body::LockBatchResponseBody::decode(r->body);
   if (!locked.ok()) co_return Error(Errc::corrupt, fmt::format("{}: lock reply: {}", t->where, locked.error().detail));
-  std::vector<MessageQueue> out;
-  for (const body::MessageQueue& mq : locked->lock_ok_mq_set) out.push_back(from_body(mq));
-  co_return out;
+  co_return std::move(locked->lock_ok_mq_set);
 }
 
 Task<Status> unlock_batch(ClientInstance& ci, std::string group, std::string broker_name, std::vector<MessageQueue> mqs,
@@ -171,7 +166,7 @@ Task<Status> unlock_batch(ClientInstance& ci, std::string group, std::string bro
   body::UnlockBatchRequestBody b;
   b.consumer_group = group;
   b.client_id = ci.client_id();
-  for (const MessageQueue& mq : mqs) b.mq_set.push_back(to_body(mq));
+  b.mq_set = std::move(mqs);
   remoting::RemotingCommand req = remoting::make_request(rc::UNLOCK_BATCH_MQ, 0);
   req.body = b.encode();
   if (oneway) {
