@@ -12,6 +12,7 @@
 #include "remoting/header/consumer_offset_header.h"
 #include "remoting/header/query_message_header.h"
 #include "remoting/header/queue_offset_header.h"
+#include "remoting/header/route_header.h"
 #include "remoting/header/topic_admin_header.h"
 #include "remoting/request_code.h"
 #include "remoting/response_code.h"
@@ -83,7 +84,7 @@ Task<Status> AdminClient::create_topic_in_cluster(std::string cluster, body::Top
 
 Task<Status> AdminClient::delete_topic_in_broker(std::string broker_addr, std::string topic) {
   remoting::RemotingCommand req = remoting::make_request(rc::DELETE_TOPIC_IN_BROKER, 0);
-  req.ext_fields.set("topic", topic);
+  req.ext_fields = remoting::DeleteTopicRequestHeader{topic}.to_fields();
   Task<Result<remoting::RemotingCommand>> t = call_broker(fmt::format("broker {}", broker_addr), broker_addr, std::move(req));
   Result<remoting::RemotingCommand> r = co_await std::move(t);
   if (!r.ok()) co_return with_context(fmt::format("delete topic '{}'", topic), std::move(r).error());
@@ -94,8 +95,9 @@ Task<Status> AdminClient::delete_topic_in_namesrv(std::string topic, std::string
   const std::vector<std::string> addrs = ci_.name_servers().addrs();
   for (const std::string& addr : addrs) {
     remoting::RemotingCommand req = remoting::make_request(rc::DELETE_TOPIC_IN_NAMESRV, 0);
-    req.ext_fields.set("topic", topic);
-    if (!cluster.empty()) req.ext_fields.set("clusterName", cluster);
+    remoting::DeleteTopicFromNamesrvRequestHeader h{topic, std::nullopt};
+    if (!cluster.empty()) h.cluster_name = cluster;
+    req.ext_fields = h.to_fields();
     Result<remoting::RemotingCommand> r = co_await ci_.rpc().invoke(addr, std::move(req), ci_.config().api_timeout);
     const std::string where = fmt::format("NameServer {}", addr);
     if (!r.ok()) co_return with_context(fmt::format("delete topic '{}' at {}", topic, where), std::move(r).error());

@@ -82,7 +82,7 @@ class OrderedStringMapBuilder {
   // Distinct keys so far.
   std::size_t size() const { return map_.size(); }
   // The map built; the builder is spent.
-  OrderedStringMap take() && { return std::move(map_); }
+  [[nodiscard]] OrderedStringMap take() && { return std::move(map_); }
 
  private:
   struct KeyHash {

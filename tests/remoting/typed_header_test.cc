@@ -239,6 +239,20 @@ TEST(TopicAdminHeader, CreateTopic) {
       f, "CreateTopicRequestHeader: field topicFilterType = \"ANY\" is not SINGLE_TAG or MULTI_TAG");
 }
 
+TEST(AdminHeaders, DeleteTopicAndGroupAndNameServerLookUps) {
+  expect_round_trip(DeleteTopicRequestHeader{"T"}, ExtFields{{"topic", "T"}});
+  expect_round_trip(DeleteSubscriptionGroupRequestHeader{"CG"}, ExtFields{{"groupName", "CG"}});
+  expect_round_trip(DeleteTopicFromNamesrvRequestHeader{"T", "c"},
+                    ExtFields{{"topic", "T"}, {"clusterName", "c"}});
+  expect_round_trip(DeleteTopicFromNamesrvRequestHeader{"T", std::nullopt}, ExtFields{{"topic", "T"}});
+  expect_round_trip(GetTopicsByClusterRequestHeader{"c"}, ExtFields{{"cluster", "c"}});
+  expect_round_trip(GetKvListByNamespaceRequestHeader{"ns"}, ExtFields{{"namespace", "ns"}});
+  expect_error<DeleteSubscriptionGroupRequestHeader>(
+      ExtFields{}, "DeleteSubscriptionGroupRequestHeader: missing field groupName");
+  expect_error<GetKvListByNamespaceRequestHeader>(
+      ExtFields{{"name", "ns"}}, "GetKVListByNamespaceRequestHeader: missing field namespace");
+}
+
 TEST(DecimalText, StrictParsing) {
   EXPECT_EQ(parse_int32("0"), 0);
   EXPECT_EQ(parse_int32("-2147483648"), INT32_MIN);

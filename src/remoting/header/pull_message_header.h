@@ -2,6 +2,9 @@
 //
 // The reply header always carries all four offsets, whatever the reply code: a client moves its
 // pull offset to nextBeginOffset on 19/20/21 too.
+//
+// Each struct names its extFields once, in fields(), which from_fields() and to_fields() both
+// walk (remoting/header/field_codec.h says what required / optional / only_if_true mean).
 #pragma once
 
 #include <cstdint>
@@ -9,6 +12,7 @@
 #include <string>
 
 #include "remoting/ext_fields.h"
+#include "remoting/header/field_codec.h"
 #include "runtime/result.h"
 
 namespace ferry::remoting {
@@ -28,9 +32,26 @@ struct PullMessageRequestHeader {
   std::int64_t sub_version = 0;
   std::optional<std::string> expression_type;  // "TAG" (default) or "SQL92"
 
+  static constexpr auto fields() {
+    using H = PullMessageRequestHeader;
+    return header_table("PullMessageRequestHeader",
+                        required("consumerGroup", &H::consumer_group),
+                        required("topic", &H::topic),
+                        required("queueId", &H::queue_id),
+                        required("queueOffset", &H::queue_offset),
+                        required("maxMsgNums", &H::max_msg_nums),
+                        required("sysFlag", &H::sys_flag),
+                        required("commitOffset", &H::commit_offset),
+                        required("suspendTimeoutMillis", &H::suspend_timeout_millis),
+                        optional("subscription", &H::subscription),
+                        required("subVersion", &H::sub_version),
+                        optional("expressionType", &H::expression_type));
+  }
   // Errors (Errc::invalid_argument) name the missing or malformed field.
-  static Result<PullMessageRequestHeader> from_fields(const ExtFields& f);
-  ExtFields to_fields() const;
+  static Result<PullMessageRequestHeader> from_fields(const ExtFields& f) {
+    return fields().decode(f);
+  }
+  ExtFields to_fields() const { return fields().encode(*this); }
 
   bool operator==(const PullMessageRequestHeader&) const = default;
 };
@@ -41,9 +62,19 @@ struct PullMessageResponseHeader {
   std::int64_t min_offset = 0;
   std::int64_t max_offset = 0;
 
+  static constexpr auto fields() {
+    using H = PullMessageResponseHeader;
+    return header_table("PullMessageResponseHeader",
+                        required("suggestWhichBrokerId", &H::suggest_which_broker_id),
+                        required("nextBeginOffset", &H::next_begin_offset),
+                        required("minOffset", &H::min_offset),
+                        required("maxOffset", &H::max_offset));
+  }
   // Errors (Errc::invalid_argument) name the missing or malformed field.
-  static Result<PullMessageResponseHeader> from_fields(const ExtFields& f);
-  ExtFields to_fields() const;
+  static Result<PullMessageResponseHeader> from_fields(const ExtFields& f) {
+    return fields().decode(f);
+  }
+  ExtFields to_fields() const { return fields().encode(*this); }
 
   bool operator==(const PullMessageResponseHeader&) const = default;
 };
