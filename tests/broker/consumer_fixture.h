@@ -61,7 +61,7 @@ inline RemotingCommand heartbeat_request(const remoting::body::HeartbeatData& hb
 inline RemotingCommand send_back_request(std::int64_t offset, const std::string& group, std::int32_t delay_level,
                                          std::optional<std::int32_t> max_reconsume = std::nullopt) {
   remoting::ConsumerSendMsgBackRequestHeader h;
-  h.offset = offset;
+  h.offset = PhysicalOffset(offset);
   h.group = group;
   h.delay_level = delay_level;
   h.max_reconsume_times = max_reconsume;

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "common/offsets.h"
 #include "remoting/ext_fields.h"
 #include "remoting/header/field_codec.h"
 #include "runtime/result.h"
@@ -38,7 +39,7 @@ struct UnregisterClientRequestHeader {
 
 struct ConsumerSendMsgBackRequestHeader {
   // commit-log offset of the consumed message
-  std::int64_t offset = 0;
+  PhysicalOffset offset;
   std::string group;
   // 0: the broker picks (3 + reconsumeTimes); < 0: straight to the DLQ
   std::int32_t delay_level = 0;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "common/offsets.h"
 #include "remoting/ext_fields.h"
 #include "remoting/header/field_codec.h"
 #include "runtime/result.h"
@@ -16,7 +17,7 @@ namespace ferry::remoting {
 struct QueryConsumerOffsetRequestHeader {
   std::string consumer_group;
   std::string topic;
-  std::int32_t queue_id = 0;
+  QueueId queue_id;
 
   static constexpr auto fields() {
     using H = QueryConsumerOffsetRequestHeader;
@@ -35,7 +36,7 @@ struct QueryConsumerOffsetRequestHeader {
 };
 
 struct QueryConsumerOffsetResponseHeader {
-  std::int64_t offset = 0;
+  QueueOffset offset;  // the committed consumer offset
 
   static constexpr auto fields() {
     using H = QueryConsumerOffsetResponseHeader;
@@ -53,8 +54,8 @@ struct QueryConsumerOffsetResponseHeader {
 struct UpdateConsumerOffsetRequestHeader {
   std::string consumer_group;
   std::string topic;
-  std::int32_t queue_id = 0;
-  std::int64_t commit_offset = 0;
+  QueueId queue_id;
+  QueueOffset commit_offset;
 
   static constexpr auto fields() {
     using H = UpdateConsumerOffsetRequestHeader;

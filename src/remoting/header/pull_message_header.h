@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 
+#include "common/offsets.h"
 #include "remoting/ext_fields.h"
 #include "remoting/header/field_codec.h"
 #include "runtime/result.h"
@@ -20,12 +21,12 @@ namespace ferry::remoting {
 struct PullMessageRequestHeader {
   std::string consumer_group;
   std::string topic;
-  std::int32_t queue_id = 0;
-  std::int64_t queue_offset = 0;  // the first consume-queue index wanted
+  QueueId queue_id;
+  QueueOffset queue_offset;  // the first consume-queue index wanted
   std::int32_t max_msg_nums = 0;
   // pull_sys_flag bits: 1 commitOffset, 2 suspend, 4 subscription, 8 classFilter
   std::int32_t sys_flag = 0;
-  std::int64_t commit_offset = 0;  // stored when the commitOffset bit is set
+  QueueOffset commit_offset;  // stored when the commitOffset bit is set
   std::int64_t suspend_timeout_millis = 0;  // long-poll limit
   // tag expression, with the subscription bit
   std::optional<std::string> subscription;
@@ -58,9 +59,9 @@ struct PullMessageRequestHeader {
 
 struct PullMessageResponseHeader {
   std::int64_t suggest_which_broker_id = 0;  // 0 master, else a slave id
-  std::int64_t next_begin_offset = 0;
-  std::int64_t min_offset = 0;
-  std::int64_t max_offset = 0;
+  QueueOffset next_begin_offset;
+  QueueOffset min_offset;
+  QueueOffset max_offset;
 
   static constexpr auto fields() {
     using H = PullMessageResponseHeader;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "common/offsets.h"
 #include "remoting/ext_fields.h"
 #include "remoting/header/field_codec.h"
 #include "runtime/result.h"
@@ -43,7 +44,7 @@ struct QueryMessageRequestHeader {
 
 struct QueryMessageResponseHeader {
   std::int64_t index_last_update_timestamp = 0;
-  std::int64_t index_last_update_phyoffset = 0;
+  PhysicalOffset index_last_update_phyoffset;
 
   static constexpr auto fields() {
     using H = QueryMessageResponseHeader;
@@ -61,7 +62,7 @@ struct QueryMessageResponseHeader {
 };
 
 struct ViewMessageRequestHeader {
-  std::int64_t offset = 0;  // commit-log offset of the record
+  PhysicalOffset offset;  // commit-log offset of the record
 
   static constexpr auto fields() {
     using H = ViewMessageRequestHeader;

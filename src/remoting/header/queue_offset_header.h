@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 
+#include "common/offsets.h"
 #include "remoting/ext_fields.h"
 #include "remoting/header/field_codec.h"
 #include "runtime/result.h"
@@ -16,7 +17,7 @@ namespace ferry::remoting {
 
 struct GetMaxOffsetRequestHeader {
   std::string topic;
-  std::int32_t queue_id = 0;
+  QueueId queue_id;
 
   static constexpr auto fields() {
     using H = GetMaxOffsetRequestHeader;
@@ -34,7 +35,7 @@ struct GetMaxOffsetRequestHeader {
 };
 
 struct GetMaxOffsetResponseHeader {
-  std::int64_t offset = 0;
+  QueueOffset offset;
 
   static constexpr auto fields() {
     using H = GetMaxOffsetResponseHeader;
@@ -51,7 +52,7 @@ struct GetMaxOffsetResponseHeader {
 
 struct GetMinOffsetRequestHeader {
   std::string topic;
-  std::int32_t queue_id = 0;
+  QueueId queue_id;
 
   static constexpr auto fields() {
     using H = GetMinOffsetRequestHeader;
@@ -69,7 +70,7 @@ struct GetMinOffsetRequestHeader {
 };
 
 struct GetMinOffsetResponseHeader {
-  std::int64_t offset = 0;
+  QueueOffset offset;
 
   static constexpr auto fields() {
     using H = GetMinOffsetResponseHeader;
@@ -86,7 +87,7 @@ struct GetMinOffsetResponseHeader {
 
 struct SearchOffsetRequestHeader {
   std::string topic;
-  std::int32_t queue_id = 0;
+  QueueId queue_id;
   std::int64_t timestamp = 0;  // ms since the epoch
 
   static constexpr auto fields() {
@@ -106,7 +107,7 @@ struct SearchOffsetRequestHeader {
 };
 
 struct SearchOffsetResponseHeader {
-  std::int64_t offset = 0;
+  QueueOffset offset;
 
   static constexpr auto fields() {
     using H = SearchOffsetResponseHeader;
@@ -123,7 +124,7 @@ struct SearchOffsetResponseHeader {
 
 struct GetEarliestMsgStoretimeRequestHeader {
   std::string topic;
-  std::int32_t queue_id = 0;
+  QueueId queue_id;
 
   static constexpr auto fields() {
     using H = GetEarliestMsgStoretimeRequestHeader;

@@ -16,6 +16,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/offsets.h"
 #include "remoting/ext_fields.h"
 #include "remoting/header/field_codec.h"
 #include "runtime/result.h"
@@ -27,7 +28,7 @@ struct SendMessageRequestHeader {
   std::string topic;
   std::string default_topic;            // the template topic for auto-creation (TBW102)
   std::int32_t default_topic_queue_nums = 0;
-  std::int32_t queue_id = 0;            // < 0: the broker picks a writable queue
+  QueueId queue_id;                     // < 0: the broker picks a writable queue
   std::int32_t sys_flag = 0;
   std::int64_t born_timestamp = 0;      // ms since the epoch, the producer's clock
   std::int32_t flag = 0;
@@ -81,8 +82,8 @@ struct SendMessageRequestHeader {
 
 struct SendMessageResponseHeader {
   std::string msg_id;  // offset msgId(s), uppercase hex, comma-joined for a batch
-  std::int32_t queue_id = 0;
-  std::int64_t queue_offset = 0;
+  QueueId queue_id;
+  QueueOffset queue_offset;  // of the first message of a batch
   std::optional<std::string> transaction_id;
   std::optional<std::string> msg_region;  // extField "MSG_REGION"
   std::optional<std::string> trace_on;    // extField "TRACE_ON" ("true"/"false")
