@@ -47,6 +47,9 @@ class ByteWriter {
 
 class SpanWriter {
  public:
+  // Copies up to this many bytes with a loop instead of memcpy.
+  static constexpr std::size_t kInlineCopyBytes = 16;
+
   // `out` must outlive the writer.
   explicit SpanWriter(MutableBytes out) : out_(out) {}
 
@@ -59,7 +62,12 @@ class SpanWriter {
   void u64(std::uint64_t v) { store_be64(take(8), v); }
   void i64(std::int64_t v) { u64(static_cast<std::uint64_t>(v)); }
   void bytes(Bytes b) {
-    if (!b.empty()) std::memcpy(take(b.size()), b.data(), b.size());
+    std::uint8_t* p = take(b.size());
+    if (b.size() <= kInlineCopyBytes) {  // short keys and numbers: a library call costs more
+      for (std::size_t i = 0; i < b.size(); ++i) p[i] = b[i];
+    } else {
+      std::memcpy(p, b.data(), b.size());
+    }
   }
   void text(std::string_view s) { bytes(as_bytes(s)); }
 

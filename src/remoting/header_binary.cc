@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <limits>
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include "common/byte_reader.h"
@@ -22,13 +24,25 @@ std::size_t ext_fields_bytes(const ExtFields& fields) {
 
 Error corrupt(std::string what) { return Error(Errc::corrupt, "binary header: " + std::move(what)); }
 
+// What a length belongs to, for errors: "remark", or `part` of the entry with `key`
+// ("extFields value (key \"k\")"). Formatted only when there is an error to report.
+struct LengthOf {
+  std::string_view part;
+  std::optional<std::string_view> key;
+
+  std::string text() const {
+    return key ? fmt::format("{} (key \"{}\")", part, *key) : std::string(part);
+  }
+};
+
 // Reads an int32 length that must be >= 0 and fit in what is left.
-Result<std::size_t> read_length(ByteReader& r, std::string_view what) {
+Result<std::size_t> read_length(ByteReader& r, const LengthOf& what) {
   const Result<std::int32_t> len = r.i32();
-  if (!len) return corrupt(fmt::format("truncated before the {} length", what));
-  if (*len < 0) return corrupt(fmt::format("negative {} length {}", what, *len));
+  if (!len) return corrupt(fmt::format("truncated before the {} length", what.text()));
+  if (*len < 0) return corrupt(fmt::format("negative {} length {}", what.text(), *len));
   if (static_cast<std::size_t>(*len) > r.remaining()) {
-    return corrupt(fmt::format("{} length {} exceeds the {} bytes left", what, *len, r.remaining()));
+    return corrupt(fmt::format("{} length {} exceeds the {} bytes left", what.text(), *len,
+                               r.remaining()));
   }
   return static_cast<std::size_t>(*len);
 }
@@ -47,7 +61,7 @@ Result<ExtFields> read_ext_fields(ByteReader& r) {
       return corrupt(fmt::format("extFields key length {} exceeds the {} bytes left", *key_len,
                                  r.remaining()));
     }
-    auto value_len = read_length(r, fmt::format("extFields value (key \"{}\")", *key));
+    auto value_len = read_length(r, LengthOf{"extFields value", *key});
     if (!value_len) return std::move(value_len).error();
     const std::string_view value = r.text(*value_len).value();  // read_length checked the length
     fields.set(*key, value);
@@ -68,9 +82,11 @@ void write_binary_header(const RemotingCommand& cmd, std::vector<std::uint8_t>& 
   const std::size_t ext_bytes = ext_fields_bytes(cmd.ext_fields);
   FERRY_ASSERT_LE(remark.size(), kLength32Max);
   FERRY_ASSERT_LE(ext_bytes, kLength32Max);
-  out.reserve(out.size() + kBinaryHeaderMinBytes + remark.size() + ext_bytes);
-
-  ByteWriter w(out);
+  // The exact length is known: size `out` once and write in place.
+  const std::size_t header_bytes = kBinaryHeaderMinBytes + remark.size() + ext_bytes;
+  const std::size_t at = out.size();
+  out.resize(at + header_bytes);
+  SpanWriter w(MutableBytes(out.data() + at, header_bytes));
   w.i16(static_cast<std::int16_t>(cmd.code));
   w.u8(static_cast<std::uint8_t>(cmd.language));
   w.i16(static_cast<std::int16_t>(cmd.version));
@@ -86,6 +102,8 @@ void write_binary_header(const RemotingCommand& cmd, std::vector<std::uint8_t>& 
     w.u32(static_cast<std::uint32_t>(v.size()));
     w.text(v);
   }
+  FERRY_ASSERT(w.remaining() == 0, "binary header of {} bytes written short: {} left",
+               header_bytes, w.remaining());
 }
 
 Result<RemotingCommand> read_binary_header(Bytes header) {
@@ -106,11 +124,11 @@ Result<RemotingCommand> read_binary_header(Bytes header) {
   if (!lang) return corrupt(fmt::format("unknown language code {}", language));
   cmd.language = *lang;
 
-  auto remark_len = read_length(r, "remark");
+  auto remark_len = read_length(r, LengthOf{"remark", std::nullopt});
   if (!remark_len) return std::move(remark_len).error();
   if (*remark_len > 0) cmd.remark = std::string(r.text(*remark_len).value());
 
-  auto ext_len = read_length(r, "extFields");
+  auto ext_len = read_length(r, LengthOf{"extFields", std::nullopt});
   if (!ext_len) return std::move(ext_len).error();
   if (*ext_len != r.remaining()) {
     return corrupt(fmt::format("extFields length {} but {} bytes follow it", *ext_len, r.remaining()));
