@@ -26,10 +26,10 @@ bool ConsumerOffsetProcessor::first_message_on_disk(const std::string& topic, Qu
 Task<Reply> ConsumerOffsetProcessor::query(RequestContext ctx) {
   auto h = remoting::QueryConsumerOffsetRequestHeader::from_fields(ctx.request.ext_fields);
   if (!h) co_return bad_header(ctx.request, h.error());
-  std::optional<QueueOffset> offset = offsets_.query(h->consumer_group, h->topic, QueueId(h->queue_id));
+  std::optional<QueueOffset> offset = offsets_.query(h->consumer_group, h->topic, h->queue_id);
   if (!offset) {
-    const QueueOffset min = store_.min_offset(h->topic, QueueId(h->queue_id));
-    if (min.value() <= 0 && !first_message_on_disk(h->topic, QueueId(h->queue_id))) offset = QueueOffset(0);
+    const QueueOffset min = store_.min_offset(h->topic, h->queue_id);
+    if (min.value() <= 0 && !first_message_on_disk(h->topic, h->queue_id)) offset = QueueOffset(0);
   }
   if (!offset) {
     co_return reply(ctx.request, code::QUERY_NOT_FOUND,
@@ -37,19 +37,19 @@ Task<Reply> ConsumerOffsetProcessor::query(RequestContext ctx) {
                                 h->topic, h->queue_id));
   }
   RemotingCommand out = reply(ctx.request, code::SUCCESS);
-  out.ext_fields = remoting::QueryConsumerOffsetResponseHeader{offset->value()}.to_fields();
+  out.ext_fields = remoting::QueryConsumerOffsetResponseHeader{*offset}.to_fields();
   co_return out;
 }
 
 Task<Reply> ConsumerOffsetProcessor::update(RequestContext ctx) {
   auto h = remoting::UpdateConsumerOffsetRequestHeader::from_fields(ctx.request.ext_fields);
   if (!h) co_return bad_header(ctx.request, h.error());
-  if (h->commit_offset < 0 || h->queue_id < 0) {
+  if (h->commit_offset < QueueOffset(0) || h->queue_id < QueueId(0)) {
     co_return reply(ctx.request, code::SYSTEM_ERROR,
                     fmt::format("UpdateConsumerOffsetRequestHeader: queueId {} / commitOffset {} must not be negative",
                                 h->queue_id, h->commit_offset));
   }
-  offsets_.commit(h->consumer_group, h->topic, QueueId(h->queue_id), QueueOffset(h->commit_offset));
+  offsets_.commit(h->consumer_group, h->topic, h->queue_id, h->commit_offset);
   co_return reply(ctx.request, code::SUCCESS);
 }
 

@@ -53,7 +53,7 @@ Task<Reply> PullProcessor::process(RequestContext ctx) {
   if (!perm::is_readable(tc->perm)) {
     co_return reply(req, code::NO_PERMISSION, fmt::format("the topic[{}] pulling message is forbidden", h.topic));
   }
-  if (h.queue_id < 0 || h.queue_id >= tc->read_queue_nums) {
+  if (h.queue_id < QueueId(0) || h.queue_id >= QueueId(tc->read_queue_nums)) {
     co_return reply(req, code::SYSTEM_ERROR,
                     fmt::format("queueId[{}] is illegal, topic:[{}] topicConfig.readQueueNums:[{}] consumer:[{}]",
                                 h.queue_id, h.topic, tc->read_queue_nums, ctx.channel ? ctx.channel->peer_text() : ""));
@@ -88,7 +88,7 @@ Task<Reply> PullProcessor::process(RequestContext ctx) {
 
   RemotingCommand out = fetch(req, h, filter);
   if ((h.sys_flag & pull_flag::kCommitOffset) != 0 && config_.broker_role != BrokerRole::slave) {
-    if (h.commit_offset >= 0) offsets_.commit(h.consumer_group, h.topic, QueueId(h.queue_id), QueueOffset(h.commit_offset));
+    if (h.commit_offset >= QueueOffset(0)) offsets_.commit(h.consumer_group, h.topic, h.queue_id, h.commit_offset);
   }
   if (out.code != code::PULL_NOT_FOUND || (h.sys_flag & pull_flag::kSuspend) == 0) co_return out;
 
@@ -97,7 +97,7 @@ Task<Reply> PullProcessor::process(RequestContext ctx) {
     timeout = std::min<Duration>(std::chrono::milliseconds(std::max<std::int64_t>(h.suspend_timeout_millis, 0)),
                                  config_.suspend_timeout_max);
   }
-  Task<PullHoldService::Wake> parked = hold_.wait(h.topic, QueueId(h.queue_id), QueueOffset(h.queue_offset), timeout);
+  Task<PullHoldService::Wake> parked = hold_.wait(h.topic, h.queue_id, h.queue_offset, timeout);
   const PullHoldService::Wake why = co_await std::move(parked);
   (void)why;  // whatever woke it, the pull runs once more and replies
   if (topics_.find(h.topic) == nullptr) {
@@ -109,9 +109,8 @@ Task<Reply> PullProcessor::process(RequestContext ctx) {
 RemotingCommand PullProcessor::fetch(const RemotingCommand& request, const PullMessageRequestHeader& h,
                                      const TagSubscription& filter) {
   using store::GetStatus;
-  const QueueId queue(h.queue_id);
   store::GetMessageResult got =
-      store_.get_messages(h.topic, queue, QueueOffset(h.queue_offset), h.max_msg_nums, filter.all ? nullptr : &filter);
+      store_.get_messages(h.topic, h.queue_id, h.queue_offset, h.max_msg_nums, filter.all ? nullptr : &filter);
 
   std::int32_t result_code = code::SYSTEM_ERROR;
   std::string remark;
@@ -147,7 +146,7 @@ RemotingCommand PullProcessor::fetch(const RemotingCommand& request, const PullM
       break;
     case GetStatus::no_matched_logic_queue:
     case GetStatus::no_message_in_queue:
-      result_code = h.queue_offset != 0 ? code::PULL_OFFSET_MOVED : code::PULL_NOT_FOUND;
+      result_code = h.queue_offset != QueueOffset(0) ? code::PULL_OFFSET_MOVED : code::PULL_NOT_FOUND;
       break;
     case GetStatus::offset_found_null:
     case GetStatus::offset_overflow_one:
@@ -162,9 +161,9 @@ RemotingCommand PullProcessor::fetch(const RemotingCommand& request, const PullM
 
   PullMessageResponseHeader rh;
   rh.suggest_which_broker_id = 0;
-  rh.next_begin_offset = got.next_begin_offset.value();
-  rh.min_offset = got.min_offset.value();
-  rh.max_offset = got.max_offset.value();
+  rh.next_begin_offset = got.next_begin_offset;
+  rh.min_offset = got.min_offset;
+  rh.max_offset = got.max_offset;
   RemotingCommand out = reply(request, result_code, std::move(remark));
   out.ext_fields = rh.to_fields();
   out.body = std::move(body);

@@ -30,7 +30,7 @@ Task<Reply> QueryMessageProcessor::query(RequestContext ctx) {
   if (!found) co_return reply(ctx.request, code::SYSTEM_ERROR, found.error().to_string());
   remoting::QueryMessageResponseHeader rh;
   rh.index_last_update_timestamp = found->index_last_update_timestamp_ms;
-  rh.index_last_update_phyoffset = found->index_last_update_phy_offset.value();
+  rh.index_last_update_phyoffset = found->index_last_update_phy_offset;
   RemotingCommand out = reply(ctx.request, found->messages.empty() ? code::QUERY_NOT_FOUND : code::SUCCESS,
                               found->messages.empty() ? "can not find message, maybe time range not correct" : "");
   out.ext_fields = rh.to_fields();
@@ -41,10 +41,10 @@ Task<Reply> QueryMessageProcessor::query(RequestContext ctx) {
 Task<Reply> QueryMessageProcessor::view(RequestContext ctx) {
   auto h = remoting::ViewMessageRequestHeader::from_fields(ctx.request.ext_fields);
   if (!h) co_return bad_header(ctx.request, h.error());
-  if (h->offset < 0) {
+  if (h->offset < PhysicalOffset(0)) {
     co_return reply(ctx.request, code::SYSTEM_ERROR, fmt::format("ViewMessageRequestHeader: field offset = {} is negative", h->offset));
   }
-  auto record = store_.message_at(PhysicalOffset(h->offset));
+  auto record = store_.message_at(h->offset);
   if (!record) {
     co_return reply(ctx.request, code::SYSTEM_ERROR,
                     fmt::format("can not find message by the offset {}: {}", h->offset, record.error().to_string()));

@@ -16,12 +16,10 @@
 #include <vector>
 
 #include "broker/broker_config.h"
-#include "remoting/body/message_queue.h"
+#include "common/message_queue.h"
 #include "runtime/runtime.h"
 
 namespace ferry::broker {
-
-using remoting::body::MessageQueue;
 
 class RebalanceLockManager {
  public:

@@ -58,7 +58,7 @@ Task<Reply> SendBackProcessor::process(RequestContext ctx) {
   const std::int32_t retry_queue_nums = group->retry_queue_nums;
   std::int32_t max_reconsume = h.max_reconsume_times.value_or(group->retry_max_times);
 
-  auto looked = look_message(store_, PhysicalOffset(h.offset));
+  auto looked = look_message(store_, h.offset);
   if (!looked) {
     co_return reply(req, code::SYSTEM_ERROR,
                     fmt::format("look message by offset failed, {}: {}", h.offset, looked.error().to_string()));

@@ -89,20 +89,18 @@ std::variant<SendProcessor::Target, RemotingCommand> SendProcessor::route(
     return reply(request, code::NO_PERMISSION,
                  fmt::format("topic[{}] is not writable (perm {})", h.topic, perm::to_string(tc->perm)));
   }
-  const std::int32_t queues_max = std::max(tc->read_queue_nums, tc->write_queue_nums);
-  std::int32_t queue_id = h.queue_id;
-  if (queue_id >= queues_max) {
+  const QueueId queues_end(std::max(tc->read_queue_nums, tc->write_queue_nums));
+  if (h.queue_id >= queues_end) {
     return reply(request, code::SYSTEM_ERROR,
                  fmt::format("request queueId[{}] is illegal, topic[{}] has {} write / {} read queues",
-                             queue_id, h.topic, tc->write_queue_nums, tc->read_queue_nums));
+                             h.queue_id, h.topic, tc->write_queue_nums, tc->read_queue_nums));
   }
-  if (queue_id < 0) {
-    if (tc->write_queue_nums <= 0) {
-      return reply(request, code::NO_PERMISSION, fmt::format("topic[{}] has no writable queue", h.topic));
-    }
-    queue_id = static_cast<std::int32_t>(rt_.random().below(static_cast<std::uint64_t>(tc->write_queue_nums)));
+  if (h.queue_id >= QueueId(0)) return Target{h.topic, h.queue_id};
+  if (tc->write_queue_nums <= 0) {
+    return reply(request, code::NO_PERMISSION, fmt::format("topic[{}] has no writable queue", h.topic));
   }
-  return Target{h.topic, queue_id};
+  const auto picked = rt_.random().below(static_cast<std::uint64_t>(tc->write_queue_nums));
+  return Target{h.topic, QueueId(static_cast<std::int32_t>(picked))};
 }
 
 Task<Reply> SendProcessor::process(RequestContext ctx) {
@@ -125,7 +123,7 @@ Task<Reply> SendProcessor::send_one(RequestContext ctx, SendMessageRequestHeader
   add_broker_properties(*props, config_.broker_cluster_name);
 
   std::string topic = target.topic;
-  std::int32_t queue_id = target.queue_id;
+  QueueId queue_id = target.queue_id;
   Message m;
   m.properties = std::move(*props);
   if (groups_ != nullptr && is_retry_topic(topic)) {
@@ -138,7 +136,7 @@ Task<Reply> SendProcessor::send_one(RequestContext ctx, SendMessageRequestHeader
     const std::int32_t max_reconsume = h.max_reconsume_times.value_or(g->retry_max_times);
     if (h.reconsume_times.value_or(0) >= max_reconsume) {
       topic = dlq_topic(group);
-      queue_id = 0;
+      queue_id = QueueId(0);
       const TopicConfig* dlq = ensure_topic(topics_, topic, kDlqQueueNums, perm::kReadWrite, 0);
       if (dlq == nullptr) co_return reply(ctx.request, code::SYSTEM_ERROR, fmt::format("topic[{}] not exist", topic));
       (void)m.properties.erase(prop::kDelay);
@@ -151,9 +149,9 @@ Task<Reply> SendProcessor::send_one(RequestContext ctx, SendMessageRequestHeader
     const std::int32_t effective = std::min(*level, kDelayLevelMax);
     if (effective != *level) m.set_delay_level(effective);
     m.set_real_topic(topic);
-    m.set_real_queue_id(QueueId(queue_id));
+    m.set_real_queue_id(queue_id);
     topic = std::string(kScheduleTopic);
-    queue_id = effective - 1;
+    queue_id = QueueId(effective - 1);
   }
   auto text = encode_properties(m.properties);
   if (!text) co_return reply(ctx.request, code::MESSAGE_ILLEGAL, "properties: " + text.error().detail);
@@ -161,7 +159,7 @@ Task<Reply> SendProcessor::send_one(RequestContext ctx, SendMessageRequestHeader
 
   store::PutRequest req;
   req.topic = topic;
-  req.queue_id = QueueId(queue_id);
+  req.queue_id = queue_id;
   req.flag = h.flag;
   req.body = Bytes(ctx.request.body.data(), ctx.request.body.size());
   req.properties = *text;
@@ -212,7 +210,7 @@ Task<Reply> SendProcessor::send_batch(RequestContext ctx, SendMessageRequestHead
   for (std::size_t i = 0; i < entries->size(); ++i) {
     store::PutRequest& r = batch[i];
     r.topic = target.topic;
-    r.queue_id = QueueId(target.queue_id);
+    r.queue_id = target.queue_id;
     r.flag = (*entries)[i].flag;
     r.body = (*entries)[i].body;
     r.properties = texts[i];
@@ -227,8 +225,7 @@ Task<Reply> SendProcessor::send_batch(RequestContext ctx, SendMessageRequestHead
   co_return co_await std::move(t);
 }
 
-Task<Reply> SendProcessor::finish(RemotingCommand request, store::PutResult put, std::int32_t queue_id,
-                                  bool wait) {
+Task<Reply> SendProcessor::finish(RemotingCommand request, store::PutResult put, QueueId queue_id, bool wait) {
   using store::PutStatus;
   switch (put.status) {
     case PutStatus::ok:
@@ -255,7 +252,7 @@ Task<Reply> SendProcessor::finish(RemotingCommand request, store::PutResult put,
   SendMessageResponseHeader rh;
   rh.msg_id = std::move(*ids);
   rh.queue_id = queue_id;
-  rh.queue_offset = put.queue_offset.value();
+  rh.queue_offset = put.queue_offset;
   rh.msg_region = config_.region_id;
   rh.trace_on = config_.trace_on ? "true" : "false";
   RemotingCommand out = reply(request, result_code,

@@ -44,6 +44,7 @@
 #include "broker/replies.h"
 #include "broker/subscription_group_manager.h"
 #include "broker/topic_config_manager.h"
+#include "common/offsets.h"
 #include "remoting/header/send_message_header.h"
 #include "store/message_store.h"
 
@@ -64,7 +65,7 @@ class SendProcessor {
   // Where a send goes, once its topic and queue passed the checks.
   struct Target {
     std::string topic;
-    std::int32_t queue_id = 0;
+    QueueId queue_id;  // a queue of the topic, never negative
   };
   // The target, or the error reply.
   std::variant<Target, RemotingCommand> route(const RemotingCommand& request,
@@ -72,7 +73,7 @@ class SendProcessor {
   Task<Reply> send_one(RequestContext ctx, remoting::SendMessageRequestHeader h, Target target);
   Task<Reply> send_batch(RequestContext ctx, remoting::SendMessageRequestHeader h, Target target);
   // Maps the put status; awaits durability under SYNC_FLUSH when `wait`.
-  Task<Reply> finish(RemotingCommand request, store::PutResult put, std::int32_t queue_id, bool wait);
+  Task<Reply> finish(RemotingCommand request, store::PutResult put, QueueId queue_id, bool wait);
 
   Runtime& rt_;
   const BrokerConfig& config_;

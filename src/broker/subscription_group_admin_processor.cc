@@ -4,7 +4,7 @@
 
 #include "common/names.h"
 #include "remoting/body/body_json.h"
-#include "remoting/header/field_codec.h"
+#include "remoting/header/topic_admin_header.h"
 #include "remoting/response_code.h"
 
 namespace ferry::broker {
@@ -41,10 +41,9 @@ Task<Reply> SubscriptionGroupAdminProcessor::get_all(RequestContext ctx) {
 }
 
 Task<Reply> SubscriptionGroupAdminProcessor::remove(RequestContext ctx) {
-  remoting::FieldReader r(ctx.request.ext_fields, "DeleteSubscriptionGroupRequestHeader");
-  const std::string group = r.string("groupName");
-  if (Status s = r.status(); !s) co_return bad_header(ctx.request, s.error());
-  (void)groups_.remove(group);
+  auto h = remoting::DeleteSubscriptionGroupRequestHeader::from_fields(ctx.request.ext_fields);
+  if (!h) co_return bad_header(ctx.request, h.error());
+  (void)groups_.remove(h->group_name);
   co_return reply(ctx.request, code::SUCCESS);
 }
 

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include "common/names.h"
-#include "remoting/header/field_codec.h"
 #include "remoting/header/topic_admin_header.h"
 #include "remoting/response_code.h"
 
@@ -43,9 +42,9 @@ Task<Reply> TopicAdminProcessor::create_or_update(RequestContext ctx) {
 }
 
 Task<Reply> TopicAdminProcessor::remove(RequestContext ctx) {
-  remoting::FieldReader r(ctx.request.ext_fields, "DeleteTopicRequestHeader");
-  const std::string topic = r.string("topic");
-  if (Status s = r.status(); !s) co_return bad_header(ctx.request, s.error());
+  auto h = remoting::DeleteTopicRequestHeader::from_fields(ctx.request.ext_fields);
+  if (!h) co_return bad_header(ctx.request, h.error());
+  const std::string& topic = h->topic;
   if (is_system_topic(topic)) {
     co_return reply(ctx.request, code::SYSTEM_ERROR, fmt::format("the topic[{}] is a system topic", topic));
   }

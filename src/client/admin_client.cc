@@ -12,6 +12,7 @@
 #include "remoting/header/consumer_offset_header.h"
 #include "remoting/header/query_message_header.h"
 #include "remoting/header/queue_offset_header.h"
+#include "remoting/header/route_header.h"
 #include "remoting/header/topic_admin_header.h"
 #include "remoting/request_code.h"
 #include "remoting/response_code.h"
@@ -83,7 +84,7 @@ Task<Status> AdminClient::create_topic_in_cluster(std::string cluster, body::Top
 
 Task<Status> AdminClient::delete_topic_in_broker(std::string broker_addr, std::string topic) {
   remoting::RemotingCommand req = remoting::make_request(rc::DELETE_TOPIC_IN_BROKER, 0);
-  req.ext_fields.set("topic", topic);
+  req.ext_fields = remoting::DeleteTopicRequestHeader{topic}.to_fields();
   Task<Result<remoting::RemotingCommand>> t = call_broker(fmt::format("broker {}", broker_addr), broker_addr, std::move(req));
   Result<remoting::RemotingCommand> r = co_await std::move(t);
   if (!r.ok()) co_return with_context(fmt::format("delete topic '{}'", topic), std::move(r).error());
@@ -94,8 +95,9 @@ Task<Status> AdminClient::delete_topic_in_namesrv(std::string topic, std::string
   const std::vector<std::string> addrs = ci_.name_servers().addrs();
   for (const std::string& addr : addrs) {
     remoting::RemotingCommand req = remoting::make_request(rc::DELETE_TOPIC_IN_NAMESRV, 0);
-    req.ext_fields.set("topic", topic);
-    if (!cluster.empty()) req.ext_fields.set("clusterName", cluster);
+    remoting::DeleteTopicFromNamesrvRequestHeader h{topic, std::nullopt};
+    if (!cluster.empty()) h.cluster_name = cluster;
+    req.ext_fields = h.to_fields();
     Result<remoting::RemotingCommand> r = co_await ci_.rpc().invoke(addr, std::move(req), ci_.config().api_timeout);
     const std::string where = fmt::format("NameServer {}", addr);
     if (!r.ok()) co_return with_context(fmt::format("delete topic '{}' at {}", topic, where), std::move(r).error());
@@ -131,12 +133,12 @@ Task<Result<std::string>> AdminClient::read_address(MessageQueue mq) {
   co_return std::move(*addr);
 }
 
-Task<Result<std::int64_t>> AdminClient::queue_offset(std::string addr, std::int32_t request_code, MessageQueue mq) {
+Task<Result<QueueOffset>> AdminClient::queue_offset(std::string addr, std::int32_t request_code, MessageQueue mq) {
   remoting::RemotingCommand req = remoting::make_request(request_code, 0);
   if (request_code == rc::GET_MAX_OFFSET) {
-    req.ext_fields = remoting::GetMaxOffsetRequestHeader{mq.topic, mq.queue_id.value()}.to_fields();
+    req.ext_fields = remoting::GetMaxOffsetRequestHeader{mq.topic, mq.queue_id}.to_fields();
   } else {
-    req.ext_fields = remoting::GetMinOffsetRequestHeader{mq.topic, mq.queue_id.value()}.to_fields();
+    req.ext_fields = remoting::GetMinOffsetRequestHeader{mq.topic, mq.queue_id}.to_fields();
   }
   const std::string where = broker_where(mq.broker_name, addr);
   Task<Result<remoting::RemotingCommand>> t = call_broker(where, addr, std::move(req));
@@ -155,13 +157,13 @@ Task<Result<std::vector<QueueStatus>>> AdminClient::topic_status(std::string top
     Task<Result<std::string>> at = read_address(mq);
     Result<std::string> addr = co_await std::move(at);
     if (!addr.ok()) co_return std::move(addr).error();
-    Task<Result<std::int64_t>> mint = queue_offset(*addr, rc::GET_MIN_OFFSET, mq);
-    Result<std::int64_t> min = co_await std::move(mint);
+    Task<Result<QueueOffset>> mint = queue_offset(*addr, rc::GET_MIN_OFFSET, mq);
+    Result<QueueOffset> min = co_await std::move(mint);
     if (!min.ok()) co_return std::move(min).error();
-    Task<Result<std::int64_t>> maxt = queue_offset(*addr, rc::GET_MAX_OFFSET, mq);
-    Result<std::int64_t> max = co_await std::move(maxt);
+    Task<Result<QueueOffset>> maxt = queue_offset(*addr, rc::GET_MAX_OFFSET, mq);
+    Result<QueueOffset> max = co_await std::move(maxt);
     if (!max.ok()) co_return std::move(max).error();
-    out.push_back(QueueStatus{mq, QueueOffset(*min), QueueOffset(*max)});
+    out.push_back(QueueStatus{mq, *min, *max});
   }
   co_return out;
 }
@@ -193,7 +195,7 @@ Task<Result<MessageExt>> AdminClient::view_message(std::string offset_msg_id) {
   if (!id.ok()) co_return with_context(fmt::format("view message '{}'", offset_msg_id), std::move(id).error());
   const std::string addr = id->store_host.to_string();
   remoting::RemotingCommand req = remoting::make_request(rc::VIEW_MESSAGE_BY_ID, 0);
-  req.ext_fields = remoting::ViewMessageRequestHeader{id->offset.value()}.to_fields();
+  req.ext_fields = remoting::ViewMessageRequestHeader{id->offset}.to_fields();
   Task<Result<remoting::RemotingCommand>> t = call_broker(fmt::format("broker {}", addr), addr, std::move(req));
   Result<remoting::RemotingCommand> r = co_await std::move(t);
   if (!r.ok()) co_return with_context(fmt::format("view message '{}'", offset_msg_id), std::move(r).error());
@@ -252,15 +254,15 @@ Task<Result<std::vector<QueueProgress>>> AdminClient::consumer_progress(std::str
     Task<Result<std::string>> at = read_address(mq);
     Result<std::string> addr = co_await std::move(at);
     if (!addr.ok()) co_return std::move(addr).error();
-    Task<Result<std::int64_t>> maxt = queue_offset(*addr, rc::GET_MAX_OFFSET, mq);
-    Result<std::int64_t> max = co_await std::move(maxt);
+    Task<Result<QueueOffset>> maxt = queue_offset(*addr, rc::GET_MAX_OFFSET, mq);
+    Result<QueueOffset> max = co_await std::move(maxt);
     if (!max.ok()) co_return std::move(max).error();
     remoting::RemotingCommand req = remoting::make_request(rc::QUERY_CONSUMER_OFFSET, 0);
-    req.ext_fields = remoting::QueryConsumerOffsetRequestHeader{group, mq.topic, mq.queue_id.value()}.to_fields();
+    req.ext_fields = remoting::QueryConsumerOffsetRequestHeader{group, mq.topic, mq.queue_id}.to_fields();
     Result<remoting::RemotingCommand> r = co_await ci_.rpc().invoke(*addr, std::move(req), ci_.config().api_timeout);
     const std::string where = broker_where(mq.broker_name, *addr);
     if (!r.ok()) co_return with_context(where, std::move(r).error());
-    std::int64_t committed = -1;
+    QueueOffset committed(-1);
     if (r->code == code::SUCCESS) {
       Result<remoting::QueryConsumerOffsetResponseHeader> h = remoting::QueryConsumerOffsetResponseHeader::from_fields(r->ext_fields);
       if (!h.ok()) co_return Error(Errc::corrupt, fmt::format("{}: {}", where, h.error().detail));
@@ -268,7 +270,7 @@ Task<Result<std::vector<QueueProgress>>> AdminClient::consumer_progress(std::str
     } else if (r->code != code::QUERY_NOT_FOUND) {
       co_return reply_error(where, rc::QUERY_CONSUMER_OFFSET, *r);
     }
-    out.push_back(QueueProgress{mq, QueueOffset(*max), QueueOffset(committed)});
+    out.push_back(QueueProgress{mq, *max, committed});
   }
   co_return out;
 }

@@ -69,7 +69,7 @@ class AdminClient {
 
  private:
   Task<Result<remoting::RemotingCommand>> call_broker(std::string where, std::string addr, remoting::RemotingCommand req);
-  Task<Result<std::int64_t>> queue_offset(std::string addr, std::int32_t code, MessageQueue mq);
+  Task<Result<QueueOffset>> queue_offset(std::string addr, std::int32_t code, MessageQueue mq);
   Task<Result<std::string>> read_address(MessageQueue mq);
   // The master addresses of `cluster`'s brokers, by broker name. not_found when there are none.
   Task<Result<std::vector<std::string>>> cluster_masters(std::string cluster, std::string what);

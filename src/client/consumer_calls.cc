@@ -47,9 +47,6 @@ Task<Result<remoting::RemotingCommand>> call(ClientInstance& ci, Target t, remot
   co_return r;
 }
 
-body::MessageQueue to_body(const MessageQueue& mq) { return body::MessageQueue{mq.topic, mq.broker_name, mq.queue_id.value()}; }
-MessageQueue from_body(const body::MessageQueue& mq) { return MessageQueue{mq.topic, mq.broker_name, QueueId(mq.queue_id)}; }
-
 }  // namespace
 
 Task<Result<std::vector<std::string>>> find_consumer_ids(ClientInstance& ci, std::string topic, std::string group) {
@@ -77,14 +74,14 @@ Task<Result<std::optional<QueueOffset>>> query_consumer_offset(ClientInstance& c
   Result<Target> t = co_await std::move(tt);
   if (!t.ok()) co_return std::move(t).error();
   remoting::RemotingCommand req = remoting::make_request(rc::QUERY_CONSUMER_OFFSET, 0);
-  req.ext_fields = remoting::QueryConsumerOffsetRequestHeader{group, mq.topic, mq.queue_id.value()}.to_fields();
+  req.ext_fields = remoting::QueryConsumerOffsetRequestHeader{group, mq.topic, mq.queue_id}.to_fields();
   Result<remoting::RemotingCommand> r = co_await ci.rpc().invoke(t->addr, std::move(req), ci.config().api_timeout);
   if (!r.ok()) co_return with_context(t->where, std::move(r).error());
   if (r->code == code::QUERY_NOT_FOUND) co_return std::optional<QueueOffset>();
   if (r->code != code::SUCCESS) co_return reply_error(t->where, rc::QUERY_CONSUMER_OFFSET, *r);
   Result<remoting::QueryConsumerOffsetResponseHeader> h = remoting::QueryConsumerOffsetResponseHeader::from_fields(r->ext_fields);
   if (!h.ok()) co_return Error(Errc::corrupt, fmt::format("{}: {}", t->where, h.error().detail));
-  co_return std::optional<QueueOffset>(QueueOffset(h->offset));
+  co_return std::optional<QueueOffset>(h->offset);
 }
 
 Task<Status> update_consumer_offset_oneway(ClientInstance& ci, std::string group, MessageQueue mq, QueueOffset offset) {
@@ -92,7 +89,7 @@ Task<Status> update_consumer_offset_oneway(ClientInstance& ci, std::string group
   Result<Target> t = co_await std::move(tt);
   if (!t.ok()) co_return std::move(t).error();
   remoting::RemotingCommand req = remoting::make_request(rc::UPDATE_CONSUMER_OFFSET, 0);
-  req.ext_fields = remoting::UpdateConsumerOffsetRequestHeader{group, mq.topic, mq.queue_id.value(), offset.value()}.to_fields();
+  req.ext_fields = remoting::UpdateConsumerOffsetRequestHeader{group, mq.topic, mq.queue_id, offset}.to_fields();
   Status s = co_await ci.rpc().invoke_oneway(t->addr, std::move(req));
   if (!s.ok()) co_return with_context(t->where, std::move(s).error());
   co_return Status{};
@@ -103,13 +100,13 @@ Task<Result<QueueOffset>> max_offset(ClientInstance& ci, MessageQueue mq) {
   Result<Target> t = co_await std::move(tt);
   if (!t.ok()) co_return std::move(t).error();
   remoting::RemotingCommand req = remoting::make_request(rc::GET_MAX_OFFSET, 0);
-  req.ext_fields = remoting::GetMaxOffsetRequestHeader{mq.topic, mq.queue_id.value()}.to_fields();
+  req.ext_fields = remoting::GetMaxOffsetRequestHeader{mq.topic, mq.queue_id}.to_fields();
   Task<Result<remoting::RemotingCommand>> ct = call(ci, *t, std::move(req), ci.config().api_timeout);
   Result<remoting::RemotingCommand> r = co_await std::move(ct);
   if (!r.ok()) co_return std::move(r).error();
   Result<remoting::GetMaxOffsetResponseHeader> h = remoting::GetMaxOffsetResponseHeader::from_fields(r->ext_fields);
   if (!h.ok()) co_return Error(Errc::corrupt, fmt::format("{}: {}", t->where, h.error().detail));
-  co_return QueueOffset(h->offset);
+  co_return h->offset;
 }
 
 Task<Result<QueueOffset>> min_offset(ClientInstance& ci, MessageQueue mq) {
@@ -117,13 +114,13 @@ Task<Result<QueueOffset>> min_offset(ClientInstance& ci, MessageQueue mq) {
   Result<Target> t = co_await std::move(tt);
   if (!t.ok()) co_return std::move(t).error();
   remoting::RemotingCommand req = remoting::make_request(rc::GET_MIN_OFFSET, 0);
-  req.ext_fields = remoting::GetMinOffsetRequestHeader{mq.topic, mq.queue_id.value()}.to_fields();
+  req.ext_fields = remoting::GetMinOffsetRequestHeader{mq.topic, mq.queue_id}.to_fields();
   Task<Result<remoting::RemotingCommand>> ct = call(ci, *t, std::move(req), ci.config().api_timeout);
   Result<remoting::RemotingCommand> r = co_await std::move(ct);
   if (!r.ok()) co_return std::move(r).error();
   Result<remoting::GetMinOffsetResponseHeader> h = remoting::GetMinOffsetResponseHeader::from_fields(r->ext_fields);
   if (!h.ok()) co_return Error(Errc::corrupt, fmt::format("{}: {}", t->where, h.error().detail));
-  co_return QueueOffset(h->offset);
+  co_return h->offset;
 }
 
 Task<Result<QueueOffset>> search_offset(ClientInstance& ci, MessageQueue mq, WallMs timestamp_ms) {
@@ -131,13 +128,13 @@ Task<Result<QueueOffset>> search_offset(ClientInstance& ci, MessageQueue mq, Wal
   Result<Target> t = co_await std::move(tt);
   if (!t.ok()) co_return std::move(t).error();
   remoting::RemotingCommand req = remoting::make_request(rc::SEARCH_OFFSET_BY_TIMESTAMP, 0);
-  req.ext_fields = remoting::SearchOffsetRequestHeader{mq.topic, mq.queue_id.value(), timestamp_ms}.to_fields();
+  req.ext_fields = remoting::SearchOffsetRequestHeader{mq.topic, mq.queue_id, timestamp_ms}.to_fields();
   Task<Result<remoting::RemotingCommand>> ct = call(ci, *t, std::move(req), ci.config().api_timeout);
   Result<remoting::RemotingCommand> r = co_await std::move(ct);
   if (!r.ok()) co_return std::move(r).error();
   Result<remoting::SearchOffsetResponseHeader> h = remoting::SearchOffsetResponseHeader::from_fields(r->ext_fields);
   if (!h.ok()) co_return Error(Errc::corrupt, fmt::format("{}: {}", t->where, h.error().detail));
-  co_return QueueOffset(h->offset);
+  co_return h->offset;
 }
 
 Task<Result<std::vector<MessageQueue>>> lock_batch(ClientInstance& ci, std::string group, std::string broker_name,
@@ -149,7 +146,7 @@ Task<Result<std::vector<MessageQueue>>> lock_batch(ClientInstance& ci, std::stri
   body::LockBatchRequestBody b;
   b.consumer_group = group;
   b.client_id = ci.client_id();
-  for (const MessageQueue& mq : mqs) b.mq_set.push_back(to_body(mq));
+  b.mq_set = std::move(mqs);
   remoting::RemotingCommand req = remoting::make_request(rc::LOCK_BATCH_MQ, 0);
   req.body = b.encode();
   Task<Result<remoting::RemotingCommand>> ct = call(ci, *t, std::move(req), ci.config().api_timeout);
@@ -157,9 +154,7 @@ Task<Result<std::vector<MessageQueue>>> lock_batch(ClientInstance& ci, std::stri
   if (!r.ok()) co_return std::move(r).error();
   Result<body::LockBatchResponseBody> locked = body::LockBatchResponseBody::decode(r->body);
   if (!locked.ok()) co_return Error(Errc::corrupt, fmt::format("{}: lock reply: {}", t->where, locked.error().detail));
-  std::vector<MessageQueue> out;
-  for (const body::MessageQueue& mq : locked->lock_ok_mq_set) out.push_back(from_body(mq));
-  co_return out;
+  co_return std::move(locked->lock_ok_mq_set);
 }
 
 Task<Status> unlock_batch(ClientInstance& ci, std::string group, std::string broker_name, std::vector<MessageQueue> mqs,
@@ -171,7 +166,7 @@ Task<Status> unlock_batch(ClientInstance& ci, std::string group, std::string bro
   body::UnlockBatchRequestBody b;
   b.consumer_group = group;
   b.client_id = ci.client_id();
-  for (const MessageQueue& mq : mqs) b.mq_set.push_back(to_body(mq));
+  b.mq_set = std::move(mqs);
   remoting::RemotingCommand req = remoting::make_request(rc::UNLOCK_BATCH_MQ, 0);
   req.body = b.encode();
   if (oneway) {
@@ -190,7 +185,7 @@ Task<Status> send_message_back(ClientInstance& ci, SendBackRequest q, MessageExt
   Result<Target> t = co_await std::move(tt);
   if (!t.ok()) co_return std::move(t).error();
   remoting::ConsumerSendMsgBackRequestHeader h;
-  h.offset = msg.physical_offset.value();
+  h.offset = msg.physical_offset;
   h.group = q.group;
   h.delay_level = q.delay_level;
   h.origin_msg_id = std::string(msg.msg_id());

@@ -34,8 +34,8 @@ std::vector<std::uint8_t> encode_offset_file(const std::map<MessageQueue, QueueO
   return out;
 }
 
-Result<std::map<MessageQueue, QueueOffset>> decode_offset_file(std::span<const std::uint8_t> text) {
-  std::string_view s(reinterpret_cast<const char*>(text.data()), text.size());
+Result<std::map<MessageQueue, QueueOffset>> decode_offset_file(Bytes text) {
+  std::string_view s = as_text(text);
   Result<rapidjson::Document> doc = json::parse(s, json::Numbers::typed, "offset file");
   if (!doc.ok()) return std::move(doc).error();
   json::JsonErrors errors;

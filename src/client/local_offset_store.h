@@ -18,11 +18,11 @@
 
 #include <cstdint>
 #include <map>
-#include <span>
 #include <string>
 #include <vector>
 
 #include "client/offset_store.h"
+#include "runtime/bytes.h"
 #include "runtime/runtime.h"
 
 namespace ferry::client {
@@ -53,6 +53,6 @@ class LocalOffsetStore final : public OffsetStore {
 
 // The file format above. decode errors: corrupt (not JSON), invalid_argument (naming the field).
 std::vector<std::uint8_t> encode_offset_file(const std::map<MessageQueue, QueueOffset>& offsets);
-Result<std::map<MessageQueue, QueueOffset>> decode_offset_file(std::span<const std::uint8_t> text);
+Result<std::map<MessageQueue, QueueOffset>> decode_offset_file(Bytes text);
 
 }  // namespace ferry::client

@@ -45,11 +45,11 @@ Task<Result<PullResult>> PullAPI::pull(PullRequest q) {
   remoting::PullMessageRequestHeader h;
   h.consumer_group = q.group;
   h.topic = q.queue.topic;
-  h.queue_id = q.queue.queue_id.value();
-  h.queue_offset = q.offset.value();
+  h.queue_id = q.queue.queue_id;
+  h.queue_offset = q.offset;
   h.max_msg_nums = q.max_nums;
   h.sys_flag = kPullSubscription | (q.commit_offset ? kPullCommitOffset : 0) | (q.suspend > Duration::zero() ? kPullSuspend : 0);
-  h.commit_offset = q.commit_offset ? q.commit_offset->value() : 0;
+  h.commit_offset = q.commit_offset.value_or(QueueOffset(0));
   h.suspend_timeout_millis = to_ms(q.suspend);
   h.subscription = q.sub_expression;
   h.sub_version = ci_.runtime().wall_ms();
@@ -70,16 +70,16 @@ Task<Result<PullResult>> PullAPI::pull(PullRequest q) {
   }
   Result<remoting::PullMessageResponseHeader> rh = remoting::PullMessageResponseHeader::from_fields(reply->ext_fields);
   if (!rh.ok()) co_return Error(Errc::corrupt, fmt::format("{} sent a malformed pull reply: {}", where, rh.error().detail));
-  out.next_begin_offset = QueueOffset(rh->next_begin_offset);
-  out.min_offset = QueueOffset(rh->min_offset);
-  out.max_offset = QueueOffset(rh->max_offset);
+  out.next_begin_offset = rh->next_begin_offset;
+  out.min_offset = rh->min_offset;
+  out.max_offset = rh->max_offset;
   out.suggest_which_broker_id = rh->suggest_which_broker_id;
   if (out.status != PullStatus::FOUND) co_return out;
 
   Result<std::vector<MessageExt>> msgs = decode_messages(Bytes(reply->body.data(), reply->body.size()), MessagesDecodeOptions{});
   if (!msgs.ok()) co_return with_context(fmt::format("pull reply from {}", where), std::move(msgs).error());
-  const std::string min_text = std::to_string(rh->min_offset);
-  const std::string max_text = std::to_string(rh->max_offset);
+  const std::string min_text = std::to_string(rh->min_offset.value());
+  const std::string max_text = std::to_string(rh->max_offset.value());
   for (MessageExt& m : *msgs) {
     if (!sub->matches_tag(m.tags())) continue;  // a tag-hash collision at the broker
     m.properties.set(prop::kMinOffset, min_text);

@@ -57,7 +57,7 @@ remoting::RemotingCommand build_send_request(const PreparedMessage& m, const Mes
   h.topic = m.topic;
   h.default_topic = config.create_topic_key;
   h.default_topic_queue_nums = config.default_topic_queue_nums;
-  h.queue_id = mq.queue_id.value();
+  h.queue_id = mq.queue_id;
   h.sys_flag = m.sys_flag;
   h.born_timestamp = born_timestamp_ms;
   h.flag = m.flag;
@@ -89,8 +89,8 @@ Result<SendResult> parse_send_reply(const remoting::RemotingCommand& reply, cons
   }
   out.msg_id = m.msg_id;
   out.offset_msg_id = h->msg_id;
-  out.queue = MessageQueue{m.topic, mq.broker_name, QueueId(h->queue_id)};
-  out.queue_offset = QueueOffset(h->queue_offset);
+  out.queue = MessageQueue{m.topic, mq.broker_name, h->queue_id};
+  out.queue_offset = h->queue_offset;
   out.transaction_id = h->transaction_id;
   out.region_id = h->msg_region;
   out.trace_on = !h->trace_on || *h->trace_on != "false";

@@ -2,18 +2,15 @@
 //
 // RocketMQ's stored records and wire formats are big-endian throughout. These are the primitive
 // operations; ByteWriter / SpanWriter / ByteReader build on them. Callers guarantee that `p`
-// points at enough bytes (the writers and the reader check that for them).
+// points at enough bytes (the writers and the reader check that for them). Bytes, MutableBytes,
+// as_bytes() and as_text() come from runtime/bytes.h.
 #pragma once
 
-#include <cstddef>
 #include <cstdint>
-#include <span>
-#include <string_view>
+
+#include "runtime/bytes.h"
 
 namespace ferry {
-
-using Bytes = std::span<const std::uint8_t>;
-using MutableBytes = std::span<std::uint8_t>;
 
 constexpr std::uint16_t load_be16(const std::uint8_t* p) {
   return static_cast<std::uint16_t>((std::uint16_t{p[0]} << 8) | std::uint16_t{p[1]});
@@ -39,14 +36,6 @@ constexpr void store_be32(std::uint8_t* p, std::uint32_t v) {
 constexpr void store_be64(std::uint8_t* p, std::uint64_t v) {
   store_be32(p, static_cast<std::uint32_t>(v >> 32));
   store_be32(p + 4, static_cast<std::uint32_t>(v));
-}
-
-// Views of text as bytes and back (no copy). RocketMQ strings are UTF-8 bytes on the wire.
-inline Bytes as_bytes(std::string_view s) {
-  return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()};
-}
-inline std::string_view as_text(Bytes b) {
-  return {reinterpret_cast<const char*>(b.data()), b.size()};
 }
 
 }  // namespace ferry

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
+#include <utility>
 
 namespace ferry {
 namespace {
@@ -23,36 +23,6 @@ std::string quote(std::string_view s) {
 }
 
 }  // namespace
-
-const Properties::Entry* Properties::find(std::string_view key) const {
-  auto it = std::find_if(entries_.begin(), entries_.end(),
-                         [&](const Entry& e) { return e.first == key; });
-  return it == entries_.end() ? nullptr : &*it;
-}
-
-std::optional<std::string_view> Properties::get(std::string_view key) const {
-  const Entry* e = find(key);
-  if (e == nullptr) return std::nullopt;
-  return std::string_view(e->second);
-}
-
-void Properties::set(std::string_view key, std::string_view value) {
-  for (Entry& e : entries_) {
-    if (e.first == key) {
-      e.second.assign(value);
-      return;
-    }
-  }
-  entries_.emplace_back(std::string(key), std::string(value));
-}
-
-bool Properties::erase(std::string_view key) {
-  auto it = std::find_if(entries_.begin(), entries_.end(),
-                         [&](const Entry& e) { return e.first == key; });
-  if (it == entries_.end()) return false;
-  entries_.erase(it);
-  return true;
-}
 
 std::size_t encoded_properties_size(const Properties& props) {
   std::size_t n = 0;
@@ -82,7 +52,7 @@ Result<std::string> encode_properties(const Properties& props) {
 }
 
 Result<Properties> decode_properties(std::string_view text) {
-  Properties props;
+  OrderedStringMapBuilder props;
   std::size_t index = 0;
   std::size_t pos = 0;
   while (pos < text.size()) {
@@ -103,7 +73,7 @@ Result<Properties> decode_properties(std::string_view text) {
     }
     props.set(entry.substr(0, sep), entry.substr(sep + 1));
   }
-  return props;
+  return std::move(props).take();
 }
 
 }  // namespace ferry

@@ -1,6 +1,5 @@
 // PUT_KV_CONFIG (100), GET_KV_CONFIG (101), DELETE_KV_CONFIG (102), GET_KVLIST_BY_NAMESPACE (219).
 #include "namesrv/request_processor.h"
-#include "remoting/header/field_codec.h"
 #include "remoting/header/kv_config_header.h"
 #include "remoting/response_code.h"
 
@@ -44,11 +43,12 @@ RemotingCommand RequestProcessor::delete_kv(const RemotingCommand& request) {
 }
 
 RemotingCommand RequestProcessor::kv_list(const RemotingCommand& request) {
-  remoting::FieldReader r(request.ext_fields, "GetKVListByNamespaceRequestHeader");
-  std::string name_space = r.string("namespace");
-  if (Status s = r.status(); !s) return error_reply(request, s.error().detail);
-  auto table = kv_.encode_namespace(name_space);
-  if (!table) return make_response(request, response_code::QUERY_NOT_FOUND, "No config item, Namespace: " + name_space);
+  auto header = remoting::GetKvListByNamespaceRequestHeader::from_fields(request.ext_fields);
+  if (!header) return error_reply(request, header.error().detail);
+  auto table = kv_.encode_namespace(header->name_space);
+  if (!table) {
+    return make_response(request, response_code::QUERY_NOT_FOUND, "No config item, Namespace: " + header->name_space);
+  }
   RemotingCommand reply = make_response(request, response_code::SUCCESS);
   reply.body = std::move(*table);
   return reply;

@@ -6,7 +6,6 @@
 #include <utility>
 
 #include "namesrv/namesrv_codes.h"
-#include "remoting/header/field_codec.h"
 #include "remoting/header/route_header.h"
 #include "remoting/request_code.h"
 #include "remoting/response_code.h"
@@ -93,10 +92,10 @@ RemotingCommand RequestProcessor::all_topics(const RemotingCommand& request) {
 }
 
 RemotingCommand RequestProcessor::delete_topic(const RemotingCommand& request) {
-  remoting::FieldReader r(request.ext_fields, "DeleteTopicFromNamesrvRequestHeader");
-  std::string topic = r.string("topic");
-  std::optional<std::string> cluster = r.optional_string("clusterName");
-  if (Status s = r.status(); !s) return error_reply(request, s.error().detail);
+  auto header = remoting::DeleteTopicFromNamesrvRequestHeader::from_fields(request.ext_fields);
+  if (!header) return error_reply(request, header.error().detail);
+  const std::string& topic = header->topic;
+  std::optional<std::string> cluster = header->cluster_name;
   if (cluster && cluster->empty()) cluster.reset();
   const bool removed = routes_.delete_topic(topic, cluster);
   rt_.log().info("DELETE_TOPIC_IN_NAMESRV {}{}: {}", topic, cluster ? " in cluster " + *cluster : "",
@@ -105,10 +104,9 @@ RemotingCommand RequestProcessor::delete_topic(const RemotingCommand& request) {
 }
 
 RemotingCommand RequestProcessor::topics_by_cluster(const RemotingCommand& request) {
-  remoting::FieldReader r(request.ext_fields, "GetTopicsByClusterRequestHeader");
-  std::string cluster = r.string("cluster");
-  if (Status s = r.status(); !s) return error_reply(request, s.error().detail);
-  return success(request, routes_.topics_of_cluster(cluster).encode());
+  auto header = remoting::GetTopicsByClusterRequestHeader::from_fields(request.ext_fields);
+  if (!header) return error_reply(request, header.error().detail);
+  return success(request, routes_.topics_of_cluster(header->cluster).encode());
 }
 
 }  // namespace ferry::namesrv

@@ -4,7 +4,7 @@
 
 #include <string_view>
 
-#include "remoting/byte_io.h"
+#include "common/big_endian.h"
 #include "remoting/header_binary.h"
 #include "remoting/header_json.h"
 #include "runtime/assert.h"
@@ -35,8 +35,8 @@ Status encode_frame_head(const RemotingCommand& cmd, std::vector<std::uint8_t>& 
   const auto total_len = static_cast<std::uint32_t>(frame_bytes - kLengthFieldBytes);
   const auto marked = (static_cast<std::uint32_t>(cmd.serialize_type) << kSerializeTypeShift) |
                       static_cast<std::uint32_t>(header_bytes);
-  put_be32_at(head.data(), total_len);
-  put_be32_at(head.data() + kLengthFieldBytes, marked);
+  store_be32(head.data(), total_len);
+  store_be32(head.data() + kLengthFieldBytes, marked);
   return {};
 }
 
@@ -64,12 +64,12 @@ Status check_frame_length(std::int32_t total_len, std::size_t frame_bytes_max) {
   return {};
 }
 
-Result<RemotingCommand> decode_frame_payload(std::span<const std::uint8_t> payload) {
+Result<RemotingCommand> decode_frame_payload(Bytes payload) {
   if (payload.size() < kMarkedHeaderLenBytes) {
     return Error(Errc::corrupt, fmt::format("frame of {} bytes has no header-length field",
                                             payload.size()));
   }
-  const std::uint32_t marked = get_be32_at(payload.data());
+  const std::uint32_t marked = load_be32(payload.data());
   const std::uint32_t type = marked >> kSerializeTypeShift;
   const std::size_t header_bytes = marked & kHeaderLenMask;
   const auto rest = payload.subspan(kMarkedHeaderLenBytes);
@@ -83,8 +83,7 @@ Result<RemotingCommand> decode_frame_payload(std::span<const std::uint8_t> paylo
 
   Result<RemotingCommand> cmd = Error(Errc::corrupt, fmt::format("unknown serialize type {}", type));
   if (type == static_cast<std::uint32_t>(SerializeType::json)) {
-    cmd = read_json_header(
-        std::string_view(reinterpret_cast<const char*>(header.data()), header.size()));
+    cmd = read_json_header(as_text(header));
   } else if (type == static_cast<std::uint32_t>(SerializeType::rocketmq)) {
     cmd = read_binary_header(header);
   }
@@ -93,13 +92,13 @@ Result<RemotingCommand> decode_frame_payload(std::span<const std::uint8_t> paylo
   return cmd;
 }
 
-Result<RemotingCommand> decode_frame(std::span<const std::uint8_t> frame,
+Result<RemotingCommand> decode_frame(Bytes frame,
                                      std::size_t frame_bytes_max) {
   if (frame.size() < kLengthFieldBytes) {
     return Error(Errc::corrupt, fmt::format("{} bytes, shorter than the frame-length field",
                                             frame.size()));
   }
-  const auto total_len = static_cast<std::int32_t>(get_be32_at(frame.data()));
+  const auto total_len = static_cast<std::int32_t>(load_be32(frame.data()));
   FERRY_TRY(check_frame_length(total_len, frame_bytes_max));
   const std::size_t expected = kLengthFieldBytes + static_cast<std::size_t>(total_len);
   if (frame.size() != expected) {

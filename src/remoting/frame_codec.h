@@ -9,11 +9,11 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <span>
 #include <vector>
 
 #include "remoting/frame_format.h"
 #include "remoting/remoting_command.h"
+#include "runtime/bytes.h"
 #include "runtime/result.h"
 
 namespace ferry::remoting {
@@ -37,12 +37,12 @@ Status check_frame_length(std::int32_t total_len, std::size_t frame_bytes_max);
 // Decodes the `totalLen` bytes that follow the length field: markedHeaderLen, header, body.
 // Errors (Errc::corrupt): fewer than 4 bytes, a header length beyond the payload, an unknown
 // serialize type, or the header decoder's error (header_json.h, header_binary.h).
-Result<RemotingCommand> decode_frame_payload(std::span<const std::uint8_t> payload);
+Result<RemotingCommand> decode_frame_payload(Bytes payload);
 
 // Decodes exactly one whole frame, length field included. Errors: as check_frame_length() and
 // decode_frame_payload(), and Errc::corrupt when `frame` is shorter or longer than its totalLen
 // says.
-Result<RemotingCommand> decode_frame(std::span<const std::uint8_t> frame,
+Result<RemotingCommand> decode_frame(Bytes frame,
                                      std::size_t frame_bytes_max = kFrameBytesMaxDefault);
 
 }  // namespace ferry::remoting

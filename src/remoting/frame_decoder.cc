@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "remoting/byte_io.h"
+#include "common/big_endian.h"
 #include "remoting/frame_codec.h"
 #include "runtime/assert.h"
 
@@ -20,7 +20,7 @@ Error FrameDecoder::fail(Error e) {
   return e;
 }
 
-Status FrameDecoder::feed(std::span<const std::uint8_t> bytes) {
+Status FrameDecoder::feed(Bytes bytes) {
   if (error_) return *error_;
   auto front = front_frame_bytes();
   if (!front) return std::move(front).error();
@@ -37,7 +37,7 @@ Status FrameDecoder::feed(std::span<const std::uint8_t> bytes) {
 
 Result<std::optional<std::size_t>> FrameDecoder::front_frame_bytes() {
   if (buffered_bytes() < kLengthFieldBytes) return std::optional<std::size_t>();
-  const auto total_len = static_cast<std::int32_t>(get_be32_at(buf_.data() + begin_));
+  const auto total_len = static_cast<std::int32_t>(load_be32(buf_.data() + begin_));
   if (auto ok = check_frame_length(total_len, frame_bytes_max_); !ok) {
     return fail(std::move(ok).error());
   }
@@ -51,8 +51,7 @@ Result<std::optional<RemotingCommand>> FrameDecoder::next() {
   if (!*front || **front > buffered_bytes()) return std::optional<RemotingCommand>();
 
   const std::size_t frame_bytes = **front;
-  const std::span<const std::uint8_t> payload(buf_.data() + begin_ + kLengthFieldBytes,
-                                              frame_bytes - kLengthFieldBytes);
+  const Bytes payload(buf_.data() + begin_ + kLengthFieldBytes, frame_bytes - kLengthFieldBytes);
   auto cmd = decode_frame_payload(payload);
   if (!cmd) return fail(std::move(cmd).error());
   begin_ += frame_bytes;

@@ -23,11 +23,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <span>
 #include <vector>
 
 #include "remoting/frame_format.h"
 #include "remoting/remoting_command.h"
+#include "runtime/bytes.h"
 #include "runtime/result.h"
 
 namespace ferry::remoting {
@@ -38,7 +38,7 @@ class FrameDecoder {
 
   // Appends `bytes` to the buffer. Errors: the sticky decode error if next() failed before;
   // Errc::busy if a complete frame is waiting (call next() until it returns nullopt first).
-  Status feed(std::span<const std::uint8_t> bytes);
+  Status feed(Bytes bytes);
 
   // The next complete command, nullopt when more bytes are needed, or an error (Errc::corrupt,
   // the text names the reason: negative or oversized length, header length beyond the frame,

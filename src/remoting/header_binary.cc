@@ -3,9 +3,12 @@
 #include <fmt/format.h>
 
 #include <limits>
+#include <optional>
+#include <string>
 #include <string_view>
 
-#include "remoting/byte_io.h"
+#include "common/byte_reader.h"
+#include "common/byte_writer.h"
 #include "runtime/assert.h"
 
 namespace ferry::remoting {
@@ -21,41 +24,49 @@ std::size_t ext_fields_bytes(const ExtFields& fields) {
 
 Error corrupt(std::string what) { return Error(Errc::corrupt, "binary header: " + std::move(what)); }
 
-// Reads an int32 length that must be >= 0 and fit in what is left.
-Result<std::size_t> read_length(ByteReader& r, std::string_view what) {
-  std::uint32_t raw = 0;
-  if (!r.be32(raw)) return corrupt(fmt::format("truncated before the {} length", what));
-  const auto len = static_cast<std::int32_t>(raw);
-  if (len < 0) return corrupt(fmt::format("negative {} length {}", what, len));
-  if (static_cast<std::size_t>(len) > r.remaining()) {
-    return corrupt(fmt::format("{} length {} exceeds the {} bytes left", what, len, r.remaining()));
+// What a length belongs to, for errors: "remark", or `part` of the entry with `key`
+// ("extFields value (key \"k\")"). Formatted only when there is an error to report.
+struct LengthOf {
+  std::string_view part;
+  std::optional<std::string_view> key;
+
+  std::string text() const {
+    return key ? fmt::format("{} (key \"{}\")", part, *key) : std::string(part);
   }
-  return static_cast<std::size_t>(len);
+};
+
+// Reads an int32 length that must be >= 0 and fit in what is left.
+Result<std::size_t> read_length(ByteReader& r, const LengthOf& what) {
+  const Result<std::int32_t> len = r.i32();
+  if (!len) return corrupt(fmt::format("truncated before the {} length", what.text()));
+  if (*len < 0) return corrupt(fmt::format("negative {} length {}", what.text(), *len));
+  if (static_cast<std::size_t>(*len) > r.remaining()) {
+    return corrupt(fmt::format("{} length {} exceeds the {} bytes left", what.text(), *len,
+                               r.remaining()));
+  }
+  return static_cast<std::size_t>(*len);
 }
 
 Result<ExtFields> read_ext_fields(ByteReader& r) {
-  ExtFields fields;
+  OrderedStringMapBuilder fields;
   while (r.remaining() > 0) {
     if (fields.size() >= kExtFieldsMax) {
       return corrupt(fmt::format("more than {} extFields", kExtFieldsMax));
     }
-    std::uint16_t raw_key_len = 0;
-    if (!r.be16(raw_key_len)) return corrupt("truncated extFields key length");
-    const auto key_len = static_cast<std::int16_t>(raw_key_len);
-    if (key_len < 0) return corrupt(fmt::format("negative extFields key length {}", key_len));
-    std::string_view key;
-    if (!r.text(static_cast<std::size_t>(key_len), key)) {
-      return corrupt(fmt::format("extFields key length {} exceeds the {} bytes left", key_len,
+    const Result<std::int16_t> key_len = r.i16();
+    if (!key_len) return corrupt("truncated extFields key length");
+    if (*key_len < 0) return corrupt(fmt::format("negative extFields key length {}", *key_len));
+    const Result<std::string_view> key = r.text(static_cast<std::size_t>(*key_len));
+    if (!key) {
+      return corrupt(fmt::format("extFields key length {} exceeds the {} bytes left", *key_len,
                                  r.remaining()));
     }
-    auto value_len = read_length(r, fmt::format("extFields value (key \"{}\")", key));
+    auto value_len = read_length(r, LengthOf{"extFields value", *key});
     if (!value_len) return std::move(value_len).error();
-    std::string_view value;
-    const bool ok = r.text(*value_len, value);
-    FERRY_ASSERT(ok, "read_length checked {} <= remaining", *value_len);
-    fields.set(std::string(key), std::string(value));
+    const std::string_view value = r.text(*value_len).value();  // read_length checked the length
+    fields.set(*key, value);
   }
-  return fields;
+  return std::move(fields).take();
 }
 
 }  // namespace
@@ -71,58 +82,53 @@ void write_binary_header(const RemotingCommand& cmd, std::vector<std::uint8_t>& 
   const std::size_t ext_bytes = ext_fields_bytes(cmd.ext_fields);
   FERRY_ASSERT_LE(remark.size(), kLength32Max);
   FERRY_ASSERT_LE(ext_bytes, kLength32Max);
-  out.reserve(out.size() + kBinaryHeaderMinBytes + remark.size() + ext_bytes);
-
-  ByteWriter w(out);
-  w.be16(static_cast<std::uint16_t>(static_cast<std::int16_t>(cmd.code)));
+  // The exact length is known: size `out` once and write in place.
+  const std::size_t header_bytes = kBinaryHeaderMinBytes + remark.size() + ext_bytes;
+  const std::size_t at = out.size();
+  out.resize(at + header_bytes);
+  SpanWriter w(MutableBytes(out.data() + at, header_bytes));
+  w.i16(static_cast<std::int16_t>(cmd.code));
   w.u8(static_cast<std::uint8_t>(cmd.language));
-  w.be16(static_cast<std::uint16_t>(static_cast<std::int16_t>(cmd.version)));
-  w.be32(static_cast<std::uint32_t>(cmd.opaque));
-  w.be32(static_cast<std::uint32_t>(cmd.flag));
-  w.be32(static_cast<std::uint32_t>(remark.size()));
-  w.bytes(remark);
-  w.be32(static_cast<std::uint32_t>(ext_bytes));
+  w.i16(static_cast<std::int16_t>(cmd.version));
+  w.i32(cmd.opaque);
+  w.i32(cmd.flag);
+  w.u32(static_cast<std::uint32_t>(remark.size()));
+  w.text(remark);
+  w.u32(static_cast<std::uint32_t>(ext_bytes));
   for (const auto& [k, v] : cmd.ext_fields) {
     FERRY_ASSERT_LE(k.size(), static_cast<std::size_t>(std::numeric_limits<std::int16_t>::max()));
-    w.be16(static_cast<std::uint16_t>(k.size()));
-    w.bytes(k);
-    w.be32(static_cast<std::uint32_t>(v.size()));
-    w.bytes(v);
+    w.u16(static_cast<std::uint16_t>(k.size()));
+    w.text(k);
+    w.u32(static_cast<std::uint32_t>(v.size()));
+    w.text(v);
   }
+  FERRY_ASSERT(w.remaining() == 0, "binary header of {} bytes written short: {} left",
+               header_bytes, w.remaining());
 }
 
-Result<RemotingCommand> read_binary_header(std::span<const std::uint8_t> header) {
-  ByteReader r(header);
-  std::uint16_t code = 0;
-  std::uint8_t language = 0;
-  std::uint16_t version = 0;
-  std::uint32_t opaque = 0;
-  std::uint32_t flag = 0;
-  if (!r.be16(code) || !r.u8(language) || !r.be16(version) || !r.be32(opaque) || !r.be32(flag)) {
+Result<RemotingCommand> read_binary_header(Bytes header) {
+  if (header.size() < kBinaryFixedBytes) {
     return corrupt(fmt::format("{} bytes, shorter than the {}-byte fixed part", header.size(),
                                kBinaryFixedBytes));
   }
-  const auto lang = language_from_code(language);
-  if (!lang) return corrupt(fmt::format("unknown language code {}", language));
-
+  // The fixed part is there, so value() (which aborts with the reader's error) cannot fail.
+  ByteReader r(header);
   RemotingCommand cmd;
   cmd.serialize_type = SerializeType::rocketmq;
-  cmd.code = static_cast<std::int16_t>(code);
+  cmd.code = r.i16().value();
+  const std::uint8_t language = r.u8().value();
+  cmd.version = r.i16().value();
+  cmd.opaque = r.i32().value();
+  cmd.flag = r.i32().value();
+  const auto lang = language_from_code(language);
+  if (!lang) return corrupt(fmt::format("unknown language code {}", language));
   cmd.language = *lang;
-  cmd.version = static_cast<std::int16_t>(version);
-  cmd.opaque = static_cast<std::int32_t>(opaque);
-  cmd.flag = static_cast<std::int32_t>(flag);
 
-  auto remark_len = read_length(r, "remark");
+  auto remark_len = read_length(r, LengthOf{"remark", std::nullopt});
   if (!remark_len) return std::move(remark_len).error();
-  if (*remark_len > 0) {
-    std::string_view remark;
-    const bool ok = r.text(*remark_len, remark);
-    FERRY_ASSERT(ok, "read_length checked {} <= remaining", *remark_len);
-    cmd.remark = std::string(remark);
-  }
+  if (*remark_len > 0) cmd.remark = std::string(r.text(*remark_len).value());
 
-  auto ext_len = read_length(r, "extFields");
+  auto ext_len = read_length(r, LengthOf{"extFields", std::nullopt});
   if (!ext_len) return std::move(ext_len).error();
   if (*ext_len != r.remaining()) {
     return corrupt(fmt::format("extFields length {} but {} bytes follow it", *ext_len, r.remaining()));

@@ -8,10 +8,10 @@
 #pragma once
 
 #include <cstdint>
-#include <span>
 #include <vector>
 
 #include "remoting/remoting_command.h"
+#include "runtime/bytes.h"
 #include "runtime/result.h"
 
 namespace ferry::remoting {
@@ -24,6 +24,6 @@ void write_binary_header(const RemotingCommand& cmd, std::vector<std::uint8_t>& 
 // Errors (Errc::corrupt, the text says which): truncated fixed part, unknown language code,
 // negative or overlong remark / extFields / key / value length, extFields length that does not
 // match the rest of the header, more than kExtFieldsMax fields. Never reads outside `header`.
-Result<RemotingCommand> read_binary_header(std::span<const std::uint8_t> header);
+Result<RemotingCommand> read_binary_header(Bytes header);
 
 }  // namespace ferry::remoting

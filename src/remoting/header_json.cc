@@ -35,22 +35,22 @@ Result<LanguageCode> read_language(const rapidjson::Value& v) {
 }
 
 Result<ExtFields> read_ext_fields(const rapidjson::Value& v) {
-  ExtFields fields;
-  if (v.IsNull()) return fields;
+  if (v.IsNull()) return ExtFields();
   if (!v.IsObject()) return corrupt("extFields is not an object");
+  OrderedStringMapBuilder fields;
   for (auto it = v.MemberBegin(); it != v.MemberEnd(); ++it) {
     if (fields.size() >= kExtFieldsMax) return corrupt(fmt::format("more than {} extFields", kExtFieldsMax));
-    std::string key(text_of(it->name));
+    const std::string_view key = text_of(it->name);
     const rapidjson::Value& value = it->value;
     if (value.IsString()) {
-      fields.set(std::move(key), std::string(text_of(value)));  // strings and raw numbers
+      fields.set(key, text_of(value));  // strings and raw numbers
     } else if (value.IsBool()) {
-      fields.set(std::move(key), value.GetBool() ? "true" : "false");
+      fields.set(key, value.GetBool() ? "true" : "false");
     } else if (!value.IsNull()) {
       return corrupt(fmt::format("extFields value of \"{}\" is an object or array", key));
     }
   }
-  return fields;
+  return std::move(fields).take();
 }
 
 }  // namespace

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/network.h"  // Bytes, MutableBytes
+#include "runtime/bytes.h"
 #include "runtime/result.h"
 #include "runtime/task.h"
 

@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 
+#include "runtime/bytes.h"
 #include "runtime/result.h"
 #include "runtime/task.h"
 #include "runtime/time.h"
@@ -25,9 +26,6 @@ namespace ferry {
 // TCP_USER_TIMEOUT (unacknowledged data) to it; the simulator breaks a connection whose path has
 // been down this long (sim NetworkOptions::dead_peer_timeout, this value by default).
 inline constexpr Duration kDeadPeerTimeout = std::chrono::seconds(30);
-
-using Bytes = std::span<const std::uint8_t>;
-using MutableBytes = std::span<std::uint8_t>;
 
 // An IPv4 "a.b.c.d:port" endpoint (RocketMQ addresses are strings of this form).
 struct Endpoint {

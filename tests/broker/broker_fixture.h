@@ -122,7 +122,7 @@ inline remoting::SendMessageRequestHeader send_header(const Msg& m) {
   h.topic = m.topic;
   h.default_topic = "TBW102";
   h.default_topic_queue_nums = 4;
-  h.queue_id = m.queue_id;
+  h.queue_id = QueueId(m.queue_id);
   h.sys_flag = 0;
   h.born_timestamp = 1'767'225'600'000;
   h.flag = m.flag;
@@ -186,11 +186,11 @@ inline RemotingCommand pull_request(const Pull& p) {
   remoting::PullMessageRequestHeader h;
   h.consumer_group = p.group;
   h.topic = p.topic;
-  h.queue_id = p.queue_id;
-  h.queue_offset = p.offset;
+  h.queue_id = QueueId(p.queue_id);
+  h.queue_offset = QueueOffset(p.offset);
   h.max_msg_nums = p.max;
   h.sys_flag = (p.commit_offset ? 1 : 0) | (p.suspend ? 2 : 0) | (p.subscription ? 4 : 0);
-  h.commit_offset = p.commit_offset.value_or(0);
+  h.commit_offset = QueueOffset(p.commit_offset.value_or(0));
   h.suspend_timeout_millis = p.suspend_ms;
   h.subscription = p.subscription;
   h.sub_version = 0;

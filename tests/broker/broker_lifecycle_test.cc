@@ -20,12 +20,12 @@ Task<Status> overwrite(Runtime* rt, std::string path, std::string text) {
 
 RemotingCommand query_offset(const std::string& group, const std::string& topic, std::int32_t queue) {
   RemotingCommand r = remoting::make_request(rc::QUERY_CONSUMER_OFFSET, 0);
-  r.ext_fields = remoting::QueryConsumerOffsetRequestHeader{group, topic, queue}.to_fields();
+  r.ext_fields = remoting::QueryConsumerOffsetRequestHeader{group, topic, QueueId(queue)}.to_fields();
   return r;
 }
 RemotingCommand update_offset(const std::string& group, const std::string& topic, std::int32_t queue, std::int64_t offset) {
   RemotingCommand r = remoting::make_request(rc::UPDATE_CONSUMER_OFFSET, 0);
-  r.ext_fields = remoting::UpdateConsumerOffsetRequestHeader{group, topic, queue, offset}.to_fields();
+  r.ext_fields = remoting::UpdateConsumerOffsetRequestHeader{group, topic, QueueId(queue), QueueOffset(offset)}.to_fields();
   return r;
 }
 
@@ -207,19 +207,19 @@ TEST_F(BrokerTest, QueueOffsetLookups) {
     world_.run_for(std::chrono::seconds(1));
   }
   RemotingCommand mx = remoting::make_request(rc::GET_MAX_OFFSET, 0);
-  mx.ext_fields = remoting::GetMaxOffsetRequestHeader{"T", 0}.to_fields();
+  mx.ext_fields = remoting::GetMaxOffsetRequestHeader{"T", QueueId(0)}.to_fields();
   EXPECT_EQ(call(mx).field("offset"), "3");
   RemotingCommand mn = remoting::make_request(rc::GET_MIN_OFFSET, 0);
-  mn.ext_fields = remoting::GetMinOffsetRequestHeader{"T", 0}.to_fields();
+  mn.ext_fields = remoting::GetMinOffsetRequestHeader{"T", QueueId(0)}.to_fields();
   EXPECT_EQ(call(mn).field("offset"), "0");
   RemotingCommand early = remoting::make_request(rc::GET_EARLIEST_MSG_STORETIME, 0);
-  early.ext_fields = remoting::GetEarliestMsgStoretimeRequestHeader{"T", 0}.to_fields();
+  early.ext_fields = remoting::GetEarliestMsgStoretimeRequestHeader{"T", QueueId(0)}.to_fields();
   const std::int64_t t0 = std::stoll(call(early).field("timestamp"));
   EXPECT_GT(t0, 0);
   RemotingCommand search = remoting::make_request(rc::SEARCH_OFFSET_BY_TIMESTAMP, 0);
-  search.ext_fields = remoting::SearchOffsetRequestHeader{"T", 0, t0 + 1}.to_fields();
+  search.ext_fields = remoting::SearchOffsetRequestHeader{"T", QueueId(0), t0 + 1}.to_fields();
   EXPECT_EQ(call(search).field("offset"), "1");
-  early.ext_fields = remoting::GetEarliestMsgStoretimeRequestHeader{"T", 3}.to_fields();
+  early.ext_fields = remoting::GetEarliestMsgStoretimeRequestHeader{"T", QueueId(3)}.to_fields();
   EXPECT_EQ(call(early).field("timestamp"), "-1");
 }
 

@@ -17,7 +17,7 @@ class LockTest : public ConsumerTest {
     EXPECT_TRUE(body.ok());
     std::vector<std::int32_t> out;
     if (body) {
-      for (const auto& mq : body->lock_ok_mq_set) out.push_back(mq.queue_id);
+      for (const auto& mq : body->lock_ok_mq_set) out.push_back(mq.queue_id.value());
     }
     return out;
   }

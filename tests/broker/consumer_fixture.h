@@ -61,7 +61,7 @@ inline RemotingCommand heartbeat_request(const remoting::body::HeartbeatData& hb
 inline RemotingCommand send_back_request(std::int64_t offset, const std::string& group, std::int32_t delay_level,
                                          std::optional<std::int32_t> max_reconsume = std::nullopt) {
   remoting::ConsumerSendMsgBackRequestHeader h;
-  h.offset = offset;
+  h.offset = PhysicalOffset(offset);
   h.group = group;
   h.delay_level = delay_level;
   h.max_reconsume_times = max_reconsume;
@@ -75,7 +75,7 @@ inline RemotingCommand lock_request(std::int32_t code, const std::string& group,
   remoting::body::LockBatchRequestBody b;
   b.consumer_group = group;
   b.client_id = client_id;
-  for (std::int32_t q : queues) b.mq_set.push_back(remoting::body::MessageQueue{topic, "broker-a", q});
+  for (std::int32_t q : queues) b.mq_set.push_back(MessageQueue{topic, "broker-a", QueueId(q)});
   RemotingCommand r = remoting::make_request(code, 0);
   r.body = b.encode();
   return r;

@@ -74,7 +74,7 @@ TEST_P(OrderlySeeds, PerQueueOrderWithLocksRenewed) {
   const std::string client_id = app(c).instance->client_id();
   for (const MessageQueue& mq : push(c).held_queues()) {
     if (mq.topic != "O") continue;
-    EXPECT_TRUE(broker(0).consumer_services().locks().is_locked("OG", remoting::body::MessageQueue{mq.topic, mq.broker_name, mq.queue_id.value()}, client_id)) << mq.to_string() << seed_text();
+    EXPECT_TRUE(broker(0).consumer_services().locks().is_locked("OG", mq, client_id)) << mq.to_string() << seed_text();
     auto pq = push(c).process_queue(mq);
     ASSERT_NE(pq, nullptr);
     EXPECT_TRUE(pq->locked());

@@ -27,8 +27,8 @@ Task<Result<RemotingCommand>> call(remoting::RpcClient* rpc, std::string addr, R
   remoting::PullMessageRequestHeader h;
   h.consumer_group = "daemons-test-cg";
   h.topic = std::move(topic);
-  h.queue_id = queue_id;
-  h.queue_offset = offset;
+  h.queue_id = QueueId(queue_id);
+  h.queue_offset = QueueOffset(offset);
   h.max_msg_nums = 32;
   h.sys_flag = 4;  // subscription in the request; no suspend, no commit
   h.subscription.emplace(std::size_t{1}, '*');  // not = "*": GCC 12 -Wrestrict false positive
@@ -62,7 +62,7 @@ Task<SendOutcome> WireClient::send(remoting::RpcClient* rpc, std::string addr, s
   h.topic = std::move(topic);
   h.default_topic = "TBW102";
   h.default_topic_queue_nums = 4;
-  h.queue_id = queue_id;
+  h.queue_id = QueueId(queue_id);
   h.born_timestamp = 1'767'225'600'000;
   Properties props;
   props.set("WAIT", "true");
@@ -84,8 +84,8 @@ Task<SendOutcome> WireClient::send(remoting::RpcClient* rpc, std::string addr, s
       out.error = rh.error().to_string();
       co_return out;
     }
-    out.queue_id = rh->queue_id;
-    out.queue_offset = rh->queue_offset;
+    out.queue_id = rh->queue_id.value();
+    out.queue_offset = rh->queue_offset.value();
   } else {
     out.error = reply->remark.value_or("");
   }
@@ -99,7 +99,7 @@ Task<int> WireClient::pull(remoting::RpcClient* rpc, std::string addr, std::stri
   if (!reply) co_return -1;
   auto rh = remoting::PullMessageResponseHeader::from_fields(reply->ext_fields);
   if (!rh) co_return -1;
-  *next = rh->next_begin_offset;
+  *next = rh->next_begin_offset.value();
   if (reply->code == 0) {
     auto msgs = decode_messages(Bytes(reply->body.data(), reply->body.size()), MessagesDecodeOptions{.check_crc = true});
     if (!msgs) co_return -2;
@@ -132,8 +132,8 @@ int WireClient::update_offset(const std::string& addr, const std::string& group,
   remoting::UpdateConsumerOffsetRequestHeader h;
   h.consumer_group = group;
   h.topic = topic;
-  h.queue_id = queue_id;
-  h.commit_offset = offset;
+  h.queue_id = QueueId(queue_id);
+  h.commit_offset = QueueOffset(offset);
   RemotingCommand r = remoting::make_request(rc::UPDATE_CONSUMER_OFFSET, 0);
   r.ext_fields = h.to_fields();
   auto reply = rt_->block_on(call(rpc_.get(), addr, std::move(r)));
@@ -145,7 +145,7 @@ std::optional<std::int64_t> WireClient::query_offset(const std::string& addr, co
   remoting::QueryConsumerOffsetRequestHeader h;
   h.consumer_group = group;
   h.topic = topic;
-  h.queue_id = queue_id;
+  h.queue_id = QueueId(queue_id);
   RemotingCommand r = remoting::make_request(rc::QUERY_CONSUMER_OFFSET, 0);
   r.ext_fields = h.to_fields();
   auto reply = rt_->block_on(call(rpc_.get(), addr, std::move(r)));
@@ -153,7 +153,7 @@ std::optional<std::int64_t> WireClient::query_offset(const std::string& addr, co
   if (!reply || reply->code != 0) return std::nullopt;
   auto rh = remoting::QueryConsumerOffsetResponseHeader::from_fields(reply->ext_fields);
   if (!rh) return std::nullopt;
-  return rh->offset;
+  return rh->offset.value();
 }
 
 int WireClient::route(const std::string& namesrv_addr, const std::string& topic, std::string* body) {

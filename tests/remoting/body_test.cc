@@ -186,12 +186,12 @@ TEST(SmallBodies, RoundTrip) {
 }
 
 TEST(LockBatchBodies, RoundTripAndNames) {
-  LockBatchRequestBody req{"G", "10.0.0.9@1", false, {{"T", "b", 0}, {"T", "b", 1}}};
+  LockBatchRequestBody req{"G", "10.0.0.9@1", false, {{"T", "b", QueueId(0)}, {"T", "b", QueueId(1)}}};
   expect_round_trip(req);
   EXPECT_EQ(to_string(req.encode()),
             R"({"consumerGroup":"G","clientId":"10.0.0.9@1","onlyThisBroker":false,"mqSet":)"
             R"([{"topic":"T","brokerName":"b","queueId":0},{"topic":"T","brokerName":"b","queueId":1}]})");
-  LockBatchResponseBody resp{{{"T", "b", 1}}};
+  LockBatchResponseBody resp{{{"T", "b", QueueId(1)}}};
   expect_round_trip(resp);
   EXPECT_EQ(to_string(resp.encode()),
             R"({"lockOKMQSet":[{"topic":"T","brokerName":"b","queueId":1}]})");

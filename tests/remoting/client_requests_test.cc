@@ -108,7 +108,7 @@ TEST_F(ClientRequests, QueryOffsetWithRawNumberQueueId) {
   ASSERT_TRUE(h.ok()) << h.error().to_string();
   EXPECT_EQ(h->topic, "TopicTest");
   EXPECT_EQ(h->consumer_group, "GID_NODE_SMOKE");
-  EXPECT_EQ(h->queue_id, 0);
+  EXPECT_EQ(h->queue_id, QueueId(0));
 }
 
 TEST_F(ClientRequests, Pull) {
@@ -118,11 +118,11 @@ TEST_F(ClientRequests, Pull) {
   ASSERT_TRUE(h.ok()) << h.error().to_string();
   EXPECT_EQ(h->consumer_group, "GID_NODE_SMOKE");
   EXPECT_EQ(h->topic, "TopicTest");
-  EXPECT_EQ(h->queue_id, 0);
-  EXPECT_EQ(h->queue_offset, 0);
+  EXPECT_EQ(h->queue_id, QueueId(0));
+  EXPECT_EQ(h->queue_offset, QueueOffset(0));
   EXPECT_EQ(h->max_msg_nums, 32);
   EXPECT_EQ(h->sys_flag, 6);
-  EXPECT_EQ(h->commit_offset, -1);
+  EXPECT_EQ(h->commit_offset, QueueOffset(-1));
   EXPECT_EQ(h->suspend_timeout_millis, 15000);
   EXPECT_EQ(h->subscription, "*");
   EXPECT_EQ(h->sub_version, 1795991228460);
@@ -140,7 +140,7 @@ TEST_F(ClientRequests, SendV2WithRawNumbersAndBooleans) {
   EXPECT_EQ(h->topic, "TopicTest");
   EXPECT_EQ(h->default_topic, "TBW102");
   EXPECT_EQ(h->default_topic_queue_nums, 4);
-  EXPECT_EQ(h->queue_id, 3);
+  EXPECT_EQ(h->queue_id, QueueId(3));
   EXPECT_EQ(h->sys_flag, 0);
   EXPECT_EQ(h->born_timestamp, 1795991228539);
   EXPECT_EQ(h->flag, 0);
@@ -173,8 +173,8 @@ TEST_F(ClientRequests, UpdateOffset) {
   ASSERT_TRUE(h.ok()) << h.error().to_string();
   EXPECT_EQ(h->topic, "TopicTest");
   EXPECT_EQ(h->consumer_group, "GID_NODE_SMOKE");
-  EXPECT_EQ(h->queue_id, 0);
-  EXPECT_EQ(h->commit_offset, 3);
+  EXPECT_EQ(h->queue_id, QueueId(0));
+  EXPECT_EQ(h->commit_offset, QueueOffset(3));
 }
 
 }  // namespace

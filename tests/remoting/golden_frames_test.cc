@@ -73,8 +73,8 @@ TEST_F(GoldenFrames, JsonReplyDecodesToTheListedFields) {
   auto reply = SendMessageResponseHeader::from_fields(cmd->ext_fields);
   ASSERT_TRUE(reply.ok()) << reply.error().to_string();
   EXPECT_EQ(reply->msg_id, "C0A8000700002A9F0000000000000000");
-  EXPECT_EQ(reply->queue_id, 3);
-  EXPECT_EQ(reply->queue_offset, 0);
+  EXPECT_EQ(reply->queue_id, QueueId(3));
+  EXPECT_EQ(reply->queue_offset, QueueOffset(0));
   EXPECT_FALSE(reply->transaction_id.has_value());
 }
 
@@ -93,7 +93,7 @@ TEST_F(GoldenFrames, BinaryRequestBuiltFromTypedHeaderMatchesTheGoldenBytes) {
   h.topic = "TopicTest";
   h.default_topic = "TBW102";
   h.default_topic_queue_nums = 4;
-  h.queue_id = 3;
+  h.queue_id = QueueId(3);
   h.sys_flag = 0;
   h.born_timestamp = 1795991228539;
   h.flag = 0;
@@ -150,7 +150,7 @@ TEST_F(GoldenFrames, JsonAndBinaryRequestsCarryTheSameCommand) {
   EXPECT_EQ(h->topic, "TopicTest");
   EXPECT_EQ(h->default_topic, "TBW102");
   EXPECT_EQ(h->default_topic_queue_nums, 4);
-  EXPECT_EQ(h->queue_id, 3);
+  EXPECT_EQ(h->queue_id, QueueId(3));
   EXPECT_EQ(h->born_timestamp, 1795991228539);
   EXPECT_EQ(h->max_reconsume_times, 16);
   EXPECT_EQ(h->reconsume_times, 0);

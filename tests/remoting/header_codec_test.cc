@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "remoting/byte_io.h"
+#include "common/big_endian.h"
 #include "remoting/header_binary.h"
 #include "remoting/header_json.h"
 #include "remoting/request_code.h"
@@ -178,20 +178,20 @@ TEST(BinaryHeader, Refusals) {
   expect_binary_error(h, "unknown language code 13");
 
   h = good;  // remark length negative
-  put_be32_at(h.data() + 13, 0x80000000u);
+  store_be32(h.data() + 13, 0x80000000u);
   expect_binary_error(h, "negative remark length");
   h = good;  // remark length beyond the header
-  put_be32_at(h.data() + 13, 1000);
+  store_be32(h.data() + 13, 1000);
   expect_binary_error(h, "remark length 1000 exceeds");
 
   h = std::vector<std::uint8_t>(good.begin(), good.begin() + 19);  // cut inside extFields length
   expect_binary_error(h, "truncated before the extFields length");
   h = good;  // extFields length disagrees with what follows
-  put_be32_at(h.data() + 19, 3);
+  store_be32(h.data() + 19, 3);
   expect_binary_error(h, "extFields length 3 but");
   h = good;
   h.pop_back();  // value cut short
-  put_be32_at(h.data() + 19, static_cast<std::uint32_t>(h.size() - 23));
+  store_be32(h.data() + 19, static_cast<std::uint32_t>(h.size() - 23));
   expect_binary_error(h, "extFields value (key \"key\") length 5 exceeds");
   h = good;  // negative key length
   h[23] = 0x80;

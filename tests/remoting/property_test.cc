@@ -7,7 +7,7 @@
 
 #include <algorithm>
 
-#include "remoting/byte_io.h"
+#include "common/big_endian.h"
 #include "remoting/frame_codec.h"
 #include "remoting/frame_decoder.h"
 
@@ -82,7 +82,7 @@ RC_GTEST_PROP(FrameProperties, RandomBytesNeverCrashTheDecoder, ()) {
   }
   // Also the same bytes behind a plausible length prefix, so the header readers get them.
   std::vector<std::uint8_t> framed = {0, 0, 0, 0};
-  put_be32_at(framed.data(), static_cast<std::uint32_t>(bytes.size()));
+  store_be32(framed.data(), static_cast<std::uint32_t>(bytes.size()));
   framed.insert(framed.end(), bytes.begin(), bytes.end());
   (void)decode_frame(framed).ok();
 }

@@ -41,7 +41,7 @@ SendMessageRequestHeader sample_send() {
   h.topic = "T";
   h.default_topic = "TBW102";
   h.default_topic_queue_nums = 4;
-  h.queue_id = -1;
+  h.queue_id = QueueId(-1);
   h.sys_flag = 1;
   h.born_timestamp = 1700000000123;
   h.flag = 5;
@@ -122,7 +122,7 @@ TEST(SendMessageHeader, ErrorsNameTheField) {
 }
 
 TEST(SendMessageHeader, Reply) {
-  SendMessageResponseHeader h{"AABB,CCDD", 3, 42, "tx", "DefaultRegion", "true"};
+  SendMessageResponseHeader h{"AABB,CCDD", QueueId(3), QueueOffset(42), "tx", "DefaultRegion", "true"};
   expect_round_trip(h, ExtFields{{"msgId", "AABB,CCDD"}, {"queueId", "3"}, {"queueOffset", "42"},
                                  {"transactionId", "tx"}, {"MSG_REGION", "DefaultRegion"},
                                  {"TRACE_ON", "true"}});
@@ -131,13 +131,13 @@ TEST(SendMessageHeader, Reply) {
 }
 
 TEST(PullMessageHeader, RequestAndReply) {
-  PullMessageRequestHeader p{"G", "T", 1, 100, 32, 7, 90, 15000, "TagA || TagB", 123, "TAG"};
+  PullMessageRequestHeader p{"G", "T", QueueId(1), QueueOffset(100), 32, 7, QueueOffset(90), 15000, "TagA || TagB", 123, "TAG"};
   expect_round_trip(p, ExtFields{{"consumerGroup", "G"}, {"topic", "T"}, {"queueId", "1"},
                                  {"queueOffset", "100"}, {"maxMsgNums", "32"}, {"sysFlag", "7"},
                                  {"commitOffset", "90"}, {"suspendTimeoutMillis", "15000"},
                                  {"subscription", "TagA || TagB"}, {"subVersion", "123"},
                                  {"expressionType", "TAG"}});
-  PullMessageResponseHeader r{1, 200, 0, 300};
+  PullMessageResponseHeader r{1, QueueOffset(200), QueueOffset(0), QueueOffset(300)};
   expect_round_trip(r, ExtFields{{"suggestWhichBrokerId", "1"}, {"nextBeginOffset", "200"},
                                  {"minOffset", "0"}, {"maxOffset", "300"}});
   expect_error<PullMessageResponseHeader>(
@@ -146,10 +146,10 @@ TEST(PullMessageHeader, RequestAndReply) {
 }
 
 TEST(ConsumerOffsetHeaders, All) {
-  expect_round_trip(QueryConsumerOffsetRequestHeader{"G", "T", 2},
+  expect_round_trip(QueryConsumerOffsetRequestHeader{"G", "T", QueueId(2)},
                     ExtFields{{"consumerGroup", "G"}, {"topic", "T"}, {"queueId", "2"}});
-  expect_round_trip(QueryConsumerOffsetResponseHeader{77}, ExtFields{{"offset", "77"}});
-  expect_round_trip(UpdateConsumerOffsetRequestHeader{"G", "T", 2, 9},
+  expect_round_trip(QueryConsumerOffsetResponseHeader{QueueOffset(77)}, ExtFields{{"offset", "77"}});
+  expect_round_trip(UpdateConsumerOffsetRequestHeader{"G", "T", QueueId(2), QueueOffset(9)},
                     ExtFields{{"consumerGroup", "G"}, {"topic", "T"}, {"queueId", "2"},
                               {"commitOffset", "9"}});
   expect_error<QueryConsumerOffsetRequestHeader>(
@@ -159,14 +159,14 @@ TEST(ConsumerOffsetHeaders, All) {
 
 TEST(QueueOffsetHeaders, All) {
   const ExtFields tq{{"topic", "T"}, {"queueId", "1"}};
-  expect_round_trip(GetMaxOffsetRequestHeader{"T", 1}, tq);
-  expect_round_trip(GetMinOffsetRequestHeader{"T", 1}, tq);
-  expect_round_trip(GetEarliestMsgStoretimeRequestHeader{"T", 1}, tq);
-  expect_round_trip(SearchOffsetRequestHeader{"T", 1, 1700000000000},
+  expect_round_trip(GetMaxOffsetRequestHeader{"T", QueueId(1)}, tq);
+  expect_round_trip(GetMinOffsetRequestHeader{"T", QueueId(1)}, tq);
+  expect_round_trip(GetEarliestMsgStoretimeRequestHeader{"T", QueueId(1)}, tq);
+  expect_round_trip(SearchOffsetRequestHeader{"T", QueueId(1), 1700000000000},
                     ExtFields{{"topic", "T"}, {"queueId", "1"}, {"timestamp", "1700000000000"}});
-  expect_round_trip(GetMaxOffsetResponseHeader{5}, ExtFields{{"offset", "5"}});
-  expect_round_trip(GetMinOffsetResponseHeader{0}, ExtFields{{"offset", "0"}});
-  expect_round_trip(SearchOffsetResponseHeader{3}, ExtFields{{"offset", "3"}});
+  expect_round_trip(GetMaxOffsetResponseHeader{QueueOffset(5)}, ExtFields{{"offset", "5"}});
+  expect_round_trip(GetMinOffsetResponseHeader{QueueOffset(0)}, ExtFields{{"offset", "0"}});
+  expect_round_trip(SearchOffsetResponseHeader{QueueOffset(3)}, ExtFields{{"offset", "3"}});
   expect_round_trip(GetEarliestMsgStoretimeResponseHeader{12}, ExtFields{{"timestamp", "12"}});
 }
 
@@ -178,15 +178,15 @@ TEST(QueryMessageHeaders, All) {
   expect_round_trip(q, ExtFields{{"topic", "T"}, {"key", "k1"}, {"maxNum", "32"},
                                  {"beginTimestamp", "0"}, {"endTimestamp", "99"},
                                  {"_UNIQUE_KEY_QUERY", "true"}});
-  expect_round_trip(QueryMessageResponseHeader{5, 6},
+  expect_round_trip(QueryMessageResponseHeader{5, PhysicalOffset(6)},
                     ExtFields{{"indexLastUpdateTimestamp", "5"}, {"indexLastUpdatePhyoffset", "6"}});
-  expect_round_trip(ViewMessageRequestHeader{123456}, ExtFields{{"offset", "123456"}});
+  expect_round_trip(ViewMessageRequestHeader{PhysicalOffset(123456)}, ExtFields{{"offset", "123456"}});
 }
 
 TEST(ClientHeaders, All) {
   expect_round_trip(UnregisterClientRequestHeader{"c1", "PG", std::nullopt},
                     ExtFields{{"clientID", "c1"}, {"producerGroup", "PG"}});
-  expect_round_trip(ConsumerSendMsgBackRequestHeader{10, "G", 0, "ID", "T", false, 16},
+  expect_round_trip(ConsumerSendMsgBackRequestHeader{PhysicalOffset(10), "G", 0, "ID", "T", false, 16},
                     ExtFields{{"offset", "10"}, {"group", "G"}, {"delayLevel", "0"},
                               {"originMsgId", "ID"}, {"originTopic", "T"}, {"unitMode", "false"},
                               {"maxReconsumeTimes", "16"}});
@@ -237,6 +237,20 @@ TEST(TopicAdminHeader, CreateTopic) {
   f.set("topicFilterType", "ANY");
   expect_error<CreateTopicRequestHeader>(
       f, "CreateTopicRequestHeader: field topicFilterType = \"ANY\" is not SINGLE_TAG or MULTI_TAG");
+}
+
+TEST(AdminHeaders, DeleteTopicAndGroupAndNameServerLookUps) {
+  expect_round_trip(DeleteTopicRequestHeader{"T"}, ExtFields{{"topic", "T"}});
+  expect_round_trip(DeleteSubscriptionGroupRequestHeader{"CG"}, ExtFields{{"groupName", "CG"}});
+  expect_round_trip(DeleteTopicFromNamesrvRequestHeader{"T", "c"},
+                    ExtFields{{"topic", "T"}, {"clusterName", "c"}});
+  expect_round_trip(DeleteTopicFromNamesrvRequestHeader{"T", std::nullopt}, ExtFields{{"topic", "T"}});
+  expect_round_trip(GetTopicsByClusterRequestHeader{"c"}, ExtFields{{"cluster", "c"}});
+  expect_round_trip(GetKvListByNamespaceRequestHeader{"ns"}, ExtFields{{"namespace", "ns"}});
+  expect_error<DeleteSubscriptionGroupRequestHeader>(
+      ExtFields{}, "DeleteSubscriptionGroupRequestHeader: missing field groupName");
+  expect_error<GetKvListByNamespaceRequestHeader>(
+      ExtFields{{"name", "ns"}}, "GetKVListByNamespaceRequestHeader: missing field namespace");
 }
 
 TEST(DecimalText, StrictParsing) {

@@ -95,7 +95,7 @@ int run(const ParsedFlags& f, AdminSession& s) {
     std::optional<std::string> addr = s.instance().master_address(q.broker_name);
     if (!addr) return fail(kName, fmt::format("no master address for broker '{}'", q.broker_name));
     remoting::RemotingCommand req = remoting::make_request(rc::UPDATE_CONSUMER_OFFSET, 0);
-    req.ext_fields = remoting::UpdateConsumerOffsetRequestHeader{group, topic, q.queue_id.value(), target.value()}.to_fields();
+    req.ext_fields = remoting::UpdateConsumerOffsetRequestHeader{group, topic, q.queue_id, target}.to_fields();
     Result<remoting::RemotingCommand> r = call_broker(s, *addr, std::move(req));
     if (!r.ok()) return fail(kName, r.error());
     t.add_row({q.broker_name, std::to_string(q.queue_id.value()), std::to_string(max->value()),

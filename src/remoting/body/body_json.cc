@@ -2,10 +2,8 @@
 
 namespace ferry::remoting::body {
 
-Result<rapidjson::Document> parse_body(std::span<const std::uint8_t> bytes,
-                                       std::string_view type_name) {
-  const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-  return json::parse(text, json::Numbers::typed, fmt::format("{} body", type_name));
+Result<rapidjson::Document> parse_body(Bytes bytes, std::string_view type_name) {
+  return json::parse(as_text(bytes), json::Numbers::typed, fmt::format("{} body", type_name));
 }
 
 void write_string_array(json::Writer& w, std::string_view name,

@@ -7,21 +7,21 @@
 #include <rapidjson/document.h>
 
 #include <cstdint>
-#include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "remoting/json/json_reader.h"
 #include "remoting/json/json_text.h"
 #include "remoting/json/json_writer.h"
+#include "runtime/bytes.h"
 #include "runtime/result.h"
 
 namespace ferry::remoting::body {
 
 // Parses a body as JSON. Errors (Errc::corrupt): "<type_name> body: malformed JSON: ...".
-Result<rapidjson::Document> parse_body(std::span<const std::uint8_t> bytes,
-                                       std::string_view type_name);
+Result<rapidjson::Document> parse_body(Bytes bytes, std::string_view type_name);
 
 // Runs `write(json::Writer&)` on a fresh writer and returns the bytes written.
 template <typename WriteFn>
@@ -33,8 +33,19 @@ std::vector<std::uint8_t> write_body(WriteFn&& write) {
   return out;
 }
 
-// Reads member `name` as an array of T (T::read(value, path, errors)). A missing or null member
-// is an empty vector unless `required`, then an error.
+// How a body element type is read and written: by default its own T::read(value, path, errors)
+// and item.write(w). A type that lives below remoting (common's MessageQueue) gets a
+// specialization beside its codec instead (body/message_queue.h).
+template <typename T>
+struct JsonCodec {
+  static T read(const rapidjson::Value& v, std::string path, json::JsonErrors& errors) {
+    return T::read(v, std::move(path), errors);
+  }
+  static void write(json::Writer& w, const T& item) { item.write(w); }
+};
+
+// Reads member `name` as an array of T (JsonCodec<T>::read). A missing or null member is an
+// empty vector unless `required`, then an error.
 template <typename T>
 std::vector<T> read_array(json::ObjectReader& r, std::string_view name, bool required) {
   std::vector<T> out;
@@ -42,17 +53,17 @@ std::vector<T> read_array(json::ObjectReader& r, std::string_view name, bool req
   if (a == nullptr) return out;
   out.reserve(a->Size());
   for (rapidjson::SizeType i = 0; i < a->Size() && !r.errors().failed(); ++i) {
-    out.push_back(T::read((*a)[i], fmt::format("{}[{}]", r.path_of(name), i), r.errors()));
+    out.push_back(JsonCodec<T>::read((*a)[i], fmt::format("{}[{}]", r.path_of(name), i), r.errors()));
   }
   return out;
 }
 
-// Writes `"name":[...]` with each element's write(w).
+// Writes `"name":[...]` with each element's JsonCodec<T>::write.
 template <typename T>
 void write_array(json::Writer& w, std::string_view name, const std::vector<T>& items) {
   json::write_key(w, name);
   w.StartArray();
-  for (const T& item : items) item.write(w);
+  for (const T& item : items) JsonCodec<T>::write(w, item);
   w.EndArray();
 }
 

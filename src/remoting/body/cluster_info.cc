@@ -4,7 +4,7 @@
 
 namespace ferry::remoting::body {
 
-Result<ClusterInfo> ClusterInfo::decode(std::span<const std::uint8_t> body) {
+Result<ClusterInfo> ClusterInfo::decode(Bytes body) {
   auto doc = parse_body(body, "ClusterInfo");
   if (!doc) return std::move(doc).error();
   json::JsonErrors errors;

@@ -5,11 +5,11 @@
 
 #include <cstdint>
 #include <map>
-#include <span>
 #include <string>
 #include <vector>
 
 #include "remoting/body/broker_data.h"
+#include "runtime/bytes.h"
 #include "runtime/result.h"
 
 namespace ferry::remoting::body {
@@ -19,7 +19,7 @@ struct ClusterInfo {
   std::map<std::string, std::vector<std::string>> cluster_addr_table;  // cluster → broker names
 
   // Errors: Errc::corrupt for malformed JSON, Errc::invalid_argument naming the field's path.
-  static Result<ClusterInfo> decode(std::span<const std::uint8_t> body);
+  static Result<ClusterInfo> decode(Bytes body);
   std::vector<std::uint8_t> encode() const;
   bool operator==(const ClusterInfo&) const = default;
 };

@@ -4,7 +4,7 @@
 
 namespace ferry::remoting::body {
 
-Result<ConsumerIdList> ConsumerIdList::decode(std::span<const std::uint8_t> body) {
+Result<ConsumerIdList> ConsumerIdList::decode(Bytes body) {
   auto doc = parse_body(body, "ConsumerIdList");
   if (!doc) return std::move(doc).error();
   json::JsonErrors errors;

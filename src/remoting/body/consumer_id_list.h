@@ -2,10 +2,10 @@
 #pragma once
 
 #include <cstdint>
-#include <span>
 #include <string>
 #include <vector>
 
+#include "runtime/bytes.h"
 #include "runtime/result.h"
 
 namespace ferry::remoting::body {
@@ -14,7 +14,7 @@ struct ConsumerIdList {
   std::vector<std::string> consumer_id_list;
 
   // Errors: Errc::corrupt for malformed JSON, Errc::invalid_argument naming the field's path.
-  static Result<ConsumerIdList> decode(std::span<const std::uint8_t> body);
+  static Result<ConsumerIdList> decode(Bytes body);
   std::vector<std::uint8_t> encode() const;
   bool operator==(const ConsumerIdList&) const = default;
 };

@@ -99,7 +99,7 @@ void ConsumerData::write(json::Writer& w) const {
   w.EndObject();
 }
 
-Result<HeartbeatData> HeartbeatData::decode(std::span<const std::uint8_t> body) {
+Result<HeartbeatData> HeartbeatData::decode(Bytes body) {
   auto doc = parse_body(body, "HeartbeatData");
   if (!doc) return std::move(doc).error();
   json::JsonErrors errors;

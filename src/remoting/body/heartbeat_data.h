@@ -11,13 +11,13 @@
 #include <rapidjson/document.h>
 
 #include <cstdint>
-#include <span>
 #include <string>
 #include <vector>
 
 #include "remoting/body/consumer_enums.h"
 #include "remoting/json/json_reader.h"
 #include "remoting/json/json_writer.h"
+#include "runtime/bytes.h"
 #include "runtime/result.h"
 
 namespace ferry::remoting::body {
@@ -64,7 +64,7 @@ struct HeartbeatData {
 
   // Errors: Errc::corrupt for malformed JSON, Errc::invalid_argument naming the field's path
   // ("HeartbeatData.consumerDataSet[0].messageModel: unknown value \"X\"").
-  static Result<HeartbeatData> decode(std::span<const std::uint8_t> body);
+  static Result<HeartbeatData> decode(Bytes body);
   std::vector<std::uint8_t> encode() const;
   bool operator==(const HeartbeatData&) const = default;
 };

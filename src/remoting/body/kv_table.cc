@@ -4,7 +4,7 @@
 
 namespace ferry::remoting::body {
 
-Result<KvTable> KvTable::decode(std::span<const std::uint8_t> body) {
+Result<KvTable> KvTable::decode(Bytes body) {
   auto doc = parse_body(body, "KVTable");
   if (!doc) return std::move(doc).error();
   json::JsonErrors errors;

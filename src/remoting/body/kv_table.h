@@ -6,10 +6,10 @@
 #include <cstdint>
 #include <map>
 #include <optional>
-#include <span>
 #include <string>
 #include <vector>
 
+#include "runtime/bytes.h"
 #include "runtime/result.h"
 
 namespace ferry::remoting::body {
@@ -19,7 +19,7 @@ struct KvTable {
 
   // Errors: Errc::corrupt for malformed JSON, Errc::invalid_argument naming the field's path
   // (a missing "table", a value that is an object or an array).
-  static Result<KvTable> decode(std::span<const std::uint8_t> body);
+  static Result<KvTable> decode(Bytes body);
   std::vector<std::uint8_t> encode() const;
 
   // The value of `key`, or nullopt.

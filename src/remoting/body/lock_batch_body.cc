@@ -4,7 +4,7 @@
 
 namespace ferry::remoting::body {
 
-Result<LockBatchRequestBody> LockBatchRequestBody::decode(std::span<const std::uint8_t> body) {
+Result<LockBatchRequestBody> LockBatchRequestBody::decode(Bytes body) {
   auto doc = parse_body(body, "LockBatchRequestBody");
   if (!doc) return std::move(doc).error();
   json::JsonErrors errors;
@@ -30,7 +30,7 @@ std::vector<std::uint8_t> LockBatchRequestBody::encode() const {
   });
 }
 
-Result<LockBatchResponseBody> LockBatchResponseBody::decode(std::span<const std::uint8_t> body) {
+Result<LockBatchResponseBody> LockBatchResponseBody::decode(Bytes body) {
   auto doc = parse_body(body, "LockBatchResponseBody");
   if (!doc) return std::move(doc).error();
   json::JsonErrors errors;

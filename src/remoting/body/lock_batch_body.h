@@ -6,11 +6,11 @@
 #pragma once
 
 #include <cstdint>
-#include <span>
 #include <string>
 #include <vector>
 
 #include "remoting/body/message_queue.h"
+#include "runtime/bytes.h"
 #include "runtime/result.h"
 
 namespace ferry::remoting::body {
@@ -22,7 +22,7 @@ struct LockBatchRequestBody {
   std::vector<MessageQueue> mq_set;
 
   // Errors: Errc::corrupt for malformed JSON, Errc::invalid_argument naming the field's path.
-  static Result<LockBatchRequestBody> decode(std::span<const std::uint8_t> body);
+  static Result<LockBatchRequestBody> decode(Bytes body);
   std::vector<std::uint8_t> encode() const;
   bool operator==(const LockBatchRequestBody&) const = default;
 };
@@ -32,7 +32,7 @@ using UnlockBatchRequestBody = LockBatchRequestBody;
 struct LockBatchResponseBody {
   std::vector<MessageQueue> lock_ok_mq_set;
 
-  static Result<LockBatchResponseBody> decode(std::span<const std::uint8_t> body);
+  static Result<LockBatchResponseBody> decode(Bytes body);
   std::vector<std::uint8_t> encode() const;
   bool operator==(const LockBatchResponseBody&) const = default;
 };

@@ -1,25 +1,23 @@
 #include "remoting/body/message_queue.h"
 
-#include "remoting/body/body_json.h"
-
 namespace ferry::remoting::body {
 
-MessageQueue MessageQueue::read(const rapidjson::Value& v, std::string path,
-                                json::JsonErrors& errors) {
+MessageQueue JsonCodec<MessageQueue>::read(const rapidjson::Value& v, std::string path,
+                                           json::JsonErrors& errors) {
   json::ObjectReader r(v, std::move(path), errors);
   MessageQueue q;
   q.topic = r.string("topic");
   q.broker_name = r.string("brokerName");
-  q.queue_id = r.int32("queueId");
+  q.queue_id = QueueId(r.int32("queueId"));
   return q;
 }
 
-void MessageQueue::write(json::Writer& w) const {
+void JsonCodec<MessageQueue>::write(json::Writer& w, const MessageQueue& mq) {
   w.StartObject();
-  write_string_field(w, "topic", topic);
-  write_string_field(w, "brokerName", broker_name);
+  write_string_field(w, "topic", mq.topic);
+  write_string_field(w, "brokerName", mq.broker_name);
   w.Key("queueId");
-  w.Int(queue_id);
+  w.Int(mq.queue_id.value());
   w.EndObject();
 }
 

@@ -4,7 +4,7 @@
 
 namespace ferry::remoting::body {
 
-Result<RegisterBrokerBody> RegisterBrokerBody::decode(std::span<const std::uint8_t> body) {
+Result<RegisterBrokerBody> RegisterBrokerBody::decode(Bytes body) {
   auto doc = parse_body(body, "RegisterBrokerBody");
   if (!doc) return std::move(doc).error();
   json::JsonErrors errors;

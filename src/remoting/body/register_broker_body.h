@@ -9,11 +9,11 @@
 
 #include <cstdint>
 #include <map>
-#include <span>
 #include <string>
 #include <vector>
 
 #include "remoting/body/topic_config.h"
+#include "runtime/bytes.h"
 #include "runtime/result.h"
 
 namespace ferry::remoting::body {
@@ -35,7 +35,7 @@ struct RegisterBrokerBody {
   std::vector<std::string> filter_server_list;
 
   // Errors: Errc::corrupt for malformed JSON, Errc::invalid_argument naming the field's path.
-  static Result<RegisterBrokerBody> decode(std::span<const std::uint8_t> body);
+  static Result<RegisterBrokerBody> decode(Bytes body);
   std::vector<std::uint8_t> encode() const;
   bool operator==(const RegisterBrokerBody&) const = default;
 };

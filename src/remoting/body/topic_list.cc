@@ -4,7 +4,7 @@
 
 namespace ferry::remoting::body {
 
-Result<TopicList> TopicList::decode(std::span<const std::uint8_t> body) {
+Result<TopicList> TopicList::decode(Bytes body) {
   auto doc = parse_body(body, "TopicList");
   if (!doc) return std::move(doc).error();
   json::JsonErrors errors;

@@ -4,10 +4,10 @@
 
 #include <cstdint>
 #include <optional>
-#include <span>
 #include <string>
 #include <vector>
 
+#include "runtime/bytes.h"
 #include "runtime/result.h"
 
 namespace ferry::remoting::body {
@@ -17,7 +17,7 @@ struct TopicList {
   std::optional<std::string> broker_addr;  // written only when present
 
   // Errors: Errc::corrupt for malformed JSON, Errc::invalid_argument naming the field's path.
-  static Result<TopicList> decode(std::span<const std::uint8_t> body);
+  static Result<TopicList> decode(Bytes body);
   std::vector<std::uint8_t> encode() const;
   bool operator==(const TopicList&) const = default;
 };

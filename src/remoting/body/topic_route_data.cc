@@ -31,7 +31,7 @@ void QueueData::write(json::Writer& w) const {
   w.EndObject();
 }
 
-Result<TopicRouteData> TopicRouteData::decode(std::span<const std::uint8_t> body) {
+Result<TopicRouteData> TopicRouteData::decode(Bytes body) {
   auto doc = parse_body(body, "TopicRouteData");
   if (!doc) return std::move(doc).error();
   json::JsonErrors errors;

@@ -13,13 +13,13 @@
 #include <cstdint>
 #include <map>
 #include <optional>
-#include <span>
 #include <string>
 #include <vector>
 
 #include "remoting/body/broker_data.h"
 #include "remoting/json/json_reader.h"
 #include "remoting/json/json_writer.h"
+#include "runtime/bytes.h"
 #include "runtime/result.h"
 
 namespace ferry::remoting::body {
@@ -43,7 +43,7 @@ struct TopicRouteData {
   std::map<std::string, std::vector<std::string>> filter_server_table;  // broker addr → servers
 
   // Errors: Errc::corrupt for malformed JSON, Errc::invalid_argument naming the field's path.
-  static Result<TopicRouteData> decode(std::span<const std::uint8_t> body);
+  static Result<TopicRouteData> decode(Bytes body);
   std::vector<std::uint8_t> encode() const;
   bool operator==(const TopicRouteData&) const = default;
 };

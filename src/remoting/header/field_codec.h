@@ -1,16 +1,36 @@
-// Reading and writing typed header fields in extFields, for the structs in header/.
+// Typed header fields in extFields, each named once.
 //
-// Values are text the way Java peers write them: integers in decimal, booleans "true"/"false".
-// FieldReader records the first problem only and returns defaults after it, so a decoder reads
-// every field straight through and checks once:
+// A header struct lists its fields in one table, fields(), and from_fields() and to_fields()
+// both walk it, in its order:
 //
-//   FieldReader r(fields, "PullMessageRequestHeader");
-//   h.topic = r.string("topic");
-//   h.queue_id = r.int32("queueId");
-//   h.subscription = r.optional_string("subscription");
-//   FERRY_TRY(r.status());
+//   struct GetMaxOffsetRequestHeader {
+//     std::string topic;
+//     std::int32_t queue_id = 0;
+//     static constexpr auto fields() {
+//       using H = GetMaxOffsetRequestHeader;
+//       return header_table("GetMaxOffsetRequestHeader",  // the name errors give
+//                           required("topic", &H::topic),
+//                           required("queueId", &H::queue_id));
+//     }
+//     static Result<GetMaxOffsetRequestHeader> from_fields(const ExtFields& f) {
+//       return fields().decode(f);
+//     }
+//     ExtFields to_fields() const { return fields().encode(*this); }
+//   };
 //
-// Errors are Errc::invalid_argument and name the header and field:
+// Kinds of field:
+//   required(name, member)      decode: a missing field is an error. encode: always written.
+//   optional(name, member)      decode: a missing field leaves the member at the struct's default
+//                               (nullopt for a std::optional). encode: written unless nullopt.
+//   only_if_true(name, member)  a bool read as optional and written only when true.
+//
+// Member types (FieldText below): std::string, std::int32_t, std::int64_t, bool, and the typed
+// numbers of common/offsets.h — QueueId as an int32, QueueOffset and PhysicalOffset as int64 —
+// each also inside a std::optional. Values are text the way Java peers write them: integers in
+// decimal, booleans "true"/"false" (any case when read).
+//
+// Decoding reads every field in table order, records the first problem only and returns it
+// (Errc::invalid_argument), naming the header and the field:
 //   "PullMessageRequestHeader: missing field queueId"
 //   "PullMessageRequestHeader: field queueId = \"x1\" is not an int32"
 #pragma once
@@ -19,33 +39,122 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
 
+#include "common/offsets.h"
+#include "remoting/decimal_text.h"
 #include "remoting/ext_fields.h"
 #include "runtime/result.h"
 
 namespace ferry::remoting {
 
+// How one member type reads from and writes to its extFields text. kType names it in errors.
+template <typename T>
+struct FieldText;
+
+template <>
+struct FieldText<std::string> {
+  static constexpr std::string_view kType = "a string";
+  static std::optional<std::string> parse(const std::string& text) { return text; }
+  static std::string format(const std::string& v) { return v; }
+};
+template <>
+struct FieldText<std::int32_t> {
+  static constexpr std::string_view kType = "an int32";
+  static std::optional<std::int32_t> parse(const std::string& text) { return parse_int32(text); }
+  static std::string format(std::int32_t v) { return std::to_string(v); }
+};
+template <>
+struct FieldText<std::int64_t> {
+  static constexpr std::string_view kType = "an int64";
+  static std::optional<std::int64_t> parse(const std::string& text) { return parse_int64(text); }
+  static std::string format(std::int64_t v) { return std::to_string(v); }
+};
+template <>
+struct FieldText<bool> {
+  static constexpr std::string_view kType = "a boolean";
+  static std::optional<bool> parse(const std::string& text) { return parse_bool(text); }
+  static std::string format(bool v) { return v ? "true" : "false"; }
+};
+// QueueId, QueueOffset, PhysicalOffset: the text of their raw number.
+template <typename Tag, typename Rep, bool Arith>
+struct FieldText<ferry::detail::Tagged<Tag, Rep, Arith>> {
+  using Typed = ferry::detail::Tagged<Tag, Rep, Arith>;
+  static constexpr std::string_view kType = FieldText<Rep>::kType;
+  static std::optional<Typed> parse(const std::string& text) {
+    const std::optional<Rep> raw = FieldText<Rep>::parse(text);
+    if (!raw) return std::nullopt;
+    return Typed(*raw);
+  }
+  static std::string format(Typed v) { return FieldText<Rep>::format(v.value()); }
+};
+
+enum class FieldPresence : std::uint8_t { required, optional, only_if_true };
+
+// One row of a header table: the extFields name, the member it fills, and its kind.
+template <typename Header, typename T>
+struct Field {
+  std::string_view name;
+  T Header::*member;
+  FieldPresence presence;
+};
+
+template <typename Header, typename T>
+constexpr Field<Header, T> required(std::string_view name, T Header::*member) {
+  return {name, member, FieldPresence::required};
+}
+template <typename Header, typename T>
+constexpr Field<Header, T> optional(std::string_view name, T Header::*member) {
+  return {name, member, FieldPresence::optional};
+}
+template <typename Header>
+constexpr Field<Header, bool> only_if_true(std::string_view name, bool Header::*member) {
+  return {name, member, FieldPresence::only_if_true};
+}
+
+// The value type of a member: T itself, or the T inside a std::optional<T>.
+template <typename T>
+struct FieldValue {
+  using type = T;
+  static constexpr bool kOptional = false;
+};
+template <typename T>
+struct FieldValue<std::optional<T>> {
+  using type = T;
+  static constexpr bool kOptional = true;
+};
+
+// Reads fields of one header, keeping the first error met (later reads still run and leave
+// their members at the defaults they had).
 class FieldReader {
  public:
   FieldReader(const ExtFields& fields, std::string_view header_name)
       : fields_(fields), header_name_(header_name) {}
 
-  // Required: a missing field is an error.
-  std::string string(std::string_view name);
-  std::int32_t int32(std::string_view name);
-  std::int64_t int64(std::string_view name);
-  bool boolean(std::string_view name);
-  // Optional: a missing field gives nullopt / the fallback; a malformed one is still an error.
-  std::optional<std::string> optional_string(std::string_view name);
-  std::optional<std::int32_t> optional_int32(std::string_view name);
-  std::optional<std::int64_t> optional_int64(std::string_view name);
-  bool boolean_or(std::string_view name, bool fallback);
+  // Sets `out` from field `name` when it is present and well-formed; see the kinds above.
+  template <typename T>
+  void read(std::string_view name, FieldPresence presence, T& out) {
+    using Value = typename FieldValue<T>::type;
+    const std::string* text = fields_.find(name);
+    if (text == nullptr) {
+      if (presence == FieldPresence::required) missing(name);
+      return;
+    }
+    std::optional<Value> v = FieldText<Value>::parse(*text);
+    if (!v) {
+      bad(name, *text, FieldText<Value>::kType);
+      return;
+    }
+    out = std::move(*v);
+  }
 
   // OK, or the first error met.
   Status status() const;
 
  private:
-  const std::string* require(std::string_view name);
+  void missing(std::string_view name);
   void bad(std::string_view name, const std::string& value, std::string_view type);
 
   const ExtFields& fields_;
@@ -53,11 +162,59 @@ class FieldReader {
   std::optional<Error> error_;
 };
 
-// Writers: set `name` to the value's text; the optional_ forms set nothing for nullopt.
-void put_string(ExtFields& f, std::string_view name, std::string value);
-void put_int(ExtFields& f, std::string_view name, std::int64_t value);
-void put_bool(ExtFields& f, std::string_view name, bool value);
-void put_optional_string(ExtFields& f, std::string_view name, const std::optional<std::string>& v);
-void put_optional_int(ExtFields& f, std::string_view name, std::optional<std::int64_t> v);
+// Writes `value` as field `name` unless its kind says to leave it out (a nullopt optional, a
+// false only_if_true).
+template <typename T>
+void put_field(ExtFields& f, std::string_view name, FieldPresence presence, const T& value) {
+  if constexpr (FieldValue<T>::kOptional) {
+    if (value) f.set(name, FieldText<typename FieldValue<T>::type>::format(*value));
+  } else {
+    if constexpr (std::is_same_v<T, bool>) {
+      if (presence == FieldPresence::only_if_true && !value) return;
+    }
+    f.set(name, FieldText<T>::format(value));
+  }
+}
+
+// A header's fields in wire order, and the header's name for errors.
+template <typename Header, typename... Fields>
+class HeaderTable {
+ public:
+  constexpr HeaderTable(std::string_view header_name, Fields... fields)
+      : name_(header_name), fields_(fields...) {}
+
+  // The header, or the first missing or malformed field's error.
+  [[nodiscard]] Result<Header> decode(const ExtFields& f) const {
+    FieldReader r(f, name_);
+    Header h;
+    std::apply(
+        [&](const auto&... field) { (r.read(field.name, field.presence, h.*field.member), ...); },
+        fields_);
+    FERRY_TRY(r.status());
+    return h;
+  }
+
+  // The fields in table order.
+  [[nodiscard]] ExtFields encode(const Header& h) const {
+    ExtFields f;
+    std::apply(
+        [&](const auto&... field) {
+          (put_field(f, field.name, field.presence, h.*field.member), ...);
+        },
+        fields_);
+    return f;
+  }
+
+ private:
+  std::string_view name_;
+  std::tuple<Fields...> fields_;
+};
+
+// Every row must belong to the same Header (a row of another header does not compile).
+template <typename Header, typename... Ts>
+constexpr HeaderTable<Header, Field<Header, Ts>...> header_table(std::string_view header_name,
+                                                                  Field<Header, Ts>... fields) {
+  return HeaderTable<Header, Field<Header, Ts>...>(header_name, fields...);
+}
 
 }  // namespace ferry::remoting

@@ -58,7 +58,7 @@ Task<void> Channel::read_loop(std::shared_ptr<Channel> self) {
       self->close_with(n.error());
       co_return;
     }
-    Status fed = self->decoder_.feed(std::span<const std::uint8_t>(buf.data(), *n));
+    Status fed = self->decoder_.feed(Bytes(buf.data(), *n));
     if (!fed) {
       self->close_with(fed.error());
       co_return;
