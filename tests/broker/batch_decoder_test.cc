@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "broker/batch_decoder.h"
-#include "broker/broker_fixture.h"
+#include "tests/broker/broker_fixture.h"
 
 namespace ferry::broker::testing {
 namespace {

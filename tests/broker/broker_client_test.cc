@@ -2,7 +2,7 @@
 // them), the consumer list, NOTIFY_CONSUMER_IDS_CHANGED on joins, leaves, closed connections and
 // 120 s of silence, subscription groups (auto-create, consumeEnable, admin codes, persistence),
 // and bad input.
-#include "broker/consumer_fixture.h"
+#include "tests/broker/consumer_fixture.h"
 
 namespace ferry::broker::testing {
 namespace {

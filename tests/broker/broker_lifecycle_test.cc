@@ -1,7 +1,7 @@
 // Long polling, consumer offsets and their persistence across graceful restarts and crashes,
 // SYNC_FLUSH durability, NameServer registration, queue offset look-ups, topic admin, and the
 // metadata backup fallback at start.
-#include "broker/broker_fixture.h"
+#include "tests/broker/broker_fixture.h"
 #include "remoting/header/consumer_offset_header.h"
 #include "remoting/header/queue_offset_header.h"
 #include "remoting/header/topic_admin_header.h"

@@ -1,7 +1,7 @@
 // Queue locks for orderly consumers: LOCK_BATCH_MQ grants free queues and the caller's own,
 // refuses queues another client holds, and grants them once that lock is 60 s old;
 // UNLOCK_BATCH_MQ releases only the caller's locks.
-#include "broker/consumer_fixture.h"
+#include "tests/broker/consumer_fixture.h"
 
 namespace ferry::broker::testing {
 namespace {

@@ -2,7 +2,7 @@
 // %RETRY%{group} (RETRY_TOPIC, ORIGIN_MESSAGE_ID, reconsumeTimes + 1) that appears after the
 // level's delay; past maxReconsumeTimes, or with a negative delay level, the copy goes to
 // %DLQ%{group}; a send to a retry topic past the max goes to the DLQ too.
-#include "broker/consumer_fixture.h"
+#include "tests/broker/consumer_fixture.h"
 
 namespace ferry::broker::testing {
 namespace {

@@ -1,7 +1,7 @@
 // GET_BROKER_RUNTIME_INFO (28): BrokerStats' per-second rate windows on their own, and the KVTable
 // a simulated broker returns after sends and pulls (totals, offsets, flush type, rates that fall
 // back to zero once the traffic is older than every window).
-#include "broker/broker_fixture.h"
+#include "tests/broker/broker_fixture.h"
 #include "broker/broker_stats.h"
 #include "broker/runtime_info_processor.h"
 #include "remoting/body/kv_table.h"

@@ -2,7 +2,7 @@
 // REAL_TOPIC/REAL_QID with DELAY cleared; delay offsets survive a graceful restart (nothing
 // delivered twice) and a crash (nothing lost; at most what was delivered since the last
 // persist comes again).
-#include "broker/consumer_fixture.h"
+#include "tests/broker/consumer_fixture.h"
 
 namespace ferry::broker::testing {
 namespace {

@@ -1,6 +1,6 @@
 // Send (V1, V2, batch) and pull back exactly what was sent; auto-creation; validation codes;
 // tag filtering; delayed messages; malformed headers.
-#include "broker/broker_fixture.h"
+#include "tests/broker/broker_fixture.h"
 #include "common/msg_id.h"
 
 namespace ferry::broker::testing {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "broker/broker_fixture.h"
+#include "tests/broker/broker_fixture.h"
 #include "remoting/body/body_json.h"
 #include "remoting/body/consumer_id_list.h"
 #include "remoting/body/heartbeat_data.h"

@@ -2,7 +2,7 @@
 // topic lists, message look-ups by offset msgId and by key, consumer progress, and pulls with
 // tag filtering and the no-new-message / offset-moved statuses.
 #include "client/client_errors.h"
-#include "client_fixture.h"
+#include "tests/client/client_fixture.h"
 
 namespace ferry::client::testing {
 namespace {

@@ -1,4 +1,4 @@
-#include "asio_cluster.h"
+#include "tests/client/asio_cluster.h"
 
 #include <netinet/in.h>
 #include <sys/socket.h>

@@ -35,7 +35,7 @@
 #include "client_api/loop_call.h"
 #include "namesrv/name_server.h"
 #include "runtime/asio/asio_runtime.h"
-#include "support/received_messages.h"
+#include "tests/support/received_messages.h"
 
 namespace ferry::client::asio_testing {
 

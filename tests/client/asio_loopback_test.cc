@@ -17,7 +17,7 @@
 #include <set>
 #include <span>
 
-#include "asio_cluster.h"
+#include "tests/client/asio_cluster.h"
 #include "client/queue_selector.h"
 #include "client_api/blocking_lite_pull_consumer.h"
 #include "client_api/blocking_producer.h"

@@ -13,7 +13,7 @@
 
 #include "client/lite_pull_consumer.h"
 #include "client/push_consumer.h"
-#include "client_fixture.h"
+#include "tests/client/client_fixture.h"
 #include "common/names.h"
 
 namespace ferry::client::testing {

@@ -3,7 +3,7 @@
 // offsets (consumerOffset.json); a broadcasting consumer's local offset file survives its node's
 // crash. Plus the local file format itself.
 #include "client/local_offset_store.h"
-#include "consumer_fixture.h"
+#include "tests/client/consumer_fixture.h"
 
 namespace ferry::client::testing {
 namespace {

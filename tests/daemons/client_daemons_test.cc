@@ -10,8 +10,8 @@
 #include <map>
 #include <set>
 
-#include "client_node.h"
-#include "daemon_process.h"
+#include "tests/daemons/client_node.h"
+#include "tests/daemons/daemon_process.h"
 
 namespace ferry::daemons_test {
 namespace {

@@ -1,4 +1,4 @@
-#include "client_node.h"
+#include "tests/daemons/client_node.h"
 
 #include <unistd.h>
 

@@ -24,7 +24,7 @@
 #include "client_api/blocking_producer.h"
 #include "client_api/blocking_push_consumer.h"
 #include "runtime/asio/asio_runtime.h"
-#include "support/received_messages.h"
+#include "tests/support/received_messages.h"
 
 namespace ferry::daemons_test {
 

@@ -1,4 +1,4 @@
-#include "daemon_process.h"
+#include "tests/daemons/daemon_process.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>

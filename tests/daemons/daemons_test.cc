@@ -11,9 +11,9 @@
 #include <set>
 #include <thread>
 
-#include "client_node.h"
-#include "daemon_process.h"
-#include "wire_client.h"
+#include "tests/daemons/client_node.h"
+#include "tests/daemons/daemon_process.h"
+#include "tests/daemons/wire_client.h"
 
 namespace ferry::daemons_test {
 namespace {

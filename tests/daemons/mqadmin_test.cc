@@ -10,7 +10,7 @@
 #include <sstream>
 #include <thread>
 
-#include "daemon_process.h"
+#include "tests/daemons/daemon_process.h"
 
 namespace ferry::daemons_test {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <regex>
 
-#include "daemon_process.h"
+#include "tests/daemons/daemon_process.h"
 
 namespace ferry::daemons_test {
 namespace {

@@ -1,4 +1,4 @@
-#include "wire_client.h"
+#include "tests/daemons/wire_client.h"
 
 #include "common/message_decoder.h"
 #include "common/properties.h"

@@ -1,5 +1,5 @@
 // Broker liveness: the scan drops brokers silent for 120 s; a closed connection drops at once.
-#include "namesrv_fixture.h"
+#include "tests/namesrv/namesrv_fixture.h"
 
 namespace ferry::namesrv::testing {
 namespace {

@@ -25,7 +25,7 @@
 #include "remoting/rpc/rpc_client.h"
 #include "sim/node.h"
 #include "sim/process.h"
-#include "sim/sim_test_util.h"
+#include "tests/sim/sim_test_util.h"
 #include "sim/world.h"
 #include "tests/support/sim_trace_log.h"
 

@@ -1,6 +1,6 @@
 // REGISTER_BROKER / UNREGISTER_BROKER and the route, cluster and topic queries, in the simulator:
 // a NameServer node and client nodes sending real frames.
-#include "namesrv_fixture.h"
+#include "tests/namesrv/namesrv_fixture.h"
 
 namespace ferry::namesrv::testing {
 namespace {

@@ -1,6 +1,6 @@
 // KV config requests, and bad input: missing or malformed header fields, malformed bodies,
 // unsupported codes. Bad input gets an error reply naming what is wrong and never a crash.
-#include "namesrv_fixture.h"
+#include "tests/namesrv/namesrv_fixture.h"
 
 namespace ferry::namesrv::testing {
 namespace {

@@ -1,7 +1,7 @@
 // The simulator behind the runtime conformance tests: a world with two bare nodes.
 #include <gtest/gtest.h>
 
-#include "runtime/conformance.h"
+#include "tests/runtime/conformance.h"
 #include "sim/node.h"
 #include "sim/world.h"
 

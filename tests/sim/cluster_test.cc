@@ -14,7 +14,7 @@
 #include "sim/cluster/cluster.h"
 #include "sim/cluster/workload.h"
 #include "sim/swarm.h"
-#include "sim_test_util.h"
+#include "tests/sim/sim_test_util.h"
 
 namespace ferry::sim::cluster {
 namespace {

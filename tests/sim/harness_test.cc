@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 #include <gtest/gtest-spi.h>
 
-#include "runtime/conformance.h"
+#include "tests/runtime/conformance.h"
 #include "tests/support/co_assert.h"
 
 namespace ferry::testing {

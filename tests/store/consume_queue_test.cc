@@ -5,7 +5,7 @@
 #include <map>
 
 #include "store/consume_queue.h"
-#include "store/one_node.h"
+#include "tests/store/one_node.h"
 
 namespace ferry::store {
 namespace {

@@ -6,7 +6,7 @@
 #include "common/big_endian.h"
 #include "store/index_file.h"
 #include "store/index_service.h"
-#include "store/one_node.h"
+#include "tests/store/one_node.h"
 #include "store/time_name.h"
 
 namespace ferry::store {

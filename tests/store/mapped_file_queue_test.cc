@@ -4,7 +4,7 @@
 
 #include "store/file_names.h"
 #include "store/mapped_file_queue.h"
-#include "store/one_node.h"
+#include "tests/store/one_node.h"
 
 namespace ferry::store {
 namespace {

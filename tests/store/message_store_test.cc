@@ -4,8 +4,8 @@
 
 #include "common/msg_id.h"
 #include "common/record_format.h"
-#include "store/one_node.h"
-#include "store/store_fixture.h"
+#include "tests/store/one_node.h"
+#include "tests/store/store_fixture.h"
 
 namespace ferry::store {
 namespace {

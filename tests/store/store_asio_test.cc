@@ -9,7 +9,7 @@
 #include <string>
 
 #include "runtime/asio/asio_runtime.h"
-#include "store/store_fixture.h"
+#include "tests/store/store_fixture.h"
 
 namespace ferry::store {
 namespace {

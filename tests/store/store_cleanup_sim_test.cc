@@ -3,8 +3,8 @@
 // min offset, min offsets moving forward and pulls below them; plus the pure policy functions.
 #include <gtest/gtest.h>
 
-#include "store/sim_store.h"
-#include "store/store_fixture.h"
+#include "tests/store/sim_store.h"
+#include "tests/store/store_fixture.h"
 
 namespace ferry::store {
 namespace {

@@ -6,8 +6,8 @@
 #include "sim/node.h"
 #include "sim/world.h"
 #include "store/file_names.h"
-#include "store/sim_store.h"
-#include "store/store_fixture.h"
+#include "tests/store/sim_store.h"
+#include "tests/store/store_fixture.h"
 
 namespace ferry::store {
 namespace {

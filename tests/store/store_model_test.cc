@@ -40,8 +40,8 @@
 #include <vector>
 
 #include "common/record_reader.h"
-#include "store/sim_store.h"
-#include "store/store_fixture.h"
+#include "tests/store/sim_store.h"
+#include "tests/store/store_fixture.h"
 
 namespace ferry::store {
 namespace {

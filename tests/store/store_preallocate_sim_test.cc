@@ -3,8 +3,8 @@
 // roll-overs that race with it both keep every message, in order, across a crash.
 #include <gtest/gtest.h>
 
-#include "store/sim_store.h"
-#include "store/store_fixture.h"
+#include "tests/store/sim_store.h"
+#include "tests/store/store_fixture.h"
 
 namespace ferry::store {
 namespace {

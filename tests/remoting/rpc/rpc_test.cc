@@ -13,7 +13,7 @@
 #include "remoting/response_code.h"
 #include "remoting/rpc/rpc_client.h"
 #include "remoting/rpc/rpc_server.h"
-#include "runtime/conformance.h"
+#include "tests/runtime/conformance.h"
 
 namespace ferry::remoting {
 namespace {
