@@ -20,7 +20,9 @@ store::StoreConfig small_store() {
 Status ClusterSpec::check() const {
   if (namesrvs == 0) return Error(Errc::invalid_argument, "namesrvs: a cluster needs at least one NameServer");
   if (namesrvs > 8) return Error(Errc::invalid_argument, fmt::format("namesrvs: {} is more than 8", namesrvs));
-  if (brokers.empty()) return Error(Errc::invalid_argument, "brokers: a cluster needs at least one broker group");
+  if (brokers.empty() && !topics.empty()) {
+    return Error(Errc::invalid_argument, "topics: a cluster without broker groups cannot serve topics");
+  }
   std::set<std::string> names;
   for (std::size_t i = 0; i < brokers.size(); ++i) {
     const BrokerGroupSpec& b = brokers[i];

@@ -51,8 +51,9 @@ struct ClusterSpec {
   std::vector<BrokerGroupSpec> brokers = {BrokerGroupSpec{}};
   std::vector<TopicSpec> topics;
 
-  // Errors (invalid_argument) name the field: no NameServer, no broker group, duplicate group or
-  // topic names, invalid topic names or queue counts, slaves before replication exists.
+  // Errors (invalid_argument) name the field: no NameServer, topics without broker groups (a
+  // NameServer-only cluster is fine: its tests play the brokers), duplicate group or topic names,
+  // invalid topic names or queue counts, slaves before replication exists.
   Status check() const;
 };
 
