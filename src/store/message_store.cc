@@ -364,11 +364,30 @@ QueueOffset MessageStore::max_offset(const std::string& topic, QueueId queue_id)
 }
 
 Result<FileView> MessageStore::message_at(PhysicalOffset offset) const {
-  auto head = log_.view(offset, static_cast<std::int32_t>(record::kTotalSizeBytes));
+  if (offset < log_.min_offset() || offset >= log_.max_offset()) {
+    return Error(Errc::not_found, fmt::format("commit-log offset {} is outside the log [{}, {})", offset.value(),
+                                              log_.min_offset().value(), log_.max_offset().value()));
+  }
+  // The offset may come from a client (VIEW_MESSAGE_BY_ID, a send-back): read only the fixed head
+  // first and believe its size only when the head is a message record that says it starts here.
+  constexpr std::size_t kHeadBytes = record::kPhysicalOffsetPos + record::kPhysicalOffsetBytes;
+  const std::int64_t left = log_.max_offset().value() - offset.value();
+  if (left < static_cast<std::int64_t>(kHeadBytes)) {
+    return Error(Errc::corrupt, fmt::format("no record starts at commit-log offset {} (only {} bytes follow)", offset.value(), left));
+  }
+  auto head = log_.view(offset, static_cast<std::int32_t>(kHeadBytes));
   if (!head.ok()) return std::move(head).error();
-  const auto size = static_cast<std::int32_t>(load_be32(head->bytes().data()));
-  if (size < static_cast<std::int32_t>(record::kMinRecordBytes)) {
-    return Error(Errc::corrupt, fmt::format("no record at {} (size field {})", offset.value(), size));
+  const std::uint8_t* h = head->bytes().data();
+  const auto size = static_cast<std::int32_t>(load_be32(h + record::kTotalSizePos));
+  const std::uint32_t magic = load_be32(h + record::kMagicPos);
+  const auto stored_at = static_cast<std::int64_t>(load_be64(h + record::kPhysicalOffsetPos));
+  if (magic != record::kMessageMagic || stored_at != offset.value()) {
+    return Error(Errc::corrupt, fmt::format("no record starts at commit-log offset {} (magic {:#010x}, stored offset {})",
+                                            offset.value(), magic, stored_at));
+  }
+  if (size < static_cast<std::int32_t>(record::kMinRecordBytes) || size > config_.message_size_max_bytes || size > left) {
+    return Error(Errc::corrupt, fmt::format("the record at commit-log offset {} claims {} bytes (at least {}, at most {}, {} written)",
+                                            offset.value(), size, record::kMinRecordBytes, config_.message_size_max_bytes, left));
   }
   return log_.view(offset, size);
 }

@@ -110,7 +110,10 @@ class MessageStore {
   // (`filter` null = everything).
   GetMessageResult get_messages(const std::string& topic, QueueId queue_id, QueueOffset offset,
                                 std::int32_t max_count, const TagSubscription* filter);
-  // The stored record at `offset` (its size is read from the record). Errors: not_found, corrupt.
+  // The message record that starts at `offset`, which may come from a client: it is returned only
+  // when a record boundary is there (the message magic, and the record's stored physical offset
+  // equal to `offset`) and its size is within [kMinRecordBytes, maxMessageSize] and written.
+  // Errors: not_found (outside the log), corrupt (no record starts there).
   Result<FileView> message_at(PhysicalOffset offset) const;
 
   QueueOffset min_offset(const std::string& topic, QueueId queue_id) const;

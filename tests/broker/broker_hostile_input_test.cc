@@ -2,6 +2,7 @@
 // remark, costs the broker no more than a bound, stores nothing, and the broker keeps serving.
 #include <fmt/format.h>
 
+#include "common/msg_id.h"
 #include "tests/broker/broker_fixture.h"
 
 namespace ferry::broker::testing {
@@ -70,6 +71,52 @@ TEST_F(BrokerTest, ManyKeysWithinTheLimitAreStoredAndReadBackInOrder) {
   EXPECT_EQ(got[0].properties.get("k3999"), "v");
   EXPECT_EQ(got[0].properties.size(), m.props.size() + 1) << "every key, and the broker's CLUSTER";
 }
+
+// VIEW_MESSAGE_BY_ID takes a client-chosen CommitLog offset. Only an offset where a message record
+// starts is answered; anywhere else (inside a record, inside a body crafted to look like a record
+// head) is refused without copying anything.
+TEST_F(BrokerTest, ViewByIdAnswersOnlyAtARecordBoundary) {
+  boot();
+  auto view_at = [this](std::int64_t offset) {
+    RemotingCommand v = remoting::make_request(rc::VIEW_MESSAGE_BY_ID, 0);
+    v.ext_fields.set("offset", std::to_string(offset));
+    return call(std::move(v));
+  };
+  // A body that starts like a record head: a size of 1,500 (less than what follows it in the
+  // file) and the message magic. A broker trusting the size would copy 1,500 bytes from there.
+  std::string forged(2'000, 'x');
+  const unsigned char head[] = {0x00, 0x00, 0x05, 0xdc, 0xda, 0xa3, 0x20, 0xa7};
+  forged.replace(0, sizeof head, reinterpret_cast<const char*>(head), sizeof head);
+  Msg m;
+  m.body = forged;
+  Call sent = send(m);
+  ASSERT_EQ(sent.reply.code, code::SUCCESS) << sent.remark();
+  ASSERT_EQ(send(Msg{}).reply.code, code::SUCCESS);
+  auto id = decode_offset_msg_id(sent.field("msgId"));
+  ASSERT_TRUE(id.ok());
+  const std::int64_t record = id->offset.value();
+
+  Call whole = view_at(record);
+  ASSERT_EQ(whole.reply.code, code::SUCCESS) << whole.remark();
+  auto viewed = messages_of(whole.reply);
+  ASSERT_EQ(viewed.size(), 1u);
+  EXPECT_EQ(body_text(viewed[0]), forged);
+  const std::string bytes(whole.reply.body.begin(), whole.reply.body.end());
+  const std::size_t body_at = bytes.find(std::string(reinterpret_cast<const char*>(head), sizeof head));
+  ASSERT_NE(body_at, std::string::npos);
+
+  for (std::int64_t inside : {record + 1, record + 4, record + static_cast<std::int64_t>(body_at)}) {
+    Call v = view_at(inside);
+    EXPECT_EQ(v.reply.code, code::SYSTEM_ERROR) << "offset " << inside << " is inside the record at " << record;
+    EXPECT_NE(v.remark().find("no record starts at commit-log offset " + std::to_string(inside)), std::string::npos)
+        << v.remark();
+    EXPECT_TRUE(v.reply.body.empty()) << v.reply.body.size() << " bytes copied from offset " << inside;
+  }
+  Call past = view_at(1 << 20);
+  EXPECT_EQ(past.reply.code, code::SYSTEM_ERROR);
+  EXPECT_NE(past.remark().find("outside the log"), std::string::npos) << past.remark();
+}
+
 
 }  // namespace
 }  // namespace ferry::broker::testing
