@@ -29,11 +29,11 @@ TEST_F(ConsumerTest, DelayLevelsDeliverOnTimeAndInOrder) {
   ASSERT_EQ(send(delayed("one", 1, 1)).reply.code, code::SUCCESS);
   ASSERT_EQ(send(delayed("ten-b", 3)).reply.code, code::SUCCESS);
   ASSERT_EQ(send(delayed("ten-c", 3)).reply.code, code::SUCCESS);
-  world_.run_for(1500ms);
+  run_for(1500ms);
   EXPECT_EQ(bodies(all_of("T", 1)), (std::vector<std::string>{"one"}));
-  world_.run_for(7s);  // ~8.5 s after the sends
+  run_for(7s);  // ~8.5 s after the sends
   EXPECT_TRUE(all_of("T", 0).empty());
-  world_.run_for(2s);
+  run_for(2s);
   auto got = all_of("T", 0);
   ASSERT_EQ(bodies(got), (std::vector<std::string>{"ten-a", "ten-b", "ten-c"}));
   auto scheduled = all_of("SCHEDULE_TOPIC_XXXX", 2);
@@ -58,14 +58,14 @@ TEST_F(ConsumerTest, DelayedMessagesSurviveAGracefulRestartWithoutDuplicates) {
   boot();
   ASSERT_EQ(send(delayed("early", 1)).reply.code, code::SUCCESS);
   ASSERT_EQ(send(delayed("late", 4)).reply.code, code::SUCCESS);  // 30 s
-  world_.run_for(5s);
+  run_for(5s);
   EXPECT_EQ(bodies(all_of("T")), (std::vector<std::string>{"early"}));
   graceful_restart();
-  world_.run_for(20s);
+  run_for(20s);
   EXPECT_EQ(bodies(all_of("T")), (std::vector<std::string>{"early"}));
-  world_.run_for(10s);
+  run_for(10s);
   EXPECT_EQ(bodies(all_of("T")), (std::vector<std::string>{"early", "late"}));
-  world_.run_for(30s);
+  run_for(30s);
   EXPECT_EQ(all_of("T").size(), 2u);
   EXPECT_EQ(broker().consumer_services().schedule().offsets().at(1), 1);
   EXPECT_EQ(broker().consumer_services().schedule().offsets().at(4), 1);
@@ -78,11 +78,11 @@ TEST_F(ConsumerTest, DelayedMessagesSurviveACrashWithinThePersistWindow) {
   ASSERT_EQ(send(delayed("late", 4)).reply.code, code::SUCCESS);    // 30 s
   // ASYNC_FLUSH syncs small writes every 10 s: by 12 s the sends are durable; "mid" was
   // delivered about when the delay offsets were last persisted.
-  world_.run_for(12s);
+  run_for(12s);
   EXPECT_EQ(bodies(all_of("T")), (std::vector<std::string>{"early"}));
   EXPECT_EQ(bodies(all_of("T", 1)), (std::vector<std::string>{"mid"}));
   crash_restart();
-  world_.run_for(40s);
+  run_for(40s);
   auto got = bodies(all_of("T"));
   ASSERT_GE(got.size(), 2u);
   ASSERT_LE(got.size(), 3u);  // "early" at most once more
