@@ -94,6 +94,21 @@ TEST_F(ConsumerTest, DelayedMessagesSurviveACrashWithinThePersistWindow) {
   ASSERT_LE(mid.size(), 2u);
 }
 
+// Regression: a delayed message whose schedule-queue unit recovery has to rebuild from the
+// CommitLog (the machine went down before the queue was flushed) keeps its delivery time. The
+// broker used to install its delivery-time tagsCode only after the store had opened, so units
+// re-dispatched while opening got the tag's hash instead, and the message came out at once.
+TEST_F(ConsumerTest, ADelayedMessageRebuiltByRecoveryKeepsItsDeliveryTime) {
+  config_.flush_disk_type = store::FlushMode::sync_flush;  // the record is durable at the reply
+  boot();
+  ASSERT_EQ(send(delayed("late", 4)).reply.code, code::SUCCESS);  // 30 s
+  crash_restart();  // at once: the schedule queue's unit was not flushed yet
+  run_for(25s);
+  EXPECT_TRUE(all_of("T").empty()) << "delivered before its 30 s";
+  run_for(10s);
+  EXPECT_EQ(bodies(all_of("T")), (std::vector<std::string>{"late"}));
+}
+
 TEST_F(ConsumerTest, DelayOffsetsFileRoundTripsAndRejectsBadLevels) {
   DelayOffsetTable t{{1, 5}, {18, 7}};
   const std::string text = ScheduleMessageService::encode(t);
