@@ -206,15 +206,19 @@ inline std::string body_text(const MessageExt& m) { return std::string(m.body.be
 
 class BrokerTest : public ::testing::Test {
  protected:
-  // The fault-free world of these tests (seed 7); FERRY_SIM_SWARM=<seed> replaces it with
-  // sim::swarm_options(seed) (tests/support/swarm_env.h). `adjust`, when given, is applied to
-  // either (a fixture that needs, say, a slow disk whatever else is drawn).
+  // The fault-free world of these tests (seed 7); FERRY_SIM_SWARM=N replaces it with its swarm
+  // draw (tests/support/swarm_env.h), less EIO on sync: a failed sync loses the writes it covered
+  // and the store then refuses writes until a restart, by design (the store tests and
+  // RuntimeInfoTest.SaysWhenAndWhyTheStoreRefusesWrites cover that), while every test here needs a
+  // store that takes writes and keeps what it synced. `adjust`, when given, is applied last (a
+  // fixture that needs, say, a slow disk whatever else is drawn).
   using Adjust = void (*)(sim::WorldOptions&);
   static sim::WorldOptions options(Adjust adjust = nullptr) {
     if (std::getenv("FERRY_LOG") == nullptr) set_default_log_level(spdlog::level::warn);
     sim::WorldOptions fault_free;
     fault_free.seed = 7;
     sim::WorldOptions o = ferry::testing::world_options(fault_free);
+    o.disk.eio_on_sync_ppm = 0;
     if (adjust != nullptr) adjust(o);
     return o;
   }
@@ -279,6 +283,22 @@ class BrokerTest : public ::testing::Test {
   sim::SimNode& node(sim::NodeId n) { return cluster().world().node(n); }
   MonoTime now() { return cluster().world().now(); }
   void run_for(Duration d) { cluster().run_for(d); }
+  // Runs until virtual time `t` (at once if it has passed): for "N s after the send" however long
+  // the steps in between took.
+  void run_until_time(MonoTime t) {
+    if (t > now()) run_for(t - now());
+  }
+  // How far two nodes' clocks can disagree about an interval `d` (each drifts by up to the world's
+  // drift_max_ppm, in either direction): the slack of a bound on a time one node measured for
+  // another's timer.
+  Duration drift_slack(Duration d) const {
+    return std::chrono::duration_cast<Duration>(d * 2 * options_.clock.drift_max_ppm / 1'000'000);
+  }
+  // How long a durable write of a few syncs can take at most in this world (a config file: the
+  // temporary file, the rename's directory).
+  Duration sync_bound(int syncs = 3) const {
+    return syncs * (options_.disk.sync_latency + (options_.disk.slow_sync_ppm > 0 ? options_.disk.slow_sync_latency : Duration{}));
+  }
 
   Call call(RemotingCommand req, Duration timeout = std::chrono::seconds(5), Duration limit = std::chrono::seconds(60)) {
     auto r = cluster().run_task(client_node_, invoke(client_.get(), addr_, std::move(req), timeout), limit);

@@ -58,12 +58,13 @@ TEST_F(ConsumerTest, DelayedMessagesSurviveAGracefulRestartWithoutDuplicates) {
   boot();
   ASSERT_EQ(send(delayed("early", 1)).reply.code, code::SUCCESS);
   ASSERT_EQ(send(delayed("late", 4)).reply.code, code::SUCCESS);  // 30 s
+  const MonoTime sent = now();
   run_for(5s);
   EXPECT_EQ(bodies(all_of("T")), (std::vector<std::string>{"early"}));
-  graceful_restart();
-  run_for(20s);
+  graceful_restart();  // takes as long as the stop's syncs take
+  run_until_time(sent + 25s);
   EXPECT_EQ(bodies(all_of("T")), (std::vector<std::string>{"early"}));
-  run_for(10s);
+  run_until_time(sent + 35s);
   EXPECT_EQ(bodies(all_of("T")), (std::vector<std::string>{"early", "late"}));
   run_for(30s);
   EXPECT_EQ(all_of("T").size(), 2u);
