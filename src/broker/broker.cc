@@ -62,6 +62,11 @@ Broker::Broker(Runtime& rt, BrokerConfig config)
   register_processors(vip_server_, ServerTag::vip);
   pull_.set_subscriptions(consumer_services_.subscriptions());
   send_.set_subscription_groups(&consumer_services_.groups());
+  // Before the store opens: recovery re-dispatches what the ConsumeQueues miss, and a schedule
+  // queue's units must carry their delivery time then too (not the tag's hash).
+  store_.set_tags_code_hook([this](std::string_view topic, std::string_view props, WallMs ts) {
+    return delay_tags_code(topic, props, ts);
+  });
 }
 
 Broker::~Broker() {
@@ -154,9 +159,6 @@ Task<Status> Broker::start() {
   store_.set_arrival_listener([this](const std::string& topic, QueueId queue, QueueOffset max) {
     hold_.on_arrival(topic, queue, max);
     consumer_services_.on_arrival(topic, queue);
-  });
-  store_.set_tags_code_hook([this](std::string_view topic, std::string_view props, WallMs ts) {
-    return delay_tags_code(topic, props, ts);
   });
   topics_.set_change_listener([this] { registrar_.trigger(); });
   store_.start();

@@ -70,7 +70,8 @@ struct PutRequest {
 using ArrivalListener = std::function<void(const std::string& topic, QueueId queue_id, QueueOffset max_offset)>;
 
 // Computes a tagsCode other than the TAGS hash (the delay topic stores its delivery time);
-// nullopt = use the default.
+// nullopt = use the default. Set it before open(): opening re-dispatches the records the
+// ConsumeQueues miss, and their units need the same tagsCode as at the put.
 using TagsCodeHook = std::function<std::optional<std::int64_t>(std::string_view topic,
                                                                std::string_view properties,
                                                                WallMs store_timestamp_ms)>;

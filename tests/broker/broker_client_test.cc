@@ -71,18 +71,18 @@ TEST_F(ConsumerTest, NotifiesTheGroupWhenAMemberJoinsLeavesDisconnectsOrGoesSile
   TestClient& a = add_client("10.0.0.1@1");
   TestClient& b = add_client("10.0.0.2@2");
   ASSERT_EQ(heartbeat(a, "CG").reply.code, code::SUCCESS);
-  world_.run_for(1s);
+  run_for(1s);
   const std::size_t a0 = a.log->notified_groups.size();
 
   // b joins: a hears about it (oneway, consumerGroup CG).
   ASSERT_EQ(heartbeat(b, "CG").reply.code, code::SUCCESS);
-  world_.run_for(1s);
+  run_for(1s);
   ASSERT_EQ(a.log->notified_groups.size(), a0 + 1);
   EXPECT_EQ(a.log->notified_groups.back(), "CG");
   EXPECT_TRUE(a.log->notify_oneway.back());
   // A repeated heartbeat changes nothing: no notification.
   ASSERT_EQ(heartbeat(b, "CG").reply.code, code::SUCCESS);
-  world_.run_for(1s);
+  run_for(1s);
   EXPECT_EQ(a.log->notified_groups.size(), a0 + 1);
 
   // b unregisters.
@@ -92,33 +92,33 @@ TEST_F(ConsumerTest, NotifiesTheGroupWhenAMemberJoinsLeavesDisconnectsOrGoesSile
   RemotingCommand ur = remoting::make_request(rc::UNREGISTER_CLIENT, 0);
   ur.ext_fields = u.to_fields();
   ASSERT_EQ(call_from(b, std::move(ur)).reply.code, code::SUCCESS);
-  world_.run_for(1s);
+  run_for(1s);
   EXPECT_EQ(a.log->notified_groups.size(), a0 + 2);
   EXPECT_EQ(consumer_list("CG"), (std::vector<std::string>{"10.0.0.1@1"}));
 
   // b joins again and closes its connection: dropped at once.
   ASSERT_EQ(heartbeat(b, "CG").reply.code, code::SUCCESS);
-  world_.run_for(1s);
+  run_for(1s);
   EXPECT_EQ(a.log->notified_groups.size(), a0 + 3);
   b.rpc->close_channel(addr_);
-  world_.run_for(1s);
+  run_for(1s);
   EXPECT_EQ(a.log->notified_groups.size(), a0 + 4);
   EXPECT_EQ(consumer_list("CG"), (std::vector<std::string>{"10.0.0.1@1"}));
 
   // b joins again and goes silent; a keeps heartbeating every 10 s.
   ASSERT_EQ(heartbeat(b, "CG").reply.code, code::SUCCESS);
-  world_.run_for(1s);
+  run_for(1s);
   EXPECT_EQ(a.log->notified_groups.size(), a0 + 5);
   for (int i = 0; i < 11; ++i) {
     ASSERT_EQ(heartbeat(a, "CG").reply.code, code::SUCCESS);
-    world_.run_for(10s);
+    run_for(10s);
   }
   // ~111 s of silence: still a member.
   EXPECT_EQ(consumer_list("CG").size(), 2u);
   EXPECT_EQ(a.log->notified_groups.size(), a0 + 5);
   for (int i = 0; i < 3; ++i) {
     ASSERT_EQ(heartbeat(a, "CG").reply.code, code::SUCCESS);
-    world_.run_for(10s);
+    run_for(10s);
   }
   EXPECT_EQ(consumer_list("CG"), (std::vector<std::string>{"10.0.0.1@1"}));
   EXPECT_EQ(a.log->notified_groups.size(), a0 + 6);
@@ -231,10 +231,8 @@ TEST_F(ConsumerTest, TheVipPortServesEverythingButPull) {
   boot();
   const std::string vip = broker().vip_address();
   auto call_vip = [&](TestClient& c, RemotingCommand req) {
-    auto r = world_.run_task(c.node, invoke(c.rpc.get(), vip, std::move(req), std::chrono::seconds(5)),
-                             std::chrono::seconds(60));
-    EXPECT_TRUE(r.ok()) << r.report.message;
-    return r.value ? std::move(*r.value) : Call{};
+    return outcome(cluster().run_task(c.node, invoke(c.rpc.get(), vip, std::move(req), std::chrono::seconds(5)),
+                                      std::chrono::seconds(60)));
   };
   TestClient& a = add_client("10.0.0.1@1");
   TestClient& b = add_client("10.0.0.2@2");
@@ -244,11 +242,11 @@ TEST_F(ConsumerTest, TheVipPortServesEverythingButPull) {
   // Registrations from both ports are distinct members, even if their channel ids coincide.
   ASSERT_EQ(call_vip(a, heartbeat_request(consumer_heartbeat(a.client_id, "CG", "T"))).reply.code, code::SUCCESS);
   ASSERT_EQ(heartbeat(b, "CG").reply.code, code::SUCCESS);
-  world_.run_for(1s);
+  run_for(1s);
   EXPECT_EQ(consumer_list("CG"), (std::vector<std::string>{"10.0.0.1@1", "10.0.0.2@2"}));
   const std::size_t b0 = b.log->notified_groups.size();
   a.rpc->close_channel(vip);
-  world_.run_for(1s);
+  run_for(1s);
   EXPECT_EQ(consumer_list("CG"), (std::vector<std::string>{"10.0.0.2@2"}));
   EXPECT_EQ(b.log->notified_groups.size(), b0 + 1);
 }

@@ -1,13 +1,16 @@
-// A simulated cluster for broker tests: a fake NameServer node (an RpcServer recording
-// REGISTER_BROKER / UNREGISTER_BROKER), a broker node, and a bare client node whose RpcClient
-// sends real frames built with the typed headers. Helpers run one call to completion and return
-// its outcome, so assertions stay outside coroutines.
+// Broker tests on the cluster harness (sim/cluster): a Cluster of one broker group whose
+// NameServer is a fake (an RpcServer recording REGISTER_BROKER / UNREGISTER_BROKER, through the
+// harness's NameServer factory), plus a bare client node whose RpcClient sends real frames built
+// with the typed headers. Helpers run one call to completion and return its outcome, so
+// assertions stay outside coroutines. Fault-free on seed 7, or under sim::swarm_options(N) with
+// FERRY_SIM_SWARM=N (tests/support/swarm_env.h); every failure names the seed and the replay.
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -24,8 +27,9 @@
 #include "remoting/rpc/rpc_client.h"
 #include "remoting/rpc/rpc_server.h"
 #include "runtime/log.h"
+#include "sim/cluster/cluster.h"
 #include "sim/node.h"
-#include "sim/world.h"
+#include "tests/support/swarm_env.h"
 #include "tests/support/sim_trace_log.h"
 
 namespace ferry::broker::testing {
@@ -46,8 +50,8 @@ class FakeNameServer {
   FakeNameServer(Runtime& rt, std::shared_ptr<NamesrvLog> log) : server_(rt), log_(std::move(log)) {
     server_.register_processor(rc::REGISTER_BROKER, [this](remoting::RequestContext ctx) { return on_register(this, std::move(ctx)); });
     server_.register_processor(rc::UNREGISTER_BROKER, [this](remoting::RequestContext ctx) { return on_unregister(this, std::move(ctx)); });
-    Status s = server_.start(Endpoint{rt.network().host(), 9876});
-    FERRY_ASSERT(s.ok(), "fake namesrv: {}", s.ok() ? "" : s.error().to_string());
+    const Status s = server_.start(Endpoint{rt.network().host(), 9876});
+    if (!s.ok()) ADD_FAILURE() << "the fake NameServer does not listen: " << s.error().to_string();
   }
   ~FakeNameServer() { server_.stop(); }
 
@@ -70,19 +74,10 @@ class FakeNameServer {
   std::shared_ptr<NamesrvLog> log_;
 };
 
-inline store::StoreConfig small_store() {
-  store::StoreConfig c;
-  c.commit_log_file_size_bytes = 1 << 20;
-  c.message_size_max_bytes = 64 * 1024;
-  c.consume_queue_units_per_file = 1000;
-  c.index_geometry = store::IndexGeometry{64, 1024};
-  return c;
-}
-
 // Outcome of one call, copied out of the coroutine.
 struct Call {
   bool ok = false;  // a reply arrived
-  std::string error;
+  std::string error;  // why none did; reply.code is then -1, so no code check passes by default
   RemotingCommand reply;
   std::string remark() const { return reply.remark.value_or(""); }
   const std::string& field(std::string_view k) const {
@@ -100,6 +95,7 @@ inline Task<Call> invoke(remoting::RpcClient* client, std::string addr, Remoting
     c.reply = std::move(*r);
   } else {
     c.error = r.error().to_string();
+    c.reply.code = -1;
   }
   co_return c;
 }
@@ -210,36 +206,57 @@ inline std::string body_text(const MessageExt& m) { return std::string(m.body.be
 
 class BrokerTest : public ::testing::Test {
  protected:
-  static sim::WorldOptions options() {
+  // The fault-free world of these tests (seed 7); FERRY_SIM_SWARM=N replaces it with its swarm
+  // draw (tests/support/swarm_env.h), less EIO on sync: a failed sync loses the writes it covered
+  // and the store then refuses writes until a restart, by design (the store tests and
+  // RuntimeInfoTest.SaysWhenAndWhyTheStoreRefusesWrites cover that), while every test here needs a
+  // store that takes writes and keeps what it synced. `adjust`, when given, is applied last (a
+  // fixture that needs, say, a slow disk whatever else is drawn).
+  using Adjust = void (*)(sim::WorldOptions&);
+  static sim::WorldOptions options(Adjust adjust = nullptr) {
     if (std::getenv("FERRY_LOG") == nullptr) set_default_log_level(spdlog::level::warn);
-    sim::WorldOptions o;
-    o.seed = 7;
+    sim::WorldOptions fault_free;
+    fault_free.seed = 7;
+    sim::WorldOptions o = ferry::testing::world_options(fault_free);
+    o.disk.eio_on_sync_ppm = 0;
+    if (adjust != nullptr) adjust(o);
     return o;
   }
 
-  explicit BrokerTest(sim::WorldOptions o = options()) : world_(o) {}
+  explicit BrokerTest(Adjust adjust = nullptr) : options_(options(adjust)), replay_(options_) {}
 
-  // Builds the nodes; call from the test (after adjusting config_).
+  // Builds the cluster from config_ (adjust it first): the fake NameServer, the broker, a bare
+  // client node; then runs until the broker serves and has registered.
   void boot() {
+    sim::cluster::ClusterSpec spec;
+    sim::cluster::BrokerGroupSpec& g = spec.brokers.at(0);
+    g.name = config_.broker_name;
+    g.cluster = config_.broker_cluster_name;
+    g.flush = config_.flush_disk_type;
+    g.role = config_.broker_role;
+    g.store = config_.store;
+    g.config = config_;
     auto log = names_;
-    namesrv_ = world_.add_node("namesrv", [log](Runtime& rt) {
+    cluster_ = std::make_unique<sim::cluster::Cluster>(options_, spec, [log](Runtime& rt) {
       return sim::hosted(std::make_unique<FakeNameServer>(rt, log));
     });
-    config_.namesrv_addr = {world_.node(namesrv_).host() + ":9876"};
-    const BrokerConfig cfg = config_;
-    broker_ = world_.add_node("broker", [cfg](Runtime& rt) {
-      auto b = std::make_unique<Broker>(rt, cfg);
-      b->launch();
-      return sim::hosted(std::move(b));
-    });
-    client_node_ = world_.add_node("client");
-    client_ = std::make_unique<remoting::RpcClient>(world_.node(client_node_));
-    wait_running();
+    namesrv_ = cluster_->namesrv_node(0);
+    broker_ = cluster_->broker_node(0);
+    client_node_ = cluster_->add_bare("client");
+    client_ = std::make_unique<remoting::RpcClient>(node(client_node_));
+    const Status booted = cluster_->boot(std::chrono::seconds(30));
+    ASSERT_TRUE(booted.ok()) << booted.error().to_string();
+    addr_ = broker().address();
   }
 
+  // Runs until the (re)started broker has finished starting; it must be running.
   void wait_running() {
-    auto r = world_.run_until([this] { return broker().state() != Broker::State::starting && broker().state() != Broker::State::created; },
-                              std::chrono::seconds(30));
+    auto r = cluster().run_until(
+        [this] {
+          const Broker* b = cluster_->broker(0);
+          return b != nullptr && b->state() != Broker::State::starting && b->state() != Broker::State::created;
+        },
+        std::chrono::seconds(30));
     ASSERT_TRUE(r.ok()) << r.message;
     ASSERT_EQ(broker().state(), Broker::State::running)
         << (broker().start_error() ? broker().start_error()->to_string() : "");
@@ -247,46 +264,94 @@ class BrokerTest : public ::testing::Test {
   }
 
   void TearDown() override {
-    ferry::testing::record_trace(world_);
+    if (cluster_) ferry::testing::record_trace(cluster_->world());
     if (client_) client_->shutdown();
     client_.reset();
   }
 
+  sim::cluster::Cluster& cluster() {
+    if (!cluster_) throw std::logic_error("the test did not boot() its cluster");
+    return *cluster_;
+  }
+  // The broker component. A test that reaches it while its node is down fails (GoogleTest
+  // reports the exception and goes on with the next test).
   Broker& broker() {
-    auto* p = dynamic_cast<sim::Hosted<Broker>*>(world_.node(broker_).process());
-    FERRY_ASSERT(p != nullptr, "the broker node is down");
-    return p->get();
+    Broker* b = cluster().broker(0);
+    if (b == nullptr) throw std::runtime_error("the broker node is down");
+    return *b;
+  }
+  sim::SimNode& node(sim::NodeId n) { return cluster().world().node(n); }
+  MonoTime now() { return cluster().world().now(); }
+  void run_for(Duration d) { cluster().run_for(d); }
+  // Runs until virtual time `t` (at once if it has passed): for "N s after the send" however long
+  // the steps in between took.
+  void run_until_time(MonoTime t) {
+    if (t > now()) run_for(t - now());
+  }
+  // How far two nodes' clocks can disagree about an interval `d` (each drifts by up to the world's
+  // drift_max_ppm, in either direction): the slack of a bound on a time one node measured for
+  // another's timer.
+  Duration drift_slack(Duration d) const {
+    return std::chrono::duration_cast<Duration>(d * 2 * options_.clock.drift_max_ppm / 1'000'000);
+  }
+  // How long a durable write of a few syncs can take at most in this world (a config file: the
+  // temporary file, the rename's directory).
+  Duration sync_bound(int syncs = 3) const {
+    return syncs * (options_.disk.sync_latency + (options_.disk.slow_sync_ppm > 0 ? options_.disk.slow_sync_latency : Duration{}));
   }
 
   Call call(RemotingCommand req, Duration timeout = std::chrono::seconds(5), Duration limit = std::chrono::seconds(60)) {
-    auto r = world_.run_task(client_node_, invoke(client_.get(), addr_, std::move(req), timeout), limit);
+    auto r = cluster().run_task(client_node_, invoke(client_.get(), addr_, std::move(req), timeout), limit);
+    return outcome(std::move(r));
+  }
+  // The Call a run_task of invoke() produced; a run that did not finish or a call without a
+  // reply is a test failure.
+  static Call outcome(sim::TaskRun<Call> r) {
     EXPECT_TRUE(r.ok()) << r.report.message;
-    return r.value ? std::move(*r.value) : Call{};
+    if (!r.value) {
+      Call none;
+      none.error = "the call did not finish: " + r.report.message;
+      none.reply.code = -1;
+      return none;
+    }
+    EXPECT_TRUE(r.value->ok) << "no reply: " << r.value->error;
+    return std::move(*r.value);
   }
   Call send(const Msg& m, std::int32_t request_code = rc::SEND_MESSAGE_V2) { return call(send_request(m, request_code)); }
   Call pull(const Pull& p, Duration timeout = std::chrono::seconds(30)) { return call(pull_request(p), timeout); }
 
-  // Graceful stop, then the process exits (the node goes down) and starts again.
+  // Graceful stop, then the machine goes down (what stop() did not make durable is lost) and the
+  // broker starts again.
   void graceful_restart() {
-    auto r = world_.run_task(broker_, broker().stop(), std::chrono::seconds(30));
+    auto r = cluster().run_task(broker_, broker().stop(), std::chrono::seconds(30));
     ASSERT_TRUE(r.ok()) << r.report.message;
-    world_.power_off(broker_);
-    world_.start(broker_);
+    cluster().power_off(broker_);
+    cluster().start(broker_);
     wait_running();
+    reconnect_clients();
   }
   void crash_restart() {
-    world_.power_off(broker_);
-    world_.start(broker_);
+    cluster().power_off(broker_);
+    cluster().start(broker_);
     wait_running();
+    reconnect_clients();
+  }
+  // After a restart the clients' connections lead to the old incarnation: a powered-off host
+  // told nobody, so the first request on one would meet a reset (or, with no latency, the reset
+  // may already have arrived). Like a client that saw the reset and retried, they reconnect.
+  virtual void reconnect_clients() {
+    if (client_) client_->close_channel(addr_);
   }
 
-  sim::World world_;
+  const sim::WorldOptions options_;
+  ferry::testing::ReplayTrace replay_;  // every failure says the seed and how to replay
   BrokerConfig config_ = [] {
     BrokerConfig c;
-    c.store = small_store();
+    c.store = sim::cluster::small_store();
     return c;
   }();
   std::shared_ptr<NamesrvLog> names_ = std::make_shared<NamesrvLog>();
+  std::unique_ptr<sim::cluster::Cluster> cluster_;
   sim::NodeId namesrv_{}, broker_{}, client_node_{};
   std::unique_ptr<remoting::RpcClient> client_;
   std::string addr_;

@@ -40,25 +40,25 @@ Task<void> send_later(remoting::RpcClient* c, std::string addr, Runtime* rt, Dur
 TEST_F(BrokerTest, LongPollIsAnsweredWhenAMessageArrives) {
   boot();
   ASSERT_EQ(send(Msg{.queue_id = 3}).reply.code, code::SUCCESS);  // creates T
-  const sim::NodeId sender = world_.add_node("sender");
-  remoting::RpcClient sender_client(world_.node(sender));
+  const sim::NodeId sender = cluster().add_bare("sender");
+  remoting::RpcClient sender_client(node(sender));
   bool sent = false;
-  world_.node(sender).spawn(send_later(&sender_client, addr_, &world_.node(sender), std::chrono::seconds(2),
+  node(sender).spawn(send_later(&sender_client, addr_, &node(sender), std::chrono::seconds(2),
                                        Msg{.body = "wake up"}, &sent));
   Pull p;
   p.suspend = true;
   p.suspend_ms = 15'000;
-  const MonoTime start = world_.now();
+  const MonoTime start = now();
   Call r = pull(p);
-  const Duration took = world_.now() - start;
+  const Duration took = now() - start;
   ASSERT_EQ(r.reply.code, code::SUCCESS) << r.remark() << r.error;
   auto got = messages_of(r.reply);
   ASSERT_EQ(got.size(), 1u);
   EXPECT_EQ(body_text(got[0]), "wake up");
-  EXPECT_GE(took, std::chrono::seconds(2));
+  EXPECT_GE(took, std::chrono::seconds(2) - drift_slack(std::chrono::seconds(2)));  // the sender's 2 s
   EXPECT_LT(took, std::chrono::milliseconds(2500)) << "woken by the arrival, not the 5 s check";
   EXPECT_EQ(broker().hold().parked(), 0u);
-  ASSERT_TRUE(world_.run_until([&] { return sent; }, std::chrono::seconds(10)).ok());
+  ASSERT_TRUE(cluster().run_until([&] { return sent; }, std::chrono::seconds(10)).ok());
   sender_client.shutdown();
 }
 
@@ -69,24 +69,24 @@ TEST_F(BrokerTest, LongPollTimesOutWithPullNotFound) {
   p.offset = 1;
   p.suspend = true;
   p.suspend_ms = 3'000;
-  const MonoTime start = world_.now();
+  const MonoTime start = now();
   Call r = pull(p);
-  const Duration took = world_.now() - start;
+  const Duration took = now() - start;
   EXPECT_EQ(r.reply.code, code::PULL_NOT_FOUND) << r.remark();
   EXPECT_EQ(r.field("nextBeginOffset"), "1");
-  EXPECT_GE(took, std::chrono::seconds(3));
+  EXPECT_GE(took, std::chrono::seconds(3) - drift_slack(std::chrono::seconds(3)));  // the broker's 3 s
   EXPECT_LT(took, std::chrono::milliseconds(3500));
   // A message to another queue does not wake it early.
-  const sim::NodeId sender = world_.add_node("sender");
-  remoting::RpcClient sc(world_.node(sender));
+  const sim::NodeId sender = cluster().add_bare("sender");
+  remoting::RpcClient sc(node(sender));
   Msg other;
   other.queue_id = 2;
   bool sent = false;
-  world_.node(sender).spawn(send_later(&sc, addr_, &world_.node(sender), std::chrono::seconds(1), other, &sent));
-  const MonoTime again = world_.now();
+  node(sender).spawn(send_later(&sc, addr_, &node(sender), std::chrono::seconds(1), other, &sent));
+  const MonoTime again = now();
   Call r2 = pull(p);
   EXPECT_EQ(r2.reply.code, code::PULL_NOT_FOUND);
-  EXPECT_GE(world_.now() - again, std::chrono::seconds(3));
+  EXPECT_GE(now() - again, std::chrono::seconds(3) - drift_slack(std::chrono::seconds(3)));
   ASSERT_TRUE(sent);
   sc.shutdown();
 }
@@ -128,13 +128,13 @@ TEST_F(BrokerTest, OffsetsSurviveAGracefulRestart) {
   graceful_restart();
   EXPECT_EQ(call(query_offset("CG", "T", 1)).field("offset"), "42");
   EXPECT_FALSE(names_->unregistered.empty()) << "UNREGISTER_BROKER on graceful stop";
-  EXPECT_TRUE(world_.node(broker_).fs().exists("config/consumerOffset.json"));
+  EXPECT_TRUE(node(broker_).fs().exists("config/consumerOffset.json"));
 }
 
 TEST_F(BrokerTest, OffsetsPersistedWithinTheIntervalSurviveACrash) {
   boot();
   ASSERT_EQ(call(update_offset("CG", "T", 0, 10)).reply.code, code::SUCCESS);
-  world_.run_for(std::chrono::seconds(6));  // past the 5 s persist interval
+  run_for(std::chrono::seconds(6) + sync_bound());  // past the 5 s persist interval and its syncs
   ASSERT_EQ(call(update_offset("CG", "T", 0, 20)).reply.code, code::SUCCESS);
   crash_restart();  // at once: the 20 was not persisted yet
   EXPECT_EQ(call(query_offset("CG", "T", 0)).field("offset"), "10");
@@ -160,13 +160,11 @@ TEST_F(BrokerTest, SyncFlushSendSurvivesACrash) {
 
 class SlowDiskBrokerTest : public BrokerTest {
  protected:
-  static sim::WorldOptions slow() {
-    sim::WorldOptions o = options();
+  static void slow(sim::WorldOptions& o) {
     o.disk.slow_sync_ppm = 1'000'000;
     o.disk.slow_sync_latency = std::chrono::seconds(6);
-    return o;
   }
-  SlowDiskBrokerTest() : BrokerTest(slow()) {}
+  SlowDiskBrokerTest() : BrokerTest(&slow) {}
 };
 
 TEST_F(SlowDiskBrokerTest, SyncFlushTimeoutKeepsTheFullHeader) {
@@ -185,16 +183,16 @@ TEST_F(SlowDiskBrokerTest, SyncFlushTimeoutKeepsTheFullHeader) {
 
 TEST_F(BrokerTest, RegistersAtStartPeriodicallyAndUnregistersOnStop) {
   boot();
-  world_.run_for(std::chrono::seconds(1));
+  run_for(std::chrono::seconds(1));
   ASSERT_GE(names_->registrations.size(), 1u);
   const auto& first = names_->registrations.front().topic_config_serialize_wrapper;
   EXPECT_TRUE(first.topic_config_table.contains("TBW102"));
   EXPECT_TRUE(first.topic_config_table.contains("SCHEDULE_TOPIC_XXXX"));
   const std::size_t after_start = names_->registrations.size();
-  world_.run_for(std::chrono::seconds(61));
+  run_for(std::chrono::seconds(61));
   EXPECT_EQ(names_->registrations.size(), after_start + 2);
   EXPECT_TRUE(names_->crc_problems.empty());
-  auto r = world_.run_task(broker_, broker().stop(), std::chrono::seconds(30));
+  auto r = cluster().run_task(broker_, broker().stop(), std::chrono::seconds(30));
   ASSERT_TRUE(r.ok());
   ASSERT_EQ(names_->unregistered.size(), 1u);
   EXPECT_EQ(names_->unregistered[0], addr_);
@@ -204,7 +202,7 @@ TEST_F(BrokerTest, QueueOffsetLookups) {
   boot();
   for (int i = 0; i < 3; ++i) {
     ASSERT_EQ(send(Msg{}).reply.code, code::SUCCESS);
-    world_.run_for(std::chrono::seconds(1));
+    run_for(std::chrono::seconds(1));
   }
   RemotingCommand mx = remoting::make_request(rc::GET_MAX_OFFSET, 0);
   mx.ext_fields = remoting::GetMaxOffsetRequestHeader{"T", QueueId(0)}.to_fields();
@@ -259,19 +257,19 @@ TEST_F(BrokerTest, CorruptTopicsFileFallsBackToTheBackup) {
   ASSERT_EQ(send(Msg{.topic = "Second"}).reply.code, code::SUCCESS);
   graceful_restart();
   // Tear topics.json: the backup (before the last write) is used.
-  auto torn = world_.run_task(broker_, overwrite(&world_.node(broker_), "config/topics.json", "{\"topicC"),
+  auto torn = cluster().run_task(broker_, overwrite(&node(broker_), "config/topics.json", "{\"topicC"),
                               std::chrono::seconds(5));
   ASSERT_TRUE(torn.ok() && torn.value->ok());
   crash_restart();
   EXPECT_NE(broker().topics().find("First"), nullptr);
   // Both files bad: the broker refuses to start and says which file.
   for (const char* p : {"config/topics.json", "config/topics.json.bak"}) {
-    auto bad = world_.run_task(broker_, overwrite(&world_.node(broker_), p, "[]"), std::chrono::seconds(5));
+    auto bad = cluster().run_task(broker_, overwrite(&node(broker_), p, "[]"), std::chrono::seconds(5));
     ASSERT_TRUE(bad.ok() && bad.value->ok());
   }
-  world_.power_off(broker_);
-  world_.start(broker_);
-  world_.run_for(std::chrono::seconds(5));
+  cluster().power_off(broker_);
+  cluster().start(broker_);
+  run_for(std::chrono::seconds(5));
   ASSERT_EQ(broker().state(), Broker::State::failed);
   EXPECT_NE(broker().start_error()->detail.find("config/topics.json"), std::string::npos)
       << broker().start_error()->detail;

@@ -39,9 +39,9 @@ TEST_F(LockTest, GrantedRefusedToAnotherClientExpiredAndUnlocked) {
   EXPECT_EQ(lock("B", {1}), (V{1}));
 
   // A renews nothing for 61 s: its lock on 0 expires; B's renewed locks do not.
-  world_.run_for(30s);
+  run_for(30s);
   EXPECT_EQ(lock("B", {1, 2}), (V{1, 2}));
-  world_.run_for(31s);
+  run_for(31s);
   EXPECT_EQ(lock("A", {1, 2}), V{});
   EXPECT_EQ(lock("B", {0}), (V{0}));
   EXPECT_EQ(broker().consumer_services().locks().lock_count(), 3u);

@@ -21,9 +21,9 @@ TEST_F(ConsumerTest, SendBackReappearsInTheRetryTopicAfterTheLevelsDelay) {
   // delayLevel 0 with reconsumeTimes 0 → level 3 (10 s).
   Call back = call(send_back_request(original[0].physical_offset.value(), "CG", 0));
   ASSERT_EQ(back.reply.code, code::SUCCESS) << back.remark();
-  world_.run_for(9s);
+  run_for(9s);
   EXPECT_TRUE(all_of("%RETRY%CG").empty());
-  world_.run_for(2s);
+  run_for(2s);
   auto retried = all_of("%RETRY%CG");
   ASSERT_EQ(retried.size(), 1u);
   const MessageExt& r = retried[0];
@@ -52,7 +52,7 @@ TEST_F(ConsumerTest, SixteenRetriesThenTheDeadLetterQueue) {
     SCOPED_TRACE(i);
     Call back = call(send_back_request(offset, "CG", 1));  // level 1: 1 s
     ASSERT_EQ(back.reply.code, code::SUCCESS) << back.remark();
-    world_.run_for(1500ms);
+    run_for(1500ms);
     auto retried = all_of("%RETRY%CG");
     ASSERT_EQ(retried.size(), static_cast<std::size_t>(i));
     EXPECT_EQ(retried.back().reconsume_times, i);
@@ -72,7 +72,7 @@ TEST_F(ConsumerTest, SixteenRetriesThenTheDeadLetterQueue) {
   ASSERT_NE(dlq, nullptr);
   EXPECT_EQ(dlq->perm, 6);
   EXPECT_EQ(dlq->read_queue_nums, 1);
-  world_.run_for(3s);
+  run_for(3s);
   EXPECT_EQ(all_of("%RETRY%CG").size(), 16u);
 }
 
@@ -85,7 +85,7 @@ TEST_F(ConsumerTest, NegativeDelayLevelOrTheHeadersMaxGoesToTheDlq) {
   // maxReconsumeTimes 0 in the header: the first failure is already too many.
   ASSERT_EQ(call(send_back_request(offset, "CG2", 3, 0)).reply.code, code::SUCCESS);
   EXPECT_EQ(all_of("%DLQ%CG2").size(), 1u);
-  world_.run_for(15s);
+  run_for(15s);
   EXPECT_TRUE(all_of("%RETRY%CG2").empty());
 }
 

@@ -74,7 +74,7 @@ TEST_F(RuntimeInfoTest, ReportsTotalsOffsetsModesAndRates) {
   ASSERT_EQ(pulled.reply.code, code::SUCCESS) << pulled.remark();
   ASSERT_EQ(messages_of(pulled.reply).size(), 1u);
 
-  world_.run_for(2s);
+  run_for(2s);
   remoting::body::KvTable after = runtime_info();
   EXPECT_EQ(after.get("msgPutTotal"), "4");
   EXPECT_EQ(after.get("msgGetTotal"), "1");
@@ -92,7 +92,7 @@ TEST_F(RuntimeInfoTest, ReportsTotalsOffsetsModesAndRates) {
   EXPECT_LE(ratio, 1.0);
   EXPECT_EQ(after.get("runtime").value_or("").rfind("[ 0 days, 0 hours, ", 0), 0u) << after.get("runtime").value_or("");
 
-  world_.run_for(std::chrono::seconds(BrokerStats::kWindowSecondsMax + 5));
+  run_for(std::chrono::seconds(BrokerStats::kWindowSecondsMax + 5));
   remoting::body::KvTable later = runtime_info();
   EXPECT_EQ(later.get("putTps"), "0.00 0.00 0.00");
   EXPECT_EQ(later.get("getTransferedTps"), "0.00 0.00 0.00");
@@ -109,7 +109,7 @@ TEST_F(RuntimeInfoTest, SaysWhenAndWhyTheStoreRefusesWrites) {
   EXPECT_FALSE(healthy.get("storeWriteRefusal").has_value());
 
   // The disk fills up: what is stored now is 95% of its capacity.
-  sim::SimDisk& disk = world_.node(broker_).disk();
+  sim::SimDisk& disk = node(broker_).disk();
   sim::DiskOptions d = disk.options();
   d.capacity_bytes = disk.used_bytes() * 100 / 95;
   disk.set_options(d);

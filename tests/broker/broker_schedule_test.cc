@@ -29,11 +29,11 @@ TEST_F(ConsumerTest, DelayLevelsDeliverOnTimeAndInOrder) {
   ASSERT_EQ(send(delayed("one", 1, 1)).reply.code, code::SUCCESS);
   ASSERT_EQ(send(delayed("ten-b", 3)).reply.code, code::SUCCESS);
   ASSERT_EQ(send(delayed("ten-c", 3)).reply.code, code::SUCCESS);
-  world_.run_for(1500ms);
+  run_for(1500ms);
   EXPECT_EQ(bodies(all_of("T", 1)), (std::vector<std::string>{"one"}));
-  world_.run_for(7s);  // ~8.5 s after the sends
+  run_for(7s);  // ~8.5 s after the sends
   EXPECT_TRUE(all_of("T", 0).empty());
-  world_.run_for(2s);
+  run_for(2s);
   auto got = all_of("T", 0);
   ASSERT_EQ(bodies(got), (std::vector<std::string>{"ten-a", "ten-b", "ten-c"}));
   auto scheduled = all_of("SCHEDULE_TOPIC_XXXX", 2);
@@ -58,14 +58,15 @@ TEST_F(ConsumerTest, DelayedMessagesSurviveAGracefulRestartWithoutDuplicates) {
   boot();
   ASSERT_EQ(send(delayed("early", 1)).reply.code, code::SUCCESS);
   ASSERT_EQ(send(delayed("late", 4)).reply.code, code::SUCCESS);  // 30 s
-  world_.run_for(5s);
+  const MonoTime sent = now();
+  run_for(5s);
   EXPECT_EQ(bodies(all_of("T")), (std::vector<std::string>{"early"}));
-  graceful_restart();
-  world_.run_for(20s);
+  graceful_restart();  // takes as long as the stop's syncs take
+  run_until_time(sent + 25s);
   EXPECT_EQ(bodies(all_of("T")), (std::vector<std::string>{"early"}));
-  world_.run_for(10s);
+  run_until_time(sent + 35s);
   EXPECT_EQ(bodies(all_of("T")), (std::vector<std::string>{"early", "late"}));
-  world_.run_for(30s);
+  run_for(30s);
   EXPECT_EQ(all_of("T").size(), 2u);
   EXPECT_EQ(broker().consumer_services().schedule().offsets().at(1), 1);
   EXPECT_EQ(broker().consumer_services().schedule().offsets().at(4), 1);
@@ -78,11 +79,11 @@ TEST_F(ConsumerTest, DelayedMessagesSurviveACrashWithinThePersistWindow) {
   ASSERT_EQ(send(delayed("late", 4)).reply.code, code::SUCCESS);    // 30 s
   // ASYNC_FLUSH syncs small writes every 10 s: by 12 s the sends are durable; "mid" was
   // delivered about when the delay offsets were last persisted.
-  world_.run_for(12s);
+  run_for(12s);
   EXPECT_EQ(bodies(all_of("T")), (std::vector<std::string>{"early"}));
   EXPECT_EQ(bodies(all_of("T", 1)), (std::vector<std::string>{"mid"}));
   crash_restart();
-  world_.run_for(40s);
+  run_for(40s);
   auto got = bodies(all_of("T"));
   ASSERT_GE(got.size(), 2u);
   ASSERT_LE(got.size(), 3u);  // "early" at most once more
@@ -92,6 +93,21 @@ TEST_F(ConsumerTest, DelayedMessagesSurviveACrashWithinThePersistWindow) {
   auto mid = bodies(all_of("T", 1));
   ASSERT_GE(mid.size(), 1u);
   ASSERT_LE(mid.size(), 2u);
+}
+
+// Regression: a delayed message whose schedule-queue unit recovery has to rebuild from the
+// CommitLog (the machine went down before the queue was flushed) keeps its delivery time. The
+// broker used to install its delivery-time tagsCode only after the store had opened, so units
+// re-dispatched while opening got the tag's hash instead, and the message came out at once.
+TEST_F(ConsumerTest, ADelayedMessageRebuiltByRecoveryKeepsItsDeliveryTime) {
+  config_.flush_disk_type = store::FlushMode::sync_flush;  // the record is durable at the reply
+  boot();
+  ASSERT_EQ(send(delayed("late", 4)).reply.code, code::SUCCESS);  // 30 s
+  crash_restart();  // at once: the schedule queue's unit was not flushed yet
+  run_for(25s);
+  EXPECT_TRUE(all_of("T").empty()) << "delivered before its 30 s";
+  run_for(10s);
+  EXPECT_EQ(bodies(all_of("T")), (std::vector<std::string>{"late"}));
 }
 
 TEST_F(ConsumerTest, DelayOffsetsFileRoundTripsAndRejectsBadLevels) {

@@ -58,7 +58,7 @@ TEST_F(BrokerTest, SendV1V2AndBatchThenPullBackExactlyWhatWasSent) {
     EXPECT_EQ(got[i].flag, sent[i].flag);
     for (const auto& [k, v] : sent[i].props) EXPECT_EQ(got[i].properties.get(k), std::optional<std::string_view>(v)) << k;
     EXPECT_EQ(got[i].properties.get("CLUSTER"), std::optional<std::string_view>("DefaultCluster"));
-    EXPECT_EQ(got[i].born_host.to_string().substr(0, 10), world_.node(client_node_).host().substr(0, 10));
+    EXPECT_EQ(got[i].born_host.to_string().substr(0, 10), node(client_node_).host().substr(0, 10));
   }
   // The reply's msgId is the offset id of the stored record.
   auto id = decode_offset_msg_id(r1.field("msgId"));
@@ -88,7 +88,7 @@ TEST_F(BrokerTest, AutoCreateTakesMinOfHeaderAndTbw102AndRegistersIt) {
   EXPECT_LT(std::stoi(r.field("queueId")), 4);
   EXPECT_GT(broker().topics().data_version().counter, version_before);
   // The NameServer hears about it soon.
-  world_.run_for(std::chrono::seconds(1));
+  run_for(std::chrono::seconds(1));
   ASSERT_FALSE(names_->registrations.empty());
   const auto& last = names_->registrations.back().topic_config_serialize_wrapper;
   EXPECT_TRUE(last.topic_config_table.contains("NewTopic"));

@@ -86,8 +86,8 @@ class ConsumerTest : public BrokerTest {
   TestClient& add_client(const std::string& client_id) {
     auto c = std::make_unique<TestClient>();
     c->client_id = client_id;
-    c->node = world_.add_node("client-" + client_id);
-    c->rpc = std::make_unique<remoting::RpcClient>(world_.node(c->node));
+    c->node = cluster().add_bare("client-" + client_id);
+    c->rpc = std::make_unique<remoting::RpcClient>(node(c->node));
     auto log = c->log;
     c->rpc->register_processor(rc::NOTIFY_CONSUMER_IDS_CHANGED,
                                [log](remoting::RequestContext ctx) { return record_notify(log, std::move(ctx)); });
@@ -96,9 +96,12 @@ class ConsumerTest : public BrokerTest {
   }
 
   Call call_from(TestClient& c, RemotingCommand req, Duration timeout = std::chrono::seconds(5)) {
-    auto r = world_.run_task(c.node, invoke(c.rpc.get(), addr_, std::move(req), timeout), std::chrono::seconds(60));
-    EXPECT_TRUE(r.ok()) << r.report.message;
-    return r.value ? std::move(*r.value) : Call{};
+    return outcome(cluster().run_task(c.node, invoke(c.rpc.get(), addr_, std::move(req), timeout), std::chrono::seconds(60)));
+  }
+
+  void reconnect_clients() override {
+    BrokerTest::reconnect_clients();
+    for (auto& c : clients_) c->rpc->close_channel(addr_);
   }
 
   Call heartbeat(TestClient& c, const std::string& group, const std::string& topic = "T", const std::string& sub = "*",

@@ -11,15 +11,15 @@ TEST_F(NamesrvTest, SilentBrokerIsDroppedByTheScan) {
   const NodeId admin = add_client("admin");
   BrokerSpec spec = broker_on(a, "broker-a", {topic("T", 4)});
   register_broker(a, spec);
-  const MonoTime registered = world_->now();
+  const MonoTime registered = now();
 
   // The scan runs every 10 s; the broker is kept while younger than 120 s.
-  world_->run_for(seconds(115));
+  run_for(seconds(115));
   EXPECT_TRUE(route(admin, "T").has_value()) << "dropped too early";
   EXPECT_EQ(name_server().routes().live_brokers().count(spec.addr), 1u);
 
-  world_->run_for(seconds(20));  // now > 120 s after the registration, and a scan has run since
-  ASSERT_GT(world_->now() - registered, seconds(130));
+  run_for(seconds(20));  // now > 120 s after the registration, and a scan has run since
+  ASSERT_GT(now() - registered, seconds(130));
   EXPECT_EQ(name_server().routes().live_brokers().count(spec.addr), 0u);
   expect_code(admin, route_request("T"), resp::TOPIC_NOT_EXIST);
   EXPECT_TRUE(cluster_info(admin).broker_addr_table.empty());
@@ -43,7 +43,7 @@ TEST_F(NamesrvTest, BrokerRegisteringEvery30sStaysAlive) {
   const NodeId admin = add_client("admin");
   BrokerSpec spec = broker_on(a, "broker-a", {topic("T", 4)});
   int replies = 0;
-  auto run = world_->run_task(a, heartbeat(&client(a), name_server().address(), register_request(spec), 12, &replies),
+  auto run = cluster().run_task(a, heartbeat(&client(a), name_server().address(), register_request(spec), 12, &replies),
                               seconds(400));
   ASSERT_TRUE(run.ok()) << run.report.message;
   EXPECT_EQ(replies, 12);
@@ -57,8 +57,8 @@ TEST_F(NamesrvTest, ClosedConnectionDropsTheBrokerAtOnce) {
   register_broker(a, broker_on(a, "broker-a", {topic("T", 4), topic("OnlyA", 4)}));
   register_broker(b, broker_on(b, "broker-b", {topic("T", 4)}));
 
-  world_->kill(a);
-  world_->run_for(seconds(1));  // far less than the scan needs
+  cluster().kill(a);
+  run_for(seconds(1));  // far less than the scan needs
 
   EXPECT_EQ(name_server().routes().live_brokers().size(), 1u);
   expect_code(admin, route_request("OnlyA"), resp::TOPIC_NOT_EXIST);
@@ -78,13 +78,13 @@ TEST_F(NamesrvTest, AnOldConnectionClosingDoesNotDropABrokerThatReRegisteredElse
   BrokerSpec spec = broker_on(old_conn, "broker-a", {topic("T", 4)});
   register_broker(old_conn, spec);
   register_broker(new_conn, spec);
-  world_->kill(old_conn);
-  world_->run_for(seconds(1));
+  cluster().kill(old_conn);
+  run_for(seconds(1));
   EXPECT_TRUE(route(admin, "T").has_value());
   EXPECT_EQ(name_server().routes().live_brokers().count(spec.addr), 1u);
   // The connection it registers on now is the one that counts.
-  world_->kill(new_conn);
-  world_->run_for(seconds(1));
+  cluster().kill(new_conn);
+  run_for(seconds(1));
   EXPECT_EQ(name_server().routes().live_brokers().count(spec.addr), 0u);
   expect_code(admin, route_request("T"), resp::TOPIC_NOT_EXIST);
 }
@@ -95,24 +95,19 @@ TEST_F(NamesrvTest, BrokerCutOffByAPartitionExpires) {
   BrokerSpec spec = broker_on(a, "broker-a", {topic("T", 4)});
   register_broker(a, spec);
   // The connection stays open (no reset), the broker just goes quiet behind a partition.
-  world_->net().partition(a, ns_node_);
-  world_->run_for(seconds(140));
+  cluster().partition(a, ns_node_);
+  run_for(seconds(140));
   EXPECT_EQ(name_server().routes().live_brokers().count(spec.addr), 0u);
   expect_code(admin, route_request("T"), resp::TOPIC_NOT_EXIST);
-  world_->net().heal_all();
+  cluster().heal(a, ns_node_);
 }
 
 TEST_F(NamesrvTest, NameServersDoNotShareState) {
   // A second name server in the same world knows nothing of the first one's brokers.
-  const NodeId ns2 = world_->add_node("namesrv-2", [](Runtime& rt) {
-    auto ns = std::make_unique<NameServer>(rt);
-    const Status started = ns->start();
-    if (!started.ok()) ADD_FAILURE() << "second name server failed to start: " << started.error().to_string();
-    return sim::hosted(std::move(ns));
-  });
+  make_cluster(NameServerConfig{}, 42, 2);
   const NodeId a = add_client("broker-a");
   register_broker(a, broker_on(a, "broker-a", {topic("T", 4)}));
-  auto& second = static_cast<sim::Hosted<NameServer>*>(world_->node(ns2).process())->get();
+  NameServer& second = name_server(1);
   EXPECT_EQ(second.routes().topic_count(), 0u);
   EXPECT_EQ(name_server().routes().topic_count(), 1u);
 }

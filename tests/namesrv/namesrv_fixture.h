@@ -1,12 +1,18 @@
-// A simulated world with one NameServer node and bare client nodes that talk to it with real
-// remoting frames (RpcClient), plus builders for the requests brokers and tools send.
+// NameServer tests on the cluster harness (sim/cluster): a NameServer-only Cluster (the tests play
+// the brokers) whose client nodes talk to it with real remoting frames (RpcClient), plus builders
+// for the requests brokers and tools send. Fault-free on the test's seed (42 unless it says), or
+// under sim::swarm_options with FERRY_SIM_SWARM=N (tests/support/swarm_env.h); every failure names
+// the world seed and the replay.
 #pragma once
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <map>
-#include <ostream>
 #include <memory>
+#include <optional>
+#include <ostream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -23,11 +29,12 @@
 #include "remoting/request_code.h"
 #include "remoting/response_code.h"
 #include "remoting/rpc/rpc_client.h"
+#include "runtime/log.h"
+#include "sim/cluster/cluster.h"
 #include "sim/node.h"
 #include "sim/process.h"
-#include "tests/sim/sim_test_util.h"
-#include "sim/world.h"
 #include "tests/support/sim_trace_log.h"
+#include "tests/support/swarm_env.h"
 
 namespace ferry::namesrv::testing {
 
@@ -37,7 +44,6 @@ namespace body = remoting::body;
 using remoting::RemotingCommand;
 using remoting::RpcClient;
 using sim::NodeId;
-using sim::World;
 
 // What a call came back with (failures to get any reply are test failures).
 struct Reply {
@@ -115,36 +121,52 @@ inline RemotingCommand plain_request(std::int32_t code, remoting::ExtFields fiel
 
 class NamesrvTest : public ::testing::Test {
  protected:
-  void SetUp() override { make_world(NameServerConfig{}); }
+  void SetUp() override { make_cluster(NameServerConfig{}); }
   void TearDown() override {
-    if (world_) ferry::testing::record_trace(*world_);
+    if (cluster_) ferry::testing::record_trace(cluster_->world());
   }
 
-  // Replaces the world with one whose NameServer uses `config`.
-  void make_world(NameServerConfig config, std::uint64_t seed = 42) {
-    world_.reset();
-    world_ = std::make_unique<World>(sim::testing::test_options(seed));
-    ns_node_ = world_->add_node("namesrv", [config](Runtime& rt) {
-      auto ns = std::make_unique<NameServer>(rt, config);
-      Status started = ns->start();
-      FERRY_ASSERT(started.ok(), "name server failed to start: {}", started.error().to_string());
-      return sim::hosted(std::move(ns));
-    });
-    ns_addr_ = name_server().address();
+  // Replaces the cluster with a NameServer-only one: `namesrvs` NameServers using `config`, on
+  // world seed `seed` (fault-free) or its swarm draw under FERRY_SIM_SWARM.
+  void make_cluster(NameServerConfig config, std::uint64_t seed = 42, std::size_t namesrvs = 1) {
+    if (std::getenv("FERRY_LOG") == nullptr) set_default_log_level(spdlog::level::warn);
+    replay_.reset();
+    cluster_.reset();
+    sim::WorldOptions fault_free;
+    fault_free.seed = seed;
+    const sim::WorldOptions options = ferry::testing::world_options(fault_free);
+    replay_.emplace(options);
+    sim::cluster::ClusterSpec spec;
+    spec.namesrvs = namesrvs;
+    spec.namesrv_config = std::move(config);
+    spec.brokers.clear();
+    cluster_ = std::make_unique<sim::cluster::Cluster>(options, std::move(spec));
+    ns_node_ = cluster_->namesrv_node(0);
+    ns_addr_ = cluster_->namesrv_addrs().at(0);
+    if (cluster_->namesrv(0) == nullptr) ADD_FAILURE() << "the NameServer did not start (see the log)";
   }
+
+  sim::cluster::Cluster& cluster() { return *cluster_; }
+  MonoTime now() { return cluster_->world().now(); }
+  void run_for(Duration d) { cluster_->run_for(d); }
 
   NodeId add_client(const std::string& name) {
-    return world_->add_node(name, [](Runtime& rt) { return sim::hosted(std::make_unique<RpcClient>(rt)); });
+    return cluster_->add_node(name, [](Runtime& rt) { return sim::hosted(std::make_unique<RpcClient>(rt)); });
   }
+  // The RpcClient of a client node. A test that reaches it while the node is down fails
+  // (GoogleTest reports the exception and goes on with the next test).
   RpcClient& client(NodeId id) {
-    auto* p = world_->node(id).process();
-    FERRY_ASSERT(p != nullptr, "client node {} is down", id.value);
-    return static_cast<sim::Hosted<RpcClient>*>(p)->get();
+    auto* p = dynamic_cast<sim::Hosted<RpcClient>*>(cluster_->world().node(id).process());
+    if (p == nullptr) throw std::runtime_error(fmt::format("client node {} is down", id.value));
+    return p->get();
   }
-  NameServer& name_server() {
-    return static_cast<sim::Hosted<NameServer>*>(world_->node(ns_node_).process())->get();
+  // NameServer `i` of the cluster; a test that reaches it while it is down fails.
+  NameServer& name_server(std::size_t i = 0) {
+    NameServer* ns = cluster_->namesrv(i);
+    if (ns == nullptr) throw std::runtime_error(fmt::format("NameServer {} is down", i));
+    return *ns;
   }
-  std::string host_of(NodeId id) { return world_->node(id).host(); }
+  std::string host_of(NodeId id) { return cluster_->world().node(id).host(); }
 
   // A broker spec whose addresses are those of client node `id`.
   BrokerSpec broker_on(NodeId id, std::string name, std::vector<body::TopicConfig> topics = {}) {
@@ -159,7 +181,7 @@ class NamesrvTest : public ::testing::Test {
   // Sends `request` from client node `from` and runs the world until the reply is in.
   Reply call(NodeId from, RemotingCommand request) {
     Reply out;
-    auto run = world_->run_task(from, client(from).invoke(ns_addr_, std::move(request), std::chrono::seconds(3)),
+    auto run = cluster_->run_task(from, client(from).invoke(ns_addr_, std::move(request), std::chrono::seconds(3)),
                                 std::chrono::seconds(10));
     if (!run.value) {
       out.failure = "no result: " + run.report.message;
@@ -210,7 +232,8 @@ class NamesrvTest : public ::testing::Test {
     return decoded.ok() ? decoded->topic_list : std::vector<std::string>{};
   }
 
-  std::unique_ptr<World> world_;
+  std::optional<ferry::testing::ReplayTrace> replay_;  // every failure says the seed and how to replay
+  std::unique_ptr<sim::cluster::Cluster> cluster_;
   NodeId ns_node_;
   std::string ns_addr_;
 };

@@ -205,7 +205,7 @@ TEST_F(NamesrvTest, DeleteTopicInNamesrv) {
 TEST_F(NamesrvTest, FullTopicTableRefusesTheRegistrationWhole) {
   NameServerConfig config;
   config.route_limits.topics_max = 2;
-  make_world(config);
+  make_cluster(config);
   const NodeId a = add_client("broker-a");
   Reply r = expect_code(a, register_request(broker_on(a, "broker-a", {topic("A", 1), topic("B", 1), topic("C", 1)})),
                         resp::SYSTEM_ERROR);
@@ -217,7 +217,7 @@ TEST_F(NamesrvTest, FullTopicTableRefusesTheRegistrationWhole) {
 TEST_F(NamesrvTest, FullBrokerTableRefusesNewBrokersOnly) {
   NameServerConfig config;
   config.route_limits.broker_addrs_max = 1;
-  make_world(config);
+  make_cluster(config);
   const NodeId a = add_client("broker-a");
   const NodeId b = add_client("broker-b");
   register_broker(a, broker_on(a, "broker-a"));
@@ -233,14 +233,14 @@ TEST_F(NamesrvTest, SameSeedSameTrace) {
     register_broker(a, broker_on(a, "broker-a", {topic("T", 4)}));
     register_broker(b, broker_on(b, "broker-b", {topic("T", 4)}));
     Reply info = expect_code(a, plain_request(rc::GET_BROKER_CLUSTER_INFO), resp::SUCCESS);
-    world_->kill(b);
-    world_->run_for(std::chrono::seconds(1));
+    cluster().kill(b);
+    run_for(std::chrono::seconds(1));
     Reply route_reply = expect_code(a, route_request("T"), resp::SUCCESS);
-    return std::make_pair(world_->trace_hash(), info.body_text() + route_reply.body_text());
+    return std::make_pair(cluster().world().trace_hash(), info.body_text() + route_reply.body_text());
   };
-  make_world(NameServerConfig{}, 7);
+  make_cluster(NameServerConfig{}, 7);
   auto first = scenario();
-  make_world(NameServerConfig{}, 7);
+  make_cluster(NameServerConfig{}, 7);
   auto second = scenario();
   EXPECT_EQ(first, second);
 }

@@ -43,7 +43,7 @@ TEST_F(NamesrvTest, KvConfigPutGetDelete) {
 TEST_F(NamesrvTest, OrderTopicConfigRidesOnRegistrationAndRoutes) {
   NameServerConfig config;
   config.order_message_enable = true;
-  make_world(config);
+  make_cluster(config);
   const NodeId a = add_client("broker-a");
   expect_code(a, put_kv(kOrderTopicConfigNamespace, "T", "broker-a:4"), resp::SUCCESS);
   Reply reg = register_broker(a, broker_on(a, "broker-a", {topic("T", 4)}));
@@ -56,7 +56,7 @@ TEST_F(NamesrvTest, OrderTopicConfigRidesOnRegistrationAndRoutes) {
 TEST_F(NamesrvTest, KvStoreIsBounded) {
   NameServerConfig config;
   config.kv_limits.entries_max = 2;
-  make_world(config);
+  make_cluster(config);
   const NodeId c = add_client("admin");
   expect_code(c, put_kv("n", "a", "1"), resp::SUCCESS);
   expect_code(c, put_kv("n", "b", "2"), resp::SUCCESS);
