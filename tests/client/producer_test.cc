@@ -69,9 +69,9 @@ TEST_F(ClientTest, LatencyFaultToleranceAvoidsADeadBrokerFor600Seconds) {
     ASSERT_TRUE(r.ok()) << r.error().to_string();
     EXPECT_EQ(r->queue.broker_name, "broker-a");
     auto at = p.fault_strategy().table().available_at("broker-b");
-    if (at && !isolated_until && *at > world().now()) {
+    if (at && !isolated_until && *at > client_rt().now()) {
       isolated_until = at;
-      failed_at = world().now();
+      failed_at = client_rt().now();
     }
   }
   ASSERT_TRUE(isolated_until.has_value());
@@ -80,7 +80,7 @@ TEST_F(ClientTest, LatencyFaultToleranceAvoidsADeadBrokerFor600Seconds) {
   EXPECT_LE(isolation, 600s);
   EXPECT_GT(isolation, 599s);
   EXPECT_EQ(p.failed_attempts(), 1u) << "the dead broker was tried again while isolated";
-  EXPECT_TRUE(p.fault_strategy().table().is_available("broker-a", world().now()));
+  EXPECT_TRUE(p.fault_strategy().table().is_available("broker-a", client_rt().now()));
   EXPECT_FALSE(p.fault_strategy().table().is_available("broker-b", *isolated_until - 1s));
   EXPECT_TRUE(p.fault_strategy().table().is_available("broker-b", *isolated_until));
 }
@@ -259,11 +259,11 @@ TEST_F(ClientTest, SendTimesOutWhenTheBrokerIsUnreachable) {
   Producer& p = producer();
   ASSERT_TRUE(run(p.send(text_message("T", "warm"))).ok());
   cluster().isolate(cluster().broker_node(0));
-  const MonoTime begin = world().now();
+  const MonoTime begin = client_rt().now();
   Result<SendResult> r = run(p.send(text_message("T", "x")));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, Errc::timed_out) << r.error().detail;
-  EXPECT_LE(world().now() - begin, 3500ms);
+  EXPECT_LE(client_rt().now() - begin, 3500ms);
   EXPECT_NE(r.error().detail.find("broker-a"), std::string::npos) << r.error().detail;
 }
 
