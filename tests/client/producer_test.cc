@@ -60,8 +60,11 @@ TEST_F(ClientTest, LatencyFaultToleranceAvoidsADeadBrokerFor600Seconds) {
   cfg.send_latency_fault_enable = true;
   Producer& p = producer(cfg);
   ASSERT_TRUE(run(p.send(text_message("T", "warm"))).ok());
+  // The client's first route poll (10 ms after its start) is over; the next is 30 s away, so the
+  // sends below keep the stale route that still lists the dead broker.
+  ASSERT_TRUE(eventually([&] { return instance().route_poll_rounds() >= 1; }, 10s)) << seed_text();
+  cluster().run_for(1s);
   cluster().kill(cluster().broker_node(1));
-  // Keep the stale route: no NameServer poll happens within these few seconds.
   std::optional<MonoTime> isolated_until;
   MonoTime failed_at{};
   for (int i = 0; i < 8; ++i) {

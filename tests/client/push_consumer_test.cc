@@ -80,7 +80,9 @@ TEST_F(ConsumerTest, ConsumeFromFirstLastAndTimestamp) {
   boot({"broker-a"}, {{"W", 1}});
   std::set<std::string> old = send_n("W", 10, "old");
   cluster().run_for(2s);
-  const WallMs between = client_rt().wall_ms();
+  // Messages carry the broker's store time: the timestamp is read on the broker's clock (every
+  // node's wall clock has its own skew under swarm).
+  const WallMs between = world().node(cluster().broker_node(0)).wall_ms();
   cluster().run_for(2s);
   std::set<std::string> mid = send_n("W", 10, "mid");
   cluster().run_for(1s);
