@@ -19,12 +19,8 @@ bool ready(const std::future<T>& f) {
 
 TEST_F(ConsumerTest, BlockingPushAndLitePullConsumers) {
   boot({"broker-a"}, {{"T", 2}});
-  PushConsumerConfig pc = push_config("BPG");
-  PushConsumer push(instance(), pc);
-  LitePullConsumerConfig lc;
-  lc.group = "BLG";
-  lc.consume_from_where = ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET;
-  LitePullConsumer lite(instance(), lc);
+  PushConsumer push(instance(), push_config("BPG"));
+  LitePullConsumer lite(instance(), lite_config("BLG"));
 
   client_api::BlockingPushConsumer bp(client_rt(), push);
   auto got = std::make_shared<std::set<std::string>>();

@@ -177,6 +177,12 @@ class ClientTest : public ::testing::Test {
     return r.ok() ? std::move(r->messages) : std::vector<MessageExt>();
   }
 
+  // How far `d` on one node's clock may be from `d` on another's: their monotonic clocks run at
+  // (1 + drift) x virtual time, each drift within ±drift_max_ppm (zero fault-free).
+  Duration drift_allowance(Duration d) const {
+    return std::chrono::duration_cast<Duration>(d * (2 * options_.clock.drift_max_ppm) / 1'000'000);
+  }
+
   // " (seed 1011, trace …, virtual time …)": for assertion messages.
   std::string seed_text() const {
     return cluster_ ? " (" + cluster_->describe() + ")" : fmt::format(" (seed {})", options_.seed);
