@@ -24,23 +24,31 @@ void NameServerList::update(std::vector<std::string> addrs) {
 }
 
 Task<Result<remoting::RemotingCommand>> NameServerList::invoke(remoting::RemotingCommand request) {
-  if (addrs_.empty()) co_return Error(Errc::invalid_argument, "no NameServer address configured");
+  // This call's own walk over the list as it is now: calls in flight together (a route poll, a
+  // send's route look-up) each try every NameServer once, whatever the others' fail-overs do to
+  // index_ meanwhile.
+  const std::vector<std::string> addrs = addrs_;
+  if (addrs.empty()) co_return Error(Errc::invalid_argument, "no NameServer address configured");
+  const std::size_t start = index_ % addrs.size();
   std::string tried;
   std::optional<Error> last;
-  const std::size_t n = addrs_.size();
-  for (std::size_t i = 0; i < n; ++i) {
-    if (addrs_.empty()) break;  // update() emptied the list meanwhile
-    const std::string addr = addrs_[index_ % addrs_.size()];
+  for (std::size_t i = 0; i < addrs.size(); ++i) {
+    const std::string& addr = addrs[(start + i) % addrs.size()];
     remoting::RemotingCommand copy = request;
     Result<remoting::RemotingCommand> r = co_await rpc_.invoke(addr, std::move(copy), timeout_);
-    if (r.ok()) co_return r;
+    if (r.ok()) {
+      // Stick to the one that answered (if update() kept it listed).
+      auto it = std::find(addrs_.begin(), addrs_.end(), addr);
+      if (it != addrs_.end()) index_ = static_cast<std::size_t>(it - addrs_.begin());
+      co_return r;
+    }
     rt_.log().info("NameServer {} did not answer: {}; trying the next one", addr, r.error().to_string());
     tried += tried.empty() ? addr : ", " + addr;
     last = std::move(r).error();
-    if (!addrs_.empty()) index_ = (index_ + 1) % addrs_.size();
+    // The next call starts after the one that failed, unless another call moved on already.
+    if (!addrs_.empty() && addrs_[index_ % addrs_.size()] == addr) index_ = (index_ + 1) % addrs_.size();
     ++failovers_;
   }
-  if (!last) co_return Error(Errc::invalid_argument, "no NameServer address configured");
   co_return Error(last->code, fmt::format("no NameServer answered (tried {}): {}", tried, last->detail));
 }
 

@@ -4,7 +4,8 @@
 // The list starts at an index drawn from the runtime's Random and sticks to the NameServer that
 // last answered. A call that gets no reply from it (connect refused or timed out, the call timed
 // out, the connection broke) moves to the next NameServer and tries again, each NameServer at
-// most once per call, each try bounded by `timeout`. A reply with any code is an answer (the
+// most once per call (calls in flight together each walk the whole list, from where it stood
+// when they began), each try bounded by `timeout`. A reply with any code is an answer (the
 // caller judges the code) and ends the call.
 //
 // Errors: invalid_argument (the list is empty), or the last transport error with every address

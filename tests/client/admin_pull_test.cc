@@ -10,16 +10,15 @@ namespace {
 using namespace std::chrono_literals;
 
 TEST_F(ClientTest, AdminTopicsClusterAndStatus) {
-  boot();
-  create_topic("ADMIN", 3);
+  boot({"broker-a", "broker-b"}, {{"ADMIN", 3}});
   AdminClient& a = admin();
   Result<remoting::body::TopicRouteData> route = run(a.topic_route("ADMIN"));
   ASSERT_TRUE(route.ok()) << route.error().to_string();
   EXPECT_EQ(route->queue_datas.size(), 2u);
-  Result<remoting::body::ClusterInfo> cluster = run(a.cluster_info());
-  ASSERT_TRUE(cluster.ok()) << cluster.error().to_string();
-  ASSERT_EQ(cluster->cluster_addr_table.count("DefaultCluster"), 1u);
-  EXPECT_EQ(cluster->cluster_addr_table["DefaultCluster"].size(), 2u);
+  Result<remoting::body::ClusterInfo> info = run(a.cluster_info());
+  ASSERT_TRUE(info.ok()) << info.error().to_string();
+  ASSERT_EQ(info->cluster_addr_table.count("DefaultCluster"), 1u);
+  EXPECT_EQ(info->cluster_addr_table["DefaultCluster"].size(), 2u);
   Result<std::vector<std::string>> topics = run(a.topic_list());
   ASSERT_TRUE(topics.ok()) << topics.error().to_string();
   EXPECT_TRUE(std::binary_search(topics->begin(), topics->end(), std::string("ADMIN")));
@@ -37,7 +36,7 @@ TEST_F(ClientTest, AdminTopicsClusterAndStatus) {
 
   Producer& p = producer();
   for (int i = 0; i < 6; ++i) ASSERT_TRUE(run(p.send(text_message("ADMIN", "x"))).ok());
-  world_.run_for(1s);
+  cluster().run_for(1s);
   Result<std::vector<QueueStatus>> st = run(a.topic_status("ADMIN"));
   ASSERT_TRUE(st.ok()) << st.error().to_string();
   ASSERT_EQ(st->size(), 6u);
@@ -56,20 +55,19 @@ TEST_F(ClientTest, AdminTopicsClusterAndStatus) {
 }
 
 TEST_F(ClientTest, AdminDeletesTopicInClusterAndNameServers) {
-  boot({"broker-a", "broker-b"}, 2);
-  create_topic("GONE", 2);
+  boot({"broker-a", "broker-b"}, {{"GONE", 2}}, 2);
   AdminClient& a = admin();
   ASSERT_TRUE(run(a.topic_route("GONE")).ok());
   Status s = run(a.delete_topic_in_cluster("DefaultCluster", "GONE"));
   ASSERT_TRUE(s.ok()) << s.error().to_string();
   EXPECT_EQ(broker(0).topics().find("GONE"), nullptr);
   EXPECT_EQ(broker(1).topics().find("GONE"), nullptr);
-  world_.run_for(2s);  // the brokers re-register without the topic
+  cluster().run_for(2s);  // the brokers re-register without the topic
   // Every NameServer forgot it.
-  for (sim::NodeId id : ns_nodes_) {
-    auto* ns = dynamic_cast<sim::Hosted<namesrv::NameServer>*>(world_.node(id).process());
+  for (std::size_t i = 0; i < cluster().namesrv_count(); ++i) {
+    namesrv::NameServer* ns = cluster().namesrv(i);
     ASSERT_NE(ns, nullptr);
-    EXPECT_FALSE(ns->get().routes().route_of("GONE").has_value());
+    EXPECT_FALSE(ns->routes().route_of("GONE").has_value());
   }
   Result<remoting::body::TopicRouteData> gone = run(a.topic_route("GONE"));
   ASSERT_FALSE(gone.ok());
@@ -91,14 +89,13 @@ TEST_F(ClientTest, AdminDeletesTopicInClusterAndNameServers) {
 }
 
 TEST_F(ClientTest, AdminFindsMessagesByOffsetIdAndKey) {
-  boot({"broker-a"});
-  create_topic("Q", 2);
+  boot({"broker-a"}, {{"Q", 2}});
   Producer& p = producer();
   Message m = text_message("Q", "findme", "TagA");
   m.set_keys("order-1 order-2");
   Result<SendResult> r = run(p.send(m));
   ASSERT_TRUE(r.ok());
-  world_.run_for(1s);  // the index is built by dispatch
+  cluster().run_for(1s);  // the index is built by dispatch
   Result<MessageExt> viewed = run(admin().view_message(r->offset_msg_id));
   ASSERT_TRUE(viewed.ok()) << viewed.error().to_string();
   EXPECT_EQ(body_text(*viewed), "findme");
@@ -117,11 +114,10 @@ TEST_F(ClientTest, AdminFindsMessagesByOffsetIdAndKey) {
 }
 
 TEST_F(ClientTest, PullFiltersTagsAndReportsOffsets) {
-  boot({"broker-a"});
-  create_topic("P", 1);
+  boot({"broker-a"}, {{"P", 1}});
   Producer& p = producer();
   for (int i = 0; i < 6; ++i) ASSERT_TRUE(run(p.send(text_message("P", numbered("m", i), i % 2 ? "Odd" : "Even"))).ok());
-  world_.run_for(1s);
+  cluster().run_for(1s);
   MessageQueue mq{"P", "broker-a", QueueId(0)};
   auto odd = pull_all(mq, QueueOffset(0), "Odd");
   ASSERT_EQ(odd.size(), 3u);

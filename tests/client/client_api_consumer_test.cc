@@ -18,16 +18,9 @@ bool ready(const std::future<T>& f) {
 }
 
 TEST_F(ConsumerTest, BlockingPushAndLitePullConsumers) {
-  boot({"broker-a"});
-  create_topic("T", 2);
-  PushConsumerConfig pc;
-  pc.group = "BPG";
-  pc.consume_from_where = ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET;
-  PushConsumer push(instance(), pc);
-  LitePullConsumerConfig lc;
-  lc.group = "BLG";
-  lc.consume_from_where = ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET;
-  LitePullConsumer lite(instance(), lc);
+  boot({"broker-a"}, {{"T", 2}});
+  PushConsumer push(instance(), push_config("BPG"));
+  LitePullConsumer lite(instance(), lite_config("BLG"));
 
   client_api::BlockingPushConsumer bp(client_rt(), push);
   auto got = std::make_shared<std::set<std::string>>();
@@ -41,7 +34,7 @@ TEST_F(ConsumerTest, BlockingPushAndLitePullConsumers) {
   client_api::BlockingLitePullConsumer bl(client_rt(), lite);
   std::future<Status> lsub = bl.subscribe("T", "*");
   std::future<Status> lstart = bl.start();
-  ASSERT_TRUE(world_.run_until([&] { return ready(started) && ready(lstart); }, 10s).ok());
+  ASSERT_TRUE(eventually([&] { return ready(started) && ready(lstart); }, 10s));
   ASSERT_TRUE(sub.get().ok());
   lis.get();
   ASSERT_TRUE(started.get().ok());
@@ -49,12 +42,12 @@ TEST_F(ConsumerTest, BlockingPushAndLitePullConsumers) {
   ASSERT_TRUE(lstart.get().ok());
 
   std::set<std::string> sent = send_n("T", 10, "x");
-  ASSERT_TRUE(world_.run_until([&] { return *got == sent; }, 60s).ok()) << got->size() << seed_text();
+  ASSERT_TRUE(eventually([&] { return *got == sent; }, 60s)) << got->size() << seed_text();
 
   std::set<std::string> polled;
   while (polled.size() < sent.size()) {
     std::future<std::vector<MessageExt>> f = bl.poll(2s);
-    ASSERT_TRUE(world_.run_until([&] { return ready(f); }, 30s).ok()) << seed_text();
+    ASSERT_TRUE(eventually([&] { return ready(f); }, 30s)) << seed_text();
     std::vector<MessageExt> batch = f.get();
     ASSERT_FALSE(batch.empty()) << polled.size() << seed_text();
     for (const MessageExt& m : batch) polled.insert(body_text(m));
@@ -64,7 +57,7 @@ TEST_F(ConsumerTest, BlockingPushAndLitePullConsumers) {
   std::future<void> c = bl.commit();
   std::future<void> s1 = bl.shutdown();
   std::future<void> s2 = bp.shutdown();
-  ASSERT_TRUE(world_.run_until([&] { return ready(c) && ready(s1) && ready(s2); }, 30s).ok());
+  ASSERT_TRUE(eventually([&] { return ready(c) && ready(s1) && ready(s2); }, 30s));
 }
 
 }  // namespace

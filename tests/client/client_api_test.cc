@@ -17,13 +17,12 @@ bool ready(const std::future<T>& f) {
 }
 
 TEST_F(ClientTest, BlockingProducerFuturesAndCallbacks) {
-  boot({"broker-a"});
-  create_topic("T", 2);
+  boot({"broker-a"}, {{"T", 2}});
   Producer& p = producer();
   client_api::BlockingProducer bp(client_rt(), p);
   std::future<Result<SendResult>> f = bp.send(text_message("T", "from a thread"));
   EXPECT_FALSE(ready(f)) << "the call must run on the loop, not inline";
-  ASSERT_TRUE(world_.run_until([&] { return ready(f); }, 10s).ok());
+  ASSERT_TRUE(eventually([&] { return ready(f); }, 10s));
   Result<SendResult> r = f.get();
   ASSERT_TRUE(r.ok()) << r.error().to_string();
 
@@ -31,7 +30,7 @@ TEST_F(ClientTest, BlockingProducerFuturesAndCallbacks) {
   std::future<Result<SendResult>> b = bp.send_batch({text_message("T", "b1"), text_message("T", "b2")});
   auto got = std::make_shared<std::vector<Result<SendResult>>>();
   bp.send_async(text_message("T", "async"), [got](Result<SendResult> r) { got->push_back(std::move(r)); });
-  ASSERT_TRUE(world_.run_until([&] { return ready(o) && ready(b) && got->size() == 1; }, 10s).ok());
+  ASSERT_TRUE(eventually([&] { return ready(o) && ready(b) && got->size() == 1; }, 10s));
   EXPECT_TRUE(o.get().ok());
   EXPECT_TRUE(b.get().ok());
   EXPECT_TRUE(got->front().ok());
@@ -39,7 +38,7 @@ TEST_F(ClientTest, BlockingProducerFuturesAndCallbacks) {
   // Any client coroutine can be called this way (admin calls, for instance).
   AdminClient& a = admin();
   auto topics = client_api::call_on_loop(client_rt(), [&a] { return a.topic_list(); });
-  ASSERT_TRUE(world_.run_until([&] { return ready(topics); }, 10s).ok());
+  ASSERT_TRUE(eventually([&] { return ready(topics); }, 10s));
   Result<std::vector<std::string>> list = topics.get();
   ASSERT_TRUE(list.ok());
   EXPECT_TRUE(std::binary_search(list->begin(), list->end(), std::string("T")));

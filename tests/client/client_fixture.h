@@ -1,7 +1,19 @@
-// A simulated cluster for client tests: NameServer nodes (src/namesrv), Broker nodes (src/broker)
-// registering with them, and a bare client node on which the test builds a ClientInstance, its
-// producers, an AdminClient and a PullAPI. `run(task)` runs one coroutine to completion on the
-// client node and returns its value, so assertions stay outside coroutines.
+// Client tests on a simulated cluster (sim::cluster::Cluster): boot() builds the cluster from a
+// ClusterSpec (cluster_spec() makes the usual one: broker groups by name, topics, NameServers)
+// and starts it, and a bare node "client" carries the test's own ClientInstance, producers,
+// AdminClient and PullAPI. Faults go through the Cluster's handles (cluster().kill(n),
+// partition, isolate, ...). `run(task)` runs one coroutine to completion on the client node and
+// returns its value, so assertions stay outside coroutines (STYLE.md item 14).
+//
+// Faults in the background: under FERRY_SIM_SWARM=<N> the World takes swarm options
+// (tests/support/swarm_env.h); every failure carries the seed and the line that replays the test,
+// and the final hash of every test is recorded for the same-seed rerun
+// (tests/support/sim_trace_log.h). A test whose whole point is a fault-free property starts with
+// SKIP_UNDER_SWARM("why").
+//
+// A test that cannot go on (a cluster that does not boot, a task that does not finish, a
+// component that is down) fails with a gtest failure saying why and an exception
+// (TestCannotContinue) that ends the test: never by aborting the binary.
 #pragma once
 
 #include <fmt/format.h>
@@ -10,6 +22,7 @@
 #include <cstdlib>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -18,23 +31,12 @@
 #include "client/client_instance.h"
 #include "client/producer.h"
 #include "client/pull_api.h"
-#include "namesrv/name_server.h"
 #include "runtime/log.h"
-#include "sim/net/network.h"
-#include "sim/node.h"
-#include "sim/world.h"
+#include "sim/cluster/cluster.h"
 #include "tests/support/sim_trace_log.h"
+#include "tests/support/swarm_env.h"
 
 namespace ferry::client::testing {
-
-inline store::StoreConfig small_store() {
-  store::StoreConfig c;
-  c.commit_log_file_size_bytes = 1 << 20;
-  c.message_size_max_bytes = 64 * 1024;
-  c.consume_queue_units_per_file = 1000;
-  c.index_geometry = store::IndexGeometry{64, 1024};
-  return c;
-}
 
 inline Message text_message(std::string topic, std::string body, std::string tag = {}) {
   Message m;
@@ -49,93 +51,98 @@ inline std::string numbered(std::string_view prefix, int i) { return fmt::format
 
 inline std::string body_text(const MessageExt& m) { return std::string(m.body.begin(), m.body.end()); }
 
+// Thrown (after a gtest failure saying why) when a test cannot go on; gtest reports it.
+struct TestCannotContinue : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+using sim::cluster::TopicSpec;
+
 class ClientTest : public ::testing::Test {
  protected:
-  static sim::WorldOptions options(std::uint64_t seed) {
+  explicit ClientTest(std::uint64_t seed = 11) : options_(fault_free(seed)), replay_(options_) {
     if (std::getenv("FERRY_LOG") == nullptr) set_default_log_level(spdlog::level::warn);
-    sim::WorldOptions o;
-    o.seed = seed;
-    return o;
   }
 
-  explicit ClientTest(std::uint64_t seed = 11) : world_(options(seed)) {}
-
   ~ClientTest() override {
-    ferry::testing::record_trace(world_);
-    // Client objects reference the client node's runtime: destroy them before the world.
+    if (!cluster_) return;
+    ferry::testing::record_trace(cluster_->world());
+    // Client objects reference the client node's runtime: destroy them before the cluster.
     admin_.reset();
     pull_.reset();
     producers_.clear();
     instance_.reset();
   }
 
-  // Starts `namesrvs` NameServers and brokers named `brokers` (one node each), waits until every
-  // broker runs and has registered, and builds the client node.
-  void boot(std::vector<std::string> brokers = {"broker-a", "broker-b"}, std::size_t namesrvs = 1) {
-    for (std::size_t i = 0; i < namesrvs; ++i) {
-      auto id = world_.add_node(numbered("namesrv-", static_cast<int>(i)), [](Runtime& rt) {
-        namesrv::NameServerConfig c;
-        c.listen_host = rt.network().host();
-        auto ns = std::make_unique<namesrv::NameServer>(rt, c);
-        Status s = ns->start();
-        FERRY_ASSERT(s.ok(), "namesrv: {}", s.ok() ? "" : s.error().to_string());
-        return sim::hosted(std::move(ns));
-      });
-      ns_nodes_.push_back(id);
-      ns_addrs_.push_back(world_.node(id).host() + ":9876");
+  // ---- the cluster -------------------------------------------------------------------------
+
+  // One master per broker group name (settings from broker_config_), `topics` on every group,
+  // `namesrvs` NameServers.
+  sim::cluster::ClusterSpec cluster_spec(std::vector<std::string> brokers, std::vector<TopicSpec> topics,
+                                         std::size_t namesrvs) const {
+    sim::cluster::ClusterSpec spec;
+    spec.namesrvs = namesrvs;
+    spec.brokers.clear();
+    for (std::string& name : brokers) {
+      sim::cluster::BrokerGroupSpec g;
+      g.name = std::move(name);
+      g.config = broker_config_;
+      spec.brokers.push_back(std::move(g));
     }
-    for (const std::string& name : brokers) {
-      broker::BrokerConfig cfg = broker_config_;
-      cfg.broker_name = name;
-      cfg.namesrv_addr = ns_addrs_;
-      cfg.store = small_store();
-      auto id = world_.add_node(name, [cfg](Runtime& rt) {
-        auto b = std::make_unique<broker::Broker>(rt, cfg);
-        b->launch();
-        return sim::hosted(std::move(b));
-      });
-      broker_nodes_.push_back(id);
-    }
-    for (std::size_t i = 0; i < broker_nodes_.size(); ++i) wait_running(i);
-    client_node_ = world_.add_node("client");
+    spec.topics = std::move(topics);
+    return spec;
   }
 
-  void wait_running(std::size_t i) {
-    auto r = world_.run_until(
+  // Builds and boots the cluster (every broker running and registered, every topic routed by
+  // every NameServer), then adds the client node.
+  void boot(sim::cluster::ClusterSpec spec) {
+    if (cluster_) cannot_continue("boot() called twice");
+    cluster_ = std::make_unique<sim::cluster::Cluster>(options_, std::move(spec));
+    const Status booted = cluster_->boot();
+    if (!booted.ok()) cannot_continue("the cluster did not boot: " + booted.error().to_string());
+    client_node_ = cluster_->add_bare("client");
+  }
+  void boot(std::vector<std::string> brokers = {"broker-a", "broker-b"}, std::vector<TopicSpec> topics = {},
+            std::size_t namesrvs = 1) {
+    boot(cluster_spec(std::move(brokers), std::move(topics), namesrvs));
+  }
+
+  sim::cluster::Cluster& cluster() {
+    if (!cluster_) cannot_continue("the cluster is not booted");
+    return *cluster_;
+  }
+  sim::World& world() { return cluster().world(); }
+
+  // Runs until broker `i` (again) runs and has registered with a NameServer.
+  void wait_running(std::size_t i, Duration limit = std::chrono::seconds(60)) {
+    const sim::RunReport r = cluster().run_until(
         [&] {
-          auto s = broker(i).state();
-          return s != broker::Broker::State::starting && s != broker::Broker::State::created &&
-                 broker(i).registrar().rounds() > 0 && !broker(i).registrar().successes().empty();
+          broker::Broker* b = cluster().broker(i);
+          return b != nullptr && b->state() == broker::Broker::State::running && !b->registrar().successes().empty();
         },
-        std::chrono::seconds(30));
-    ASSERT_TRUE(r.ok()) << r.message;
-    ASSERT_EQ(broker(i).state(), broker::Broker::State::running);
+        limit);
+    if (!r.ok()) cannot_continue(fmt::format("broker {} is not running and registered: {}", i, r.message));
   }
 
+  // The broker of group `i` (the test cannot go on when its node is down).
   broker::Broker& broker(std::size_t i) {
-    auto* p = dynamic_cast<sim::Hosted<broker::Broker>*>(world_.node(broker_nodes_.at(i)).process());
-    FERRY_ASSERT(p != nullptr, "broker {} is down", i);
-    return p->get();
+    broker::Broker* b = cluster().broker(i);
+    if (b == nullptr) cannot_continue(fmt::format("broker {} is down", i));
+    return *b;
   }
-  std::string broker_addr(std::size_t i) { return world_.node(broker_nodes_.at(i)).host() + ":10911"; }
-  Runtime& client_rt() { return world_.node(client_node_); }
+  std::string broker_addr(std::size_t i) { return cluster().broker_addr(i); }
+  Runtime& client_rt() { return world().node(client_node_); }
 
-  ClientConfig client_config() {
-    ClientConfig c;
-    c.namesrv_addrs = ns_addrs_;
-    c.instance_name = "test";
-    c.uniq_id_pid = 4242;
-    c.uniq_id_process_hash = 0x1234;
-    return c;
-  }
+  // ---- the client node ---------------------------------------------------------------------
+
   ClientInstance& instance() {
-    if (!instance_) instance_ = std::make_unique<ClientInstance>(client_rt(), client_config_ ? *client_config_ : client_config());
+    if (!instance_) instance_ = std::make_unique<ClientInstance>(client_rt(), cluster().client_config("test"));
     return *instance_;
   }
   Producer& producer(ProducerConfig cfg = {}) {
     if (cfg.group == "DEFAULT_PRODUCER") cfg.group = "PG";
     producers_.push_back(std::make_unique<Producer>(instance(), cfg));
-    Status s = producers_.back()->start();
+    const Status s = producers_.back()->start();
     EXPECT_TRUE(s.ok()) << s.error().to_string();
     return *producers_.back();
   }
@@ -148,29 +155,16 @@ class ClientTest : public ::testing::Test {
     return *pull_;
   }
 
-  // Runs `task` on the client node until it finishes (a test failure if it does not).
+  // Runs `task` on the client node until it finishes; the test cannot go on if it does not.
   template <typename T>
   T run(Task<T> task, Duration limit = std::chrono::seconds(60)) {
-    auto r = world_.run_task(client_node_, std::move(task), limit);
-    EXPECT_TRUE(r.ok()) << r.report.message << " seed " << world_.options().seed << " trace " << world_.trace_hash();
-    FERRY_ASSERT(r.value.has_value(), "task did not finish: {}", r.report.message);
+    auto r = cluster().run_task(client_node_, std::move(task), limit);
+    if (!r.value.has_value()) cannot_continue("a task on the client node did not finish: " + r.report.message);
     if constexpr (!std::is_void_v<T>) return std::move(*r.value);
   }
 
-  // Creates `topic` with `queues` read/write queues on every broker, and waits until the client
-  // can see its route.
-  void create_topic(const std::string& topic, std::int32_t queues) {
-    for (std::size_t i = 0; i < broker_nodes_.size(); ++i) {
-      remoting::body::TopicConfig t;
-      t.topic_name = topic;
-      t.read_queue_nums = queues;
-      t.write_queue_nums = queues;
-      t.perm = 6;
-      Status s = run(admin().create_topic(broker_addr(i), t));
-      ASSERT_TRUE(s.ok()) << s.error().to_string();
-    }
-    world_.run_for(std::chrono::seconds(2));  // the brokers re-register with the NameServers
-  }
+  // Runs until `goal` holds; false (and the goal unmet) after `limit`.
+  bool eventually(const std::function<bool()>& goal, Duration limit) { return cluster().run_until(goal, limit).ok(); }
 
   std::vector<MessageExt> pull_all(const MessageQueue& mq, QueueOffset from = QueueOffset(0), std::string expr = "*") {
     PullRequest q;
@@ -183,17 +177,39 @@ class ClientTest : public ::testing::Test {
     return r.ok() ? std::move(r->messages) : std::vector<MessageExt>();
   }
 
-  sim::World world_;
-  broker::BrokerConfig broker_config_;
-  std::optional<ClientConfig> client_config_;
-  std::vector<sim::NodeId> ns_nodes_;
-  std::vector<std::string> ns_addrs_;
-  std::vector<sim::NodeId> broker_nodes_;
+  // How far `d` on one node's clock may be from `d` on another's: their monotonic clocks run at
+  // (1 + drift) x virtual time, each drift within ±drift_max_ppm (zero fault-free).
+  Duration drift_allowance(Duration d) const {
+    return std::chrono::duration_cast<Duration>(d * (2 * options_.clock.drift_max_ppm) / 1'000'000);
+  }
+
+  // " (seed 1011, trace …, virtual time …)": for assertion messages.
+  std::string seed_text() const {
+    return cluster_ ? " (" + cluster_->describe() + ")" : fmt::format(" (seed {})", options_.seed);
+  }
+
+  // A failure saying why, then the end of the test.
+  [[noreturn]] void cannot_continue(const std::string& why) const {
+    ADD_FAILURE() << why << seed_text();
+    throw TestCannotContinue(why);
+  }
+
+  sim::WorldOptions options_;
+  ferry::testing::ReplayTrace replay_;  // every failure of the test says its seed and replay line
+  broker::BrokerConfig broker_config_;  // of every broker group of cluster_spec()
+  std::unique_ptr<sim::cluster::Cluster> cluster_;
   sim::NodeId client_node_{};
   std::unique_ptr<ClientInstance> instance_;
   std::vector<std::unique_ptr<Producer>> producers_;
   std::unique_ptr<AdminClient> admin_;
   std::unique_ptr<PullAPI> pull_;
+
+ private:
+  static sim::WorldOptions fault_free(std::uint64_t seed) {
+    sim::WorldOptions o;
+    o.seed = seed;
+    return ferry::testing::world_options(o);
+  }
 };
 
 }  // namespace ferry::client::testing

@@ -75,7 +75,7 @@ TEST_F(ClientTest, RoutePollingPicksUpANewTopicWithin30Seconds) {
   ClientInstance& ci = instance();
   ci.start();
   (void)ci.publish_info("LATER");  // a producer's topic, unknown for now
-  world_.run_for(1s);
+  cluster().run_for(1s);
   EXPECT_FALSE(ci.route("LATER").has_value());
   // Created behind the client's back (another admin).
   remoting::body::TopicConfig t;
@@ -84,10 +84,10 @@ TEST_F(ClientTest, RoutePollingPicksUpANewTopicWithin30Seconds) {
   t.write_queue_nums = 2;
   t.perm = 6;
   broker(0).topics().put(t);
-  const MonoTime created = world_.now();
-  auto r = world_.run_until([&] { return ci.find_publish_info("LATER")->ok(); }, 31s);
+  const MonoTime created = client_rt().now();
+  auto r = cluster().run_until([&] { return ci.find_publish_info("LATER")->ok(); }, 31s);
   ASSERT_TRUE(r.ok()) << r.message;
-  EXPECT_LE(world_.now() - created, 31s);
+  EXPECT_LE(client_rt().now() - created, 31s);
   EXPECT_EQ(ci.find_publish_info("LATER")->queues().size(), 2u);
   EXPECT_EQ(ci.master_address("broker-a"), std::optional<std::string>(broker_addr(0)));
   EXPECT_GE(ci.route_poll_rounds(), 1u);
@@ -99,25 +99,46 @@ TEST_F(ClientTest, ClientIdIsIpAtInstanceName) {
 }
 
 TEST_F(ClientTest, NameServerFailOver) {
-  boot({"broker-a"}, 2);
-  create_topic("T", 2);
+  boot({"broker-a"}, {{"T", 2}}, 2);
   ClientInstance& ci = instance();
   const std::string first = ci.name_servers().current();
-  const std::size_t dead = first == ns_addrs_[0] ? 0 : 1;
-  world_.kill(ns_nodes_[dead]);
+  const std::vector<std::string>& addrs = cluster().namesrv_addrs();
+  const std::size_t dead = first == addrs[0] ? 0 : 1;
+  cluster().kill(cluster().namesrv_node(dead));
   Status s = run(ci.update_topic_route("T"));
   ASSERT_TRUE(s.ok()) << s.error().to_string();
-  EXPECT_EQ(ci.name_servers().current(), ns_addrs_[1 - dead]);
+  EXPECT_EQ(ci.name_servers().current(), addrs[1 - dead]);
   EXPECT_EQ(ci.name_servers().failovers(), 1u);
   // Sends keep working through the other NameServer.
   Producer& p = producer();
   ASSERT_TRUE(run(p.send(text_message("T", "x"))).ok());
   // Both down: a clear error naming both.
-  world_.kill(ns_nodes_[1 - dead]);
+  cluster().kill(cluster().namesrv_node(1 - dead));
   Status none = run(ci.update_topic_route("T"));
   ASSERT_FALSE(none.ok());
-  EXPECT_NE(none.error().detail.find(ns_addrs_[0]), std::string::npos) << none.error().detail;
-  EXPECT_NE(none.error().detail.find(ns_addrs_[1]), std::string::npos) << none.error().detail;
+  EXPECT_NE(none.error().detail.find(addrs[0]), std::string::npos) << none.error().detail;
+  EXPECT_NE(none.error().detail.find(addrs[1]), std::string::npos) << none.error().detail;
+}
+
+Task<void> route_update_into(ClientInstance* ci, std::string topic, std::shared_ptr<std::vector<Status>> out) {
+  out->push_back(co_await ci->update_topic_route(topic));
+}
+
+// Regression: calls in flight together used to share the fail-over position, so one call's
+// fail-over could send another back to the NameServer it had already found dead ("tried X, X")
+// while the other one was up. Each call tries every NameServer once.
+TEST_F(ClientTest, ConcurrentCallsEachTryEveryNameServer) {
+  boot({"broker-a"}, {{"T", 2}, {"U", 2}}, 2);
+  ClientInstance& ci = instance();
+  const std::vector<std::string>& addrs = cluster().namesrv_addrs();
+  const std::size_t dead = ci.name_servers().current() == addrs[0] ? 0 : 1;
+  cluster().kill(cluster().namesrv_node(dead));
+  auto results = std::make_shared<std::vector<Status>>();
+  client_rt().spawn(route_update_into(&ci, "T", results), "route-T");
+  client_rt().spawn(route_update_into(&ci, "U", results), "route-U");
+  ASSERT_TRUE(eventually([&] { return results->size() == 2; }, 30s)) << seed_text();
+  for (const Status& s : *results) EXPECT_TRUE(s.ok()) << s.error().to_string() << seed_text();
+  EXPECT_EQ(ci.name_servers().current(), addrs[1 - dead]);
 }
 
 // The broker does not serve HEART_BEAT / UNREGISTER_CLIENT yet: the test plugs recorders in.
@@ -138,15 +159,14 @@ Task<std::optional<remoting::RemotingCommand>> record_unregister(std::shared_ptr
 }
 
 TEST_F(ClientTest, HeartbeatsEvery30SecondsAndUnregisterOnShutdown) {
-  boot({"broker-a"});
+  boot({"broker-a"}, {{"T", 1}});
   auto seen = std::make_shared<Seen>();
   broker(0).register_processor(rc::HEART_BEAT, [seen](remoting::RequestContext ctx) { return record_heartbeat(seen, std::move(ctx)); });
   broker(0).register_processor(rc::UNREGISTER_CLIENT, [seen](remoting::RequestContext ctx) { return record_unregister(seen, std::move(ctx)); });
-  create_topic("T", 1);
   Producer& p = producer();
   ASSERT_TRUE(run(p.send(text_message("T", "x"))).ok());  // learns broker-a
   const std::size_t before = seen->heartbeats.size();
-  world_.run_for(61s);
+  cluster().run_for(61s);
   EXPECT_GE(seen->heartbeats.size() - before, 2u);
   EXPECT_LE(seen->heartbeats.size() - before, 3u);
   ASSERT_FALSE(seen->heartbeats.empty());

@@ -11,32 +11,21 @@ namespace {
 using namespace std::chrono_literals;
 
 TEST_F(ConsumerTest, ReconsumeLaterRedeliversThroughTheRetryTopic) {
-  boot({"broker-a"});
-  create_topic("R", 2);
+  boot({"broker-a"}, {{"R", 2}});
   auto out = std::make_shared<Deliveries>();
-  PushConsumerConfig pc;
-  pc.group = "RG";
-  pc.consume_from_where = ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET;
-  auto setup = [out](PushConsumer& c, Runtime& rt) {
-    ASSERT_TRUE(c.subscribe("R", "*").ok());
-    Runtime* r = &rt;
-    c.set_listener([out, r](const std::vector<MessageExt>& msgs, ConsumeConcurrentlyContext& ctx) {
-      for (const MessageExt& m : msgs) out->record("consumer-1", m, ctx.queue, r->now());
-      if (msgs.front().reconsume_times == 0) {
-        ctx.delay_level_when_next_consume = 3;
-        return ConsumeConcurrentlyStatus::RECONSUME_LATER;
-      }
-      return ConsumeConcurrentlyStatus::CONSUME_SUCCESS;
-    });
+  auto later_once = [](const MessageExt& m, ConsumeConcurrentlyContext& ctx) {
+    if (m.reconsume_times > 0) return ConsumeConcurrentlyStatus::CONSUME_SUCCESS;
+    ctx.delay_level_when_next_consume = 3;
+    return ConsumeConcurrentlyStatus::RECONSUME_LATER;
   };
-  auto c = add_push_consumer("consumer-1", pc, setup);
+  auto c = add_push_consumer("consumer-1", push_config("RG"), {"R", out, "*", later_once});
   // The retry topic exists once the broker has the group's heartbeat; the consumer holds its
   // queue from the next rebalance on.
-  ASSERT_TRUE(world_.run_until([&] { return push(c).held_queues().size() == 3; }, 60s).ok()) << seed_text();
+  ASSERT_TRUE(eventually([&] { return push(c).held_queues().size() == 3; }, 60s)) << seed_text();
   std::set<std::string> sent = send_n("R", 5, "r");
-  ASSERT_TRUE(world_.run_until([&] { return static_cast<int>(out->all.size()) >= 10; }, 60s).ok())
+  ASSERT_TRUE(eventually([&] { return static_cast<int>(out->all.size()) >= 10; }, 60s))
       << out->all.size() << seed_text();
-  world_.run_for(15s);
+  cluster().run_for(15s);
   ASSERT_EQ(out->all.size(), 10u) << "each message twice, no more" << seed_text();
   for (const std::string& body : sent) {
     std::vector<const Delivery*> ds = out->of(body);
@@ -54,35 +43,25 @@ TEST_F(ConsumerTest, ReconsumeLaterRedeliversThroughTheRetryTopic) {
 }
 
 TEST_F(ConsumerTest, FailedSendBackIsRetriedLocally) {
-  boot({"broker-a"});
-  create_topic("R", 1);
+  boot({"broker-a"}, {{"R", 1}});
   auto out = std::make_shared<Deliveries>();
-  PushConsumerConfig pc;
-  pc.group = "RG";
-  pc.consume_from_where = ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET;
   // The first delivery cuts the consumer off the broker before answering RECONSUME_LATER: the
   // send-back gets no reply (5 s), the inner producer's re-send to %RETRY%RG fails too (3 s),
   // and the message is consumed again locally after 5 s.
-  sim::World* world = &world_;
-  const sim::NodeId broker_node = broker_nodes_[0];
+  sim::cluster::Cluster* cl = &cluster();
   auto cut = std::make_shared<std::optional<sim::NodeId>>();
-  auto setup = [out, world, broker_node, cut](PushConsumer& c, Runtime& rt) {
-    ASSERT_TRUE(c.subscribe("R", "*").ok());
-    Runtime* r = &rt;
-    c.set_listener([out, r, world, broker_node, cut](const std::vector<MessageExt>& msgs, ConsumeConcurrentlyContext& ctx) {
-      for (const MessageExt& m : msgs) out->record("consumer-1", m, ctx.queue, r->now());
-      if (msgs.front().reconsume_times > 0) return ConsumeConcurrentlyStatus::CONSUME_SUCCESS;
-      if (*cut) world->net().partition(broker_node, **cut);
-      return ConsumeConcurrentlyStatus::RECONSUME_LATER;
-    });
+  auto cut_then_later = [cl, cut](const MessageExt& m, ConsumeConcurrentlyContext&) {
+    if (m.reconsume_times > 0) return ConsumeConcurrentlyStatus::CONSUME_SUCCESS;
+    if (*cut) cl->partition(cl->broker_node(0), **cut);
+    return ConsumeConcurrentlyStatus::RECONSUME_LATER;
   };
-  auto c = add_push_consumer("consumer-1", pc, setup);
+  auto c = add_push_consumer("consumer-1", push_config("RG"), {"R", out, "*", cut_then_later});
   *cut = c;
-  ASSERT_TRUE(world_.run_until([&] { return push(c).held_queues().size() == 2; }, 60s).ok()) << seed_text();
+  ASSERT_TRUE(eventually([&] { return push(c).held_queues().size() == 2; }, 60s)) << seed_text();
   std::set<std::string> sent = send_n("R", 1, "x");
-  ASSERT_TRUE(world_.run_until([&] { return out->all.size() >= 2; }, 60s).ok()) << seed_text();
-  world_.net().heal_all();
-  world_.run_for(20s);
+  ASSERT_TRUE(eventually([&] { return out->all.size() >= 2; }, 60s)) << seed_text();
+  cluster().heal_all();
+  cluster().run_for(20s);
   // A partition holds bytes until it heals, so the timed-out send-back may still reach the
   // broker then: a retry copy via %RETRY%RG is at-least-once, not a bug.
   ASSERT_GE(out->all.size(), 2u) << seed_text();
@@ -93,7 +72,7 @@ TEST_F(ConsumerTest, FailedSendBackIsRetriedLocally) {
   EXPECT_EQ(push(c).stats().send_back_failed, 1u);
   EXPECT_EQ(push(c).stats().resent_to_retry_topic, 0u);
   // The offset moves past the message once it is consumed.
-  world_.run_for(10s);
+  cluster().run_for(10s);
   Result<std::vector<QueueProgress>> prog = run(admin().consumer_progress("RG", "R"));
   ASSERT_TRUE(prog.ok()) << prog.error().to_string();
   ASSERT_EQ(prog->size(), 1u);

@@ -1,7 +1,14 @@
-// Consumers on their own simulated nodes: each ConsumerApp (a ClientInstance and one push or lite
-// pull consumer) is built by its node's factory, so world_.kill(node) kills it like a process and
-// world_.start(node) brings it back with the same configuration (and its disk). What listeners
-// see goes into a Deliveries record owned by the test (outside every node).
+// Consumers on their own simulated client nodes (Cluster::add_client): each ConsumerApp (a
+// ClientInstance and one push or lite pull consumer) is built by its node's factory, so
+// cluster().kill(node) kills it like a process and cluster().start(node) brings it back with the
+// same configuration (and its disk). What listeners see goes into a Deliveries record owned by
+// the test (outside every node).
+//
+// The consumer most tests want is one call:
+//   auto out = std::make_shared<Deliveries>();
+//   sim::NodeId c = add_push_consumer("consumer-1", push_config("CG"), {"T", out});
+// (push_config: consume from the first offset; the Subscription: topic, record, expression,
+// the listener's answer per message, a wrapping Runtime).
 #pragma once
 
 #include <functional>
@@ -13,8 +20,8 @@
 
 #include "client/lite_pull_consumer.h"
 #include "client/push_consumer.h"
-#include "tests/client/client_fixture.h"
 #include "common/names.h"
+#include "tests/client/client_fixture.h"
 
 namespace ferry::client::testing {
 
@@ -83,63 +90,105 @@ struct ConsumerApp {
   std::unique_ptr<LitePullConsumer> lite;
 };
 
+// The listener's answer for one message (after it was recorded); may set ctx's delay level.
+using Answer = std::function<ConsumeConcurrentlyStatus(const MessageExt&, ConsumeConcurrentlyContext&)>;
+// Builds the Runtime a node's client runs on, over the node's own.
+using WrapRuntime = std::function<std::unique_ptr<Runtime>(Runtime&)>;
+
+// What a recording push consumer subscribes to and how its listener answers.
+struct Subscription {
+  std::string topic;
+  std::shared_ptr<Deliveries> out;  // every delivery, recorded under the node's name
+  std::string expr = "*";
+  Answer answer = {};     // CONSUME_SUCCESS when empty; the batch stops at the first other answer
+  WrapRuntime wrap = {};  // when set, the client runs on this Runtime over the node's
+};
+
 class ConsumerTest : public ClientTest {
  protected:
   explicit ConsumerTest(std::uint64_t seed = 11) : ClientTest(seed) {}
 
-  using Setup = std::function<void(PushConsumer&, Runtime&)>;
-  // Builds the Runtime the node's client runs on, over the node's own.
-  using WrapRuntime = std::function<std::unique_ptr<Runtime>(Runtime&)>;
+  // Subscribes (or assigns) and sets the listener, at every start of the node.
+  using PushSetup = std::function<void(PushConsumer&, Runtime&)>;
+  using LiteSetup = std::function<void(LitePullConsumer&)>;
 
-  // A push consumer on a new node named `name`; `setup` subscribes and sets the listener (at
-  // every start of the node); `wrap`, when given, puts the client on a wrapping Runtime.
-  // Returns the node id.
-  sim::NodeId add_push_consumer(const std::string& name, PushConsumerConfig pc, Setup setup, WrapRuntime wrap = {}) {
-    ClientConfig cc = client_config();
-    cc.instance_name = name;
-    auto id = world_.add_node(name, [cc, pc, setup, wrap](Runtime& rt) {
-      auto app = wrap ? std::make_unique<ConsumerApp>(wrap(rt), cc, pc) : std::make_unique<ConsumerApp>(rt, cc, pc);
-      setup(*app->push, wrap ? *app->own_runtime : rt);
-      Status s = app->push->start();
-      FERRY_ASSERT(s.ok(), "consumer start: {}", s.ok() ? "" : s.error().to_string());
-      return sim::hosted(std::move(app));
-    });
-    return id;
+  static PushConsumerConfig push_config(std::string group,
+                                        ConsumeFromWhere from = ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET) {
+    PushConsumerConfig pc;
+    pc.group = std::move(group);
+    pc.consume_from_where = from;
+    return pc;
+  }
+  static LitePullConsumerConfig lite_config(std::string group) {
+    LitePullConsumerConfig lc;
+    lc.group = std::move(group);
+    lc.consume_from_where = ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET;
+    return lc;
   }
 
-  // The common case: subscribe `topic` to `expr`, record into `out`, answer with `status`.
-  Setup recording(std::string topic, std::string expr, std::shared_ptr<Deliveries> out, std::string name,
-                  std::function<ConsumeConcurrentlyStatus(const MessageExt&)> status = {}) {
-    return [topic, expr, out, name, status](PushConsumer& c, Runtime& rt) {
-      Status s = c.subscribe(topic, expr);
-      FERRY_ASSERT(s.ok(), "subscribe: {}", s.ok() ? "" : s.error().to_string());
-      Runtime* r = &rt;
-      c.set_listener([out, name, status, r](const std::vector<MessageExt>& msgs, ConsumeConcurrentlyContext& ctx) {
+  // A push consumer node recording every delivery of `sub` (the common case).
+  sim::NodeId add_push_consumer(const std::string& name, const PushConsumerConfig& pc, Subscription sub) {
+    const WrapRuntime wrap = sub.wrap;
+    return add_push_node(name, pc, [name, sub = std::move(sub)](PushConsumer& c, Runtime& rt) {
+      const Status s = c.subscribe(sub.topic, sub.expr);
+      EXPECT_TRUE(s.ok()) << "subscribe: " << s.error().to_string();
+      c.set_listener([name, out = sub.out, answer = sub.answer, r = &rt](const std::vector<MessageExt>& msgs,
+                                                                           ConsumeConcurrentlyContext& ctx) {
         for (const MessageExt& m : msgs) {
           out->record(name, m, ctx.queue, r->now());
-          if (status) {
-            ConsumeConcurrentlyStatus st = status(m);
-            if (st != ConsumeConcurrentlyStatus::CONSUME_SUCCESS) return st;
-          }
+          if (!answer) continue;
+          const ConsumeConcurrentlyStatus st = answer(m, ctx);
+          if (st != ConsumeConcurrentlyStatus::CONSUME_SUCCESS) return st;
         }
         return ConsumeConcurrentlyStatus::CONSUME_SUCCESS;
       });
-    };
+    }, wrap);
+  }
+
+  // A push consumer node whose `setup` subscribes and sets any listener (an orderly one, say).
+  sim::NodeId add_push_node(const std::string& name, const PushConsumerConfig& pc, PushSetup setup, WrapRuntime wrap = {}) {
+    return cluster().add_client(name, [pc, setup, wrap](Runtime& rt, const ClientConfig& cc) -> std::unique_ptr<sim::NodeProcess> {
+      auto app = wrap ? std::make_unique<ConsumerApp>(wrap(rt), cc, pc) : std::make_unique<ConsumerApp>(rt, cc, pc);
+      setup(*app->push, wrap ? *app->own_runtime : rt);
+      const Status s = app->push->start();
+      EXPECT_TRUE(s.ok()) << rt.node_name() << ": consumer start: " << s.error().to_string();
+      return s.ok() ? sim::hosted(std::move(app)) : nullptr;
+    });
+  }
+
+  // A lite pull consumer node; `setup` subscribes or assigns (at every start of the node).
+  sim::NodeId add_lite_consumer(const std::string& name, const LitePullConsumerConfig& lc, LiteSetup setup) {
+    return cluster().add_client(name, [lc, setup](Runtime& rt, const ClientConfig& cc) -> std::unique_ptr<sim::NodeProcess> {
+      auto app = std::make_unique<ConsumerApp>(rt, cc, lc);
+      setup(*app->lite);
+      const Status s = app->lite->start();
+      EXPECT_TRUE(s.ok()) << rt.node_name() << ": lite start: " << s.error().to_string();
+      return s.ok() ? sim::hosted(std::move(app)) : nullptr;
+    });
   }
 
   ConsumerApp& app(sim::NodeId id) {
-    auto* p = dynamic_cast<sim::Hosted<ConsumerApp>*>(world_.node(id).process());
-    FERRY_ASSERT(p != nullptr, "consumer node {} is down", world_.node(id).node_name());
+    auto* p = dynamic_cast<sim::Hosted<ConsumerApp>*>(world().node(id).process());
+    if (p == nullptr) cannot_continue(fmt::format("consumer node {} is down", world().node(id).node_name()));
     return p->get();
   }
   PushConsumer& push(sim::NodeId id) { return *app(id).push; }
+  LitePullConsumer& lite(sim::NodeId id) { return *app(id).lite; }
+  std::string client_id(sim::NodeId id) { return app(id).instance->client_id(); }
+  Runtime& node_rt(sim::NodeId id) { return world().node(id); }
+
+  // Runs `task` on consumer node `id` until it finishes; the test cannot go on if it does not.
+  template <typename T>
+  T run_on(sim::NodeId id, Task<T> task, Duration limit = std::chrono::seconds(30)) {
+    auto r = cluster().run_task(id, std::move(task), limit);
+    if (!r.value.has_value()) cannot_continue(fmt::format("a task on {} did not finish: {}", world().node(id).node_name(), r.report.message));
+    if constexpr (!std::is_void_v<T>) return std::move(*r.value);
+  }
 
   // Shuts the node's consumer and instance down gracefully, then stops the node.
   void stop_consumer(sim::NodeId id) {
-    ConsumerApp& a = app(id);
-    auto r = world_.run_task(id, graceful(&a), std::chrono::seconds(30));
-    ASSERT_TRUE(r.ok()) << r.report.message << " seed " << world_.options().seed;
-    world_.kill(id);
+    run_on(id, graceful(&app(id)));
+    cluster().kill(id);
   }
   static Task<void> graceful(ConsumerApp* a) {
     if (a->push) co_await a->push->shutdown();
@@ -154,7 +203,7 @@ class ConsumerTest : public ClientTest {
     for (int i = 0; i < n; ++i) {
       std::string body = numbered(prefix, i);
       Result<SendResult> r = run(p.send(text_message(topic, body, tag)));
-      EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().to_string()) << " seed " << world_.options().seed;
+      EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().to_string()) << seed_text();
       if (r.ok()) sent.insert(body);
     }
     return sent;
@@ -162,7 +211,7 @@ class ConsumerTest : public ClientTest {
 
   // Runs until `out` holds every body of `want` (or `limit` passes).
   bool wait_all(const std::shared_ptr<Deliveries>& out, const std::set<std::string>& want, Duration limit) {
-    auto r = world_.run_until(
+    return eventually(
         [&] {
           for (const std::string& b : want) {
             if (out->count_by_body.count(b) == 0) return false;
@@ -170,10 +219,7 @@ class ConsumerTest : public ClientTest {
           return true;
         },
         limit);
-    return r.ok();
   }
-
-  std::string seed_text() { return fmt::format(" seed {} trace {}", world_.options().seed, world_.trace_hash()); }
 };
 
 }  // namespace ferry::client::testing

@@ -9,19 +9,6 @@ using namespace std::chrono_literals;
 
 class LitePullTest : public ConsumerTest {
  protected:
-  sim::NodeId add_lite(const std::string& name, LitePullConsumerConfig lc, std::function<void(LitePullConsumer&)> setup) {
-    ClientConfig cc = client_config();
-    cc.instance_name = name;
-    return world_.add_node(name, [cc, lc, setup](Runtime& rt) {
-      auto a = std::make_unique<ConsumerApp>(rt, cc, lc);
-      setup(*a->lite);
-      Status s = a->lite->start();
-      FERRY_ASSERT(s.ok(), "lite start: {}", s.ok() ? "" : s.error().to_string());
-      return sim::hosted(std::move(a));
-    });
-  }
-  LitePullConsumer& lite(sim::NodeId id) { return *app(id).lite; }
-
   static Task<std::vector<MessageExt>> poll_until(LitePullConsumer* c, std::size_t want, Duration each, int rounds) {
     std::vector<MessageExt> got;
     for (int i = 0; i < rounds && got.size() < want; ++i) {
@@ -31,9 +18,7 @@ class LitePullTest : public ConsumerTest {
     co_return got;
   }
   std::vector<MessageExt> poll_on(sim::NodeId id, std::size_t want, int rounds = 40) {
-    auto r = world_.run_task(id, poll_until(&lite(id), want, 1s, rounds), 120s);
-    EXPECT_TRUE(r.ok()) << r.report.message << seed_text();
-    return r.value ? std::move(*r.value) : std::vector<MessageExt>();
+    return run_on(id, poll_until(&lite(id), want, 1s, rounds), 120s);
   }
   static std::set<std::string> bodies(const std::vector<MessageExt>& ms) {
     std::set<std::string> s;
@@ -43,67 +28,58 @@ class LitePullTest : public ConsumerTest {
 };
 
 TEST_F(LitePullTest, PollCommitSeekAndRestart) {
-  boot({"broker-a"});
-  create_topic("L", 2);
-  LitePullConsumerConfig lc;
-  lc.group = "LG";
+  boot({"broker-a"}, {{"L", 2}});
+  LitePullConsumerConfig lc = lite_config("LG");
   lc.auto_commit = false;
-  lc.consume_from_where = ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET;
-  auto c = add_lite("lite-1", lc, [](LitePullConsumer& l) { ASSERT_TRUE(l.subscribe("L", "*").ok()); });
+  auto c = add_lite_consumer("lite-1", lc, [](LitePullConsumer& l) { ASSERT_TRUE(l.subscribe("L", "*").ok()); });
   std::set<std::string> sent = send_n("L", 30, "l");
   std::vector<MessageExt> got = poll_on(c, 30);
   EXPECT_EQ(bodies(got), sent) << seed_text();
   EXPECT_EQ(lite(c).assignment().size(), 2u);
   // An empty poll waits for its timeout.
-  const MonoTime before = world_.node(c).now();
+  const MonoTime before = node_rt(c).now();
   std::vector<MessageExt> none = poll_on(c, 1, 1);
   EXPECT_TRUE(none.empty());
-  EXPECT_GE(world_.node(c).now() - before, 1s);
+  EXPECT_GE(node_rt(c).now() - before, 1s);
 
   // Manual commit reaches the broker.
-  auto cr = world_.run_task(c, lite(c).commit(), 10s);
-  ASSERT_TRUE(cr.ok()) << cr.report.message;
-  world_.run_for(1s);
+  run_on(c, lite(c).commit());
+  cluster().run_for(1s);
   Result<std::vector<QueueProgress>> prog = run(admin().consumer_progress("LG", "L"));
   ASSERT_TRUE(prog.ok()) << prog.error().to_string();
   for (const QueueProgress& q : *prog) EXPECT_EQ(q.lag(), 0) << q.queue.to_string();
 
   // Seek rewinds one queue to its start.
   const MessageQueue mq0{"L", "broker-a", QueueId(0)};
-  auto sr = world_.run_task(c, lite(c).seek(mq0, QueueOffset(0)), 10s);
-  ASSERT_TRUE(sr.ok() && sr.value->ok()) << seed_text();
+  const Status sr = run_on(c, lite(c).seek(mq0, QueueOffset(0)));
+  ASSERT_TRUE(sr.ok()) << sr.error().to_string() << seed_text();
   std::size_t in_q0 = 0;
   for (const MessageExt& m : got) in_q0 += m.queue_id == QueueId(0);
   std::vector<MessageExt> again = poll_on(c, in_q0);
   EXPECT_EQ(again.size(), in_q0);
   for (const MessageExt& m : again) EXPECT_EQ(m.queue_id, QueueId(0));
-  auto bad = world_.run_task(c, lite(c).seek(mq0, QueueOffset(1000)), 10s);
-  ASSERT_TRUE(bad.ok());
-  EXPECT_FALSE(bad.value->ok()) << "beyond the max offset";
+  EXPECT_FALSE(run_on(c, lite(c).seek(mq0, QueueOffset(1000))).ok()) << "beyond the max offset";
 
   // Restart: resumes from the committed offsets (both queues were committed at their ends;
   // with auto_commit off, shutdown persists the store as it is).
   stop_consumer(c);
-  world_.start(c);
+  cluster().start(c);
   std::set<std::string> more = send_n("L", 6, "m");
   std::vector<MessageExt> after = poll_on(c, 6);
   EXPECT_EQ(bodies(after), more) << seed_text();
 }
 
 TEST_F(LitePullTest, AutoCommitAndAssign) {
-  boot({"broker-a"});
-  create_topic("L", 2);
-  LitePullConsumerConfig lc;
-  lc.group = "LG2";
-  lc.consume_from_where = ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET;
+  boot({"broker-a"}, {{"L", 2}});
+  LitePullConsumerConfig lc = lite_config("LG2");
   const MessageQueue mq1{"L", "broker-a", QueueId(1)};
-  auto c = add_lite("lite-1", lc, [mq1](LitePullConsumer& l) { ASSERT_TRUE(l.assign({mq1}).ok()); });
+  auto c = add_lite_consumer("lite-1", lc, [mq1](LitePullConsumer& l) { ASSERT_TRUE(l.assign({mq1}).ok()); });
   std::set<std::string> sent = send_n("L", 20, "a");
   std::vector<MessageExt> got = poll_on(c, 10, 5);
   ASSERT_FALSE(got.empty());
   for (const MessageExt& m : got) EXPECT_EQ(m.queue_id, QueueId(1));
   EXPECT_EQ(lite(c).assignment(), std::vector<MessageQueue>{mq1});
-  world_.run_for(12s);  // auto commit (5 s tick)
+  cluster().run_for(12s);  // auto commit (5 s tick)
   Result<std::vector<QueueProgress>> prog = run(admin().consumer_progress("LG2", "L"));
   ASSERT_TRUE(prog.ok()) << prog.error().to_string();
   bool found = false;
@@ -120,15 +96,12 @@ TEST_F(LitePullTest, AutoCommitAndAssign) {
 // seek_to_begin / seek_to_end move a queue to its min / max offset; committed() reads what
 // commit() stored at the broker.
 TEST_F(LitePullTest, PauseResumeSeekToBeginAndEnd) {
-  boot({"broker-a"});
-  create_topic("P", 2);
-  LitePullConsumerConfig lc;
-  lc.group = "PLG";
+  boot({"broker-a"}, {{"P", 2}});
+  LitePullConsumerConfig lc = lite_config("PLG");
   lc.auto_commit = false;
-  lc.consume_from_where = ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET;
   const MessageQueue mq0{"P", "broker-a", QueueId(0)};
   const MessageQueue mq1{"P", "broker-a", QueueId(1)};
-  auto c = add_lite("lite-1", lc, [mq0, mq1](LitePullConsumer& l) {
+  auto c = add_lite_consumer("lite-1", lc, [mq0, mq1](LitePullConsumer& l) {
     ASSERT_TRUE(l.assign({mq0, mq1}).ok());
     l.pause({mq0});
   });
@@ -160,26 +133,26 @@ TEST_F(LitePullTest, PauseResumeSeekToBeginAndEnd) {
   }
 
   // commit() and committed().
-  ASSERT_TRUE(world_.run_task(c, lite(c).commit(), 10s).ok());
+  run_on(c, lite(c).commit());
   for (const MessageQueue& mq : {mq0, mq1}) {
-    auto cr = world_.run_task(c, lite(c).committed(mq), 10s);
-    ASSERT_TRUE(cr.ok() && cr.value->ok()) << mq.to_string();
-    EXPECT_EQ(**cr.value, std::optional<QueueOffset>(QueueOffset(10))) << mq.to_string();
+    const Result<std::optional<QueueOffset>> cr = run_on(c, lite(c).committed(mq));
+    ASSERT_TRUE(cr.ok()) << mq.to_string() << ": " << cr.error().to_string();
+    EXPECT_EQ(*cr, std::optional<QueueOffset>(QueueOffset(10))) << mq.to_string();
   }
 
   // seek_to_begin(queue 0) replays it; seek_to_end(queue 1) skips nothing new.
-  auto sb = world_.run_task(c, lite(c).seek_to_begin(mq0), 10s);
-  ASSERT_TRUE(sb.ok() && sb.value->ok()) << seed_text();
+  const Status sb = run_on(c, lite(c).seek_to_begin(mq0));
+  ASSERT_TRUE(sb.ok()) << sb.error().to_string() << seed_text();
   std::vector<MessageExt> replay = poll_on(c, 10);
   EXPECT_EQ(bodies(replay), in_q0) << seed_text();
-  auto se = world_.run_task(c, lite(c).seek_to_end(mq1), 10s);
-  ASSERT_TRUE(se.ok() && se.value->ok()) << seed_text();
+  const Status se = run_on(c, lite(c).seek_to_end(mq1));
+  ASSERT_TRUE(se.ok()) << se.error().to_string() << seed_text();
   EXPECT_TRUE(poll_on(c, 1, 2).empty());
 
   // A batch cached before a pause is held back until resume().
   Result<SendResult> late = run(p.send_to(text_message("P", "late"), mq1));
   ASSERT_TRUE(late.ok());
-  ASSERT_TRUE(world_.run_until([&] { return lite(c).cached_messages() == 1; }, 30s).ok()) << seed_text();
+  ASSERT_TRUE(eventually([&] { return lite(c).cached_messages() == 1; }, 30s)) << seed_text();
   lite(c).pause({mq1});
   EXPECT_TRUE(poll_on(c, 1, 3).empty()) << seed_text();
   EXPECT_EQ(lite(c).cached_messages(), 1u);
@@ -193,9 +166,7 @@ TEST_F(LitePullTest, PauseResumeSeekToBeginAndEnd) {
   const MessageQueue other{"P", "broker-a", QueueId(7)};
   lite(c).pause({other});
   EXPECT_FALSE(lite(c).is_paused(other));
-  auto bad = world_.run_task(c, lite(c).seek_to_end(other), 10s);
-  ASSERT_TRUE(bad.ok());
-  EXPECT_FALSE(bad.value->ok());
+  EXPECT_FALSE(run_on(c, lite(c).seek_to_end(other)).ok());
 }
 
 }  // namespace

@@ -26,25 +26,21 @@ class OffsetSeeds : public ConsumerTest, public ::testing::WithParamInterface<st
 };
 
 TEST_P(OffsetSeeds, ConsumerCrashRedeliversAtMostThePersistInterval) {
-  boot();
-  create_topic("T", 2);
+  boot({"broker-a", "broker-b"}, {{"T", 2}});
   auto out = std::make_shared<Deliveries>();
-  PushConsumerConfig pc;
-  pc.group = "CG";
-  pc.consume_from_where = ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET;
-  auto c = add_push_consumer("consumer-1", pc, recording("T", "*", out, "consumer-1"));
-  world_.run_for(5s);
+  auto c = add_push_consumer("consumer-1", push_config("CG"), {"T", out});
+  cluster().run_for(5s);
   Producer& p = producer();
   auto sent = std::make_shared<std::set<std::string>>();
   client_rt().spawn(send_paced(&p, "T", 300, 100ms, sent, &client_rt()), "paced-sender");
-  world_.run_for(17s);
-  world_.kill(c);
+  cluster().run_for(17s);
+  cluster().kill(c);
   const MonoTime crashed = client_rt().now();
-  world_.run_for(3s);
-  world_.start(c);
-  ASSERT_TRUE(world_.run_until([&] { return sent->size() == 300; }, 120s).ok()) << seed_text();
+  cluster().run_for(3s);
+  cluster().start(c);
+  ASSERT_TRUE(eventually([&] { return sent->size() == 300; }, 120s)) << seed_text();
   ASSERT_TRUE(wait_all(out, *sent, 60s)) << seed_text();
-  world_.run_for(5s);
+  cluster().run_for(5s);
   EXPECT_EQ(out->bodies(), *sent) << seed_text();
   // Every duplicate was first consumed shortly before the crash.
   std::map<std::string, MonoTime> first;
@@ -61,70 +57,59 @@ TEST_P(OffsetSeeds, ConsumerCrashRedeliversAtMostThePersistInterval) {
 INSTANTIATE_TEST_SUITE_P(Seeds, OffsetSeeds, ::testing::Range<std::uint64_t>(1, 6));
 
 TEST_F(ConsumerTest, GracefulRestartRedeliversNothing) {
-  boot({"broker-a"});
-  create_topic("T", 2);
+  boot({"broker-a"}, {{"T", 2}});
   auto out = std::make_shared<Deliveries>();
-  PushConsumerConfig pc;
-  pc.group = "CG";
-  pc.consume_from_where = ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET;
-  auto c = add_push_consumer("consumer-1", pc, recording("T", "*", out, "consumer-1"));
+  auto c = add_push_consumer("consumer-1", push_config("CG"), {"T", out});
   std::set<std::string> sent = send_n("T", 30, "a");
   ASSERT_TRUE(wait_all(out, sent, 60s)) << seed_text();
   stop_consumer(c);  // shutdown persists at once
-  world_.start(c);
+  cluster().start(c);
   std::set<std::string> more = send_n("T", 10, "b");
   sent.insert(more.begin(), more.end());
   ASSERT_TRUE(wait_all(out, sent, 60s)) << seed_text();
-  world_.run_for(5s);
+  cluster().run_for(5s);
   EXPECT_EQ(out->duplicates(), 0) << seed_text();
 }
 
 TEST_F(ConsumerTest, OffsetsSurviveABrokerRestart) {
-  boot({"broker-a"});
-  create_topic("T", 2);
+  boot({"broker-a"}, {{"T", 2}});
   auto out = std::make_shared<Deliveries>();
-  PushConsumerConfig pc;
-  pc.group = "CG";
-  pc.consume_from_where = ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET;
-  auto c = add_push_consumer("consumer-1", pc, recording("T", "*", out, "consumer-1"));
+  auto c = add_push_consumer("consumer-1", push_config("CG"), {"T", out});
   std::set<std::string> sent = send_n("T", 30, "a");
   ASSERT_TRUE(wait_all(out, sent, 60s)) << seed_text();
   // The client persists every 5 s (the first 10 s after start), the broker writes
   // consumerOffset.json every 5 s: 20 s covers both.
-  world_.run_for(20s);
-  world_.kill(c);
-  world_.kill(broker_nodes_[0]);
-  world_.start(broker_nodes_[0]);
+  cluster().run_for(20s);
+  cluster().kill(c);
+  cluster().kill(cluster().broker_node(0));
+  cluster().start(cluster().broker_node(0));
   wait_running(0);
-  world_.start(c);
+  cluster().start(c);
   std::set<std::string> more = send_n("T", 10, "b");
   sent.insert(more.begin(), more.end());
   ASSERT_TRUE(wait_all(out, sent, 90s)) << seed_text();
-  world_.run_for(5s);
+  cluster().run_for(5s);
   EXPECT_EQ(out->duplicates(), 0) << "offsets came back from the broker's disk" << seed_text();
 }
 
 TEST_F(ConsumerTest, LocalOffsetFileSurvivesACrash) {
-  boot({"broker-a"});
-  create_topic("B", 2);
+  boot({"broker-a"}, {{"B", 2}});
   auto out = std::make_shared<Deliveries>();
-  PushConsumerConfig pc;
-  pc.group = "BG";
+  PushConsumerConfig pc = push_config("BG");
   pc.message_model = MessageModel::BROADCASTING;
-  pc.consume_from_where = ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET;
   pc.offset_store_dir = "offsets";
-  auto c = add_push_consumer("consumer-1", pc, recording("B", "*", out, "consumer-1"));
+  auto c = add_push_consumer("consumer-1", pc, {"B", out});
   std::set<std::string> sent = send_n("B", 20, "a");
   ASSERT_TRUE(wait_all(out, sent, 60s)) << seed_text();
-  world_.run_for(12s);
-  const std::string path = fmt::format("offsets/{}/BG/offsets.json", app(c).instance->client_id());
-  world_.kill(c);
-  ASSERT_TRUE(world_.node(c).fs().exists(path)) << path;
-  world_.start(c);
+  cluster().run_for(12s);
+  const std::string path = fmt::format("offsets/{}/BG/offsets.json", client_id(c));
+  cluster().kill(c);
+  ASSERT_TRUE(node_rt(c).fs().exists(path)) << path;
+  cluster().start(c);
   std::set<std::string> more = send_n("B", 5, "b");
   sent.insert(more.begin(), more.end());
   ASSERT_TRUE(wait_all(out, sent, 60s)) << seed_text();
-  world_.run_for(5s);
+  cluster().run_for(5s);
   EXPECT_EQ(out->duplicates(), 0) << seed_text();
 }
 

@@ -22,13 +22,9 @@ class OrderlySeeds : public ConsumerTest, public ::testing::WithParamInterface<s
 };
 
 TEST_P(OrderlySeeds, PerQueueOrderWithLocksRenewed) {
-  boot({"broker-a"});
-  create_topic("O", 4);
+  boot({"broker-a"}, {{"O", 4}});
   auto ord = std::make_shared<Ordered>();
   auto out = std::make_shared<Deliveries>();
-  PushConsumerConfig pc;
-  pc.group = "OG";
-  pc.consume_from_where = ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET;
   auto setup = [ord, out](PushConsumer& c, Runtime& rt) {
     ASSERT_TRUE(c.subscribe("O", "*").ok());
     Runtime* r = &rt;
@@ -46,8 +42,8 @@ TEST_P(OrderlySeeds, PerQueueOrderWithLocksRenewed) {
       return ConsumeOrderlyStatus::SUCCESS;
     });
   };
-  auto c = add_push_consumer("consumer-1", pc, setup);
-  ASSERT_TRUE(world_.run_until([&] { return push(c).held_queues().size() == 5; }, 60s).ok()) << seed_text();
+  auto c = add_push_node("consumer-1", push_config("OG"), setup);
+  ASSERT_TRUE(eventually([&] { return push(c).held_queues().size() == 5; }, 60s)) << seed_text();
 
   Producer& p = producer();
   std::set<std::string> sent;
@@ -69,16 +65,16 @@ TEST_P(OrderlySeeds, PerQueueOrderWithLocksRenewed) {
 
   // Locks: renewed every 20 s, so after 90 s the broker still holds them (its locks expire
   // after 60 s) and the consumer's local locks are fresh.
-  world_.run_for(90s);
+  cluster().run_for(90s);
   EXPECT_GE(push(c).stats().lock_rounds, 4u);
-  const std::string client_id = app(c).instance->client_id();
+  const std::string id = client_id(c);
   for (const MessageQueue& mq : push(c).held_queues()) {
     if (mq.topic != "O") continue;
-    EXPECT_TRUE(broker(0).consumer_services().locks().is_locked("OG", mq, client_id)) << mq.to_string() << seed_text();
+    EXPECT_TRUE(broker(0).consumer_services().locks().is_locked("OG", mq, id)) << mq.to_string() << seed_text();
     auto pq = push(c).process_queue(mq);
     ASSERT_NE(pq, nullptr);
     EXPECT_TRUE(pq->locked());
-    EXPECT_FALSE(pq->lock_expired(world_.node(c).now(), 30s));
+    EXPECT_FALSE(pq->lock_expired(node_rt(c).now(), 30s));
   }
 }
 

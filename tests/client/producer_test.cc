@@ -16,8 +16,7 @@ namespace {
 using namespace std::chrono_literals;
 
 TEST_F(ClientTest, SyncSendsRoundRobinOverBrokersAndQueues) {
-  boot();
-  create_topic("T", 4);
+  boot({"broker-a", "broker-b"}, {{"T", 4}});
   Producer& p = producer();
   std::map<std::pair<std::string, std::int32_t>, int> per_queue;
   std::set<std::string> ids;
@@ -44,11 +43,10 @@ TEST_F(ClientTest, SyncSendsRoundRobinOverBrokersAndQueues) {
 }
 
 TEST_F(ClientTest, BrokerDownRetriesOnTheOtherBroker) {
-  boot();
-  create_topic("T", 2);
+  boot({"broker-a", "broker-b"}, {{"T", 2}});
   Producer& p = producer();
   ASSERT_TRUE(run(p.send(text_message("T", "warm"))).ok());
-  world_.kill(broker_nodes_[1]);  // broker-b
+  cluster().kill(cluster().broker_node(1));  // broker-b
   for (int i = 0; i < 6; ++i) {
     Result<SendResult> r = run(p.send(text_message("T", "x")));
     ASSERT_TRUE(r.ok()) << r.error().to_string();
@@ -57,14 +55,16 @@ TEST_F(ClientTest, BrokerDownRetriesOnTheOtherBroker) {
 }
 
 TEST_F(ClientTest, LatencyFaultToleranceAvoidsADeadBrokerFor600Seconds) {
-  boot();
-  create_topic("T", 2);
+  boot({"broker-a", "broker-b"}, {{"T", 2}});
   ProducerConfig cfg;
   cfg.send_latency_fault_enable = true;
   Producer& p = producer(cfg);
   ASSERT_TRUE(run(p.send(text_message("T", "warm"))).ok());
-  world_.kill(broker_nodes_[1]);
-  // Keep the stale route: no NameServer poll happens within these few seconds.
+  // The client's first route poll (10 ms after its start) is over; the next is 30 s away, so the
+  // sends below keep the stale route that still lists the dead broker.
+  ASSERT_TRUE(eventually([&] { return instance().route_poll_rounds() >= 1; }, 10s)) << seed_text();
+  cluster().run_for(1s);
+  cluster().kill(cluster().broker_node(1));
   std::optional<MonoTime> isolated_until;
   MonoTime failed_at{};
   for (int i = 0; i < 8; ++i) {
@@ -72,9 +72,9 @@ TEST_F(ClientTest, LatencyFaultToleranceAvoidsADeadBrokerFor600Seconds) {
     ASSERT_TRUE(r.ok()) << r.error().to_string();
     EXPECT_EQ(r->queue.broker_name, "broker-a");
     auto at = p.fault_strategy().table().available_at("broker-b");
-    if (at && !isolated_until && *at > world_.now()) {
+    if (at && !isolated_until && *at > client_rt().now()) {
       isolated_until = at;
-      failed_at = world_.now();
+      failed_at = client_rt().now();
     }
   }
   ASSERT_TRUE(isolated_until.has_value());
@@ -83,14 +83,13 @@ TEST_F(ClientTest, LatencyFaultToleranceAvoidsADeadBrokerFor600Seconds) {
   EXPECT_LE(isolation, 600s);
   EXPECT_GT(isolation, 599s);
   EXPECT_EQ(p.failed_attempts(), 1u) << "the dead broker was tried again while isolated";
-  EXPECT_TRUE(p.fault_strategy().table().is_available("broker-a", world_.now()));
+  EXPECT_TRUE(p.fault_strategy().table().is_available("broker-a", client_rt().now()));
   EXPECT_FALSE(p.fault_strategy().table().is_available("broker-b", *isolated_until - 1s));
   EXPECT_TRUE(p.fault_strategy().table().is_available("broker-b", *isolated_until));
 }
 
 TEST_F(ClientTest, OnewayAndAsyncSendsArrive) {
-  boot({"broker-a"});
-  create_topic("T", 1);
+  boot({"broker-a"}, {{"T", 1}});
   Producer& p = producer();
   Status s = run(p.send_oneway(text_message("T", "oneway")));
   ASSERT_TRUE(s.ok()) << s.error().to_string();
@@ -99,11 +98,11 @@ TEST_F(ClientTest, OnewayAndAsyncSendsArrive) {
     p.send_async(text_message("T", numbered("async", i)), [results](Result<SendResult> r) { results->push_back(std::move(r)); });
   }
   EXPECT_TRUE(results->empty()) << "callbacks must not run inside send_async";
-  auto done = world_.run_until([&] { return results->size() == 5; }, 10s);
+  auto done = cluster().run_until([&] { return results->size() == 5; }, 10s);
   ASSERT_TRUE(done.ok()) << done.message;
   for (const auto& r : *results) ASSERT_TRUE(r.ok()) << r.error().to_string();
   EXPECT_EQ(p.async_in_flight(), 0u);
-  world_.run_for(1s);
+  cluster().run_for(1s);
   auto msgs = pull_all(MessageQueue{"T", "broker-a", QueueId(0)});
   ASSERT_EQ(msgs.size(), 6u);
   std::multiset<std::string> bodies;
@@ -113,8 +112,7 @@ TEST_F(ClientTest, OnewayAndAsyncSendsArrive) {
 }
 
 TEST_F(ClientTest, BatchIsOneRequestAndEveryMessageIsStored) {
-  boot({"broker-a"});
-  create_topic("T", 2);
+  boot({"broker-a"}, {{"T", 2}});
   Producer& p = producer();
   std::vector<Message> batch;
   for (int i = 0; i < 3; ++i) {
@@ -144,8 +142,7 @@ TEST_F(ClientTest, BatchIsOneRequestAndEveryMessageIsStored) {
 }
 
 TEST_F(ClientTest, LargeBodiesAreCompressedAndComeBackWhole) {
-  boot({"broker-a"});
-  create_topic("T", 1);
+  boot({"broker-a"}, {{"T", 1}});
   Producer& p = producer();
   std::string body;
   for (int i = 0; i < 2000; ++i) body += fmt::format("line {}\n", i % 17);
@@ -175,7 +172,7 @@ TEST_F(ClientTest, UnknownTopicIsAutoCreatedThroughTBW102) {
   EXPECT_EQ(cfg->write_queue_nums, 4);  // min(defaultTopicQueueNums 4, TBW102's 8)
   EXPECT_EQ(cfg->perm, 6);
   // The broker registers the new topic; the client's next poll takes the real route.
-  world_.run_for(31s);
+  cluster().run_for(31s);
   auto route = instance().route("AUTO");
   ASSERT_TRUE(route.has_value());
   ASSERT_EQ(route->queue_datas.size(), 1u);
@@ -185,8 +182,7 @@ TEST_F(ClientTest, UnknownTopicIsAutoCreatedThroughTBW102) {
 }
 
 TEST_F(ClientTest, HashSelectorKeepsOneKeyOnOneQueue) {
-  boot();
-  create_topic("ORDERS", 4);
+  boot({"broker-a", "broker-b"}, {{"ORDERS", 4}});
   Producer& p = producer();
   std::set<std::pair<std::string, std::int32_t>> used;
   for (int i = 0; i < 12; ++i) {
@@ -237,12 +233,11 @@ TEST_F(ClientTest, NoRouteIsAClearError) {
 }
 
 TEST_F(ClientTest, AllBrokersDownNamesTheBrokersAndTheLastError) {
-  boot();
-  create_topic("T", 1);
+  boot({"broker-a", "broker-b"}, {{"T", 1}});
   Producer& p = producer();
   ASSERT_TRUE(run(p.send(text_message("T", "warm"))).ok());
-  world_.kill(broker_nodes_[0]);
-  world_.kill(broker_nodes_[1]);
+  cluster().kill(cluster().broker_node(0));
+  cluster().kill(cluster().broker_node(1));
   Result<SendResult> r = run(p.send(text_message("T", "x")));
   ASSERT_FALSE(r.ok());
   const std::string& d = r.error().detail;
@@ -253,8 +248,7 @@ TEST_F(ClientTest, AllBrokersDownNamesTheBrokersAndTheLastError) {
 }
 
 TEST_F(ClientTest, BrokerErrorCarriesTheAddressAndCode) {
-  boot({"broker-a"});
-  create_topic("T", 1);
+  boot({"broker-a"}, {{"T", 1}});
   Producer& p = producer();
   // queue 5 does not exist: the broker answers SYSTEM_ERROR (1).
   Result<SendResult> r = run(p.send_to(text_message("T", "x"), MessageQueue{"T", "broker-a", QueueId(5)}));
@@ -264,16 +258,15 @@ TEST_F(ClientTest, BrokerErrorCarriesTheAddressAndCode) {
 }
 
 TEST_F(ClientTest, SendTimesOutWhenTheBrokerIsUnreachable) {
-  boot({"broker-a"});
-  create_topic("T", 1);
+  boot({"broker-a"}, {{"T", 1}});
   Producer& p = producer();
   ASSERT_TRUE(run(p.send(text_message("T", "warm"))).ok());
-  world_.net().isolate(broker_nodes_[0]);
-  const MonoTime begin = world_.now();
+  cluster().isolate(cluster().broker_node(0));
+  const MonoTime begin = client_rt().now();
   Result<SendResult> r = run(p.send(text_message("T", "x")));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, Errc::timed_out) << r.error().detail;
-  EXPECT_LE(world_.now() - begin, 3500ms);
+  EXPECT_LE(client_rt().now() - begin, 3500ms);
   EXPECT_NE(r.error().detail.find("broker-a"), std::string::npos) << r.error().detail;
 }
 

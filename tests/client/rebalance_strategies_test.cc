@@ -31,13 +31,13 @@ class StrategyRebalance : public ConsumerTest,
   }
   std::vector<std::string> live_ids() {
     std::vector<std::string> ids;
-    for (sim::NodeId id : live_) ids.push_back(app(id).instance->client_id());
+    for (sim::NodeId id : live_) ids.push_back(client_id(id));
     std::sort(ids.begin(), ids.end());
     return ids;
   }
   std::vector<MessageQueue> expected(sim::NodeId id) {
     const std::vector<std::string> ids = live_ids();
-    return allocate(strategy(), all_, ids, app(id).instance->client_id());
+    return allocate(strategy(), all_, ids, client_id(id));
   }
   bool settled() {
     for (sim::NodeId id : live_) {
@@ -49,14 +49,14 @@ class StrategyRebalance : public ConsumerTest,
   std::map<MessageQueue, std::vector<std::string>> owners() {
     std::map<MessageQueue, std::vector<std::string>> out;
     for (sim::NodeId id : live_) {
-      for (const MessageQueue& mq : held(id)) out[mq].push_back(world_.node(id).node_name());
+      for (const MessageQueue& mq : held(id)) out[mq].push_back(cluster().name_of(id));
     }
     return out;
   }
   std::string describe() {
     std::string s;
     for (sim::NodeId id : live_) {
-      s += fmt::format(" {} holds {} (expects {});", world_.node(id).node_name(), held(id).size(), expected(id).size());
+      s += fmt::format(" {} holds {} (expects {});", cluster().name_of(id), held(id).size(), expected(id).size());
     }
     return s + seed_text();
   }
@@ -71,23 +71,20 @@ class StrategyRebalance : public ConsumerTest,
 };
 
 TEST_P(StrategyRebalance, EveryQueueHasExactlyOneOwnerAsConsumersJoinAndLeave) {
-  boot();
-  create_topic("T", 4);
+  boot({"broker-a", "broker-b"}, {{"T", 4}});
   for (const char* b : {"broker-a", "broker-b"}) {
     for (int q = 0; q < 4; ++q) all_.push_back(MessageQueue{"T", b, QueueId(q)});
   }
   std::sort(all_.begin(), all_.end());
   auto out = std::make_shared<Deliveries>();
-  PushConsumerConfig pc;
-  pc.group = "SG";
+  PushConsumerConfig pc = push_config("SG");
   pc.allocate_strategy = strategy();
-  pc.consume_from_where = ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET;
   std::set<std::string> sent;
 
   for (int n = 1; n <= kConsumersMax; ++n) {
     const std::string name = numbered("consumer-", n);
-    live_.push_back(add_push_consumer(name, pc, recording("T", "*", out, name)));
-    ASSERT_TRUE(world_.run_until([&] { return settled(); }, 60s).ok()) << n << " consumers:" << describe();
+    live_.push_back(add_push_consumer(name, pc, {"T", out}));
+    ASSERT_TRUE(eventually([&] { return settled(); }, 60s)) << n << " consumers:" << describe();
     expect_each_queue_held_once();
     std::set<std::string> more = send_n("T", 16, numbered("join", n) + "-");
     sent.insert(more.begin(), more.end());
@@ -100,14 +97,14 @@ TEST_P(StrategyRebalance, EveryQueueHasExactlyOneOwnerAsConsumersJoinAndLeave) {
     const std::vector<MessageQueue> theirs = held(leaving);
     std::map<sim::NodeId, std::vector<MessageQueue>> before;
     for (sim::NodeId id : live_) before[id] = held(id);
-    world_.run_for(6s);  // offsets persisted (a crash re-delivers at most what came after)
+    cluster().run_for(6s);  // offsets persisted (a crash re-delivers at most what came after)
     if (n % 2 == 0) {
       stop_consumer(leaving);
     } else {
-      world_.kill(leaving);
+      cluster().kill(leaving);
     }
     live_.pop_back();
-    ASSERT_TRUE(world_.run_until([&] { return settled(); }, 60s).ok()) << n - 1 << " consumers left:" << describe();
+    ASSERT_TRUE(eventually([&] { return settled(); }, 60s)) << n - 1 << " consumers left:" << describe();
     expect_each_queue_held_once();
     const auto o = owners();
     for (const MessageQueue& mq : theirs) {
@@ -118,7 +115,7 @@ TEST_P(StrategyRebalance, EveryQueueHasExactlyOneOwnerAsConsumersJoinAndLeave) {
         const std::vector<MessageQueue> now_held = held(id);
         for (const MessageQueue& mq : before[id]) {
           EXPECT_TRUE(std::binary_search(now_held.begin(), now_held.end(), mq))
-              << mq.to_string() << " moved away from " << world_.node(id).node_name() << describe();
+              << mq.to_string() << " moved away from " << cluster().name_of(id) << describe();
         }
       }
     }

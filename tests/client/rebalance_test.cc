@@ -32,24 +32,21 @@ class RebalanceSeeds : public ConsumerTest, public ::testing::WithParamInterface
 };
 
 TEST_P(RebalanceSeeds, TwoConsumersSplitAndRebalanceOnJoinAndCrash) {
-  boot();
-  create_topic("T", 4);
+  boot({"broker-a", "broker-b"}, {{"T", 4}});
   auto out = std::make_shared<Deliveries>();
-  PushConsumerConfig pc;
-  pc.group = "CG";
-  pc.consume_from_where = ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET;
-  auto c1 = add_push_consumer("consumer-1", pc, recording("T", "*", out, "consumer-1"));
+  PushConsumerConfig pc = push_config("CG");
+  auto c1 = add_push_consumer("consumer-1", pc, {"T", out});
   const std::vector<MessageQueue> all = all_queues("T", 4);
-  ASSERT_TRUE(world_.run_until([&] { return held(c1, "T") == all; }, 30s).ok()) << seed_text();
+  ASSERT_TRUE(eventually([&] { return held(c1, "T") == all; }, 30s)) << seed_text();
   std::set<std::string> sent = send_n("T", 40, "a");
 
   // A second consumer joins: both rebalance at once (well before the 20 s timer).
-  auto c2 = add_push_consumer("consumer-2", pc, recording("T", "*", out, "consumer-2"));
+  auto c2 = add_push_consumer("consumer-2", pc, {"T", out});
   const MonoTime joined = client_rt().now();
-  std::vector<std::string> ids = {app(c1).instance->client_id(), app(c2).instance->client_id()};
+  std::vector<std::string> ids = {client_id(c1), client_id(c2)};
   std::sort(ids.begin(), ids.end());
-  auto share = [&](sim::NodeId id) { return allocate_averagely(all, ids, app(id).instance->client_id()); };
-  auto split = world_.run_until([&] { return held(c1, "T") == share(c1) && held(c2, "T") == share(c2); }, 30s);
+  auto share = [&](sim::NodeId id) { return allocate_averagely(all, ids, client_id(id)); };
+  auto split = cluster().run_until([&] { return held(c1, "T") == share(c1) && held(c2, "T") == share(c2); }, 30s);
   ASSERT_TRUE(split.ok()) << held(c1, "T").size() << " + " << held(c2, "T").size() << seed_text();
   EXPECT_LT(client_rt().now() - joined, 10s) << "the join is noticed by NOTIFY_CONSUMER_IDS_CHANGED" << seed_text();
   EXPECT_EQ(held(c1, "T").size(), 4u);
@@ -61,15 +58,15 @@ TEST_P(RebalanceSeeds, TwoConsumersSplitAndRebalanceOnJoinAndCrash) {
   EXPECT_FALSE(out->bodies_by_consumer["consumer-2"].empty());
 
   // consumer-2 crashes: the broker sees its connections close and notifies consumer-1.
-  world_.run_for(6s);  // offsets persisted
-  world_.kill(c2);
+  cluster().run_for(6s);  // offsets persisted
+  cluster().kill(c2);
   const MonoTime crashed = client_rt().now();
-  ASSERT_TRUE(world_.run_until([&] { return held(c1, "T") == all; }, 60s).ok()) << seed_text();
+  ASSERT_TRUE(eventually([&] { return held(c1, "T") == all; }, 60s)) << seed_text();
   EXPECT_LT(client_rt().now() - crashed, 10s) << seed_text();
   std::set<std::string> after = send_n("T", 40, "c");
   sent.insert(after.begin(), after.end());
   ASSERT_TRUE(wait_all(out, sent, 60s)) << seed_text();
-  world_.run_for(5s);
+  cluster().run_for(5s);
   EXPECT_EQ(out->bodies(), sent) << seed_text();
   RecordProperty("duplicates", out->duplicates());
 }
@@ -77,30 +74,30 @@ TEST_P(RebalanceSeeds, TwoConsumersSplitAndRebalanceOnJoinAndCrash) {
 INSTANTIATE_TEST_SUITE_P(Seeds, RebalanceSeeds, ::testing::Range<std::uint64_t>(1, 6));
 
 TEST_F(ConsumerTest, RebalanceTimerRunsEvery20sAndPicksUpASilentDeparture) {
-  boot();
-  create_topic("T", 2);
+  boot({"broker-a", "broker-b"}, {{"T", 2}});
   auto out = std::make_shared<Deliveries>();
   PushConsumerConfig pc;
   pc.group = "CG";
-  auto c1 = add_push_consumer("consumer-1", pc, recording("T", "*", out, "consumer-1"));
-  auto c2 = add_push_consumer("consumer-2", pc, recording("T", "*", out, "consumer-2"));
+  auto c1 = add_push_consumer("consumer-1", pc, {"T", out});
+  auto c2 = add_push_consumer("consumer-2", pc, {"T", out});
   auto count_t = [&](sim::NodeId id) {
     int n = 0;
     for (const MessageQueue& mq : push(id).held_queues()) n += mq.topic == "T";
     return n;
   };
-  ASSERT_TRUE(world_.run_until([&] { return count_t(c1) == 2 && count_t(c2) == 2; }, 30s).ok()) << seed_text();
+  ASSERT_TRUE(eventually([&] { return count_t(c1) == 2 && count_t(c2) == 2; }, 30s)) << seed_text();
   const std::uint64_t before = push(c1).stats().rebalances;
-  world_.run_for(61s);
+  cluster().run_for(61s);
   EXPECT_GE(push(c1).stats().rebalances - before, 3u) << "one round every 20 s" << seed_text();
 
   // consumer-2 goes silent without closing anything (paused): no notification comes until the
-  // broker drops it after 120 s; consumer-1's rounds then take every queue.
-  world_.pause(c2);
+  // broker drops it 120 s after its last heartbeat (sent at most 30 s before the pause), so not
+  // before 90 s; consumer-1's rounds then take every queue.
+  cluster().pause(c2);
   const MonoTime paused = client_rt().now();
-  ASSERT_TRUE(world_.run_until([&] { return count_t(c1) == 4; }, 200s).ok()) << seed_text();
-  EXPECT_GT(client_rt().now() - paused, 100s) << seed_text();
-  world_.resume(c2);
+  ASSERT_TRUE(eventually([&] { return count_t(c1) == 4; }, 200s)) << seed_text();
+  EXPECT_GT(client_rt().now() - paused, 90s) << seed_text();
+  cluster().resume(c2);
 }
 
 }  // namespace
