@@ -12,8 +12,8 @@
 
 namespace ferry::broker {
 
-// RocketMQ's BrokerRole. Only the master role is served for now (HA is a later issue); a slave
-// refuses writes with SERVICE_NOT_AVAILABLE (14).
+// RocketMQ's BrokerRole. Only the master role is served: replication is not built yet, so a
+// slave only refuses writes with SERVICE_NOT_AVAILABLE (14).
 enum class BrokerRole : std::uint8_t { async_master, sync_master, slave };
 
 struct BrokerConfig {

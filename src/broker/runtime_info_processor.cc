@@ -65,6 +65,10 @@ Task<Reply> RuntimeInfoProcessor::process(RequestContext ctx) {
     t["commitLogDirCapacity"] = "unknown";
   }
 
+  // Ferry's own: whether the store takes writes, and why not (a failed sync, a full disk).
+  const std::optional<std::string> refusal = store_.write_refusal();
+  t["storeWritable"] = refusal ? "false" : "true";
+  if (refusal) t["storeWriteRefusal"] = *refusal;
   t["flushDiskType"] = config_.flush_disk_type == store::FlushMode::sync_flush ? "SYNC_FLUSH" : "ASYNC_FLUSH";
   t["brokerRole"] = std::string(role_name(config_.broker_role));
   t["bootTimestamp"] = std::to_string(boot_wall_ms_);

@@ -33,7 +33,7 @@
 // Every stored put (also a FLUSH_DISK_TIMEOUT one) is counted in BrokerStats (messages, record
 // bytes) before the reply.
 //
-// Seams left for later issues: transactional half messages, send hooks.
+// Not served: transactional half messages and send hooks (no seam is built for them yet).
 #pragma once
 
 #include <string>

@@ -5,8 +5,8 @@
 // replaces the topic's config, bumps the data version, persists topics.json and re-registers
 // with the NameServers.
 // Delete: removes the topic and every group's committed offsets for it (SUCCESS also when it did
-// not exist). The topic's ConsumeQueue files stay on disk (store clean-up of unused topics is a
-// later issue); a re-created topic continues at the old offsets.
+// not exist). The topic's ConsumeQueue files stay on disk (the store does not clean up the
+// queues of deleted topics yet); a re-created topic continues at the old offsets.
 #pragma once
 
 #include <cstdint>

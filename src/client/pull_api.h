@@ -1,5 +1,5 @@
-// PullAPI: one PULL_MESSAGE to the broker of a queue (RocketMQ's PullAPIWrapper): the seam under
-// the push and lite-pull consumers (later issues), and a tool for tests and admin.
+// PullAPI: one PULL_MESSAGE to the broker of a queue (RocketMQ's PullAPIWrapper): what the push
+// and lite-pull consumers pull through, and a tool for tests and admin.
 //
 //   PullAPI pull(instance);
 //   Result<PullResult> r = co_await pull.pull(PullRequest{.group = "CG", .queue = mq,

@@ -166,6 +166,17 @@ Result<ConsumeQueue*> MessageStore::queue_for(std::string_view topic, QueueId qu
   return raw;
 }
 
+std::optional<std::string> MessageStore::write_refusal() const {
+  if (stopped_) return std::string("the store is shut down");
+  if (const std::optional<Error>& failed = flush_.sync_failure()) {
+    return "a CommitLog sync failed; the store refuses writes until it is restarted: " + failed->detail;
+  }
+  if (cleanup_.disk_full()) {
+    return fmt::format("disk full: {}% used (limit {}%)", cleanup_.used_pct(), config_.disk_space_warning_level_ratio_pct);
+  }
+  return std::nullopt;
+}
+
 PutResult MessageStore::put_message(const PutRequest& request) {
   return put(std::span<const PutRequest>(&request, 1));
 }
@@ -180,16 +191,7 @@ PutResult MessageStore::put(std::span<const PutRequest> batch) {
     result.detail = std::move(detail);
     return result;
   };
-  if (stopped_) return refuse(PutStatus::service_not_available, "the store is shut down");
-  if (const std::optional<Error>& failed = flush_.sync_failure()) {
-    return refuse(PutStatus::service_not_available,
-                  "a CommitLog sync failed; the store refuses writes until it is restarted: " + failed->detail);
-  }
-  if (cleanup_.disk_full()) {
-    return refuse(PutStatus::service_not_available,
-                  fmt::format("disk full: {}% used (limit {}%)", cleanup_.used_pct(),
-                              config_.disk_space_warning_level_ratio_pct));
-  }
+  if (std::optional<std::string> why = write_refusal()) return refuse(PutStatus::service_not_available, std::move(*why));
   const PutRequest& first = batch.front();
   for (const PutRequest& r : batch) {
     if (r.topic != first.topic || r.queue_id != first.queue_id) {

@@ -145,6 +145,9 @@ class MessageStore {
   Result<CleanupReport> run_cleanup() { return cleanup_.run_once(); }
   CleanupService& cleanup() { return cleanup_; }
   DiskPressure refresh_disk() { return cleanup_.refresh_disk(); }
+  // Why puts are refused now (a failed CommitLog sync, a full disk, a shut-down store), or
+  // nullopt while the store takes writes. For operators (GET_BROKER_RUNTIME_INFO).
+  std::optional<std::string> write_refusal() const;
 
   const StoreConfig& config() const { return config_; }
   CommitLog& commit_log() { return log_; }

@@ -99,5 +99,30 @@ TEST_F(RuntimeInfoTest, ReportsTotalsOffsetsModesAndRates) {
   EXPECT_EQ(later.get("msgPutTotal"), "4");  // totals stay
 }
 
+// Ferry's own keys: storeWritable says whether puts are taken, storeWriteRefusal why not, so an
+// operator sees a broker that refuses writes (full disk, failed sync) in `mqadmin brokerStatus`.
+TEST_F(RuntimeInfoTest, SaysWhenAndWhyTheStoreRefusesWrites) {
+  boot();
+  ASSERT_EQ(send(Msg{}).reply.code, code::SUCCESS);
+  remoting::body::KvTable healthy = runtime_info();
+  EXPECT_EQ(healthy.get("storeWritable"), "true");
+  EXPECT_FALSE(healthy.get("storeWriteRefusal").has_value());
+
+  // The disk fills up: what is stored now is 95% of its capacity.
+  sim::SimDisk& disk = world_.node(broker_).disk();
+  sim::DiskOptions d = disk.options();
+  d.capacity_bytes = disk.used_bytes() * 100 / 95;
+  disk.set_options(d);
+  broker().store().refresh_disk();
+
+  Call refused = send(Msg{});
+  EXPECT_NE(refused.reply.code, code::SUCCESS) << "a full disk takes no writes";
+  remoting::body::KvTable full = runtime_info();
+  EXPECT_EQ(full.get("storeWritable"), "false");
+  const std::string why = full.get("storeWriteRefusal").value_or("");
+  EXPECT_NE(why.find("disk full"), std::string::npos) << why;
+  EXPECT_EQ(full.get("msgPutTotal"), "1") << "the refused put is not counted";
+}
+
 }  // namespace
 }  // namespace ferry::broker::testing

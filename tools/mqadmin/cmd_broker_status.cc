@@ -58,6 +58,7 @@ int run(const ParsedFlags& f, AdminSession& s) {
   cli::Table t({"#Broker", "Id", "Addr", "PutTPS", "GetTPS", "MsgPut", "MsgGet", "DiskUsed", "CommitLogMin", "CommitLogMax",
            "Flush", "Uptime"});
   std::string verbose;
+  std::string refusals;
   int failures = 0;
   for (const BrokerTarget& b : *brokers) {
     Result<remoting::RemotingCommand> r = call_broker(s, b.addr, remoting::make_request(rc::GET_BROKER_RUNTIME_INFO, 0));
@@ -72,6 +73,9 @@ int run(const ParsedFlags& f, AdminSession& s) {
                value_or_dash(*kv, "msgGetTotal"), percent_text(value_or_dash(*kv, "commitLogDiskRatio")),
                value_or_dash(*kv, "commitLogMinOffset"), value_or_dash(*kv, "commitLogMaxOffset"),
                value_or_dash(*kv, "flushDiskType"), uptime_text(*kv)});
+    if (value_or_dash(*kv, "storeWritable") == "false") {
+      refusals += fmt::format("{} REFUSES WRITES: {}\n", describe(b), value_or_dash(*kv, "storeWriteRefusal"));
+    }
     if (f.has("verbose")) {
       verbose += fmt::format("\n{} (cluster {}, id {}):\n", describe(b), b.cluster, b.broker_id);
       for (const auto& [key, value] : kv->table) verbose += fmt::format("  {:<28}: {}\n", key, value);
@@ -80,6 +84,7 @@ int run(const ParsedFlags& f, AdminSession& s) {
   if (t.rows() > 0) {
     std::printf("%s", t.render().c_str());
     std::printf("\nPutTPS / GetTPS: messages per second over the last 10 s; MsgPut / MsgGet: since the broker started.\n");
+    if (!refusals.empty()) std::printf("\n%s", refusals.c_str());
     if (!verbose.empty()) std::printf("%s", verbose.c_str());
   }
   return failures == 0 ? kExitOk : kExitFailed;
