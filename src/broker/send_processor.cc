@@ -13,6 +13,7 @@
 #include "common/names.h"
 #include "common/permission.h"
 #include "common/properties.h"
+#include "common/record_format.h"
 #include "common/sys_flag.h"
 #include "remoting/request_code.h"
 #include "remoting/response_code.h"
@@ -42,6 +43,14 @@ bool wait_store_ok(const Properties& p) {
   std::string lower(*v);
   std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return lower == "true";
+}
+
+// A properties text longer than a record can hold is refused before it is parsed: a hostile
+// header field (up to the 16 MiB frame) then costs one length check on the event loop, and the
+// bound also bounds the key count (at least 3 bytes per entry: fewer than 11,000 keys).
+std::optional<std::string> oversized_properties(std::string_view text) {
+  if (text.size() <= record::kPropertiesBytesMax) return std::nullopt;
+  return fmt::format("properties of {} bytes (max {})", text.size(), record::kPropertiesBytesMax);
 }
 
 // Drops properties a broker never stores, adds CLUSTER.
@@ -118,6 +127,7 @@ Task<Reply> SendProcessor::process(RequestContext ctx) {
 }
 
 Task<Reply> SendProcessor::send_one(RequestContext ctx, SendMessageRequestHeader h, Target target) {
+  if (auto why = oversized_properties(h.properties.value_or(""))) co_return reply(ctx.request, code::MESSAGE_ILLEGAL, *why);
   auto props = decode_properties(h.properties.value_or(""));
   if (!props) co_return reply(ctx.request, code::MESSAGE_ILLEGAL, "properties: " + props.error().detail);
   add_broker_properties(*props, config_.broker_cluster_name);
@@ -177,6 +187,7 @@ Task<Reply> SendProcessor::send_batch(RequestContext ctx, SendMessageRequestHead
   if (is_retry_topic(target.topic)) {
     co_return reply(ctx.request, code::MESSAGE_ILLEGAL, "batch messages cannot be sent to a retry topic");
   }
+  if (auto why = oversized_properties(h.properties.value_or(""))) co_return reply(ctx.request, code::MESSAGE_ILLEGAL, *why);
   auto outer = decode_properties(h.properties.value_or(""));
   if (!outer) co_return reply(ctx.request, code::MESSAGE_ILLEGAL, "properties: " + outer.error().detail);
   auto entries = decode_batch(Bytes(ctx.request.body.data(), ctx.request.body.size()));

@@ -10,9 +10,11 @@
 //   topic unknown and not auto-creatable            17 TOPIC_NOT_EXIST
 //   topic without the write permission              16 NO_PERMISSION
 //   queueId >= max(read, write queue count)         1 SYSTEM_ERROR
+//   a properties field over 32767 bytes (checked
+//   before it is parsed; a batch's own field too)   13 MESSAGE_ILLEGAL
 //   malformed properties or batch body, a delayed
 //   message in a batch, body > 4 MiB, properties
-//   over 32767 bytes                                13 MESSAGE_ILLEGAL
+//   over 32767 bytes once CLUSTER is added          13 MESSAGE_ILLEGAL
 //   disk full / store shut down                     14 SERVICE_NOT_AVAILABLE
 // queueId < 0 picks a random writable queue (the runtime's Random).
 //
