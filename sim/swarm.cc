@@ -41,6 +41,10 @@ WorldOptions swarm_options(std::uint64_t seed) {
   if (r.one_in(2)) o.clock.drift_max_ppm = r.between(0, 500);
 
   o.buggify.enabled = r.one_in(2);
+  if (o.buggify.enabled) {  // drawn last: the draws above stay those of earlier builds
+    o.buggify.site_enabled_ppm = static_cast<std::uint32_t>(r.between(100'000, 500'000));
+    o.buggify.fire_ppm = static_cast<std::uint32_t>(r.between(50'000, 500'000));
+  }
   o.check();
   return o;
 }

@@ -62,6 +62,11 @@ Task<Status> ConsumerOffsetManager::persist() { return file_.persist(); }
 Task<void> ConsumerOffsetManager::run_persist_loop() {
   for (;;) {
     co_await rt_.sleep(config_.flush_consumer_offset_interval);
+    // buggify: the offsets persist late, by up to one more interval (after a crash consumers
+    // resume from older offsets and see messages again: at-least-once).
+    if (FERRY_BUGGIFY(rt_)) {
+      co_await rt_.sleep(std::chrono::milliseconds(rt_.random().between(1, to_ms(config_.flush_consumer_offset_interval))));
+    }
     if (!file_.dirty()) continue;
     Status s = co_await persist();
     if (!s) rt_.log().error("offsets: persisting {} failed: {}", file_.path(), s.error().to_string());

@@ -81,7 +81,11 @@ void ConsumerServices::channel_closed(const std::shared_ptr<remoting::Channel>& 
 
 Task<void> ConsumerServices::run_scan_loop(ConsumerServices* self) {
   while (!self->stopped_) {
-    co_await self->rt_.sleep(self->config_.client_scan_interval);
+    Duration wait = self->config_.client_scan_interval;
+    // buggify: the scan of silent clients runs at an odd moment, early (it drops only clients
+    // silent for channel_expired_timeout, whenever it runs).
+    if (FERRY_BUGGIFY(self->rt_)) wait = std::chrono::milliseconds(self->rt_.random().between(1, to_ms(wait)));
+    co_await self->rt_.sleep(wait);
     if (self->stopped_) break;
     const std::size_t c = self->consumers_.scan_expired();
     const std::size_t p = self->producers_.scan_expired();

@@ -1,5 +1,6 @@
 #include "broker/pull_hold_service.h"
 
+#include <limits>
 #include <vector>
 
 namespace ferry::broker {
@@ -62,7 +63,13 @@ Task<void> PullHoldService::run_check_loop() {
     co_await rt_.sleep(config_.long_polling_check_interval);
     std::vector<Key> keys;
     for (const auto& [key, parked] : waiting_) keys.push_back(key);
-    for (const Key& key : keys) release_past(key, store_.max_offset(key.first, QueueId(key.second)));
+    for (const Key& key : keys) {
+      QueueOffset max_offset = store_.max_offset(key.first, QueueId(key.second));
+      // buggify: a spurious wake: every pull parked on the queue wakes though nothing arrived
+      // (the pull runs once more, finds nothing and replies PULL_NOT_FOUND early).
+      if (FERRY_BUGGIFY(rt_)) max_offset = QueueOffset(std::numeric_limits<std::int64_t>::max());
+      release_past(key, max_offset);
+    }
   }
 }
 

@@ -91,6 +91,8 @@ Task<Reply> PullProcessor::process(RequestContext ctx) {
     if (h.commit_offset >= QueueOffset(0)) offsets_.commit(h.consumer_group, h.topic, h.queue_id, h.commit_offset);
   }
   if (out.code != code::PULL_NOT_FOUND || (h.sys_flag & pull_flag::kSuspend) == 0) co_return out;
+  // buggify: the pull is not held: PULL_NOT_FOUND at once, as a hold that wakes at once would.
+  if (FERRY_BUGGIFY(rt_)) co_return out;
 
   Duration timeout = config_.short_polling_time;
   if (config_.long_polling_enable) {

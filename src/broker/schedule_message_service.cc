@@ -59,7 +59,10 @@ Task<void> ScheduleMessageService::run_level(ScheduleMessageService* self, std::
       co_await self->rt_.sleep(Duration::zero());  // yield to the rest of the node
       continue;
     }
-    Task<bool> woken = wake.wait_for(wait);
+    // buggify: the level's timer wakes early; step() delivers only what is due and waits again.
+    const Duration waited =
+        FERRY_BUGGIFY(self->rt_) ? std::chrono::milliseconds(self->rt_.random().between(0, to_ms(wait))) : wait;
+    Task<bool> woken = wake.wait_for(waited);
     (void)co_await std::move(woken);
   }
 }

@@ -204,8 +204,16 @@ Task<void> ClientInstance::heartbeat_soon(ClientInstance* self) {
 
 Task<void> ClientInstance::heartbeat_loop(ClientInstance* self) {
   co_await self->rt_.sleep(kFirstHeartbeatDelay);
+  bool may_skip = false;  // never the first round, nor two in a row
   while (!self->shut_down_) {
-    (void)co_await self->send_heartbeat_to_all();
+    // buggify: a heartbeat round is skipped once (brokers drop a client only after
+    // channel_expired_timeout, four intervals; the next round heartbeats).
+    if (may_skip && FERRY_BUGGIFY(self->rt_)) {
+      may_skip = false;
+    } else {
+      (void)co_await self->send_heartbeat_to_all();
+      may_skip = true;
+    }
     co_await self->rt_.sleep(self->config_.heartbeat_broker_interval);
   }
 }
@@ -244,7 +252,11 @@ Task<void> ClientInstance::rebalance_loop(ClientInstance* self) {
 Task<void> ClientInstance::persist_loop(ClientInstance* self) {
   co_await self->rt_.sleep(kFirstPersistDelay);
   while (!self->shut_down_) {
-    for (const auto& [group, c] : self->consumers_) c->persist_offsets_soon();
+    // buggify: this round persists no offsets (the next round does; a broker that restarts
+    // meanwhile hands out older offsets: at-least-once).
+    if (!FERRY_BUGGIFY(self->rt_)) {
+      for (const auto& [group, c] : self->consumers_) c->persist_offsets_soon();
+    }
     co_await self->rt_.sleep(self->config_.persist_consumer_offset_interval);
   }
 }

@@ -35,8 +35,15 @@ Message retry_topic_message(const MessageExt& msg, const std::string& group, std
 Task<Result<SendBackPath>> send_back_with_fallback(ClientInstance& ci, SendBackRequest req, MessageExt msg) {
   const std::string group = req.group;
   const std::int32_t max_reconsume = req.max_reconsume_times;
-  Task<Status> sb = send_message_back(ci, std::move(req), msg);
-  Status back = co_await std::move(sb);
+  Status back;
+  // buggify: the send-back fails before it reaches the broker, so the message goes to the
+  // retry topic through the client's own producer (RocketMQ's fallback).
+  if (FERRY_BUGGIFY(ci.runtime())) {
+    back = Error(Errc::reset, "the connection broke before the send-back was sent (buggify)");
+  } else {
+    Task<Status> sb = send_message_back(ci, std::move(req), msg);
+    back = co_await std::move(sb);
+  }
   if (back.ok()) co_return SendBackPath::broker;
   ci.runtime().log().info("send back {} for group '{}': {}; re-sending it to {}", msg.msg_id(), group, back.error().to_string(),
                           retry_topic(group));

@@ -61,6 +61,9 @@ RemotingCommand RequestProcessor::register_broker(ChannelId channel, const Remot
   reg.filter_server_list = std::move(body.filter_server_list);
   reg.channel = channel;
   const std::string who = fmt::format("{} ({}, id {})", reg.broker_addr, reg.broker_name, reg.broker_id);
+  // buggify: the registration is applied twice (a broker retrying a registration whose reply
+  // was lost); the second one finds the same data version.
+  if (FERRY_BUGGIFY(rt_)) (void)routes_.register_broker(reg, rt_.now());
   auto outcome = routes_.register_broker(std::move(reg), rt_.now());
   if (!outcome) {
     rt_.log().warn("REGISTER_BROKER from {} refused: {}", who, outcome.error().detail);

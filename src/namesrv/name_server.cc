@@ -60,6 +60,9 @@ void NameServer::stop() {
 }
 
 void NameServer::arm_scan(Duration delay) {
+  // buggify: the next scan of inactive brokers runs at an odd moment, early (it drops only
+  // brokers silent for broker_expiry, whenever it runs).
+  if (FERRY_BUGGIFY(rt_)) delay = std::chrono::milliseconds(rt_.random().between(0, to_ms(delay)));
   scan_timer_ = rt_.timers().schedule(delay, [this] {
     if (stopped_) return;
     (void)scan_not_active_brokers();

@@ -128,7 +128,10 @@ Status CleanupService::clean_below_log_min(CleanupReport& report) {
 
 Task<void> CleanupService::run_loop() {
   while (!stopped_) {
-    co_await rt_.sleep(config_.clean_resource_interval);
+    Duration wait = config_.clean_resource_interval;
+    // buggify: the next pass runs at an odd moment, anywhere within the interval (early).
+    if (FERRY_BUGGIFY(rt_)) wait = std::chrono::milliseconds(rt_.random().between(1, to_ms(wait)));
+    co_await rt_.sleep(wait);
     if (stopped_) break;
     auto report = run_once();
     if (!report.ok()) rt_.log().error("store: cleanup failed: {}", report.error().to_string());

@@ -140,17 +140,32 @@ Result<MappedFile*> CommitLog::file_with_room(std::int64_t total_bytes) {
   if (!f.ok()) return std::move(f).error();
   if (total_bytes + kBlank <= (*f)->remaining()) return *f;
   // Close the file with the BLANK marker and roll over.
-  const std::int64_t left = (*f)->remaining();
-  FERRY_ASSERT(left >= kBlank, "{} has {} bytes left, fewer than a BLANK marker", (*f)->path(), left);
-  std::array<std::uint8_t, record::kBlankBytes> blank{};
-  encode_blank(static_cast<std::size_t>(left), blank);
-  FERRY_TRY((*f)->append(blank));
-  (*f)->mark_full();
+  FERRY_TRY(close_with_blank(**f));
   f = files_.file_for_append(0);
   if (!f.ok()) return std::move(f).error();
   FERRY_ASSERT(total_bytes + kBlank <= (*f)->remaining(), "{} bytes do not fit a new file of {}",
                total_bytes, (*f)->file_size());
   return *f;
+}
+
+Status CommitLog::close_with_blank(MappedFile& f) {
+  const std::int64_t left = f.remaining();
+  FERRY_ASSERT(left >= kBlank, "{} has {} bytes left, fewer than a BLANK marker", f.path(), left);
+  std::array<std::uint8_t, record::kBlankBytes> blank{};
+  encode_blank(static_cast<std::size_t>(left), blank);
+  FERRY_TRY(f.append(blank));
+  f.mark_full();
+  FERRY_ASSERT(f.full(), "{} not full after its BLANK marker", f.path());
+  return {};
+}
+
+Status CommitLog::roll() {
+  MappedFile* f = files_.last_file();
+  if (f == nullptr || f->write_position() == 0 || f->full()) return {};
+  const std::int64_t end_before = files_.max_offset();
+  FERRY_TRY(close_with_blank(*f));
+  FERRY_ASSERT(files_.max_offset() > end_before, "rolling {} did not move the log end {}", f->path(), end_before);
+  return {};
 }
 
 AppendResult CommitLog::append(std::span<RecordFields> records, WallMs store_timestamp_ms) {

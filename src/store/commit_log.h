@@ -67,6 +67,12 @@ class CommitLog {
   // Appends `records` (one message, or a batch that is kept in one file) setting each one's
   // physical_offset and store_timestamp_ms as written. queue_offset etc. are the caller's.
   AppendResult append(std::span<RecordFields> records, WallMs store_timestamp_ms);
+  // Closes the current file now with the BLANK marker at its write position, so that the next
+  // append starts the next file: the roll-over append() does when a record does not fit, at an
+  // earlier point (the format allows a BLANK at any position; recovery, dispatch and the age
+  // walk all skip from a BLANK to the next file). A no-op when there is no file, or the last
+  // one is empty or full. Errors: no_space, io_error (nothing was written).
+  Status roll();
   // The encoded size of each record of the last successful append(), in order.
   std::span<const std::size_t> last_record_sizes() const { return sizes_; }
 
@@ -104,6 +110,8 @@ class CommitLog {
 
  private:
   Result<MappedFile*> file_with_room(std::int64_t total_bytes);
+  // Writes the BLANK marker at `f`'s write position and marks `f` full.
+  static Status close_with_blank(MappedFile& f);
 
   const StoreConfig& config_;
   MappedFileQueue files_;

@@ -56,6 +56,8 @@ void FlushService::release_covered() {
 Task<void> FlushService::group_commit() {
   FERRY_ASSERT(committing_, "a group commit spawned without the flag");
   while (!waiters_.empty() || log_.flushed_offset() < requested_) {
+    // buggify: the sync completes late (a busy disk); well inside sync_flush_timeout.
+    if (FERRY_BUGGIFY(rt_)) co_await rt_.sleep(std::chrono::milliseconds(rt_.random().between(1, 50)));
     Status st = co_await log_.files().flush();
     ++syncs_;
     release_covered();
@@ -90,9 +92,15 @@ Task<void> FlushService::run_async_loop() {
   MonoTime last_thorough = rt_.now();
   while (!stopped_) {
     co_await rt_.sleep(config_.async_flush_interval);
+    // buggify: the flush thread runs late (it was descheduled), by up to one more interval.
+    if (FERRY_BUGGIFY(rt_)) {
+      co_await rt_.sleep(std::chrono::milliseconds(rt_.random().between(1, to_ms(config_.async_flush_interval))));
+    }
     if (stopped_) break;
     const std::int64_t dirty = log_.max_offset() - log_.flushed_offset();
     if (dirty <= 0) continue;
+    // buggify: this round skips its flush (ASYNC_FLUSH promises nothing about when data syncs).
+    if (FERRY_BUGGIFY(rt_)) continue;
     const bool thorough = rt_.now() - last_thorough >= config_.async_flush_thorough_interval;
     const std::int64_t pages = dirty / config_.page_size_bytes;
     if (!thorough && pages < config_.async_flush_pages_min) continue;

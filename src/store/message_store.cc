@@ -93,6 +93,9 @@ void MessageStore::maybe_preallocate() {
 
 Task<void> MessageStore::run_preallocation() {
   FERRY_ASSERT(preallocating_, "run_preallocation without the flag");
+  // buggify: pre-allocation starts late, so a roll-over may find no file ready and create it
+  // itself.
+  if (FERRY_BUGGIFY(rt_)) co_await rt_.sleep(std::chrono::milliseconds(rt_.random().between(1, 500)));
   Status st = co_await log_.files().preallocate_next();
   preallocating_ = false;
   if (!st.ok()) {
@@ -104,6 +107,10 @@ Task<void> MessageStore::run_preallocation() {
 Task<void> MessageStore::run_queue_flush_loop() {
   while (!stopped_) {
     co_await rt_.sleep(config_.consume_queue_flush_interval);
+    // buggify: the ConsumeQueue flush runs late (recovery re-dispatches from the checkpoint).
+    if (FERRY_BUGGIFY(rt_)) {
+      co_await rt_.sleep(std::chrono::milliseconds(rt_.random().between(1, 3 * to_ms(config_.consume_queue_flush_interval))));
+    }
     if (stopped_) break;
     Status st = co_await flush_queues_and_checkpoint();
     if (!st.ok()) rt_.log().error("store: queue flush failed: {}", st.error().to_string());
@@ -227,6 +234,14 @@ PutResult MessageStore::put(std::span<const PutRequest> batch) {
     fields_.push_back(f);
   }
   const WallMs now = rt_.wall_ms();
+  // buggify: the CommitLog rolls to its next file early, before this put (a BLANK marker far
+  // from the file's end; readers skip from any BLANK to the next file). Rare: each roll costs
+  // a file.
+  if (FERRY_BUGGIFY(rt_) && rt_.random().one_in(8)) {
+    if (Status rolled = log_.roll(); !rolled.ok()) {
+      rt_.log().warn("store: an early CommitLog roll failed (the put goes on): {}", rolled.error().to_string());
+    }
+  }
   const bool dispatched_to_end = reput_offset_ == log_.max_offset();
   const bool visible_when_durable = config_.flush_mode == FlushMode::sync_flush;
   const AppendResult appended = log_.append(fields_, now);

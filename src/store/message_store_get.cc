@@ -41,6 +41,8 @@ GetMessageResult MessageStore::get_messages(const std::string& topic, QueueId qu
                                             QueueOffset offset, std::int32_t max_count,
                                             const TagSubscription* filter) {
   FERRY_ASSERT(max_count > 0, "get_messages with max_count {}", max_count);
+  // buggify: fewer messages than are available (as the transfer byte limits cut a batch short).
+  if (max_count > 1 && FERRY_BUGGIFY(rt_)) max_count = static_cast<std::int32_t>(rt_.random().between(1, max_count - 1));
   GetMessageResult r;
   const ConsumeQueue* q = find_queue(topic, queue_id);
   if (q == nullptr) {

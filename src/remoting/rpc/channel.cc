@@ -52,7 +52,12 @@ Task<Status> Channel::send(RemotingCommand cmd) {
 Task<void> Channel::read_loop(std::shared_ptr<Channel> self) {
   std::vector<std::uint8_t> buf(self->opts_.read_buffer_bytes);
   while (self->open_) {
-    Result<std::size_t> n = co_await self->conn_->read_some(buf);
+    MutableBytes into(buf);
+    // buggify: a short read (a stream hands over any prefix of what arrived; frames split).
+    if (FERRY_BUGGIFY(self->rt_)) {
+      into = into.first(static_cast<std::size_t>(self->rt_.random().between(1, std::min<std::int64_t>(64, into.size()))));
+    }
+    Result<std::size_t> n = co_await self->conn_->read_some(into);
     if (!self->open_) co_return;
     if (!n) {
       self->close_with(n.error());
@@ -97,7 +102,13 @@ Task<void> Channel::write_loop(std::shared_ptr<Channel> self) {
       bufs.emplace_back(f.head);
       if (!f.body.empty()) bufs.emplace_back(f.body);
     }
-    Status written = co_await self->conn_->write(std::span<const Bytes>(bufs));
+    Status written;
+    // buggify: the batch goes out as several small writes instead of one gather write.
+    if (FERRY_BUGGIFY(self->rt_)) {
+      written = co_await write_in_pieces(self, std::span<const Bytes>(bufs));
+    } else {
+      written = co_await self->conn_->write(std::span<const Bytes>(bufs));
+    }
     FERRY_ASSERT_LE(batch_bytes, self->queued_bytes_);
     self->queued_bytes_ -= batch_bytes;
     self->space_.notify_all();
@@ -106,6 +117,19 @@ Task<void> Channel::write_loop(std::shared_ptr<Channel> self) {
       co_return;
     }
   }
+}
+
+Task<Status> Channel::write_in_pieces(std::shared_ptr<Channel> self, std::span<const Bytes> bufs) {
+  for (Bytes rest : bufs) {
+    while (!rest.empty()) {
+      // A cut point drawn uniformly: about ln(size) pieces per buffer.
+      const auto n = static_cast<std::size_t>(self->rt_.random().between(1, static_cast<std::int64_t>(rest.size())));
+      Status st = co_await self->conn_->write(rest.first(n));
+      if (!st) co_return st;
+      rest = rest.subspan(n);
+    }
+  }
+  co_return Status{};
 }
 
 void Channel::close(const std::string& reason) { close_with(Error(Errc::closed, reason)); }

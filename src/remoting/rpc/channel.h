@@ -70,6 +70,9 @@ class Channel : public std::enable_shared_from_this<Channel> {
   };
   static Task<void> read_loop(std::shared_ptr<Channel> self);
   static Task<void> write_loop(std::shared_ptr<Channel> self);
+  // Writes `bufs` (kept alive by the caller) as several smaller writes, each buffer cut at
+  // random points: what a kernel that takes part of a write each time does to the stream.
+  static Task<Status> write_in_pieces(std::shared_ptr<Channel> self, std::span<const Bytes> bufs);
   void close_with(const Error& why);
 
   Runtime& rt_;

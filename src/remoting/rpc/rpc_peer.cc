@@ -50,7 +50,7 @@ Task<Result<RemotingCommand>> RpcPeer::invoke_on(std::shared_ptr<Channel> ch, Re
                                                    " from " + ch->peer_text() + " within " +
                                                    std::to_string(to_ms(timeout)) + " ms"));
   });
-  pending_.emplace(opaque, PendingCall{done, timer, ch->id()});
+  pending_.emplace(opaque, PendingCall{done, timer, ch->id(), rt_.now() + timeout});
   // If the awaiting frame goes away (its task was destroyed), forget the call.
   done.on_abandon([this, opaque] {
     auto it = pending_.find(opaque);
@@ -82,16 +82,28 @@ void RpcPeer::finish_call(std::int32_t opaque, Result<RemotingCommand> outcome) 
 
 void RpcPeer::on_command(const std::shared_ptr<Channel>& ch, RemotingCommand cmd) {
   if (cmd.is_response()) {
-    if (pending_.count(cmd.opaque) == 0) {
+    auto call = pending_.find(cmd.opaque);
+    if (call == pending_.end()) {
       rt_.log().debug("reply from {} with opaque {} matches no pending call (timed out?)",
                       ch->peer_text(), cmd.opaque);
       return;
     }
+    // buggify: the reply arrives late, but before its call times out (a slow network or peer).
+    if (FERRY_BUGGIFY(rt_)) {
+      if (std::optional<Duration> delay = late_reply_delay(call->second.deadline)) {
+        rt_.spawn(finish_later(this, alive_, std::move(cmd), *delay), "reply-late");
+        return;
+      }
+    }
     finish_call(cmd.opaque, std::move(cmd));
     return;
   }
-  std::size_t& in_flight = in_flight_[ch->id()];
-  if (in_flight >= opts_.requests_in_flight_max) {
+  auto found = in_flight_.find(ch->id());
+  const std::size_t in_flight = found == in_flight_.end() ? 0 : found->second;
+  // buggify: the request is refused with SYSTEM_BUSY as though the connection's in-flight
+  // limit were reached (a refusal every caller must take; a oneway request is dropped).
+  const bool refuse = FERRY_BUGGIFY(rt_) && rt_.random().one_in(16);
+  if (in_flight >= opts_.requests_in_flight_max || refuse) {
     if (!cmd.is_oneway()) {
       RemotingCommand busy = make_response(cmd, response_code::SYSTEM_BUSY,
                                            "too many requests in flight on this connection");
@@ -99,7 +111,7 @@ void RpcPeer::on_command(const std::shared_ptr<Channel>& ch, RemotingCommand cmd
     }
     return;
   }
-  ++in_flight;
+  ++in_flight_[ch->id()];
   rt_.spawn(serve(this, ch, std::move(cmd)), "serve");
 }
 
@@ -115,6 +127,13 @@ Task<void> RpcPeer::serve(RpcPeer* self, std::shared_ptr<Channel> ch, RemotingCo
     h.serialize_type = request.serialize_type;
     return h;
   }();
+  // buggify: a two-way request waits before it is handled (a busy processor pool).
+  // Two-way requests only: their order is not promised (RocketMQ serves them from processor
+  // pools, and a caller that needs order awaits each reply); oneway requests keep their order.
+  if (!oneway && FERRY_BUGGIFY(self->rt_)) {
+    co_await self->rt_.sleep(std::chrono::milliseconds(self->rt_.random().between(1, 100)));
+    if (!*alive) co_return;
+  }
   std::optional<RemotingCommand> reply;
   std::string failure;
   auto it = self->processors_.find(code);
@@ -153,6 +172,22 @@ Task<void> RpcPeer::serve(RpcPeer* self, std::shared_ptr<Channel> ch, RemotingCo
     self->rt_.log().warn("reply to request code {} for {} not sent: {}", code, ch->peer_text(),
                          sent.error().to_string());
   }
+}
+
+std::optional<Duration> RpcPeer::late_reply_delay(MonoTime deadline) {
+  const std::int64_t left_ms = to_ms(deadline - rt_.now());
+  if (left_ms < 3) return std::nullopt;
+  if (rt_.random().one_in(4)) {  // just before the timeout
+    return std::chrono::milliseconds(left_ms - rt_.random().between(1, std::min<std::int64_t>(100, left_ms / 2)));
+  }
+  return std::chrono::milliseconds(rt_.random().between(1, std::min<std::int64_t>(200, left_ms / 2)));
+}
+
+Task<void> RpcPeer::finish_later(RpcPeer* self, std::shared_ptr<const bool> alive, RemotingCommand reply, Duration delay) {
+  co_await self->rt_.sleep(delay);
+  if (!*alive) co_return;
+  const std::int32_t opaque = reply.opaque;
+  self->finish_call(opaque, std::move(reply));
 }
 
 void RpcPeer::on_closed(const std::shared_ptr<Channel>& ch, const Error& why) {

@@ -82,8 +82,15 @@ class RpcPeer : public Channel::Handler {
     Completion<Result<RemotingCommand>> done;
     TimerId timer;
     std::uint64_t channel_id;
+    MonoTime deadline;  // when the timer fails the call
   };
   static Task<void> serve(RpcPeer* self, std::shared_ptr<Channel> ch, RemotingCommand request);
+  // Hands `reply` to its call after `delay` (a reply that arrives late); nothing when the peer
+  // is gone or the call ended meanwhile.
+  static Task<void> finish_later(RpcPeer* self, std::shared_ptr<const bool> alive, RemotingCommand reply, Duration delay);
+  // A delay that ends before `deadline`: mostly short, sometimes just before the deadline.
+  // nullopt when too little time is left.
+  std::optional<Duration> late_reply_delay(MonoTime deadline);
   void finish_call(std::int32_t opaque, Result<RemotingCommand> outcome);
   std::int32_t next_opaque();
 
