@@ -60,7 +60,8 @@ live_pid() {
   pid="$(cat "$f")"
   [[ "$pid" =~ ^[0-9]+$ ]] || return 1
   kill -0 "$pid" 2>/dev/null || return 1
-  if [ -r "/proc/$pid/cmdline" ] && ! tr '\0' ' ' < "/proc/$pid/cmdline" | grep -q "mq$1"; then
+  # (a pipe into grep -q can fail under pipefail when grep exits first: compare strings instead)
+  if [ -r "/proc/$pid/cmdline" ] && [[ "$(tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null)" != *"mq$1"* ]]; then
     return 1  # the pid was reused by another program
   fi
   echo "$pid"
@@ -164,7 +165,7 @@ start_broker() {
 wait_registered() {
   local ns_addr="$1" seconds="$2" _
   for _ in $(seq 1 $((seconds * 10))); do
-    "$BIN/mqadmin" clusterList -n "$ns_addr" 2>/dev/null | grep -q broker-a && return 0
+    [[ "$("$BIN/mqadmin" clusterList -n "$ns_addr" 2>/dev/null || true)" == *broker-a* ]] && return 0
     sleep 0.1
   done
   echo "quickstart: the Broker did not register with the NameServer within ${seconds}s; see $DATA/broker.out" >&2

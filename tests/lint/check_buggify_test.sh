@@ -24,7 +24,7 @@ out=$("$script" "$tmp" 2>&1); rc=$?
 expect() {  # expect TEXT: the check fails and says TEXT
   out=$("$script" "$tmp" 2>&1); rc=$?
   [ $rc -ne 0 ] || fail "not caught (expected '$1')"
-  echo "$out" | grep -qF "$1" || fail "expected '$1', got: $out"
+  grep -qF "$1" <<<"$out" || fail "expected '$1', got: $out"
 }
 write_doc src/store/a.cc src/client/b.cc
 expect 'src/client/b.cc: 2 sites in the code, 1 rows in docs/simulator.md'

@@ -27,7 +27,7 @@ plant() {  # plant FILE LINE_TEXT EXPECTED_RULE
   printf '#include <map>\nint ok = 1;\n%s\n' "$2" > "$tmp/$1"
   out=$("$script" "$tmp" 2>&1); rc=$?
   [ $rc -ne 0 ] || fail "planted '$2' was not caught"
-  echo "$out" | grep -q "^$1:3: $3" || fail "planted '$2': expected '$1:3: $3', got: $out"
+  grep -q "^$1:3: $3" <<<"$out" || fail "planted '$2': expected '$1:3: $3', got: $out"
   rm -f "$tmp/$1"
 }
 plant src/broker/a.cc '#include <thread>' 'thread header'

@@ -21,7 +21,7 @@ plant() {  # plant FILE INCLUDE EXPECTED
   printf '#include "runtime/task.h"\n// a comment\n#include "%s"\n' "$2" > "$tmp/$1"
   out=$("$script" "$tmp" 2>&1); rc=$?
   [ $rc -ne 0 ] || fail "planted '#include \"$2\"' in $1 was not caught"
-  echo "$out" | grep -qF "$1:3: $3" || fail "planted '$2' in $1: expected '$1:3: $3', got: $out"
+  grep -qF "$1:3: $3" <<<"$out" || fail "planted '$2' in $1: expected '$1:3: $3', got: $out"
   rm -f "$tmp/$1"
 }
 plant src/store/a.cc broker/broker.h 'store may not include broker'

@@ -33,7 +33,7 @@ plant() {  # plant FILE LINE_TEXT EXPECTED_RULE
   printf 'first line\nsecond line\n%s\n' "$2" > "$repo/$1"
   out=$("$script" "$repo" 2>&1); rc=$?
   [ $rc -ne 0 ] || fail "planted '$2' in $1 was not caught"
-  echo "$out" | grep -qF "$1:3: $3" || fail "planted '$2': expected '$1:3: $3', got: $out"
+  grep -qF "$1:3: $3" <<<"$out" || fail "planted '$2': expected '$1:3: $3', got: $out"
   rm -f "$repo/$1"
 }
 plant tests/common/v.cc "std::string dir = \"$up/sha""red/vectors\";" 'sibling folder'
