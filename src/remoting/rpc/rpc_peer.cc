@@ -2,6 +2,7 @@
 
 #include <exception>
 
+#include "remoting/request_code.h"
 #include "remoting/response_code.h"
 
 namespace ferry::remoting {
@@ -100,9 +101,12 @@ void RpcPeer::on_command(const std::shared_ptr<Channel>& ch, RemotingCommand cmd
   }
   auto found = in_flight_.find(ch->id());
   const std::size_t in_flight = found == in_flight_.end() ? 0 : found->second;
-  // buggify: the request is refused with SYSTEM_BUSY as though the connection's in-flight
-  // limit were reached (a refusal every caller must take; a oneway request is dropped).
-  const bool refuse = FERRY_BUGGIFY(rt_) && rt_.random().one_in(16);
+  // buggify: the request is refused as though the connection's in-flight limit were reached: a
+  // oneway request is dropped, a pull answered SYSTEM_BUSY (the consumer pulls again after its
+  // back-off). Other two-way requests are left alone: RocketMQ's producer and admin tools fail a
+  // call on SYSTEM_BUSY rather than retry, so refusing them would test only that they fail.
+  const bool refusable = cmd.is_oneway() || cmd.code == request_code::PULL_MESSAGE;
+  const bool refuse = refusable && FERRY_BUGGIFY(rt_) && rt_.random().one_in(16);
   if (in_flight >= opts_.requests_in_flight_max || refuse) {
     if (!cmd.is_oneway()) {
       RemotingCommand busy = make_response(cmd, response_code::SYSTEM_BUSY,
