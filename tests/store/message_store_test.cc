@@ -2,6 +2,8 @@
 // index, get_messages statuses and tag filters, key queries, time search, flush, recovery.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "common/msg_id.h"
 #include "common/record_format.h"
 #include "tests/store/one_node.h"
@@ -109,6 +111,29 @@ TEST_F(MessageStoreTest, TagFilterUsesTheHashAndSkipsNonMatches) {
   g = store_->get_messages("T", QueueId(0), QueueOffset(0), 32, &*none);
   EXPECT_EQ(g.status, GetStatus::no_matched_message);
   EXPECT_EQ(g.next_begin_offset.value(), 4) << "past what was scanned";
+}
+
+// A tag filter that matches nothing costs one pull a bounded scan, however large the maxMsgNums
+// the client asks for: at most pull_filter_bytes_max of ConsumeQueue (800 units by default; more
+// only as pull_transfer_count_max units would need), and the next pull goes on from there.
+TEST_F(MessageStoreTest, AFilterThatMatchesNothingScansABoundedSliceEachPull) {
+  for (int i = 0; i < 2'000; ++i) ASSERT_EQ(put(TestMessage{.body = "m"}.tags("A")).status, PutStatus::ok);
+  auto none = parse_tag_expression("C");
+  ASSERT_TRUE(none.ok());
+  const std::int64_t slice = config_.pull_filter_bytes_max / 20;
+  ASSERT_EQ(slice, 800);
+  QueueOffset at(0);
+  int pulls = 0;
+  while (at.value() < 2'000) {
+    const GetMessageResult g =
+        store_->get_messages("T", QueueId(0), at, std::numeric_limits<std::int32_t>::max(), &*none);
+    ASSERT_EQ(g.status, GetStatus::no_matched_message) << "at " << at.value();
+    ASSERT_GT(g.next_begin_offset, at) << "every pull makes progress";
+    ASSERT_LE(g.next_begin_offset.value() - at.value(), slice) << "a pull from " << at.value() << " scanned too far";
+    at = g.next_begin_offset;
+    ++pulls;
+  }
+  EXPECT_EQ(pulls, 3) << "800 + 800 + 400 units";
 }
 
 TEST_F(MessageStoreTest, BatchGetsConsecutiveOffsetsInOneFile) {
