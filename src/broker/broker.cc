@@ -50,7 +50,7 @@ Broker::Broker(Runtime& rt, BrokerConfig config)
       registrar_(rt, config_, topics_, client_, address_, fmt::format("{}:{}", host_, config_.listen_port + 1)),
       send_(rt, config_, store_, topics_, stats_),
       pull_(rt, config_, store_, topics_, offsets_, hold_, no_subscriptions_, stats_),
-      consumer_offsets_(config_, store_, offsets_),
+      consumer_offsets_(config_, store_, topics_, offsets_),
       queue_offsets_(store_),
       query_(store_),
       topic_admin_(config_, topics_, offsets_),

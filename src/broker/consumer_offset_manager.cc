@@ -34,10 +34,20 @@ Status ConsumerOffsetManager::load() {
   return Status();
 }
 
-void ConsumerOffsetManager::commit(std::string_view group, std::string_view topic, QueueId queue,
-                                   QueueOffset offset) {
-  table_[key(topic, group)][queue.value()] = offset.value();
+Status ConsumerOffsetManager::commit(std::string_view group, std::string_view topic, QueueId queue,
+                                     QueueOffset offset) {
+  const std::string k = key(topic, group);
+  auto it = table_.find(k);
+  if (it == table_.end()) {
+    if (table_.size() >= kTopicGroupPairsMax) {
+      return Error(Errc::busy, fmt::format("consumer offset table full: {} topic@group pairs; {} not added",
+                                           table_.size(), k));
+    }
+    it = table_.emplace(k, OffsetMap{}).first;
+  }
+  it->second[queue.value()] = offset.value();
   file_.changed();
+  return {};
 }
 
 std::optional<QueueOffset> ConsumerOffsetManager::query(std::string_view group, std::string_view topic,

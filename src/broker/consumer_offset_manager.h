@@ -36,7 +36,12 @@ class ConsumerOffsetManager {
   // Loads consumerOffset.json (falling back to the backup). Errors: corrupt naming the files.
   Status load();
 
-  void commit(std::string_view group, std::string_view topic, QueueId queue, QueueOffset offset);
+  // At most this many topic@group pairs are kept; a commit for a new pair beyond is refused.
+  static constexpr std::size_t kTopicGroupPairsMax = 262'144;
+
+  // Stores the offset (any value, also a smaller one). Errors (busy, nothing stored): the pair is
+  // new and the table holds kTopicGroupPairsMax pairs.
+  Status commit(std::string_view group, std::string_view topic, QueueId queue, QueueOffset offset);
   // The committed offset, or nullopt when the group never committed one for the queue.
   std::optional<QueueOffset> query(std::string_view group, std::string_view topic, QueueId queue) const;
   // Drops every group's offsets of `topic` (DELETE_TOPIC_IN_BROKER).

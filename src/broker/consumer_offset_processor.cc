@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
+#include "common/names.h"
 #include "remoting/header/consumer_offset_header.h"
 #include "remoting/response_code.h"
 
@@ -10,8 +13,8 @@ namespace ferry::broker {
 namespace code = remoting::response_code;
 
 ConsumerOffsetProcessor::ConsumerOffsetProcessor(const BrokerConfig& config, store::MessageStore& store,
-                                                 ConsumerOffsetManager& offsets)
-    : config_(config), store_(store), offsets_(offsets) {}
+                                                 const TopicConfigManager& topics, ConsumerOffsetManager& offsets)
+    : config_(config), store_(store), topics_(topics), offsets_(offsets) {}
 
 bool ConsumerOffsetProcessor::first_message_on_disk(const std::string& topic, QueueId queue) const {
   const store::ConsumeQueue* q = store_.find_queue(topic, queue);
@@ -49,7 +52,18 @@ Task<Reply> ConsumerOffsetProcessor::update(RequestContext ctx) {
                     fmt::format("UpdateConsumerOffsetRequestHeader: queueId {} / commitOffset {} must not be negative",
                                 h->queue_id, h->commit_offset));
   }
-  offsets_.commit(h->consumer_group, h->topic, h->queue_id, h->commit_offset);
+  for (const Status& valid : {validate_group(h->consumer_group), validate_topic(h->topic)}) {
+    if (!valid) co_return reply(ctx.request, code::SYSTEM_ERROR, valid.error().detail);
+  }
+  const TopicConfig* tc = topics_.find(h->topic);
+  if (tc == nullptr) co_return reply(ctx.request, code::TOPIC_NOT_EXIST, fmt::format("topic[{}] not exist", h->topic));
+  if (h->queue_id.value() >= std::max(tc->read_queue_nums, tc->write_queue_nums)) {
+    co_return reply(ctx.request, code::SYSTEM_ERROR,
+                    fmt::format("queueId[{}] is illegal, topic:[{}] has {} queues", h->queue_id, h->topic,
+                                std::max(tc->read_queue_nums, tc->write_queue_nums)));
+  }
+  Status committed = offsets_.commit(h->consumer_group, h->topic, h->queue_id, h->commit_offset);
+  if (!committed) co_return reply(ctx.request, code::SYSTEM_ERROR, committed.error().detail);
   co_return reply(ctx.request, code::SUCCESS);
 }
 

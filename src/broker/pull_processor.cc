@@ -88,7 +88,11 @@ Task<Reply> PullProcessor::process(RequestContext ctx) {
 
   RemotingCommand out = fetch(req, h, filter);
   if ((h.sys_flag & pull_flag::kCommitOffset) != 0 && config_.broker_role != BrokerRole::slave) {
-    if (h.commit_offset >= QueueOffset(0)) offsets_.commit(h.consumer_group, h.topic, h.queue_id, h.commit_offset);
+    if (h.commit_offset >= QueueOffset(0)) {
+      if (Status c = offsets_.commit(h.consumer_group, h.topic, h.queue_id, h.commit_offset); !c) {
+        rt_.log().warn("pull from {}: the piggy-backed commit was not stored: {}", h.consumer_group, c.error().to_string());
+      }
+    }
   }
   if (out.code != code::PULL_NOT_FOUND || (h.sys_flag & pull_flag::kSuspend) == 0) co_return out;
   // buggify: the pull is not held: PULL_NOT_FOUND at once, as a hold that wakes at once would.

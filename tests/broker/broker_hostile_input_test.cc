@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/msg_id.h"
+#include "remoting/header/consumer_offset_header.h"
 #include "tests/broker/broker_fixture.h"
 
 namespace ferry::broker::testing {
@@ -117,6 +118,34 @@ TEST_F(BrokerTest, ViewByIdAnswersOnlyAtARecordBoundary) {
   EXPECT_NE(past.remark().find("outside the log"), std::string::npos) << past.remark();
 }
 
+
+// UPDATE_CONSUMER_OFFSET stores only offsets of real queues under valid names: a client cannot
+// grow the offset table (and consumerOffset.json) with made-up topics, groups or queues.
+TEST_F(BrokerTest, OffsetCommitsNeedAValidGroupAnExistingTopicAndOneOfItsQueues) {
+  boot();
+  ASSERT_EQ(send(Msg{}).reply.code, code::SUCCESS);  // topic T exists (auto-created, 4 queues)
+  auto update = [this](const std::string& group, const std::string& topic, std::int32_t queue) {
+    RemotingCommand r = remoting::make_request(rc::UPDATE_CONSUMER_OFFSET, 0);
+    r.ext_fields = remoting::UpdateConsumerOffsetRequestHeader{group, topic, QueueId(queue), QueueOffset(1)}.to_fields();
+    return call(std::move(r));
+  };
+  const std::size_t before = broker().offsets().table().size();
+  Call no_topic = update("CG", "NoSuchTopic", 0);
+  EXPECT_EQ(no_topic.reply.code, code::TOPIC_NOT_EXIST) << no_topic.remark();
+  Call long_group = update(std::string(300, 'g'), "T", 0);
+  EXPECT_EQ(long_group.reply.code, code::SYSTEM_ERROR);
+  EXPECT_NE(long_group.remark().find("300"), std::string::npos) << long_group.remark();
+  Call bad_chars = update("CG", "T/../x", 0);
+  EXPECT_EQ(bad_chars.reply.code, code::SYSTEM_ERROR) << bad_chars.remark();
+  Call no_queue = update("CG", "T", 99);
+  EXPECT_EQ(no_queue.reply.code, code::SYSTEM_ERROR);
+  EXPECT_NE(no_queue.remark().find("queueId[99] is illegal"), std::string::npos) << no_queue.remark();
+  EXPECT_EQ(broker().offsets().table().size(), before) << "nothing was stored";
+
+  Call good = update("CG", "T", 3);
+  EXPECT_EQ(good.reply.code, code::SUCCESS) << good.remark();
+  EXPECT_EQ(broker().offsets().query("CG", "T", QueueId(3)), QueueOffset(1));
+}
 
 }  // namespace
 }  // namespace ferry::broker::testing

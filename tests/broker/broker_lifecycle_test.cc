@@ -29,6 +29,21 @@ RemotingCommand update_offset(const std::string& group, const std::string& topic
   return r;
 }
 
+// UPDATE_AND_CREATE_TOPIC for `topic` with 4 queues (offsets are committed only for a topic that
+// exists).
+RemotingCommand create_topic(const std::string& topic) {
+  remoting::CreateTopicRequestHeader h;
+  h.topic = topic;
+  h.default_topic = "TBW102";
+  h.read_queue_nums = 4;
+  h.write_queue_nums = 4;
+  h.perm = 6;
+  h.topic_filter_type = "SINGLE_TAG";
+  RemotingCommand c = remoting::make_request(rc::UPDATE_AND_CREATE_TOPIC, 0);
+  c.ext_fields = h.to_fields();
+  return c;
+}
+
 // A long poll on the client node while a second client node sends after `send_after`.
 // Sets *done at the end: the test waits for it before destroying the client.
 Task<void> send_later(remoting::RpcClient* c, std::string addr, Runtime* rt, Duration after, Msg m, bool* done) {
@@ -39,7 +54,7 @@ Task<void> send_later(remoting::RpcClient* c, std::string addr, Runtime* rt, Dur
 
 TEST_F(BrokerTest, LongPollIsAnsweredWhenAMessageArrives) {
   boot();
-  ASSERT_EQ(send(Msg{.queue_id = 3}).reply.code, code::SUCCESS);  // creates T
+  ASSERT_EQ(send(Msg{.queue_id = 3}).reply.code, code::SUCCESS);
   const sim::NodeId sender = cluster().add_bare("sender");
   remoting::RpcClient sender_client(node(sender));
   bool sent = false;
@@ -93,6 +108,7 @@ TEST_F(BrokerTest, LongPollTimesOutWithPullNotFound) {
 
 TEST_F(BrokerTest, ConsumerOffsetsQueryUpdateAndPiggyBack) {
   boot();
+  ASSERT_EQ(call(create_topic("T")).reply.code, code::SUCCESS);
   // No commit and an empty queue: 0.
   Call q0 = call(query_offset("CG", "T", 0));
   ASSERT_EQ(q0.reply.code, code::SUCCESS) << q0.remark();
@@ -100,7 +116,7 @@ TEST_F(BrokerTest, ConsumerOffsetsQueryUpdateAndPiggyBack) {
   ASSERT_EQ(call(update_offset("CG", "T", 0, 5)).reply.code, code::SUCCESS);
   EXPECT_EQ(call(query_offset("CG", "T", 0)).field("offset"), "5");
   // A pull with the commitOffset flag stores it.
-  ASSERT_EQ(send(Msg{.queue_id = 3}).reply.code, code::SUCCESS);  // creates T
+  ASSERT_EQ(send(Msg{.queue_id = 3}).reply.code, code::SUCCESS);
   Pull p;
   p.commit_offset = 9;
   (void)pull(p);
@@ -124,6 +140,7 @@ TEST_F(BrokerTest, QueryOffsetIsNotFoundWhenTheFirstMessageIsOnDisk) {
 
 TEST_F(BrokerTest, OffsetsSurviveAGracefulRestart) {
   boot();
+  ASSERT_EQ(call(create_topic("T")).reply.code, code::SUCCESS);
   ASSERT_EQ(call(update_offset("CG", "T", 1, 42)).reply.code, code::SUCCESS);
   graceful_restart();
   EXPECT_EQ(call(query_offset("CG", "T", 1)).field("offset"), "42");
@@ -133,6 +150,7 @@ TEST_F(BrokerTest, OffsetsSurviveAGracefulRestart) {
 
 TEST_F(BrokerTest, OffsetsPersistedWithinTheIntervalSurviveACrash) {
   boot();
+  ASSERT_EQ(call(create_topic("T")).reply.code, code::SUCCESS);
   ASSERT_EQ(call(update_offset("CG", "T", 0, 10)).reply.code, code::SUCCESS);
   run_for(std::chrono::seconds(6) + sync_bound());  // past the 5 s persist interval and its syncs
   ASSERT_EQ(call(update_offset("CG", "T", 0, 20)).reply.code, code::SUCCESS);
