@@ -88,7 +88,8 @@ Task<Reply> PullProcessor::process(RequestContext ctx) {
 
   RemotingCommand out = fetch(req, h, filter);
   if ((h.sys_flag & pull_flag::kCommitOffset) != 0 && config_.broker_role != BrokerRole::slave) {
-    if (h.commit_offset >= QueueOffset(0)) offsets_.commit(h.consumer_group, h.topic, h.queue_id, h.commit_offset);
+    // Forward only: this pull may be served after a later UPDATE_CONSUMER_OFFSET of the consumer.
+    if (h.commit_offset >= QueueOffset(0)) offsets_.commit_forward(h.consumer_group, h.topic, h.queue_id, h.commit_offset);
   }
   if (out.code != code::PULL_NOT_FOUND || (h.sys_flag & pull_flag::kSuspend) == 0) co_return out;
   // buggify: the pull is not held: PULL_NOT_FOUND at once, as a hold that wakes at once would.
