@@ -11,6 +11,7 @@
 // the listener's answer per message, a wrapping Runtime).
 #pragma once
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <memory>
@@ -219,6 +220,20 @@ class ConsumerTest : public ClientTest {
           return true;
         },
         limit);
+  }
+
+  // Asks the broker every second (admin consumer_progress of `group` on `topic`) until `done`
+  // holds for every queue it reports; false after `limit`. What a user does to see that the
+  // broker holds a group's offsets: consumers persist them on their own schedule, which may lag.
+  bool wait_progress(const std::string& group, const std::string& topic,
+                     const std::function<bool(const QueueProgress&)>& done, Duration limit) {
+    const MonoTime until = client_rt().now() + limit;
+    for (;;) {
+      Result<std::vector<QueueProgress>> prog = run(admin().consumer_progress(group, topic));
+      if (prog.ok() && !prog->empty() && std::all_of(prog->begin(), prog->end(), done)) return true;
+      if (client_rt().now() >= until) return false;
+      cluster().run_for(std::chrono::seconds(1));
+    }
   }
 };
 

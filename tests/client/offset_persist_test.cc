@@ -77,9 +77,11 @@ TEST_F(ConsumerTest, OffsetsSurviveABrokerRestart) {
   auto c = add_push_consumer("consumer-1", push_config("CG"), {"T", out});
   std::set<std::string> sent = send_n("T", 30, "a");
   ASSERT_TRUE(wait_all(out, sent, 60s)) << seed_text();
-  // The client persists every 5 s (the first 10 s after start), the broker writes
-  // consumerOffset.json every 5 s: 20 s covers both.
-  cluster().run_for(20s);
+  // The client persists every 5 s (the first 10 s after start), skipping a round now and then:
+  // wait until the broker holds every offset. It writes consumerOffset.json every 5 s, a round
+  // late by up to one more interval: 15 s covers it.
+  ASSERT_TRUE(wait_progress("CG", "T", [](const QueueProgress& q) { return q.lag() == 0; }, 60s)) << seed_text();
+  cluster().run_for(15s);
   cluster().kill(c);
   cluster().kill(cluster().broker_node(0));
   cluster().start(cluster().broker_node(0));
