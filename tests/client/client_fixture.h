@@ -11,6 +11,10 @@
 // (tests/support/sim_trace_log.h). A test whose whole point is a fault-free property starts with
 // SKIP_UNDER_SWARM("why").
 //
+// A test that asserts one specific path which a buggify site legitimately changes (the exact
+// mechanism taken, a count of a fallback, that path's fault-free timing) calls
+// without_buggify("why") before boot(): swarm's other faults stay on.
+//
 // A test that cannot go on (a cluster that does not boot, a task that does not finish, a
 // component that is down) fails with a gtest failure saying why and an exception
 // (TestCannotContinue) that ends the test: never by aborting the binary.
@@ -105,6 +109,14 @@ class ClientTest : public ::testing::Test {
   void boot(std::vector<std::string> brokers = {"broker-a", "broker-b"}, std::vector<TopicSpec> topics = {},
             std::size_t namesrvs = 1) {
     boot(cluster_spec(std::move(brokers), std::move(topics), namesrvs));
+  }
+
+  // Before boot(): this test runs with buggify off, every other swarm fault as drawn. Say why:
+  // without_buggify("counts the broker's send-backs; the fallback path is another test's").
+  void without_buggify(const std::string& why) {
+    if (cluster_) cannot_continue("without_buggify() after boot()");
+    options_.buggify.enabled = false;
+    RecordProperty("without_buggify", why);
   }
 
   sim::cluster::Cluster& cluster() {
