@@ -38,7 +38,9 @@ TEST_P(OffsetSeeds, ConsumerCrashRedeliversAtMostThePersistInterval) {
   const MonoTime crashed = client_rt().now();
   cluster().run_for(3s);
   cluster().start(c);
-  ASSERT_TRUE(eventually([&] { return sent->size() == 300; }, 120s)) << seed_text();
+  // 300 sends 100 ms apart take 30 s and more: under a slow network a reply may take up to the
+  // send timeout (3 s) each.
+  ASSERT_TRUE(eventually([&] { return sent->size() == 300; }, 600s)) << sent->size() << " sent" << seed_text();
   ASSERT_TRUE(wait_all(out, *sent, 60s)) << seed_text();
   cluster().run_for(5s);
   EXPECT_EQ(out->bodies(), *sent) << seed_text();
