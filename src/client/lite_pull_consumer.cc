@@ -106,7 +106,7 @@ Task<void> LitePullConsumer::shutdown() {
   running_ = false;
   std::vector<MessageQueue> held = assignment();
   for (auto& [mq, q] : queues_) q->dropped = true;
-  co_await offsets_->persist_all(held);
+  co_await offsets_->persist_final(held);
   co_await ci_.unregister_consumer(config_.group);
   queues_.clear();
   cache_.clear();

@@ -34,6 +34,8 @@ class LocalOffsetStore final : public OffsetStore {
   Status load() override;
   Task<Result<std::optional<QueueOffset>>> read_store(MessageQueue mq) override;
   Task<void> persist_all(std::vector<MessageQueue> mqs) override;
+  // The file write is confirmed already: persist_all().
+  Task<void> persist_final(std::vector<MessageQueue> mqs) override { co_await persist_all(std::move(mqs)); }
   Task<void> persist(MessageQueue mq) override;
 
   const std::string& path() const { return path_; }

@@ -37,6 +37,10 @@ class OffsetStore {
   // Persists the offsets of `mqs` (the queues this consumer holds) and forgets the in-memory
   // offsets of every other queue. Failures are logged, not returned (the next round retries).
   virtual Task<void> persist_all(std::vector<MessageQueue> mqs) = 0;
+  // As persist_all(), for a consumer that shuts down: no later round redoes a lost write, so the
+  // store confirms each one (remote: a two-way UPDATE_CONSUMER_OFFSET; a broker may drop a oneway
+  // one). Failures are logged, not returned.
+  virtual Task<void> persist_final(std::vector<MessageQueue> mqs) = 0;
   // Persists the offset of one queue (before it is given up in a rebalance).
   virtual Task<void> persist(MessageQueue mq) = 0;
   // Forgets the in-memory offset of `mq`.

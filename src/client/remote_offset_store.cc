@@ -12,7 +12,7 @@ Task<Result<std::optional<QueueOffset>>> RemoteOffsetStore::read_store(MessageQu
   co_return r;
 }
 
-Task<void> RemoteOffsetStore::persist_all(std::vector<MessageQueue> mqs) {
+std::vector<std::pair<MessageQueue, QueueOffset>> RemoteOffsetStore::keep_only(std::vector<MessageQueue> mqs) {
   std::sort(mqs.begin(), mqs.end());
   std::vector<std::pair<MessageQueue, QueueOffset>> out;
   for (auto it = table_.begin(); it != table_.end();) {
@@ -23,9 +23,20 @@ Task<void> RemoteOffsetStore::persist_all(std::vector<MessageQueue> mqs) {
       it = table_.erase(it);  // RocketMQ drops the offsets of queues no longer held
     }
   }
-  for (auto& [mq, offset] : out) {
+  return out;
+}
+
+Task<void> RemoteOffsetStore::persist_all(std::vector<MessageQueue> mqs) {
+  for (auto& [mq, offset] : keep_only(std::move(mqs))) {
     Status s = co_await update_consumer_offset_oneway(ci_, group_, mq, offset);
     if (!s.ok()) ci_.runtime().log().info("persist offset {} of {}: {}", offset, mq.to_string(), s.error().to_string());
+  }
+}
+
+Task<void> RemoteOffsetStore::persist_final(std::vector<MessageQueue> mqs) {
+  for (auto& [mq, offset] : keep_only(std::move(mqs))) {
+    Status s = co_await update_consumer_offset(ci_, group_, mq, offset);
+    if (!s.ok()) ci_.runtime().log().warn("persist offset {} of {} at shutdown: {}", offset, mq.to_string(), s.error().to_string());
   }
 }
 

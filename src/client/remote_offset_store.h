@@ -7,6 +7,8 @@
 //                 (the client instance calls it every 5 s through the consumer); offsets of
 //                 queues no longer held are dropped from memory.
 //   persist     — the same for one queue.
+//   persist_final — persist_all at shutdown, but two-way: each UPDATE_CONSUMER_OFFSET awaits the
+//                 broker's answer (a broker may drop a oneway request, and no round follows).
 // Pull requests also carry the in-memory offset (the commitOffset flag), so the broker usually
 // has it before a persist round. Failures are logged; a lost update is redone by the next round.
 #pragma once
@@ -26,8 +28,12 @@ class RemoteOffsetStore final : public OffsetStore {
   Task<Result<std::optional<QueueOffset>>> read_store(MessageQueue mq) override;
   Task<void> persist_all(std::vector<MessageQueue> mqs) override;
   Task<void> persist(MessageQueue mq) override;
+  Task<void> persist_final(std::vector<MessageQueue> mqs) override;
 
  private:
+  // The in-memory offsets of `mqs`; every other queue's offset is forgotten.
+  std::vector<std::pair<MessageQueue, QueueOffset>> keep_only(std::vector<MessageQueue> mqs);
+
   ClientInstance& ci_;
   const std::string group_;
 };
