@@ -178,15 +178,29 @@ class ClientTest : public ::testing::Test {
   // Runs until `goal` holds; false (and the goal unmet) after `limit`.
   bool eventually(const std::function<bool()>& goal, Duration limit) { return cluster().run_until(goal, limit).ok(); }
 
+  // Every message of `mq` from `from` on (matching `expr`), the way a user pulls a queue out: a
+  // pull may return fewer messages than there are (pull again from next_begin_offset) or be
+  // refused busy (pull again after a second).
   std::vector<MessageExt> pull_all(const MessageQueue& mq, QueueOffset from = QueueOffset(0), std::string expr = "*") {
     PullRequest q;
     q.group = "CG";
     q.queue = mq;
     q.offset = from;
     q.sub_expression = std::move(expr);
-    Result<PullResult> r = run(puller().pull(q));
-    EXPECT_TRUE(r.ok()) << r.error().to_string();
-    return r.ok() ? std::move(r->messages) : std::vector<MessageExt>();
+    std::vector<MessageExt> all;
+    int busy = 0;
+    for (;;) {
+      Result<PullResult> r = run(puller().pull(q));
+      if (!r.ok() && r.error().code == Errc::busy && ++busy <= 30) {
+        cluster().run_for(std::chrono::seconds(1));
+        continue;
+      }
+      EXPECT_TRUE(r.ok()) << r.error().to_string() << seed_text();
+      if (!r.ok()) return all;
+      for (MessageExt& m : r->messages) all.push_back(std::move(m));
+      if (r->status == PullStatus::OFFSET_ILLEGAL || r->next_begin_offset <= q.offset) return all;
+      q.offset = r->next_begin_offset;
+    }
   }
 
   // How far `d` on one node's clock may be from `d` on another's: their monotonic clocks run at
