@@ -13,14 +13,20 @@ namespace {
 
 using namespace std::chrono_literals;
 
-Task<void> send_paced(Producer* p, std::string topic, int n, Duration every, std::shared_ptr<std::set<std::string>> sent,
-                      Runtime* rt) {
+struct PacedSends {
+  std::set<std::string> sent;    // acknowledged
+  std::set<std::string> failed;  // not acknowledged: stored or not
+  bool done = false;
+};
+
+Task<void> send_paced(Producer* p, std::string topic, int n, Duration every, std::shared_ptr<PacedSends> out, Runtime* rt) {
   for (int i = 0; i < n; ++i) {
     std::string body = numbered("p", i);
     Result<SendResult> r = co_await p->send(text_message(topic, body));
-    if (r.ok()) sent->insert(body);
+    (r.ok() ? out->sent : out->failed).insert(body);
     co_await rt->sleep(every);
   }
+  out->done = true;
 }
 
 class OffsetSeeds : public ConsumerTest, public ::testing::WithParamInterface<std::uint64_t> {
@@ -34,19 +40,23 @@ TEST_P(OffsetSeeds, ConsumerCrashRedeliversAtMostThePersistInterval) {
   auto c = add_push_consumer("consumer-1", push_config("CG"), {"T", out});
   cluster().run_for(5s);
   Producer& p = producer();
-  auto sent = std::make_shared<std::set<std::string>>();
-  client_rt().spawn(send_paced(&p, "T", 300, 100ms, sent, &client_rt()), "paced-sender");
+  auto sends = std::make_shared<PacedSends>();
+  client_rt().spawn(send_paced(&p, "T", 300, 100ms, sends, &client_rt()), "paced-sender");
   cluster().run_for(17s);
   cluster().kill(c);
   const MonoTime crashed = client_rt().now();
   cluster().run_for(3s);
   cluster().start(c);
   // 300 sends 100 ms apart take 30 s and more: under a slow network a reply may take up to the
-  // send timeout (3 s) each.
-  ASSERT_TRUE(eventually([&] { return sent->size() == 300; }, 600s)) << sent->size() << " sent" << seed_text();
-  ASSERT_TRUE(wait_all(out, *sent, 60s)) << seed_text();
+  // send timeout (3 s) each, and a send may time out (its message stored or not).
+  ASSERT_TRUE(eventually([&] { return sends->done; }, 1200s)) << sends->sent.size() << " sent" << seed_text();
+  ASSERT_TRUE(wait_all(out, sends->sent, 60s)) << seed_text();
   cluster().run_for(5s);
-  EXPECT_EQ(out->bodies(), *sent) << seed_text();
+  // Every acknowledged message was delivered; anything else delivered was a send that failed.
+  for (const std::string& body : out->bodies()) {
+    EXPECT_TRUE(sends->sent.count(body) + sends->failed.count(body) == 1) << body << " was never sent" << seed_text();
+  }
+  EXPECT_GT(sends->sent.size(), sends->failed.size()) << "most sends succeed" << seed_text();
   // Every duplicate was first consumed shortly before the crash.
   std::map<std::string, MonoTime> first;
   for (const Delivery& d : out->all) first.emplace(d.body, d.at);
