@@ -214,7 +214,7 @@ bool LitePullConsumer::is_paused(const MessageQueue& mq) const {
 }
 
 Task<Result<std::optional<QueueOffset>>> LitePullConsumer::committed(MessageQueue mq) {
-  co_return co_await offsets_->read_store(mq);
+  co_return co_await offsets_->query_store(mq);
 }
 
 std::vector<MessageQueue> LitePullConsumer::assignment() const {

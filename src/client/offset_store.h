@@ -30,10 +30,12 @@ class OffsetStore {
   void update(const MessageQueue& mq, QueueOffset offset, bool increase_only);
   // The in-memory offset, if any.
   std::optional<QueueOffset> read_memory(const MessageQueue& mq) const;
-  // Asks the store (broker / file) for the persisted offset and, when there is one, sets the
-  // in-memory offset to it. nullopt: nothing persisted for the queue. Errors: the store could
-  // not answer (the caller must not guess: RocketMQ's -2).
-  virtual Task<Result<std::optional<QueueOffset>>> read_store(MessageQueue mq) = 0;
+  // Asks the store (broker / file) for the persisted offset; the in-memory one stays as it is
+  // (a read must not undo what was consumed but not yet persisted). nullopt: nothing persisted
+  // for the queue. Errors: the store could not answer (the caller must not guess: RocketMQ's -2).
+  virtual Task<Result<std::optional<QueueOffset>>> query_store(MessageQueue mq) = 0;
+  // query_store() for a queue being taken: when there is an offset, the in-memory one becomes it.
+  Task<Result<std::optional<QueueOffset>>> read_store(MessageQueue mq);
   // Persists the offsets of `mqs` (the queues this consumer holds) and forgets the in-memory
   // offsets of every other queue. Failures are logged, not returned (the next round retries).
   virtual Task<void> persist_all(std::vector<MessageQueue> mqs) = 0;

@@ -6,10 +6,8 @@
 
 namespace ferry::client {
 
-Task<Result<std::optional<QueueOffset>>> RemoteOffsetStore::read_store(MessageQueue mq) {
-  Result<std::optional<QueueOffset>> r = co_await query_consumer_offset(ci_, group_, mq);
-  if (r.ok() && r->has_value()) update(mq, **r, false);
-  co_return r;
+Task<Result<std::optional<QueueOffset>>> RemoteOffsetStore::query_store(MessageQueue mq) {
+  co_return co_await query_consumer_offset(ci_, group_, mq);
 }
 
 std::vector<std::pair<MessageQueue, QueueOffset>> RemoteOffsetStore::keep_only(std::vector<MessageQueue> mqs) {

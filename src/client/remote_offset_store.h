@@ -1,7 +1,7 @@
 // RemoteOffsetStore: clustering offsets, kept by the broker of each queue (RocketMQ's
 // RemoteBrokerOffsetStore).
 //
-//   read_store  — QUERY_CONSUMER_OFFSET to the queue's master: an offset, nullopt for
+//   query_store — QUERY_CONSUMER_OFFSET to the queue's master: an offset, nullopt for
 //                 QUERY_NOT_FOUND (22), an error for anything else (no reply, no master).
 //   persist_all — UPDATE_CONSUMER_OFFSET, oneway, for every held queue with an in-memory offset
 //                 (the client instance calls it every 5 s through the consumer); offsets of
@@ -25,7 +25,7 @@ class RemoteOffsetStore final : public OffsetStore {
   RemoteOffsetStore(ClientInstance& ci, std::string group) : ci_(ci), group_(std::move(group)) {}
 
   Status load() override { return {}; }
-  Task<Result<std::optional<QueueOffset>>> read_store(MessageQueue mq) override;
+  Task<Result<std::optional<QueueOffset>>> query_store(MessageQueue mq) override;
   Task<void> persist_all(std::vector<MessageQueue> mqs) override;
   Task<void> persist(MessageQueue mq) override;
   Task<void> persist_final(std::vector<MessageQueue> mqs) override;

@@ -186,5 +186,34 @@ TEST_F(LitePullTest, PauseResumeSeekToBeginAndEnd) {
   EXPECT_FALSE(run_on(c, lite(c).seek_to_end(other)).ok());
 }
 
+// committed() only reads: when commit()'s oneway UPDATE_CONSUMER_OFFSET was lost (a broker may
+// drop one), the broker still has an older offset, and reading it must not replace the consumed
+// offset the consumer persists next (else a restart re-delivers what was committed).
+// committed() only reads: when commit()'s oneway UPDATE_CONSUMER_OFFSET was lost (a broker may
+// drop one), the broker still has an older offset, and reading it must not replace the consumed
+// offset the consumer persists next (else a restart re-delivers what was committed).
+TEST_F(LitePullTest, CommittedReadsWithoutUndoingALostCommit) {
+  boot({"broker-a"}, {{"C", 1}});
+  drop_oneway_offset_updates(0);
+  broker::Broker* b = &broker(0);
+  const MessageQueue mq{"C", "broker-a", QueueId(0)};
+  b->offsets().commit("CLG", "C", QueueId(0), QueueOffset(0));  // an earlier run committed 0
+  LitePullConsumerConfig lc = lite_config("CLG");
+  lc.auto_commit = false;
+  auto c = add_lite_consumer("lite-1", lc, [mq](LitePullConsumer& l) { ASSERT_TRUE(l.assign({mq}).ok()); });
+  std::set<std::string> sent = send_n("C", 5, "c");
+  EXPECT_EQ(bodies(poll_on(c, 5)), sent) << seed_text();
+  run_on(c, lite(c).commit());  // its oneway update is lost
+  const Result<std::optional<QueueOffset>> cr = run_on(c, lite(c).committed(mq));
+  ASSERT_TRUE(cr.ok()) << cr.error().to_string();
+  EXPECT_EQ(*cr, std::optional<QueueOffset>(QueueOffset(0))) << "the broker's (older) offset";
+  // Shutdown persists (two-way) what was committed: the restart polls only what is new.
+  stop_consumer(c);
+  EXPECT_EQ(b->offsets().query("CLG", "C", QueueId(0)), std::optional<QueueOffset>(QueueOffset(5)));
+  cluster().start(c);
+  std::set<std::string> more = send_n("C", 2, "d");
+  EXPECT_EQ(bodies(poll_on(c, 2)), more) << seed_text();
+}
+
 }  // namespace
 }  // namespace ferry::client::testing

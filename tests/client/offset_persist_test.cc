@@ -3,9 +3,6 @@
 // offsets (consumerOffset.json); a broadcasting consumer's local offset file survives its node's
 // crash. Plus the local file format itself.
 #include "client/local_offset_store.h"
-#include "remoting/header/consumer_offset_header.h"
-#include "remoting/request_code.h"
-#include "remoting/response_code.h"
 #include "tests/client/consumer_fixture.h"
 
 namespace ferry::client::testing {
@@ -89,19 +86,12 @@ TEST_F(ConsumerTest, GracefulRestartRedeliversNothing) {
 // A broker may drop a oneway request (RocketMQ drops one its busy processor pool rejects), and
 // nothing repeats the offsets a consumer persists as it shuts down: they must not depend on a
 // oneway UPDATE_CONSUMER_OFFSET. This broker drops every oneway one and serves two-way ones.
-Task<std::optional<remoting::RemotingCommand>> update_offset_unless_oneway(broker::Broker* b, remoting::RequestContext ctx) {
-  if (ctx.request.is_oneway()) co_return std::nullopt;
-  auto h = remoting::UpdateConsumerOffsetRequestHeader::from_fields(ctx.request.ext_fields);
-  if (!h) co_return remoting::make_response(ctx.request, remoting::response_code::SYSTEM_ERROR, h.error().to_string());
-  b->offsets().commit(h->consumer_group, h->topic, h->queue_id, h->commit_offset);
-  co_return remoting::make_response(ctx.request, remoting::response_code::SUCCESS, "");
-}
-
+// A broker may drop a oneway request (RocketMQ drops one its busy processor pool rejects), and
+// nothing repeats the offsets a consumer persists as it shuts down: they must not depend on a
+// oneway UPDATE_CONSUMER_OFFSET.
 TEST_F(ConsumerTest, GracefulRestartRedeliversNothingThoughOnewayOffsetUpdatesAreLost) {
   boot({"broker-a"}, {{"T", 2}});
-  broker::Broker* b = &broker(0);
-  b->register_processor(remoting::request_code::UPDATE_CONSUMER_OFFSET,
-                        [b](remoting::RequestContext ctx) { return update_offset_unless_oneway(b, std::move(ctx)); });
+  drop_oneway_offset_updates(0);
   auto out = std::make_shared<Deliveries>();
   auto c = add_push_consumer("consumer-1", push_config("CG"), {"T", out});
   std::set<std::string> sent = send_n("T", 30, "a");
