@@ -2,6 +2,7 @@
 // persist interval (5 s); a gracefully stopped one nothing; a broker restart keeps the group's
 // offsets (consumerOffset.json); a broadcasting consumer's local offset file survives its node's
 // crash. Plus the local file format itself.
+#include "client/consumer_calls.h"
 #include "client/local_offset_store.h"
 #include "tests/client/consumer_fixture.h"
 
@@ -137,8 +138,22 @@ TEST_F(ConsumerTest, LocalOffsetFileSurvivesACrash) {
   auto c = add_push_consumer("consumer-1", pc, {"B", out});
   std::set<std::string> sent = send_n("B", 20, "a");
   ASSERT_TRUE(wait_all(out, sent, 60s)) << seed_text();
-  cluster().run_for(12s);
+  // The client persists every 5 s (the first 10 s after start), skipping a round now and then:
+  // wait until its file holds every queue's end.
   const std::string path = fmt::format("offsets/{}/BG/offsets.json", client_id(c));
+  LocalOffsetStore file(node_rt(c), "offsets", client_id(c), "BG");
+  auto persisted = [&] {
+    for (QueueId q : {QueueId(0), QueueId(1)}) {
+      const MessageQueue mq{"B", "broker-a", q};
+      const Result<QueueOffset> max = run(max_offset(instance(), mq));
+      const Result<std::optional<QueueOffset>> stored = run_on(c, file.query_store(mq));
+      if (!max.ok() || !stored.ok() || *stored != std::optional<QueueOffset>(*max)) return false;
+    }
+    return true;
+  };
+  bool done = false;
+  for (int i = 0; i < 60 && !(done = persisted()); ++i) cluster().run_for(1s);
+  ASSERT_TRUE(done) << path << seed_text();
   cluster().kill(c);
   ASSERT_TRUE(node_rt(c).fs().exists(path)) << path;
   cluster().start(c);
