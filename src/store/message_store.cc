@@ -48,8 +48,9 @@ Task<Status> MessageStore::open() {
     Status synced = co_await flush_.flush_all();
     if (!synced.ok()) co_return synced;
   }
-  Status st = dispatch(log_.max_offset());
-  if (!st.ok()) co_return st;
+  // A record that cannot be indexed now (no space for a ConsumeQueue file, EIO) does not stop the
+  // store from opening: it serves what is indexed, refuses writes, and retries (start()).
+  note_dispatch(dispatch(log_.max_offset()));
   // 3. The disk state, a new store's first file, and the abort file.
   cleanup_.refresh_disk();
   co_await preallocate_first_file();
@@ -81,7 +82,35 @@ void MessageStore::start() {
   rt_.spawn(flush_.run_async_loop(), "store-flush-commitlog");
   rt_.spawn(run_queue_flush_loop(), "store-flush-queues");
   rt_.spawn(cleanup_.run_loop(), "store-cleanup");
+  rt_.spawn(run_dispatch_retry_loop(), "store-dispatch-retry");
   maybe_preallocate();
+}
+
+Task<void> MessageStore::run_dispatch_retry_loop() {
+  while (!stopped_) {
+    co_await rt_.sleep(kDispatchRetryInterval);
+    if (stopped_) break;
+    if (!dispatch_failure_) continue;
+    const PhysicalOffset limit =
+        config_.flush_mode == FlushMode::sync_flush ? log_.flushed_offset() : log_.max_offset();
+    note_dispatch(dispatch(limit));
+  }
+}
+
+void MessageStore::note_dispatch(Status st) {
+  if (!st.ok()) {
+    if (!dispatch_failure_) {
+      rt_.log().error("store: indexing the CommitLog at offset {} failed; writes are refused until it succeeds "
+                      "(retried every {} ms): {}", reput_offset_.value(), to_ms(kDispatchRetryInterval),
+                      st.error().to_string());
+    }
+    dispatch_failure_ = std::move(st).error();
+    return;
+  }
+  if (dispatch_failure_) {
+    rt_.log().warn("store: indexing caught up at CommitLog offset {}; writes are taken again", reput_offset_.value());
+    dispatch_failure_.reset();
+  }
 }
 
 void MessageStore::maybe_preallocate() {
@@ -170,6 +199,10 @@ std::optional<std::string> MessageStore::write_refusal() const {
   if (stopped_) return std::string("the store is shut down");
   if (const std::optional<Error>& failed = flush_.sync_failure()) {
     return "a CommitLog sync failed; the store refuses writes until it is restarted: " + failed->detail;
+  }
+  if (dispatch_failure_) {
+    return fmt::format("indexing the CommitLog at offset {} failed (retried every {} ms): {}", reput_offset_.value(),
+                       to_ms(kDispatchRetryInterval), dispatch_failure_->to_string());
   }
   if (cleanup_.disk_full()) {
     return fmt::format("disk full: {}% used (limit {}%)", cleanup_.used_pct(), config_.disk_space_warning_level_ratio_pct);
@@ -278,13 +311,17 @@ PutResult MessageStore::put(std::span<const PutRequest> batch) {
     for (std::size_t i = 0; i < fields_.size() && st.ok(); ++i) {
       FERRY_ASSERT_EQ(fields_[i].physical_offset.value(), reput_offset_.value());
       st = dispatch_record(fields_[i], sizes[i]);
-      reput_offset_ += static_cast<std::int64_t>(sizes[i]);
+      if (st.ok()) reput_offset_ += static_cast<std::int64_t>(sizes[i]);  // else retried from this record
     }
   } else {
     st = dispatch(log_.max_offset());
   }
-  FERRY_ASSERT(st.ok(), "dispatch of records just written failed: {}", st.error().to_string());
-  FERRY_ASSERT_EQ(reput_offset_.value(), log_.max_offset().value());
+  // The records are in the CommitLog, so the put stands; a record that could not be indexed
+  // (no space for a ConsumeQueue file, EIO) becomes readable once the retry succeeds, and until
+  // then the store refuses new writes (write_refusal()).
+  const bool indexed = st.ok();
+  note_dispatch(std::move(st));
+  if (indexed) FERRY_ASSERT_EQ(reput_offset_.value(), log_.max_offset().value());
   maybe_preallocate();
   return result;
 }
@@ -304,10 +341,7 @@ Result<std::string> MessageStore::offset_msg_ids(const PutResult& r) const {
   return ids;
 }
 
-void MessageStore::dispatch_durable() {
-  Status st = dispatch(log_.flushed_offset());
-  if (!st.ok()) rt_.log().error("store: dispatch of durable records failed: {}", st.error().to_string());
-}
+void MessageStore::dispatch_durable() { note_dispatch(dispatch(log_.flushed_offset())); }
 
 Status MessageStore::dispatch(PhysicalOffset limit) {
   FERRY_ASSERT_LE(limit.value(), log_.max_offset().value());

@@ -21,6 +21,11 @@
 //    flushes everything, writes the checkpoint and removes the abort file.
 //  * Puts are refused with service_not_available while the disk is 90 % full (as of the last
 //    cleanup pass, every 10 s, or refresh_disk()); reads go on.
+//  * A record that cannot be indexed (a ConsumeQueue or index file that cannot be created: no
+//    space, EIO, no descriptors) is a state, not a crash: its put stands (it is in the
+//    CommitLog), new puts are refused with service_not_available saying why, dispatch is retried
+//    every kDispatchRetryInterval from that record, and writes resume once it succeeds. open()
+//    likewise serves what is indexed instead of failing.
 //
 // Threading: the node's loop only. Lifetime: the store outlives the node's tasks (the loops it
 // spawns in start() capture `this`).
@@ -78,6 +83,9 @@ using TagsCodeHook = std::function<std::optional<std::int64_t>(std::string_view 
 
 class MessageStore {
  public:
+  // How often a failed dispatch (indexing) is retried.
+  static constexpr Duration kDispatchRetryInterval = std::chrono::seconds(1);
+
   MessageStore(Runtime& rt, StoreConfig config);
   ~MessageStore();
   MessageStore(const MessageStore&) = delete;
@@ -86,8 +94,8 @@ class MessageStore {
   // Loads and recovers every file (store_recovery.h: clean stop, scan the last 3 CommitLog
   // files; crash, scan from the checkpoint; cut torn tails and queues past the log end),
   // re-dispatches what the ConsumeQueues and index miss, and creates the abort file. Success:
-  // the store serves exactly what recovery kept. Errors: corrupt (naming the file), io_error,
-  // no_space.
+  // the store serves exactly what recovery kept (what it could not index yet is retried after
+  // start(), writes refused meanwhile). Errors: corrupt (naming the file), io_error, no_space.
   Task<Status> open();
   // Starts the flush loops (ASYNC_FLUSH CommitLog loop, ConsumeQueue/index/checkpoint loop),
   // the cleanup loop, and from then on pre-allocation of the next CommitLog file (a spawned
@@ -169,6 +177,10 @@ class MessageStore {
   Status dispatch(PhysicalOffset limit);
   // SYNC_FLUSH: publishes what became durable (FlushService's on_flushed).
   void dispatch_durable();
+  // Records the outcome of a dispatch: a failure refuses writes (write_refusal) until a retry of
+  // run_dispatch_retry_loop succeeds; logged once when it starts and once when it ends.
+  void note_dispatch(Status st);
+  Task<void> run_dispatch_retry_loop();
   Status dispatch_record(const RecordFields& f, std::size_t size);
   // open(), after recovery: a new store's first CommitLog file (failure only logged), then the
   // abort file (from now on a stop without shutdown() counts as a crash).
@@ -189,6 +201,7 @@ class MessageStore {
   std::map<QueueKey, QueueOffset, QueueKeyLess> next_queue_offset_;
   CleanupService cleanup_;
   PhysicalOffset reput_offset_;
+  std::optional<Error> dispatch_failure_;  // the last dispatch failed at reput_offset_
   RecoveryInfo recovery_;
   ArrivalListener arrival_;
   TagsCodeHook tags_code_hook_;

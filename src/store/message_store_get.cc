@@ -72,8 +72,13 @@ GetMessageResult MessageStore::get_messages(const std::string& topic, QueueId qu
     r.next_begin_offset = r.max_offset;
     return r;
   }
+  // The scan is bounded whatever maxMsgNums the client sends: RocketMQ scans max(16000 bytes,
+  // maxMsgNums * 20) of ConsumeQueue, but a batch never holds more than pull_transfer_count_max
+  // messages, so that is the most the count can widen the scan (a filter that matches nothing
+  // costs at most 800 units per pull by default; the next pull goes on from next_begin_offset).
+  const std::int64_t counted = std::min<std::int64_t>(max_count, config_.pull_transfer_count_max);
   const std::int64_t scan_units =
-      std::max<std::int64_t>(config_.pull_filter_bytes_max, std::int64_t{max_count} * 20) / 20;
+      std::max<std::int64_t>(config_.pull_filter_bytes_max, counted * cq::kUnitBytes) / static_cast<std::int64_t>(cq::kUnitBytes);
   const PhysicalOffset log_min = log_.min_offset();
   r.status = GetStatus::no_matched_message;
   QueueOffset at = offset;

@@ -318,7 +318,13 @@ class BrokerTest : public ::testing::Test {
     return std::move(*r.value);
   }
   Call send(const Msg& m, std::int32_t request_code = rc::SEND_MESSAGE_V2) { return call(send_request(m, request_code)); }
-  Call pull(const Pull& p, Duration timeout = std::chrono::seconds(30)) { return call(pull_request(p), timeout); }
+  // One pull, sent again (as a consumer's pull loop does) while the broker answers SYSTEM_BUSY: a
+  // busy refusal is legal for any pull, and buggify takes it. Nothing else is retried.
+  Call pull(const Pull& p, Duration timeout = std::chrono::seconds(30)) {
+    Call c = call(pull_request(p), timeout);
+    for (int again = 0; again < 100 && c.reply.code == code::SYSTEM_BUSY; ++again) c = call(pull_request(p), timeout);
+    return c;
+  }
 
   // Graceful stop, then the machine goes down (what stop() did not make durable is lost) and the
   // broker starts again.

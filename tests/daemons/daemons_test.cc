@@ -97,8 +97,13 @@ TEST_F(DaemonsTest, SendPullAndRoutesThenGracefulStop) {
   EXPECT_EQ(client.route(ns_addr(), "T"), 17);
   EXPECT_FALSE(std::filesystem::exists(dir_ / "store/abort"));
   EXPECT_TRUE(std::filesystem::exists(dir_ / "store/logs/broker.log"));
+  // Both daemons raised their descriptor limit at start and said so.
+  const std::string broker_log = read_file(dir_ / "store/logs/broker.log");
+  EXPECT_NE(broker_log.find("open files: soft limit"), std::string::npos) << broker_log;
   stop_gracefully(namesrv_);
   EXPECT_TRUE(std::filesystem::exists(dir_ / "ns/logs/namesrv.log"));
+  const std::string ns_log = read_file(dir_ / "ns/logs/namesrv.log");
+  EXPECT_NE(ns_log.find("open files: soft limit"), std::string::npos) << ns_log;
 }
 
 // Senders keep 8 sends in flight; after enough acknowledgements the broker is SIGKILLed. After a

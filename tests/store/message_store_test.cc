@@ -2,6 +2,8 @@
 // index, get_messages statuses and tag filters, key queries, time search, flush, recovery.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "common/msg_id.h"
 #include "common/record_format.h"
 #include "tests/store/one_node.h"
@@ -111,6 +113,29 @@ TEST_F(MessageStoreTest, TagFilterUsesTheHashAndSkipsNonMatches) {
   EXPECT_EQ(g.next_begin_offset.value(), 4) << "past what was scanned";
 }
 
+// A tag filter that matches nothing costs one pull a bounded scan, however large the maxMsgNums
+// the client asks for: at most pull_filter_bytes_max of ConsumeQueue (800 units by default; more
+// only as pull_transfer_count_max units would need), and the next pull goes on from there.
+TEST_F(MessageStoreTest, AFilterThatMatchesNothingScansABoundedSliceEachPull) {
+  for (int i = 0; i < 2'000; ++i) ASSERT_EQ(put(TestMessage{.body = "m"}.tags("A")).status, PutStatus::ok);
+  auto none = parse_tag_expression("C");
+  ASSERT_TRUE(none.ok());
+  const std::int64_t slice = config_.pull_filter_bytes_max / 20;
+  ASSERT_EQ(slice, 800);
+  QueueOffset at(0);
+  int pulls = 0;
+  while (at.value() < 2'000) {
+    const GetMessageResult g =
+        store_->get_messages("T", QueueId(0), at, std::numeric_limits<std::int32_t>::max(), &*none);
+    ASSERT_EQ(g.status, GetStatus::no_matched_message) << "at " << at.value();
+    ASSERT_GT(g.next_begin_offset, at) << "every pull makes progress";
+    ASSERT_LE(g.next_begin_offset.value() - at.value(), slice) << "a pull from " << at.value() << " scanned too far";
+    at = g.next_begin_offset;
+    ++pulls;
+  }
+  EXPECT_EQ(pulls, 3) << "800 + 800 + 400 units";
+}
+
 TEST_F(MessageStoreTest, BatchGetsConsecutiveOffsetsInOneFile) {
   std::vector<TestMessage> msgs(3);
   for (int i = 0; i < 3; ++i) msgs[i].body = std::string(100, static_cast<char>('a' + i));
@@ -206,6 +231,41 @@ TEST_F(MessageStoreTest, DiskFullRefusesWritesButReadsGoOn) {
   EXPECT_EQ(r.status, PutStatus::service_not_available);
   EXPECT_NE(r.detail.find("disk full"), std::string::npos) << r.detail;
   EXPECT_EQ(store_->get_messages("T", QueueId(0), QueueOffset(0), 8, nullptr).status, GetStatus::found);
+}
+
+// A record that cannot be indexed (here: no space left for a new topic's ConsumeQueue file) is
+// not a crash: the put stands (the record is in the CommitLog), the store refuses new writes
+// saying why, retries, and once space returns indexes the record and takes writes again.
+TEST_F(MessageStoreTest, AnIndexingFailureRefusesWritesUntilARetrySucceeds) {
+  ASSERT_EQ(put(TestMessage{.body = "1"}).status, PutStatus::ok);  // the CommitLog and index files exist
+  store_->start();
+  EXPECT_FALSE(store_->write_refusal().has_value());
+  rt_.set_capacity_bytes(rt_.used_bytes());  // not one byte more: a new ConsumeQueue file cannot be made
+
+  const PutResult stored = put(TestMessage{.topic = "New", .body = "2"});
+  ASSERT_EQ(stored.status, PutStatus::ok) << stored.detail << " (the record is in the CommitLog)";
+  const std::optional<std::string> why = store_->write_refusal();
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find("indexing the CommitLog at offset"), std::string::npos) << *why;
+  const PutResult refused = put(TestMessage{.body = "3"});
+  EXPECT_EQ(refused.status, PutStatus::service_not_available);
+  EXPECT_EQ(refused.detail, *why);
+  EXPECT_EQ(store_->get_messages("New", QueueId(0), QueueOffset(0), 32, nullptr).messages.size(), 0u)
+      << "not readable before it is indexed";
+  EXPECT_EQ(store_->get_messages("T", QueueId(0), QueueOffset(0), 32, nullptr).messages.size(), 1u) << "reads go on";
+
+  rt_.run_for(3 * MessageStore::kDispatchRetryInterval);
+  EXPECT_TRUE(store_->write_refusal().has_value()) << "still no space: still refused";
+
+  rt_.set_capacity_bytes(std::uint64_t{1} << 30);
+  rt_.run_for(2 * MessageStore::kDispatchRetryInterval);
+  EXPECT_FALSE(store_->write_refusal().has_value()) << store_->write_refusal().value_or("");
+  const GetMessageResult g = store_->get_messages("New", QueueId(0), QueueOffset(0), 32, nullptr);
+  ASSERT_EQ(g.messages.size(), 1u);
+  EXPECT_EQ(testing::body_of(g.messages[0]), "2");
+  const PutResult again = put(TestMessage{.body = "4"});
+  ASSERT_EQ(again.status, PutStatus::ok) << again.detail;
+  EXPECT_EQ(again.queue_offset.value(), 1) << "the refused put took no queue offset";
 }
 
 TEST_F(MessageStoreTest, SyncFlushGroupCommitsConcurrentWaiters) {

@@ -21,6 +21,7 @@
 #include "tools/mqbroker/broker_conf.h"
 #include "tools/daemon/daemon_log.h"
 #include "tools/daemon/dir_lock.h"
+#include "tools/daemon/open_files.h"
 
 namespace {
 
@@ -113,6 +114,11 @@ int run(int argc, char** argv) {
   if (!conf.broker.broker_ip1.empty()) opts.advertised_host = conf.broker.broker_ip1;
   AsioRuntime rt(opts);
   for (const auto& w : *log_warnings) rt.log().warn("{}", w);
+  if (const tools::OpenFilesReport files = tools::raise_open_files_limit(); files.low() || !files.error.empty()) {
+    rt.log().warn("{}", files.text());
+  } else {
+    rt.log().info("{}", files.text());
+  }
   for (const auto& w : conf.warnings) rt.log().warn("{}", w);
   if (conf.broker.namesrv_addr.empty()) {
     rt.log().warn("no namesrvAddr (-n or namesrvAddr=): the broker registers with no NameServer");

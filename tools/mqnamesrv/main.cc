@@ -17,6 +17,7 @@
 #include "runtime/asio/asio_runtime.h"
 #include "tools/daemon/config_binder.h"
 #include "tools/daemon/daemon_log.h"
+#include "tools/daemon/open_files.h"
 #include "tools/mqnamesrv/namesrv_conf.h"
 
 namespace {
@@ -79,6 +80,11 @@ int run(int argc, char** argv) {
   opts.offload_threads = 1;
   AsioRuntime rt(opts);
   for (const auto& w : *log_warnings) rt.log().warn("{}", w);
+  if (const tools::OpenFilesReport files = tools::raise_open_files_limit(); files.low() || !files.error.empty()) {
+    rt.log().warn("{}", files.text());
+  } else {
+    rt.log().info("{}", files.text());
+  }
   for (const auto& w : conf.warnings) rt.log().warn("{}", w);
 
   namesrv::NameServer ns(rt, conf.namesrv);

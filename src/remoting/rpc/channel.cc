@@ -21,6 +21,7 @@ Channel::Channel(Runtime& rt, std::unique_ptr<Connection> conn, Handler& handler
       id_(id),
       peer_(conn_->peer()),
       decoder_(opts.frame_bytes_max),
+      last_active_(rt.now()),
       writable_(rt.executor()),
       space_(rt.executor()) {
   FERRY_ASSERT(opts_.read_buffer_bytes > 0, "read buffer must not be empty");
@@ -63,6 +64,7 @@ Task<void> Channel::read_loop(std::shared_ptr<Channel> self) {
       self->close_with(n.error());
       co_return;
     }
+    self->last_active_ = self->rt_.now();
     Status fed = self->decoder_.feed(Bytes(buf.data(), *n));
     if (!fed) {
       self->close_with(fed.error());
@@ -111,6 +113,7 @@ Task<void> Channel::write_loop(std::shared_ptr<Channel> self) {
     }
     FERRY_ASSERT_LE(batch_bytes, self->queued_bytes_);
     self->queued_bytes_ -= batch_bytes;
+    self->last_active_ = self->rt_.now();
     self->space_.notify_all();
     if (!written) {
       self->close_with(written.error());

@@ -61,6 +61,8 @@ class Channel : public std::enable_shared_from_this<Channel> {
   const Endpoint& peer() const { return peer_; }
   std::string peer_text() const { return peer_.to_string(); }
   std::size_t queued_bytes() const { return queued_bytes_; }
+  // When a byte last arrived or left (the channel's start before any did).
+  MonoTime last_active() const { return last_active_; }
 
  private:
   struct OutFrame {
@@ -83,6 +85,7 @@ class Channel : public std::enable_shared_from_this<Channel> {
   Endpoint peer_;
   FrameDecoder decoder_;
   bool open_ = true;
+  MonoTime last_active_;
   std::deque<OutFrame> queue_;
   std::size_t queued_bytes_ = 0;
   WaitQueue writable_;  // the writer waits here for frames

@@ -23,6 +23,17 @@ struct RpcOptions {
   std::size_t pending_calls_max = 65536;
   // Client: how long a connect may take.
   Duration connect_timeout = std::chrono::seconds(3);
+  // Server: connections open at once; one accepted over the cap is closed at once (logged,
+  // at most one line per 10 s with the count refused since).
+  std::size_t connections_max = 16384;
+  // Server: a connection without a byte in either direction for this long is closed
+  // (RocketMQ's serverChannelMaxIdleTimeSeconds, 120 s; clients heartbeat every 30 s, brokers
+  // register every 30 s, so only a connection that never speaks is hit). Zero: never.
+  Duration idle_timeout = std::chrono::seconds(120);
+  // Server: after a failed accept (out of descriptors, say) the next waits this long, doubling
+  // up to accept_backoff_max, instead of retrying at once in a busy loop.
+  Duration accept_backoff_min = std::chrono::milliseconds(10);
+  Duration accept_backoff_max = std::chrono::seconds(1);
 };
 
 }  // namespace ferry::remoting

@@ -1,5 +1,9 @@
 #include "remoting/rpc/rpc_server.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
+
 namespace ferry::remoting {
 
 RpcServer::RpcServer(Runtime& rt, RpcOptions opts) : RpcPeer(rt, opts) {}
@@ -18,21 +22,71 @@ Status RpcServer::start(const Endpoint& addr) {
   local_ = listener_->local();
   rt_.log().info("remoting server listening on {}", local_.to_string());
   rt_.spawn(accept_loop(this), "accept " + local_.to_string());
+  if (opts_.idle_timeout > Duration::zero()) rt_.spawn(idle_loop(this, alive_), "idle " + local_.to_string());
   return {};
 }
 
+bool RpcServer::may_log(std::optional<MonoTime>& last) {
+  const MonoTime now = rt_.now();
+  if (last && now - *last < std::chrono::seconds(10)) return false;
+  last = now;
+  return true;
+}
+
 Task<void> RpcServer::accept_loop(RpcServer* self) {
+  Duration backoff = Duration::zero();
   while (!self->stopped_) {
     auto conn = co_await self->listener_->accept();
     if (self->stopped_) co_return;
     if (!conn) {
       if (conn.error().is(Errc::closed)) co_return;
-      self->rt_.log().warn("accept on {} failed: {}", self->local_.to_string(), conn.error().to_string());
+      // Out of descriptors, say: retrying at once would spin the loop. Back off, doubling.
+      ++self->accept_errors_;
+      backoff = backoff == Duration::zero() ? self->opts_.accept_backoff_min
+                                            : std::min(2 * backoff, self->opts_.accept_backoff_max);
+      if (self->may_log(self->accept_error_logged_at_)) {
+        self->rt_.log().warn("accept on {} failed ({} failures so far; next try in {} ms): {}", self->local_.to_string(),
+                             self->accept_errors_, to_ms(backoff), conn.error().to_string());
+      }
+      co_await self->rt_.sleep(backoff);
+      continue;
+    }
+    backoff = Duration::zero();
+    if (self->channels_.size() >= self->opts_.connections_max) {
+      ++self->refused_;
+      if (self->may_log(self->refusal_logged_at_)) {
+        self->rt_.log().warn("refusing connections on {}: {} open, the cap is {} (connections_max); {} refused since "
+                             "the last report, the latest from {}",
+                             self->local_.to_string(), self->channels_.size(), self->opts_.connections_max,
+                             self->refused_ - self->refused_logged_, (*conn)->peer().to_string());
+        self->refused_logged_ = self->refused_;
+      }
+      (*conn)->close();
       continue;
     }
     auto ch = Channel::start(self->rt_, std::move(*conn), *self, self->opts_, self->next_channel_id());
     self->rt_.log().debug("connection from {}", ch->peer_text());
     self->channels_.emplace(ch->id(), ch);
+  }
+}
+
+Task<void> RpcServer::idle_loop(RpcServer* self, std::shared_ptr<bool> alive) {
+  const Duration timeout = self->opts_.idle_timeout;
+  const Duration period = std::max<Duration>(timeout / 4, std::chrono::milliseconds(1));
+  while (true) {
+    co_await self->rt_.sleep(period);
+    if (!*alive || self->stopped_) co_return;
+    const MonoTime now = self->rt_.now();
+    std::vector<std::shared_ptr<Channel>> idle;
+    for (const auto& [id, ch] : self->channels_) {
+      if (now - ch->last_active() >= timeout) idle.push_back(ch);
+    }
+    for (const std::shared_ptr<Channel>& ch : idle) {
+      ++self->idle_closed_;
+      self->rt_.log().info("closing connection from {}: idle for {} ms (idle_timeout)", ch->peer_text(),
+                           to_ms(now - ch->last_active()));
+      ch->close(fmt::format("idle for {} ms", to_ms(now - ch->last_active())));
+    }
   }
 }
 
@@ -56,6 +110,7 @@ std::vector<std::shared_ptr<Channel>> RpcServer::channels() const {
 void RpcServer::stop() {
   if (stopped_) return;
   stopped_ = true;
+  *alive_ = false;
   if (listener_) listener_->close();
   // Detach first: closing must not call back into a server that is going away.
   auto open = std::move(channels_);

@@ -2,6 +2,11 @@
 // (RpcPeer). Many concurrent connections; each has its own bounded write queue. The server can
 // also call a connected client (e.g. NOTIFY_CONSUMER_IDS_CHANGED) with invoke_on().
 //
+// Bounds (RpcOptions): at most connections_max connections (one accepted over the cap is closed
+// at once); a connection idle in both directions for idle_timeout is closed; a failed accept is
+// retried after a back-off (accept_backoff_min doubling to accept_backoff_max), not at once. The
+// log says each, at most one line per 10 s for refusals and accept errors.
+//
 // Usage:
 //   RpcServer server(rt, options);
 //   server.register_processor(request_code::HEART_BEAT, ...);
@@ -13,6 +18,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 
 #include "remoting/rpc/rpc_peer.h"
 
@@ -31,6 +37,9 @@ class RpcServer final : public RpcPeer {
   // The bound address (the real port when started on port 0). Valid after start().
   const Endpoint& local() const { return local_; }
   std::size_t connection_count() const { return channels_.size(); }
+  // Connections closed at once because the server was at connections_max; closed for idling.
+  std::uint64_t refused_connections() const { return refused_; }
+  std::uint64_t idle_closed_connections() const { return idle_closed_; }
   // Open channels in accept order.
   std::vector<std::shared_ptr<Channel>> channels() const;
 
@@ -41,6 +50,9 @@ class RpcServer final : public RpcPeer {
 
  private:
   static Task<void> accept_loop(RpcServer* self);
+  static Task<void> idle_loop(RpcServer* self, std::shared_ptr<bool> alive);
+  // True when a line about `what` may be logged now (one per 10 s per kind).
+  bool may_log(std::optional<MonoTime>& last);
   void channel_closed(const std::shared_ptr<Channel>& ch, const Error& why) override;
 
   std::unique_ptr<Listener> listener_;
@@ -48,6 +60,13 @@ class RpcServer final : public RpcPeer {
   std::map<std::uint64_t, std::shared_ptr<Channel>> channels_;
   std::function<void(const std::shared_ptr<Channel>&)> closed_hook_;
   bool stopped_ = false;
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);  // for idle_loop, which may outlive stop()
+  std::uint64_t refused_ = 0;
+  std::uint64_t refused_logged_ = 0;
+  std::uint64_t idle_closed_ = 0;
+  std::uint64_t accept_errors_ = 0;
+  std::optional<MonoTime> refusal_logged_at_;
+  std::optional<MonoTime> accept_error_logged_at_;
 };
 
 }  // namespace ferry::remoting

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "runtime/asio/errors.h"
+#include "runtime/asio/reserve.h"
 #include "runtime/assert.h"
 
 namespace ferry::asio_rt {
@@ -34,21 +35,6 @@ Result<std::uint64_t> size_of(int fd, const std::string& path) {
   struct stat st {};
   if (::fstat(fd, &st) != 0) return file_error(errno, "fstat " + path);
   return static_cast<std::uint64_t>(st.st_size);
-}
-
-// Reserves blocks for [offset, offset + len) and grows the size to cover them. Linux fallocate
-// is used directly: glibc's posix_fallocate emulation writes bytes into the file, which would
-// race with the loop's writes into the mapping. Where the file system cannot allocate, the file
-// is grown (sparse) with ftruncate instead.
-int reserve(int fd, std::uint64_t offset, std::uint64_t len) {
-  if (::fallocate(fd, 0, static_cast<off_t>(offset), static_cast<off_t>(len)) == 0) return 0;
-  const int err = errno;
-  if (err != EOPNOTSUPP && err != ENOSYS) return err;
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) return errno;
-  const std::uint64_t end = offset + len;
-  if (static_cast<std::uint64_t>(st.st_size) >= end) return 0;
-  return ::ftruncate(fd, static_cast<off_t>(end)) == 0 ? 0 : errno;
 }
 
 }  // namespace
@@ -79,7 +65,7 @@ Status MappedFile::cover(std::uint64_t size) {
 
 Status MappedFile::extend(std::uint64_t new_size) {
   FERRY_ASSERT_LT(size_, new_size);
-  const int err = reserve(fd_->get(), size_, new_size - size_);
+  const int err = reserve_blocks(fd_->get(), size_, new_size - size_);
   if (err != 0) {
     // Undo a partial extension so that nothing of the failed call is visible.
     if (::ftruncate(fd_->get(), static_cast<off_t>(size_)) != 0) {
@@ -155,7 +141,7 @@ Task<Status> MappedFile::allocate(std::uint64_t size) {
   std::shared_ptr<FileDescriptor> fd = fd_;
   std::string path = path_;
   std::function<Status()> job = [fd, size, path]() -> Status {  // named: see sync()
-    const int err = reserve(fd->get(), 0, size);
+    const int err = reserve_blocks(fd->get(), 0, size);
     if (err != 0) return file_error(err, "allocate " + path + " to " + std::to_string(size) + " bytes");
     return {};
   };

@@ -1,12 +1,13 @@
 // MappedFile: the production File, an open descriptor plus a MAP_SHARED mapping.
 //
 //  * pread copies out of the mapping; pwrite copies into it. A write past the end first extends
-//    the file with fallocate (so the new blocks exist and a full disk is a no_space value, not a
-//    SIGBUS on the first touch of a sparse page; ftruncate where fallocate is unsupported) and,
+//    the file over reserved blocks (reserve.h: fallocate, or zeros written where the file system
+//    lacks it; never sparse, so a full disk is a no_space value, not a SIGBUS on the first touch
+//    of a page) and,
 //    if the file outgrows the mapping, maps it again with room to grow (capacity doubles).
 //    Writes are visible to every reader at once and durable only after a later sync().
 //  * sync() runs msync(MS_SYNC) over the mapped size and fdatasync on the I/O thread, then
-//    completes on the loop. allocate() runs posix_fallocate on the I/O thread, then (on the loop)
+//    completes on the loop. allocate() reserves blocks (reserve.h) on the I/O thread, then (on the loop)
 //    reads the new size back and remaps if needed.
 //  * view() returns a FileView that shares ownership of the mapping it points into.
 //  * Destroying the File releases the descriptor and the mapping; I/O jobs still running and

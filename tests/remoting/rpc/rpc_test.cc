@@ -287,6 +287,78 @@ TEST_P(Rpc, ConnectToNobodyIsAnErrorNamingTheAddress) {
   EXPECT_NE(o.text.find(nowhere), std::string::npos) << o.text;
 }
 
+// A server at connections_max closes the connection over the cap at once and keeps serving the
+// ones it has; a place freed is taken again.
+Task<void> three_clients_against_a_cap_of_two(Runtime* rt, RpcServer* server, std::string addr, Outcome* out) {
+  RpcClient a(*rt), b(*rt), c(*rt);
+  RemotingCommand r = make_request(kEcho, 0);
+  out[0] = outcome_of(co_await a.invoke(addr, r, std::chrono::seconds(3)));
+  out[1] = outcome_of(co_await b.invoke(addr, r, std::chrono::seconds(3)));
+  out[2] = outcome_of(co_await c.invoke(addr, r, std::chrono::seconds(3)));
+  out[3] = outcome_of(co_await a.invoke(addr, r, std::chrono::seconds(3)));  // a's connection stays served
+  a.shutdown();
+  // Once the server has seen a's connection close, c gets in.
+  for (int i = 0; i < 200 && server->connection_count() >= 2; ++i) co_await rt->sleep(std::chrono::milliseconds(10));
+  out[4] = outcome_of(co_await c.invoke(addr, r, std::chrono::seconds(3)));
+  b.shutdown();
+  c.shutdown();
+}
+
+TEST_P(Rpc, ConnectionsOverTheCapAreClosedAndTheOthersServed) {
+  RpcOptions opts;
+  opts.connections_max = 2;
+  RpcServer capped(h_->peer(), opts);
+  capped.register_processor(kEcho, [](RequestContext ctx) -> Task<std::optional<RemotingCommand>> { return echo(std::move(ctx)); });
+  ASSERT_TRUE(capped.start(h_->listen_address(h_->peer())).ok());
+  Outcome out[5];
+  ASSERT_TRUE(run(three_clients_against_a_cap_of_two(&h_->rt(), &capped, capped.local().to_string(), out)));
+  EXPECT_TRUE(out[0].ok) << out[0].text;
+  EXPECT_TRUE(out[1].ok) << out[1].text;
+  EXPECT_FALSE(out[2].ok) << "the third connection is over the cap";
+  EXPECT_TRUE(out[3].ok) << out[3].text;
+  EXPECT_TRUE(out[4].ok) << "a freed place is taken again: " << out[4].text;
+  EXPECT_GE(capped.refused_connections(), 1u);
+  capped.stop();
+}
+
+// A connection that never speaks is closed after idle_timeout; one that does is kept.
+Task<void> silent_and_chatty(Runtime* rt, RpcClient* chatty, std::string addr, Outcome* silent_read, Outcome* calls) {
+  auto ep = Endpoint::parse(addr);
+  auto conn = co_await rt->network().connect(*ep, std::chrono::seconds(3));
+  if (!conn) {
+    silent_read->text = conn.error().to_string();
+    co_return;
+  }
+  for (int i = 0; i < 14; ++i) {  // every 100 ms for 1.4 s: never idle for the 600 ms timeout
+    RemotingCommand r = make_request(kEcho, 0);
+    Outcome o = outcome_of(co_await chatty->invoke(addr, std::move(r), std::chrono::seconds(3)));
+    calls->ok = i == 0 ? o.ok : calls->ok && o.ok;
+    if (!o.ok) calls->text = o.text;
+    co_await rt->sleep(std::chrono::milliseconds(100));
+  }
+  std::uint8_t buf[16];
+  auto n = co_await (*conn)->read_some(MutableBytes(buf, sizeof buf));  // the server closed it by now
+  silent_read->ok = n.ok();
+  if (!n) silent_read->err = n.error().code;
+  (*conn)->close();
+}
+
+TEST_P(Rpc, AConnectionIdleForTheTimeoutIsClosed) {
+  RpcOptions opts;
+  opts.idle_timeout = std::chrono::milliseconds(600);
+  RpcServer server(h_->peer(), opts);
+  server.register_processor(kEcho, [](RequestContext ctx) -> Task<std::optional<RemotingCommand>> { return echo(std::move(ctx)); });
+  ASSERT_TRUE(server.start(h_->listen_address(h_->peer())).ok());
+  Outcome silent, calls;
+  ASSERT_TRUE(run(silent_and_chatty(&h_->rt(), client_.get(), server.local().to_string(), &silent, &calls)));
+  EXPECT_FALSE(silent.ok) << "a connection that never spoke is closed";
+  EXPECT_TRUE(silent.err == Errc::eof || silent.err == Errc::reset) << static_cast<int>(silent.err);
+  EXPECT_TRUE(calls.ok) << calls.text;
+  EXPECT_EQ(server.idle_closed_connections(), 1u) << "only the silent one";
+  client_->shutdown();
+  server.stop();
+}
+
 std::vector<Factory> harnesses() {
   return {
       {"sim", [] { return ferry::testing::make_sim_harness(7); }},
