@@ -50,6 +50,13 @@ Status ConsumerOffsetManager::commit(std::string_view group, std::string_view to
   return {};
 }
 
+Status ConsumerOffsetManager::commit_forward(std::string_view group, std::string_view topic, QueueId queue,
+                                             QueueOffset offset) {
+  const std::optional<QueueOffset> now = query(group, topic, queue);
+  if (now && *now >= offset) return {};
+  return commit(group, topic, queue, offset);
+}
+
 std::optional<QueueOffset> ConsumerOffsetManager::query(std::string_view group, std::string_view topic,
                                                         QueueId queue) const {
   auto it = table_.find(key(topic, group));

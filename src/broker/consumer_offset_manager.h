@@ -8,6 +8,9 @@
 // (consumers then re-consume from the older offset: at-least-once).
 //
 // commit() takes any offset, also a smaller one (a consumer reset), as RocketMQ does.
+// commit_forward() (the offset a pull carries) only moves an offset on: a pull sent before the
+// consumer's later UPDATE_CONSUMER_OFFSET may be served after it (two-way requests keep no
+// order), and its older offset must not undo that update (a graceful stop would re-deliver).
 // Threading: the node's loop.
 #pragma once
 
@@ -42,6 +45,8 @@ class ConsumerOffsetManager {
   // Stores the offset (any value, also a smaller one). Errors (busy, nothing stored): the pair is
   // new and the table holds kTopicGroupPairsMax pairs.
   Status commit(std::string_view group, std::string_view topic, QueueId queue, QueueOffset offset);
+  // As commit() when the group has no offset for the queue or a smaller one; else nothing (ok).
+  Status commit_forward(std::string_view group, std::string_view topic, QueueId queue, QueueOffset offset);
   // The committed offset, or nullopt when the group never committed one for the queue.
   std::optional<QueueOffset> query(std::string_view group, std::string_view topic, QueueId queue) const;
   // Drops every group's offsets of `topic` (DELETE_TOPIC_IN_BROKER).

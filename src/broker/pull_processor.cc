@@ -88,8 +88,9 @@ Task<Reply> PullProcessor::process(RequestContext ctx) {
 
   RemotingCommand out = fetch(req, h, filter);
   if ((h.sys_flag & pull_flag::kCommitOffset) != 0 && config_.broker_role != BrokerRole::slave) {
+    // Forward only: this pull may be served after a later UPDATE_CONSUMER_OFFSET of the consumer.
     if (h.commit_offset >= QueueOffset(0)) {
-      if (Status c = offsets_.commit(h.consumer_group, h.topic, h.queue_id, h.commit_offset); !c) {
+      if (Status c = offsets_.commit_forward(h.consumer_group, h.topic, h.queue_id, h.commit_offset); !c) {
         rt_.log().warn("pull from {}: the piggy-backed commit was not stored: {}", h.consumer_group, c.error().to_string());
       }
     }

@@ -95,6 +95,18 @@ Task<Status> update_consumer_offset_oneway(ClientInstance& ci, std::string group
   co_return Status{};
 }
 
+Task<Status> update_consumer_offset(ClientInstance& ci, std::string group, MessageQueue mq, QueueOffset offset) {
+  Task<Result<Target>> tt = target(ci, mq.broker_name, mq.topic, false);
+  Result<Target> t = co_await std::move(tt);
+  if (!t.ok()) co_return std::move(t).error();
+  remoting::RemotingCommand req = remoting::make_request(rc::UPDATE_CONSUMER_OFFSET, 0);
+  req.ext_fields = remoting::UpdateConsumerOffsetRequestHeader{group, mq.topic, mq.queue_id, offset}.to_fields();
+  Task<Result<remoting::RemotingCommand>> ct = call(ci, *t, std::move(req), ci.config().api_timeout);
+  Result<remoting::RemotingCommand> r = co_await std::move(ct);
+  if (!r.ok()) co_return std::move(r).error();
+  co_return Status{};
+}
+
 Task<Result<QueueOffset>> max_offset(ClientInstance& ci, MessageQueue mq) {
   Task<Result<Target>> tt = target(ci, mq.broker_name, mq.topic, true);
   Result<Target> t = co_await std::move(tt);

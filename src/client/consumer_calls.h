@@ -28,6 +28,9 @@ Task<Result<std::optional<QueueOffset>>> query_consumer_offset(ClientInstance& c
 // UPDATE_CONSUMER_OFFSET, oneway (RocketMQ's updateConsumeOffsetToBroker): done once handed to
 // the connection to the master.
 Task<Status> update_consumer_offset_oneway(ClientInstance& ci, std::string group, MessageQueue mq, QueueOffset offset);
+// UPDATE_CONSUMER_OFFSET, two-way: done once the master answered SUCCESS (the broker holds the
+// offset). Errors: the call's (no route, no reply within api_timeout, a refusal).
+Task<Status> update_consumer_offset(ClientInstance& ci, std::string group, MessageQueue mq, QueueOffset offset);
 
 // GET_MIN_OFFSET, GET_MAX_OFFSET and SEARCH_OFFSET_BY_TIMESTAMP of one queue.
 Task<Result<QueueOffset>> min_offset(ClientInstance& ci, MessageQueue mq);

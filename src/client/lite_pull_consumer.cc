@@ -106,7 +106,7 @@ Task<void> LitePullConsumer::shutdown() {
   running_ = false;
   std::vector<MessageQueue> held = assignment();
   for (auto& [mq, q] : queues_) q->dropped = true;
-  co_await offsets_->persist_all(held);
+  co_await offsets_->persist_final(held);
   co_await ci_.unregister_consumer(config_.group);
   queues_.clear();
   cache_.clear();
@@ -214,7 +214,7 @@ bool LitePullConsumer::is_paused(const MessageQueue& mq) const {
 }
 
 Task<Result<std::optional<QueueOffset>>> LitePullConsumer::committed(MessageQueue mq) {
-  co_return co_await offsets_->read_store(mq);
+  co_return co_await offsets_->query_store(mq);
 }
 
 std::vector<MessageQueue> LitePullConsumer::assignment() const {

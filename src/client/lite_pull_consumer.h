@@ -79,7 +79,8 @@ class LitePullConsumer final : public ConsumerHandle {
   Task<Status> seek(MessageQueue mq, QueueOffset offset);
   Task<Status> seek_to_begin(MessageQueue mq);
   Task<Status> seek_to_end(MessageQueue mq);
-  // The offset the store holds for `mq` (asks the broker / reads the file); nullopt: none.
+  // The offset the store holds for `mq` (asks the broker / reads the file); nullopt: none. Only
+  // reads: what was polled or committed but not yet persisted stays to be persisted.
   Task<Result<std::optional<QueueOffset>>> committed(MessageQueue mq);
 
   void pause(const std::vector<MessageQueue>& mqs);

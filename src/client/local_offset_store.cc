@@ -81,12 +81,11 @@ Status LocalOffsetStore::load() {
   return {};
 }
 
-Task<Result<std::optional<QueueOffset>>> LocalOffsetStore::read_store(MessageQueue mq) {
+Task<Result<std::optional<QueueOffset>>> LocalOffsetStore::query_store(MessageQueue mq) {
   Result<std::map<MessageQueue, QueueOffset>> table = read_file();
   if (!table.ok()) co_return std::move(table).error();
   auto it = table->find(mq);
   if (it == table->end()) co_return std::optional<QueueOffset>();
-  update(mq, it->second, false);
   co_return std::optional<QueueOffset>(it->second);
 }
 

@@ -12,7 +12,7 @@
 // write at a time; a persist asked for during a write runs again right after it.
 //
 //   load()        — reads the file into memory (a missing file is an empty table).
-//   read_store()  — re-reads the file for one queue.
+//   query_store() — re-reads the file for one queue.
 //   persist_all() — writes the in-memory offsets of `mqs` (RocketMQ: of the held queues).
 #pragma once
 
@@ -32,8 +32,10 @@ class LocalOffsetStore final : public OffsetStore {
   LocalOffsetStore(Runtime& rt, std::string dir, std::string client_id, std::string group);
 
   Status load() override;
-  Task<Result<std::optional<QueueOffset>>> read_store(MessageQueue mq) override;
+  Task<Result<std::optional<QueueOffset>>> query_store(MessageQueue mq) override;
   Task<void> persist_all(std::vector<MessageQueue> mqs) override;
+  // The file write is confirmed already: persist_all().
+  Task<void> persist_final(std::vector<MessageQueue> mqs) override { co_await persist_all(std::move(mqs)); }
   Task<void> persist(MessageQueue mq) override;
 
   const std::string& path() const { return path_; }

@@ -12,6 +12,12 @@ void OffsetStore::update(const MessageQueue& mq, QueueOffset offset, bool increa
   it->second = offset;
 }
 
+Task<Result<std::optional<QueueOffset>>> OffsetStore::read_store(MessageQueue mq) {
+  Result<std::optional<QueueOffset>> r = co_await query_store(mq);
+  if (r.ok() && r->has_value()) update(mq, **r, false);
+  co_return r;
+}
+
 std::optional<QueueOffset> OffsetStore::read_memory(const MessageQueue& mq) const {
   auto it = table_.find(mq);
   if (it == table_.end()) return std::nullopt;

@@ -30,13 +30,19 @@ class OffsetStore {
   void update(const MessageQueue& mq, QueueOffset offset, bool increase_only);
   // The in-memory offset, if any.
   std::optional<QueueOffset> read_memory(const MessageQueue& mq) const;
-  // Asks the store (broker / file) for the persisted offset and, when there is one, sets the
-  // in-memory offset to it. nullopt: nothing persisted for the queue. Errors: the store could
-  // not answer (the caller must not guess: RocketMQ's -2).
-  virtual Task<Result<std::optional<QueueOffset>>> read_store(MessageQueue mq) = 0;
+  // Asks the store (broker / file) for the persisted offset; the in-memory one stays as it is
+  // (a read must not undo what was consumed but not yet persisted). nullopt: nothing persisted
+  // for the queue. Errors: the store could not answer (the caller must not guess: RocketMQ's -2).
+  virtual Task<Result<std::optional<QueueOffset>>> query_store(MessageQueue mq) = 0;
+  // query_store() for a queue being taken: when there is an offset, the in-memory one becomes it.
+  Task<Result<std::optional<QueueOffset>>> read_store(MessageQueue mq);
   // Persists the offsets of `mqs` (the queues this consumer holds) and forgets the in-memory
   // offsets of every other queue. Failures are logged, not returned (the next round retries).
   virtual Task<void> persist_all(std::vector<MessageQueue> mqs) = 0;
+  // As persist_all(), for a consumer that shuts down: no later round redoes a lost write, so the
+  // store confirms each one (remote: a two-way UPDATE_CONSUMER_OFFSET; a broker may drop a oneway
+  // one). Failures are logged, not returned.
+  virtual Task<void> persist_final(std::vector<MessageQueue> mqs) = 0;
   // Persists the offset of one queue (before it is given up in a rebalance).
   virtual Task<void> persist(MessageQueue mq) = 0;
   // Forgets the in-memory offset of `mq`.

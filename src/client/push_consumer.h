@@ -26,7 +26,8 @@
 // What all three share (the instance, config, offset store, task set, counters) is a
 // PushContext (push_context.h).
 //  * Offsets: RemoteOffsetStore (clustering) or LocalOffsetStore (broadcasting), persisted every
-//    5 s (persist_offsets_soon() from the ClientInstance), on rebalance removal and at shutdown.
+//    5 s (persist_offsets_soon() from the ClientInstance), on rebalance removal and at shutdown
+//    (confirmed: OffsetStore::persist_final, so a graceful restart re-delivers nothing).
 //  * Tags: the broker filters by tag hash; PullAPI re-checks the exact tag, so a listener never
 //    sees a hash collision.
 //

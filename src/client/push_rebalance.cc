@@ -147,7 +147,7 @@ Task<void> PushRebalance::release_all() {
   FERRY_ASSERT(!running_, "release_all() of group '{}' before stop()", ctx_.config.group);
   std::vector<MessageQueue> held = held_queues();
   for (auto& [mq, pq] : queues_) pq->drop();
-  co_await ctx_.offsets.persist_all(held);
+  co_await ctx_.offsets.persist_final(held);
   if (!ctx_.needs_locks()) co_return;
   std::map<std::string, std::vector<MessageQueue>> by_broker;
   for (const MessageQueue& mq : held) by_broker[mq.broker_name].push_back(mq);

@@ -66,7 +66,7 @@ class PushRebalance {
   // Forgets `pq` when the table still holds that very ProcessQueue (a queue dropped after
   // OFFSET_ILLEGAL: the next round takes it up again).
   void forget(const std::shared_ptr<ProcessQueue>& pq);
-  // At shutdown, after stop(): drops every held queue, persists the offsets and (orderly
+  // At shutdown, after stop(): drops every held queue, persists the offsets (persist_final) and (orderly
   // clustering) releases the broker locks. The table keeps the queues until clear().
   Task<void> release_all();
   void clear() { queues_.clear(); }

@@ -6,13 +6,11 @@
 
 namespace ferry::client {
 
-Task<Result<std::optional<QueueOffset>>> RemoteOffsetStore::read_store(MessageQueue mq) {
-  Result<std::optional<QueueOffset>> r = co_await query_consumer_offset(ci_, group_, mq);
-  if (r.ok() && r->has_value()) update(mq, **r, false);
-  co_return r;
+Task<Result<std::optional<QueueOffset>>> RemoteOffsetStore::query_store(MessageQueue mq) {
+  co_return co_await query_consumer_offset(ci_, group_, mq);
 }
 
-Task<void> RemoteOffsetStore::persist_all(std::vector<MessageQueue> mqs) {
+std::vector<std::pair<MessageQueue, QueueOffset>> RemoteOffsetStore::keep_only(std::vector<MessageQueue> mqs) {
   std::sort(mqs.begin(), mqs.end());
   std::vector<std::pair<MessageQueue, QueueOffset>> out;
   for (auto it = table_.begin(); it != table_.end();) {
@@ -23,9 +21,20 @@ Task<void> RemoteOffsetStore::persist_all(std::vector<MessageQueue> mqs) {
       it = table_.erase(it);  // RocketMQ drops the offsets of queues no longer held
     }
   }
-  for (auto& [mq, offset] : out) {
+  return out;
+}
+
+Task<void> RemoteOffsetStore::persist_all(std::vector<MessageQueue> mqs) {
+  for (auto& [mq, offset] : keep_only(std::move(mqs))) {
     Status s = co_await update_consumer_offset_oneway(ci_, group_, mq, offset);
     if (!s.ok()) ci_.runtime().log().info("persist offset {} of {}: {}", offset, mq.to_string(), s.error().to_string());
+  }
+}
+
+Task<void> RemoteOffsetStore::persist_final(std::vector<MessageQueue> mqs) {
+  for (auto& [mq, offset] : keep_only(std::move(mqs))) {
+    Status s = co_await update_consumer_offset(ci_, group_, mq, offset);
+    if (!s.ok()) ci_.runtime().log().warn("persist offset {} of {} at shutdown: {}", offset, mq.to_string(), s.error().to_string());
   }
 }
 

@@ -1,12 +1,14 @@
 // RemoteOffsetStore: clustering offsets, kept by the broker of each queue (RocketMQ's
 // RemoteBrokerOffsetStore).
 //
-//   read_store  — QUERY_CONSUMER_OFFSET to the queue's master: an offset, nullopt for
+//   query_store — QUERY_CONSUMER_OFFSET to the queue's master: an offset, nullopt for
 //                 QUERY_NOT_FOUND (22), an error for anything else (no reply, no master).
 //   persist_all — UPDATE_CONSUMER_OFFSET, oneway, for every held queue with an in-memory offset
 //                 (the client instance calls it every 5 s through the consumer); offsets of
 //                 queues no longer held are dropped from memory.
 //   persist     — the same for one queue.
+//   persist_final — persist_all at shutdown, but two-way: each UPDATE_CONSUMER_OFFSET awaits the
+//                 broker's answer (a broker may drop a oneway request, and no round follows).
 // Pull requests also carry the in-memory offset (the commitOffset flag), so the broker usually
 // has it before a persist round. Failures are logged; a lost update is redone by the next round.
 #pragma once
@@ -23,11 +25,15 @@ class RemoteOffsetStore final : public OffsetStore {
   RemoteOffsetStore(ClientInstance& ci, std::string group) : ci_(ci), group_(std::move(group)) {}
 
   Status load() override { return {}; }
-  Task<Result<std::optional<QueueOffset>>> read_store(MessageQueue mq) override;
+  Task<Result<std::optional<QueueOffset>>> query_store(MessageQueue mq) override;
   Task<void> persist_all(std::vector<MessageQueue> mqs) override;
   Task<void> persist(MessageQueue mq) override;
+  Task<void> persist_final(std::vector<MessageQueue> mqs) override;
 
  private:
+  // The in-memory offsets of `mqs`; every other queue's offset is forgotten.
+  std::vector<std::pair<MessageQueue, QueueOffset>> keep_only(std::vector<MessageQueue> mqs);
+
   ClientInstance& ci_;
   const std::string group_;
 };

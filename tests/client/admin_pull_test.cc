@@ -2,6 +2,7 @@
 // topic lists, message look-ups by offset msgId and by key, consumer progress, and pulls with
 // tag filtering and the no-new-message / offset-moved statuses.
 #include "client/client_errors.h"
+#include "client/consumer_calls.h"
 #include "tests/client/client_fixture.h"
 
 namespace ferry::client::testing {
@@ -146,6 +147,37 @@ TEST_F(ClientTest, PullFiltersTagsAndReportsOffsets) {
   EXPECT_EQ(prog->front().broker_offset.value(), 6);
   EXPECT_EQ(prog->front().consumer_offset.value(), 4);
   EXPECT_EQ(prog->front().lag(), 2);
+}
+
+// A push consumer's pull carries the offset it had consumed when the pull was sent; the broker
+// may serve that pull after a later UPDATE_CONSUMER_OFFSET from the same consumer (a graceful
+// shutdown persists, then an older pull in flight is served: two-way requests keep no order).
+// The older offset must not move the committed one back, or a graceful restart re-delivers.
+TEST_F(ClientTest, APullsCommitOffsetNeverMovesTheCommittedOffsetBack) {
+  boot({"broker-a"}, {{"P", 1}});
+  Producer& p = producer();
+  for (int i = 0; i < 6; ++i) ASSERT_TRUE(run(p.send(text_message("P", numbered("m", i)))).ok());
+  const MessageQueue mq{"P", "broker-a", QueueId(0)};
+  const Status updated = run(update_consumer_offset_oneway(instance(), "CG", mq, QueueOffset(5)));
+  ASSERT_TRUE(updated.ok()) << updated.error().to_string();
+  cluster().run_for(1s);
+  PullRequest q;
+  q.group = "CG";
+  q.queue = mq;
+  q.offset = QueueOffset(3);
+  q.commit_offset = QueueOffset(3);  // sent before the update, served after it
+  ASSERT_TRUE(run(puller().pull(q)).ok());
+  Result<std::vector<QueueProgress>> prog = run(admin().consumer_progress("CG", "P"));
+  ASSERT_TRUE(prog.ok()) << prog.error().to_string();
+  ASSERT_EQ(prog->size(), 1u);
+  EXPECT_EQ(prog->front().consumer_offset.value(), 5) << "a pull's older commit offset moved the committed one back";
+  // A newer one moves it on.
+  q.commit_offset = QueueOffset(6);
+  ASSERT_TRUE(run(puller().pull(q)).ok());
+  prog = run(admin().consumer_progress("CG", "P"));
+  ASSERT_TRUE(prog.ok()) << prog.error().to_string();
+  ASSERT_EQ(prog->size(), 1u);
+  EXPECT_EQ(prog->front().consumer_offset.value(), 6);
 }
 
 }  // namespace

@@ -11,6 +11,10 @@
 // (tests/support/sim_trace_log.h). A test whose whole point is a fault-free property starts with
 // SKIP_UNDER_SWARM("why").
 //
+// A test that asserts one specific path which a buggify site legitimately changes (the exact
+// mechanism taken, a count of a fallback, that path's fault-free timing) calls
+// without_buggify("why") before boot(): swarm's other faults stay on.
+//
 // A test that cannot go on (a cluster that does not boot, a task that does not finish, a
 // component that is down) fails with a gtest failure saying why and an exception
 // (TestCannotContinue) that ends the test: never by aborting the binary.
@@ -107,6 +111,14 @@ class ClientTest : public ::testing::Test {
     boot(cluster_spec(std::move(brokers), std::move(topics), namesrvs));
   }
 
+  // Before boot(): this test runs with buggify off, every other swarm fault as drawn. Say why:
+  // without_buggify("counts the broker's send-backs; the fallback path is another test's").
+  void without_buggify(const std::string& why) {
+    if (cluster_) cannot_continue("without_buggify() after boot()");
+    options_.buggify.enabled = false;
+    RecordProperty("without_buggify", why);
+  }
+
   sim::cluster::Cluster& cluster() {
     if (!cluster_) cannot_continue("the cluster is not booted");
     return *cluster_;
@@ -166,15 +178,29 @@ class ClientTest : public ::testing::Test {
   // Runs until `goal` holds; false (and the goal unmet) after `limit`.
   bool eventually(const std::function<bool()>& goal, Duration limit) { return cluster().run_until(goal, limit).ok(); }
 
+  // Every message of `mq` from `from` on (matching `expr`), the way a user pulls a queue out: a
+  // pull may return fewer messages than there are (pull again from next_begin_offset) or be
+  // refused busy (pull again after a second).
   std::vector<MessageExt> pull_all(const MessageQueue& mq, QueueOffset from = QueueOffset(0), std::string expr = "*") {
     PullRequest q;
     q.group = "CG";
     q.queue = mq;
     q.offset = from;
     q.sub_expression = std::move(expr);
-    Result<PullResult> r = run(puller().pull(q));
-    EXPECT_TRUE(r.ok()) << r.error().to_string();
-    return r.ok() ? std::move(r->messages) : std::vector<MessageExt>();
+    std::vector<MessageExt> all;
+    int busy = 0;
+    for (;;) {
+      Result<PullResult> r = run(puller().pull(q));
+      if (!r.ok() && r.error().code == Errc::busy && ++busy <= 30) {
+        cluster().run_for(std::chrono::seconds(1));
+        continue;
+      }
+      EXPECT_TRUE(r.ok()) << r.error().to_string() << seed_text();
+      if (!r.ok()) return all;
+      for (MessageExt& m : r->messages) all.push_back(std::move(m));
+      if (r->status == PullStatus::OFFSET_ILLEGAL || r->next_begin_offset <= q.offset) return all;
+      q.offset = r->next_begin_offset;
+    }
   }
 
   // How far `d` on one node's clock may be from `d` on another's: their monotonic clocks run at

@@ -71,6 +71,7 @@ TEST(FaultStrategy, PrefersAvailableBrokersThenTheLeastBad) {
 }
 
 TEST_F(ClientTest, RoutePollingPicksUpANewTopicWithin30Seconds) {
+  without_buggify("times one route-poll interval: the route-poll site keeps a topic's old route for a round");
   boot();
   ClientInstance& ci = instance();
   ci.start();

@@ -11,6 +11,8 @@ namespace {
 using namespace std::chrono_literals;
 
 TEST_F(ConsumerTest, ReconsumeLaterRedeliversThroughTheRetryTopic) {
+  without_buggify("times level 3 (10 s, at most 15 s) and counts the broker's send-backs: the late-reply site may "
+                  "hold a retry-topic pull's reply near its 30 s timeout, the send-back site takes the re-send path");
   boot({"broker-a"}, {{"R", 2}});
   auto out = std::make_shared<Deliveries>();
   auto later_once = [](const MessageExt& m, ConsumeConcurrentlyContext& ctx) {
@@ -43,6 +45,8 @@ TEST_F(ConsumerTest, ReconsumeLaterRedeliversThroughTheRetryTopic) {
 }
 
 TEST_F(ConsumerTest, FailedSendBackIsRetriedLocally) {
+  without_buggify("times the path send-back timeout (5 s) + re-send failure (3 s) + local retry (5 s): the "
+                  "send-back buggify site fails the send-back at once");
   boot({"broker-a"}, {{"R", 1}});
   auto out = std::make_shared<Deliveries>();
   // The first delivery cuts the consumer off the broker before answering RECONSUME_LATER: the

@@ -11,6 +11,7 @@
 // the listener's answer per message, a wrapping Runtime).
 #pragma once
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <memory>
@@ -21,6 +22,9 @@
 #include "client/lite_pull_consumer.h"
 #include "client/push_consumer.h"
 #include "common/names.h"
+#include "remoting/header/consumer_offset_header.h"
+#include "remoting/request_code.h"
+#include "remoting/response_code.h"
 #include "tests/client/client_fixture.h"
 
 namespace ferry::client::testing {
@@ -219,6 +223,37 @@ class ConsumerTest : public ClientTest {
           return true;
         },
         limit);
+  }
+
+  // Broker `i` drops every oneway UPDATE_CONSUMER_OFFSET (as a busy broker may) and serves the
+  // two-way ones.
+  void drop_oneway_offset_updates(std::size_t i) {
+    broker::Broker* b = &broker(i);
+    b->register_processor(remoting::request_code::UPDATE_CONSUMER_OFFSET,
+                          [b](remoting::RequestContext ctx) { return update_offset_unless_oneway(b, std::move(ctx)); });
+  }
+  static Task<std::optional<remoting::RemotingCommand>> update_offset_unless_oneway(broker::Broker* b,
+                                                                                    remoting::RequestContext ctx) {
+    if (ctx.request.is_oneway()) co_return std::nullopt;
+    auto h = remoting::UpdateConsumerOffsetRequestHeader::from_fields(ctx.request.ext_fields);
+    if (!h) co_return remoting::make_response(ctx.request, remoting::response_code::SYSTEM_ERROR, h.error().to_string());
+    const Status stored = b->offsets().commit(h->consumer_group, h->topic, h->queue_id, h->commit_offset);
+    if (!stored) co_return remoting::make_response(ctx.request, remoting::response_code::SYSTEM_ERROR, stored.error().detail);
+    co_return remoting::make_response(ctx.request, remoting::response_code::SUCCESS, "");
+  }
+
+  // Asks the broker every second (admin consumer_progress of `group` on `topic`) until `done`
+  // holds for every queue it reports; false after `limit`. What a user does to see that the
+  // broker holds a group's offsets: consumers persist them on their own schedule, which may lag.
+  bool wait_progress(const std::string& group, const std::string& topic,
+                     const std::function<bool(const QueueProgress&)>& done, Duration limit) {
+    const MonoTime until = client_rt().now() + limit;
+    for (;;) {
+      Result<std::vector<QueueProgress>> prog = run(admin().consumer_progress(group, topic));
+      if (prog.ok() && !prog->empty() && std::all_of(prog->begin(), prog->end(), done)) return true;
+      if (client_rt().now() >= until) return false;
+      cluster().run_for(std::chrono::seconds(1));
+    }
   }
 };
 

@@ -2,6 +2,7 @@
 // persist interval (5 s); a gracefully stopped one nothing; a broker restart keeps the group's
 // offsets (consumerOffset.json); a broadcasting consumer's local offset file survives its node's
 // crash. Plus the local file format itself.
+#include "client/consumer_calls.h"
 #include "client/local_offset_store.h"
 #include "tests/client/consumer_fixture.h"
 
@@ -10,14 +11,20 @@ namespace {
 
 using namespace std::chrono_literals;
 
-Task<void> send_paced(Producer* p, std::string topic, int n, Duration every, std::shared_ptr<std::set<std::string>> sent,
-                      Runtime* rt) {
+struct PacedSends {
+  std::set<std::string> sent;    // acknowledged
+  std::set<std::string> failed;  // not acknowledged: stored or not
+  bool done = false;
+};
+
+Task<void> send_paced(Producer* p, std::string topic, int n, Duration every, std::shared_ptr<PacedSends> out, Runtime* rt) {
   for (int i = 0; i < n; ++i) {
     std::string body = numbered("p", i);
     Result<SendResult> r = co_await p->send(text_message(topic, body));
-    if (r.ok()) sent->insert(body);
+    (r.ok() ? out->sent : out->failed).insert(body);
     co_await rt->sleep(every);
   }
+  out->done = true;
 }
 
 class OffsetSeeds : public ConsumerTest, public ::testing::WithParamInterface<std::uint64_t> {
@@ -31,17 +38,23 @@ TEST_P(OffsetSeeds, ConsumerCrashRedeliversAtMostThePersistInterval) {
   auto c = add_push_consumer("consumer-1", push_config("CG"), {"T", out});
   cluster().run_for(5s);
   Producer& p = producer();
-  auto sent = std::make_shared<std::set<std::string>>();
-  client_rt().spawn(send_paced(&p, "T", 300, 100ms, sent, &client_rt()), "paced-sender");
+  auto sends = std::make_shared<PacedSends>();
+  client_rt().spawn(send_paced(&p, "T", 300, 100ms, sends, &client_rt()), "paced-sender");
   cluster().run_for(17s);
   cluster().kill(c);
   const MonoTime crashed = client_rt().now();
   cluster().run_for(3s);
   cluster().start(c);
-  ASSERT_TRUE(eventually([&] { return sent->size() == 300; }, 120s)) << seed_text();
-  ASSERT_TRUE(wait_all(out, *sent, 60s)) << seed_text();
+  // 300 sends 100 ms apart take 30 s and more: under a slow network a reply may take up to the
+  // send timeout (3 s) each, and a send may time out (its message stored or not).
+  ASSERT_TRUE(eventually([&] { return sends->done; }, 1200s)) << sends->sent.size() << " sent" << seed_text();
+  ASSERT_TRUE(wait_all(out, sends->sent, 60s)) << seed_text();
   cluster().run_for(5s);
-  EXPECT_EQ(out->bodies(), *sent) << seed_text();
+  // Every acknowledged message was delivered; anything else delivered was a send that failed.
+  for (const std::string& body : out->bodies()) {
+    EXPECT_TRUE(sends->sent.count(body) + sends->failed.count(body) == 1) << body << " was never sent" << seed_text();
+  }
+  EXPECT_GT(sends->sent.size(), sends->failed.size()) << "most sends succeed" << seed_text();
   // Every duplicate was first consumed shortly before the crash.
   std::map<std::string, MonoTime> first;
   for (const Delivery& d : out->all) first.emplace(d.body, d.at);
@@ -71,15 +84,39 @@ TEST_F(ConsumerTest, GracefulRestartRedeliversNothing) {
   EXPECT_EQ(out->duplicates(), 0) << seed_text();
 }
 
+// A broker may drop a oneway request (RocketMQ drops one its busy processor pool rejects), and
+// nothing repeats the offsets a consumer persists as it shuts down: they must not depend on a
+// oneway UPDATE_CONSUMER_OFFSET. This broker drops every oneway one and serves two-way ones.
+// A broker may drop a oneway request (RocketMQ drops one its busy processor pool rejects), and
+// nothing repeats the offsets a consumer persists as it shuts down: they must not depend on a
+// oneway UPDATE_CONSUMER_OFFSET.
+TEST_F(ConsumerTest, GracefulRestartRedeliversNothingThoughOnewayOffsetUpdatesAreLost) {
+  boot({"broker-a"}, {{"T", 2}});
+  drop_oneway_offset_updates(0);
+  auto out = std::make_shared<Deliveries>();
+  auto c = add_push_consumer("consumer-1", push_config("CG"), {"T", out});
+  std::set<std::string> sent = send_n("T", 30, "a");
+  ASSERT_TRUE(wait_all(out, sent, 60s)) << seed_text();
+  stop_consumer(c);
+  cluster().start(c);
+  std::set<std::string> more = send_n("T", 10, "b");
+  sent.insert(more.begin(), more.end());
+  ASSERT_TRUE(wait_all(out, sent, 60s)) << seed_text();
+  cluster().run_for(5s);
+  EXPECT_EQ(out->duplicates(), 0) << seed_text();
+}
+
 TEST_F(ConsumerTest, OffsetsSurviveABrokerRestart) {
   boot({"broker-a"}, {{"T", 2}});
   auto out = std::make_shared<Deliveries>();
   auto c = add_push_consumer("consumer-1", push_config("CG"), {"T", out});
   std::set<std::string> sent = send_n("T", 30, "a");
   ASSERT_TRUE(wait_all(out, sent, 60s)) << seed_text();
-  // The client persists every 5 s (the first 10 s after start), the broker writes
-  // consumerOffset.json every 5 s: 20 s covers both.
-  cluster().run_for(20s);
+  // The client persists every 5 s (the first 10 s after start), skipping a round now and then:
+  // wait until the broker holds every offset. It writes consumerOffset.json every 5 s, a round
+  // late by up to one more interval: 15 s covers it.
+  ASSERT_TRUE(wait_progress("CG", "T", [](const QueueProgress& q) { return q.lag() == 0; }, 60s)) << seed_text();
+  cluster().run_for(15s);
   cluster().kill(c);
   cluster().kill(cluster().broker_node(0));
   cluster().start(cluster().broker_node(0));
@@ -101,8 +138,22 @@ TEST_F(ConsumerTest, LocalOffsetFileSurvivesACrash) {
   auto c = add_push_consumer("consumer-1", pc, {"B", out});
   std::set<std::string> sent = send_n("B", 20, "a");
   ASSERT_TRUE(wait_all(out, sent, 60s)) << seed_text();
-  cluster().run_for(12s);
+  // The client persists every 5 s (the first 10 s after start), skipping a round now and then:
+  // wait until its file holds every queue's end.
   const std::string path = fmt::format("offsets/{}/BG/offsets.json", client_id(c));
+  LocalOffsetStore file(node_rt(c), "offsets", client_id(c), "BG");
+  auto persisted = [&] {
+    for (QueueId q : {QueueId(0), QueueId(1)}) {
+      const MessageQueue mq{"B", "broker-a", q};
+      const Result<QueueOffset> max = run(max_offset(instance(), mq));
+      const Result<std::optional<QueueOffset>> stored = run_on(c, file.query_store(mq));
+      if (!max.ok() || !stored.ok() || *stored != std::optional<QueueOffset>(*max)) return false;
+    }
+    return true;
+  };
+  bool done = false;
+  for (int i = 0; i < 60 && !(done = persisted()); ++i) cluster().run_for(1s);
+  ASSERT_TRUE(done) << path << seed_text();
   cluster().kill(c);
   ASSERT_TRUE(node_rt(c).fs().exists(path)) << path;
   cluster().start(c);

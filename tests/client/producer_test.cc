@@ -55,6 +55,8 @@ TEST_F(ClientTest, BrokerDownRetriesOnTheOtherBroker) {
 }
 
 TEST_F(ClientTest, LatencyFaultToleranceAvoidsADeadBrokerFor600Seconds) {
+  without_buggify("needs broker-a to look healthy: a reply the late-reply site holds for seconds makes the latency "
+                  "table mark broker-a unavailable too, and then (as RocketMQ) the fastest-failing broker is picked");
   boot({"broker-a", "broker-b"}, {{"T", 2}});
   ProducerConfig cfg;
   cfg.send_latency_fault_enable = true;

@@ -91,12 +91,13 @@ TEST_F(ConsumerTest, RebalanceTimerRunsEvery20sAndPicksUpASilentDeparture) {
   EXPECT_GE(push(c1).stats().rebalances - before, 3u) << "one round every 20 s" << seed_text();
 
   // consumer-2 goes silent without closing anything (paused): no notification comes until the
-  // broker drops it 120 s after its last heartbeat (sent at most 30 s before the pause), so not
-  // before 90 s; consumer-1's rounds then take every queue.
+  // broker drops it 120 s after its last heartbeat (sent at most 30 s before the pause, or 60 s
+  // when a round was skipped: rounds may be, never two in a row), so not before 60 s;
+  // consumer-1's rounds then take every queue.
   cluster().pause(c2);
   const MonoTime paused = client_rt().now();
   ASSERT_TRUE(eventually([&] { return count_t(c1) == 4; }, 200s)) << seed_text();
-  EXPECT_GT(client_rt().now() - paused, 90s) << seed_text();
+  EXPECT_GT(client_rt().now() - paused, 60s) << seed_text();
   cluster().resume(c2);
 }
 

@@ -20,6 +20,8 @@ using namespace std::chrono_literals;
 std::string property(const Properties& p, std::string_view key) { return std::string(p.get(key).value_or("<absent>")); }
 
 TEST_F(ConsumerTest, AfterMaxReconsumeTimesTheMessageGoesToTheDeadLetterQueue) {
+  without_buggify("counts deliveries on the broker's send-back path: the send-back buggify site takes the "
+                  "retry-topic re-send, which reaches the DLQ one delivery earlier (as in RocketMQ, docs/client.md)");
   boot({"broker-a"}, {{"D", 1}});
   auto out = std::make_shared<Deliveries>();
   PushConsumerConfig pc = push_config("DG");
@@ -84,6 +86,8 @@ Task<std::optional<remoting::RemotingCommand>> refuse(remoting::RequestContext c
 }
 
 TEST_F(ConsumerTest, RefusedSendBackIsResentToTheRetryTopicByTheInnerProducer) {
+  without_buggify("asserts the broker saw and refused the one CONSUMER_SEND_MSG_BACK: the send-back buggify site "
+                  "fails it before it is sent");
   boot({"broker-a"}, {{"F", 1}});
   auto refused = std::make_shared<int>(0);
   broker(0).register_processor(remoting::request_code::CONSUMER_SEND_MSG_BACK, [refused](remoting::RequestContext ctx) {
