@@ -44,11 +44,13 @@ TEST_F(BrokerTest, SendV1V2AndBatchThenPullBackExactlyWhatWasSent) {
 
   Call p = pull(Pull{});
   ASSERT_EQ(p.reply.code, code::SUCCESS) << p.remark();
-  EXPECT_EQ(p.field("nextBeginOffset"), "5");
+  // A pull may return fewer than are there (never other ones): nextBeginOffset follows what it
+  // returned, and all_of() pulls on from there.
+  EXPECT_EQ(p.field("nextBeginOffset"), std::to_string(messages_of(p.reply).size()));
   EXPECT_EQ(p.field("minOffset"), "0");
   EXPECT_EQ(p.field("maxOffset"), "5");
   EXPECT_EQ(p.field("suggestWhichBrokerId"), "0");
-  const auto got = messages_of(p.reply);
+  const auto got = all_of("T");
   ASSERT_EQ(got.size(), sent.size());
   for (std::size_t i = 0; i < got.size(); ++i) {
     SCOPED_TRACE(i);
