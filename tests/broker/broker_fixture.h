@@ -329,13 +329,15 @@ class BrokerTest : public ::testing::Test {
     return std::move(*r.value);
   }
   Call send(const Msg& m, std::int32_t request_code = rc::SEND_MESSAGE_V2) { return call(send_request(m, request_code)); }
-  // One pull, sent again (as a consumer's pull loop does) while the broker answers SYSTEM_BUSY: a
-  // busy refusal is legal for any pull, and buggify takes it. Nothing else is retried.
-  Call pull(const Pull& p, Duration timeout = std::chrono::seconds(30)) {
-    Call c = call(pull_request(p), timeout);
-    for (int again = 0; again < 100 && c.reply.code == code::SYSTEM_BUSY; ++again) c = call(pull_request(p), timeout);
+  // One pull request, sent again (as a consumer's pull loop does) while the broker answers
+  // SYSTEM_BUSY: a busy refusal is legal for any pull, before its header is even read, and buggify
+  // takes it. Nothing else is retried.
+  Call call_pull(const RemotingCommand& req, Duration timeout = std::chrono::seconds(30)) {
+    Call c = call(req, timeout);
+    for (int again = 0; again < 100 && c.reply.code == code::SYSTEM_BUSY; ++again) c = call(req, timeout);
     return c;
   }
+  Call pull(const Pull& p, Duration timeout = std::chrono::seconds(30)) { return call_pull(pull_request(p), timeout); }
 
   // Every message of topic-queue, pulled as a consumer would: from offset 0 on, following
   // nextBeginOffset until the broker has nothing more, pulling again after a busy refusal or a
@@ -346,6 +348,12 @@ class BrokerTest : public ::testing::Test {
     p.queue_id = queue;
     p.group = "inspector";
     p.max = 64;
+    return all_of(p);
+  }
+  // The same from p.offset on, for p's group and subscription.
+  std::vector<MessageExt> all_of(Pull p) {
+    const std::string topic = p.topic;
+    const std::int32_t queue = p.queue_id;
     std::vector<MessageExt> out;
     for (int attempt = 0; attempt < 1000; ++attempt) {
       Call c = pull(p);
