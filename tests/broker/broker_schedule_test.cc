@@ -87,7 +87,7 @@ TEST_F(ScheduleTest, DelayLevelsDeliverOnTimeAndInOrder) {
   // Tag filtering works on the delivered copy (its tagsCode is the tag hash again).
   Pull p;
   p.subscription = "TagD";
-  EXPECT_EQ(messages_of(pull(p).reply).size(), 3u);
+  EXPECT_EQ(all_of(p).size(), 3u);
   EXPECT_EQ(broker().consumer_services().schedule().delivered(), 4u);
 }
 
