@@ -24,8 +24,10 @@ class KvConfig {
  public:
   explicit KvConfig(KvLimits limits);
 
-  // Sets namespace/key to value (replacing an existing value). Errors: Errc::busy when the key is
-  // new and the store holds entries_max entries (nothing changes).
+  // Sets namespace/key to value (replacing an existing value). Errors (nothing changes):
+  // invalid_argument for an empty or over-long namespace or key (name_bytes_max) or a value over
+  // value_bytes_max; busy when the key is new and the store holds entries_max entries, or the
+  // entry would take the store over total_bytes_max.
   Status put(const std::string& name_space, const std::string& key, std::string value);
   // The value, or nullopt when the namespace or key is missing.
   std::optional<std::string> get(const std::string& name_space, const std::string& key) const;
@@ -37,11 +39,13 @@ class KvConfig {
   std::optional<std::vector<std::uint8_t>> encode_namespace(const std::string& name_space) const;
 
   std::size_t size() const { return entries_; }
+  std::size_t bytes() const { return bytes_; }
 
  private:
   KvLimits limits_;
   std::map<std::string, std::map<std::string, std::string>> table_;  // namespace → key → value
   std::size_t entries_ = 0;
+  std::size_t bytes_ = 0;  // namespace + key + value bytes of every entry
 };
 
 }  // namespace ferry::namesrv

@@ -14,7 +14,15 @@ RemotingCommand RequestProcessor::put_kv(const RemotingCommand& request) {
   if (!header) return error_reply(request, header.error().detail);
   Status put = kv_.put(header->name_space, header->key, header->value);
   if (!put) return error_reply(request, put.error().detail);
-  rt_.log().info("KV config put: {} {} = {}", header->name_space, header->key, header->value);
+  // A value is logged up to 256 bytes: the log must not become the unbounded store.
+  constexpr std::size_t kLoggedValueBytes = 256;
+  const std::string& v = header->value;
+  if (v.size() <= kLoggedValueBytes) {
+    rt_.log().info("KV config put: {} {} = {}", header->name_space, header->key, v);
+  } else {
+    rt_.log().info("KV config put: {} {} = {}... ({} bytes)", header->name_space, header->key,
+                   std::string_view(v).substr(0, kLoggedValueBytes), v.size());
+  }
   return make_response(request, response_code::SUCCESS);
 }
 

@@ -12,7 +12,12 @@ void RouteLimits::check() const {
   FERRY_ASSERT(topics_max > 0, "topics_max must be positive");
 }
 
-void KvLimits::check() const { FERRY_ASSERT(entries_max > 0, "kv entries_max must be positive"); }
+void KvLimits::check() const {
+  FERRY_ASSERT(entries_max > 0, "kv entries_max must be positive");
+  FERRY_ASSERT(name_bytes_max > 0, "kv name_bytes_max must be positive");
+  FERRY_ASSERT(total_bytes_max >= 2 * name_bytes_max + value_bytes_max,
+               "kv total_bytes_max {} holds not even one entry of the largest size", total_bytes_max);
+}
 
 void NameServerConfig::check() const {
   FERRY_ASSERT(!listen_host.empty(), "listen_host must not be empty");

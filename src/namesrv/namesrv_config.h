@@ -29,6 +29,9 @@ struct RouteLimits {
 
 struct KvLimits {
   std::size_t entries_max = 65'536;  // (namespace, key) pairs over all namespaces
+  std::size_t name_bytes_max = 255;       // a namespace or a key
+  std::size_t value_bytes_max = 16'384;   // one value (RocketMQ's are route strings, tens of bytes)
+  std::size_t total_bytes_max = 64 << 20; // namespaces, keys and values over all entries
 
   void check() const;
 };

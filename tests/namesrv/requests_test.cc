@@ -65,6 +65,26 @@ TEST_F(NamesrvTest, KvStoreIsBounded) {
   expect_code(c, put_kv("n", "a", "updated"), resp::SUCCESS);  // replacing needs no room
 }
 
+TEST_F(NamesrvTest, KvNamesAndValuesAreBoundedInSize) {
+  NameServerConfig config;
+  config.kv_limits.value_bytes_max = 100;
+  config.kv_limits.total_bytes_max = 2 * 255 + 100 + 20;  // room for one large entry and a bit
+  make_cluster(config);
+  const NodeId c = add_client("admin");
+  Reply big = expect_code(c, put_kv("n", "a", std::string(101, 'v')), resp::SYSTEM_ERROR);
+  EXPECT_NE(big.remark.find("value of 101 bytes"), std::string::npos) << big.remark;
+  Reply long_key = expect_code(c, put_kv("n", std::string(256, 'k'), "1"), resp::SYSTEM_ERROR);
+  EXPECT_NE(long_key.remark.find("key of 256 bytes"), std::string::npos) << long_key.remark;
+  Reply empty_ns = expect_code(c, put_kv("", "a", "1"), resp::SYSTEM_ERROR);
+  EXPECT_NE(empty_ns.remark.find("namespace of 0 bytes"), std::string::npos) << empty_ns.remark;
+
+  expect_code(c, put_kv("n", "a", std::string(100, 'v')), resp::SUCCESS);
+  Reply full = expect_code(c, put_kv(std::string(255, 'N'), std::string(255, 'K'), std::string(100, 'w')), resp::SYSTEM_ERROR);
+  EXPECT_NE(full.remark.find("full"), std::string::npos) << full.remark;
+  expect_code(c, put_kv("n", "a", "short"), resp::SUCCESS);  // replacing frees the old value's bytes
+  expect_code(c, put_kv("n", "b", std::string(100, 'x')), resp::SUCCESS);
+}
+
 TEST_F(NamesrvTest, MissingOrMalformedHeaderFieldsAreNamed) {
   const NodeId c = add_client("client");
   BrokerSpec spec = broker_on(c, "broker-a", {topic("T", 4)});

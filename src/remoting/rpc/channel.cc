@@ -40,8 +40,12 @@ Task<Status> Channel::send(RemotingCommand cmd) {
   frame.body = std::move(cmd.body);
   // Back-pressure: wait while the queue is over its bound (a frame larger than the bound is
   // still accepted into an empty queue, so it cannot wait forever).
-  while (open_ && queued_bytes_ > 0 && queued_bytes_ + frame.size() > opts_.write_queue_bytes_max) {
-    co_await space_.wait();
+  if (open_ && queued_bytes_ > 0 && queued_bytes_ + frame.size() > opts_.write_queue_bytes_max) {
+    waiting_bytes_ += frame.size();
+    while (open_ && queued_bytes_ > 0 && queued_bytes_ + frame.size() > opts_.write_queue_bytes_max) {
+      co_await space_.wait();
+    }
+    waiting_bytes_ -= frame.size();
   }
   if (!open_) co_return Error(Errc::closed, "connection to " + peer_text() + " closed while sending");
   queued_bytes_ += frame.size();
@@ -53,6 +57,9 @@ Task<Status> Channel::send(RemotingCommand cmd) {
 Task<void> Channel::read_loop(std::shared_ptr<Channel> self) {
   std::vector<std::uint8_t> buf(self->opts_.read_buffer_bytes);
   while (self->open_) {
+    // Back-pressure from the handler (a peer that does not read its replies): read nothing more.
+    while (self->open_ && self->handler_ && self->handler_->holds_reading(*self)) co_await self->space_.wait();
+    if (!self->open_) co_return;
     MutableBytes into(buf);
     // buggify: a short read (a stream hands over any prefix of what arrived; frames split).
     if (FERRY_BUGGIFY(self->rt_)) {
@@ -71,6 +78,8 @@ Task<void> Channel::read_loop(std::shared_ptr<Channel> self) {
       co_return;
     }
     while (self->open_) {
+      while (self->open_ && self->handler_ && self->handler_->holds_reading(*self)) co_await self->space_.wait();
+      if (!self->open_) co_return;
       auto next = self->decoder_.next();
       if (!next) {
         self->rt_.log().warn("closing connection from {}: malformed stream: {}", self->peer_text(),

@@ -3,7 +3,9 @@
 // The reader decodes frames (FrameDecoder) and hands each command to the Handler. A malformed
 // stream closes this channel only, with a log line naming the peer and the reason. The writer
 // drains a bounded queue of frames in gather writes; send() waits while the queue is over
-// RpcOptions::write_queue_bytes_max (back-pressure toward fast producers).
+// RpcOptions::write_queue_bytes_max (back-pressure toward fast producers). The handler may hold
+// the reader (Handler::holds_reading: a server whose replies back up), so that a peer that does
+// not read its replies is held back by TCP.
 //
 // Lifetime: the reader and writer tasks own the channel (shared_ptr) and run on the node's
 // executor; when the node dies they are destroyed with it. The Handler (a server or client)
@@ -33,6 +35,9 @@ class Channel : public std::enable_shared_from_this<Channel> {
     virtual void on_command(const std::shared_ptr<Channel>& ch, RemotingCommand cmd) = 0;
     // The channel closed (peer closed, reset, malformed stream, local close). Called once.
     virtual void on_closed(const std::shared_ptr<Channel>& ch, const Error& why) = 0;
+    // True while the channel should decode no further command (back-pressure); the handler
+    // calls resume_reading() when that may have changed. Checked before each command.
+    virtual bool holds_reading(const Channel& /*ch*/) const { return false; }
   };
 
   // Wraps an established connection and starts its reader and writer tasks. `id` names the
@@ -51,6 +56,8 @@ class Channel : public std::enable_shared_from_this<Channel> {
   // invalid_argument (the frame is larger than frame_bytes_max; the channel stays open).
   Task<Status> send(RemotingCommand cmd);
 
+  // Wakes a reader held by Handler::holds_reading() to check again.
+  void resume_reading() { space_.notify_all(); }
   // Closes the connection now; queued frames are dropped. Idempotent.
   void close(const std::string& reason);
   // Forget the handler (it is going away); closes the channel too.
@@ -61,6 +68,9 @@ class Channel : public std::enable_shared_from_this<Channel> {
   const Endpoint& peer() const { return peer_; }
   std::string peer_text() const { return peer_.to_string(); }
   std::size_t queued_bytes() const { return queued_bytes_; }
+  // Bytes of frames queued plus those of send() calls waiting for queue space: what this
+  // connection holds in memory for its peer.
+  std::size_t held_bytes() const { return queued_bytes_ + waiting_bytes_; }
   // When a byte last arrived or left (the channel's start before any did).
   MonoTime last_active() const { return last_active_; }
 
@@ -88,6 +98,7 @@ class Channel : public std::enable_shared_from_this<Channel> {
   MonoTime last_active_;
   std::deque<OutFrame> queue_;
   std::size_t queued_bytes_ = 0;
+  std::size_t waiting_bytes_ = 0;  // frames of send() calls waiting for space
   WaitQueue writable_;  // the writer waits here for frames
   WaitQueue space_;     // senders wait here for queue space
 };

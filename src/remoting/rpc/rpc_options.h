@@ -17,8 +17,17 @@ struct RpcOptions {
   std::size_t write_batch_bytes_max = 1024 * 1024;
   // The reader's buffer per connection.
   std::size_t read_buffer_bytes = 64 * 1024;
-  // Requests of one connection being processed at once; beyond, replies SYSTEM_BUSY (2).
+  // Requests of one connection being served at once, each counted until its reply is queued
+  // for writing; beyond, replies SYSTEM_BUSY (2).
   std::size_t requests_in_flight_max = 65536;
+  // Stop reading a connection's requests while its replies (queued plus waiting for queue space)
+  // reach write_queue_bytes_max, or while requests_in_flight_pause of its requests are being
+  // served, so a peer that sends requests and never reads the replies is held back by TCP: what
+  // one connection holds stays under write_queue_bytes_max + requests_in_flight_pause replies.
+  // Servers only (RpcServer sets it): a client that stopped reading replies while its own
+  // requests back up could deadlock with its server.
+  bool pause_reads_while_replies_back_up = false;
+  std::size_t requests_in_flight_pause = 1024;
   // Calls awaiting a reply, per peer; beyond, invoke fails with Errc::busy.
   std::size_t pending_calls_max = 65536;
   // Client: how long a connect may take.

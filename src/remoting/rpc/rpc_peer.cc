@@ -167,19 +167,29 @@ Task<void> RpcPeer::serve(RpcPeer* self, std::shared_ptr<Channel> ch, RemotingCo
     }
   }
   if (!*alive) co_return;  // the server went away while the processor ran
+  // The request counts as in flight until its reply is queued for writing: a peer that does not
+  // read its replies runs into requests_in_flight_max instead of parking replies without bound.
+  if (reply && !oneway && ch->is_open()) {
+    // The reply always matches its request, whatever the processor left in these fields.
+    reply->opaque = request_head.opaque;
+    reply->flag = (reply->flag | kFlagResponse) & ~kFlagOneway;
+    reply->serialize_type = request_head.serialize_type;
+    Status sent = co_await ch->send(std::move(*reply));
+    if (!*alive) co_return;
+    if (!sent && !sent.error().is(Errc::closed)) {
+      self->rt_.log().warn("reply to request code {} for {} not sent: {}", code, ch->peer_text(),
+                           sent.error().to_string());
+    }
+  }
   auto& in_flight = self->in_flight_[ch->id()];
   FERRY_ASSERT(in_flight > 0, "in-flight count of channel {} underflows", ch->id());
   if (--in_flight == 0) self->in_flight_.erase(ch->id());
-  if (!reply || oneway || !ch->is_open()) co_return;
-  // The reply always matches its request, whatever the processor left in these fields.
-  reply->opaque = request_head.opaque;
-  reply->flag = (reply->flag | kFlagResponse) & ~kFlagOneway;
-  reply->serialize_type = request_head.serialize_type;
-  Status sent = co_await ch->send(std::move(*reply));
-  if (!sent && !sent.error().is(Errc::closed)) {
-    self->rt_.log().warn("reply to request code {} for {} not sent: {}", code, ch->peer_text(),
-                         sent.error().to_string());
-  }
+  if (self->opts_.pause_reads_while_replies_back_up) ch->resume_reading();
+}
+
+bool RpcPeer::holds_reading(const Channel& ch) const {
+  if (!opts_.pause_reads_while_replies_back_up) return false;
+  return ch.held_bytes() >= opts_.write_queue_bytes_max || requests_in_flight(ch.id()) >= opts_.requests_in_flight_pause;
 }
 
 std::optional<Duration> RpcPeer::late_reply_delay(MonoTime deadline) {

@@ -4,7 +4,8 @@
 // Requests: each incoming request runs its processor in its own task, so a slow request (a long
 // poll) never blocks the connection. The processor returns the reply, or nullopt for none; a
 // oneway request's reply is dropped. An unknown code gets REQUEST_CODE_NOT_SUPPORTED (3) with a
-// remark; more than requests_in_flight_max requests on one channel get SYSTEM_BUSY (2); a
+// remark; more than requests_in_flight_max requests on one channel (each counted until its reply
+// is queued for writing) get SYSTEM_BUSY (2); a
 // processor that throws gets SYSTEM_ERROR (1) with the exception's text (and an error log).
 //
 // Calls: invoke_on() sends a request and waits for the reply with the same opaque. A timeout,
@@ -56,12 +57,20 @@ class RpcPeer : public Channel::Handler {
   Task<Status> invoke_oneway_on(std::shared_ptr<Channel> ch, RemotingCommand request);
 
   std::size_t pending_calls() const { return pending_.size(); }
+  // Requests of channel `channel_id` being served (counted until their replies are queued).
+  std::size_t requests_in_flight(std::uint64_t channel_id) const {
+    auto it = in_flight_.find(channel_id);
+    return it == in_flight_.end() ? 0 : it->second;
+  }
   Runtime& runtime() { return rt_; }
   const RpcOptions& options() const { return opts_; }
 
   // Channel::Handler
   void on_command(const std::shared_ptr<Channel>& ch, RemotingCommand cmd) override;
   void on_closed(const std::shared_ptr<Channel>& ch, const Error& why) override;
+  // With pause_reads_while_replies_back_up: while the channel's replies back up or
+  // requests_in_flight_pause of its requests are being served.
+  bool holds_reading(const Channel& ch) const override;
 
  protected:
   // Subclasses hear about closed channels here (after pending calls on it have failed).

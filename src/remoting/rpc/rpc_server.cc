@@ -6,7 +6,14 @@
 
 namespace ferry::remoting {
 
-RpcServer::RpcServer(Runtime& rt, RpcOptions opts) : RpcPeer(rt, opts) {}
+namespace {
+RpcOptions server_options(RpcOptions opts) {
+  opts.pause_reads_while_replies_back_up = true;
+  return opts;
+}
+}  // namespace
+
+RpcServer::RpcServer(Runtime& rt, RpcOptions opts) : RpcPeer(rt, server_options(opts)) {}
 
 RpcServer::~RpcServer() {
   stop();

@@ -3,12 +3,14 @@
 // connection loss mid-call, and a malformed stream that closes only its own connection.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "remoting/frame_codec.h"
+#include "remoting/frame_decoder.h"
 #include "remoting/request_code.h"
 #include "remoting/response_code.h"
 #include "remoting/rpc/rpc_client.h"
@@ -356,6 +358,86 @@ TEST_P(Rpc, AConnectionIdleForTheTimeoutIsClosed) {
   EXPECT_TRUE(calls.ok) << calls.text;
   EXPECT_EQ(server.idle_closed_connections(), 1u) << "only the silent one";
   client_->shutdown();
+  server.stop();
+}
+
+// A peer that sends many cheap requests with large replies and never reads: the server stops
+// reading it once its replies back up, so what the connection holds stays bounded; once the peer
+// reads, every reply arrives.
+constexpr std::int32_t kBig = 9005;
+constexpr std::size_t kBigReplyBytes = 16 * 1024;
+constexpr int kGreedyRequests = 5000;
+
+struct GreedyOutcome {
+  std::string error;
+  std::size_t held_max = 0;       // the most the server's connection held
+  std::size_t in_flight_max = 0;  // the most requests it was serving at once
+  int replies = 0;                // replies read once the peer reads
+};
+
+Task<void> send_and_never_read(Runtime* rt, RpcServer* server, std::string addr, GreedyOutcome* out) {
+  auto ep = Endpoint::parse(addr);
+  auto conn = co_await rt->network().connect(*ep, std::chrono::seconds(3));
+  if (!conn) {
+    out->error = conn.error().to_string();
+    co_return;
+  }
+  std::vector<std::uint8_t> all;
+  for (int i = 0; i < kGreedyRequests; ++i) {
+    RemotingCommand r = make_request(kBig, i);
+    auto frame = encode_frame(r);
+    all.insert(all.end(), frame->begin(), frame->end());
+  }
+  // Written from its own task: with the server no longer reading, this write may wait for good.
+  rt->spawn([](Connection* c, std::vector<std::uint8_t> bytes) -> Task<void> {
+    (void)co_await c->write(Bytes(bytes.data(), bytes.size()));
+  }(conn->get(), std::move(all)), "greedy-writer");
+  for (int tick = 0; tick < 100; ++tick) {  // a second of not reading
+    co_await rt->sleep(std::chrono::milliseconds(10));
+    for (const auto& ch : server->channels()) {
+      out->held_max = std::max(out->held_max, ch->held_bytes());
+      out->in_flight_max = std::max(out->in_flight_max, server->requests_in_flight(ch->id()));
+    }
+  }
+  // Now read everything: every request gets its reply.
+  FrameDecoder decoder(kFrameBytesMaxDefault);
+  std::vector<std::uint8_t> buf(256 * 1024);
+  while (out->replies < kGreedyRequests) {
+    auto n = co_await (*conn)->read_some(MutableBytes(buf.data(), buf.size()));
+    if (!n) {
+      out->error = n.error().to_string();
+      break;
+    }
+    if (!decoder.feed(Bytes(buf.data(), *n))) break;
+    for (;;) {
+      auto next = decoder.next();
+      if (!next || !next->has_value()) break;
+      ++out->replies;
+    }
+  }
+  (*conn)->close();
+}
+
+TEST_P(Rpc, APeerThatNeverReadsItsRepliesHoldsABoundedAmount) {
+  RpcOptions opts;
+  opts.write_queue_bytes_max = 256 * 1024;
+  opts.requests_in_flight_pause = 64;
+  RpcServer server(h_->peer(), opts);
+  server.register_processor(kBig, [](RequestContext ctx) -> Task<std::optional<RemotingCommand>> {
+    RemotingCommand reply = make_response(ctx.request, response_code::SUCCESS);
+    reply.body.assign(kBigReplyBytes, 'x');
+    co_return reply;
+  });
+  ASSERT_TRUE(server.start(h_->listen_address(h_->peer())).ok());
+  GreedyOutcome out;
+  ASSERT_TRUE(run(send_and_never_read(&h_->rt(), &server, server.local().to_string(), &out)));
+  EXPECT_TRUE(out.error.empty()) << out.error;
+  // Unbounded, the server would hold every reply: 5000 x 16 KiB = 80 MB. Bounded: the write
+  // queue plus one reply per request it serves at once (a frame head is under 256 bytes).
+  EXPECT_LE(out.in_flight_max, opts.requests_in_flight_pause) << "the server stopped reading";
+  const std::size_t bound = opts.write_queue_bytes_max + opts.requests_in_flight_pause * (kBigReplyBytes + 256);
+  EXPECT_LE(out.held_max, bound) << "the connection held " << out.held_max << " bytes";
+  EXPECT_EQ(out.replies, kGreedyRequests) << "every request is answered once the peer reads";
   server.stop();
 }
 
