@@ -33,16 +33,14 @@ TEST_F(ConsumerTest, HeartbeatRegistersGroupAndAPullWithoutTheSubscriptionFlagTh
   EXPECT_EQ(retry->write_queue_nums, 1);
   EXPECT_EQ(retry->perm, 6);
 
-  Call after = pull(p);
-  ASSERT_EQ(after.reply.code, code::SUCCESS) << after.remark();
-  auto got = messages_of(after.reply);
+  const auto got = all_of(p);  // one pull may return fewer, or none that match (PULL_RETRY_IMMEDIATELY)
   ASSERT_EQ(got.size(), 1u);  // the heartbeat's filter (TagA) applies
   EXPECT_EQ(body_text(got[0]), "tagged");
 
   // A pull naming a newer subVersion than the heartbeat's gets 25.
   RemotingCommand newer = pull_request(p);
   newer.ext_fields.set("subVersion", "101");
-  EXPECT_EQ(call(std::move(newer)).reply.code, code::SUBSCRIPTION_NOT_LATEST);
+  EXPECT_EQ(call_pull(newer).reply.code, code::SUBSCRIPTION_NOT_LATEST);
   // Another topic the group does not subscribe: 24.
   Pull other = p;
   other.topic = "Other";
@@ -67,6 +65,8 @@ TEST_F(ConsumerTest, ConsumerListHasEveryMemberSorted) {
 }
 
 TEST_F(ConsumerTest, NotifiesTheGroupWhenAMemberJoinsLeavesDisconnectsOrGoesSilent) {
+  without_buggify("counts NOTIFY_CONSUMER_IDS_CHANGED, a oneway request buggify may drop (legally: clients "
+                  "rebalance on their own timer too)");
   boot();
   TestClient& a = add_client("10.0.0.1@1");
   TestClient& b = add_client("10.0.0.2@2");
@@ -227,6 +227,8 @@ TEST_F(ConsumerTest, BadInputGetsAnErrorNamingTheField) {
 
 
 TEST_F(ConsumerTest, TheVipPortServesEverythingButPull) {
+  without_buggify("counts the NOTIFY_CONSUMER_IDS_CHANGED a closed VIP channel causes, a oneway request buggify "
+                  "may drop (legally); rpc_sim_faults_test covers the VIP port's pull under buggify");
   config_.vip_channel_enable = true;
   boot();
   const std::string vip = broker().vip_address();

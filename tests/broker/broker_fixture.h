@@ -12,6 +12,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "broker/broker.h"
@@ -225,6 +226,16 @@ class BrokerTest : public ::testing::Test {
 
   explicit BrokerTest(Adjust adjust = nullptr) : options_(options(adjust)), replay_(options_) {}
 
+  // For a test of one mechanism's fault-free timing (how long a long poll is held, the
+  // registration period), which a buggify site legitimately changes: the test runs with buggify
+  // off and the rest of its swarm draw (latency, skew, drift, disk faults) on. Call it before
+  // boot(), saying why; every other test keeps buggify.
+  void without_buggify(std::string_view why) {
+    if (cluster_) throw std::logic_error("without_buggify() after boot()");
+    if (options_.buggify.enabled) RecordProperty("without_buggify", std::string(why));
+    options_.buggify.enabled = false;
+  }
+
   // Builds the cluster from config_ (adjust it first): the fake NameServer, the broker, a bare
   // client node; then runs until the broker serves and has registered.
   void boot() {
@@ -318,12 +329,45 @@ class BrokerTest : public ::testing::Test {
     return std::move(*r.value);
   }
   Call send(const Msg& m, std::int32_t request_code = rc::SEND_MESSAGE_V2) { return call(send_request(m, request_code)); }
-  // One pull, sent again (as a consumer's pull loop does) while the broker answers SYSTEM_BUSY: a
-  // busy refusal is legal for any pull, and buggify takes it. Nothing else is retried.
-  Call pull(const Pull& p, Duration timeout = std::chrono::seconds(30)) {
-    Call c = call(pull_request(p), timeout);
-    for (int again = 0; again < 100 && c.reply.code == code::SYSTEM_BUSY; ++again) c = call(pull_request(p), timeout);
+  // One pull request, sent again (as a consumer's pull loop does) while the broker answers
+  // SYSTEM_BUSY: a busy refusal is legal for any pull, before its header is even read, and buggify
+  // takes it. Nothing else is retried.
+  Call call_pull(const RemotingCommand& req, Duration timeout = std::chrono::seconds(30)) {
+    Call c = call(req, timeout);
+    for (int again = 0; again < 100 && c.reply.code == code::SYSTEM_BUSY; ++again) c = call(req, timeout);
     return c;
+  }
+  Call pull(const Pull& p, Duration timeout = std::chrono::seconds(30)) { return call_pull(pull_request(p), timeout); }
+
+  // Every message of topic-queue, pulled as a consumer would: from offset 0 on, following
+  // nextBeginOffset until the broker has nothing more, pulling again after a busy refusal or a
+  // short batch (both legal; buggify takes them).
+  std::vector<MessageExt> all_of(const std::string& topic, std::int32_t queue = 0) {
+    Pull p;
+    p.topic = topic;
+    p.queue_id = queue;
+    p.group = "inspector";
+    p.max = 64;
+    return all_of(p);
+  }
+  // The same from p.offset on, for p's group and subscription.
+  std::vector<MessageExt> all_of(Pull p) {
+    const std::string topic = p.topic;
+    const std::int32_t queue = p.queue_id;
+    std::vector<MessageExt> out;
+    for (int attempt = 0; attempt < 1000; ++attempt) {
+      Call c = pull(p);
+      const std::int32_t rc = c.reply.code;
+      if (rc == code::SYSTEM_BUSY || rc == code::PULL_RETRY_IMMEDIATELY) {
+        if (rc == code::PULL_RETRY_IMMEDIATELY) p.offset = std::stoll(c.field("nextBeginOffset"));
+        continue;
+      }
+      if (rc != code::SUCCESS) return out;  // PULL_NOT_FOUND, offset moved: nothing more
+      for (MessageExt& m : messages_of(c.reply)) out.push_back(std::move(m));
+      p.offset = std::stoll(c.field("nextBeginOffset"));
+    }
+    ADD_FAILURE() << "all_of(" << topic << ", " << queue << ") did not reach the queue's end in 1000 pulls";
+    return out;
   }
 
   // Graceful stop, then the machine goes down (what stop() did not make durable is lost) and the
@@ -349,7 +393,7 @@ class BrokerTest : public ::testing::Test {
     if (client_) client_->close_channel(addr_);
   }
 
-  const sim::WorldOptions options_;
+  sim::WorldOptions options_;  // changed only by without_buggify(), before boot()
   ferry::testing::ReplayTrace replay_;  // every failure says the seed and how to replay
   BrokerConfig config_ = [] {
     BrokerConfig c;

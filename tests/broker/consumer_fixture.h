@@ -121,32 +121,6 @@ class ConsumerTest : public BrokerTest {
     return list.ok() ? list->consumer_id_list : std::vector<std::string>{};
   }
 
-  // All messages of topic-queue from offset 0 (subscription "*").
-  // Every message of the queue, pulled as a consumer would: from offset 0 on, following
-  // nextBeginOffset until the broker has nothing more, pulling again after a busy refusal or a
-  // short batch (both legal; buggify takes them).
-  std::vector<MessageExt> all_of(const std::string& topic, std::int32_t queue = 0) {
-    Pull p;
-    p.topic = topic;
-    p.queue_id = queue;
-    p.group = "inspector";
-    p.max = 64;
-    std::vector<MessageExt> out;
-    for (int attempt = 0; attempt < 1000; ++attempt) {
-      Call c = pull(p);
-      const std::int32_t rc = c.reply.code;
-      if (rc == code::SYSTEM_BUSY || rc == code::PULL_RETRY_IMMEDIATELY) {
-        if (rc == code::PULL_RETRY_IMMEDIATELY) p.offset = std::stoll(c.field("nextBeginOffset"));
-        continue;
-      }
-      if (rc != code::SUCCESS) return out;  // PULL_NOT_FOUND, offset moved: nothing more
-      for (MessageExt& m : messages_of(c.reply)) out.push_back(std::move(m));
-      p.offset = std::stoll(c.field("nextBeginOffset"));
-    }
-    ADD_FAILURE() << "all_of(" << topic << ", " << queue << ") did not reach the queue's end in 1000 pulls";
-    return out;
-  }
-
   void TearDown() override {
     for (auto& c : clients_) c->rpc->shutdown();
     clients_.clear();

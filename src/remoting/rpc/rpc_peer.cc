@@ -104,8 +104,12 @@ void RpcPeer::on_command(const std::shared_ptr<Channel>& ch, RemotingCommand cmd
   // buggify: the request is refused as though the connection's in-flight limit were reached: a
   // oneway request is dropped, a pull answered SYSTEM_BUSY (the consumer pulls again after its
   // back-off). Other two-way requests are left alone: RocketMQ's producer and admin tools fail a
-  // call on SYSTEM_BUSY rather than retry, so refusing them would test only that they fail.
-  const bool refusable = cmd.is_oneway() || cmd.code == request_code::PULL_MESSAGE;
+  // call on SYSTEM_BUSY rather than retry, so refusing them would test only that they fail. A
+  // pull this peer has no processor for is left alone too: RocketMQ answers a request code
+  // nothing serves REQUEST_CODE_NOT_SUPPORTED (the VIP port's pull), never SYSTEM_BUSY.
+  const bool pull_served = cmd.code == request_code::PULL_MESSAGE &&
+                           (processors_.contains(cmd.code) || static_cast<bool>(default_processor_));
+  const bool refusable = cmd.is_oneway() || pull_served;
   const bool refuse = refusable && FERRY_BUGGIFY(rt_) && rt_.random().one_in(16);
   if (in_flight >= opts_.requests_in_flight_max || refuse) {
     if (!cmd.is_oneway()) {

@@ -5,7 +5,10 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "remoting/request_code.h"
+#include "remoting/response_code.h"
 #include "remoting/rpc/rpc_client.h"
 #include "remoting/rpc/rpc_server.h"
 #include "sim/net/network.h"
@@ -154,6 +157,41 @@ TEST_P(RpcSimFaults, DestroyingAClientFailsItsCallsAndNothingResumesIntoIt) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Seeds, RpcSimFaults, ::testing::Values(1, 2, 3, 4, 5));
+
+// The reply codes of `n` pulls, one after another.
+Task<std::vector<std::int32_t>> pull_codes(RpcClient* client, std::string addr, int n) {
+  std::vector<std::int32_t> codes;
+  for (int i = 0; i < n; ++i) {
+    Result<RemotingCommand> r = co_await client->invoke(addr, make_request(request_code::PULL_MESSAGE, 0),
+                                                        std::chrono::seconds(5));
+    codes.push_back(r.ok() ? r->code : -1);
+  }
+  co_return codes;
+}
+
+// Regression: the busy-refusal buggify site answered SYSTEM_BUSY to a pull on a server with no
+// pull processor (the broker's VIP port), where RocketMQ answers REQUEST_CODE_NOT_SUPPORTED,
+// whatever its load. Every site on, firing on every call.
+TEST(RpcBuggify, APullNobodyServesIsNotSupportedNeverBusy) {
+  sim::WorldOptions o;
+  o.seed = 11;
+  o.buggify.enabled = true;
+  o.buggify.site_enabled_ppm = 1'000'000;
+  o.buggify.fire_ppm = 1'000'000;
+  sim::World world(o);
+  const sim::NodeId server = world.add_node("server", [](Runtime& rt) { return sim::hosted(std::make_unique<EchoServer>(rt)); });
+  const sim::NodeId client_node = world.add_node("client");
+  auto client = std::make_unique<RpcClient>(world.node(client_node));
+  const std::string addr = world.net().host_of(server) + ":" + std::to_string(kPort);
+  auto r = world.run_task(client_node, pull_codes(client.get(), addr, 200), std::chrono::hours(1));
+  ASSERT_TRUE(r.ok()) << r.report.message;
+  ASSERT_EQ(r.value->size(), 200u);
+  for (std::size_t i = 0; i < r.value->size(); ++i) {
+    EXPECT_EQ((*r.value)[i], response_code::REQUEST_CODE_NOT_SUPPORTED) << "pull " << i;
+  }
+  client->shutdown();
+  world.kill(client_node);  // destroys the client's tasks before the client object
+}
 
 }  // namespace
 }  // namespace ferry::remoting
