@@ -84,12 +84,19 @@ Task<Result<std::optional<QueueOffset>>> query_consumer_offset(ClientInstance& c
   co_return std::optional<QueueOffset>(h->offset);
 }
 
+namespace {
+remoting::RemotingCommand offset_update_request(const std::string& group, const MessageQueue& mq, QueueOffset offset) {
+  remoting::RemotingCommand req = remoting::make_request(rc::UPDATE_CONSUMER_OFFSET, 0);
+  req.ext_fields = remoting::UpdateConsumerOffsetRequestHeader{group, mq.topic, mq.queue_id, offset}.to_fields();
+  return req;
+}
+}  // namespace
+
 Task<Status> update_consumer_offset_oneway(ClientInstance& ci, std::string group, MessageQueue mq, QueueOffset offset) {
   Task<Result<Target>> tt = target(ci, mq.broker_name, mq.topic, false);
   Result<Target> t = co_await std::move(tt);
   if (!t.ok()) co_return std::move(t).error();
-  remoting::RemotingCommand req = remoting::make_request(rc::UPDATE_CONSUMER_OFFSET, 0);
-  req.ext_fields = remoting::UpdateConsumerOffsetRequestHeader{group, mq.topic, mq.queue_id, offset}.to_fields();
+  remoting::RemotingCommand req = offset_update_request(group, mq, offset);
   Status s = co_await ci.rpc().invoke_oneway(t->addr, std::move(req));
   if (!s.ok()) co_return with_context(t->where, std::move(s).error());
   co_return Status{};
@@ -99,8 +106,7 @@ Task<Status> update_consumer_offset(ClientInstance& ci, std::string group, Messa
   Task<Result<Target>> tt = target(ci, mq.broker_name, mq.topic, false);
   Result<Target> t = co_await std::move(tt);
   if (!t.ok()) co_return std::move(t).error();
-  remoting::RemotingCommand req = remoting::make_request(rc::UPDATE_CONSUMER_OFFSET, 0);
-  req.ext_fields = remoting::UpdateConsumerOffsetRequestHeader{group, mq.topic, mq.queue_id, offset}.to_fields();
+  remoting::RemotingCommand req = offset_update_request(group, mq, offset);
   Task<Result<remoting::RemotingCommand>> ct = call(ci, *t, std::move(req), ci.config().api_timeout);
   Result<remoting::RemotingCommand> r = co_await std::move(ct);
   if (!r.ok()) co_return std::move(r).error();

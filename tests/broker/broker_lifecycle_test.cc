@@ -29,20 +29,26 @@ RemotingCommand update_offset(const std::string& group, const std::string& topic
   return r;
 }
 
-// UPDATE_AND_CREATE_TOPIC for `topic` with 4 queues (offsets are committed only for a topic that
-// exists).
-RemotingCommand create_topic(const std::string& topic) {
+// The UPDATE_AND_CREATE_TOPIC header of `topic`: read/write queues, perm rw-.
+remoting::CreateTopicRequestHeader topic_header(const std::string& topic, std::int32_t queues) {
   remoting::CreateTopicRequestHeader h;
   h.topic = topic;
   h.default_topic = "TBW102";
-  h.read_queue_nums = 4;
-  h.write_queue_nums = 4;
+  h.read_queue_nums = queues;
+  h.write_queue_nums = queues;
   h.perm = 6;
   h.topic_filter_type = "SINGLE_TAG";
+  return h;
+}
+
+RemotingCommand create_topic_request(const remoting::CreateTopicRequestHeader& h) {
   RemotingCommand c = remoting::make_request(rc::UPDATE_AND_CREATE_TOPIC, 0);
   c.ext_fields = h.to_fields();
   return c;
 }
+
+// Creates `topic` with 4 queues (offsets are committed only for a topic that exists).
+RemotingCommand create_topic(const std::string& topic) { return create_topic_request(topic_header(topic, 4)); }
 
 // A send from a second client node `after` a while, running while the test long-polls. It
 // finishes before it is destroyed, however the test left (a failed ASSERT returns at once): the
@@ -268,15 +274,8 @@ TEST_F(BrokerTest, QueueOffsetLookups) {
 
 TEST_F(BrokerTest, TopicAdminCreateUpdateDelete) {
   boot();
-  remoting::CreateTopicRequestHeader h;
-  h.topic = "Admin";
-  h.default_topic = "TBW102";
-  h.read_queue_nums = 2;
-  h.write_queue_nums = 2;
-  h.perm = 6;
-  h.topic_filter_type = "SINGLE_TAG";
-  RemotingCommand c = remoting::make_request(rc::UPDATE_AND_CREATE_TOPIC, 0);
-  c.ext_fields = h.to_fields();
+  remoting::CreateTopicRequestHeader h = topic_header("Admin", 2);
+  RemotingCommand c = create_topic_request(h);
   ASSERT_EQ(call(c).reply.code, code::SUCCESS);
   ASSERT_NE(broker().topics().find("Admin"), nullptr);
   EXPECT_EQ(broker().topics().find("Admin")->write_queue_nums, 2);
