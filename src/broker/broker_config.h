@@ -29,6 +29,10 @@ struct BrokerConfig {
   bool vip_channel_enable = false;
 
   bool auto_create_topic_enable = true;  // autoCreateTopicEnable
+  // Ferry's bound on the topic table (admin-created, auto-created and retry/DLQ topics alike): a
+  // new topic beyond it is refused, so a client cannot grow topics.json without bound by sending
+  // to made-up topics. Replacing an existing topic needs no room.
+  std::size_t topics_max = 65'536;
   // defaultTopicQueueNums: the queue count of TBW102 (RocketMQ's broker default is 8; 4 is the
   // producer's defaultTopicQueueNums, which travels in the send header).
   std::int32_t default_topic_queue_nums = 8;

@@ -12,7 +12,7 @@ const TopicConfig* ensure_topic(TopicConfigManager& topics, std::string_view top
   c.write_queue_nums = queues;
   c.perm = perm;
   c.topic_sys_flag = topic_sys_flag;
-  topics.put(std::move(c));
+  if (!topics.put(std::move(c))) return nullptr;  // the table is full (put logs nothing; callers reply)
   return topics.find(topic);
 }
 

@@ -37,7 +37,7 @@ Task<Reply> TopicAdminProcessor::create_or_update(RequestContext ctx) {
   c.topic_filter_type = h->topic_filter_type;
   c.topic_sys_flag = h->topic_sys_flag.value_or(0);
   c.order = h->order;
-  topics_.put(std::move(c));
+  if (Status put = topics_.put(std::move(c)); !put) co_return reply(ctx.request, code::SYSTEM_ERROR, put.error().detail);
   co_return reply(ctx.request, code::SUCCESS);
 }
 

@@ -68,11 +68,16 @@ remoting::body::TopicConfigSerializeWrapper TopicConfigManager::snapshot() const
   return w;
 }
 
-void TopicConfigManager::put(TopicConfig config) {
+Status TopicConfigManager::put(TopicConfig config) {
   FERRY_ASSERT(!config.topic_name.empty(), "put of a topic without a name");
+  if (state_.table.size() >= config_.topics_max && state_.table.find(config.topic_name) == state_.table.end()) {
+    return Error(Errc::busy, fmt::format("the topic table is full: {} topics (topics_max); {} not created",
+                                         state_.table.size(), config.topic_name));
+  }
   std::string name = config.topic_name;
   state_.table.insert_or_assign(std::move(name), std::move(config));
   changed();
+  return {};
 }
 
 bool TopicConfigManager::remove(std::string_view topic) {
@@ -116,7 +121,10 @@ const TopicConfig* TopicConfigManager::create_in_send(std::string_view topic,
   c.topic_sys_flag = topic_sys_flag;
   rt_.log().info("topics: auto-created {} from {} ({} queues, perm {})", topic, default_topic, queues,
                  perm::to_string(c.perm));
-  put(std::move(c));
+  if (Status added = put(std::move(c)); !added) {
+    rt_.log().warn("topics: cannot auto-create {}: {}", topic, added.error().detail);
+    return nullptr;
+  }
   return find(topic);
 }
 

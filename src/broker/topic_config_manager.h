@@ -50,8 +50,9 @@ class TopicConfigManager {
   // What REGISTER_BROKER carries.
   remoting::body::TopicConfigSerializeWrapper snapshot() const;
 
-  // Creates or replaces `config` (UPDATE_AND_CREATE_TOPIC). Counts as a change.
-  void put(TopicConfig config);
+  // Creates or replaces `config` (UPDATE_AND_CREATE_TOPIC). Counts as a change. Errors (busy,
+  // nothing changes): the topic is new and the table holds config.topics_max topics.
+  Status put(TopicConfig config);
   // Removes a topic; false when it did not exist. Counts as a change when it did.
   bool remove(std::string_view topic);
 

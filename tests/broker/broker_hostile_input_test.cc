@@ -4,6 +4,7 @@
 
 #include "common/msg_id.h"
 #include "remoting/header/consumer_offset_header.h"
+#include "remoting/header/topic_admin_header.h"
 #include "tests/broker/broker_fixture.h"
 
 namespace ferry::broker::testing {
@@ -145,6 +146,37 @@ TEST_F(BrokerTest, OffsetCommitsNeedAValidGroupAnExistingTopicAndOneOfItsQueues)
   Call good = update("CG", "T", 3);
   EXPECT_EQ(good.reply.code, code::SUCCESS) << good.remark();
   EXPECT_EQ(broker().offsets().query("CG", "T", QueueId(3)), QueueOffset(1));
+}
+
+// The topic table is bounded: sends to made-up topics cannot grow it (and topics.json) forever.
+TEST_F(BrokerTest, TheTopicTableIsBounded) {
+  config_.topics_max = 9;
+  boot();
+  const std::size_t system_topics = broker().topics().table().size();
+  ASSERT_EQ(system_topics, 7u) << "the test leaves room for exactly two topics";
+  EXPECT_EQ(send(Msg{.topic = "A"}).reply.code, code::SUCCESS);
+  EXPECT_EQ(send(Msg{.topic = "B"}).reply.code, code::SUCCESS);
+  Call third = send(Msg{.topic = "C"});
+  EXPECT_EQ(third.reply.code, code::TOPIC_NOT_EXIST) << third.remark();
+  EXPECT_EQ(broker().topics().find("C"), nullptr);
+  EXPECT_EQ(send(Msg{.topic = "A"}).reply.code, code::SUCCESS) << "existing topics go on";
+
+  remoting::CreateTopicRequestHeader h;
+  h.topic = "D";
+  h.default_topic = "TBW102";
+  h.read_queue_nums = 1;
+  h.write_queue_nums = 1;
+  h.perm = 6;
+  h.topic_filter_type = "SINGLE_TAG";
+  RemotingCommand create = remoting::make_request(rc::UPDATE_AND_CREATE_TOPIC, 0);
+  create.ext_fields = h.to_fields();
+  Call refused = call(create);
+  EXPECT_EQ(refused.reply.code, code::SYSTEM_ERROR);
+  EXPECT_NE(refused.remark().find("the topic table is full: 9 topics"), std::string::npos) << refused.remark();
+  h.topic = "A";  // replacing an existing topic needs no room
+  create.ext_fields = h.to_fields();
+  EXPECT_EQ(call(create).reply.code, code::SUCCESS);
+  EXPECT_EQ(broker().topics().table().size(), 9u);
 }
 
 }  // namespace

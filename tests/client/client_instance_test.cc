@@ -84,7 +84,7 @@ TEST_F(ClientTest, RoutePollingPicksUpANewTopicWithin30Seconds) {
   t.read_queue_nums = 2;
   t.write_queue_nums = 2;
   t.perm = 6;
-  broker(0).topics().put(t);
+  ASSERT_TRUE(broker(0).topics().put(t).ok());
   const MonoTime created = client_rt().now();
   auto r = cluster().run_until([&] { return ci.find_publish_info("LATER")->ok(); }, 31s);
   ASSERT_TRUE(r.ok()) << r.message;
