@@ -12,9 +12,11 @@
 //    snapshot() (encoded at once) and write()s it later.
 //  * Changes: the owner counts them (changed()); dirty() holds while some change is in no
 //    successful write yet, so a periodic persist can skip clean rounds.
-//  * persist_soon(): a persist in a task of the node, encoding the state when the task runs;
-//    a failure is logged ("<what>: persisting <path> failed: ...") and the next persist
-//    retries: the state in memory stays authoritative.
+//  * persist_soon(): a persist in a task of the node, encoding the state when the write starts;
+//    coalesced (one task at a time, writing again while changes arrived meanwhile), so a burst
+//    of changes costs at most two writes. A failure is logged ("<what>: persisting <path>
+//    failed: ...") and the next change or persist retries: the state in memory stays
+//    authoritative.
 // Writes through one JsonStateFile are serialized (ConfigFile): the newest content wins.
 //
 // Lifetime: a member of its owner, declared after the state it refers to. Owners are
@@ -89,20 +91,34 @@ class JsonStateFile {
   bool dirty() const { return changes_ != persisted_; }
 
   void persist_soon() {
+    if (background_) return;  // the running persist writes again while the state is dirty
+    background_ = true;
     std::string name = "persist-" + what_;
     for (char& c : name) c = c == ' ' ? '-' : c;
     rt_.spawn(persist_in_background(this), std::move(name));
   }
+  // Writes started by persist_soon() (for tests: a burst of changes costs a couple, not one each).
+  std::uint64_t background_writes() const { return background_writes_; }
 
   const std::string& path() const { return file_.path(); }
 
  private:
   // Ends after one write, or when the node's tasks are destroyed (its write is then abandoned;
   // the previous file or its backup stays whole).
+  // Coalesces: one task at a time, writing the state as it is when each write starts, again
+  // while changes arrived during the write (a burst of N changes costs at most two writes, not N
+  // encodings of the whole table).
   static Task<void> persist_in_background(JsonStateFile* self) {
-    Task<Status> persist = self->persist();
-    Status s = co_await std::move(persist);
-    if (!s) self->rt_.log().error("{}: persisting {} failed: {}", self->what_, self->path(), s.error().to_string());
+    do {
+      ++self->background_writes_;
+      Task<Status> persist = self->persist();
+      Status s = co_await std::move(persist);
+      if (!s) {
+        self->rt_.log().error("{}: persisting {} failed: {}", self->what_, self->path(), s.error().to_string());
+        break;  // the next change (or periodic persist) retries
+      }
+    } while (self->dirty());
+    self->background_ = false;
   }
 
   Runtime& rt_;
@@ -112,6 +128,8 @@ class JsonStateFile {
   const Codec codec_;
   std::uint64_t changes_ = 0;    // counted by the owner
   std::uint64_t persisted_ = 0;  // `changes_` when the last successful write was taken
+  bool background_ = false;      // a persist_soon() task is running
+  std::uint64_t background_writes_ = 0;
 };
 
 }  // namespace ferry::broker

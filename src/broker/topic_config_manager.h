@@ -46,6 +46,8 @@ class TopicConfigManager {
 
   const TopicConfig* find(std::string_view topic) const;
   const TopicTable& table() const { return state_.table; }
+  // Background writes of topics.json so far (changes are coalesced; see json_state_file.h).
+  std::uint64_t background_writes() const { return file_.background_writes(); }
   const DataVersion& data_version() const { return state_.version; }
   // What REGISTER_BROKER carries.
   remoting::body::TopicConfigSerializeWrapper snapshot() const;

@@ -179,5 +179,29 @@ TEST_F(BrokerTest, TheTopicTableIsBounded) {
   EXPECT_EQ(broker().topics().table().size(), 9u);
 }
 
+// A burst of topic changes is persisted in a couple of writes of topics.json, not one full
+// re-serialization per change (quadratic in the table), and the file holds every topic after.
+TEST_F(BrokerTest, ABurstOfTopicChangesIsPersistedInAFewWrites) {
+  boot();
+  run_for(std::chrono::seconds(1));
+  const std::uint64_t before = broker().topics().background_writes();
+  for (int i = 0; i < 500; ++i) {
+    TopicConfig t;
+    t.topic_name = fmt::format("Burst{}", i);
+    t.read_queue_nums = t.write_queue_nums = 1;
+    t.perm = 6;
+    ASSERT_TRUE(broker().topics().put(t).ok());
+  }
+  run_for(std::chrono::seconds(2));
+  const std::uint64_t writes = broker().topics().background_writes() - before;
+  EXPECT_GE(writes, 1u);
+  EXPECT_LE(writes, 2u) << "500 changes";
+  auto file = node(broker_).disk().open("config/topics.json", {});
+  ASSERT_TRUE(file.ok()) << file.error().to_string();
+  const std::vector<std::uint8_t>& bytes = *(*file)->data();
+  const std::string json(bytes.begin(), bytes.end());
+  EXPECT_NE(json.find("\"Burst499\""), std::string::npos) << "the last change is in the file";
+}
+
 }  // namespace
 }  // namespace ferry::broker::testing
