@@ -177,6 +177,20 @@ Task<Status> MappedFileQueue::flush() {
   co_return Status{};
 }
 
+Status MappedFileQueue::rewrite_for_sync(std::int64_t offset) {
+  for (const auto& f : files_) {
+    const std::int64_t from = std::max<std::int64_t>(offset - f->start_offset(), 0);
+    const std::int64_t to = f->write_position();
+    if (from >= to) continue;
+    auto view = f->view(from, to - from);
+    if (!view.ok()) return std::move(view).error();
+    const std::vector<std::uint8_t> copy(view->bytes().begin(), view->bytes().end());
+    FERRY_TRY(f->file().pwrite(static_cast<std::uint64_t>(from), Bytes(copy.data(), copy.size())));
+    f->require_sync();
+  }
+  return {};
+}
+
 Task<Status> MappedFileQueue::preallocate_next(std::int64_t start_if_empty) {
   if (ready_ || preparing_) co_return Status{};
   FERRY_ASSERT(start_if_empty >= 0 && start_if_empty % file_size_ == 0,

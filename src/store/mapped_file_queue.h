@@ -90,6 +90,14 @@ class MappedFileQueue {
   Task<Status> flush();
   const std::optional<Error>& sync_failure() const { return sync_failure_; }
 
+  // Recovery after an abnormal stop: writes every byte from `offset` to the end of what is
+  // written again (the same bytes) and marks those segments for sync, so that the next flush()
+  // makes them durable. What recovery reads may be only in the page cache: after a failed fsync
+  // Linux marks the pages clean without writing them, a killed process leaves them behind, and
+  // a later fsync would skip them — a power loss would then leave a hole under newer, synced
+  // records. `offset` is the last offset known durable (the checkpoint's). Errors: io_error.
+  Status rewrite_for_sync(std::int64_t offset);
+
   // Creates the segment after the last one empty and reserves its full size with
   // File::allocate (asynchronous: production fallocates on the I/O thread), so that the next
   // roll-over need not wait for the disk; on an empty queue, the first segment, starting at

@@ -42,9 +42,14 @@ Task<Status> MessageStore::open() {
   for (const auto& [key, q] : queues_) next_queue_offset_[key] = q->max_offset();
   reput_offset_ = recovery_.reput_from;
   if (config_.flush_mode == FlushMode::sync_flush && !log_.files().empty()) {
-    // What recovery found may be only in the page cache (a killed process): durable first, then
-    // visible (the flush dispatches it).
+    // What recovery found may be only in the page cache (a killed process, or pages a failed
+    // fsync marked clean without writing): written again past the last durable offset and
+    // synced first, then visible (the flush dispatches it).
     log_.files().last_file()->require_sync();
+    if (!recovery_.clean_shutdown) {
+      const std::int64_t durable = recovery_.checkpoint ? recovery_.checkpoint->physic.value() : 0;
+      if (Status rewritten = log_.files().rewrite_for_sync(durable); !rewritten.ok()) co_return rewritten;
+    }
     Status synced = co_await flush_.flush_all();
     if (!synced.ok()) co_return synced;
   }

@@ -47,8 +47,9 @@ class SimStore {
     return "";
   }
   // Crash: the node's tasks die first (nothing resumes a destroyed frame), then the store.
-  void crash() {
-    world_.power_off(id_);
+  // A power loss by default (unsynced writes lost or torn); a process kill keeps the page cache.
+  void crash(sim::CrashKind kind = sim::CrashKind::power_loss) {
+    world_.crash(id_, kind);
     store_.reset();
     world_.start(id_);
   }

@@ -158,6 +158,63 @@ TEST(StoreCrashSim, NothingAcknowledgedIsLostWhenSyncsFail) {
   EXPECT_GE(seeds_with_a_failure, 10) << "the sweep should exercise failed syncs";
 }
 
+// The fsync-gate sequence (found by sim_cluster_test seed 53): a sync fails, so Linux marks the
+// covered pages clean without writing them; the process is killed, which keeps the page cache;
+// the restarted store reads those bytes from the cache, and a sync of its own would skip them
+// (clean pages). If it then acknowledged newer messages, a power loss would leave a hole of
+// zeros under them and recovery would cut there, losing acknowledged messages. Recovery after an
+// abnormal stop writes what it found past the checkpoint again before its first sync.
+TEST(StoreCrashSim, AKilledProcessAfterAFailedSyncLosesNothingAcknowledgedLater) {
+  sim::WorldOptions opts;
+  opts.seed = 5;
+  testing::SimStore s(opts, [] {
+    StoreConfig c = testing::small_config();
+    c.flush_mode = FlushMode::sync_flush;
+    c.commit_log_file_size_bytes = 64 * 1024;  // room for records larger than a page
+    c.message_size_max_bytes = 16 * 1024;
+    return c;
+  }());
+  ASSERT_EQ(s.open(), "");
+  const PutResult first = s.store().put_message(TestMessage{.body = "durable"}.request());
+  ASSERT_EQ(s.sync(first.end()), PutStatus::ok);
+  s.run_for(std::chrono::seconds(2));  // a checkpoint covers "durable"
+
+  sim::DiskOptions failing = s.disk().options();
+  failing.eio_on_sync_ppm = 1'000'000;
+  s.disk().set_options(failing);
+  // Larger than a page, so the writes after the restart dirty none of the pages it left clean.
+  const PutResult lost = s.store().put_message(TestMessage{.body = std::string(10000, 'L')}.request());
+  ASSERT_TRUE(lost.stored());
+  EXPECT_NE(s.sync(lost.end()), PutStatus::ok) << "a message whose sync failed is not acknowledged";
+
+  s.crash(sim::CrashKind::process_kill);  // the page cache, with the unsynced bytes, survives
+  sim::DiskOptions healthy = s.disk().options();
+  healthy.eio_on_sync_ppm = 0;
+  s.disk().set_options(healthy);
+  ASSERT_EQ(s.open(), "");
+  std::vector<std::string> acked = {"durable"};
+  for (int i = 0; i < 5; ++i) {
+    const std::string body = "after restart " + std::to_string(i);
+    const PutResult r = s.store().put_message(TestMessage{.body = body}.request());
+    ASSERT_EQ(r.status, PutStatus::ok) << r.detail;
+    ASSERT_EQ(s.sync(r.end()), PutStatus::ok);
+    acked.push_back(body);
+  }
+
+  s.crash(sim::CrashKind::power_loss);
+  ASSERT_EQ(s.open(), "");
+  std::vector<std::string> served;
+  for (QueueOffset at(0); at < s.store().max_offset("T", QueueId(0));) {
+    auto g = s.store().get_messages("T", QueueId(0), at, 16, nullptr);
+    ASSERT_EQ(g.status, GetStatus::found) << "at " << at.value();
+    for (const FileView& v : g.messages) served.push_back(testing::body_of(v));
+    at = g.next_begin_offset;
+  }
+  for (const std::string& body : acked) {
+    EXPECT_NE(std::find(served.begin(), served.end(), body), served.end()) << "acknowledged and lost: " << body;
+  }
+}
+
 // A crash can leave a ConsumeQueue unit that decodes as a message but is garbage. Recovery
 // checks the tail units against the records they point at and cuts the queue before them.
 TEST(StoreCrashSim, GarbageConsumeQueueUnitsAreDroppedOnRecovery) {
