@@ -80,6 +80,23 @@ void inject(Cluster& c, const std::vector<NodeId>& consumers, Random& r, std::ve
   }
 }
 
+// Two producers sending `p` to kTopic and two consumers of kGroup reading it from the first
+// offset, all recording into `history`: {producers, consumers}.
+std::pair<std::vector<NodeId>, std::vector<NodeId>> add_clients(Cluster& c, ProducerSpec p,
+                                                                const std::shared_ptr<History>& history) {
+  std::vector<NodeId> producers, consumers;
+  p.topic = kTopic;
+  for (int i = 0; i < 2; ++i) {
+    producers.push_back(c.add_client(fmt::format("producer-{}", i), producer_app(p, history)));
+    ConsumerSpec cs;
+    cs.topic = kTopic;
+    cs.group = kGroup;
+    cs.config.consume_from_where = client::ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET;
+    consumers.push_back(c.add_client(fmt::format("consumer-{}", i), consumer_app(cs, history)));
+  }
+  return {producers, consumers};
+}
+
 Outcome run_seed(std::uint64_t seed) {
   Outcome out;
   WorldOptions options = swarm_options(seed);
@@ -89,19 +106,10 @@ Outcome run_seed(std::uint64_t seed) {
     return out;
   }
   auto history = std::make_shared<History>();
-  std::vector<NodeId> producers, consumers;
-  for (int i = 0; i < 2; ++i) {
-    ProducerSpec p;
-    p.topic = kTopic;
-    p.messages = 150;
-    p.interval = std::chrono::milliseconds(40);
-    producers.push_back(c.add_client(fmt::format("producer-{}", i), producer_app(p, history)));
-    ConsumerSpec cs;
-    cs.topic = kTopic;
-    cs.group = kGroup;
-    cs.config.consume_from_where = client::ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET;
-    consumers.push_back(c.add_client(fmt::format("consumer-{}", i), consumer_app(cs, history)));
-  }
+  ProducerSpec p;
+  p.messages = 150;
+  p.interval = std::chrono::milliseconds(40);
+  auto [producers, consumers] = add_clients(c, p, history);
   // The fault phase: a fault every 0.5-3 s for 20 s of virtual time.
   std::vector<std::string> faults;
   Random& r = c.world().random();
@@ -204,20 +212,11 @@ TEST(ClusterSim, SpeedOfATwoBrokerTwoClientClusterAtModerateLoad) {
   Cluster c(options, spec());
   ASSERT_TRUE(c.boot().ok());
   auto history = std::make_shared<History>();
-  std::vector<NodeId> producers, consumers;
-  for (int i = 0; i < 2; ++i) {
-    ProducerSpec p;
-    p.topic = kTopic;
-    p.messages = 6'000;
-    p.interval = std::chrono::milliseconds(10);
-    p.body_bytes = 1024;
-    producers.push_back(c.add_client(fmt::format("producer-{}", i), producer_app(p, history)));
-    ConsumerSpec cs;
-    cs.topic = kTopic;
-    cs.group = kGroup;
-    cs.config.consume_from_where = client::ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET;
-    consumers.push_back(c.add_client(fmt::format("consumer-{}", i), consumer_app(cs, history)));
-  }
+  ProducerSpec p;
+  p.messages = 6'000;
+  p.interval = std::chrono::milliseconds(10);
+  p.body_bytes = 1024;
+  auto [producers, consumers] = add_clients(c, p, history);
   const MonoTime virtual_start = c.world().now();
   const auto started = std::chrono::steady_clock::now();
   c.run_for(std::chrono::seconds(60));

@@ -92,6 +92,16 @@ TEST(StoreCrashSim, AcknowledgedMessagesSurviveTornCrashes) {
   }
 }
 
+// Every body of queue T/0, in order; each read must find messages.
+void read_queue(MessageStore& store, std::vector<std::string>& served) {
+  for (QueueOffset at(0); at < store.max_offset("T", QueueId(0));) {
+    auto g = store.get_messages("T", QueueId(0), at, 16, nullptr);
+    ASSERT_EQ(g.status, GetStatus::found) << "at " << at.value();
+    for (const FileView& v : g.messages) served.push_back(testing::body_of(v));
+    at = g.next_begin_offset;
+  }
+}
+
 // A failed sync loses what it covered (Linux marks the pages clean; a retry "succeeds"). The store
 // must never acknowledge a message whose sync failed, nor one after it: it refuses writes until a
 // restart. Then a power loss keeps every acknowledged message.
@@ -144,12 +154,7 @@ TEST(StoreCrashSim, NothingAcknowledgedIsLostWhenSyncsFail) {
     s.disk().set_options(healthy);
     ASSERT_EQ(s.open(), "");
     std::vector<std::string> served;
-    for (QueueOffset at(0); at < s.store().max_offset("T", QueueId(0));) {
-      auto g = s.store().get_messages("T", QueueId(0), at, 16, nullptr);
-      ASSERT_EQ(g.status, GetStatus::found) << "at " << at.value();
-      for (const FileView& v : g.messages) served.push_back(testing::body_of(v));
-      at = g.next_begin_offset;
-    }
+    ASSERT_NO_FATAL_FAILURE(read_queue(s.store(), served));
     ASSERT_GE(served.size(), produced.acked.size());
     for (std::size_t i = 0; i < produced.acked.size(); ++i) EXPECT_EQ(served[i], produced.acked[i]) << i;
     const PutResult r = s.store().put_message(TestMessage{}.request());
@@ -204,12 +209,7 @@ TEST(StoreCrashSim, AKilledProcessAfterAFailedSyncLosesNothingAcknowledgedLater)
   s.crash(sim::CrashKind::power_loss);
   ASSERT_EQ(s.open(), "");
   std::vector<std::string> served;
-  for (QueueOffset at(0); at < s.store().max_offset("T", QueueId(0));) {
-    auto g = s.store().get_messages("T", QueueId(0), at, 16, nullptr);
-    ASSERT_EQ(g.status, GetStatus::found) << "at " << at.value();
-    for (const FileView& v : g.messages) served.push_back(testing::body_of(v));
-    at = g.next_begin_offset;
-  }
+  ASSERT_NO_FATAL_FAILURE(read_queue(s.store(), served));
   for (const std::string& body : acked) {
     EXPECT_NE(std::find(served.begin(), served.end(), body), served.end()) << "acknowledged and lost: " << body;
   }

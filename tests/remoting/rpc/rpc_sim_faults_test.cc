@@ -83,6 +83,21 @@ class RpcSimFaults : public ::testing::TestWithParam<std::uint64_t> {
     client_.reset();
     world_.reset();
   }
+  // A kSlow call (10 s of processing, 30 s timeout) running on the client node: its outcome, and
+  // whether it finished.
+  std::pair<std::shared_ptr<Outcome>, std::shared_ptr<bool>> start_slow_call() {
+    auto out = std::make_shared<Outcome>();
+    auto done = std::make_shared<bool>(false);
+    struct Run {
+      static Task<void> go(RpcClient* c, std::string addr, std::shared_ptr<Outcome> out, std::shared_ptr<bool> done) {
+        *out = co_await call(c, addr, kSlow, std::chrono::seconds(30));
+        *done = true;
+      }
+    };
+    world_->node(client_node_).spawn(Run::go(client_.get(), addr_, out, done), "slow-call");
+    return {out, done};
+  }
+
   Outcome run_call(std::int32_t code, Duration timeout) {
     auto r = world_->run_task(client_node_, call(client_.get(), addr_, code, timeout), std::chrono::minutes(5));
     EXPECT_TRUE(r.ok()) << r.report.message << " (seed " << GetParam() << ")";
@@ -113,15 +128,7 @@ TEST_P(RpcSimFaults, PartitionTimesOutCallsAndHealRestoresService) {
 
 TEST_P(RpcSimFaults, ServerCrashMidCallFailsTheCallAndRestartIsReachedAgain) {
   // Start a slow call, crash the server while it is being processed.
-  auto slow = std::make_shared<Outcome>();
-  auto done = std::make_shared<bool>(false);
-  struct Run {
-    static Task<void> go(RpcClient* c, std::string addr, std::shared_ptr<Outcome> out, std::shared_ptr<bool> done) {
-      *out = co_await call(c, addr, kSlow, std::chrono::seconds(30));
-      *done = true;
-    }
-  };
-  world_->node(client_node_).spawn(Run::go(client_.get(), addr_, slow, done), "slow-call");
+  auto [slow, done] = start_slow_call();
   world_->run_for(std::chrono::seconds(1));
   ASSERT_FALSE(*done) << "the slow call must still be in progress";
   world_->kill(server_);
@@ -137,15 +144,7 @@ TEST_P(RpcSimFaults, ServerCrashMidCallFailsTheCallAndRestartIsReachedAgain) {
 }
 
 TEST_P(RpcSimFaults, DestroyingAClientFailsItsCallsAndNothingResumesIntoIt) {
-  auto slow = std::make_shared<Outcome>();
-  auto done = std::make_shared<bool>(false);
-  struct Run {
-    static Task<void> go(RpcClient* c, std::string addr, std::shared_ptr<Outcome> out, std::shared_ptr<bool> done) {
-      *out = co_await call(c, addr, kSlow, std::chrono::seconds(30));
-      *done = true;
-    }
-  };
-  world_->node(client_node_).spawn(Run::go(client_.get(), addr_, slow, done), "slow-call");
+  auto [slow, done] = start_slow_call();
   world_->run_for(std::chrono::seconds(1));
   ASSERT_FALSE(*done);
   client_.reset();  // the node (and the task awaiting the call) lives on
