@@ -27,7 +27,10 @@ Cluster::Cluster(WorldOptions options, ClusterSpec spec, NodeFactory namesrv_fac
   const Status valid = spec_.check();
   FERRY_ASSERT(valid.ok(), "ClusterSpec: {}", valid.ok() ? "" : valid.error().detail);
   for (std::size_t i = 0; i < spec_.namesrvs; ++i) add_namesrv(i, namesrv_factory);
-  for (std::size_t i = 0; i < spec_.brokers.size(); ++i) add_broker(i);
+  for (std::size_t i = 0; i < spec_.brokers.size(); ++i) add_broker(i, 0);
+  for (std::size_t i = 0; i < spec_.brokers.size(); ++i) {
+    for (std::size_t k = 1; k <= spec_.brokers[i].slaves; ++k) add_broker(i, static_cast<std::int64_t>(k));
+  }
 }
 
 Cluster::~Cluster() = default;
@@ -52,18 +55,21 @@ void Cluster::add_namesrv(std::size_t i, NodeFactory factory) {
   namesrv_addrs_.push_back(fmt::format("{}:{}", world_.node(id).host(), kNamesrvPort));
 }
 
-void Cluster::add_broker(std::size_t i) {
-  const BrokerGroupSpec& g = spec_.brokers[i];
+void Cluster::add_broker(std::size_t group, std::int64_t broker_id) {
+  const BrokerGroupSpec& g = spec_.brokers[group];
   broker::BrokerConfig cfg = g.config;
   cfg.broker_name = g.name;
   cfg.broker_cluster_name = g.cluster;
-  cfg.broker_id = 0;
+  cfg.broker_id = broker_id;
   cfg.namesrv_addr = namesrv_addrs_;
-  cfg.flush_disk_type = g.flush;
-  cfg.broker_role = g.role;
+  cfg.flush_disk_type = broker_id == 0 ? g.flush : g.slave_flush.value_or(g.flush);
+  cfg.broker_role = broker_id == 0 ? g.role : broker::BrokerRole::slave;
   cfg.store = g.store;
   broker_configs_.push_back(cfg);
-  const NodeId id = world_.add_node(g.name, [cfg](Runtime& rt) -> std::unique_ptr<NodeProcess> {
+  const std::string label = broker_id == 0 ? g.name : fmt::format("{}-s{}", g.name, broker_id);
+  broker_labels_.push_back(label);
+  broker_groups_.push_back(group);
+  const NodeId id = world_.add_node(label, [cfg](Runtime& rt) -> std::unique_ptr<NodeProcess> {
     auto b = std::make_unique<broker::Broker>(rt, cfg);
     b->launch();
     return hosted(std::move(b));
@@ -79,6 +85,14 @@ void Cluster::add_broker(std::size_t i) {
 namesrv::NameServer* Cluster::namesrv(std::size_t i) {
   auto* p = dynamic_cast<Hosted<namesrv::NameServer>*>(world_.node(namesrv_nodes_.at(i)).process());
   return p ? &p->get() : nullptr;
+}
+
+std::optional<std::size_t> Cluster::slave_index(std::size_t group, std::size_t k) const {
+  std::size_t seen = 0;
+  for (std::size_t i = spec_.brokers.size(); i < broker_nodes_.size(); ++i) {
+    if (broker_groups_[i] == group && ++seen == k) return i;
+  }
+  return std::nullopt;
 }
 
 std::optional<std::size_t> Cluster::broker_index(const std::string& name) const {
@@ -146,7 +160,8 @@ Task<Status> Cluster::create_topics(NodeId on) {
   client::ClientInstance ci(world_.node(on), client_config("cluster-admin"));
   client::AdminClient admin(ci);
   Status result;
-  for (std::size_t i = 0; i < broker_nodes_.size() && result.ok(); ++i) {
+  // Masters only: a slave copies its master's topics (broker/slave_sync.h).
+  for (std::size_t i = 0; i < spec_.brokers.size() && result.ok(); ++i) {
     for (const TopicSpec& t : spec_.topics) {
       remoting::body::TopicConfig tc;
       tc.topic_name = t.name;
@@ -156,7 +171,7 @@ Task<Status> Cluster::create_topics(NodeId on) {
       tc.order = t.ordered;
       Status s = co_await admin.create_topic(broker_addr(i), tc);
       if (!s.ok()) {
-        result = Error(s.error().code, fmt::format("create topic {} on {}: {}", t.name, spec_.brokers[i].name, s.error().detail));
+        result = Error(s.error().code, fmt::format("create topic {} on {}: {}", t.name, broker_labels_[i], s.error().detail));
         break;
       }
     }
@@ -179,11 +194,11 @@ Status Cluster::boot(Duration limit) {
         left());
     broker::Broker* b = broker(i);
     if (b != nullptr && b->state() == broker::Broker::State::failed) {
-      return Error(Errc::io_error, fmt::format("broker {} failed to start: {}", spec_.brokers[i].name,
+      return Error(Errc::io_error, fmt::format("broker {} failed to start: {}", broker_labels_[i],
                                                b->start_error() ? b->start_error()->to_string() : "?"));
     }
     if (!r.ok()) {
-      return Error(Errc::timed_out, fmt::format("broker {} not running and registered: {} ({})", spec_.brokers[i].name,
+      return Error(Errc::timed_out, fmt::format("broker {} not running and registered: {} ({})", broker_labels_[i],
                                                 r.message, describe()));
     }
   }
@@ -239,8 +254,8 @@ Convergence Cluster::brokers_running() {
   return Convergence{"brokers running", [this]() -> std::optional<std::string> {
                        for (std::size_t i = 0; i < broker_nodes_.size(); ++i) {
                          broker::Broker* b = broker(i);
-                         if (b == nullptr) return spec_.brokers[i].name + " is down";
-                         if (b->state() != broker::Broker::State::running) return spec_.brokers[i].name + " is not running";
+                         if (b == nullptr) return broker_labels_[i] + " is down";
+                         if (b->state() != broker::Broker::State::running) return broker_labels_[i] + " is not running";
                        }
                        return std::nullopt;
                      }};

@@ -80,7 +80,14 @@ class Cluster {
   namesrv::NameServer* namesrv(std::size_t i);
   const std::vector<std::string>& namesrv_addrs() const { return namesrv_addrs_; }
 
+  // Brokers are numbered masters first — broker i < spec().brokers.size() is the master of group
+  // i — then every slave (slave_index() finds them). broker_count() counts them all.
   std::size_t broker_count() const { return broker_nodes_.size(); }
+  // The k-th slave (k = its brokerId, 1-based) of group `group`, if the spec has it.
+  std::optional<std::size_t> slave_index(std::size_t group, std::size_t k = 1) const;
+  // "broker-a" for a master, "broker-a-s1" for its first slave (the node's name).
+  const std::string& broker_label(std::size_t i) const { return broker_labels_.at(i); }
+  std::size_t broker_group(std::size_t i) const { return broker_groups_.at(i); }
   NodeId broker_node(std::size_t i) const { return broker_nodes_.at(i); }
   std::optional<std::size_t> broker_index(const std::string& name) const;
   // The Broker component, nullptr while its node is down.
@@ -137,7 +144,7 @@ class Cluster {
 
  private:
   void add_namesrv(std::size_t i, NodeFactory factory);
-  void add_broker(std::size_t i);
+  void add_broker(std::size_t group, std::int64_t broker_id);
   Task<Status> create_topics(NodeId on);
 
   World world_;
@@ -146,6 +153,8 @@ class Cluster {
   std::vector<std::string> namesrv_addrs_;
   std::vector<NodeId> broker_nodes_;
   std::vector<broker::BrokerConfig> broker_configs_;
+  std::vector<std::string> broker_labels_;
+  std::vector<std::size_t> broker_groups_;
   std::optional<NodeId> admin_node_;  // a bare node boot() creates topics from
 };
 

@@ -30,8 +30,8 @@ Status ClusterSpec::check() const {
     if (!names.insert(b.name).second) {
       return Error(Errc::invalid_argument, fmt::format("brokers[{}].name \"{}\" is used twice", i, b.name));
     }
-    if (b.slaves > 0) {
-      return Error(Errc::unsupported, fmt::format("brokers[{}].slaves = {}: master/slave replication is not built yet", i, b.slaves));
+    if (b.slaves > 4) {
+      return Error(Errc::invalid_argument, fmt::format("brokers[{}].slaves = {}: at most 4 a group", i, b.slaves));
     }
     if (b.role == broker::BrokerRole::slave) {
       return Error(Errc::invalid_argument, fmt::format("brokers[{}].role: a group's first broker is its master", i));

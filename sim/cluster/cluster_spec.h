@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,9 +27,11 @@ store::StoreConfig small_store();
 struct BrokerGroupSpec {
   std::string name = "broker-a";
   std::string cluster = "DefaultCluster";
-  // Slaves of this group (brokerId 1..n). Replication is not built yet: must be 0.
+  // Slaves of this group (brokerId 1..n, role SLAVE, nodes "{name}-s{id}").
   std::size_t slaves = 0;
   store::FlushMode flush = store::FlushMode::async_flush;
+  // The slaves' flush mode; unset = the master's.
+  std::optional<store::FlushMode> slave_flush;
   broker::BrokerRole role = broker::BrokerRole::async_master;  // of the master
   store::StoreConfig store = small_store();
   // Disk capacity of each node of the group; 0 keeps the world's DiskOptions::capacity_bytes.
@@ -53,7 +56,7 @@ struct ClusterSpec {
 
   // Errors (invalid_argument) name the field: no NameServer, topics without broker groups (a
   // NameServer-only cluster is fine: its tests play the brokers), duplicate group or topic names,
-  // invalid topic names or queue counts, slaves before replication exists.
+  // invalid topic names or queue counts, more than 4 slaves a group.
   Status check() const;
 };
 
