@@ -42,13 +42,15 @@ Broker::Broker(Runtime& rt, BrokerConfig config)
       host_(host_of(rt, config_)),
       address_(fmt::format("{}:{}", host_, config_.listen_port)),
       store_(rt, config_.store),
+      ha_master_(rt, store_, config_.ha),
+      ha_slave_(rt, store_, config_.ha),
       topics_(rt, config_),
       offsets_(rt, config_),
       hold_(rt, config_, store_),
       stats_(rt.now()),
       client_(rt),
       registrar_(rt, config_, topics_, client_, address_, fmt::format("{}:{}", host_, config_.listen_port + 1)),
-      send_(rt, config_, store_, topics_, stats_),
+      send_(rt, config_, store_, ha_master_, topics_, stats_),
       pull_(rt, config_, store_, topics_, offsets_, hold_, no_subscriptions_, stats_),
       consumer_offsets_(config_, store_, topics_, offsets_),
       queue_offsets_(store_),
@@ -150,6 +152,10 @@ Task<Status> Broker::start() {
   if (loaded) loaded = offsets_.load();
   if (loaded) loaded = consumer_services_.load();
   if (loaded) loaded = start_servers();
+  if (loaded) {
+    loaded = ha_master_.start(Endpoint{host_, static_cast<std::uint16_t>(config_.listen_port + 1)});
+    if (!loaded) stop_servers();
+  }
   if (!loaded) {
     state_ = State::failed;
     start_error_ = loaded.error();
@@ -161,7 +167,12 @@ Task<Status> Broker::start() {
     consumer_services_.on_arrival(topic, queue);
   });
   topics_.set_change_listener([this] { registrar_.trigger(); });
+  store_.set_append_listener([this](PhysicalOffset end) { ha_master_.on_appended(end); });
   store_.start();
+  if (config_.broker_role == BrokerRole::slave) {
+    if (!config_.ha_master_address.empty()) ha_slave_.set_master(config_.ha_master_address);
+    rt_.spawn(ha_slave_.run(), "ha-slave");
+  }
   rt_.spawn(registrar_.run_loop(), "register-broker");
   rt_.spawn(offsets_.run_persist_loop(), "persist-offsets");
   rt_.spawn(hold_.run_check_loop(), "pull-hold-check");
@@ -190,6 +201,8 @@ Task<void> Broker::stop() {
   }
   stop_servers();
   client_.shutdown();
+  ha_slave_.stop();
+  ha_master_.stop();
   if (was_running) {
     Status o = co_await offsets_.persist();
     if (!o) rt_.log().error("broker stop: persisting offsets failed: {}", o.error().to_string());

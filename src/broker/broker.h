@@ -39,6 +39,8 @@
 #include "broker/topic_config_manager.h"
 #include "remoting/rpc/rpc_client.h"
 #include "remoting/rpc/rpc_server.h"
+#include "store/ha/ha_master.h"
+#include "store/ha/ha_slave.h"
 #include "store/message_store.h"
 
 namespace ferry::broker {
@@ -72,6 +74,10 @@ class Broker {
 
   const BrokerConfig& config() const { return config_; }
   store::MessageStore& store() { return store_; }
+  // Replication: the HA port's server (every broker runs it, as RocketMQ does, so that a promoted
+  // slave serves slaves at once) and a slave's link to its master.
+  store::ha::HaMaster& ha_master() { return ha_master_; }
+  store::ha::HaSlave& ha_slave() { return ha_slave_; }
   TopicConfigManager& topics() { return topics_; }
   ConsumerOffsetManager& offsets() { return offsets_; }
   PullHoldService& hold() { return hold_; }
@@ -101,6 +107,8 @@ class Broker {
   std::optional<Error> start_error_;
 
   store::MessageStore store_;
+  store::ha::HaMaster ha_master_;
+  store::ha::HaSlave ha_slave_;
   TopicConfigManager topics_;
   ConsumerOffsetManager offsets_;
   PullHoldService hold_;
