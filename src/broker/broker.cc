@@ -58,6 +58,10 @@ Broker::Broker(Runtime& rt, BrokerConfig config)
       topic_admin_(config_, topics_, offsets_),
       runtime_info_(rt, config_, store_, stats_, rt.wall_ms()),
       consumer_services_(rt, config_, store_, topics_, server_),
+      metadata_export_(topics_, offsets_, consumer_services_.schedule()),
+      slave_sync_(rt, config_, client_, registrar_,
+                  SlaveSync::Tables{topics_, offsets_, consumer_services_.groups(), consumer_services_.schedule()},
+                  address_, config_.broker_role == BrokerRole::slave),
       server_(rt),
       vip_server_(rt) {
   register_processors(server_, ServerTag::main);
@@ -131,6 +135,12 @@ void Broker::register_processors(remoting::RpcServer& server, ServerTag tag) {
                              [this](RequestContext ctx) { return topic_admin_.remove(std::move(ctx)); });
   server.register_processor(rc::GET_BROKER_RUNTIME_INFO,
                              [this](RequestContext ctx) { return runtime_info_.process(std::move(ctx)); });
+  server.register_processor(rc::GET_ALL_TOPIC_CONFIG,
+                             [this](RequestContext ctx) { return metadata_export_.all_topics(std::move(ctx)); });
+  server.register_processor(rc::GET_ALL_CONSUMER_OFFSET,
+                             [this](RequestContext ctx) { return metadata_export_.all_consumer_offsets(std::move(ctx)); });
+  server.register_processor(rc::GET_ALL_DELAY_OFFSET,
+                             [this](RequestContext ctx) { return metadata_export_.all_delay_offsets(std::move(ctx)); });
 }
 
 std::optional<std::int64_t> Broker::delay_tags_code(std::string_view topic, std::string_view properties,
@@ -177,6 +187,9 @@ Task<Status> Broker::start() {
   rt_.spawn(offsets_.run_persist_loop(), "persist-offsets");
   rt_.spawn(hold_.run_check_loop(), "pull-hold-check");
   consumer_services_.start();
+  // What the NameServers say about the group's master (a slave's registrar learns it).
+  registrar_.set_on_master_changed([this] { slave_sync_.master_changed(); });
+  rt_.spawn(slave_sync_.run_loop(), "slave-sync");
   state_ = State::running;
   rt_.log().info("broker {} ({}, id {}) serving at {}", config_.broker_name, config_.broker_cluster_name,
                  config_.broker_id, address_);
@@ -196,6 +209,7 @@ Task<void> Broker::stop() {
   state_ = State::stopping;
   if (was_running) {
     registrar_.stop();
+    slave_sync_.stop();
     co_await registrar_.unregister_all();
     hold_.stop();
   }

@@ -61,6 +61,9 @@ struct BrokerConfig {
   Duration register_broker_timeout = std::chrono::seconds(6);       // registerBrokerTimeoutMills
   Duration unregister_broker_timeout = std::chrono::seconds(3);
   Duration flush_consumer_offset_interval = std::chrono::seconds(5);  // flushConsumerOffsetInterval
+  // A slave copies its master's topics, offsets and subscription groups this often (RocketMQ's
+  // SlaveSynchronize, every 10 s; broker/slave_sync.h).
+  Duration slave_sync_interval = std::chrono::seconds(10);
 
   bool long_polling_enable = true;                                  // longPollingEnable
   Duration short_polling_time = std::chrono::seconds(1);            // shortPollingTimeMills
