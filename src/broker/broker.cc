@@ -188,7 +188,13 @@ Task<Status> Broker::start() {
   rt_.spawn(hold_.run_check_loop(), "pull-hold-check");
   consumer_services_.start();
   // What the NameServers say about the group's master (a slave's registrar learns it).
-  registrar_.set_on_master_changed([this] { slave_sync_.master_changed(); });
+  registrar_.set_on_master_changed([this] {
+    slave_sync_.master_changed();
+    // haMasterAddress, when set, pins the replication source; else the NameServers name it.
+    if (config_.broker_role == BrokerRole::slave && config_.ha_master_address.empty()) {
+      ha_slave_.set_master(registrar_.master_ha_address());
+    }
+  });
   rt_.spawn(slave_sync_.run_loop(), "slave-sync");
   state_ = State::running;
   rt_.log().info("broker {} ({}, id {}) serving at {}", config_.broker_name, config_.broker_cluster_name,

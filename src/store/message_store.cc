@@ -362,6 +362,24 @@ Status MessageStore::append_replicated(PhysicalOffset at, Bytes data) {
   return {};
 }
 
+Status MessageStore::truncate_to_indexed() {
+  if (reput_offset_ >= log_.max_offset()) return {};
+  rt_.log().info("store: cutting the log back from {} to {}, the end of its last indexed record",
+                 log_.max_offset().value(), reput_offset_.value());
+  FERRY_TRY(log_.files().truncate(reput_offset_.value()));
+  FERRY_ASSERT_EQ(log_.max_offset().value(), reput_offset_.value());
+  return {};
+}
+
+bool MessageStore::record_boundary(PhysicalOffset offset) const {
+  if (offset == log_.max_offset()) return true;
+  if (offset < log_.min_offset() || offset > log_.max_offset()) return false;
+  if (offset.value() % log_.file_size() == 0) return true;
+  if (message_at(offset).ok()) return true;
+  auto head = log_.view(offset, static_cast<std::int32_t>(std::min<std::int64_t>(static_cast<std::int64_t>(record::kBlankBytes), log_.max_offset() - offset)));
+  return head.ok() && decode_record(head->bytes()).kind == RecordKind::blank;
+}
+
 void MessageStore::dispatch_durable() { note_dispatch(dispatch(log_.flushed_offset())); }
 
 Status MessageStore::dispatch(PhysicalOffset limit) {

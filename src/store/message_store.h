@@ -156,6 +156,15 @@ class MessageStore {
   // the master's, so a promoted slave continues them. Errors: those of append_raw, closed after
   // shutdown, io_error after a failed sync.
   Status append_replicated(PhysicalOffset at, Bytes data);
+  // Replication (a slave, before it reports where to resume): cuts the log back to the end of
+  // the last indexed record, dropping a partial record a link left behind (the master sends it
+  // again), so that the slave's end is always a record boundary of its master's history.
+  // Errors: io_error.
+  Status truncate_to_indexed();
+  // Replication (a master checking where a slave resumes): true when `offset` is the log's end,
+  // the start of one of its files, or where a message record or a BLANK marker starts — the
+  // places a slave's indexed end can be if it holds this log's history.
+  bool record_boundary(PhysicalOffset offset) const;
   void set_tags_code_hook(TagsCodeHook h) { tags_code_hook_ = std::move(h); }
 
   // The offset msgIds of a put's records (comma-joined for a batch), read back from the log:

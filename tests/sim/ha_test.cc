@@ -6,9 +6,11 @@
 //
 //   build/bin/sim_ha_test                      # fault-free, each test on its own seed
 //   FERRY_SIM_SWARM=3 build/bin/sim_ha_test    # the same tests under swarm faults
+#include <fmt/ranges.h>
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -75,6 +77,52 @@ std::optional<BodyFields> stored_message(broker::Broker& b, const MessageQueue& 
   return parse_body(std::string_view(reinterpret_cast<const char*>(r.fields.body.data()), r.fields.body.size()));
 }
 
+// What an operator does for a broker group under swarm faults: a broker whose store refuses
+// writes after a failed sync is restarted; a slave whose log diverged from its master's (the
+// master lost unsynced data it had already replicated, under a failing disk) is wiped and
+// restarted, and then copies the master's last file onward. Returns true when it wiped the slave.
+bool operate(Cluster& c, std::size_t slave, std::size_t& seen_diverged) {
+  bool wiped = false;
+  for (std::size_t i : {std::size_t{0}, slave}) {
+    broker::Broker* b = c.broker(i);
+    if (b != nullptr && b->state() == broker::Broker::State::running && b->store().write_refusal()) {
+      c.restart(c.broker_node(i), CrashKind::process_kill, 1s);
+    }
+  }
+  broker::Broker* m = c.broker(0);
+  if (m != nullptr && m->ha_master().diverged_links() > seen_diverged) {
+    seen_diverged = m->ha_master().diverged_links();
+    c.restart(c.broker_node(slave), CrashKind::process_kill, 1s, /*wipe=*/true);
+    wiped = true;
+  }
+  return wiped;
+}
+
+// Runs until `producer` has sent everything and the slave holds and has indexed the master's
+// whole log, operating the group meanwhile. Returns whether the slave was wiped.
+bool run_until_replicated(Cluster& c, NodeId producer, std::size_t slave, const History& history) {
+  std::size_t diverged = 0;
+  bool wiped = false;
+  auto caught_up = [&] {
+    broker::Broker* m = c.broker(0);
+    broker::Broker* s = c.broker(slave);
+    return m && s && s->state() == broker::Broker::State::running && m->state() == broker::Broker::State::running &&
+           s->store().max_phy_offset() == m->store().max_phy_offset() &&
+           s->store().reput_offset() == s->store().max_phy_offset();
+  };
+  const MonoTime deadline = c.world().now() + 10min;  // swarm's latency tails slow a producer down a lot
+  while (!(producer_done(c, producer) && caught_up()) && c.world().now() < deadline) {
+    c.run_for(1s);
+    wiped = operate(c, slave, diverged) || wiped;
+  }
+  std::map<std::string, std::size_t> outcomes;
+  for (const SendRecord& r : history.sends) ++outcomes[outcome_name(r.outcome)];
+  EXPECT_TRUE(producer_done(c, producer)) << "the producer did not finish: " << history.sends.size() << " sends "
+                                          << fmt::format("{}", outcomes) << "; " << c.describe();
+  EXPECT_TRUE(caught_up()) << "the slave did not catch up: " << c.describe();
+  return wiped;
+}
+
 class HaSim : public ::testing::TestWithParam<Modes> {
  protected:
   HaSim() : options_(ferry::testing::world_options(sim::testing::test_options(11))), trace_(options_) {}
@@ -88,7 +136,9 @@ TEST_P(HaSim, SlaveLogIsTheMastersByteForByteAndServesReads) {
   Cluster c(options_, ha_spec(GetParam()));
   ASSERT_TRUE(c.boot().ok()) << c.describe();
   const std::size_t slave = *c.slave_index(0);
-  c.broker(slave)->ha_slave().set_master(ha_address_of(c, 0));
+  // The slave learns where to replicate from in a registration reply (within a 30 s round).
+  ASSERT_TRUE(c.run_until([&] { return c.broker(slave)->ha_slave().status().connected; }, 1min).ok()) << c.describe();
+  EXPECT_EQ(c.broker(slave)->ha_slave().master(), ha_address_of(c, 0));
   auto history = std::make_shared<History>();
   ProducerSpec p;
   p.topic = kTopic;
@@ -96,31 +146,37 @@ TEST_P(HaSim, SlaveLogIsTheMastersByteForByteAndServesReads) {
   p.interval = 10ms;
   p.body_bytes = 3000;  // several CommitLog files of the small store
   const NodeId producer = c.add_client("producer", producer_app(p, history));
-  ASSERT_TRUE(c.run_until([&] { return producer_done(c, producer); }, 2min).ok()) << c.describe();
+  const bool wiped = run_until_replicated(c, producer, slave, *history);
+  if (::testing::Test::HasFailure()) return;
   broker::Broker* m = c.broker(0);
-  ASSERT_TRUE(c.run_until([&] {
-                  broker::Broker* s = c.broker(slave);
-                  return s && s->store().max_phy_offset() == m->store().max_phy_offset() &&
-                         s->store().reput_offset() == s->store().max_phy_offset();
-                }, 1min).ok())
-      << "the slave did not catch up: " << c.describe();
   broker::Broker* s = c.broker(slave);
-  EXPECT_GT(m->store().commit_log().files().file_count(), 2u) << "the test should span several files";
+  if (!ferry::testing::under_swarm()) {  // swarm's failing disks fail sends, and nothing resends them
+    EXPECT_GT(m->store().commit_log().files().file_count(), 2u) << "the test should span several files";
+  }
   const auto diff = first_difference(m->store().commit_log(), s->store().commit_log(), s->store().min_phy_offset(),
                                      m->store().max_phy_offset());
   EXPECT_FALSE(diff.has_value()) << "logs differ at " << *diff;
-  EXPECT_EQ(s->store().min_phy_offset(), m->store().min_phy_offset()) << "a new slave starts at the master's first file here";
+  if (!wiped) {
+    EXPECT_EQ(s->store().min_phy_offset(), m->store().min_phy_offset()) << "the slave followed from the start";
+  }
+  // Every acknowledged message the master still holds is on the slave at the same queue offset
+  // (a wiped slave holds the master's last file onward).
   std::size_t found = 0;
   for (const SendRecord& r : history->sends) {
     if (r.outcome != SendOutcome::ok) continue;
+    auto on_master = stored_message(*m, r.queue, r.queue_offset);
+    if (!on_master || on_master->producer != r.producer || on_master->seq != r.seq) continue;
+    if (wiped && r.queue_offset < s->store().min_offset(r.queue.topic, r.queue.queue_id)) continue;
     auto body = stored_message(*s, r.queue, r.queue_offset);
     ASSERT_TRUE(body.has_value()) << "acknowledged " << r.producer << "#" << r.seq << " at " << r.queue.to_string()
                                   << ":" << r.queue_offset.value() << " is not on the slave";
     EXPECT_EQ(body->seq, r.seq);
     ++found;
   }
-  EXPECT_EQ(found, history->acked().size());
-  EXPECT_GE(found, 700u) << c.describe();
+  if (!ferry::testing::under_swarm()) {
+    EXPECT_EQ(found, history->acked().size());
+    EXPECT_GE(found, 700u) << c.describe();
+  }
   for (std::int32_t q = 0; q < 4; ++q) {
     EXPECT_EQ(s->store().max_offset(kTopic, QueueId(q)), m->store().max_offset(kTopic, QueueId(q))) << "queue " << q;
   }

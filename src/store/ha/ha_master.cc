@@ -109,6 +109,7 @@ void HaMaster::drop(Link& link, const std::string& why) {
   link.conn->close();
   link.wake.wake();
   ++links_dropped_;
+  last_drop_ = fmt::format("{}: {}", link.peer, why);
   rt_.log().warn("ha: dropped the link to slave {} (confirmed {}): {}", link.peer, link.acked.value(), why);
   links_.erase(link.id);  // may destroy `link` unless a loop still holds it: touch it no more
 }
@@ -117,9 +118,17 @@ void HaMaster::on_report(Link& link, PhysicalOffset offset) {
   link.last_report_at = rt_.now();
   const PhysicalOffset end = store_.max_phy_offset();
   if (offset > end) {
+    ++diverged_;
     drop(link, fmt::format("it reports offset {} beyond this log's end {}: its log has bytes this master never "
                            "had (an old master restarted as a slave?); truncate or wipe the slave's store",
                            offset.value(), end.value()));
+    return;
+  }
+  if (!link.requested && offset.value() != 0 && !store_.record_boundary(offset)) {
+    ++diverged_;
+    drop(link, fmt::format("it resumes at offset {}, where no record of this log starts: its log has bytes this "
+                           "master does not (the master lost data it had sent?); wipe the slave's store",
+                           offset.value()));
     return;
   }
   if (!link.requested) {

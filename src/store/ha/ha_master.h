@@ -7,11 +7,13 @@
 //    pushes the log byte for byte, at most transfer_batch_bytes at a time and never across a
 //    file end, and an empty batch as a heartbeat after heartbeat_interval of nothing to send.
 //    on_appended() (the store's append listener) wakes the senders.
-//  * A link is dropped when its slave has been silent for housekeeping_interval (20 s), when the
-//    slave reports more than the master holds (its
-//    history diverged: an old master restarted as a slave with a tail this log never had), or
-//    when it needs bytes the master has already cleaned up. Each drop is logged with the reason;
-//    the slave reconnects.
+//  * A link is dropped when its slave has been silent for housekeeping_interval (20 s), when it
+//    needs bytes the master has already cleaned up, and when its log has diverged from this one:
+//    it reports more than the master holds, or it resumes (first report) where no record of this
+//    log starts — a slave cuts its log back to a record boundary before it resumes, so both mean
+//    it holds bytes this master does not (an old master restarted as a slave; a master that lost
+//    unsynced data it had already sent). Same-sized records at the same places can hide a
+//    divergence from this check. Each drop is logged with the reason; the slave reconnects.
 //  * SYNC_MASTER (wait_replicated): a put waits until some slave confirmed its end offset.
 //    slave_not_available at once when no slave is connected or the most advanced confirmed
 //    offset lags the put by slave_fallbehind_max_bytes or more; flush_slave_timeout after
@@ -79,6 +81,10 @@ class HaMaster {
   std::vector<SlaveLinkState> slaves() const;
   // Links dropped so far (any reason), for tests and operators.
   std::uint64_t links_dropped() const { return links_dropped_; }
+  // Links dropped because the slave's log is not a prefix of this one (see the file comment).
+  std::uint64_t diverged_links() const { return diverged_; }
+  // "slave address: why" of the last drop, "" before any.
+  const std::string& last_drop() const { return last_drop_; }
 
  private:
   struct Link;
@@ -104,6 +110,8 @@ class HaMaster {
   std::map<std::uint64_t, std::shared_ptr<Link>> links_;  // by link id
   std::uint64_t next_link_id_ = 1;
   std::uint64_t links_dropped_ = 0;
+  std::uint64_t diverged_ = 0;
+  std::string last_drop_;
   PhysicalOffset replicated_;
   std::vector<Waiter> waiters_;  // bounded by the SYNC_MASTER puts in flight
   bool stopped_ = false;

@@ -65,6 +65,26 @@ Task<void> HaSlave::run() {
       (void)co_await wake_.wait_for(std::chrono::seconds(1));
       continue;
     }
+    if (const auto& failed = store_.flusher().sync_failure()) {
+      // The store refuses writes until the process restarts; so does replication.
+      if (!sync_failure_logged_) {
+        rt_.log().error("ha: replication paused until restart: {}", failed->to_string());
+        sync_failure_logged_ = true;
+      }
+      (void)co_await wake_.wait_for(config_.reconnect_interval);
+      continue;
+    }
+    // Resume from a record boundary: what is received is made durable (SYNC_FLUSH) and indexed,
+    // and a partial record at the end is cut (the master sends it again).
+    if (store_.config().flush_mode == FlushMode::sync_flush && store_.commit_log().flushed_offset() < store_.max_phy_offset()) {
+      (void)co_await store_.wait_durable(store_.max_phy_offset());
+      continue;  // checked again from the top (a failed sync pauses replication)
+    }
+    if (Status cut = store_.truncate_to_indexed(); !cut.ok()) {
+      rt_.log().error("ha: cannot cut the partial tail of the log: {}", cut.error().to_string());
+      (void)co_await wake_.wait_for(config_.reconnect_interval);
+      continue;
+    }
     const std::string target = *master_;
     auto ep = Endpoint::parse(target);
     if (!ep.ok()) {
@@ -95,6 +115,8 @@ Task<void> HaSlave::run() {
     co_await serve(s);
     end(*s, "link closed");
     session_.reset();
+    // A link that ended over a disagreement is not made again at full speed.
+    if (!stopped_) (void)co_await wake_.wait_for(kRelinkPause);
   }
 }
 
@@ -148,6 +170,12 @@ Task<void> HaSlave::report_loop(HaSlave* self, std::shared_ptr<Session> s) {
         self->store_.commit_log().flushed_offset() < self->store_.max_phy_offset()) {
       (void)co_await self->store_.wait_durable(self->store_.max_phy_offset());
       if (s->closed) co_return;
+      if (!s->last_reported && self->confirmed_offset() < self->store_.max_phy_offset()) {
+        // The first report is where the master resumes: it must be the log's end, and under
+        // SYNC_FLUSH it also confirms, so the end must be durable first.
+        self->end(*s, "the received log could not be made durable before reporting");
+        co_return;
+      }
     }
     const MonoTime now = self->rt_.now();
     if (now - s->last_read_at > cfg.housekeeping_interval) {

@@ -10,8 +10,10 @@
 //  * The link is dropped — and made again from the slave's own log end — when a batch does not
 //    start at the slave's log end (on a non-empty log), when its length is impossible, when the
 //    append fails, after housekeeping_interval (20 s) without a byte from the master, or when the
-//    master address changes. A failed connect waits reconnect_interval (5 s). Each drop is
-//    logged with the reason.
+//    master address changes. A new link follows kRelinkPause (1 s), or reconnect_interval (5 s)
+//    after a failed connect. Each drop is logged with the reason.
+//  * A store whose CommitLog sync failed refuses writes until the process restarts: replication
+//    pauses with it (logged once).
 //
 // Threading: the node's loop only. Lifetime: a component (the broker's); run() captures `this`.
 #pragma once
@@ -45,6 +47,9 @@ struct SlaveLinkStatus {
 
 class HaSlave {
  public:
+  // The pause before linking again after a link ended (not after a failed connect).
+  static constexpr Duration kRelinkPause = std::chrono::seconds(1);
+
   HaSlave(Runtime& rt, MessageStore& store, const HaConfig& config);
   ~HaSlave();
   HaSlave(const HaSlave&) = delete;
@@ -78,6 +83,7 @@ class HaSlave {
   SlaveLinkStatus status_;
   bool stopped_ = false;
   bool connect_failure_logged_ = false;
+  bool sync_failure_logged_ = false;
 };
 
 }  // namespace ferry::store::ha
