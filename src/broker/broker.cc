@@ -4,12 +4,15 @@
 
 #include <algorithm>
 
+#include "broker/ha_role.h"
 #include "common/delay_levels.h"
 #include "common/message.h"
 #include "common/message_const.h"
 #include "common/names.h"
 #include "common/properties.h"
+#include "remoting/header/ha_admin_header.h"
 #include "remoting/request_code.h"
+#include "remoting/response_code.h"
 #include "store/property_scan.h"
 
 namespace ferry::broker {
@@ -133,6 +136,9 @@ void Broker::register_processors(remoting::RpcServer& server, ServerTag tag) {
                              [this](RequestContext ctx) { return topic_admin_.create_or_update(std::move(ctx)); });
   server.register_processor(kDeleteTopicInBroker,
                              [this](RequestContext ctx) { return topic_admin_.remove(std::move(ctx)); });
+  if (tag == ServerTag::main) {
+    server.register_processor(rc::FERRY_PROMOTE_SLAVE, [this](RequestContext ctx) { return promote_request(this, std::move(ctx)); });
+  }
   server.register_processor(rc::GET_BROKER_RUNTIME_INFO,
                              [this](RequestContext ctx) { return runtime_info_.process(std::move(ctx)); });
   server.register_processor(rc::GET_ALL_TOPIC_CONFIG,
@@ -157,6 +163,12 @@ std::optional<std::int64_t> Broker::delay_tags_code(std::string_view topic, std:
 Task<Status> Broker::start() {
   FERRY_ASSERT(state_ == State::created, "Broker::start in state {}", static_cast<int>(state_));
   state_ = State::starting;
+  if (Status role = apply_role_override(); !role.ok()) {
+    state_ = State::failed;
+    start_error_ = role.error();
+    rt_.log().error("broker {}: start failed: {}", config_.broker_name, role.error().to_string());
+    co_return role;
+  }
   Status opened = co_await store_.open();
   Status loaded = opened ? topics_.load() : opened;
   if (loaded) loaded = offsets_.load();
@@ -200,6 +212,68 @@ Task<Status> Broker::start() {
   rt_.log().info("broker {} ({}, id {}) serving at {}", config_.broker_name, config_.broker_cluster_name,
                  config_.broker_id, address_);
   co_return Status();
+}
+
+Status Broker::apply_role_override() {
+  auto promoted = load_role_override(rt_, config_.config_dir);
+  if (!promoted.ok()) return std::move(promoted).error();
+  if (!promoted->has_value()) return {};
+  const RoleOverride& o = **promoted;
+  if (config_.broker_role != o.role || config_.broker_id != o.broker_id) {
+    rt_.log().warn("broker {}: {} says this broker was promoted to {} (brokerId {}) at {} ms; it wins over the "
+                   "configured {} (brokerId {}). Update broker.conf and delete the file to make it permanent.",
+                   config_.broker_name, role_override_path(config_.config_dir), role_name(o.role), o.broker_id,
+                   o.promoted_at_ms, role_name(config_.broker_role), config_.broker_id);
+  }
+  config_.broker_role = o.role;
+  config_.broker_id = o.broker_id;
+  slave_sync_.set_enabled(false);
+  return {};
+}
+
+Task<Status> Broker::promote(BrokerRole role) {
+  if (state_ != State::running) co_return Error(Errc::invalid_argument, "the broker is not running");
+  if (config_.broker_role != BrokerRole::slave) {
+    co_return Error(Errc::invalid_argument, fmt::format("the broker is already a master ({})", role_name(config_.broker_role)));
+  }
+  if (role == BrokerRole::slave) co_return Error(Errc::invalid_argument, "promote to SYNC_MASTER or ASYNC_MASTER");
+  const RoleOverride o{role, 0, rt_.wall_ms()};
+  Status saved = co_await save_role_override(rt_, config_.config_dir, o);
+  if (!saved.ok()) co_return saved;
+  ha_slave_.stop();
+  slave_sync_.set_enabled(false);
+  // What was received becomes this log's history: durable first under SYNC_FLUSH (and indexed
+  // then), and a partial record a link left behind cut.
+  if (config_.flush_disk_type == store::FlushMode::sync_flush) {
+    const store::PutStatus durable = co_await store_.wait_durable(store_.max_phy_offset());
+    if (durable != store::PutStatus::ok) {
+      rt_.log().error("promotion: the received log is not durable ({}); the broker takes writes anyway",
+                      store::put_status_name(durable));
+    }
+  }
+  if (Status cut = store_.truncate_to_indexed(); !cut.ok()) co_return cut;
+  const std::int64_t old_id = config_.broker_id;
+  config_.broker_role = role;
+  config_.broker_id = 0;
+  consumer_services_.schedule().start();
+  topics_.touch();  // a new dataVersion: the NameServers take this broker's topics as the master's
+  registrar_.trigger();
+  rt_.log().warn("broker {}: promoted from slave (brokerId {}) to {} at log offset {}", config_.broker_name, old_id,
+                 role_name(role), store_.max_phy_offset().value());
+  co_return Status();
+}
+
+Task<Reply> Broker::promote_request(Broker* self, RequestContext ctx) {
+  auto h = remoting::PromoteSlaveRequestHeader::from_fields(ctx.request.ext_fields);
+  if (!h.ok()) co_return bad_header(ctx.request, h.error());
+  const auto role = parse_role(h->broker_role);
+  if (!role || *role == BrokerRole::slave) {
+    co_return reply(ctx.request, remoting::response_code::SYSTEM_ERROR,
+                    fmt::format("brokerRole \"{}\": promote to SYNC_MASTER or ASYNC_MASTER", h->broker_role));
+  }
+  Status done = co_await self->promote(*role);
+  if (!done.ok()) co_return reply(ctx.request, remoting::response_code::SYSTEM_ERROR, done.error().to_string());
+  co_return reply(ctx.request, remoting::response_code::SUCCESS);
 }
 
 Task<void> Broker::launch_task(Broker* self) {

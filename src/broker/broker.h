@@ -63,6 +63,16 @@ class Broker {
   // backup both unusable (corrupt naming them), address_in_use. On error the broker serves
   // nothing (state failed).
   Task<Status> start();
+  // Promotion by an operator (FERRY_PROMOTE_SLAVE, `mqadmin promoteSlave`): this running SLAVE
+  // becomes the master (brokerId 0) of its group with `role` (ASYNC_MASTER or SYNC_MASTER).
+  // Replication and the slave's metadata copying stop; the log is made durable (SYNC_FLUSH) and
+  // cut back to its last whole record; delayed delivery starts; the broker registers as brokerId
+  // 0 at once (the NameServers drop its slave entry) and takes writes. The role is kept in
+  // ha_role.json (ha_role.h) before anything changes. RocketMQ 4.9 has no such operation: run it
+  // only once the old master is gone for good, and bring that one back as a slave (docs/operations.md).
+  // Errors: invalid_argument (not running, not a slave, `role` not a master role), io_error.
+  Task<Status> promote(BrokerRole role);
+
   // Spawns start() on the node; failures are logged and kept in start_error().
   void launch();
   // Graceful stop (see above). Idempotent; a broker that is not running just stops.
@@ -99,6 +109,9 @@ class Broker {
 
  private:
   static BrokerConfig resolve(Runtime& rt, BrokerConfig config);
+  // start(): the role a promotion kept (ha_role.h) replaces the configured one.
+  Status apply_role_override();
+  static Task<Reply> promote_request(Broker* self, RequestContext ctx);
   static Task<void> launch_task(Broker* self);
   // Registers every code on `server`; the VIP server gets all but PULL_MESSAGE.
   void register_processors(remoting::RpcServer& server, ServerTag tag);
@@ -108,7 +121,9 @@ class Broker {
                                               WallMs store_timestamp_ms) const;
 
   Runtime& rt_;
-  const BrokerConfig config_;
+  // Not const: a promotion changes broker_role and broker_id (components read them through their
+  // const references at each use).
+  BrokerConfig config_;
   const std::string host_;
   const std::string address_;
   State state_ = State::created;

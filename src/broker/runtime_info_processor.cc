@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "broker/ha_role.h"
 #include "remoting/body/kv_table.h"
 #include "remoting/response_code.h"
 
@@ -15,15 +16,6 @@ std::string tps_text(double t10, double t60, double t600) { return fmt::format("
 
 std::string gib_text(std::uint64_t bytes) {
   return fmt::format("{:.1f} GiB", static_cast<double>(bytes) / static_cast<double>(std::uint64_t{1} << 30));
-}
-
-std::string_view role_name(BrokerRole r) {
-  switch (r) {
-    case BrokerRole::async_master: return "ASYNC_MASTER";
-    case BrokerRole::sync_master: return "SYNC_MASTER";
-    case BrokerRole::slave: return "SLAVE";
-  }
-  return "UNKNOWN";
 }
 
 }  // namespace

@@ -74,6 +74,8 @@ class TopicConfigManager {
 
   // Writes topics.json now (after waiting for a write in progress). Success = durable.
   Task<Status> persist();
+  // A new dataVersion without a change (a promoted slave re-announces its topics as the master's).
+  void touch() { changed(); }
 
   void set_change_listener(std::function<void()> fn) { on_change_ = std::move(fn); }
 

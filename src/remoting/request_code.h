@@ -52,6 +52,11 @@ inline constexpr std::int32_t QUERY_TOPIC_CONSUME_BY_WHO = 300;
 inline constexpr std::int32_t QUERY_DATA_VERSION = 322;
 inline constexpr std::int32_t SEND_MESSAGE_V2 = 310;
 inline constexpr std::int32_t SEND_BATCH_MESSAGE = 320;
+// RocketMQ 5's GET_BROKER_HA_STATUS: a broker's replication state (body: HARuntimeInfo JSON).
+inline constexpr std::int32_t GET_BROKER_HA_STATUS = 907;
+// Ferry's own: a running slave becomes the master of its group (header PromoteSlaveRequestHeader).
+// RocketMQ 4.9 has no such request (its operators edit broker.conf and restart).
+inline constexpr std::int32_t FERRY_PROMOTE_SLAVE = 10'001;
 
 // "SEND_MESSAGE" for 10; an empty view for a code not listed above. For logs.
 std::string_view name(std::int32_t code);
