@@ -8,6 +8,7 @@
 #include "common/permission.h"
 #include "common/record_reader.h"
 #include "remoting/response_code.h"
+#include "runtime/assert.h"
 #include "store/property_scan.h"
 
 namespace ferry::broker {
@@ -166,8 +167,9 @@ RemotingCommand PullProcessor::fetch(const RemotingCommand& request, const PullM
   }
   if (remark.empty() && result_code != code::SUCCESS) remark = std::string(store::get_status_name(got.status));
 
+  stats_.on_pull_look(result_code == code::SUCCESS);
   PullMessageResponseHeader rh;
-  rh.suggest_which_broker_id = 0;
+  rh.suggest_which_broker_id = suggest_broker(h.consumer_group, got);
   rh.next_begin_offset = got.next_begin_offset;
   rh.min_offset = got.min_offset;
   rh.max_offset = got.max_offset;
@@ -175,6 +177,17 @@ RemotingCommand PullProcessor::fetch(const RemotingCommand& request, const PullM
   out.ext_fields = rh.to_fields();
   out.body = std::move(body);
   return out;
+}
+
+std::int64_t PullProcessor::suggest_broker(std::string_view group, const store::GetMessageResult& got) const {
+  constexpr std::int64_t kMasterId = 0;
+  if (!config_.slave_read_enable) return kMasterId;
+  const GroupReadPreference pref = subscriptions_->read_preference(group);
+  if (!got.last_scanned_phy_offset) return pref.broker_id;
+  const std::int64_t behind_bytes = store_.max_phy_offset() - *got.last_scanned_phy_offset;
+  FERRY_ASSERT(behind_bytes >= 0, "pull of {}: scanned CommitLog offset {} beyond the log's max {}", group,
+               got.last_scanned_phy_offset->value(), store_.max_phy_offset().value());
+  return behind_bytes > in_memory_reach_bytes(config_) ? pref.which_broker_when_consume_slowly : pref.broker_id;
 }
 
 }  // namespace ferry::broker
