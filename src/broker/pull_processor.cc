@@ -166,11 +166,21 @@ RemotingCommand PullProcessor::fetch(const RemotingCommand& request, const PullM
       break;
   }
   if (remark.empty() && result_code != code::SUCCESS) remark = std::string(store::get_status_name(got.status));
+  QueueOffset next_begin_offset = got.next_begin_offset;
+  if (config_.broker_role == BrokerRole::slave && result_code == code::PULL_OFFSET_MOVED) {
+    // A slave corrects no offset (RocketMQ's offsetCheckInSlave, false): it may only lag its
+    // master, and a consumer moved to what the slave has would skip or re-consume.
+    next_begin_offset = h.queue_offset;
+    const bool below = got.status == GetStatus::offset_too_small;
+    result_code = below ? code::PULL_RETRY_IMMEDIATELY : code::PULL_NOT_FOUND;
+    remark = fmt::format("{} on a slave: offset {} kept (queue [{}, {}] here)", store::get_status_name(got.status),
+                         h.queue_offset, got.min_offset, got.max_offset);
+  }
 
   stats_.on_pull_look(result_code == code::SUCCESS);
   PullMessageResponseHeader rh;
   rh.suggest_which_broker_id = suggest_broker(h.consumer_group, got);
-  rh.next_begin_offset = got.next_begin_offset;
+  rh.next_begin_offset = next_begin_offset;
   rh.min_offset = got.min_offset;
   rh.max_offset = got.max_offset;
   RemotingCommand out = reply(request, result_code, std::move(remark));

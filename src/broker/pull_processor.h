@@ -24,6 +24,13 @@
 // always 0, the master. The client pulls the queue from that broker next time (when it is in the
 // route).
 //
+// On a slave, no offset is corrected (RocketMQ's offsetCheckInSlave, false): a slave may only
+// lag its master, and a consumer sent to what the slave has would skip or re-consume. Where a
+// master answers 21, a slave answers with the request's own offset as nextBeginOffset: 20 below
+// its min offset (as RocketMQ), and 19 past its max offset or for a queue it does not have yet
+// (RocketMQ: 20, which makes consumers pull again at once until replication catches up; a 19
+// parks the long poll until the queue reaches the offset instead).
+//
 // On a slave: pulls are served from its store whatever slave_read_enable says, and the
 // suggestion is computed the same way (so without slave reads it is 0: back to the master as
 // soon as the route has one). RocketMQ 4.9 sets PULL_RETRY_IMMEDIATELY on a slave without slave

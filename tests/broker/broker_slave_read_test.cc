@@ -189,6 +189,34 @@ TEST_F(SlaveBrokerTest, WithSlaveReadsASlaveKeepsALaggingConsumer) {
   EXPECT_EQ(keeping_up.field("suggestWhichBrokerId"), "0");
 }
 
+TEST_F(SlaveReadTest, AMasterCorrectsAnOffsetPastItsQueue) {
+  boot();
+  send_messages();
+  const Call past = pull_one(kMessages + 5);
+  EXPECT_EQ(past.reply.code, code::PULL_OFFSET_MOVED) << past.remark();
+  EXPECT_EQ(past.field("nextBeginOffset"), std::to_string(kMessages));
+}
+
+// A slave behind the consumer (replication lags, or has not started) keeps the consumer where it
+// is: no skip, no rewind, and a long poll waits for the slave to catch up.
+TEST_F(SlaveBrokerTest, ASlaveCorrectsNoOffset) {
+  boot();
+  TopicConfig t;
+  t.topic_name = "T";
+  t.read_queue_nums = 4;
+  t.write_queue_nums = 4;
+  t.perm = 6;
+  ASSERT_TRUE(slave().topics().put(t).ok());
+  const Call empty = pull_one(5);
+  EXPECT_EQ(empty.reply.code, code::PULL_NOT_FOUND) << empty.remark();
+  EXPECT_EQ(empty.field("nextBeginOffset"), "5");
+
+  store_on_slave(slave());
+  const Call past = pull_one(kMessages + 5);
+  EXPECT_EQ(past.reply.code, code::PULL_NOT_FOUND) << past.remark();
+  EXPECT_EQ(past.field("nextBeginOffset"), std::to_string(kMessages + 5));
+}
+
 TEST_F(SlaveBrokerTest, ASlaveNeverStoresTheCommitOffsetCarriedInAPull) {
   boot();
   store_on_slave(slave());
