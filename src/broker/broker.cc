@@ -42,13 +42,15 @@ Broker::Broker(Runtime& rt, BrokerConfig config)
       host_(host_of(rt, config_)),
       address_(fmt::format("{}:{}", host_, config_.listen_port)),
       store_(rt, config_.store),
+      ha_master_(rt, store_, config_.ha),
+      ha_slave_(rt, store_, config_.ha),
       topics_(rt, config_),
       offsets_(rt, config_),
       hold_(rt, config_, store_),
       stats_(rt.now()),
       client_(rt),
       registrar_(rt, config_, topics_, client_, address_, fmt::format("{}:{}", host_, config_.listen_port + 1)),
-      send_(rt, config_, store_, topics_, stats_),
+      send_(rt, config_, store_, ha_master_, topics_, stats_),
       pull_(rt, config_, store_, topics_, offsets_, hold_, no_subscriptions_, stats_),
       consumer_offsets_(config_, store_, topics_, offsets_),
       queue_offsets_(store_),
@@ -56,6 +58,10 @@ Broker::Broker(Runtime& rt, BrokerConfig config)
       topic_admin_(config_, topics_, offsets_),
       runtime_info_(rt, config_, store_, stats_, rt.wall_ms()),
       consumer_services_(rt, config_, store_, topics_, server_),
+      metadata_export_(topics_, offsets_, consumer_services_.schedule()),
+      slave_sync_(rt, config_, client_, registrar_,
+                  SlaveSync::Tables{topics_, offsets_, consumer_services_.groups(), consumer_services_.schedule()},
+                  address_, config_.broker_role == BrokerRole::slave),
       server_(rt),
       vip_server_(rt) {
   register_processors(server_, ServerTag::main);
@@ -129,6 +135,12 @@ void Broker::register_processors(remoting::RpcServer& server, ServerTag tag) {
                              [this](RequestContext ctx) { return topic_admin_.remove(std::move(ctx)); });
   server.register_processor(rc::GET_BROKER_RUNTIME_INFO,
                              [this](RequestContext ctx) { return runtime_info_.process(std::move(ctx)); });
+  server.register_processor(rc::GET_ALL_TOPIC_CONFIG,
+                             [this](RequestContext ctx) { return metadata_export_.all_topics(std::move(ctx)); });
+  server.register_processor(rc::GET_ALL_CONSUMER_OFFSET,
+                             [this](RequestContext ctx) { return metadata_export_.all_consumer_offsets(std::move(ctx)); });
+  server.register_processor(rc::GET_ALL_DELAY_OFFSET,
+                             [this](RequestContext ctx) { return metadata_export_.all_delay_offsets(std::move(ctx)); });
 }
 
 std::optional<std::int64_t> Broker::delay_tags_code(std::string_view topic, std::string_view properties,
@@ -150,6 +162,10 @@ Task<Status> Broker::start() {
   if (loaded) loaded = offsets_.load();
   if (loaded) loaded = consumer_services_.load();
   if (loaded) loaded = start_servers();
+  if (loaded) {
+    loaded = ha_master_.start(Endpoint{host_, static_cast<std::uint16_t>(config_.listen_port + 1)});
+    if (!loaded) stop_servers();
+  }
   if (!loaded) {
     state_ = State::failed;
     start_error_ = loaded.error();
@@ -161,11 +177,19 @@ Task<Status> Broker::start() {
     consumer_services_.on_arrival(topic, queue);
   });
   topics_.set_change_listener([this] { registrar_.trigger(); });
+  store_.set_append_listener([this](PhysicalOffset end) { ha_master_.on_appended(end); });
   store_.start();
+  if (config_.broker_role == BrokerRole::slave) {
+    if (!config_.ha_master_address.empty()) ha_slave_.set_master(config_.ha_master_address);
+    rt_.spawn(ha_slave_.run(), "ha-slave");
+  }
   rt_.spawn(registrar_.run_loop(), "register-broker");
   rt_.spawn(offsets_.run_persist_loop(), "persist-offsets");
   rt_.spawn(hold_.run_check_loop(), "pull-hold-check");
   consumer_services_.start();
+  // What the NameServers say about the group's master (a slave's registrar learns it).
+  registrar_.set_on_master_changed([this] { slave_sync_.master_changed(); });
+  rt_.spawn(slave_sync_.run_loop(), "slave-sync");
   state_ = State::running;
   rt_.log().info("broker {} ({}, id {}) serving at {}", config_.broker_name, config_.broker_cluster_name,
                  config_.broker_id, address_);
@@ -185,11 +209,14 @@ Task<void> Broker::stop() {
   state_ = State::stopping;
   if (was_running) {
     registrar_.stop();
+    slave_sync_.stop();
     co_await registrar_.unregister_all();
     hold_.stop();
   }
   stop_servers();
   client_.shutdown();
+  ha_slave_.stop();
+  ha_master_.stop();
   if (was_running) {
     Status o = co_await offsets_.persist();
     if (!o) rt_.log().error("broker stop: persisting offsets failed: {}", o.error().to_string());

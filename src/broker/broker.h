@@ -14,9 +14,12 @@
 //
 // Served codes (on listen_port, and with vip_channel_enable on listen_port - 2 too, except 11):
 // 10/310/320 send, 11 pull, 14/15 consumer offsets, 29/30/31/32 queue offsets,
-// 12/33 query and view, 17/215 topic admin, 28 runtime info (BrokerStats); through ConsumerServices: 34/35/38 client
+// 12/33 query and view, 17/215 topic admin, 28 runtime info (BrokerStats), 21/43/45 whole
+// metadata tables for slaves (MetadataExportProcessor); through ConsumerServices: 34/35/38 client
 // registrations, 36 send-back, 41/42 queue locks, 200/201/207 subscription groups, and the
 // delivery of delayed messages. Other components add theirs through register_processor().
+// A slave (broker_role slave) copies its master's metadata every slave_sync_interval
+// (SlaveSync, fed the master's address by the registrar).
 #pragma once
 
 #include <memory>
@@ -27,6 +30,7 @@
 #include "broker/consumer_offset_manager.h"
 #include "broker/consumer_offset_processor.h"
 #include "broker/consumer_services.h"
+#include "broker/metadata_export_processor.h"
 #include "broker/name_server_registrar.h"
 #include "broker/pull_hold_service.h"
 #include "broker/pull_processor.h"
@@ -34,11 +38,14 @@
 #include "broker/queue_offset_processor.h"
 #include "broker/runtime_info_processor.h"
 #include "broker/send_processor.h"
+#include "broker/slave_sync.h"
 #include "broker/subscription_lookup.h"
 #include "broker/topic_admin_processor.h"
 #include "broker/topic_config_manager.h"
 #include "remoting/rpc/rpc_client.h"
 #include "remoting/rpc/rpc_server.h"
+#include "store/ha/ha_master.h"
+#include "store/ha/ha_slave.h"
 #include "store/message_store.h"
 
 namespace ferry::broker {
@@ -72,11 +79,18 @@ class Broker {
 
   const BrokerConfig& config() const { return config_; }
   store::MessageStore& store() { return store_; }
+  // Replication: the HA port's server (every broker runs it, as RocketMQ does, so that a promoted
+  // slave serves slaves at once) and a slave's link to its master.
+  store::ha::HaMaster& ha_master() { return ha_master_; }
+  store::ha::HaSlave& ha_slave() { return ha_slave_; }
   TopicConfigManager& topics() { return topics_; }
   ConsumerOffsetManager& offsets() { return offsets_; }
   PullHoldService& hold() { return hold_; }
   NameServerRegistrar& registrar() { return registrar_; }
   ConsumerServices& consumer_services() { return consumer_services_; }
+  // A slave's copy of its master's metadata; enabled at start on a slave (set_enabled for a
+  // change of role at run time).
+  SlaveSync& slave_sync() { return slave_sync_; }
   const BrokerStats& stats() const { return stats_; }
   remoting::RpcServer& server() { return server_; }
   // The VIP server (listening only with vip_channel_enable) and its "ip:port".
@@ -101,6 +115,8 @@ class Broker {
   std::optional<Error> start_error_;
 
   store::MessageStore store_;
+  store::ha::HaMaster ha_master_;
+  store::ha::HaSlave ha_slave_;
   TopicConfigManager topics_;
   ConsumerOffsetManager offsets_;
   PullHoldService hold_;
@@ -116,6 +132,8 @@ class Broker {
   TopicAdminProcessor topic_admin_;
   RuntimeInfoProcessor runtime_info_;
   ConsumerServices consumer_services_;  // uses server_ only once started
+  MetadataExportProcessor metadata_export_;  // 21, 43, 45: what slaves copy
+  SlaveSync slave_sync_;
   remoting::RpcServer server_;
   remoting::RpcServer vip_server_;
 };

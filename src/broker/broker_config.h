@@ -8,12 +8,14 @@
 
 #include "common/permission.h"
 #include "runtime/time.h"
+#include "store/ha/ha_config.h"
 #include "store/store_config.h"
 
 namespace ferry::broker {
 
-// RocketMQ's BrokerRole. Only the master role is served: replication is not built yet, so a
-// slave only refuses writes with SERVICE_NOT_AVAILABLE (14).
+// RocketMQ's BrokerRole. A SLAVE replicates its master's CommitLog (store/ha), refuses writes
+// with SERVICE_NOT_AVAILABLE (14) and serves reads; a SYNC_MASTER acknowledges a send once a
+// slave holds it (FLUSH_SLAVE_TIMEOUT / SLAVE_NOT_AVAILABLE otherwise); an ASYNC_MASTER at once.
 enum class BrokerRole : std::uint8_t { async_master, sync_master, slave };
 
 struct BrokerConfig {
@@ -44,6 +46,11 @@ struct BrokerConfig {
 
   store::FlushMode flush_disk_type = store::FlushMode::async_flush;  // flushDiskType
   BrokerRole broker_role = BrokerRole::async_master;                 // brokerRole
+  // Replication (store/ha/ha_config.h): heartbeat, housekeeping, batch size, SYNC_MASTER wait.
+  store::ha::HaConfig ha;
+  // haMasterAddress: a slave's fixed master HA "ip:port"; empty = the one the NameServer's
+  // registration reply names (the usual way).
+  std::string ha_master_address;
   // The store; `store.store_host` and `store.flush_mode` are set by the Broker from the fields
   // above.
   store::StoreConfig store;
@@ -54,6 +61,9 @@ struct BrokerConfig {
   Duration register_broker_timeout = std::chrono::seconds(6);       // registerBrokerTimeoutMills
   Duration unregister_broker_timeout = std::chrono::seconds(3);
   Duration flush_consumer_offset_interval = std::chrono::seconds(5);  // flushConsumerOffsetInterval
+  // A slave copies its master's topics, offsets and subscription groups this often (RocketMQ's
+  // SlaveSynchronize, every 10 s; broker/slave_sync.h).
+  Duration slave_sync_interval = std::chrono::seconds(10);
 
   bool long_polling_enable = true;                                  // longPollingEnable
   Duration short_polling_time = std::chrono::seconds(1);            // shortPollingTimeMills

@@ -74,6 +74,26 @@ void ConsumerOffsetManager::remove_topic(std::string_view topic) {
   }
 }
 
+Result<std::size_t> ConsumerOffsetManager::put_all(const OffsetTable& from) {
+  std::size_t added = 0;
+  for (const auto& [k, queues] : from) {
+    if (!table_.contains(k)) ++added;
+  }
+  if (table_.size() + added > kTopicGroupPairsMax) {
+    return Error(Errc::busy, fmt::format("consumer offset table full: {} topic@group pairs and {} new ones pass {}",
+                                         table_.size(), added, kTopicGroupPairsMax));
+  }
+  std::size_t changed = 0;
+  for (const auto& [k, queues] : from) {
+    OffsetMap& mine = table_[k];
+    if (mine == queues) continue;
+    mine = queues;
+    ++changed;
+  }
+  if (changed > 0) file_.changed();
+  return changed;
+}
+
 Task<Status> ConsumerOffsetManager::persist() { return file_.persist(); }
 
 Task<void> ConsumerOffsetManager::run_persist_loop() {
@@ -106,11 +126,15 @@ std::string ConsumerOffsetManager::encode(const OffsetTable& table) {
 }
 
 Status ConsumerOffsetManager::decode(std::string_view text, OffsetTable& table) {
+  return decode_from(kConsumerOffsetFileName, text, table);
+}
+
+Status ConsumerOffsetManager::decode_from(std::string_view source, std::string_view text, OffsetTable& table) {
   constexpr OffsetMapKeys kQueueIds{"queue id", "a non-negative int32", 0, INT32_MAX};
-  auto doc = json::parse(text, json::Numbers::typed, kConsumerOffsetFileName);
+  auto doc = json::parse(text, json::Numbers::typed, source);
   if (!doc) return std::move(doc).error();
   json::JsonErrors errors;
-  json::ObjectReader r(*doc, std::string(kConsumerOffsetFileName), errors);
+  json::ObjectReader r(*doc, std::string(source), errors);
   if (const rapidjson::Value* t = r.object("offsetTable")) {
     const std::string path = r.path_of("offsetTable");
     for (auto it = t->MemberBegin(); it != t->MemberEnd() && !errors.failed(); ++it) {

@@ -51,6 +51,12 @@ class ConsumerOffsetManager {
   std::optional<QueueOffset> query(std::string_view group, std::string_view topic, QueueId queue) const;
   // Drops every group's offsets of `topic` (DELETE_TOPIC_IN_BROKER).
   void remove_topic(std::string_view topic);
+  // A slave takes its master's offsets (SlaveSync; RocketMQ's syncConsumerOffset, a putAll):
+  // each topic@group of `from` replaces that pair's offsets here; pairs `from` lacks stay (a
+  // group that committed only here while the master was away keeps its offsets). Returns how
+  // many pairs changed (0: nothing to persist). Errors (busy, nothing changes): the new pairs
+  // would take the table past kTopicGroupPairsMax.
+  Result<std::size_t> put_all(const OffsetTable& from);
 
   const OffsetTable& table() const { return table_; }
   // Writes the file now (waits for a write in progress). Success = durable.
@@ -62,6 +68,8 @@ class ConsumerOffsetManager {
   static std::string key(std::string_view topic, std::string_view group);
   static std::string encode(const OffsetTable& table);
   static Status decode(std::string_view text, OffsetTable& table);
+  // decode() with `source` ("GET_ALL_CONSUMER_OFFSET body") as the root of error paths.
+  static Status decode_from(std::string_view source, std::string_view text, OffsetTable& table);
 
  private:
   Runtime& rt_;

@@ -55,7 +55,10 @@ Status ConsumerServices::load() {
 
 void ConsumerServices::start() {
   rt_.spawn(run_scan_loop(this), "client-housekeeping");
-  schedule_.start();
+  // As RocketMQ (handleScheduleMessageService): a slave delivers no delayed messages. Its
+  // CommitLog is its master's copy, and its delay offsets are the master's (SlaveSync); a slave
+  // promoted to master starts the service then (schedule().start()).
+  if (config_.broker_role != BrokerRole::slave) schedule_.start();
 }
 
 Task<void> ConsumerServices::stop() {

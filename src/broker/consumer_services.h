@@ -9,7 +9,7 @@
 //
 // Lifecycle, driven by the Broker on the node's loop: load() (subscriptionGroup.json,
 // delayOffset.json; errors: corrupt naming the files) → start() after the store started (scan
-// loop, schedule loops, persist loops) → stop() on a graceful stop, before the store shuts
+// loop, schedule loops on a master only, persist loops) → stop() on a graceful stop, before the store shuts
 // down (stops the loops, persists delay offsets and subscription groups). The Broker forwards
 // the store's arrivals (on_arrival) and the server's closed channels (channel_closed).
 #pragma once

@@ -41,6 +41,7 @@ Task<std::size_t> NameServerRegistrar::register_all() {
     explicit Round(Executor& ex) : done(ex) {}
     std::size_t left = 0;
     std::size_t ok = 0;
+    bool master_named = false;  // a successful reply named the master: the round has decided
     Completion<bool> done;
   };
   auto round = std::make_shared<Round>(rt_.executor());
@@ -52,6 +53,15 @@ Task<std::size_t> NameServerRegistrar::register_all() {
                            if (r && r->code == remoting::response_code::SUCCESS) {
                              ++round->ok;
                              ++successes_[addr];
+                             auto h = remoting::RegisterBrokerResponseHeader::from_fields(r->ext_fields);
+                             if (!h) {
+                               rt_.log().warn("register: REGISTER_BROKER reply from {}: {}", addr, h.error().to_string());
+                             } else if (!round->master_named && h->master_addr && !h->master_addr->empty()) {
+                               round->master_named = true;
+                               std::optional<std::string> ha = std::move(h->ha_server_addr);
+                               if (ha && ha->empty()) ha.reset();
+                               set_master(std::move(h->master_addr), std::move(ha));
+                             }
                            } else {
                              rt_.log().warn("register: REGISTER_BROKER to {} failed: {}", addr,
                                             r ? fmt::format("code {} {}", r->code, r->remark.value_or(""))
@@ -61,7 +71,18 @@ Task<std::size_t> NameServerRegistrar::register_all() {
                          });
   }
   co_await round->done.wait();
+  if (round->ok > 0 && !round->master_named) set_master(std::nullopt, std::nullopt);
   co_return round->ok;
+}
+
+void NameServerRegistrar::set_master(std::optional<std::string> addr, std::optional<std::string> ha_addr) {
+  if (addr == master_addr_ && ha_addr == master_ha_addr_) return;
+  rt_.log().info("register: master of {} is now {} (HA {}), was {} (HA {})", config_.broker_name,
+                 addr.value_or("unknown"), ha_addr.value_or("unknown"), master_addr_.value_or("unknown"),
+                 master_ha_addr_.value_or("unknown"));
+  master_addr_ = std::move(addr);
+  master_ha_addr_ = std::move(ha_addr);
+  if (on_master_changed_) on_master_changed_();
 }
 
 Task<void> NameServerRegistrar::run_loop() {

@@ -8,10 +8,29 @@
 // by register_broker_timeout (6 s); a failure is logged and retried at the next round.
 // UNREGISTER_BROKER (104) goes to every NameServer on a graceful stop (sequentially, each
 // bounded by unregister_broker_timeout).
+//
+// The master, as the NameServers see it (RocketMQ's BrokerController.registerBrokerAll, which
+// hands the reply's masterAddr to SlaveSynchronize and its haServerAddr to the HA client). A
+// NameServer answers a slave (brokerId != 0) with the broker address of its group's master
+// (brokerId 0) and that master's HA address, both only while the master is registered and live;
+// it answers a master with neither. Each round decides once, from its successful replies:
+//   * the first successful reply that names a master (masterAddr non-empty) sets both values
+//     (an empty or absent haServerAddr there = HA address unknown) at once;
+//   * a round whose successful replies all name no master makes both unknown when it ends;
+//   * a round without a successful reply changes nothing (the NameServers are unreachable, which
+//     says nothing about the master).
+// RocketMQ takes the first reply of a round whatever it says; preferring one that names a master
+// keeps two NameServers that disagree for a moment (one has expired the master, the other not
+// yet) from making the address flap within a round. on_master_changed runs after either value
+// changed (never for a round that changes nothing), on the loop, as the reply that decided
+// arrives; a handler may read master_address() and master_ha_address() but must not destroy the
+// registrar.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "broker/broker_config.h"
@@ -44,8 +63,18 @@ class NameServerRegistrar {
   std::uint64_t rounds() const { return rounds_; }
   const std::map<std::string, std::uint64_t>& successes() const { return successes_; }
 
+  // The group's master as the newest deciding round saw it (see above); nullopt = unknown (no
+  // round has named one, or the NameServers say there is none). A master's own registrar keeps
+  // both unknown.
+  const std::optional<std::string>& master_address() const { return master_addr_; }
+  const std::optional<std::string>& master_ha_address() const { return master_ha_addr_; }
+  // Called after master_address() or master_ha_address() changed. One handler; nullptr clears it.
+  void set_on_master_changed(std::function<void()> fn) { on_master_changed_ = std::move(fn); }
+
  private:
   remoting::RemotingCommand build_request() const;
+  // Records a decision of the round (see above) and calls the hook when something changed.
+  void set_master(std::optional<std::string> addr, std::optional<std::string> ha_addr);
 
   Runtime& rt_;
   const BrokerConfig& config_;
@@ -57,6 +86,9 @@ class NameServerRegistrar {
   bool stopped_ = false;
   std::uint64_t rounds_ = 0;
   std::map<std::string, std::uint64_t> successes_;
+  std::optional<std::string> master_addr_;
+  std::optional<std::string> master_ha_addr_;
+  std::function<void()> on_master_changed_;
 };
 
 }  // namespace ferry::broker

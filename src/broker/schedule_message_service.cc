@@ -149,6 +149,13 @@ bool ScheduleMessageService::deliver(std::int32_t level, const store::cq::Unit& 
   return true;
 }
 
+bool ScheduleMessageService::replace_offsets(DelayOffsetTable offsets) {
+  if (offsets == offsets_) return false;
+  offsets_ = std::move(offsets);
+  file_.changed();
+  return true;
+}
+
 Task<void> ScheduleMessageService::run_persist_loop(ScheduleMessageService* self) {
   while (!self->stopped_) {
     co_await self->rt_.sleep(self->config_.flush_delay_offset_interval);
@@ -181,12 +188,16 @@ std::string ScheduleMessageService::encode(const DelayOffsetTable& t) {
 }
 
 Status ScheduleMessageService::decode(std::string_view text, DelayOffsetTable& t) {
+  return decode_from(kDelayOffsetFileName, text, t);
+}
+
+Status ScheduleMessageService::decode_from(std::string_view source, std::string_view text, DelayOffsetTable& t) {
   const std::string rule = fmt::format("in 1..{}", kDelayLevelMax);
   const OffsetMapKeys levels{"level", rule, 1, kDelayLevelMax};
-  auto doc = json::parse(text, json::Numbers::typed, kDelayOffsetFileName);
+  auto doc = json::parse(text, json::Numbers::typed, source);
   if (!doc) return std::move(doc).error();
   json::JsonErrors errors;
-  json::ObjectReader r(*doc, std::string(kDelayOffsetFileName), errors);
+  json::ObjectReader r(*doc, std::string(source), errors);
   if (const rapidjson::Value* table = r.object("offsetTable")) {
     read_offset_map(*table, r.path_of("offsetTable"), levels, t, errors);
   }

@@ -60,10 +60,17 @@ class ScheduleMessageService {
   Task<Status> persist();
 
   const DelayOffsetTable& offsets() const { return offsets_; }
+  // A slave takes its master's delay offsets (SlaveSync; RocketMQ's syncDelayOffset writes the
+  // master's delayOffset.json over its own): `offsets` replaces the table. Returns false when it
+  // was already equal (nothing to persist). For a service whose loops do not run (a slave's):
+  // running loops would move the offsets on by themselves.
+  bool replace_offsets(DelayOffsetTable offsets);
   std::uint64_t delivered() const { return delivered_; }
 
   static std::string encode(const DelayOffsetTable& t);
   static Status decode(std::string_view text, DelayOffsetTable& t);
+  // decode() with `source` ("GET_ALL_DELAY_OFFSET body") as the root of error paths.
+  static Status decode_from(std::string_view source, std::string_view text, DelayOffsetTable& t);
 
   static constexpr Duration kIdleRecheckInterval = std::chrono::seconds(1);
   static constexpr Duration kPutRetryInterval = std::chrono::seconds(10);

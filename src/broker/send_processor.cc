@@ -66,8 +66,8 @@ void add_broker_properties(Properties& p, std::string_view cluster) {
 }  // namespace
 
 SendProcessor::SendProcessor(Runtime& rt, const BrokerConfig& config, store::MessageStore& store,
-                             TopicConfigManager& topics, BrokerStats& stats)
-    : rt_(rt), config_(config), store_(store), topics_(topics), stats_(stats) {}
+                             store::ha::HaMaster& ha, TopicConfigManager& topics, BrokerStats& stats)
+    : rt_(rt), config_(config), store_(store), ha_(ha), topics_(topics), stats_(stats) {}
 
 std::variant<SendProcessor::Target, RemotingCommand> SendProcessor::route(
     const RemotingCommand& request, const SendMessageRequestHeader& h) {
@@ -250,15 +250,33 @@ Task<Reply> SendProcessor::finish(RemotingCommand request, store::PutResult put,
       co_return reply(request, code::MESSAGE_ILLEGAL, fmt::format("the message is illegal: {}", put.detail));
     case PutStatus::create_mapped_file_failed:
       co_return reply(request, code::SYSTEM_ERROR, fmt::format("create mapped file failed: {}", put.detail));
+    case PutStatus::flush_slave_timeout:
+    case PutStatus::slave_not_available:  // replication's, never a put's
+      co_return reply(request, code::SYSTEM_ERROR, fmt::format("unexpected put status {}", put_status_name(put.status)));
   }
   stats_.on_put(rt_.now(), put.message_count, put.wrote_bytes);
   // msgIds are read back from the log now, before any await (the records are surely there).
   auto ids = store_.offset_msg_ids(put);
   if (!ids) co_return reply(request, code::SYSTEM_ERROR, "stored, but the msgId: " + ids.error().to_string());
   std::int32_t result_code = put.status == PutStatus::ok ? code::SUCCESS : code::FLUSH_DISK_TIMEOUT;
+  std::string remark;
   if (result_code == code::SUCCESS && wait && config_.flush_disk_type == store::FlushMode::sync_flush) {
     const PutStatus durable = co_await store_.wait_durable(put.end());
     if (durable != PutStatus::ok) result_code = code::FLUSH_DISK_TIMEOUT;
+  }
+  if (result_code == code::FLUSH_DISK_TIMEOUT) remark = "flush disk timeout";
+  if (wait && config_.broker_role == BrokerRole::sync_master) {
+    switch (co_await ha_.wait_replicated(put.end())) {
+      case PutStatus::ok: break;
+      case PutStatus::slave_not_available:
+        result_code = code::SLAVE_NOT_AVAILABLE;
+        remark = "stored on the master; no slave is connected or it is too far behind";
+        break;
+      default:
+        result_code = code::FLUSH_SLAVE_TIMEOUT;
+        remark = fmt::format("stored on the master; no slave confirmed it within {} ms", to_ms(config_.ha.slave_timeout));
+        break;
+    }
   }
   SendMessageResponseHeader rh;
   rh.msg_id = std::move(*ids);
@@ -266,8 +284,7 @@ Task<Reply> SendProcessor::finish(RemotingCommand request, store::PutResult put,
   rh.queue_offset = put.queue_offset;
   rh.msg_region = config_.region_id;
   rh.trace_on = config_.trace_on ? "true" : "false";
-  RemotingCommand out = reply(request, result_code,
-                              result_code == code::SUCCESS ? std::string() : "flush disk timeout");
+  RemotingCommand out = reply(request, result_code, remark);
   out.ext_fields = rh.to_fields();
   co_return out;
 }

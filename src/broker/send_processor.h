@@ -24,8 +24,11 @@
 // delivers it.
 //
 // The reply carries msgId (comma-joined for a batch), queueId, queueOffset (of the first
-// message), MSG_REGION and TRACE_ON. Under SYNC_FLUSH (and WAIT not "false") the reply waits for
-// durability; FLUSH_DISK_TIMEOUT (10) keeps the full header (the message is stored).
+// message), MSG_REGION and TRACE_ON. When WAIT is not "false" the reply waits, under SYNC_FLUSH,
+// for durability (FLUSH_DISK_TIMEOUT, 10, after 5 s) and then, on a SYNC_MASTER, until a slave
+// holds the bytes (HaMaster::wait_replicated: FLUSH_SLAVE_TIMEOUT, 12, after 3 s;
+// SLAVE_NOT_AVAILABLE, 11, with no slave or one too far behind — replication wins over the
+// flush code, as in RocketMQ). Each of these keeps the full header: the message is stored.
 //
 // Retry topics (set_subscription_groups installed): a send to `%RETRY%{group}` names a
 // subscription group (found or auto-created; else 26); when its reconsumeTimes header field is
@@ -48,13 +51,14 @@
 #include "broker/topic_config_manager.h"
 #include "common/offsets.h"
 #include "remoting/header/send_message_header.h"
+#include "store/ha/ha_master.h"
 #include "store/message_store.h"
 
 namespace ferry::broker {
 
 class SendProcessor {
  public:
-  SendProcessor(Runtime& rt, const BrokerConfig& config, store::MessageStore& store,
+  SendProcessor(Runtime& rt, const BrokerConfig& config, store::MessageStore& store, store::ha::HaMaster& ha,
                 TopicConfigManager& topics, BrokerStats& stats);
 
   // For the RpcServer (codes 10, 310, 320). Never throws for bad input.
@@ -80,6 +84,7 @@ class SendProcessor {
   Runtime& rt_;
   const BrokerConfig& config_;
   store::MessageStore& store_;
+  store::ha::HaMaster& ha_;
   TopicConfigManager& topics_;
   BrokerStats& stats_;
   SubscriptionGroupManager* groups_ = nullptr;

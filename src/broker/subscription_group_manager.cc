@@ -66,6 +66,18 @@ bool SubscriptionGroupManager::remove(std::string_view group) {
   return true;
 }
 
+Status SubscriptionGroupManager::replace_all(SubscriptionGroupTable table, DataVersion version) {
+  if (table.size() > config_.subscription_groups_max) {
+    return Error(Errc::busy, fmt::format("{} subscription groups is more than subscription_groups_max ({}); the "
+                                         "table is kept", table.size(), config_.subscription_groups_max));
+  }
+  state_.table = std::move(table);
+  state_.version = version;
+  file_.changed();
+  file_.persist_soon();
+  return {};
+}
+
 void SubscriptionGroupManager::changed() {
   ++state_.version.counter;
   state_.version.timestamp = rt_.wall_ms();

@@ -49,6 +49,11 @@ class SubscriptionGroupManager {
   void put(SubscriptionGroupConfig config);
   // False when the group did not exist.
   bool remove(std::string_view group);
+  // A slave takes its master's table (SlaveSync, RocketMQ's syncSubscriptionGroupConfig):
+  // `table` replaces every group and `version` becomes the data version as it is (not bumped).
+  // Starts a background persist. Errors (busy, nothing changes): more than
+  // config.subscription_groups_max groups.
+  Status replace_all(SubscriptionGroupTable table, remoting::body::DataVersion version);
 
   const SubscriptionGroupTable& table() const { return state_.table; }
   const remoting::body::DataVersion& data_version() const { return state_.version; }

@@ -88,6 +88,18 @@ bool TopicConfigManager::remove(std::string_view topic) {
   return true;
 }
 
+Status TopicConfigManager::replace_all(TopicTable table, DataVersion version) {
+  if (table.size() > config_.topics_max) {
+    return Error(Errc::busy, fmt::format("{} topics is more than topics_max ({}); the table is kept", table.size(),
+                                         config_.topics_max));
+  }
+  state_.table = std::move(table);
+  state_.version = version;
+  file_.changed();
+  file_.persist_soon();
+  return {};
+}
+
 const TopicConfig* TopicConfigManager::create_in_send(std::string_view topic,
                                                       std::string_view default_topic,
                                                       std::int32_t client_queue_nums,

@@ -57,6 +57,12 @@ class TopicConfigManager {
   Status put(TopicConfig config);
   // Removes a topic; false when it did not exist. Counts as a change when it did.
   bool remove(std::string_view topic);
+  // A slave takes its master's table (SlaveSync, RocketMQ's syncTopicConfig): `table` replaces
+  // every topic and `version` becomes the data version as it is (not bumped), so the next sync
+  // sees the versions equal. Starts a background persist; calls no change listener (the
+  // periodic registration carries the table). Errors (busy, nothing changes): more than
+  // config.topics_max topics.
+  Status replace_all(TopicTable table, DataVersion version);
 
   // SEND's auto-creation (RocketMQ createTopicInSendMessageMethod): the topic if it exists;
   // otherwise a new topic copied from `default_topic` when that exists and has the inherit bit

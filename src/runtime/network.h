@@ -52,6 +52,9 @@ class Connection {
   // Errors: eof (the peer closed in order; everything it sent was read), reset, closed,
   // timed_out (no sign of the peer for kDeadPeerTimeout; bytes that arrived before are read first).
   virtual Task<Result<std::size_t>> read_some(MutableBytes buf) = 0;
+  // Reads exactly buf.size() bytes (read_some until full). Errors: those of read_some; eof
+  // before the last byte means the peer closed in the middle.
+  Task<Status> read_exact(MutableBytes buf);
 
   // Writes all of `bufs` in order (a gather write). Completes when the bytes are handed to the
   // transport (kernel socket buffer / simulated link), which is where back-pressure applies: a

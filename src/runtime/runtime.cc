@@ -30,6 +30,16 @@ Task<Status> Connection::write(Bytes buf) {
   co_return co_await write(std::span<const Bytes>(one));
 }
 
+Task<Status> Connection::read_exact(MutableBytes buf) {
+  std::size_t got = 0;
+  while (got < buf.size()) {
+    auto n = co_await read_some(buf.subspan(got));
+    if (!n.ok()) co_return std::move(n).error();
+    got += *n;
+  }
+  co_return Status();
+}
+
 Result<Endpoint> Endpoint::parse(std::string_view text) {
   const auto colon = text.rfind(':');
   if (colon == std::string_view::npos || colon == 0) {

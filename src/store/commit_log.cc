@@ -135,6 +135,30 @@ Result<RecoveryReport> CommitLog::recover(std::size_t first_file_index) {
   return report;
 }
 
+Status CommitLog::append_raw(PhysicalOffset at, Bytes data) {
+  const std::int64_t size = files_.file_size();
+  if (files_.empty()) {
+    if (at.value() < 0 || at.value() % size != 0) {
+      return Error(Errc::invalid_argument,
+                   fmt::format("replicated bytes at {} on an empty log: not the start of a {}-byte file", at.value(), size));
+    }
+  } else if (at.value() != files_.max_offset()) {
+    return Error(Errc::invalid_argument,
+                 fmt::format("replicated bytes at {}, but the log ends at {}", at.value(), files_.max_offset()));
+  }
+  if (data.empty()) return {};
+  auto file = files_.file_for_append(at.value());
+  if (!file.ok()) return std::move(file).error();
+  MappedFile* f = *file;
+  FERRY_ASSERT_EQ(f->start_offset() + f->write_position(), at.value());
+  if (static_cast<std::int64_t>(data.size()) > f->remaining()) {
+    return Error(Errc::invalid_argument,
+                 fmt::format("{} replicated bytes at {} cross the end of the file ending at {}", data.size(),
+                             at.value(), f->end_offset()));
+  }
+  return f->append(data);
+}
+
 Result<MappedFile*> CommitLog::file_with_room(std::int64_t total_bytes) {
   auto f = files_.file_for_append(0);
   if (!f.ok()) return std::move(f).error();

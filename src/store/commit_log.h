@@ -73,6 +73,13 @@ class CommitLog {
   // walk all skip from a BLANK to the next file). A no-op when there is no file, or the last
   // one is empty or full. Errors: no_space, io_error (nothing was written).
   Status roll();
+  // Replication (a slave): appends bytes a master sent, byte for byte, at `at`, which must be
+  // max_offset() — or, on an empty log, a multiple of the file size (a new slave is fed from the
+  // start of its master's last file). The bytes must fit the rest of the file at `at` (a master
+  // sends from one file at a time); when they fill it, the next append starts the next file.
+  // Records are not checked here (dispatch reads them). Errors: invalid_argument (wrong offset,
+  // or the bytes cross a file end), no_space, io_error (nothing was appended).
+  Status append_raw(PhysicalOffset at, Bytes data);
   // The encoded size of each record of the last successful append(), in order.
   std::span<const std::size_t> last_record_sizes() const { return sizes_; }
 

@@ -294,6 +294,7 @@ PutResult MessageStore::put(std::span<const PutRequest> batch) {
   result.wrote_bytes = appended.wrote_bytes;
   result.message_count = static_cast<std::int32_t>(batch.size());
   result.store_timestamp_ms = now;
+  if (appended_) appended_(log_.max_offset());
   if (next_it == next_queue_offset_.end()) {
     next_queue_offset_.emplace(QueueKey(std::string(first.topic), first.queue_id.value()), next);
   } else {
@@ -346,6 +347,21 @@ Result<std::string> MessageStore::offset_msg_ids(const PutResult& r) const {
   return ids;
 }
 
+Status MessageStore::append_replicated(PhysicalOffset at, Bytes data) {
+  if (stopped_) return Error(Errc::closed, "the store is shut down");
+  if (const auto& failed = flush_.sync_failure()) {
+    return Error(Errc::io_error, "a CommitLog sync failed earlier: " + failed->to_string());
+  }
+  FERRY_TRY(log_.append_raw(at, data));
+  if (config_.flush_mode == FlushMode::sync_flush) {
+    flush_.request(log_.max_offset());  // dispatched once durable (dispatch_durable)
+  } else {
+    note_dispatch(dispatch(log_.max_offset()));
+  }
+  maybe_preallocate();
+  return {};
+}
+
 void MessageStore::dispatch_durable() { note_dispatch(dispatch(log_.flushed_offset())); }
 
 Status MessageStore::dispatch(PhysicalOffset limit) {
@@ -356,17 +372,27 @@ Status MessageStore::dispatch(PhysicalOffset limit) {
     auto view = log_.view_to_file_end(reput_offset_);
     if (!view.ok()) return std::move(view).error();
     const RecordRead r = decode_record(view->bytes(), options);
+    // A slave's log may end inside a record (a replicated batch ends anywhere), and under
+    // SYNC_FLUSH `limit` (what is durable) too: what reaches past `limit` waits for more.
+    const std::int64_t left = (limit - reput_offset_);
     switch (r.kind) {
       case RecordKind::message:
-        FERRY_ASSERT_EQ(r.fields.physical_offset.value(), reput_offset_.value());
+        if (static_cast<std::int64_t>(r.size_bytes) > left) return {};
+        if (r.fields.physical_offset != reput_offset_) {
+          return Error(Errc::corrupt, fmt::format("dispatch at {}: the record there says it is at {}",
+                                                  reput_offset_.value(), r.fields.physical_offset.value()));
+        }
         FERRY_TRY(dispatch_record(r.fields, r.size_bytes));
         reput_offset_ += static_cast<std::int64_t>(r.size_bytes);
         break;
       case RecordKind::blank:
+        if (log_.next_file_start(reput_offset_) > limit) return {};
         reput_offset_ = log_.next_file_start(reput_offset_);
         break;
-      case RecordKind::unwritten:
       case RecordKind::torn:
+        if (r.size_bytes == 0 || static_cast<std::int64_t>(r.size_bytes) > left) return {};
+        [[fallthrough]];
+      case RecordKind::unwritten:
       case RecordKind::corrupt:
         return Error(Errc::corrupt, fmt::format("dispatch at {}: {} record below the log end {}: {}",
                                                 reput_offset_.value(), record_kind_name(r.kind),

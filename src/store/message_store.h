@@ -146,6 +146,16 @@ class MessageStore {
                                    std::size_t max_results, WallMs begin_ms, WallMs end_ms) const;
 
   void set_arrival_listener(ArrivalListener l) { arrival_ = std::move(l); }
+  // Called after every successful put with the log's new end (replication wakes its senders).
+  // Must not call back into the store synchronously.
+  void set_append_listener(std::function<void(PhysicalOffset end)> l) { appended_ = std::move(l); }
+
+  // Replication (a slave; store/ha/ha_slave.h): appends bytes its master sent at `at` byte for
+  // byte (CommitLog::append_raw) and indexes the complete records among them — at once under
+  // ASYNC_FLUSH, once durable under SYNC_FLUSH (a group commit is requested). Queue offsets are
+  // the master's, so a promoted slave continues them. Errors: those of append_raw, closed after
+  // shutdown, io_error after a failed sync.
+  Status append_replicated(PhysicalOffset at, Bytes data);
   void set_tags_code_hook(TagsCodeHook h) { tags_code_hook_ = std::move(h); }
 
   // The offset msgIds of a put's records (comma-joined for a batch), read back from the log:
@@ -204,6 +214,7 @@ class MessageStore {
   std::optional<Error> dispatch_failure_;  // the last dispatch failed at reput_offset_
   RecoveryInfo recovery_;
   ArrivalListener arrival_;
+  std::function<void(PhysicalOffset)> appended_;
   TagsCodeHook tags_code_hook_;
   std::vector<RecordFields> fields_;  // reused per put
   bool started_ = false;

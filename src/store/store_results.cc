@@ -10,6 +10,8 @@ std::string_view put_status_name(PutStatus s) {
     case PutStatus::create_mapped_file_failed: return "CREATE_MAPEDFILE_FAILED";
     case PutStatus::message_illegal: return "MESSAGE_ILLEGAL";
     case PutStatus::properties_size_exceeded: return "PROPERTIES_SIZE_EXCEEDED";
+    case PutStatus::flush_slave_timeout: return "FLUSH_SLAVE_TIMEOUT";
+    case PutStatus::slave_not_available: return "SLAVE_NOT_AVAILABLE";
   }
   return "UNKNOWN";
 }

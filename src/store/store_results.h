@@ -22,6 +22,8 @@ enum class [[nodiscard]] PutStatus : std::uint8_t {
   create_mapped_file_failed, // a CommitLog file could not be created or written
   message_illegal,           // body or record over the size limit, bad topic (code 13)
   properties_size_exceeded,  // properties over 32767 bytes (code 13)
+  flush_slave_timeout,       // SYNC_MASTER: stored, no slave confirmed it within 3 s (code 12)
+  slave_not_available,       // SYNC_MASTER: stored, no slave connected or it lags too far (code 11)
 };
 std::string_view put_status_name(PutStatus s);
 

@@ -1,0 +1,34 @@
+// HaConfig: the knobs of CommitLog replication (RocketMQ 4.9's MessageStoreConfig HA fields), with
+// their defaults. Units are in the names.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+
+#include "runtime/time.h"
+
+namespace ferry::store::ha {
+
+struct HaConfig {
+  // The most bytes of one pushed batch (haTransferBatchSize). A batch never spans two files.
+  std::int32_t transfer_batch_bytes = 32 * 1024;
+  // A master with nothing to send sends an empty batch, and a slave reports its offset, at least
+  // this often (haSendHeartbeatInterval).
+  Duration heartbeat_interval = std::chrono::seconds(5);
+  // Either side drops a link that has been silent this long (haHousekeepingInterval).
+  Duration housekeeping_interval = std::chrono::seconds(20);
+  // SYNC_MASTER: a slave further behind than this does not count (haSlaveFallbehindMax); the
+  // send answers SLAVE_NOT_AVAILABLE.
+  std::int64_t slave_fallbehind_max_bytes = std::int64_t{256} << 20;
+  // SYNC_MASTER: how long a send waits for a slave to confirm (slaveTimeout), then
+  // FLUSH_SLAVE_TIMEOUT.
+  Duration slave_timeout = std::chrono::seconds(3);
+  // A slave's connect attempt, and its pause after a failed one (RocketMQ waits 5 s).
+  Duration connect_timeout = std::chrono::seconds(3);
+  Duration reconnect_interval = std::chrono::seconds(5);
+  // Ferry's bound on slaves connected to one master at a time; more are refused.
+  std::size_t slaves_max = 16;
+};
+
+}  // namespace ferry::store::ha

@@ -1,0 +1,244 @@
+#include "store/ha/ha_master.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+
+#include "runtime/assert.h"
+#include "store/ha/ha_format.h"
+#include "store/message_store.h"
+
+namespace ferry::store::ha {
+
+struct HaMaster::Link {
+  Link(Runtime& rt, std::unique_ptr<Connection> c, std::uint64_t link_id)
+      : conn(std::move(c)), wake(rt), id(link_id), peer(conn->peer().to_string()) {}
+  std::unique_ptr<Connection> conn;
+  WakeSignal wake;  // the sender waits here for data, a first report, or a close
+  std::uint64_t id;
+  std::string peer;
+  std::optional<PhysicalOffset> requested;  // the slave's first report
+  PhysicalOffset acked;
+  PhysicalOffset next;  // the next byte to push
+  MonoTime connected_at{};
+  MonoTime last_report_at{};
+  bool closed = false;
+};
+
+HaMaster::HaMaster(Runtime& rt, MessageStore& store, const HaConfig& config)
+    : rt_(rt), store_(store), config_(config) {}
+
+HaMaster::~HaMaster() {
+  for (auto& [id, link] : links_) link->conn->close();
+}
+
+Status HaMaster::start(const Endpoint& addr) {
+  FERRY_ASSERT(listener_ == nullptr, "HaMaster started twice");
+  auto l = rt_.network().listen(addr);
+  if (!l.ok()) return std::move(l).error();
+  listener_ = std::move(*l);
+  local_ = listener_->local();
+  stopped_ = false;
+  rt_.log().info("ha: serving slaves on {}", local_.to_string());
+  rt_.spawn(accept_loop(this), "ha-accept");
+  rt_.spawn(housekeeping_loop(this), "ha-housekeeping");
+  return {};
+}
+
+const Endpoint& HaMaster::local() const { return local_; }
+
+void HaMaster::stop() {
+  if (stopped_) return;
+  stopped_ = true;
+  if (listener_) listener_->close();
+  while (!links_.empty()) drop(*links_.begin()->second, "the master is stopping");
+  for (Waiter& w : waiters_) {
+    if (!w.done.completed() && !w.done.abandoned()) {
+      rt_.timers().cancel(w.timer);
+      w.done.complete(false);
+    }
+  }
+  waiters_.clear();
+}
+
+void HaMaster::on_appended(PhysicalOffset /*end*/) {
+  for (auto& [id, link] : links_) link->wake.wake();
+}
+
+bool HaMaster::slave_ok(PhysicalOffset end) const {
+  return !links_.empty() && end - replicated_ < config_.slave_fallbehind_max_bytes;
+}
+
+Task<PutStatus> HaMaster::wait_replicated(PhysicalOffset end) {
+  if (replicated_ >= end) co_return PutStatus::ok;
+  if (stopped_ || !slave_ok(end)) co_return PutStatus::slave_not_available;
+  Completion<bool> done(rt_.executor());
+  const TimerId timer = rt_.timers().schedule(config_.slave_timeout, [done] {
+    if (!done.completed() && !done.abandoned()) done.complete(false);
+  });
+  Timers* timers = &rt_.timers();
+  done.on_abandon([timers, timer] { timers->cancel(timer); });
+  waiters_.push_back(Waiter{end, done, timer});
+  const bool confirmed = co_await done.wait();
+  co_return confirmed ? PutStatus::ok : PutStatus::flush_slave_timeout;
+}
+
+void HaMaster::release_waiters() {
+  auto finished = [&](const Waiter& w) { return w.done.completed() || w.done.abandoned(); };
+  for (Waiter& w : waiters_) {
+    if (w.end <= replicated_ && !finished(w)) {
+      rt_.timers().cancel(w.timer);
+      w.done.complete(true);
+    }
+  }
+  waiters_.erase(std::remove_if(waiters_.begin(), waiters_.end(), finished), waiters_.end());
+}
+
+std::vector<SlaveLinkState> HaMaster::slaves() const {
+  std::vector<SlaveLinkState> out;
+  for (const auto& [id, link] : links_) {
+    out.push_back(SlaveLinkState{link->peer, link->acked, link->next, link->connected_at, link->last_report_at});
+  }
+  return out;
+}
+
+void HaMaster::drop(Link& link, const std::string& why) {
+  if (link.closed) return;
+  link.closed = true;
+  link.conn->close();
+  link.wake.wake();
+  ++links_dropped_;
+  rt_.log().warn("ha: dropped the link to slave {} (confirmed {}): {}", link.peer, link.acked.value(), why);
+  links_.erase(link.id);  // may destroy `link` unless a loop still holds it: touch it no more
+}
+
+void HaMaster::on_report(Link& link, PhysicalOffset offset) {
+  link.last_report_at = rt_.now();
+  const PhysicalOffset end = store_.max_phy_offset();
+  if (offset > end) {
+    drop(link, fmt::format("it reports offset {} beyond this log's end {}: its log has bytes this master never "
+                           "had (an old master restarted as a slave?); truncate or wipe the slave's store",
+                           offset.value(), end.value()));
+    return;
+  }
+  if (!link.requested) {
+    link.requested = offset;
+    if (offset.value() == 0) {
+      // A new slave gets the master's last CommitLog file onward, as in RocketMQ.
+      const std::int64_t size = store_.commit_log().file_size();
+      link.next = PhysicalOffset(end.value() - end.value() % size);
+    } else {
+      link.next = offset;
+    }
+    rt_.log().info("ha: slave {} connected at offset {}; sending from {}", link.peer, offset.value(), link.next.value());
+    link.wake.wake();
+  }
+  link.acked = offset;
+  if (offset > replicated_) {
+    replicated_ = offset;
+    release_waiters();
+  }
+}
+
+Task<void> HaMaster::accept_loop(HaMaster* self) {
+  while (!self->stopped_) {
+    auto c = co_await self->listener_->accept();
+    if (self->stopped_) co_return;
+    if (!c.ok()) {
+      if (c.error().is(Errc::closed)) co_return;
+      self->rt_.log().warn("ha: accept failed: {}", c.error().to_string());
+      co_await self->rt_.sleep(std::chrono::milliseconds(100));
+      continue;
+    }
+    if (self->links_.size() >= self->config_.slaves_max) {
+      self->rt_.log().warn("ha: refused slave {}: {} slaves already connected", (*c)->peer().to_string(),
+                           self->links_.size());
+      (*c)->close();
+      continue;
+    }
+    const std::uint64_t id = self->next_link_id_++;
+    auto link = std::make_shared<Link>(self->rt_, std::move(*c), id);
+    link->connected_at = self->rt_.now();
+    link->last_report_at = link->connected_at;
+    self->links_.emplace(id, link);
+    self->rt_.spawn(read_loop(self, link), "ha-read " + link->peer);
+    self->rt_.spawn(send_loop(self, link), "ha-send " + link->peer);
+  }
+}
+
+Task<void> HaMaster::read_loop(HaMaster* self, std::shared_ptr<Link> link) {
+  std::array<std::uint8_t, kReportBytes> buf{};
+  while (!link->closed) {
+    const Status st = co_await link->conn->read_exact(buf);
+    if (link->closed) co_return;
+    if (!st.ok()) {
+      self->drop(*link, "reading its report: " + st.error().to_string());
+      co_return;
+    }
+    self->on_report(*link, decode_report(buf.data()));
+  }
+}
+
+Task<void> HaMaster::send_loop(HaMaster* self, std::shared_ptr<Link> link) {
+  const HaConfig& cfg = self->config_;
+  while (!link->closed && !link->requested) (void)co_await link->wake.wait_for(cfg.heartbeat_interval);
+  MonoTime last_write = self->rt_.now();
+  while (!link->closed) {
+    const PhysicalOffset end = self->store_.max_phy_offset();
+    if (link->next < end) {
+      auto view = self->store_.commit_log().view_to_file_end(link->next);
+      if (!view.ok()) {
+        self->drop(*link, fmt::format("it needs offset {}, which this master no longer has (oldest {}): {}; wipe "
+                                      "the slave's store to start it from this master's last file",
+                                      link->next.value(), self->store_.min_phy_offset().value(),
+                                      view.error().to_string()));
+        co_return;
+      }
+      std::int64_t n = std::min<std::int64_t>(static_cast<std::int64_t>(view->size()), cfg.transfer_batch_bytes);
+      // buggify: a short batch (the slave then holds half a record until the next one).
+      if (FERRY_BUGGIFY(self->rt_) && n > 1) n = 1 + static_cast<std::int64_t>(self->rt_.random().below(static_cast<std::uint64_t>(n)));
+      const auto head = encode_batch_header(BatchHeader{link->next, static_cast<std::int32_t>(n)});
+      const Bytes parts[2] = {Bytes(head), view->bytes().first(static_cast<std::size_t>(n))};
+      const FileView pinned = std::move(*view);  // keeps the file mapped while the write is in flight
+      const Status st = co_await link->conn->write(std::span<const Bytes>(parts));
+      if (link->closed) co_return;
+      if (!st.ok()) {
+        self->drop(*link, "sending: " + st.error().to_string());
+        co_return;
+      }
+      link->next += n;
+      last_write = self->rt_.now();
+      continue;
+    }
+    const Duration idle = self->rt_.now() - last_write;
+    if (idle >= cfg.heartbeat_interval) {
+      const auto head = encode_batch_header(BatchHeader{link->next, 0});
+      const Status st = co_await link->conn->write(Bytes(head));
+      if (link->closed) co_return;
+      if (!st.ok()) {
+        self->drop(*link, "sending a heartbeat: " + st.error().to_string());
+        co_return;
+      }
+      last_write = self->rt_.now();
+      continue;
+    }
+    (void)co_await link->wake.wait_for(cfg.heartbeat_interval - idle);
+  }
+}
+
+Task<void> HaMaster::housekeeping_loop(HaMaster* self) {
+  while (!self->stopped_) {
+    co_await self->rt_.sleep(std::chrono::seconds(1));
+    const MonoTime now = self->rt_.now();
+    std::vector<std::shared_ptr<Link>> silent;
+    for (const auto& [id, link] : self->links_) {
+      if (now - link->last_report_at > self->config_.housekeeping_interval) silent.push_back(link);
+    }
+    for (const auto& link : silent) {
+      self->drop(*link, fmt::format("no report for {} ms", to_ms(now - link->last_report_at)));
+    }
+  }
+}
+
+}  // namespace ferry::store::ha

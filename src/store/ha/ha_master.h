@@ -1,0 +1,112 @@
+// HaMaster: the master side of CommitLog replication (RocketMQ 4.9's HAService, HAConnection and
+// GroupTransferService), on the runtime's network only.
+//
+//  * start(addr) listens on the HA port (the broker's listen port + 1). Each slave connection is a
+//    link with a reader (the slave's offset reports, ha_format.h) and a sender: from the offset
+//    the slave first reports (0 = the start of the master's last CommitLog file), the sender
+//    pushes the log byte for byte, at most transfer_batch_bytes at a time and never across a
+//    file end, and an empty batch as a heartbeat after heartbeat_interval of nothing to send.
+//    on_appended() (the store's append listener) wakes the senders.
+//  * A link is dropped when its slave has been silent for housekeeping_interval (20 s), when the
+//    slave reports more than the master holds (its
+//    history diverged: an old master restarted as a slave with a tail this log never had), or
+//    when it needs bytes the master has already cleaned up. Each drop is logged with the reason;
+//    the slave reconnects.
+//  * SYNC_MASTER (wait_replicated): a put waits until some slave confirmed its end offset.
+//    slave_not_available at once when no slave is connected or the most advanced confirmed
+//    offset lags the put by slave_fallbehind_max_bytes or more; flush_slave_timeout after
+//    slave_timeout (3 s). Both mean: stored on the master, not known to be on a slave.
+//    replicated_offset() only grows (RocketMQ's push2SlaveMaxOffset).
+//
+// Threading: the node's loop only. Lifetime: a component (the broker's); its loops capture
+// `this` and must not outlive it (runtime/task.h). stop() closes everything; the loops end.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/offsets.h"
+#include "runtime/runtime.h"
+#include "runtime/wake_signal.h"
+#include "store/ha/ha_config.h"
+#include "store/store_results.h"
+
+namespace ferry::store {
+class MessageStore;
+}
+
+namespace ferry::store::ha {
+
+// One connected slave, for operators (mqadmin haStatus, GET_BROKER_RUNTIME_INFO).
+struct SlaveLinkState {
+  std::string address;          // the slave's "ip:port" as seen by the master
+  PhysicalOffset acked;         // the offset it last reported
+  PhysicalOffset sent;          // the next byte the master will push to it
+  MonoTime connected_at{};
+  MonoTime last_report_at{};
+};
+
+class HaMaster {
+ public:
+  HaMaster(Runtime& rt, MessageStore& store, const HaConfig& config);
+  ~HaMaster();
+  HaMaster(const HaMaster&) = delete;
+  HaMaster& operator=(const HaMaster&) = delete;
+
+  // Listens on `addr` (port 0 picks one) and serves slaves. Errors: address_in_use.
+  Status start(const Endpoint& addr);
+  // Closes the listener and every link; SYNC_MASTER waiters get flush_slave_timeout.
+  void stop();
+  bool running() const { return listener_ != nullptr; }
+  const Endpoint& local() const;
+
+  // The log grew to `end`: wake the senders.
+  void on_appended(PhysicalOffset end);
+
+  // SYNC_MASTER: ok once a slave confirmed `end`; see the file comment for the two failures.
+  Task<PutStatus> wait_replicated(PhysicalOffset end);
+  // RocketMQ's isSlaveOK: a slave is connected and the most advanced one lags `end` by less than
+  // slave_fallbehind_max_bytes.
+  bool slave_ok(PhysicalOffset end) const;
+
+  // The largest offset any slave has confirmed (never decreases in this life).
+  PhysicalOffset replicated_offset() const { return replicated_; }
+  std::size_t slave_count() const { return links_.size(); }
+  std::vector<SlaveLinkState> slaves() const;
+  // Links dropped so far (any reason), for tests and operators.
+  std::uint64_t links_dropped() const { return links_dropped_; }
+
+ private:
+  struct Link;
+  static Task<void> accept_loop(HaMaster* self);
+  static Task<void> read_loop(HaMaster* self, std::shared_ptr<Link> link);
+  static Task<void> send_loop(HaMaster* self, std::shared_ptr<Link> link);
+  static Task<void> housekeeping_loop(HaMaster* self);
+  void drop(Link& link, const std::string& why);
+  void on_report(Link& link, PhysicalOffset offset);
+  void release_waiters();
+
+  struct Waiter {
+    PhysicalOffset end;
+    Completion<bool> done;
+    TimerId timer;
+  };
+
+  Runtime& rt_;
+  MessageStore& store_;
+  const HaConfig& config_;
+  std::unique_ptr<Listener> listener_;
+  Endpoint local_;
+  std::map<std::uint64_t, std::shared_ptr<Link>> links_;  // by link id
+  std::uint64_t next_link_id_ = 1;
+  std::uint64_t links_dropped_ = 0;
+  PhysicalOffset replicated_;
+  std::vector<Waiter> waiters_;  // bounded by the SYNC_MASTER puts in flight
+  bool stopped_ = false;
+};
+
+}  // namespace ferry::store::ha

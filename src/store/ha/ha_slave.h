@@ -1,0 +1,83 @@
+// HaSlave: the slave side of CommitLog replication (RocketMQ 4.9's HAClient), on the runtime's
+// network only.
+//
+//  * run() keeps one link to the master's HA address (set_master(); from the NameServer's
+//    registration reply or haMasterAddress). On connect it reports its max CommitLog offset, then
+//    again after every applied batch and at least every heartbeat_interval (5 s).
+//  * Each batch is appended byte for byte (MessageStore::append_replicated), which indexes it
+//    under the slave's own flush mode. Under SYNC_FLUSH the slave reports only what is durable, so
+//    a SYNC_MASTER acknowledgement means the bytes are on the slave's disk.
+//  * The link is dropped — and made again from the slave's own log end — when a batch does not
+//    start at the slave's log end (on a non-empty log), when its length is impossible, when the
+//    append fails, after housekeeping_interval (20 s) without a byte from the master, or when the
+//    master address changes. A failed connect waits reconnect_interval (5 s). Each drop is
+//    logged with the reason.
+//
+// Threading: the node's loop only. Lifetime: a component (the broker's); run() captures `this`.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "common/offsets.h"
+#include "runtime/runtime.h"
+#include "runtime/wake_signal.h"
+#include "store/ha/ha_config.h"
+
+namespace ferry::store {
+class MessageStore;
+}
+
+namespace ferry::store::ha {
+
+struct SlaveLinkStatus {
+  std::optional<std::string> master;  // the HA address in use
+  bool connected = false;
+  PhysicalOffset reported;            // the offset last reported to the master
+  MonoTime last_batch_at{};           // when the master last sent a byte (data or heartbeat)
+  std::uint64_t batches = 0;          // data batches applied in this life
+  std::uint64_t bytes = 0;            // their bytes
+  std::uint64_t links = 0;            // links made in this life
+  std::string last_drop;              // why the last link ended ("" = none yet)
+};
+
+class HaSlave {
+ public:
+  HaSlave(Runtime& rt, MessageStore& store, const HaConfig& config);
+  ~HaSlave();
+  HaSlave(const HaSlave&) = delete;
+  HaSlave& operator=(const HaSlave&) = delete;
+
+  // The master's HA "ip:port", or nullopt (no link). A different address drops the current link.
+  void set_master(std::optional<std::string> ha_address);
+  const std::optional<std::string>& master() const { return master_; }
+
+  // Replicates until stop(); spawn once.
+  Task<void> run();
+  // Drops the link and ends run() (a slave promoted to master).
+  void stop();
+  bool stopped() const { return stopped_; }
+
+  const SlaveLinkStatus& status() const { return status_; }
+
+ private:
+  struct Session;
+  Task<void> serve(std::shared_ptr<Session> s);
+  static Task<void> report_loop(HaSlave* self, std::shared_ptr<Session> s);
+  void end(Session& s, const std::string& why);
+  PhysicalOffset confirmed_offset() const;
+
+  Runtime& rt_;
+  MessageStore& store_;
+  const HaConfig& config_;
+  std::optional<std::string> master_;
+  WakeSignal wake_;  // run() waits here for a master address, or a reconnect pause to end
+  std::shared_ptr<Session> session_;
+  SlaveLinkStatus status_;
+  bool stopped_ = false;
+  bool connect_failure_logged_ = false;
+};
+
+}  // namespace ferry::store::ha
