@@ -2,9 +2,9 @@
 // from the slave and commit their offsets there, and return to the master when it is back, which
 // then holds the offsets they committed; producers send to the other groups and never to a slave.
 //
-// Replication is not built yet, so the slave holds no messages: these tests check where the
-// requests go and what the brokers keep. Once the HA link copies the CommitLog, the assertion
-// that matters most joins master_away_and_back(): messages sent before the master died and not
+// These tests were written before replication and check where the requests go and what the
+// brokers keep (the consumers have consumed everything before the master dies). With the HA link
+// copying the CommitLog, the assertion that matters most joins master_away_and_back(): messages sent before the master died and not
 // yet consumed are consumed from the slave while it is away (concurrent and lite: all of them;
 // orderly: only until its queue locks expire, lock_max_live_time, as the locks live on the
 // master).
@@ -45,8 +45,8 @@ class SlaveReadTest : public ConsumerTest {
     watch_slave();
   }
 
-  // The harness creates topics on masters only; the slave's metadata sync (issue 14) will copy
-  // them. Until then the test gives the slave the topic as the sync would.
+  // The harness creates topics on masters only and the slave's metadata sync copies them within
+  // its 10 s period; the test gives the slave the topic at once, as the sync would.
   void mirror_topic_to_slave() {
     const broker::TopicConfig* t = broker(0).topics().find("T");
     if (t == nullptr) cannot_continue("the master has no topic T");
