@@ -160,12 +160,22 @@ TEST(BrokerConf, OldMapedSpellingAndSlave) {
   EXPECT_EQ(c->broker.broker_id, 1);
 }
 
+TEST(BrokerConf, SlaveReadEnableIsReadAndOffByDefault) {
+  auto off = broker("brokerRole=SLAVE\nbrokerId=1\n");
+  ASSERT_TRUE(off.ok()) << off.error().to_string();
+  EXPECT_FALSE(off->broker.slave_read_enable);
+  auto on = broker("slaveReadEnable=true\n");
+  ASSERT_TRUE(on.ok()) << on.error().to_string();
+  EXPECT_TRUE(on->broker.slave_read_enable);
+  EXPECT_TRUE(on->warnings.empty()) << on->warnings.front();
+}
+
 TEST(BrokerConf, UnknownAndUnusedKeysWarnByName) {
-  auto c = broker("brokerNmae=x\nslaveReadEnable=true\nsendMessageThreadPoolNums=16\n");
+  auto c = broker("brokerNmae=x\npullMessageThreadPoolNums=8\nsendMessageThreadPoolNums=16\n");
   ASSERT_TRUE(c.ok()) << c.error().to_string();
   ASSERT_EQ(c->warnings.size(), 3u);
   EXPECT_EQ(c->warnings[0], "b.conf:1: unknown key brokerNmae ignored");
-  EXPECT_NE(c->warnings[1].find("b.conf:2: slaveReadEnable is ignored: HA"), std::string::npos) << c->warnings[1];
+  EXPECT_NE(c->warnings[1].find("b.conf:2: pullMessageThreadPoolNums is ignored"), std::string::npos) << c->warnings[1];
   EXPECT_NE(c->warnings[2].find("b.conf:3: sendMessageThreadPoolNums is ignored"), std::string::npos);
 }
 

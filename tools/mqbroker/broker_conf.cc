@@ -103,6 +103,7 @@ void bind_broker(ConfigBinder& b, BrokerConf& c, Extra& x) {
   b.bind_ms("shortPollingTimeMills", k.short_polling_time, 1, 60'000);
   b.bind_bool("autoCreateSubscriptionGroup", k.auto_create_subscription_group);
   b.bind_int("accessMessageInMemoryMaxRatio", k.access_message_in_memory_max_ratio, 0, 100);
+  b.bind_bool("slaveReadEnable", k.slave_read_enable);
 
   // The store.
   b.bind("storePathRootDir", [&c](std::string_view v) -> Status {
@@ -152,7 +153,7 @@ void bind_broker(ConfigBinder& b, BrokerConf& c, Extra& x) {
 
   // Known to RocketMQ, not used by Ferry.
   const std::string ha = "HA replication is not implemented yet; the key takes effect when it lands";
-  for (const char* key : {"brokerIP2", "slaveReadEnable", "haSendHeartbeatInterval", "haHousekeepingInterval",
+  for (const char* key : {"brokerIP2", "haSendHeartbeatInterval", "haHousekeepingInterval",
                           "haTransferBatchSize", "haSlaveFallbehindMax", "haMasterAddress", "syncFlushTimeoutForSlave"}) {
     b.ignore(key, ha);
   }
