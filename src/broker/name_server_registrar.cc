@@ -97,7 +97,12 @@ Task<void> NameServerRegistrar::run_loop() {
       may_skip = true;
     }
     if (stopped_) break;
-    const bool woken = co_await wake_.wait_for(config_.register_name_server_period);
+    // A slave that has not learnt its master yet (it registered before the master did) asks again
+    // soon, so that replication starts within seconds rather than a registration period.
+    const bool masterless = config_.broker_role == BrokerRole::slave && !master_address();
+    const Duration wait = masterless ? std::min<Duration>(config_.register_name_server_period, kMasterlessRetry)
+                                     : config_.register_name_server_period;
+    const bool woken = co_await wake_.wait_for(wait);
     if (woken) may_skip = false;
   }
 }

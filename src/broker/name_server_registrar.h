@@ -2,7 +2,8 @@
 // BrokerController.registerBrokerAll).
 //
 // REGISTER_BROKER (103) goes to every configured NameServer in parallel: at start, every
-// register_name_server_period (30 s), and soon after trigger() (topics changed). The body is
+// register_name_server_period (30 s; every kMasterlessRetry for a slave whose master is not known
+// yet), and soon after trigger() (topics changed). The body is
 // RegisterBrokerBody {topicConfigSerializeWrapper: {topicConfigTable, dataVersion},
 // filterServerList: []} with bodyCrc32 = CRC32 & 0x7FFFFFFF in the header. Each call is bounded
 // by register_broker_timeout (6 s); a failure is logged and retried at the next round.
@@ -42,6 +43,9 @@ namespace ferry::broker {
 
 class NameServerRegistrar {
  public:
+  // A slave whose registrations named no master yet registers again after this, not a period.
+  static constexpr Duration kMasterlessRetry = std::chrono::seconds(5);
+
   NameServerRegistrar(Runtime& rt, const BrokerConfig& config, TopicConfigManager& topics,
                       remoting::RpcClient& client, std::string broker_addr, std::string ha_addr);
 
