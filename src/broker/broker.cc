@@ -259,6 +259,21 @@ Task<Status> Broker::promote(BrokerRole role) {
   config_.broker_role = role;
   config_.broker_id = 0;
   consumer_services_.schedule().start();
+  // Topics whose messages arrived before their config was copied (SlaveSync runs every 10 s):
+  // made from the queues the log holds, so that everything replicated can be read.
+  for (const auto& [topic, queues] : store_.queue_counts()) {
+    if (topics_.find(topic) != nullptr) continue;
+    TopicConfig tc;
+    tc.topic_name = topic;
+    tc.read_queue_nums = queues;
+    tc.write_queue_nums = queues;
+    tc.perm = perm::kReadWrite;
+    if (Status put = topics_.put(tc); put.ok()) {
+      rt_.log().warn("promotion: topic {} had no config on this slave; created with {} queues", topic, queues);
+    } else {
+      rt_.log().error("promotion: topic {} cannot be created: {}", topic, put.error().to_string());
+    }
+  }
   topics_.touch();  // a new dataVersion: the NameServers take this broker's topics as the master's
   registrar_.trigger();
   rt_.log().warn("broker {}: promoted from slave (brokerId {}) to {} at log offset {}", config_.broker_name, old_id,

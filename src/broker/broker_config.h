@@ -77,6 +77,12 @@ struct BrokerConfig {
   // from the machine, to stay deterministic.
   std::int64_t total_memory_bytes = std::int64_t{8} << 30;
   std::int32_t access_message_in_memory_max_ratio = 40;
+  // slaveReadEnable: a pull reply's suggestWhichBrokerId is the subscription group's
+  // whichBrokerWhenConsumeSlowly when the consumer reads further than the same
+  // access_message_in_memory_max_ratio % of total_memory_bytes behind the CommitLog end, else
+  // the group's brokerId. Off: always 0, the master. (A slave serves the pulls that reach it
+  // either way; see PullProcessor.)
+  bool slave_read_enable = false;
 
   // Clients (heartbeats), subscription groups, retry, delayed delivery, queue locks.
   bool auto_create_subscription_group = true;                   // autoCreateSubscriptionGroup
@@ -90,5 +96,12 @@ struct BrokerConfig {
   std::size_t queue_locks_max = 1 << 20;         // locked queues over all groups
   std::size_t lock_batch_queues_max = 4096;      // queues in one LOCK/UNLOCK_BATCH_MQ body
 };
+
+// How far behind the CommitLog end a read still counts as served from memory:
+// access_message_in_memory_max_ratio % of total_memory_bytes (RocketMQ's
+// TOTAL_PHYSICAL_MEMORY_SIZE * accessMessageInMemoryMaxRatio / 100).
+inline std::int64_t in_memory_reach_bytes(const BrokerConfig& c) {
+  return c.total_memory_bytes / 100 * c.access_message_in_memory_max_ratio;
+}
 
 }  // namespace ferry::broker

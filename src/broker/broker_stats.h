@@ -4,7 +4,10 @@
 //   put: messages a producer's send stored (SendProcessor; a batch counts each message; a
 //        FLUSH_DISK_TIMEOUT reply counts too: the message is stored), and their record bytes;
 //   get: messages a pull returned to a consumer (PullProcessor, after the tag check), and their
-//        record bytes.
+//        record bytes;
+//   pull looks: the store looks pulls made, found (returned messages) or missed (anything else)
+//        (RocketMQ's getMessageTimesTotalFound / Miss): a long poll looks once when it arrives
+//        and once when it is answered.
 // Totals are since the broker started (not persisted). Rates are messages per second over the
 // last `window` whole seconds before `now` (RocketMQ reports 10 s, 60 s and 600 s), computed from
 // per-second slots of a fixed ring (kWindowSecondsMax + 1 slots: bounded memory, no timer): the
@@ -31,6 +34,8 @@ class BrokerStats {
     std::int64_t put_bytes = 0;
     std::int64_t get_messages = 0;
     std::int64_t get_bytes = 0;
+    std::int64_t pull_looks_found = 0;
+    std::int64_t pull_looks_missed = 0;
   };
 
   // `boot` is second 0 of the rates.
@@ -39,6 +44,7 @@ class BrokerStats {
   // `messages` >= 0 and `bytes` >= 0 (asserted); `now` must not be before the boot time.
   void on_put(MonoTime now, std::int64_t messages, std::int64_t bytes);
   void on_get(MonoTime now, std::int64_t messages, std::int64_t bytes);
+  void on_pull_look(bool found) { ++(found ? totals_.pull_looks_found : totals_.pull_looks_missed); }
 
   const Totals& totals() const { return totals_; }
   MonoTime boot_time() const { return boot_; }

@@ -29,6 +29,12 @@ class BrokerSubscriptions final : public SubscriptionLookup {
     return std::nullopt;
   }
 
+  GroupReadPreference read_preference(std::string_view group) const override {
+    const SubscriptionGroupConfig* c = groups_.find(group);
+    if (c == nullptr) return {};
+    return GroupReadPreference{c->broker_id, c->which_broker_when_consume_slowly};
+  }
+
   std::optional<GroupSubscription> find(std::string_view group, std::string_view topic) const override {
     return consumers_.find(group, topic);
   }

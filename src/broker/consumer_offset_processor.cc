@@ -22,8 +22,7 @@ bool ConsumerOffsetProcessor::first_message_on_disk(const std::string& topic, Qu
   auto unit = q->read(q->min_offset());
   if (!unit || !unit->is_message()) return false;
   const std::int64_t behind = store_.max_phy_offset() - unit->commit_log_offset;
-  const std::int64_t memory = config_.total_memory_bytes / 100 * config_.access_message_in_memory_max_ratio;
-  return behind > memory;
+  return behind > in_memory_reach_bytes(config_);
 }
 
 Task<Reply> ConsumerOffsetProcessor::query(RequestContext ctx) {

@@ -8,6 +8,7 @@
 #include "common/permission.h"
 #include "common/record_reader.h"
 #include "remoting/response_code.h"
+#include "runtime/assert.h"
 #include "store/property_scan.h"
 
 namespace ferry::broker {
@@ -165,16 +166,38 @@ RemotingCommand PullProcessor::fetch(const RemotingCommand& request, const PullM
       break;
   }
   if (remark.empty() && result_code != code::SUCCESS) remark = std::string(store::get_status_name(got.status));
+  QueueOffset next_begin_offset = got.next_begin_offset;
+  if (config_.broker_role == BrokerRole::slave && result_code == code::PULL_OFFSET_MOVED) {
+    // A slave corrects no offset (RocketMQ's offsetCheckInSlave, false): it may only lag its
+    // master, and a consumer moved to what the slave has would skip or re-consume.
+    next_begin_offset = h.queue_offset;
+    const bool below = got.status == GetStatus::offset_too_small;
+    result_code = below ? code::PULL_RETRY_IMMEDIATELY : code::PULL_NOT_FOUND;
+    remark = fmt::format("{} on a slave: offset {} kept (queue [{}, {}] here)", store::get_status_name(got.status),
+                         h.queue_offset, got.min_offset, got.max_offset);
+  }
 
+  stats_.on_pull_look(result_code == code::SUCCESS);
   PullMessageResponseHeader rh;
-  rh.suggest_which_broker_id = 0;
-  rh.next_begin_offset = got.next_begin_offset;
+  rh.suggest_which_broker_id = suggest_broker(h.consumer_group, got);
+  rh.next_begin_offset = next_begin_offset;
   rh.min_offset = got.min_offset;
   rh.max_offset = got.max_offset;
   RemotingCommand out = reply(request, result_code, std::move(remark));
   out.ext_fields = rh.to_fields();
   out.body = std::move(body);
   return out;
+}
+
+std::int64_t PullProcessor::suggest_broker(std::string_view group, const store::GetMessageResult& got) const {
+  constexpr std::int64_t kMasterId = 0;
+  if (!config_.slave_read_enable) return kMasterId;
+  const GroupReadPreference pref = subscriptions_->read_preference(group);
+  if (!got.last_scanned_phy_offset) return pref.broker_id;
+  const std::int64_t behind_bytes = store_.max_phy_offset() - *got.last_scanned_phy_offset;
+  FERRY_ASSERT(behind_bytes >= 0, "pull of {}: scanned CommitLog offset {} beyond the log's max {}", group,
+               got.last_scanned_phy_offset->value(), store_.max_phy_offset().value());
+  return behind_bytes > in_memory_reach_bytes(config_) ? pref.which_broker_when_consume_slowly : pref.broker_id;
 }
 
 }  // namespace ferry::broker

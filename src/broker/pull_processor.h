@@ -15,20 +15,43 @@
 // The store's result maps to (DESIGN.md section 3): found 0; queue missing or empty 19 when the
 // requested offset is 0, else 21; offset = max 19; offset > max 21; offset < min 21; nothing
 // matched the filter / data being removed 20. Every reply carries nextBeginOffset, minOffset,
-// maxOffset and suggestWhichBrokerId (0: slave reads are not implemented).
+// maxOffset and suggestWhichBrokerId.
+//
+// suggestWhichBrokerId (RocketMQ 4.9's PullMessageProcessor): with slave_read_enable, the
+// group's whichBrokerWhenConsumeSlowly when the store read further behind the CommitLog end than
+// in_memory_reach_bytes() (from the last unit the look scanned to the log's max offset:
+// RocketMQ's suggestPullingFromSlave), else the group's brokerId (defaults 1 and 0); without it,
+// always 0, the master. The client pulls the queue from that broker next time (when it is in the
+// route).
+//
+// On a slave, no offset is corrected (RocketMQ's offsetCheckInSlave, false): a slave may only
+// lag its master, and a consumer sent to what the slave has would skip or re-consume. Where a
+// master answers 21, a slave answers with the request's own offset as nextBeginOffset: 20 below
+// its min offset (as RocketMQ), and 19 past its max offset or for a queue it does not have yet
+// (RocketMQ: 20, which makes consumers pull again at once until replication catches up; a 19
+// parks the long poll until the queue reaches the offset instead).
+//
+// On a slave: pulls are served from its store whatever slave_read_enable says, and the
+// suggestion is computed the same way (so without slave reads it is 0: back to the master as
+// soon as the route has one). RocketMQ 4.9 sets PULL_RETRY_IMMEDIATELY on a slave without slave
+// reads but then overwrites the code from the store's status in the same reply, so its slaves
+// serve too; that is what lets consumers go on from the slave while the master is gone.
+// Answering 20 instead would make them spin on the slave (the client pulls again at once) and,
+// since a 20 moves the client to nextBeginOffset, skip whatever the slave holds.
 //
 // Filtering: the store filters on the ConsumeQueue tag hash; this processor then checks the
 // exact TAGS of each record it returns, so hash collisions never leave the broker (RocketMQ
 // leaves that check to the client; Ferry's client re-checks too). If the exact check drops
 // everything the reply is 20 with the store's nextBeginOffset.
 //
-// The commitOffset flag (bit 1) stores commitOffset for the group (not on a slave), on the first
-// pass only. A 19 with the suspend flag (bit 2) is parked in the PullHoldService for
+// The commitOffset flag (bit 1) stores commitOffset for the group, forward only, on the first
+// pass only, and never on a slave (a slave's offsets come from UPDATE_CONSUMER_OFFSET and from
+// its master's; the client clears the flag when it pulls from a slave anyway). A 19 with the suspend flag (bit 2) is parked in the PullHoldService for
 // min(suspendTimeoutMillis, suspend_timeout_max) (short_polling_time when long polling is off)
 // and then answered by running the pull once more, whatever it finds.
 //
 // Body: the stored records concatenated byte for byte (copied). A found reply counts its messages
-// and bytes in BrokerStats (get).
+// and bytes in BrokerStats (get); every look at the store counts as found or missed.
 #pragma once
 
 #include "broker/broker_config.h"
@@ -57,6 +80,8 @@ class PullProcessor {
   // One look at the store, as a complete reply.
   RemotingCommand fetch(const RemotingCommand& request, const remoting::PullMessageRequestHeader& h,
                         const TagSubscription& filter);
+  // suggestWhichBrokerId for a look at the store (see above).
+  std::int64_t suggest_broker(std::string_view group, const store::GetMessageResult& got) const;
 
   Runtime& rt_;
   const BrokerConfig& config_;

@@ -24,6 +24,14 @@ struct PullRefusal {
   std::string remark;
 };
 
+// Which broker of its group a subscription group reads from (SubscriptionGroupConfig's brokerId
+// and whichBrokerWhenConsumeSlowly, with RocketMQ's defaults): what a pull reply suggests when
+// slave reads are enabled.
+struct GroupReadPreference {
+  std::int64_t broker_id = 0;                          // when the consumer keeps up
+  std::int64_t which_broker_when_consume_slowly = 1;   // when it lags (reads from "disk")
+};
+
 class SubscriptionLookup {
  public:
   virtual ~SubscriptionLookup() = default;
@@ -32,6 +40,12 @@ class SubscriptionLookup {
   virtual std::optional<PullRefusal> check_group(std::string_view group) const {
     (void)group;
     return std::nullopt;
+  }
+  // The group's read preference; the defaults when the group is unknown. Called on the node's
+  // loop, after check_group() accepted the group.
+  virtual GroupReadPreference read_preference(std::string_view group) const {
+    (void)group;
+    return {};
   }
   // The subscription of `group` to `topic` from its latest heartbeat; nullopt when the group is
   // unknown or does not subscribe to the topic. Called on the node's loop.

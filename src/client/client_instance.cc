@@ -292,4 +292,18 @@ std::optional<std::string> ClientInstance::any_address(const std::string& broker
   return it->second.begin()->second;  // ids sorted: the master (0) first when present
 }
 
+std::optional<ClientInstance::FoundBroker> ClientInstance::subscribe_address(const std::string& broker_name,
+                                                                             std::int64_t broker_id) const {
+  auto it = broker_addrs_.find(broker_name);
+  if (it == broker_addrs_.end() || it->second.empty()) return std::nullopt;
+  const BrokerAddrs& addrs = it->second;
+  auto exact = addrs.find(broker_id);
+  if (exact != addrs.end()) return FoundBroker{exact->second, broker_id};
+  if (broker_id != kMasterId) {
+    auto next = addrs.find(broker_id + 1);
+    if (next != addrs.end()) return FoundBroker{next->second, broker_id + 1};
+  }
+  return FoundBroker{addrs.begin()->second, addrs.begin()->first};  // ids sorted: the master first
+}
+
 }  // namespace ferry::client

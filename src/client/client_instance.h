@@ -119,8 +119,19 @@ class ClientInstance {
 
   // ---- brokers --------------------------------------------------------------------------
   std::optional<std::string> master_address(const std::string& broker_name) const;
-  // The master's address, else the lowest slave id's (for reads).
+  // The master's address, else the lowest slave id's (RocketMQ's findBrokerAddressInAdmin): where
+  // reads and consumer offsets go, so they reach the slave while the route has no master.
   std::optional<std::string> any_address(const std::string& broker_name) const;
+  // Where to pull from when the last reply suggested `broker_id` (RocketMQ's
+  // findBrokerAddressInSubscribe without onlyThisBroker): that id's address; for a slave id
+  // that is not in the route, the next id's; else any address, the master first. nullopt when
+  // the broker name has no address at all.
+  struct FoundBroker {
+    std::string addr;
+    std::int64_t broker_id = kMasterId;
+    bool slave() const { return broker_id != kMasterId; }
+  };
+  std::optional<FoundBroker> subscribe_address(const std::string& broker_name, std::int64_t broker_id) const;
   const std::map<std::string, BrokerAddrs>& broker_addrs() const { return broker_addrs_; }
 
   // Wakes the rebalance loop: every consumer rebalances soon (what NOTIFY_CONSUMER_IDS_CHANGED does).

@@ -24,10 +24,18 @@ struct Target {
   std::string where;  // "broker 'name' (addr)"
 };
 
-// The master of `broker_name` (or any address when `reads_ok`), after one route update of
-// `topic` when unknown.
-Task<Result<Target>> target(ClientInstance& ci, std::string broker_name, std::string topic, bool reads_ok) {
-  auto look = [&]() { return reads_ok ? ci.any_address(broker_name) : ci.master_address(broker_name); };
+// Which broker of a group a call may go to.
+enum class Reach : std::uint8_t {
+  master_only,        // writes, queue locks
+  master_else_slave,  // reads and consumer offsets (RocketMQ's findBrokerAddressInAdmin)
+};
+
+// The broker of `broker_name` that `reach` allows, after one route update of `topic` when
+// unknown.
+Task<Result<Target>> target(ClientInstance& ci, std::string broker_name, std::string topic, Reach reach) {
+  auto look = [&]() {
+    return reach == Reach::master_else_slave ? ci.any_address(broker_name) : ci.master_address(broker_name);
+  };
   std::optional<std::string> addr = look();
   if (!addr && !topic.empty()) {
     Status s = co_await ci.update_topic_route(topic);
@@ -56,7 +64,7 @@ Task<Result<std::vector<std::string>>> find_consumer_ids(ClientInstance& ci, std
   }
   const auto& brokers = route->broker_datas;
   const auto& pick = brokers[static_cast<std::size_t>(ci.runtime().random().below(brokers.size()))];
-  Task<Result<Target>> tt = target(ci, pick.broker_name, topic, true);
+  Task<Result<Target>> tt = target(ci, pick.broker_name, topic, Reach::master_else_slave);
   Result<Target> t = co_await std::move(tt);
   if (!t.ok()) co_return std::move(t).error();
   remoting::RemotingCommand req = remoting::make_request(rc::GET_CONSUMER_LIST_BY_GROUP, 0);
@@ -70,7 +78,7 @@ Task<Result<std::vector<std::string>>> find_consumer_ids(ClientInstance& ci, std
 }
 
 Task<Result<std::optional<QueueOffset>>> query_consumer_offset(ClientInstance& ci, std::string group, MessageQueue mq) {
-  Task<Result<Target>> tt = target(ci, mq.broker_name, mq.topic, false);
+  Task<Result<Target>> tt = target(ci, mq.broker_name, mq.topic, Reach::master_else_slave);
   Result<Target> t = co_await std::move(tt);
   if (!t.ok()) co_return std::move(t).error();
   remoting::RemotingCommand req = remoting::make_request(rc::QUERY_CONSUMER_OFFSET, 0);
@@ -93,7 +101,7 @@ remoting::RemotingCommand offset_update_request(const std::string& group, const 
 }  // namespace
 
 Task<Status> update_consumer_offset_oneway(ClientInstance& ci, std::string group, MessageQueue mq, QueueOffset offset) {
-  Task<Result<Target>> tt = target(ci, mq.broker_name, mq.topic, false);
+  Task<Result<Target>> tt = target(ci, mq.broker_name, mq.topic, Reach::master_else_slave);
   Result<Target> t = co_await std::move(tt);
   if (!t.ok()) co_return std::move(t).error();
   remoting::RemotingCommand req = offset_update_request(group, mq, offset);
@@ -103,7 +111,7 @@ Task<Status> update_consumer_offset_oneway(ClientInstance& ci, std::string group
 }
 
 Task<Status> update_consumer_offset(ClientInstance& ci, std::string group, MessageQueue mq, QueueOffset offset) {
-  Task<Result<Target>> tt = target(ci, mq.broker_name, mq.topic, false);
+  Task<Result<Target>> tt = target(ci, mq.broker_name, mq.topic, Reach::master_else_slave);
   Result<Target> t = co_await std::move(tt);
   if (!t.ok()) co_return std::move(t).error();
   remoting::RemotingCommand req = offset_update_request(group, mq, offset);
@@ -114,7 +122,7 @@ Task<Status> update_consumer_offset(ClientInstance& ci, std::string group, Messa
 }
 
 Task<Result<QueueOffset>> max_offset(ClientInstance& ci, MessageQueue mq) {
-  Task<Result<Target>> tt = target(ci, mq.broker_name, mq.topic, true);
+  Task<Result<Target>> tt = target(ci, mq.broker_name, mq.topic, Reach::master_else_slave);
   Result<Target> t = co_await std::move(tt);
   if (!t.ok()) co_return std::move(t).error();
   remoting::RemotingCommand req = remoting::make_request(rc::GET_MAX_OFFSET, 0);
@@ -128,7 +136,7 @@ Task<Result<QueueOffset>> max_offset(ClientInstance& ci, MessageQueue mq) {
 }
 
 Task<Result<QueueOffset>> min_offset(ClientInstance& ci, MessageQueue mq) {
-  Task<Result<Target>> tt = target(ci, mq.broker_name, mq.topic, true);
+  Task<Result<Target>> tt = target(ci, mq.broker_name, mq.topic, Reach::master_else_slave);
   Result<Target> t = co_await std::move(tt);
   if (!t.ok()) co_return std::move(t).error();
   remoting::RemotingCommand req = remoting::make_request(rc::GET_MIN_OFFSET, 0);
@@ -142,7 +150,7 @@ Task<Result<QueueOffset>> min_offset(ClientInstance& ci, MessageQueue mq) {
 }
 
 Task<Result<QueueOffset>> search_offset(ClientInstance& ci, MessageQueue mq, WallMs timestamp_ms) {
-  Task<Result<Target>> tt = target(ci, mq.broker_name, mq.topic, true);
+  Task<Result<Target>> tt = target(ci, mq.broker_name, mq.topic, Reach::master_else_slave);
   Result<Target> t = co_await std::move(tt);
   if (!t.ok()) co_return std::move(t).error();
   remoting::RemotingCommand req = remoting::make_request(rc::SEARCH_OFFSET_BY_TIMESTAMP, 0);
@@ -158,7 +166,7 @@ Task<Result<QueueOffset>> search_offset(ClientInstance& ci, MessageQueue mq, Wal
 Task<Result<std::vector<MessageQueue>>> lock_batch(ClientInstance& ci, std::string group, std::string broker_name,
                                                    std::vector<MessageQueue> mqs) {
   const std::string topic = mqs.empty() ? std::string() : mqs.front().topic;
-  Task<Result<Target>> tt = target(ci, broker_name, topic, false);
+  Task<Result<Target>> tt = target(ci, broker_name, topic, Reach::master_only);
   Result<Target> t = co_await std::move(tt);
   if (!t.ok()) co_return std::move(t).error();
   body::LockBatchRequestBody b;
@@ -178,7 +186,7 @@ Task<Result<std::vector<MessageQueue>>> lock_batch(ClientInstance& ci, std::stri
 Task<Status> unlock_batch(ClientInstance& ci, std::string group, std::string broker_name, std::vector<MessageQueue> mqs,
                           bool oneway) {
   const std::string topic = mqs.empty() ? std::string() : mqs.front().topic;
-  Task<Result<Target>> tt = target(ci, broker_name, topic, false);
+  Task<Result<Target>> tt = target(ci, broker_name, topic, Reach::master_only);
   Result<Target> t = co_await std::move(tt);
   if (!t.ok()) co_return std::move(t).error();
   body::UnlockBatchRequestBody b;
@@ -199,7 +207,7 @@ Task<Status> unlock_batch(ClientInstance& ci, std::string group, std::string bro
 }
 
 Task<Status> send_message_back(ClientInstance& ci, SendBackRequest q, MessageExt msg) {
-  Task<Result<Target>> tt = target(ci, q.broker_name, msg.topic, false);
+  Task<Result<Target>> tt = target(ci, q.broker_name, msg.topic, Reach::master_only);
   Result<Target> t = co_await std::move(tt);
   if (!t.ok()) co_return std::move(t).error();
   remoting::ConsumerSendMsgBackRequestHeader h;

@@ -1,6 +1,10 @@
 // The broker calls of the consumers (RocketMQ's MQClientAPIImpl, consumer half): one function
-// per request, each to the master of the queue's broker (a slave when no master is known, for
-// reads), with one route update when the broker's address is unknown.
+// per request, with one route update when the broker's address is unknown. Reads and consumer
+// offsets (QUERY/UPDATE_CONSUMER_OFFSET, min/max/search offsets, consumer ids) go to the master
+// of the queue's broker, or to a slave while the route has no master (RocketMQ's
+// findBrokerAddressInAdmin): a slave stores the offsets a consumer commits while its master is
+// away. Queue locks and send-backs go to the master only (not_found without one): orderly
+// consumption pauses while the master is away.
 //
 // Errors: not_found (no address for the broker, naming it), the RPC errors (with the broker's
 // name and address), reply_error for an unexpected reply code, corrupt for a malformed reply.
@@ -26,10 +30,10 @@ Task<Result<std::vector<std::string>>> find_consumer_ids(ClientInstance& ci, std
 // QUERY_CONSUMER_OFFSET: the committed offset, or nullopt when the broker has none (22).
 Task<Result<std::optional<QueueOffset>>> query_consumer_offset(ClientInstance& ci, std::string group, MessageQueue mq);
 // UPDATE_CONSUMER_OFFSET, oneway (RocketMQ's updateConsumeOffsetToBroker): done once handed to
-// the connection to the master.
+// the connection to the master (to a slave while the route has no master).
 Task<Status> update_consumer_offset_oneway(ClientInstance& ci, std::string group, MessageQueue mq, QueueOffset offset);
-// UPDATE_CONSUMER_OFFSET, two-way: done once the master answered SUCCESS (the broker holds the
-// offset). Errors: the call's (no route, no reply within api_timeout, a refusal).
+// UPDATE_CONSUMER_OFFSET, two-way: done once the broker (master, else slave) answered SUCCESS (it
+// holds the offset). Errors: the call's (no route, no reply within api_timeout, a refusal).
 Task<Status> update_consumer_offset(ClientInstance& ci, std::string group, MessageQueue mq, QueueOffset offset);
 
 // GET_MIN_OFFSET, GET_MAX_OFFSET and SEARCH_OFFSET_BY_TIMESTAMP of one queue.

@@ -34,13 +34,15 @@ std::string_view name(PullStatus s) {
 Task<Result<PullResult>> PullAPI::pull(PullRequest q) {
   Result<TagSubscription> sub = parse_tag_expression(q.sub_expression);
   if (!sub.ok()) co_return with_context(fmt::format("pull from topic '{}'", q.queue.topic), std::move(sub).error());
-  std::optional<std::string> addr = ci_.any_address(q.queue.broker_name);
-  if (!addr) {
+  std::optional<ClientInstance::FoundBroker> found = ci_.subscribe_address(q.queue.broker_name, suggested_broker(q.queue));
+  if (!found) {
     Status s = co_await ci_.update_topic_route(q.queue.topic);
     (void)s;  // judged by the look-up below
-    addr = ci_.any_address(q.queue.broker_name);
+    found = ci_.subscribe_address(q.queue.broker_name, suggested_broker(q.queue));
   }
-  if (!addr) co_return Error(Errc::not_found, fmt::format("pull: no address for broker '{}'", q.queue.broker_name));
+  if (!found) co_return Error(Errc::not_found, fmt::format("pull: no address for broker '{}'", q.queue.broker_name));
+  const std::string addr = found->addr;
+  const bool commit = q.commit_offset.has_value() && !found->slave();  // RocketMQ clears the bit for a slave
 
   remoting::PullMessageRequestHeader h;
   h.consumer_group = q.group;
@@ -48,16 +50,16 @@ Task<Result<PullResult>> PullAPI::pull(PullRequest q) {
   h.queue_id = q.queue.queue_id;
   h.queue_offset = q.offset;
   h.max_msg_nums = q.max_nums;
-  h.sys_flag = kPullSubscription | (q.commit_offset ? kPullCommitOffset : 0) | (q.suspend > Duration::zero() ? kPullSuspend : 0);
-  h.commit_offset = q.commit_offset.value_or(QueueOffset(0));
+  h.sys_flag = kPullSubscription | (commit ? kPullCommitOffset : 0) | (q.suspend > Duration::zero() ? kPullSuspend : 0);
+  h.commit_offset = commit ? *q.commit_offset : QueueOffset(0);
   h.suspend_timeout_millis = to_ms(q.suspend);
   h.subscription = q.sub_expression;
   h.sub_version = ci_.runtime().wall_ms();
   h.expression_type = "TAG";
   remoting::RemotingCommand req = remoting::make_request(rc::PULL_MESSAGE, 0);
   req.ext_fields = h.to_fields();
-  const std::string where = broker_where(q.queue.broker_name, *addr);
-  Result<remoting::RemotingCommand> reply = co_await ci_.rpc().invoke(*addr, std::move(req), q.timeout);
+  const std::string where = broker_where(q.queue.broker_name, addr);
+  Result<remoting::RemotingCommand> reply = co_await ci_.rpc().invoke(addr, std::move(req), q.timeout);
   if (!reply.ok()) co_return with_context(fmt::format("pull from {}", where), std::move(reply).error());
 
   PullResult out;
@@ -74,6 +76,8 @@ Task<Result<PullResult>> PullAPI::pull(PullRequest q) {
   out.min_offset = rh->min_offset;
   out.max_offset = rh->max_offset;
   out.suggest_which_broker_id = rh->suggest_which_broker_id;
+  out.pulled_from_broker_id = found->broker_id;
+  keep_suggestion(q.queue, rh->suggest_which_broker_id);
   if (out.status != PullStatus::FOUND) co_return out;
 
   Result<std::vector<MessageExt>> msgs = decode_messages(Bytes(reply->body.data(), reply->body.size()), MessagesDecodeOptions{});
@@ -87,6 +91,25 @@ Task<Result<PullResult>> PullAPI::pull(PullRequest q) {
     out.messages.push_back(std::move(m));
   }
   co_return out;
+}
+
+std::int64_t PullAPI::suggested_broker(const MessageQueue& mq) const {
+  auto it = suggested_.find(mq);
+  return it == suggested_.end() ? kMasterId : it->second;
+}
+
+void PullAPI::keep_suggestion(const MessageQueue& mq, std::int64_t broker_id) {
+  if (broker_id == kMasterId) {
+    suggested_.erase(mq);
+    return;
+  }
+  auto it = suggested_.find(mq);
+  if (it != suggested_.end()) {
+    it->second = broker_id;
+    return;
+  }
+  if (suggested_.size() >= kSuggestionsMax) return;  // stated in the header: pulled from the master
+  suggested_.emplace(mq, broker_id);
 }
 
 }  // namespace ferry::client

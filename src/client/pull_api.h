@@ -7,8 +7,18 @@
 //
 // The request always carries the subscription (sysFlag bit 4) built from `sub_expression`, the
 // commitOffset bit when `commit_offset` is set, and the suspend bit with `suspend` as the long-poll
-// limit when it is positive (the call's timeout must then exceed it). The broker is the queue's
-// master, or a slave when the route has no master; an unknown broker triggers one route update.
+// limit when it is positive (the call's timeout must then exceed it). An unknown broker triggers
+// one route update.
+//
+// Which broker of the queue's group (RocketMQ's PullAPIWrapper.pullFromWhichNodeTable): every
+// reply's suggestWhichBrokerId is kept per queue, and the next pull of that queue goes to that
+// id when the route has it (ClientInstance::subscribe_address: else the next slave id, else the
+// master, else any slave). So a queue is pulled from the master until a reply suggests a slave
+// (the master's slaveReadEnable, a lagging consumer); from a slave while the route has no master;
+// and back from the master once it is in the route and a reply suggests 0. A pull to a slave
+// never carries the commitOffset bit (a slave does not store it). At most kSuggestionsMax queues
+// keep a slave suggestion; beyond that a queue's new slave suggestion is dropped (it is pulled
+// from the master), and a suggestion of 0 forgets the queue's entry.
 //
 // Reply codes: SUCCESS → FOUND (records decoded with decode_messages, compressed bodies
 // inflated, then the exact tag re-checked client-side: messages whose TAGS the expression does
@@ -19,6 +29,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -49,17 +60,26 @@ struct [[nodiscard]] PullResult {
   QueueOffset min_offset;
   QueueOffset max_offset;
   std::int64_t suggest_which_broker_id = 0;
+  std::int64_t pulled_from_broker_id = 0;  // the broker id of the group that answered
   std::vector<MessageExt> messages;  // FOUND only; bodies decompressed, tags re-checked
 };
 
 class PullAPI {
  public:
+  static constexpr std::size_t kSuggestionsMax = 65536;
+
   explicit PullAPI(ClientInstance& instance) : ci_(instance) {}
 
   Task<Result<PullResult>> pull(PullRequest request);
 
+  // The broker id the last reply for `mq` suggested (0, the master, when none is kept).
+  std::int64_t suggested_broker(const MessageQueue& mq) const;
+
  private:
+  void keep_suggestion(const MessageQueue& mq, std::int64_t broker_id);
+
   ClientInstance& ci_;
+  std::map<MessageQueue, std::int64_t> suggested_;  // queues whose last reply suggested a slave
 };
 
 }  // namespace ferry::client

@@ -1,8 +1,9 @@
 // RemoteOffsetStore: clustering offsets, kept by the broker of each queue (RocketMQ's
 // RemoteBrokerOffsetStore).
 //
-//   query_store — QUERY_CONSUMER_OFFSET to the queue's master: an offset, nullopt for
-//                 QUERY_NOT_FOUND (22), an error for anything else (no reply, no master).
+//   query_store — QUERY_CONSUMER_OFFSET to the queue's master (a slave while the route has no
+//                 master): an offset, nullopt for QUERY_NOT_FOUND (22), an error for anything
+//                 else (no reply, no broker).
 //   persist_all — UPDATE_CONSUMER_OFFSET, oneway, for every held queue with an in-memory offset
 //                 (the client instance calls it every 5 s through the consumer); offsets of
 //                 queues no longer held are dropped from memory.
@@ -11,6 +12,10 @@
 //                 broker's answer (a broker may drop a oneway request, and no round follows).
 // Pull requests also carry the in-memory offset (the commitOffset flag), so the broker usually
 // has it before a persist round. Failures are logged; a lost update is redone by the next round.
+//
+// Master away: updates go to a slave of the group while the route has no master (consumer_calls.h),
+// and the in-memory table (increase-only for concurrent consumption) is sent whole every round,
+// so a returning master has the offsets within one persist interval of its return to the route.
 #pragma once
 
 #include <string>

@@ -362,6 +362,15 @@ Status MessageStore::append_replicated(PhysicalOffset at, Bytes data) {
   return {};
 }
 
+std::map<std::string, std::int32_t> MessageStore::queue_counts() const {
+  std::map<std::string, std::int32_t> out;
+  for (const auto& [key, q] : queues_) {
+    std::int32_t& n = out[key.first];
+    n = std::max(n, key.second + 1);
+  }
+  return out;
+}
+
 Status MessageStore::truncate_to_indexed() {
   if (reput_offset_ >= log_.max_offset()) return {};
   rt_.log().info("store: cutting the log back from {} to {}, the end of its last indexed record",

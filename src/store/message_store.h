@@ -184,6 +184,9 @@ class MessageStore {
   CommitLog& commit_log() { return log_; }
   IndexService& index() { return index_; }
   FlushService& flusher() { return flush_; }
+  // Every topic that has a ConsumeQueue here, with its highest queue id + 1 (a promoted slave
+  // recreates the topics whose config its master had not copied to it yet).
+  std::map<std::string, std::int32_t> queue_counts() const;
   // The queue, or nullptr when it does not exist.
   ConsumeQueue* find_queue(const std::string& topic, QueueId queue_id) const;
   // Flushes ConsumeQueues and index, then writes the checkpoint. Errors: io_error.

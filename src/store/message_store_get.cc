@@ -95,6 +95,7 @@ GetMessageResult MessageStore::get_messages(const std::string& topic, QueueId qu
                  "consume queue view of {} bytes at {}", bytes.size(), at.value());
     for (std::size_t pos = 0; pos < bytes.size(); pos += cq::kUnitBytes) {
       const cq::Unit u = cq::decode_unit(bytes.data() + pos);
+      if (u.is_message()) r.last_scanned_phy_offset = u.commit_log_offset;
       if (batch_full(r, u.size, max_count, config_)) {
         full = true;
         break;

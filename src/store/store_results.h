@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -59,6 +60,11 @@ struct [[nodiscard]] GetMessageResult {
   QueueOffset next_begin_offset;
   QueueOffset min_offset;
   QueueOffset max_offset;
+  // The CommitLog offset of the last ConsumeQueue unit the scan read, the one that ended a full
+  // batch included (RocketMQ's maxPhyOffsetPulling); unset when no unit was read. With the
+  // store's max_phy_offset() it tells how far behind the log end the consumer reads, which the
+  // broker turns into suggestWhichBrokerId.
+  std::optional<PhysicalOffset> last_scanned_phy_offset;
 };
 
 }  // namespace ferry::store

@@ -307,11 +307,11 @@ TEST_F(DaemonsTest, MissingConfigFileAndBadFlagsExitNonZero) {
 }
 
 TEST_F(DaemonsTest, UnknownKeysAreWarnedByName) {
-  start_broker(broker_conf("brokerNmae=typo\nslaveReadEnable=true\n"));
+  start_broker(broker_conf("brokerNmae=typo\npullMessageThreadPoolNums=8\n"));
   stop_gracefully(broker_);
   const std::string out = read_file(dir_ / "broker.out");
   EXPECT_NE(out.find("broker.conf:8: unknown key brokerNmae ignored"), std::string::npos) << out;
-  EXPECT_NE(out.find("slaveReadEnable is ignored"), std::string::npos) << out;
+  EXPECT_NE(out.find("pullMessageThreadPoolNums is ignored"), std::string::npos) << out;
 }
 
 }  // namespace

@@ -105,6 +105,7 @@ void bind_broker(ConfigBinder& b, BrokerConf& c, Extra& x) {
   b.bind_ms("shortPollingTimeMills", k.short_polling_time, 1, 60'000);
   b.bind_bool("autoCreateSubscriptionGroup", k.auto_create_subscription_group);
   b.bind_int("accessMessageInMemoryMaxRatio", k.access_message_in_memory_max_ratio, 0, 100);
+  b.bind_bool("slaveReadEnable", k.slave_read_enable);
 
   // The store.
   b.bind("storePathRootDir", [&c](std::string_view v) -> Status {
@@ -174,7 +175,6 @@ void bind_broker(ConfigBinder& b, BrokerConf& c, Extra& x) {
   b.bind_ms("slaveTimeout", h.slave_timeout, 10, 600'000);
 
   // Known to RocketMQ, not used by Ferry.
-  b.ignore("slaveReadEnable", "consumers read from the master only (slave reads are not implemented yet)");
   b.ignore("brokerIP2",
            "Ferry's HA port listens on brokerIP1 (listenPort + 1) and registers that address as the "
            "master's HA address; a separate replication address is not supported");
