@@ -59,7 +59,8 @@ Broker::Broker(Runtime& rt, BrokerConfig config)
       queue_offsets_(store_),
       query_(store_),
       topic_admin_(config_, topics_, offsets_),
-      runtime_info_(rt, config_, store_, stats_, rt.wall_ms()),
+      ha_status_(rt, config_, store_, ha_master_, ha_slave_),
+      runtime_info_(rt, config_, store_, stats_, ha_status_, rt.wall_ms()),
       consumer_services_(rt, config_, store_, topics_, server_),
       metadata_export_(topics_, offsets_, consumer_services_.schedule()),
       slave_sync_(rt, config_, client_, registrar_,
@@ -141,6 +142,8 @@ void Broker::register_processors(remoting::RpcServer& server, ServerTag tag) {
   }
   server.register_processor(rc::GET_BROKER_RUNTIME_INFO,
                              [this](RequestContext ctx) { return runtime_info_.process(std::move(ctx)); });
+  server.register_processor(rc::GET_BROKER_HA_STATUS,
+                             [this](RequestContext ctx) { return ha_status_.process(std::move(ctx)); });
   server.register_processor(rc::GET_ALL_TOPIC_CONFIG,
                              [this](RequestContext ctx) { return metadata_export_.all_topics(std::move(ctx)); });
   server.register_processor(rc::GET_ALL_CONSUMER_OFFSET,

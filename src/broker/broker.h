@@ -36,6 +36,7 @@
 #include "broker/pull_processor.h"
 #include "broker/query_message_processor.h"
 #include "broker/queue_offset_processor.h"
+#include "broker/ha_status_processor.h"
 #include "broker/runtime_info_processor.h"
 #include "broker/send_processor.h"
 #include "broker/slave_sync.h"
@@ -145,6 +146,7 @@ class Broker {
   QueueOffsetProcessor queue_offsets_;
   QueryMessageProcessor query_;
   TopicAdminProcessor topic_admin_;
+  HaStatusProcessor ha_status_;
   RuntimeInfoProcessor runtime_info_;
   ConsumerServices consumer_services_;  // uses server_ only once started
   MetadataExportProcessor metadata_export_;  // 21, 43, 45: what slaves copy

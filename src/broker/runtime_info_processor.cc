@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <map>
+
 #include "broker/ha_role.h"
+#include "remoting/body/ha_runtime_info.h"
 #include "remoting/body/kv_table.h"
 #include "remoting/response_code.h"
 
@@ -13,6 +16,34 @@ namespace code = remoting::response_code;
 namespace {
 
 std::string tps_text(double t10, double t60, double t600) { return fmt::format("{:.2f} {:.2f} {:.2f}", t10, t60, t600); }
+
+// The replication keys (see the header).
+void add_ha_keys(const remoting::body::HaRuntimeInfo& ha, std::map<std::string, std::string>& t) {
+  if (ha.master) {
+    t["masterCommitLogMaxOffset"] = std::to_string(ha.master_commit_log_max_offset.value());
+    t["slaveNum"] = std::to_string(ha.ha_connection_info.size());
+    t["inSyncSlaveNums"] = std::to_string(ha.in_sync_slave_nums);
+    const remoting::body::HaConnectionRuntimeInfo* best = nullptr;
+    for (const auto& c : ha.ha_connection_info) {
+      if (best == nullptr || c.slave_ack_offset > best->slave_ack_offset) best = &c;
+    }
+    if (best != nullptr) {
+      t["slaveAckOffset"] = std::to_string(best->slave_ack_offset.value());
+      t["diff"] = std::to_string(best->diff_bytes);
+      t["diffMs"] = std::to_string(best->diff_ms);
+    }
+    t["haLinksDropped"] = std::to_string(ha.links_dropped);
+    t["haDivergedLinks"] = std::to_string(ha.diverged_links);
+    t["haLastDrop"] = ha.last_drop;
+    return;
+  }
+  const remoting::body::HaClientRuntimeInfo& c = ha.ha_client_runtime_info;
+  t["masterAddr"] = c.master_addr;
+  t["haConnected"] = c.connected ? "true" : "false";
+  t["haReportedOffset"] = std::to_string(c.reported_offset.value());
+  t["lastReadTimestamp"] = std::to_string(c.last_read_timestamp_ms);
+  t["haLastDrop"] = c.last_drop;
+}
 
 std::string gib_text(std::uint64_t bytes) {
   return fmt::format("{:.1f} GiB", static_cast<double>(bytes) / static_cast<double>(std::uint64_t{1} << 30));
@@ -66,6 +97,8 @@ Task<Reply> RuntimeInfoProcessor::process(RequestContext ctx) {
   t["bootTimestamp"] = std::to_string(boot_wall_ms_);
   t["runtime"] = runtime_text(now - stats_.boot_time());
   t["brokerVersionDesc"] = "Ferry";
+  add_ha_keys(ha_.snapshot(), t);
+  if (config_.broker_role != BrokerRole::slave) t["haReplicatedOffset"] = std::to_string(ha_.replicated_offset().value());
 
   RemotingCommand out = reply(ctx.request, code::SUCCESS);
   out.body = kv.encode();

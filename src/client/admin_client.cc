@@ -10,6 +10,7 @@
 #include "common/names.h"
 #include "remoting/body/topic_list.h"
 #include "remoting/header/consumer_offset_header.h"
+#include "remoting/header/ha_admin_header.h"
 #include "remoting/header/query_message_header.h"
 #include "remoting/header/queue_offset_header.h"
 #include "remoting/header/route_header.h"
@@ -273,6 +274,25 @@ Task<Result<std::vector<QueueProgress>>> AdminClient::consumer_progress(std::str
     out.push_back(QueueProgress{mq, *max, committed});
   }
   co_return out;
+}
+
+Task<Result<body::HaRuntimeInfo>> AdminClient::ha_status(std::string broker_addr) {
+  const std::string where = fmt::format("broker {}", broker_addr);
+  Task<Result<remoting::RemotingCommand>> t = call_broker(where, broker_addr, remoting::make_request(rc::GET_BROKER_HA_STATUS, 0));
+  Result<remoting::RemotingCommand> r = co_await std::move(t);
+  if (!r.ok()) co_return std::move(r).error();
+  Result<body::HaRuntimeInfo> info = body::HaRuntimeInfo::decode(r->body);
+  if (!info.ok()) co_return with_context(where, std::move(info).error());
+  co_return info;
+}
+
+Task<Status> AdminClient::promote_slave(std::string broker_addr, std::string role) {
+  remoting::RemotingCommand req = remoting::make_request(rc::FERRY_PROMOTE_SLAVE, 0);
+  req.ext_fields = remoting::PromoteSlaveRequestHeader{role}.to_fields();
+  Task<Result<remoting::RemotingCommand>> t = call_broker(fmt::format("broker {}", broker_addr), broker_addr, std::move(req));
+  Result<remoting::RemotingCommand> r = co_await std::move(t);
+  if (!r.ok()) co_return with_context(fmt::format("promote to {}", role), std::move(r).error());
+  co_return Status{};
 }
 
 }  // namespace ferry::client

@@ -13,6 +13,7 @@
 #include "common/message.h"
 #include "common/message_queue.h"
 #include "remoting/body/cluster_info.h"
+#include "remoting/body/ha_runtime_info.h"
 #include "remoting/body/topic_config.h"
 
 namespace ferry::client {
@@ -66,6 +67,19 @@ class AdminClient {
                                                       WallMs begin_ms, WallMs end_ms, bool unique_key = false);
   // QUERY_CONSUMER_OFFSET against GET_MAX_OFFSET for every readable queue of `topic`.
   Task<Result<std::vector<QueueProgress>>> consumer_progress(std::string group, std::string topic);
+
+  // GET_BROKER_HA_STATUS (907) of one broker ("ip:port"): its replication state as RocketMQ 5's
+  // HARuntimeInfo (broker/ha_status_processor.h says what each side fills). Errors: the
+  // broker's (no reply; a code other than SUCCESS, e.g. from a broker that does not serve 907),
+  // a malformed body.
+  Task<Result<remoting::body::HaRuntimeInfo>> ha_status(std::string broker_addr);
+  // FERRY_PROMOTE_SLAVE (10001) to a running SLAVE ("ip:port"): it stops replicating, makes and
+  // keeps what it received, and becomes the master (brokerId 0) of its group in `role`
+  // ("SYNC_MASTER" or "ASYNC_MASTER"); it registers so at once. Success means the broker took
+  // the role and wrote it to its ha_role.json (it survives a restart); the NameServers route to
+  // it after that registration. Errors: the broker's (SYSTEM_ERROR with its remark for a broker
+  // that is already a master, a bad role, a failed write of the role file).
+  Task<Status> promote_slave(std::string broker_addr, std::string role);
 
  private:
   Task<Result<remoting::RemotingCommand>> call_broker(std::string where, std::string addr, remoting::RemotingCommand req);

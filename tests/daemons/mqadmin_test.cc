@@ -196,7 +196,8 @@ TEST_F(MqadminTest, FailuresExitNonZeroWithAClearMessage) {
   EXPECT_EQ(r.status, 0) << r.output;
   for (const char* sub : {"updateTopic", "deleteTopic", "topicList", "topicRoute", "topicStatus", "clusterList",
                           "consumerProgress", "queryMsgById", "queryMsgByKey", "queryMsgByOffset", "sendMessage",
-                          "consumeMessage", "brokerStatus", "updateSubGroup", "resetOffsetByTime"}) {
+                          "consumeMessage", "brokerStatus", "updateSubGroup", "resetOffsetByTime", "haStatus",
+                          "promoteSlave"}) {
     EXPECT_TRUE(contains(r.output, sub)) << sub << "\n" << r.output;
   }
   r = admin({"sendMessage", "--help"}, false);
@@ -222,7 +223,7 @@ TEST_F(MqadminTest, BrokerStatusShowsTrafficAndStore) {
   ASSERT_EQ(r.status, 0) << r.output;
   auto rows = table_rows(r.output, "#Broker");
   ASSERT_EQ(rows.size(), 1u) << r.output;
-  ASSERT_EQ(rows[0].size(), 12u) << r.output;
+  ASSERT_EQ(rows[0].size(), 14u) << r.output;
   EXPECT_EQ(rows[0][0], "broker-a");
   EXPECT_EQ(rows[0][1], "0");
   EXPECT_EQ(rows[0][2], broker_addr());
@@ -231,10 +232,13 @@ TEST_F(MqadminTest, BrokerStatusShowsTrafficAndStore) {
   EXPECT_EQ(rows[0][8], "0") << r.output;  // CommitLogMin
   EXPECT_GT(std::stoll(rows[0][9]), 0) << r.output;
   EXPECT_EQ(rows[0][10], "ASYNC_FLUSH");
+  EXPECT_EQ(rows[0][11], "ASYNC_MASTER");
+  EXPECT_EQ(rows[0][12], "slaves:0,inSync:0") << r.output;  // a master alone
 
   r = admin({"brokerStatus", "-c", "TestCluster", "-v"});
   ASSERT_EQ(r.status, 0) << r.output;
-  for (const char* key : {"putTps", "getTransferedTps", "commitLogDiskRatio", "bootTimestamp", "runtime"}) {
+  for (const char* key : {"putTps", "getTransferedTps", "commitLogDiskRatio", "bootTimestamp", "runtime",
+                          "masterCommitLogMaxOffset", "slaveNum", "inSyncSlaveNums", "haReplicatedOffset"}) {
     EXPECT_TRUE(contains(r.output, std::string("  ") + key)) << key << "\n" << r.output;
   }
 
@@ -247,6 +251,27 @@ TEST_F(MqadminTest, BrokerStatusShowsTrafficAndStore) {
   EXPECT_TRUE(contains(r.output, "NoSuchCluster")) << r.output;
   r = admin({"brokerStatus", "-c", "TestCluster", "-b", broker_addr()});
   EXPECT_EQ(r.status, 2) << r.output;
+}
+
+// A master alone: haStatus shows it with no slave; promoteSlave refuses a master and a bad role.
+TEST_F(MqadminTest, HaStatusOfALoneMasterAndPromoteSlaveRefusals) {
+  RunResult r = admin({"haStatus", "-c", "TestCluster"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  auto rows = table_rows(r.output, "#Broker");
+  ASSERT_EQ(rows.size(), 1u) << r.output;
+  ASSERT_EQ(rows[0].size(), 8u) << r.output;
+  EXPECT_EQ(rows[0][2], broker_addr());
+  EXPECT_EQ(rows[0][3], "ASYNC_MASTER");
+  EXPECT_EQ(rows[0][7], "slaves:0,inSync:0") << r.output;
+  EXPECT_EQ(admin({"haStatus"}).status, 2);  // -b or -c
+
+  r = admin({"promoteSlave", "-b", broker_addr()});
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_TRUE(contains(r.output, "already a master")) << r.output;
+  r = admin({"promoteSlave", "-b", broker_addr(), "-r", "SLAVE"});
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r.output, "SYNC_MASTER or ASYNC_MASTER")) << r.output;
+  EXPECT_EQ(admin({"promoteSlave"}).status, 2);  // -b is required
 }
 
 TEST_F(MqadminTest, ResetOffsetByTimeMovesTheGroupsOffsets) {

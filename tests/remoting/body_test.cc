@@ -4,6 +4,7 @@
 
 #include "remoting/body/cluster_info.h"
 #include "remoting/body/consumer_id_list.h"
+#include "remoting/body/ha_runtime_info.h"
 #include "remoting/body/heartbeat_data.h"
 #include "remoting/body/kv_table.h"
 #include "remoting/body/lock_batch_body.h"
@@ -213,6 +214,68 @@ TEST(KvTableBody, RoundTripShapeAndFastjsonValues) {
   EXPECT_EQ(r->get("d"), std::nullopt);
   expect_error<KvTable>(R"({"tabel":{}})", "KVTable.table: missing");
   expect_error<KvTable>(R"({"table":{"k":[1]}})", "KVTable.table.k: not a string");
+}
+
+// GET_BROKER_HA_STATUS: RocketMQ 5's HARuntimeInfo names, Ferry's fields beside them.
+TEST(HaRuntimeInfoBody, RoundTripAndRocketMqNames) {
+  HaRuntimeInfo m;
+  m.master = true;
+  m.master_commit_log_max_offset = PhysicalOffset(4096);
+  m.in_sync_slave_nums = 1;
+  HaConnectionRuntimeInfo c;
+  c.addr = "10.0.0.2:40112";
+  c.slave_ack_offset = PhysicalOffset(1024);
+  c.diff_bytes = 3072;
+  c.in_sync = true;
+  c.transfer_from_where = PhysicalOffset(2048);
+  c.diff_ms = 1500;
+  c.since_last_report_ms = 200;
+  m.ha_connection_info = {c};
+  m.broker_role = "SYNC_MASTER";
+  m.links_dropped = 2;
+  m.diverged_links = 1;
+  m.last_drop = "10.0.0.2:40000: silent for 20000 ms";
+  expect_round_trip(m);
+  const std::string text = to_string(m.encode());
+  for (const char* key : {"\"master\":true", "\"masterCommitLogMaxOffset\":4096", "\"inSyncSlaveNums\":1",
+                          "\"addr\":\"10.0.0.2:40112\"", "\"slaveAckOffset\":1024", "\"diff\":3072", "\"inSync\":true",
+                          "\"transferFromWhere\":2048", "\"haClientRuntimeInfo\":{"}) {
+    EXPECT_NE(text.find(key), std::string::npos) << key << " in " << text;
+  }
+  HaRuntimeInfo s;
+  s.ha_client_runtime_info.master_addr = "10.0.0.1:10912";
+  s.ha_client_runtime_info.max_offset = PhysicalOffset(777);
+  s.ha_client_runtime_info.last_read_timestamp_ms = 1767225600000;
+  s.ha_client_runtime_info.connected = true;
+  s.ha_client_runtime_info.local_addr = "10.0.0.2:40112";
+  s.ha_client_runtime_info.reported_offset = PhysicalOffset(700);
+  s.ha_client_runtime_info.links = 3;
+  s.ha_client_runtime_info.bytes = 777;
+  s.broker_role = "SLAVE";
+  expect_round_trip(s);
+  EXPECT_NE(to_string(s.encode()).find("\"masterAddr\":\"10.0.0.1:10912\",\"maxOffset\":777,\"lastReadTimestamp\":"),
+            std::string::npos)
+      << to_string(s.encode());
+}
+
+TEST(HaRuntimeInfoBody, ReadsRocketMqFiveOutput) {
+  // fastjson's output of a RocketMQ 5 master (sorted keys, fields Ferry does not measure).
+  auto r = HaRuntimeInfo::decode(to_bytes(
+      R"({"haClientRuntimeInfo":{"isActivated":false,"lastReadTimestamp":0,"lastWriteTimestamp":0,)"
+      R"("masterFlushOffset":0,"maxOffset":0,"transferredByteInSecond":0},"haConnectionInfo":[{"addr":)"
+      R"("10.0.0.2:51234","diff":0,"inSync":true,"slaveAckOffset":8192,"transferFromWhere":8192,)"
+      R"("transferredByteInSecond":0}],"inSyncSlaveNums":1,"master":true,"masterCommitLogMaxOffset":8192})"));
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_TRUE(r->master);
+  EXPECT_EQ(r->master_commit_log_max_offset, PhysicalOffset(8192));
+  ASSERT_EQ(r->ha_connection_info.size(), 1u);
+  EXPECT_EQ(r->ha_connection_info[0].addr, "10.0.0.2:51234");
+  EXPECT_EQ(r->ha_connection_info[0].slave_ack_offset, PhysicalOffset(8192));
+  EXPECT_TRUE(r->ha_connection_info[0].in_sync);
+  EXPECT_EQ(r->ha_client_runtime_info.master_addr, "");
+  expect_error<HaRuntimeInfo>(R"({"master":"maybe"})", "HARuntimeInfo.master");
+  expect_error<HaRuntimeInfo>(R"({"master":true,"haConnectionInfo":[{"slaveAckOffset":"x"}]})",
+                              "HARuntimeInfo.haConnectionInfo[0].slaveAckOffset");
 }
 
 }  // namespace

@@ -48,6 +48,21 @@ std::string uptime_text(const remoting::body::KvTable& kv) {
   return fmt::format("{:02}:{:02}:{:02}", h, m, s);
 }
 
+// The replication summary of GET_BROKER_RUNTIME_INFO's HA keys (runtime_info_processor.h), one
+// word: "slaves:1,inSync:1,diff:0" on a master (diff: bytes the most advanced slave lacks),
+// "linked:ip:port" / "unlinked:ip:port" on a slave, "-" when the broker reports none.
+std::string ha_text(const remoting::body::KvTable& kv) {
+  if (std::optional<std::string> slaves = kv.get("slaveNum")) {
+    std::string text = fmt::format("slaves:{},inSync:{}", *slaves, value_or_dash(kv, "inSyncSlaveNums"));
+    if (std::optional<std::string> diff = kv.get("diff")) text += fmt::format(",diff:{}", *diff);
+    return text;
+  }
+  if (std::optional<std::string> linked = kv.get("haConnected")) {
+    return fmt::format("{}:{}", *linked == "true" ? "linked" : "unlinked", value_or_dash(kv, "masterAddr"));
+  }
+  return "-";
+}
+
 int run(const ParsedFlags& f, AdminSession& s) {
   constexpr std::string_view kName = "brokerStatus";
   Result<std::vector<BrokerTarget>> brokers = resolve_brokers(s, f.get("clusterName"), f.get("brokerAddr"), false);
@@ -56,7 +71,7 @@ int run(const ParsedFlags& f, AdminSession& s) {
     return fail(kName, brokers.error());
   }
   cli::Table t({"#Broker", "Id", "Addr", "PutTPS", "GetTPS", "MsgPut", "MsgGet", "DiskUsed", "CommitLogMin", "CommitLogMax",
-           "Flush", "Uptime"});
+           "Flush", "Role", "HA", "Uptime"});
   std::string verbose;
   std::string refusals;
   int failures = 0;
@@ -72,7 +87,7 @@ int run(const ParsedFlags& f, AdminSession& s) {
                first_word(value_or_dash(*kv, "getTransferedTps")), value_or_dash(*kv, "msgPutTotal"),
                value_or_dash(*kv, "msgGetTotal"), percent_text(value_or_dash(*kv, "commitLogDiskRatio")),
                value_or_dash(*kv, "commitLogMinOffset"), value_or_dash(*kv, "commitLogMaxOffset"),
-               value_or_dash(*kv, "flushDiskType"), uptime_text(*kv)});
+               value_or_dash(*kv, "flushDiskType"), value_or_dash(*kv, "brokerRole"), ha_text(*kv), uptime_text(*kv)});
     if (value_or_dash(*kv, "storeWritable") == "false") {
       refusals += fmt::format("{} REFUSES WRITES: {}\n", describe(b), value_or_dash(*kv, "storeWriteRefusal"));
     }
@@ -83,7 +98,9 @@ int run(const ParsedFlags& f, AdminSession& s) {
   }
   if (t.rows() > 0) {
     std::printf("%s", t.render().c_str());
-    std::printf("\nPutTPS / GetTPS: messages per second over the last 10 s; MsgPut / MsgGet: since the broker started.\n");
+    std::printf("\nPutTPS / GetTPS: messages per second over the last 10 s; MsgPut / MsgGet: since the broker started; "
+                "HA: a master's connected slaves (diff: bytes the most advanced one lacks), a slave's link "
+                "(mqadmin haStatus has the details).\n");
     if (!refusals.empty()) std::printf("\n%s", refusals.c_str());
     if (!verbose.empty()) std::printf("%s", verbose.c_str());
   }
@@ -94,7 +111,8 @@ int run(const ParsedFlags& f, AdminSession& s) {
 
 Command broker_status_command() {
   return Command{"brokerStatus",
-                 "show brokers' runtime status: put/get TPS, message totals, disk use, CommitLog offsets, flush mode, uptime",
+                 "show brokers' runtime status: put/get TPS, message totals, disk use, CommitLog offsets, flush mode, role, "
+                 "replication, uptime",
                  {
                      {'b', "brokerAddr", "IP:PORT", "only this broker"},
                      {'c', "clusterName", "CLUSTER", "only the brokers of this cluster (default: every broker)"},

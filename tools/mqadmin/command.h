@@ -57,5 +57,7 @@ Command consume_message_command();
 Command broker_status_command();
 Command reset_offset_by_time_command();
 Command update_sub_group_command();
+Command ha_status_command();
+Command promote_slave_command();
 
 }  // namespace ferry::mqadmin

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "common/host_port.h"
+#include "store/ha/ha_format.h"
 #include "tools/daemon/config_binder.h"
 
 namespace ferry::tools {
@@ -81,6 +82,7 @@ void bind_broker(ConfigBinder& b, BrokerConf& c, Extra& x) {
     return Status();
   });
   b.bind_int("listenPort", k.listen_port, 1, 65534);  // the HA port is listenPort + 1
+  // Read only to warn when it is not listenPort + 1 (check_combinations).
   b.bind_int("haListenPort", x.ha_listen_port, 1, 65535);
   b.bind_bool("autoCreateTopicEnable", k.auto_create_topic_enable);
   b.bind_int("defaultTopicQueueNums", k.default_topic_queue_nums, 1, 1024);
@@ -151,12 +153,31 @@ void bind_broker(ConfigBinder& b, BrokerConf& c, Extra& x) {
   b.bind_int("maxMsgsNumBatch", s.index_query_results_max, 1, 65536);
   b.bind_bool("warmMapedFileEnable", s.commit_log_preallocate);
 
+  // Replication (store/ha/ha_config.h). RocketMQ's units: ms and bytes.
+  store::ha::HaConfig& h = k.ha;
+  b.bind("haMasterAddress", [&k](std::string_view v) -> Status {
+    if (v.empty()) {
+      k.ha_master_address.clear();
+      return Status();
+    }
+    auto hp = HostPort::parse(v);
+    if (!hp || hp->ipv6 || hp->port == 0) {
+      return Error(Errc::invalid_argument, fmt::format("\"{}\" is not an IPv4 address with a port (ip:port)", v));
+    }
+    k.ha_master_address = std::string(v);
+    return Status();
+  });
+  b.bind_ms("haSendHeartbeatInterval", h.heartbeat_interval, 100, 60'000);
+  b.bind_ms("haHousekeepingInterval", h.housekeeping_interval, 1'000, 600'000);
+  // A slave refuses a batch above kBatchBytesMax, so a master never sends one.
+  b.bind_int("haTransferBatchSize", h.transfer_batch_bytes, 1024, store::ha::kBatchBytesMax);
+  b.bind_int("haSlaveFallbehindMax", h.slave_fallbehind_max_bytes, 1, kInt32Max);
+  b.bind_ms("slaveTimeout", h.slave_timeout, 10, 600'000);
+
   // Known to RocketMQ, not used by Ferry.
-  const std::string ha = "HA replication is not implemented yet; the key takes effect when it lands";
-  for (const char* key : {"brokerIP2", "haSendHeartbeatInterval", "haHousekeepingInterval",
-                          "haTransferBatchSize", "haSlaveFallbehindMax", "haMasterAddress", "syncFlushTimeoutForSlave"}) {
-    b.ignore(key, ha);
-  }
+  b.ignore("brokerIP2",
+           "Ferry's HA port listens on brokerIP1 (listenPort + 1) and registers that address as the "
+           "master's HA address; a separate replication address is not supported");
   const std::string threads = "Ferry runs each node on one event loop; thread pools do not apply";
   for (const char* key : {"sendMessageThreadPoolNums", "pullMessageThreadPoolNums", "queryMessageThreadPoolNums",
                           "adminBrokerThreadPoolNums", "clientManageThreadPoolNums", "consumerManageThreadPoolNums",
@@ -173,7 +194,7 @@ void bind_broker(ConfigBinder& b, BrokerConf& c, Extra& x) {
   b.ignore("fetchNamesrvAddrByAddressServer", "address servers are not supported; set namesrvAddr");
 }
 
-Status check_combinations(const PropertiesFile& file, const ConfigBinder::Applied& applied, BrokerConf& c,
+Status check_combinations(const PropertiesFile& file, ConfigBinder::Applied& applied, BrokerConf& c,
                           const Extra& x) {
   auto line_of = [&](const char* key) -> std::size_t {
     auto it = applied.lines.find(key);
@@ -195,8 +216,18 @@ Status check_combinations(const PropertiesFile& file, const ConfigBinder::Applie
                  fmt::format("Ferry keeps the commit log in {{storePathRootDir}}/commitlog ({}/commitlog); got {}",
                              c.store_root_dir, x.store_path_commit_log));
   }
+  // RocketMQ 4.9's BrokerStartup overwrites haListenPort with listenPort + 1; so does Ferry, and
+  // says so.
   if (x.ha_listen_port >= 0 && x.ha_listen_port != k.listen_port + 1) {
-    return blame({"haListenPort"}, fmt::format("must be listenPort + 1 ({}); got {}", k.listen_port + 1, x.ha_listen_port));
+    applied.warnings.push_back(fmt::format("{}:{}: haListenPort {} is ignored: the HA port is always listenPort + 1 "
+                                           "({}), as RocketMQ 4.9 overwrites it",
+                                           file.file, line_of("haListenPort"), x.ha_listen_port, k.listen_port + 1));
+  }
+  if (k.ha.heartbeat_interval >= k.ha.housekeeping_interval) {
+    return blame({"haSendHeartbeatInterval", "haHousekeepingInterval"},
+                 fmt::format("haSendHeartbeatInterval ({} ms) must be shorter than haHousekeepingInterval ({} ms), "
+                             "or idle links are dropped as silent",
+                             to_ms(k.ha.heartbeat_interval), to_ms(k.ha.housekeeping_interval)));
   }
   const std::int64_t size_for_max = s.message_size_max_bytes + kBlankMarkerBytes;
   for (const char* key : {"mappedFileSizeCommitLog", "mapedFileSizeCommitLog"}) {

@@ -8,9 +8,10 @@
 //
 // Every RocketMQ key Ferry serves is listed in docs/operations.md with its unit (the file uses
 // RocketMQ's units: ms for *Interval/*Mills/*Timeout, hours for fileReservedTime, bytes for sizes,
-// percent for ratios). Keys RocketMQ knows but Ferry does not use (thread pools, HA knobs until
-// HA lands, ACL, DLedger) are accepted with a warning saying why; unknown keys are accepted with
-// a warning naming file, line and key. Invalid values and inconsistent combinations are errors
+// percent for ratios). Keys RocketMQ knows but Ferry does not use (thread pools, brokerIP2, ACL,
+// DLedger) are accepted with a warning saying why; unknown keys are accepted with a warning naming
+// file, line and key. `haListenPort` other than listenPort + 1 is a warning, and ignored: the HA
+// port is always listenPort + 1, as RocketMQ 4.9's BrokerStartup overwrites it. Invalid values and inconsistent combinations are errors
 // naming file, line and key (see config_binder.h), e.g.
 //   "conf/broker.conf:6: brokerRole: \"MASTER\" is not one of ASYNC_MASTER / SYNC_MASTER / SLAVE".
 #pragma once

@@ -109,6 +109,7 @@ Task<void> HaSlave::run() {
     s->last_read_at = rt_.now();
     session_ = s;
     status_.connected = true;
+    status_.local = s->conn->local().to_string();
     ++status_.links;
     rt_.log().info("ha: connected to master {} at offset {}", target, store_.max_phy_offset().value());
     rt_.spawn(report_loop(this, s), "ha-report");

@@ -37,6 +37,8 @@ namespace ferry::store::ha {
 struct SlaveLinkStatus {
   std::optional<std::string> master;  // the HA address in use
   bool connected = false;
+  std::string local;                  // this end of the current (or last) link, "ip:port": the
+                                      // address the master lists the slave under
   PhysicalOffset reported;            // the offset last reported to the master
   MonoTime last_batch_at{};           // when the master last sent a byte (data or heartbeat)
   std::uint64_t batches = 0;          // data batches applied in this life

@@ -1,0 +1,330 @@
+// The operator's view of replication in the simulator, over the wire as `mqadmin` sends it
+// (AdminClient on an operator node): GET_BROKER_HA_STATUS shows a connected slave with its acked
+// offset and no lag once it caught up, and the lag while it is partitioned away from its master;
+// GET_BROKER_RUNTIME_INFO carries the same figures; FERRY_PROMOTE_SLAVE turns the slave of a dead
+// master into the group's master: it registers as brokerId 0, takes sends, and is still the master
+// after a restart (config/ha_role.json).
+//
+//   build/bin/sim_ha_admin_test
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "client/admin_client.h"
+#include "client/client_instance.h"
+#include "common/record_reader.h"
+#include "remoting/body/ha_runtime_info.h"
+#include "remoting/body/kv_table.h"
+#include "remoting/request_code.h"
+#include "sim/cluster/cluster.h"
+#include "sim/cluster/workload.h"
+#include "tests/sim/sim_test_util.h"
+#include "tests/support/swarm_env.h"
+
+namespace ferry::sim::cluster {
+namespace {
+
+using namespace std::chrono_literals;
+using remoting::body::HaRuntimeInfo;
+
+constexpr const char* kTopic = "Ledger";
+
+ClusterSpec ha_spec(store::FlushMode flush, broker::BrokerRole role) {
+  ClusterSpec s;
+  BrokerGroupSpec& g = s.brokers.front();
+  g.slaves = 1;
+  g.flush = flush;
+  g.role = role;
+  s.topics.push_back(TopicSpec{kTopic, 4});
+  return s;
+}
+
+// ---- the operator's calls, each on a fresh ClientInstance of the operator node ----------------
+
+Task<Result<HaRuntimeInfo>> ha_status_call(Runtime* rt, client::ClientConfig config, std::string addr) {
+  client::ClientInstance ci(*rt, config);
+  client::AdminClient admin(ci);
+  Task<Result<HaRuntimeInfo>> t = admin.ha_status(addr);
+  Result<HaRuntimeInfo> r = co_await std::move(t);
+  co_await ci.shutdown();
+  co_return r;
+}
+
+Task<Status> promote_call(Runtime* rt, client::ClientConfig config, std::string addr, std::string role) {
+  client::ClientInstance ci(*rt, config);
+  client::AdminClient admin(ci);
+  Task<Status> t = admin.promote_slave(addr, role);
+  Status s = co_await std::move(t);
+  co_await ci.shutdown();
+  co_return s;
+}
+
+Task<Result<remoting::body::KvTable>> runtime_info_call(Runtime* rt, client::ClientConfig config, std::string addr) {
+  client::ClientInstance ci(*rt, config);
+  Result<remoting::RemotingCommand> r = co_await ci.rpc().invoke(
+      addr, remoting::make_request(remoting::request_code::GET_BROKER_RUNTIME_INFO, 0), config.api_timeout);
+  co_await ci.shutdown();
+  if (!r.ok()) co_return std::move(r).error();
+  co_return remoting::body::KvTable::decode(r->body);
+}
+
+// The address broker-a's id 0 has in the topic's route, "" when none.
+Task<Result<std::string>> master_in_route_call(Runtime* rt, client::ClientConfig config) {
+  client::ClientInstance ci(*rt, config);
+  client::AdminClient admin(ci);
+  Task<Result<remoting::body::TopicRouteData>> t = admin.topic_route(kTopic);
+  Result<remoting::body::TopicRouteData> route = co_await std::move(t);
+  co_await ci.shutdown();
+  if (!route.ok()) co_return std::move(route).error();
+  for (const auto& b : route->broker_datas) {
+    auto it = b.broker_addrs.find(0);
+    if (b.broker_name == "broker-a" && it != b.broker_addrs.end()) co_return it->second;
+  }
+  co_return std::string();
+}
+
+class Operator {
+ public:
+  explicit Operator(Cluster& c) : c_(c), node_(c.add_bare("operator")) {}
+
+  HaRuntimeInfo ha_status(std::size_t broker) {
+    auto r = c_.run_task(node_, ha_status_call(&c_.world().node(node_), config(), c_.broker_addr(broker)), 30s);
+    EXPECT_TRUE(r.ok()) << r.report.message;
+    if (!r.ok()) return {};
+    EXPECT_TRUE(r.value->ok()) << r.value->error().to_string();
+    return r.value->ok() ? **r.value : HaRuntimeInfo{};
+  }
+  remoting::body::KvTable runtime_info(std::size_t broker) {
+    auto r = c_.run_task(node_, runtime_info_call(&c_.world().node(node_), config(), c_.broker_addr(broker)), 30s);
+    EXPECT_TRUE(r.ok()) << r.report.message;
+    if (!r.ok()) return {};
+    EXPECT_TRUE(r.value->ok()) << r.value->error().to_string();
+    return r.value->ok() ? **r.value : remoting::body::KvTable{};
+  }
+  Status promote(std::size_t broker, const std::string& role) {
+    auto r = c_.run_task(node_, promote_call(&c_.world().node(node_), config(), c_.broker_addr(broker), role), 30s);
+    if (!r.ok()) return Error(Errc::timed_out, r.report.message);
+    return *r.value;
+  }
+  // Polls the NameServers' route (every second, `limit` at most) until broker-a's id 0 is `addr`.
+  bool wait_master_in_route(const std::string& addr, Duration limit) {
+    const MonoTime deadline = c_.world().now() + limit;
+    while (c_.world().now() < deadline) {
+      auto r = c_.run_task(node_, master_in_route_call(&c_.world().node(node_), config()), 30s);
+      if (r.ok() && r.value->ok() && **r.value == addr) return true;
+      c_.run_for(1s);
+    }
+    return false;
+  }
+
+ private:
+  client::ClientConfig config() const { return c_.client_config("operator"); }
+  Cluster& c_;
+  NodeId node_;
+};
+
+std::string ha_address_of(Cluster& c, std::size_t broker) {
+  return fmt::format("{}:{}", c.world().node(c.broker_node(broker)).host(), c.broker_config(broker).listen_port + 1);
+}
+
+bool caught_up(Cluster& c, std::size_t slave) {
+  broker::Broker* m = c.broker(0);
+  broker::Broker* s = c.broker(slave);
+  return m && s && s->state() == broker::Broker::State::running &&
+         s->store().max_phy_offset() == m->store().max_phy_offset() &&
+         s->store().reput_offset() == s->store().max_phy_offset();
+}
+
+NodeId send_messages(Cluster& c, const std::string& name, std::uint64_t messages, std::shared_ptr<History> history) {
+  ProducerSpec p;
+  p.topic = kTopic;
+  p.messages = messages;
+  p.interval = 100ms;
+  return c.add_client(name, producer_app(p, history));
+}
+
+// The sequence number of the intact workload message at (queue, offset) of `b`'s store, if any.
+std::optional<std::uint64_t> stored_seq(broker::Broker& b, const MessageQueue& q, QueueOffset offset) {
+  auto got = b.store().get_messages(q.topic, q.queue_id, offset, 1, nullptr);
+  if (got.status != store::GetStatus::found || got.messages.empty()) return std::nullopt;
+  const RecordRead r = decode_record(got.messages.front().bytes());
+  if (r.kind != RecordKind::message) return std::nullopt;
+  auto body = parse_body(std::string_view(reinterpret_cast<const char*>(r.fields.body.data()), r.fields.body.size()));
+  if (!body) return std::nullopt;
+  return body->seq;
+}
+
+// Every send of `h` was acknowledged and is in `b`'s store at its queue offset.
+void expect_all_acked_and_stored(const History& h, broker::Broker& b, std::size_t expected) {
+  EXPECT_EQ(h.sends.size(), expected);
+  for (const SendRecord& r : h.sends) {
+    ASSERT_EQ(r.outcome, SendOutcome::ok) << r.producer << "#" << r.seq << ": " << r.detail;
+    EXPECT_EQ(stored_seq(b, r.queue, r.queue_offset), r.seq)
+        << r.producer << "#" << r.seq << " at " << r.queue.to_string() << ":" << r.queue_offset.value();
+  }
+}
+
+class HaAdminSim : public ::testing::Test {
+ protected:
+  HaAdminSim() : options_(ferry::testing::world_options(sim::testing::test_options(23))), trace_(options_) {}
+  WorldOptions options_;
+  ferry::testing::ReplayTrace trace_;
+};
+
+TEST_F(HaAdminSim, HaStatusShowsTheSlavesAckedOffsetNoLagWhenCaughtUpAndTheLagWhilePartitioned) {
+  SKIP_UNDER_SWARM("the test partitions the pair itself and reads exact figures");
+  Cluster c(options_, ha_spec(store::FlushMode::async_flush, broker::BrokerRole::async_master));
+  ASSERT_TRUE(c.boot().ok()) << c.describe();
+  const std::size_t slave = *c.slave_index(0);
+  Operator op(c);
+  auto before = std::make_shared<History>();
+  const NodeId p1 = send_messages(c, "producer-1", 30, before);
+  ASSERT_TRUE(c.run_until([&] { return producer_done(c, p1) && caught_up(c, slave); }, 2min).ok()) << c.describe();
+  const PhysicalOffset end = c.broker(0)->store().max_phy_offset();
+  ASSERT_GT(end.value(), 0);
+
+  // Caught up: the master lists the slave at the master's end, in sync, no lag.
+  HaRuntimeInfo m = op.ha_status(0);
+  EXPECT_TRUE(m.master);
+  EXPECT_EQ(m.broker_role, "ASYNC_MASTER");
+  EXPECT_EQ(m.master_commit_log_max_offset, end);
+  ASSERT_EQ(m.ha_connection_info.size(), 1u);
+  const remoting::body::HaConnectionRuntimeInfo link = m.ha_connection_info[0];  // m is reused below
+  EXPECT_EQ(link.slave_ack_offset, end);
+  EXPECT_EQ(link.diff_bytes, 0);
+  EXPECT_EQ(link.diff_ms, 0);
+  EXPECT_TRUE(link.in_sync);
+  EXPECT_EQ(link.transfer_from_where, end);
+  EXPECT_EQ(m.in_sync_slave_nums, 1);
+  EXPECT_EQ(m.links_dropped, 0u);
+  // The slave's own view names its master and the address the master lists it under.
+  HaRuntimeInfo s = op.ha_status(slave);
+  EXPECT_FALSE(s.master);
+  EXPECT_EQ(s.broker_role, "SLAVE");
+  EXPECT_TRUE(s.ha_client_runtime_info.connected);
+  EXPECT_EQ(s.ha_client_runtime_info.master_addr, ha_address_of(c, 0));
+  EXPECT_EQ(s.ha_client_runtime_info.max_offset, end);
+  EXPECT_EQ(s.ha_client_runtime_info.local_addr, link.addr);
+  EXPECT_GT(s.ha_client_runtime_info.last_read_timestamp_ms, 0);
+  // brokerStatus's keys say the same.
+  remoting::body::KvTable mk = op.runtime_info(0);
+  EXPECT_EQ(mk.get("slaveNum"), "1");
+  EXPECT_EQ(mk.get("inSyncSlaveNums"), "1");
+  EXPECT_EQ(mk.get("slaveAckOffset"), std::to_string(end.value()));
+  EXPECT_EQ(mk.get("diff"), "0");
+  EXPECT_EQ(mk.get("haReplicatedOffset"), std::to_string(end.value()));
+  remoting::body::KvTable sk = op.runtime_info(slave);
+  EXPECT_EQ(sk.get("haConnected"), "true");
+  EXPECT_EQ(sk.get("masterAddr"), ha_address_of(c, 0));
+  EXPECT_EQ(sk.get("slaveNum"), std::nullopt);
+
+  // Partitioned away, the slave falls behind by what the master took since.
+  c.partition(c.broker_node(0), c.broker_node(slave));
+  auto during = std::make_shared<History>();
+  const NodeId p2 = send_messages(c, "producer-2", 20, during);
+  ASSERT_TRUE(c.run_until([&] { return producer_done(c, p2); }, 1min).ok()) << c.describe();
+  ASSERT_EQ(during->acked().size(), 20u);
+  const PhysicalOffset end2 = c.broker(0)->store().max_phy_offset();
+  ASSERT_GT(end2, end);
+  m = op.ha_status(0);
+  ASSERT_EQ(m.ha_connection_info.size(), 1u) << "the link lives until 20 s of silence";
+  EXPECT_EQ(m.master_commit_log_max_offset, end2);
+  EXPECT_EQ(m.ha_connection_info[0].slave_ack_offset, end);
+  EXPECT_EQ(m.ha_connection_info[0].diff_bytes, end2 - end);
+  EXPECT_GT(m.ha_connection_info[0].diff_ms, 0) << "the oldest message the slave lacks has an age";
+  s = op.ha_status(slave);
+  EXPECT_EQ(s.ha_client_runtime_info.max_offset, end);
+  // After 20 s of silence both ends drop the link, and say so.
+  ASSERT_TRUE(c.run_until([&] { return c.broker(0)->ha_master().slave_count() == 0 &&
+                                       !c.broker(slave)->ha_slave().status().connected; },
+                          1min)
+                  .ok())
+      << c.describe();
+  m = op.ha_status(0);
+  EXPECT_TRUE(m.ha_connection_info.empty());
+  EXPECT_EQ(m.in_sync_slave_nums, 0);
+  EXPECT_EQ(m.links_dropped, 1u);
+  EXPECT_NE(m.last_drop.find(link.addr), std::string::npos) << m.last_drop;
+  s = op.ha_status(slave);
+  EXPECT_FALSE(s.ha_client_runtime_info.connected);
+  EXPECT_FALSE(s.ha_client_runtime_info.last_drop.empty());
+  EXPECT_EQ(op.runtime_info(0).get("slaveNum"), "0");
+  EXPECT_EQ(op.runtime_info(slave).get("haConnected"), "false");
+
+  // Healed, it catches up and the lag is gone.
+  c.heal(c.broker_node(0), c.broker_node(slave));
+  ASSERT_TRUE(c.run_until([&] { return caught_up(c, slave) && c.broker(0)->ha_master().slave_count() == 1; }, 1min).ok())
+      << c.describe();
+  ASSERT_TRUE(c.run_until([&] { return c.broker(0)->ha_master().replicated_offset() == end2; }, 30s).ok())
+      << c.describe();
+  m = op.ha_status(0);
+  ASSERT_EQ(m.ha_connection_info.size(), 1u);
+  EXPECT_EQ(m.ha_connection_info[0].slave_ack_offset, end2);
+  EXPECT_EQ(m.ha_connection_info[0].diff_bytes, 0);
+  EXPECT_EQ(m.ha_connection_info[0].diff_ms, 0);
+  EXPECT_TRUE(op.ha_status(slave).ha_client_runtime_info.connected);
+}
+
+TEST_F(HaAdminSim, PromoteSlaveOverTheWireMakesItTheMasterThatTakesSendsAndStaysMasterAfterARestart) {
+  SKIP_UNDER_SWARM("the test kills the master itself and checks every send");
+  Cluster c(options_, ha_spec(store::FlushMode::sync_flush, broker::BrokerRole::sync_master));
+  ASSERT_TRUE(c.boot().ok()) << c.describe();
+  const std::size_t slave = *c.slave_index(0);
+  const std::string slave_addr = c.broker_addr(slave);
+  Operator op(c);
+  ASSERT_TRUE(c.run_until([&] { return c.broker(slave)->ha_slave().status().connected; }, 1min).ok()) << c.describe();
+  auto before = std::make_shared<History>();
+  const NodeId p1 = send_messages(c, "producer-1", 30, before);
+  ASSERT_TRUE(c.run_until([&] { return producer_done(c, p1) && caught_up(c, slave); }, 2min).ok()) << c.describe();
+  ASSERT_EQ(before->acked().size(), 30u);
+
+  // A role other than a master's is refused.
+  Status bad = op.promote(slave, "SLAVE");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().detail.find("SYNC_MASTER or ASYNC_MASTER"), std::string::npos) << bad.error().to_string();
+  // A master refuses.
+  Status refused = op.promote(0, "ASYNC_MASTER");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().detail.find("already a master"), std::string::npos) << refused.error().to_string();
+
+  c.kill(c.broker_node(0));
+  Status promoted = op.promote(slave, "ASYNC_MASTER");
+  ASSERT_TRUE(promoted.ok()) << promoted.error().to_string();
+  EXPECT_EQ(c.broker(slave)->config().broker_role, broker::BrokerRole::async_master);
+  EXPECT_EQ(c.broker(slave)->config().broker_id, 0);
+  HaRuntimeInfo h = op.ha_status(slave);
+  EXPECT_TRUE(h.master);
+  EXPECT_EQ(h.broker_role, "ASYNC_MASTER");
+  // Registered as the group's master at once (the dead master's entry is replaced, not expired).
+  EXPECT_TRUE(op.wait_master_in_route(slave_addr, 10s)) << c.describe();
+  // Everything acknowledged under SYNC_MASTER is there, and new sends are taken.
+  expect_all_acked_and_stored(*before, *c.broker(slave), 30);
+  auto after = std::make_shared<History>();
+  const NodeId p2 = send_messages(c, "producer-2", 20, after);
+  ASSERT_TRUE(c.run_until([&] { return producer_done(c, p2); }, 1min).ok()) << c.describe();
+  expect_all_acked_and_stored(*after, *c.broker(slave), 20);
+  // Promoting again is refused: it is a master now.
+  EXPECT_FALSE(op.promote(slave, "ASYNC_MASTER").ok());
+
+  // Restarted (its broker.conf still says SLAVE, brokerId 1), it comes back as the master.
+  c.restart(c.broker_node(slave), CrashKind::process_kill, 1s);
+  ASSERT_TRUE(c.run_until([&] { return c.broker(slave) != nullptr && c.broker(slave)->state() == broker::Broker::State::running; },
+                          1min)
+                  .ok())
+      << c.describe();
+  EXPECT_EQ(c.broker_config(slave).broker_role, broker::BrokerRole::slave) << "the configured role";
+  EXPECT_EQ(c.broker(slave)->config().broker_role, broker::BrokerRole::async_master);
+  EXPECT_EQ(c.broker(slave)->config().broker_id, 0);
+  EXPECT_TRUE(op.ha_status(slave).master);
+  EXPECT_TRUE(op.wait_master_in_route(slave_addr, 10s)) << c.describe();
+  expect_all_acked_and_stored(*after, *c.broker(slave), 20);
+  auto restarted = std::make_shared<History>();
+  const NodeId p3 = send_messages(c, "producer-3", 10, restarted);
+  ASSERT_TRUE(c.run_until([&] { return producer_done(c, p3); }, 1min).ok()) << c.describe();
+  expect_all_acked_and_stored(*restarted, *c.broker(slave), 10);
+}
+
+}  // namespace
+}  // namespace ferry::sim::cluster
