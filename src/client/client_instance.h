@@ -178,6 +178,7 @@ class ClientInstance {
   bool started_ = false;
   bool shut_down_ = false;
   std::uint64_t route_poll_rounds_ = 0;
+  bool skipped_last_poll_ = false;  // the buggify skip of update_all_routes, never two rounds in a row
   std::uint64_t heartbeat_rounds_ = 0;
   std::uint64_t heartbeats_accepted_ = 0;
   std::uint64_t heartbeat_unsupported_logged_ = 0;

@@ -21,6 +21,7 @@
 #include "sim/cluster/cluster.h"
 #include "sim/cluster/workload.h"
 #include "tests/sim/sim_test_util.h"
+#include "tests/support/sim_trace_log.h"
 #include "tests/support/swarm_env.h"
 
 namespace ferry::sim::cluster {
@@ -176,6 +177,7 @@ class HaAdminSim : public ::testing::Test {
 TEST_F(HaAdminSim, HaStatusShowsTheSlavesAckedOffsetNoLagWhenCaughtUpAndTheLagWhilePartitioned) {
   SKIP_UNDER_SWARM("the test partitions the pair itself and reads exact figures");
   Cluster c(options_, ha_spec(store::FlushMode::async_flush, broker::BrokerRole::async_master));
+  const ferry::testing::TraceOnExit traced(c.world());
   ASSERT_TRUE(c.boot().ok()) << c.describe();
   const std::size_t slave = *c.slave_index(0);
   Operator op(c);
@@ -270,6 +272,7 @@ TEST_F(HaAdminSim, HaStatusShowsTheSlavesAckedOffsetNoLagWhenCaughtUpAndTheLagWh
 TEST_F(HaAdminSim, PromoteSlaveOverTheWireMakesItTheMasterThatTakesSendsAndStaysMasterAfterARestart) {
   SKIP_UNDER_SWARM("the test kills the master itself and checks every send");
   Cluster c(options_, ha_spec(store::FlushMode::sync_flush, broker::BrokerRole::sync_master));
+  const ferry::testing::TraceOnExit traced(c.world());
   ASSERT_TRUE(c.boot().ok()) << c.describe();
   const std::size_t slave = *c.slave_index(0);
   const std::string slave_addr = c.broker_addr(slave);

@@ -17,6 +17,7 @@
 #include "sim/cluster/cluster.h"
 #include "sim/cluster/workload.h"
 #include "tests/sim/sim_test_util.h"
+#include "tests/support/sim_trace_log.h"
 #include "tests/support/swarm_env.h"
 
 namespace ferry::sim::cluster {
@@ -134,6 +135,7 @@ class HaSim : public ::testing::TestWithParam<Modes> {
 // queues hold the same offsets, and it serves the messages.
 TEST_P(HaSim, SlaveLogIsTheMastersByteForByteAndServesReads) {
   Cluster c(options_, ha_spec(GetParam()));
+  const ferry::testing::TraceOnExit traced(c.world());
   ASSERT_TRUE(c.boot().ok()) << c.describe();
   const std::size_t slave = *c.slave_index(0);
   // The slave learns where to replicate from in a registration reply (it asks every 5 s until one
@@ -242,6 +244,7 @@ TEST_P(HaCrashSim, AcknowledgedMessagesOnTheSlaveWhenTheMasterDies) {
     const WorldOptions options = ferry::testing::world_options(sim::testing::test_options(100 + seed));
     ferry::testing::ReplayTrace trace(options);
     Cluster c(options, ha_spec(cc.modes));
+    const ferry::testing::TraceOnExit traced(c.world(), fmt::format("seed{}", seed));
     ASSERT_TRUE(c.boot().ok()) << c.describe();
     const std::size_t slave = *c.slave_index(0);
     ASSERT_TRUE(c.run_until([&] { return c.broker(slave)->ha_slave().status().connected; }, 2min).ok()) << c.describe();

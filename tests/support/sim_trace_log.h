@@ -12,6 +12,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <string>
+#include <string_view>
 
 #include "sim/world.h"
 
@@ -29,5 +31,19 @@ inline void record_trace(sim::World& world, std::string_view what = {}) {
     std::fclose(f);
   }
 }
+
+// Records the World's trace when it goes out of scope: declare it right after the World (or the
+// Cluster owning it), so that it runs before the World is destroyed.
+class TraceOnExit {
+ public:
+  explicit TraceOnExit(sim::World& world, std::string what = {}) : world_(world), what_(std::move(what)) {}
+  TraceOnExit(const TraceOnExit&) = delete;
+  TraceOnExit& operator=(const TraceOnExit&) = delete;
+  ~TraceOnExit() { record_trace(world_, what_); }
+
+ private:
+  sim::World& world_;
+  std::string what_;
+};
 
 }  // namespace ferry::testing
