@@ -41,6 +41,17 @@ class SlaveReadTest : public BrokerTest {
     return pull(p);
   }
 
+  // The broker id a pull reply suggests to a lagging consumer (one at offset 0) and to one keeping
+  // up (at the last message).
+  void expect_suggestions(const std::string& lagging_id, const std::string& keeping_up_id) {
+    const Call lagging = pull_one(0);
+    ASSERT_EQ(lagging.reply.code, code::SUCCESS) << lagging.remark();
+    EXPECT_EQ(lagging.field("suggestWhichBrokerId"), lagging_id) << "lagging";
+    const Call keeping_up = pull_one(kMessages - 1);
+    ASSERT_EQ(keeping_up.reply.code, code::SUCCESS) << keeping_up.remark();
+    EXPECT_EQ(keeping_up.field("suggestWhichBrokerId"), keeping_up_id) << "keeping up";
+  }
+
   // UPDATE_AND_CREATE_SUBSCRIPTIONGROUP, as mqadmin updateSubGroup -i <id> -w <slow id> sends it.
   void set_group(std::int64_t broker_id, std::int64_t which_broker_when_consume_slowly) {
     remoting::body::SubscriptionGroupConfig g;
@@ -83,12 +94,7 @@ TEST_F(SlaveReadTest, WithoutSlaveReadsTheMasterAlwaysSuggestsItself) {
   boot();
   set_group(3, 2);
   send_messages();
-  const Call lagging = pull_one(0);
-  ASSERT_EQ(lagging.reply.code, code::SUCCESS) << lagging.remark();
-  EXPECT_EQ(lagging.field("suggestWhichBrokerId"), "0");
-  const Call keeping_up = pull_one(kMessages - 1);
-  ASSERT_EQ(keeping_up.reply.code, code::SUCCESS) << keeping_up.remark();
-  EXPECT_EQ(keeping_up.field("suggestWhichBrokerId"), "0");
+  expect_suggestions("0", "0");
 }
 
 TEST_F(SlaveReadTest, WithSlaveReadsALaggingConsumerIsSentToTheGroupsSlowConsumerBroker) {
@@ -96,12 +102,7 @@ TEST_F(SlaveReadTest, WithSlaveReadsALaggingConsumerIsSentToTheGroupsSlowConsume
   boot();
   send_messages();
   // The defaults: whichBrokerWhenConsumeSlowly 1 for a lagging read, brokerId 0 otherwise.
-  const Call lagging = pull_one(0);
-  ASSERT_EQ(lagging.reply.code, code::SUCCESS) << lagging.remark();
-  EXPECT_EQ(lagging.field("suggestWhichBrokerId"), "1");
-  const Call keeping_up = pull_one(kMessages - 1);
-  ASSERT_EQ(keeping_up.reply.code, code::SUCCESS) << keeping_up.remark();
-  EXPECT_EQ(keeping_up.field("suggestWhichBrokerId"), "0");
+  expect_suggestions("1", "0");
   // Nothing new: a consumer at the end keeps reading where it is told to.
   const Call at_end = pull_one(kMessages);
   ASSERT_EQ(at_end.reply.code, code::PULL_NOT_FOUND) << at_end.remark();
@@ -181,12 +182,7 @@ TEST_F(SlaveBrokerTest, WithSlaveReadsASlaveKeepsALaggingConsumer) {
   config_.slave_read_enable = true;
   boot();
   store_on_slave(slave());
-  const Call lagging = pull_one(0);
-  ASSERT_EQ(lagging.reply.code, code::SUCCESS) << lagging.remark();
-  EXPECT_EQ(lagging.field("suggestWhichBrokerId"), "1");
-  const Call keeping_up = pull_one(kMessages - 1);
-  ASSERT_EQ(keeping_up.reply.code, code::SUCCESS) << keeping_up.remark();
-  EXPECT_EQ(keeping_up.field("suggestWhichBrokerId"), "0");
+  expect_suggestions("1", "0");
 }
 
 TEST_F(SlaveReadTest, AMasterCorrectsAnOffsetPastItsQueue) {

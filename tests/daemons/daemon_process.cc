@@ -150,11 +150,14 @@ RunResult run_to_exit(const std::string& exe, const std::vector<std::string>& ar
   return r;
 }
 
+std::unique_ptr<Child> spawn_namesrv(const TempDir& dir, std::uint16_t port) {
+  return std::make_unique<Child>(mqnamesrv_path(), std::vector<std::string>{"-p", std::to_string(port), "-d", dir / "ns"},
+                                 dir / "namesrv.out");
+}
+
 std::string LocalCluster::start_namesrv() {
   ns_port_ = free_port();
-  namesrv_ = std::make_unique<Child>(mqnamesrv_path(),
-                                     std::vector<std::string>{"-p", std::to_string(ns_port_), "-d", dir_ / "ns"},
-                                     dir_ / "namesrv.out");
+  namesrv_ = spawn_namesrv(dir_, ns_port_);
   if (!wait_for_port(ns_port_, std::chrono::seconds(15))) return "mqnamesrv did not come up:\n" + namesrv_->output();
   return "";
 }

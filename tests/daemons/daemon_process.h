@@ -64,6 +64,10 @@ class Child {
   std::string output_path_;
 };
 
+// mqnamesrv on `port` with its data in `dir`/ns and its output in `dir`/namesrv.out (not waited
+// for: wait_for_port).
+std::unique_ptr<Child> spawn_namesrv(const TempDir& dir, std::uint16_t port);
+
 // Runs `exe args` to completion (killed after `timeout`): exit status and combined output.
 struct RunResult {
   int status = -1;

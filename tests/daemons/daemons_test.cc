@@ -13,6 +13,7 @@
 
 #include "tests/daemons/client_node.h"
 #include "tests/daemons/daemon_process.h"
+#include "tests/daemons/kill_traffic.h"
 #include "tests/daemons/wire_client.h"
 
 namespace ferry::daemons_test {
@@ -30,9 +31,7 @@ class DaemonsTest : public ::testing::Test {
 
   void start_namesrv() {
     ns_port_ = free_port();
-    namesrv_ = std::make_unique<Child>(mqnamesrv_path(),
-                                       std::vector<std::string>{"-p", std::to_string(ns_port_), "-d", dir_ / "ns"},
-                                       dir_ / "namesrv.out");
+    namesrv_ = spawn_namesrv(dir_, ns_port_);
     ASSERT_TRUE(wait_for_port(ns_port_, kReady)) << namesrv_->output();
   }
 
@@ -109,49 +108,19 @@ TEST_F(DaemonsTest, SendPullAndRoutesThenGracefulStop) {
 // Senders keep 8 sends in flight; after enough acknowledgements the broker is SIGKILLed. After a
 // restart a push consumer of a new group (Ferry's client library, from the first offset) receives
 // every acknowledged message at its queue offset with its body.
-struct Traffic {
-  remoting::RpcClient* rpc;
-  std::string addr;
-  pid_t victim;
-  int kill_after_acks;
-  int acks = 0;
-  bool killed = false;
-  int running = 0;
-  std::map<std::pair<std::int32_t, std::int64_t>, std::string> acked;
-  std::set<int> failure_codes;
-};
-
-Task<void> sender(Traffic* t, int id) {
-  for (int seq = 0; seq < 5000; ++seq) {
-    std::string body = "s" + std::to_string(id) + "-" + std::to_string(seq);
-    const SendOutcome s = co_await WireClient::send(t->rpc, t->addr, "T", id % 4, body);
-    if (s.code != 0) {
-      t->failure_codes.insert(s.code);
-      break;  // the broker is gone (or refused); stop this sender
-    }
-    t->acked[{s.queue_id, s.queue_offset}] = std::move(body);
-    if (++t->acks >= t->kill_after_acks && !t->killed) {
-      t->killed = true;
-      ::kill(t->victim, SIGKILL);  // mid-traffic: other sends are in flight
-    }
-  }
-  --t->running;
-}
-
-Task<void> traffic(Traffic* t, AsioRuntime* rt, int senders) {
-  t->running = senders;
-  for (int i = 0; i < senders; ++i) rt->spawn(sender(t, i), "sender");
-  while (t->running > 0) co_await rt->sleep(10ms);
-}
-
 TEST_F(DaemonsTest, SyncFlushBrokerKilledMidTrafficKeepsEveryAcknowledgedMessage) {
   start_namesrv();  // the consumer finds the broker through it
   const std::string conf = broker_conf("flushDiskType=SYNC_FLUSH\nmappedFileSizeCommitLog=131072\n");
   start_broker(conf);
   {
     WireClient client(dir_ / "client");
-    Traffic t{&client.rpc(), broker_addr(), broker_->pid(), 1500};
-    client.rt().block_on(traffic(&t, &client.rt(), 8));
+    KillTraffic t;
+    t.rpc = &client.rpc();
+    t.addr = broker_addr();
+    t.topic = "T";
+    t.victim = broker_->pid();
+    t.kill_after_acks = 1500;
+    client.rt().block_on(run_kill_traffic(&t, &client.rt(), 8));
     ASSERT_TRUE(t.killed) << "only " << t.acks << " acks";
     ASSERT_GE(t.acked.size(), 1500u);
     auto st = broker_->wait(5s);

@@ -17,6 +17,8 @@
 #include <thread>
 
 #include "tests/daemons/daemon_process.h"
+#include "tests/daemons/mqadmin_output.h"
+#include "tests/daemons/kill_traffic.h"
 #include "tests/daemons/wire_client.h"
 
 namespace ferry::daemons_test {
@@ -57,26 +59,6 @@ std::string from_example(const std::string& name, std::map<std::string, std::str
   return out;
 }
 
-// The cells of the data rows (after the header) of a table printed by mqadmin.
-std::vector<std::vector<std::string>> table_rows(const std::string& output, const std::string& header_start) {
-  std::vector<std::vector<std::string>> rows;
-  std::istringstream in(output);
-  bool in_table = false;
-  for (std::string line; std::getline(in, line);) {
-    if (line.rfind(header_start, 0) == 0) {
-      in_table = true;
-      continue;
-    }
-    if (!in_table) continue;
-    if (line.empty()) break;
-    std::istringstream cells(line);
-    std::vector<std::string> row;
-    for (std::string cell; cells >> cell;) row.push_back(cell);
-    rows.push_back(std::move(row));
-  }
-  return rows;
-}
-
 class HaDaemonsTest : public ::testing::Test {
  protected:
   std::string ns_addr() const { return "127.0.0.1:" + std::to_string(ns_port_); }
@@ -84,9 +66,7 @@ class HaDaemonsTest : public ::testing::Test {
 
   void start_namesrv() {
     ns_port_ = free_port();
-    namesrv_ = std::make_unique<Child>(mqnamesrv_path(),
-                                       std::vector<std::string>{"-p", std::to_string(ns_port_), "-d", dir_ / "ns"},
-                                       dir_ / "namesrv.out");
+    namesrv_ = spawn_namesrv(dir_, ns_port_);
     ASSERT_TRUE(wait_for_port(ns_port_, kReady)) << namesrv_->output();
   }
 
@@ -161,42 +141,6 @@ class HaDaemonsTest : public ::testing::Test {
 };
 
 // Senders keep 8 sends in flight to the master; after enough acknowledgements it is SIGKILLed.
-struct Traffic {
-  remoting::RpcClient* rpc;
-  std::string addr;
-  pid_t victim;
-  int kill_after_acks;
-  int acks = 0;
-  bool killed = false;
-  int running = 0;
-  std::map<std::pair<std::int32_t, std::int64_t>, std::string> acked;  // SEND_OK only
-  std::map<int, int> other_codes;  // stored but not promised (11, 12), refusals
-};
-
-Task<void> sender(Traffic* t, int id) {
-  for (int seq = 0; seq < 5000; ++seq) {
-    std::string body = "s" + std::to_string(id) + "-" + std::to_string(seq);
-    const SendOutcome s = co_await WireClient::send(t->rpc, t->addr, kTopic, id % kQueues, body);
-    if (s.code == -1) break;  // the master is gone
-    if (s.code != 0) {
-      ++t->other_codes[s.code];
-      continue;
-    }
-    t->acked[{s.queue_id, s.queue_offset}] = std::move(body);
-    if (++t->acks >= t->kill_after_acks && !t->killed) {
-      t->killed = true;
-      ::kill(t->victim, SIGKILL);  // mid-traffic: other sends are in flight
-    }
-  }
-  --t->running;
-}
-
-Task<void> traffic(Traffic* t, AsioRuntime* rt, int senders) {
-  t->running = senders;
-  for (int i = 0; i < senders; ++i) rt->spawn(sender(t, i), "sender");
-  while (t->running > 0) co_await rt->sleep(10ms);
-}
-
 TEST_F(HaDaemonsTest, SyncMasterKilledUnderLoadSlaveServesEveryAcknowledgedMessageThenPromoteSlaveTakesSends) {
   start_pair("sync");
   if (HasFailure()) return;
@@ -218,8 +162,15 @@ TEST_F(HaDaemonsTest, SyncMasterKilledUnderLoadSlaveServesEveryAcknowledgedMessa
       << master_->output();
 
   WireClient client(dir_ / "client");
-  Traffic t{&client.rpc(), addr(master_port_), master_->pid(), 800};
-  client.rt().block_on(traffic(&t, &client.rt(), 8));
+  KillTraffic t;
+  t.rpc = &client.rpc();
+  t.addr = addr(master_port_);
+  t.topic = kTopic;
+  t.queues = kQueues;
+  t.victim = master_->pid();
+  t.kill_after_acks = 800;
+  t.stop_on_refusal = false;  // SLAVE_NOT_AVAILABLE / FLUSH_SLAVE_TIMEOUT are counted, not fatal
+  client.rt().block_on(run_kill_traffic(&t, &client.rt(), 8));
   ASSERT_TRUE(t.killed) << "only " << t.acks << " acks";
   auto st = master_->wait(5s);
   ASSERT_TRUE(st.has_value());

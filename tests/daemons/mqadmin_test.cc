@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "tests/daemons/daemon_process.h"
+#include "tests/daemons/mqadmin_output.h"
 
 namespace ferry::daemons_test {
 namespace {
@@ -63,26 +64,6 @@ class MqadminTest : public ::testing::Test {
 };
 
 bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
-
-// The cells of the data rows (after the header) of a table printed by mqadmin.
-std::vector<std::vector<std::string>> table_rows(const std::string& output, const std::string& header_start) {
-  std::vector<std::vector<std::string>> rows;
-  std::istringstream in(output);
-  bool in_table = false;
-  for (std::string line; std::getline(in, line);) {
-    if (line.rfind(header_start, 0) == 0) {
-      in_table = true;
-      continue;
-    }
-    if (!in_table) continue;
-    if (line.empty()) break;
-    std::istringstream cells(line);
-    std::vector<std::string> row;
-    for (std::string c; cells >> c;) row.push_back(c);
-    rows.push_back(row);
-  }
-  return rows;
-}
 
 TEST_F(MqadminTest, TopicLifecycleSendConsumeAndQueries) {
   RunResult r = admin({"updateTopic", "-t", "AdminT", "-c", "TestCluster", "-r", "2", "-w", "2"});
