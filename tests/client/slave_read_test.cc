@@ -168,6 +168,33 @@ TEST_F(SlaveReadTest, PushConsumerCommitsToTheSlaveWhileTheMasterIsAwayAndReturn
   });
 }
 
+// What the master held when it died reaches the consumer from the slave: the consumer is paused
+// while 20 messages are sent (and replicated), the master is killed, the consumer resumes, and
+// every one of them is consumed from the slave.
+TEST_F(SlaveReadTest, PushConsumerReadsFromTheSlaveWhatTheDeadMasterHeld) {
+  boot_groups();
+  auto out = std::make_shared<Deliveries>();
+  const sim::NodeId c = add_push_consumer("consumer-1", push_config("CG"), {"T", out});
+  const std::set<std::string> before = send_n("T", 10, "before-");
+  ASSERT_TRUE(wait_all(out, before, 120s)) << seed_text();
+
+  cluster().pause(c);
+  const std::set<std::string> away = send_n("T", 20, "away-");
+  ASSERT_TRUE(eventually(
+      [&] {
+        broker::Broker* s = cluster().broker(slave_);
+        return s != nullptr && s->store().max_phy_offset() == broker(0).store().max_phy_offset() &&
+               s->store().reput_offset() == s->store().max_phy_offset();
+      },
+      60s))
+      << "the slave did not catch up" << seed_text();
+  const std::int64_t looks_before = slave_pull_looks();
+  cluster().kill(cluster().broker_node(0));
+  cluster().resume(c);
+  ASSERT_TRUE(wait_all(out, away, 240s)) << "messages the dead master held were not consumed from the slave" << seed_text();
+  EXPECT_GT(slave_pull_looks(), looks_before) << seed_text();
+}
+
 TEST_F(SlaveReadTest, OrderlyConsumerCommitsToTheSlaveWhileTheMasterIsAwayAndReturns) {
   boot_groups();
   auto out = std::make_shared<Deliveries>();
