@@ -205,6 +205,12 @@ void SimNetwork::isolate(NodeId node) {
   refresh_paths();
 }
 
+void SimNetwork::unisolate(NodeId node) {
+  isolated_.erase(node);
+  kick_blocked();
+  refresh_paths();
+}
+
 void SimNetwork::heal(NodeId a, NodeId b) {
   cut_.erase({a, b});
   cut_.erase({b, a});

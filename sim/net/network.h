@@ -72,6 +72,7 @@ class SimNetwork {
   void partition(NodeId a, NodeId b);  // both directions
   void partition_one_way(NodeId from, NodeId to);
   void isolate(NodeId node);  // every link to and from `node`
+  void unisolate(NodeId node);  // ends isolate(node) (and World::silence); links cut one by one stay cut
   void heal(NodeId a, NodeId b);
   void heal_all();             // partitions and isolation (clogs stay)
   void clog(NodeId from, NodeId to, Duration extra);  // extra latency on one direction
