@@ -1,0 +1,78 @@
+#include "sim/scenario/checker_catalog.h"
+
+#include "runtime/assert.h"
+
+namespace ferry::sim::scenario {
+
+namespace {
+
+using std::chrono::seconds;
+constexpr std::int64_t kHourMs = 3'600'000;
+
+std::vector<CheckerInfo> make_catalog() {
+  return {
+      {"failover",
+       "a group's master dies under load: how long until sends succeed on the other groups, until consumers read "
+       "from the slave, and until the group takes writes after the operator's promotion",
+       {
+           {"group", std::string(), "the broker group whose master is killed (required)", 0, 0, true},
+           {"sends_resume_within", Duration{}, "bound on the time until sends succeed again; 0s: measured only", 0,
+            kHourMs},
+           {"consume_from_slave_within", Duration{},
+            "bound on the time until consumers read the group's messages from its slave; 0s: measured only", 0, kHourMs},
+           {"writes_after_promotion_within", Duration{},
+            "bound on the time from the promotion until the group takes writes; 0s: measured only", 0, kHourMs},
+       }},
+      {"route_staleness",
+       "a broker goes silent (or a topic's queues change): when the NameServers drop it and when every client's "
+       "route follows",
+       {
+           {"broker", std::string(), "the broker group that goes silent (required)", 0, 0, true},
+           {"namesrv_drop_within", Duration(seconds(130)),
+            "from its last registration until every NameServer dropped it (120 s expiry + one 10 s scan)", 0, kHourMs},
+           {"client_route_within", Duration(seconds(30)),
+            "from the NameServers' change until every client's route shows it (one poll)", 0, kHourMs},
+       }},
+      {"latency_backoff",
+       "with sendLatencyFaultEnable, a slow broker is avoided for the windows RocketMQ's latency table gives",
+       {
+           {"broker", std::string(), "the slow broker group (required)", 0, 0, true},
+           {"slack", Duration(seconds(1)), "tolerance on each avoidance window's edges", 0, kHourMs},
+       }},
+      {"offset_persistence",
+       "after a consumer or broker crash, redeliveries stay within what was consumed in the last persist interval",
+       {
+           {"persist_interval", Duration(seconds(5)), "the consumers' persistConsumerOffsetInterval", 1, kHourMs},
+       }},
+  };
+}
+
+}  // namespace
+
+const std::vector<CheckerInfo>& checker_catalog() {
+  static const std::vector<CheckerInfo> catalog = make_catalog();
+  return catalog;
+}
+
+const CheckerInfo* find_checker(std::string_view name) {
+  for (const CheckerInfo& c : checker_catalog()) {
+    if (c.name == name) return &c;
+  }
+  return nullptr;
+}
+
+template <typename T>
+const T& check_option(const NamedCheck& check, std::string_view name) {
+  auto it = check.options.find(std::string(name));
+  FERRY_ASSERT(it != check.options.end(), "check {} has no option {}", check.name, name);
+  const T* v = std::get_if<T>(&it->second);
+  FERRY_ASSERT(v != nullptr, "check {} option {} has another type (index {})", check.name, name, it->second.index());
+  return *v;
+}
+
+template const bool& check_option<bool>(const NamedCheck&, std::string_view);
+template const std::int64_t& check_option<std::int64_t>(const NamedCheck&, std::string_view);
+template const Duration& check_option<Duration>(const NamedCheck&, std::string_view);
+template const std::string& check_option<std::string>(const NamedCheck&, std::string_view);
+
+}  // namespace ferry::sim::scenario

@@ -1,0 +1,69 @@
+// Running a scenario's fault schedule against a live Cluster. The runner's loop is:
+//
+//   FaultInjector faults(cluster);
+//   for (const FaultStep& step : fault_timeline(scenario)) {
+//     cluster.run_for(step.at - elapsed);   // virtual time since boot
+//     Status s = faults.apply(step);        // refusals are the scenario's mistakes: report them
+//   }
+//   ... run to run.length, then faults.heal_all() and the liveness phase.
+//
+// fault_timeline() turns every entry with a duration into two steps: the fault at `at` and its
+// undo at `at + duration` (resume a pause, rejoin a silenced or isolated host, heal a partition,
+// unclog, give a filled disk its capacity back). Crashes with a duration (kill, power_off,
+// restart) are one step: World::restart starts the node again itself after the delay.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "runtime/result.h"
+#include "sim/cluster/cluster.h"
+#include "sim/scenario/scenario.h"
+
+namespace ferry::sim::scenario {
+
+struct FaultStep {
+  Duration at{};                     // virtual time since boot
+  const FaultEntry* entry = nullptr;  // points into the Scenario, which must outlive the step
+  bool undo = false;                 // the end of entry's duration
+  // "20s kill broker-a", "50s end of partition broker-a / namesrv-0" (for logs and histories).
+  std::string describe() const;
+};
+
+// Every step of s.faults, ordered by time; steps at the same time keep the file's order (a fault
+// before its own undo).
+std::vector<FaultStep> fault_timeline(const Scenario& s);
+
+// Applies steps to one Cluster, whose every node the steps name must exist (the runner adds the
+// client nodes before their first step). Keeps what heal_all() must restore (disk capacities).
+// Single-threaded, like the Cluster; holds a reference to it.
+class FaultInjector {
+ public:
+  explicit FaultInjector(cluster::Cluster& cluster);
+
+  // Does the step now. Errors (invalid_argument) for what cannot be done and is the scenario's
+  // mistake or the runner's: a node that does not exist (yet), wipe_disk of a node that is up,
+  // promote_slave of a broker that is down, not running or not a slave. A promotion is started on
+  // the slave's node and completes later (a failure is logged there at error level).
+  Status apply(const FaultStep& step);
+  // Restores every filled disk's capacity, then Cluster::heal_all(). The liveness phase calls it
+  // (or Cluster::heal_and_converge after restore_disks()).
+  void heal_all();
+  void restore_disks();
+
+ private:
+  Result<NodeId> node(const std::string& name) const;
+  Status each_target(const FaultEntry& f, const std::function<Status(NodeId)>& fn);
+  Status each_link(const FaultEntry& f, const std::function<void(NodeId, NodeId)>& fn);
+  Status promote(NodeId n, const FaultEntry& f);
+  Status fill_disk(NodeId n, const FaultEntry& f);
+  void restore_disk(NodeId n);
+
+  cluster::Cluster& cluster_;
+  std::map<NodeId, std::uint64_t> capacity_before_fill_;
+};
+
+}  // namespace ferry::sim::scenario

@@ -1,0 +1,84 @@
+#include <fmt/format.h>
+
+#include <set>
+
+#include "common/names.h"
+#include "sim/scenario/parse_sections.h"
+
+namespace ferry::sim::scenario {
+
+namespace {
+
+const NameTable<store::FlushMode> kFlushModes = {{"ASYNC_FLUSH", store::FlushMode::async_flush},
+                                                 {"SYNC_FLUSH", store::FlushMode::sync_flush}};
+const NameTable<broker::BrokerRole> kMasterRoles = {{"ASYNC_MASTER", broker::BrokerRole::async_master},
+                                                    {"SYNC_MASTER", broker::BrokerRole::sync_master}};
+
+constexpr std::int64_t kGiB = std::int64_t{1} << 30;
+
+void parse_group(TableReader& r, std::size_t index, cluster::BrokerGroupSpec& g) {
+  g.name = fmt::format("broker-{}", static_cast<char>('a' + index % 26));
+  r.read("name", g.name);
+  r.read("cluster", g.cluster);
+  r.read_int("slaves", g.slaves, 0, 4);
+  r.read_enum("flush", g.flush, kFlushModes);
+  if (r.has("slave_flush")) {
+    store::FlushMode f = g.flush;
+    r.read_enum("slave_flush", f, kFlushModes);
+    g.slave_flush = f;
+  }
+  r.read_enum("role", g.role, kMasterRoles);
+  r.read_int("disk_capacity_bytes", g.disk_capacity_bytes, 0, 1024 * kGiB);
+  r.read_int("commit_log_file_size_bytes", g.store.commit_log_file_size_bytes, 4096, kGiB);
+  r.read_int("consume_queue_units_per_file", g.store.consume_queue_units_per_file, 16, 1'000'000);
+  r.read_int("message_size_max_bytes", g.store.message_size_max_bytes, 1024, 4 * 1024 * 1024);
+  r.read_duration("sync_flush_timeout", g.store.sync_flush_timeout, std::chrono::milliseconds(1),
+                  std::chrono::minutes(10));
+  if (g.store.message_size_max_bytes > g.store.commit_log_file_size_bytes) {
+    r.fail("message_size_max_bytes", fmt::format("{} is larger than a CommitLog file ({} bytes)",
+                                                 g.store.message_size_max_bytes, g.store.commit_log_file_size_bytes));
+  }
+  r.finish();
+}
+
+}  // namespace
+
+void parse_cluster(TableReader& top, Diagnostics& diag, Scenario& out) {
+  cluster::ClusterSpec& spec = out.cluster;
+  if (const toml::table* t = top.table("cluster")) {
+    TableReader r(diag, *t, "cluster");
+    r.read_int("namesrvs", spec.namesrvs, 1, 8);
+    r.finish();
+  }
+  if (const toml::array* a = top.tables("brokers")) {
+    if (a->empty()) top.fail("brokers", "a scenario needs at least one broker group (or leave [[brokers]] out)");
+    spec.brokers.clear();
+    std::set<std::string> names;
+    for (std::size_t i = 0; i < a->size(); ++i) {
+      TableReader r(diag, *a->get(i)->as_table(), fmt::format("brokers[{}]", i));
+      cluster::BrokerGroupSpec g;
+      parse_group(r, i, g);
+      if (!names.insert(g.name).second) r.fail("name", fmt::format("\"{}\" is used by another group", g.name));
+      spec.brokers.push_back(std::move(g));
+    }
+  }
+  if (const toml::array* a = top.tables("topics")) {
+    std::set<std::string> names;
+    for (std::size_t i = 0; i < a->size(); ++i) {
+      TableReader r(diag, *a->get(i)->as_table(), fmt::format("topics[{}]", i));
+      cluster::TopicSpec t;
+      r.read("name", t.name);
+      if (!r.has("name")) r.fail("name", "every topic needs a name");
+      r.read_int("queues", t.queues, 1, 1024);
+      r.read("ordered", t.ordered);
+      if (!t.name.empty()) {
+        if (Status v = validate_topic(t.name); !v.ok()) r.fail("name", v.error().detail);
+        if (!names.insert(t.name).second) r.fail("name", fmt::format("\"{}\" is declared twice", t.name));
+      }
+      r.finish();
+      spec.topics.push_back(std::move(t));
+    }
+  }
+}
+
+}  // namespace ferry::sim::scenario

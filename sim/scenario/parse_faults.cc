@@ -1,0 +1,180 @@
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <set>
+
+#include "sim/scenario/duration_text.h"
+#include "sim/scenario/parse_sections.h"
+
+namespace ferry::sim::scenario {
+
+namespace {
+
+// What each action takes besides `at`, `action` and `target`.
+struct ActionRules {
+  bool targets = true;     // needs targets (heal_all takes none)
+  bool peers = false;      // needs peers
+  bool duration = false;   // may have a duration
+  const char* extra = "";  // the one action-specific key it needs or may have ("" = none)
+};
+
+ActionRules rules_of(FaultAction a) {
+  switch (a) {
+    case FaultAction::kill:
+    case FaultAction::power_off:
+    case FaultAction::silence:
+    case FaultAction::pause:
+    case FaultAction::isolate: return {true, false, true, ""};
+    case FaultAction::restart: return {true, false, true, "kind,wipe"};
+    case FaultAction::resume:
+    case FaultAction::wipe_disk: return {true, false, false, ""};
+    case FaultAction::partition:
+    case FaultAction::partition_one_way: return {true, true, true, ""};
+    case FaultAction::heal: return {true, true, false, ""};
+    case FaultAction::heal_all: return {false, false, false, ""};
+    case FaultAction::clog: return {true, true, true, "latency"};
+    case FaultAction::skew_clock: return {true, false, false, "skew"};
+    case FaultAction::fill_disk: return {true, false, true, "free_bytes"};
+    case FaultAction::promote_slave: return {true, false, false, "role"};
+  }
+  return {};
+}
+
+bool takes(const ActionRules& rules, std::string_view key) {
+  std::string_view list = rules.extra;
+  while (!list.empty()) {
+    const std::size_t comma = list.find(',');
+    if (list.substr(0, comma) == key) return true;
+    if (comma == std::string_view::npos) break;
+    list.remove_prefix(comma + 1);
+  }
+  return false;
+}
+
+const NameTable<CrashKind> kCrashKinds = {{"kill", CrashKind::process_kill}, {"power_off", CrashKind::power_loss}};
+const NameTable<broker::BrokerRole> kMasterRoles = {{"ASYNC_MASTER", broker::BrokerRole::async_master},
+                                                    {"SYNC_MASTER", broker::BrokerRole::sync_master}};
+
+bool is_slave(const Scenario& s, const std::string& node) {
+  for (const cluster::BrokerGroupSpec& g : s.cluster.brokers) {
+    for (std::size_t k = 1; k <= g.slaves; ++k) {
+      if (node == fmt::format("{}-s{}", g.name, k)) return true;
+    }
+  }
+  return false;
+}
+
+void check_nodes(TableReader& r, std::string_view key, const std::vector<std::string>& nodes,
+                 const std::set<std::string>& known) {
+  for (const std::string& n : nodes) {
+    if (known.count(n) > 0) continue;
+    r.fail(key, fmt::format("\"{}\" is not a node of this scenario (nodes: {})", n, fmt::join(known, ", ")));
+  }
+}
+
+void parse_entry(TableReader& r, const Scenario& s, const std::set<std::string>& nodes, FaultEntry& f) {
+  f.line = r.line();
+  if (!r.has("at")) r.fail("at", "every fault needs its moment (at = \"20s\")");
+  r.read_duration("at", f.at, Duration{}, kDurationMax);
+  std::string action;
+  r.read("action", action);
+  const auto parsed = parse_fault_action(action);
+  if (!parsed) {
+    std::vector<std::string_view> all;
+    for (std::uint8_t i = 0; i <= kFaultActionMax; ++i) all.push_back(fault_action_name(static_cast<FaultAction>(i)));
+    const std::string names = fmt::format("{}", fmt::join(all, ", "));
+    r.fail("action", action.empty() ? "every fault needs an action (" + names + ")"
+                                    : fmt::format("\"{}\" is not one of {}", action, names));
+    r.known("target");
+    r.known("peers");
+    r.known("duration");
+    for (const char* k : {"kind", "wipe", "latency", "skew", "free_bytes", "role"}) r.known(k);
+    r.finish();
+    return;
+  }
+  f.action = *parsed;
+  const ActionRules rules = rules_of(f.action);
+  auto refuse_unless = [&](bool allowed, std::string_view key) {
+    if (r.has(key) && !allowed) r.fail(key, fmt::format("not used by action {}", action));
+    r.known(key);
+  };
+  if (rules.targets) {
+    r.read_strings("target", f.targets);
+    if (f.targets.empty() && !r.has("target")) r.fail("target", fmt::format("action {} needs a target", action));
+    check_nodes(r, "target", f.targets, nodes);
+  } else {
+    refuse_unless(false, "target");
+  }
+  if (rules.peers) {
+    r.read_strings("peers", f.peers);
+    if (f.peers.empty() && !r.has("peers")) r.fail("peers", fmt::format("action {} needs peers", action));
+    check_nodes(r, "peers", f.peers, nodes);
+    for (const std::string& t : f.targets) {
+      if (std::find(f.peers.begin(), f.peers.end(), t) != f.peers.end()) {
+        r.fail("peers", fmt::format("\"{}\" is both a target and a peer", t));
+      }
+    }
+  } else {
+    refuse_unless(false, "peers");
+  }
+  if (rules.duration) {
+    Duration d{};
+    if (r.has("duration")) {
+      r.read_duration("duration", d, f.action == FaultAction::restart ? Duration{} : std::chrono::milliseconds(1),
+                      kDurationMax);
+      f.duration = d;
+    }
+  } else {
+    refuse_unless(false, "duration");
+  }
+  if (takes(rules, "kind")) r.read_enum("kind", f.kind, kCrashKinds);
+  refuse_unless(takes(rules, "kind"), "kind");
+  if (takes(rules, "wipe")) r.read("wipe", f.wipe);
+  refuse_unless(takes(rules, "wipe"), "wipe");
+  if (takes(rules, "latency")) {
+    if (!r.has("latency")) r.fail("latency", "clog needs the extra latency (latency = \"500ms\")");
+    r.read_duration("latency", f.latency, std::chrono::microseconds(1), std::chrono::minutes(10));
+  }
+  refuse_unless(takes(rules, "latency"), "latency");
+  if (takes(rules, "skew")) {
+    if (!r.has("skew")) r.fail("skew", "skew_clock needs the jump (skew = \"-5s\" or \"+2m\")");
+    Duration skew{};
+    r.read_duration("skew", skew, -kDurationMax, kDurationMax, true);
+    f.skew_ms = to_ms(skew);
+  }
+  refuse_unless(takes(rules, "skew"), "skew");
+  if (takes(rules, "free_bytes")) r.read_int("free_bytes", f.free_bytes, 0, std::int64_t{1} << 40);
+  refuse_unless(takes(rules, "free_bytes"), "free_bytes");
+  if (takes(rules, "role")) {
+    broker::BrokerRole role{};
+    if (r.has("role")) {
+      r.read_enum("role", role, kMasterRoles);
+      f.role = role;
+    }
+    for (const std::string& t : f.targets) {
+      if (nodes.count(t) > 0 && !is_slave(s, t)) {
+        r.fail("target", fmt::format("\"{}\" is not a slave (slaves are named like broker-a-s1)", t));
+      }
+    }
+  }
+  refuse_unless(takes(rules, "role"), "role");
+  r.finish();
+}
+
+}  // namespace
+
+void parse_faults(TableReader& top, Diagnostics& diag, Scenario& out) {
+  const toml::array* a = top.tables("faults");
+  if (a == nullptr) return;
+  std::set<std::string> nodes;
+  for (const std::string& n : out.node_names()) nodes.insert(n);
+  for (std::size_t i = 0; i < a->size(); ++i) {
+    TableReader r(diag, *a->get(i)->as_table(), fmt::format("faults[{}]", i));
+    FaultEntry f;
+    parse_entry(r, out, nodes, f);
+    out.faults.push_back(std::move(f));
+  }
+}
+
+}  // namespace ferry::sim::scenario

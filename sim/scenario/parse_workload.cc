@@ -1,0 +1,154 @@
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <cmath>
+#include <set>
+
+#include "sim/scenario/duration_text.h"
+#include "sim/scenario/parse_sections.h"
+
+namespace ferry::sim::scenario {
+
+namespace {
+
+using remoting::body::ConsumeFromWhere;
+using remoting::body::MessageModel;
+
+constexpr std::int64_t kMessagesMax = 10'000'000;
+constexpr std::int64_t kKeysMax = 100'000;
+
+const NameTable<MessageModel> kModels = {{"CLUSTERING", MessageModel::CLUSTERING},
+                                         {"BROADCASTING", MessageModel::BROADCASTING}};
+const NameTable<ConsumeFromWhere> kFromWhere = {
+    {"CONSUME_FROM_LAST_OFFSET", ConsumeFromWhere::CONSUME_FROM_LAST_OFFSET},
+    {"CONSUME_FROM_FIRST_OFFSET", ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET},
+    {"CONSUME_FROM_TIMESTAMP", ConsumeFromWhere::CONSUME_FROM_TIMESTAMP}};
+const NameTable<ConsumerKind> kKinds = {{"push", ConsumerKind::push}, {"lite_pull", ConsumerKind::lite_pull}};
+const NameTable<ConsumeMode> kModes = {{"concurrently", ConsumeMode::concurrently}, {"orderly", ConsumeMode::orderly}};
+
+// The topic of a producer or consumer: the key, or the only topic when there is one.
+const cluster::TopicSpec* read_topic(TableReader& r, const Scenario& s, std::string& out) {
+  if (!r.has("topic") && s.cluster.topics.size() == 1) out = s.cluster.topics.front().name;
+  r.read("topic", out);
+  for (const cluster::TopicSpec& t : s.cluster.topics) {
+    if (t.name == out) return &t;
+  }
+  if (out.empty()) {
+    r.fail("topic", s.cluster.topics.empty() ? "no [[topics]] declared: a client needs one"
+                                              : "which topic? (several are declared)");
+  } else {
+    std::vector<std::string_view> names;
+    for (const cluster::TopicSpec& t : s.cluster.topics) names.push_back(t.name);
+    r.fail("topic", fmt::format("\"{}\" is not a declared topic ({})", out, fmt::join(names, ", ")));
+  }
+  return nullptr;
+}
+
+void read_start(TableReader& r, Duration& out) {
+  r.read_duration("start_at", out, Duration{}, kDurationMax);
+}
+
+void parse_producer(TableReader& r, const Scenario& s, std::size_t index, ProducerScenario& p) {
+  p.node = fmt::format("producer-{}", index);
+  r.read("node", p.node);
+  read_start(r, p.start_at);
+  cluster::ProducerSpec& spec = p.spec;
+  r.read("group", spec.group);
+  const cluster::TopicSpec* topic = read_topic(r, s, spec.topic);
+  spec.ordered = topic != nullptr && topic->ordered;
+  r.read("ordered", spec.ordered);
+  // How many and how fast: messages (count) and interval, or rate (messages a second) and
+  // duration; messages = rate x duration.
+  if (r.has("rate") && r.has("interval")) r.fail("rate", "give rate or interval, not both");
+  if (r.has("messages") && r.has("duration")) r.fail("duration", "give messages or duration, not both");
+  r.read_duration("interval", spec.interval, std::chrono::milliseconds(1), std::chrono::hours(1));
+  double rate = 0;
+  r.read("rate", rate, 0.001, 10'000.0);
+  if (rate > 0) {
+    spec.interval = std::chrono::duration_cast<Duration>(std::chrono::duration<double>(1.0 / rate));
+  }
+  r.read_int("messages", spec.messages, 1, kMessagesMax);
+  Duration lasting{};
+  r.read_duration("duration", lasting, std::chrono::milliseconds(1), kDurationMax);
+  if (lasting > Duration{}) {
+    const std::int64_t n = lasting / spec.interval;
+    if (n < 1 || n > kMessagesMax) {
+      r.fail("duration", fmt::format("{} at one message every {} is {} messages; 1..{} allowed",
+                                     format_duration(lasting), format_duration(spec.interval), n, kMessagesMax));
+    } else {
+      spec.messages = static_cast<std::uint64_t>(n);
+    }
+  }
+  r.read_int("body_bytes", spec.body_bytes, 64, 4 * 1024 * 1024);
+  if (r.has("keys") && r.has("key_count")) r.fail("key_count", "give keys or key_count, not both");
+  r.read_strings("keys", spec.keys);
+  std::int64_t key_count = 0;
+  r.read("key_count", key_count, 1, kKeysMax);
+  if (key_count > 0) {
+    spec.keys.clear();
+    for (std::int64_t k = 0; k < key_count; ++k) spec.keys.push_back(fmt::format("key-{}", k));
+  }
+  client::ProducerConfig& c = spec.config;
+  r.read("send_latency_fault_enable", c.send_latency_fault_enable);
+  r.read_int("retry_times_when_send_failed", c.retry_times_when_send_failed, 0, 16);
+  r.read("retry_another_broker_when_not_store_ok", c.retry_another_broker_when_not_store_ok);
+  r.read_duration("send_timeout", c.send_timeout, std::chrono::milliseconds(1), std::chrono::minutes(10));
+  c.group = spec.group;
+  r.finish();
+}
+
+void parse_consumer(TableReader& r, const Scenario& s, std::size_t index, ConsumerScenario& c) {
+  c.node = fmt::format("consumer-{}", index);
+  r.read("node", c.node);
+  read_start(r, c.start_at);
+  if (r.has("stop_at")) {
+    Duration stop{};
+    r.read_duration("stop_at", stop, Duration{}, kDurationMax);
+    if (stop <= c.start_at) r.fail("stop_at", "must come after start_at");
+    c.stop_at = stop;
+  }
+  cluster::ConsumerSpec& spec = c.spec;
+  r.read("group", spec.group);
+  (void)read_topic(r, s, spec.topic);
+  r.read("expression", spec.expression);
+  r.read_enum("model", spec.config.message_model, kModels);
+  r.read_enum("consume_from", spec.config.consume_from_where, kFromWhere);
+  r.read_enum("kind", c.kind, kKinds);
+  r.read_enum("mode", c.mode, kModes);
+  if (c.kind == ConsumerKind::lite_pull && c.mode == ConsumeMode::orderly) {
+    r.fail("mode", "a lite pull consumer has no orderly listener (RocketMQ's DefaultLitePullConsumer)");
+  }
+  spec.config.group = spec.group;
+  r.finish();
+}
+
+}  // namespace
+
+void parse_workload(TableReader& top, Diagnostics& diag, Scenario& out) {
+  std::set<std::string> taken;
+  for (const std::string& n : out.node_names()) taken.insert(n);
+  taken.insert("cluster-admin");  // Cluster::boot()'s node
+  auto claim = [&](TableReader& r, const std::string& node) {
+    if (!taken.insert(node).second) r.fail("node", fmt::format("\"{}\" is the name of another node", node));
+  };
+  if (const toml::array* a = top.tables("producers")) {
+    for (std::size_t i = 0; i < a->size(); ++i) {
+      TableReader r(diag, *a->get(i)->as_table(), fmt::format("producers[{}]", i));
+      ProducerScenario p;
+      parse_producer(r, out, i, p);
+      claim(r, p.node);
+      out.producers.push_back(std::move(p));
+    }
+  }
+  if (const toml::array* a = top.tables("consumers")) {
+    for (std::size_t i = 0; i < a->size(); ++i) {
+      TableReader r(diag, *a->get(i)->as_table(), fmt::format("consumers[{}]", i));
+      ConsumerScenario c;
+      parse_consumer(r, out, i, c);
+      claim(r, c.node);
+      out.consumers.push_back(std::move(c));
+    }
+  }
+}
+
+}  // namespace ferry::sim::scenario

@@ -1,0 +1,57 @@
+#include "sim/scenario/scenario.h"
+
+#include <fmt/format.h>
+
+namespace ferry::sim::scenario {
+
+const char* consumer_kind_name(ConsumerKind k) { return k == ConsumerKind::push ? "push" : "lite_pull"; }
+const char* consume_mode_name(ConsumeMode m) { return m == ConsumeMode::concurrently ? "concurrently" : "orderly"; }
+
+namespace {
+
+constexpr const char* kActionNames[] = {
+    "kill",     "power_off", "restart", "silence",    "pause",     "resume",    "partition",  "partition_one_way",
+    "isolate",  "heal",      "heal_all", "clog",      "skew_clock", "wipe_disk", "fill_disk", "promote_slave",
+};
+static_assert(std::size(kActionNames) == kFaultActionMax + 1, "a name for every FaultAction");
+
+constexpr const char* kRequirementNames[] = {
+    "brokers_running", "routes_converged", "producers_done", "all_acked_consumed", "consumers_assigned",
+};
+static_assert(std::size(kRequirementNames) == kRequirementMax + 1, "a name for every Requirement");
+
+}  // namespace
+
+const char* fault_action_name(FaultAction a) { return kActionNames[static_cast<std::size_t>(a)]; }
+
+std::optional<FaultAction> parse_fault_action(std::string_view name) {
+  for (std::size_t i = 0; i <= kFaultActionMax; ++i) {
+    if (name == kActionNames[i]) return static_cast<FaultAction>(i);
+  }
+  return std::nullopt;
+}
+
+const char* requirement_name(Requirement r) { return kRequirementNames[static_cast<std::size_t>(r)]; }
+
+const char* lost_mode_name(LostMode m) {
+  switch (m) {
+    case LostMode::strict: return "strict";
+    case LostMode::report: return "report";
+    case LostMode::off: return "off";
+  }
+  return "?";
+}
+
+std::vector<std::string> Scenario::node_names() const {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < cluster.namesrvs; ++i) out.push_back(fmt::format("namesrv-{}", i));
+  for (const cluster::BrokerGroupSpec& g : cluster.brokers) out.push_back(g.name);
+  for (const cluster::BrokerGroupSpec& g : cluster.brokers) {
+    for (std::size_t k = 1; k <= g.slaves; ++k) out.push_back(fmt::format("{}-s{}", g.name, k));
+  }
+  for (const ProducerScenario& p : producers) out.push_back(p.node);
+  for (const ConsumerScenario& c : consumers) out.push_back(c.node);
+  return out;
+}
+
+}  // namespace ferry::sim::scenario

@@ -1,0 +1,180 @@
+// Scenario: one failure story for the simulator as plain data — the cluster, the workload, an
+// explicit fault schedule, the run length, the liveness phase and the checks — which the runner
+// (`mqsim run`) executes: build the Cluster, add the client nodes, run the fault schedule
+// (fault_schedule.h) for `run.length`, then the liveness phase, then judge with the checks.
+//
+// parse_scenario() (scenario_parser.h) makes one from a TOML file; docs/scenarios.md describes
+// every key and its default. Every field below has the default the file format documents, so a
+// default-constructed Scenario is a valid, tiny run (one NameServer, one ASYNC_FLUSH master, no
+// topics, no clients, no faults).
+//
+// Node names are the harness's (sim/cluster/cluster.h): "namesrv-0", "namesrv-1", ... for
+// NameServers; the group's name ("broker-a") for its master, "broker-a-s1" for its first slave;
+// each producer's and consumer's `node` for the client nodes the runner adds.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "broker/broker_config.h"
+#include "runtime/time.h"
+#include "sim/cluster/cluster_spec.h"
+#include "sim/cluster/workload.h"
+#include "sim/ids.h"
+
+namespace ferry::sim::scenario {
+
+// ---- workload ------------------------------------------------------------------------------
+
+struct ProducerScenario {
+  std::string node;       // the client node's name ("producer-0", ...)
+  Duration start_at{};    // virtual time at which the runner adds the node
+  // group, topic, messages, interval, body_bytes, keys, ordered, and the ProducerConfig
+  // (send_latency_fault_enable, retries, send timeout).
+  cluster::ProducerSpec spec;
+};
+
+enum class ConsumerKind : std::uint8_t { push, lite_pull };
+enum class ConsumeMode : std::uint8_t { concurrently, orderly };
+const char* consumer_kind_name(ConsumerKind k);
+const char* consume_mode_name(ConsumeMode m);
+
+struct ConsumerScenario {
+  std::string node;  // the client node's name ("consumer-0", ...)
+  Duration start_at{};
+  // Stop the node (a graceful shutdown: it leaves its group) at this time; unset = runs on.
+  std::optional<Duration> stop_at;
+  ConsumerKind kind = ConsumerKind::push;
+  ConsumeMode mode = ConsumeMode::concurrently;
+  // group, topic, expression; spec.config.message_model and consume_from_where are set from the
+  // file (the rest of the PushConsumerConfig keeps RocketMQ's defaults).
+  cluster::ConsumerSpec spec;
+};
+
+// ---- faults --------------------------------------------------------------------------------
+
+enum class FaultAction : std::uint8_t {
+  kill,               // process kill (page cache survives); with duration: started again after it
+  power_off,          // power loss (unsynced data lost or torn); with duration: started again
+  restart,            // crash (kind) and start after duration (default 0), optionally wiped
+  silence,            // the host goes dark, its process runs on; with duration: back after it
+  pause,              // the node's events are held; with duration: resumed after it
+  resume,             // ends a pause
+  partition,          // cut both directions between every target and every peer; duration: heal
+  partition_one_way,  // packets from targets to peers are dropped; duration: heal
+  isolate,            // every link of the targets cut (same effect as silence); duration: rejoin
+  heal,               // heal the links between targets and peers (both directions)
+  heal_all,           // Cluster::heal_all() and every filled disk restored: no targets
+  clog,               // extra latency from targets to peers; duration: unclogged after it
+  skew_clock,         // the targets' wall clocks jump by `skew` (kept: a property of the machine)
+  wipe_disk,          // the targets' disks are emptied (the node must be down: kill it first)
+  fill_disk,          // the targets' disks are full but `free_bytes`; duration: capacity restored
+  promote_slave,      // the operator promotes the target slave to master (`role`)
+};
+inline constexpr std::uint8_t kFaultActionMax = static_cast<std::uint8_t>(FaultAction::promote_slave);
+const char* fault_action_name(FaultAction a);
+std::optional<FaultAction> parse_fault_action(std::string_view name);
+
+struct FaultEntry {
+  Duration at{};  // virtual time since the start of the run (after boot)
+  FaultAction action = FaultAction::kill;
+  std::vector<std::string> targets;  // node names; empty only for heal_all
+  std::vector<std::string> peers;    // partition, partition_one_way, heal, clog: the other side
+  // How long the fault lasts before it is undone (see FaultAction); unset = until the liveness
+  // phase heals it. restart: the downtime (unset = 0).
+  std::optional<Duration> duration;
+  CrashKind kind = CrashKind::process_kill;  // restart: how the node goes down
+  bool wipe = false;                         // restart: wipe the disk while down
+  Duration latency{};                        // clog: the extra latency (> 0)
+  std::int64_t skew_ms = 0;                  // skew_clock: the jump of the wall clock
+  std::uint64_t free_bytes = 0;              // fill_disk: what is left free
+  // promote_slave: the role the slave takes; unset = its group's configured master role.
+  std::optional<broker::BrokerRole> role;
+  int line = 0;  // the entry's line in the file, for messages
+};
+
+// ---- run, liveness, checks -----------------------------------------------------------------
+
+struct RunSettings {
+  Duration length = std::chrono::seconds(60);  // virtual time from boot to the liveness phase
+  // Draw buggify and fault probabilities from each seed (sim::swarm_options(seed)); off: the
+  // world's defaults, no buggify, only the scheduled faults.
+  bool swarm = false;
+};
+
+// The built-in requirements of the liveness phase (sim/cluster/cluster.h and workload.h).
+enum class Requirement : std::uint8_t {
+  brokers_running,     // every broker node running
+  routes_converged,    // every NameServer routes every topic to every group
+  producers_done,      // every producer sent all its messages
+  all_acked_consumed,  // every acknowledged message consumed, intact, by every consumer group
+  consumers_assigned,  // every queue of a clustering group held by exactly one live member
+};
+inline constexpr std::uint8_t kRequirementMax = static_cast<std::uint8_t>(Requirement::consumers_assigned);
+const char* requirement_name(Requirement r);
+
+struct LivenessSettings {
+  bool enabled = true;
+  // After heal_all(), every requirement must hold within this bound.
+  Duration bound = std::chrono::seconds(120);
+  std::vector<Requirement> require = {Requirement::brokers_running, Requirement::routes_converged,
+                                      Requirement::producers_done, Requirement::all_acked_consumed,
+                                      Requirement::consumers_assigned};
+};
+
+// How acknowledged-but-lost messages are judged.
+enum class LostMode : std::uint8_t {
+  strict,  // any loss fails the run (SYNC_FLUSH + SYNC_MASTER promise none)
+  report,  // the loss is measured and printed, not a failure (async modes)
+  off,
+};
+const char* lost_mode_name(LostMode m);
+
+// A named check with its own options ([checks.failover] ...): options as the file gave them,
+// completed with the catalog's defaults (checker_catalog.h), by option name.
+using CheckValue = std::variant<bool, std::int64_t, Duration, std::string>;
+struct NamedCheck {
+  std::string name;
+  std::map<std::string, CheckValue> options;
+  int line = 0;
+};
+
+struct CheckSettings {
+  LostMode lost = LostMode::strict;
+  // Duplicate deliveries allowed in all (at-least-once: they are always counted); unset: no bound.
+  std::optional<std::int64_t> duplicates_max;
+  bool corrupt = true;  // a message that fails its own checksum, or that nobody sent, fails
+  // Acknowledged sends of one key are consumed in order, on ordered topics; unset: on when a
+  // topic is ordered.
+  std::optional<bool> per_key_order;
+  bool offsets_dense = false;      // a group's consumed offsets of a queue have no holes
+  bool offsets_monotonic = true;   // committed offsets move forward only (or an explained reset)
+  bool routes = true;              // routes converge after the heal
+  // Error-level log lines the scenario expects (substrings); any other fails the run.
+  std::vector<std::string> expected_errors;
+  std::vector<NamedCheck> named;   // in the order of the catalog
+};
+
+// ---- the scenario --------------------------------------------------------------------------
+
+struct Scenario {
+  std::string file;   // where it was read from (for messages and `mqsim list`)
+  std::string name;   // defaults to the file's base name without ".toml"
+  std::string story;  // one line: what happens and what must hold
+  cluster::ClusterSpec cluster;
+  std::vector<ProducerScenario> producers;
+  std::vector<ConsumerScenario> consumers;
+  std::vector<FaultEntry> faults;  // in the file's order (fault_schedule.h sorts them in time)
+  RunSettings run;
+  LivenessSettings liveness;
+  CheckSettings checks;
+
+  // Every node name a fault may target: NameServers, brokers (masters, then slaves), clients.
+  std::vector<std::string> node_names() const;
+};
+
+}  // namespace ferry::sim::scenario
