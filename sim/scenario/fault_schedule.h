@@ -33,8 +33,8 @@ struct FaultStep {
   std::string describe() const;
 };
 
-// Every step of s.faults, ordered by time; steps at the same time keep the file's order (a fault
-// before its own undo).
+// Every step of s.faults, ordered by time; steps at the same time keep the order of their entries
+// in the file (an undo counts as its entry's: a fault before its own undo).
 std::vector<FaultStep> fault_timeline(const Scenario& s);
 
 // Applies steps to one Cluster, whose every node the steps name must exist (the runner adds the
