@@ -1,0 +1,618 @@
+// Scenario files (sim/scenario): a full file parses into the expected struct; defaults make a
+// short file enough; each kind of mistake is refused with file, line and key; every file in
+// scenarios/ parses; and a parsed fault schedule, applied to a running Cluster, does what it
+// says (a broker killed, then restarted; a link cut and healed; a disk filled and given back).
+//
+//   build/bin/sim_scenario_test
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+#include "sim/cluster/cluster.h"
+#include "sim/cluster/workload.h"
+#include "sim/disk/disk.h"
+#include "sim/net/network.h"
+#include "sim/scenario/checker_catalog.h"
+#include "sim/scenario/duration_text.h"
+#include "sim/scenario/fault_schedule.h"
+#include "sim/scenario/scenario_parser.h"
+#include "tests/sim/sim_test_util.h"
+#include "tests/support/sim_trace_log.h"
+#include "tools/mqsim/scenario_file.h"
+
+namespace ferry::sim::scenario {
+namespace {
+
+using namespace std::chrono_literals;
+
+Scenario parse_ok(const std::string& text) {
+  auto s = parse_scenario(text, "t.toml");
+  EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().detail);
+  return s.ok() ? *s : Scenario{};
+}
+
+std::string parse_error(const std::string& text) {
+  auto s = parse_scenario(text, "t.toml");
+  EXPECT_FALSE(s.ok()) << "parsed without complaint:\n" << text;
+  return s.ok() ? std::string() : s.error().detail;
+}
+
+// ---- durations -----------------------------------------------------------------------------
+
+TEST(DurationText, ParsesUnitsAndCompounds) {
+  EXPECT_EQ(*parse_duration("30s"), 30s);
+  EXPECT_EQ(*parse_duration("500ms"), 500ms);
+  EXPECT_EQ(*parse_duration("2m"), 2min);
+  EXPECT_EQ(*parse_duration("1h"), 1h);
+  EXPECT_EQ(*parse_duration("1m30s"), 90s);
+  EXPECT_EQ(*parse_duration("250us"), 250us);
+  EXPECT_EQ(*parse_duration("0s"), 0s);
+  EXPECT_EQ(*parse_duration("-3s", true), -3s);
+  EXPECT_EQ(*parse_duration("+2m", true), 2min);
+  EXPECT_EQ(format_duration(90s), "1m30s");
+  EXPECT_EQ(format_duration(-1500ms), "-1s500ms");
+}
+
+TEST(DurationText, RefusesWhatIsNotADuration) {
+  for (const char* bad : {"", "30", "s", "30 s", "1.5s", "30sec", "5d", "-3s", "9999999h"}) {
+    auto d = parse_duration(bad);
+    EXPECT_FALSE(d.ok()) << "\"" << bad << "\" parsed as " << (d.ok() ? to_ms(*d) : 0) << " ms";
+  }
+}
+
+// ---- a full file ---------------------------------------------------------------------------
+
+constexpr const char* kFull = R"(
+name = "full"
+story = "everything a scenario can say"
+
+[cluster]
+namesrvs = 2
+
+[[brokers]]
+name = "broker-a"
+slaves = 1
+flush = "SYNC_FLUSH"
+slave_flush = "ASYNC_FLUSH"
+role = "SYNC_MASTER"
+disk_capacity_bytes = 1073741824
+commit_log_file_size_bytes = 2097152
+consume_queue_units_per_file = 2000
+message_size_max_bytes = 131072
+sync_flush_timeout = "3s"
+
+[[brokers]]
+name = "broker-b"
+
+[[topics]]
+name = "Orders"
+queues = 8
+ordered = true
+
+[[topics]]
+name = "Audit"
+
+[[producers]]
+node = "shop"
+group = "shop-producers"
+topic = "Orders"
+rate = 50
+duration = "20s"
+body_bytes = 512
+key_count = 3
+send_latency_fault_enable = true
+retry_times_when_send_failed = 4
+retry_another_broker_when_not_store_ok = true
+send_timeout = "5s"
+start_at = "1s"
+
+[[producers]]
+topic = "Audit"
+messages = 10
+interval = "100ms"
+keys = ["x", "y"]
+
+[[consumers]]
+node = "reader"
+group = "order-readers"
+topic = "Orders"
+expression = "TagA || TagB"
+model = "BROADCASTING"
+kind = "push"
+mode = "orderly"
+consume_from = "CONSUME_FROM_FIRST_OFFSET"
+start_at = "2s"
+stop_at = "30s"
+
+[[consumers]]
+topic = "Audit"
+kind = "lite_pull"
+
+[[faults]]
+at = "20s"
+action = "kill"
+target = "broker-a"
+
+[[faults]]
+at = "25s"
+action = "partition"
+target = ["reader", "shop"]
+peers = "broker-b"
+duration = "10s"
+
+[[faults]]
+at = "30s"
+action = "clog"
+target = "broker-b"
+peers = ["reader"]
+latency = "300ms"
+duration = "5s"
+
+[[faults]]
+at = "40s"
+action = "promote_slave"
+target = "broker-a-s1"
+
+[[faults]]
+at = "41s"
+action = "restart"
+target = "namesrv-1"
+kind = "power_off"
+duration = "2s"
+wipe = true
+
+[[faults]]
+at = "42s"
+action = "skew_clock"
+target = "consumer-1"
+skew = "-5s"
+
+[[faults]]
+at = "43s"
+action = "fill_disk"
+target = "broker-b"
+free_bytes = 4096
+duration = "7s"
+
+[[faults]]
+at = "50s"
+action = "heal_all"
+
+[run]
+length = "90s"
+swarm = true
+
+[liveness]
+bound = "3m"
+require = ["brokers_running", "producers_done"]
+
+[checks]
+lost = "report"
+duplicates_max = 40
+per_key_order = true
+offsets_dense = true
+expected_errors = ["promotion"]
+
+[checks.failover]
+group = "broker-a"
+sends_resume_within = "45s"
+)";
+
+TEST(ScenarioParse, FullExample) {
+  const Scenario s = parse_ok(kFull);
+  EXPECT_EQ(s.name, "full");
+  EXPECT_EQ(s.story, "everything a scenario can say");
+  EXPECT_EQ(s.file, "t.toml");
+  // cluster
+  EXPECT_EQ(s.cluster.namesrvs, 2u);
+  ASSERT_EQ(s.cluster.brokers.size(), 2u);
+  const cluster::BrokerGroupSpec& a = s.cluster.brokers[0];
+  EXPECT_EQ(a.name, "broker-a");
+  EXPECT_EQ(a.slaves, 1u);
+  EXPECT_EQ(a.flush, store::FlushMode::sync_flush);
+  EXPECT_EQ(a.slave_flush, store::FlushMode::async_flush);
+  EXPECT_EQ(a.role, broker::BrokerRole::sync_master);
+  EXPECT_EQ(a.disk_capacity_bytes, 1ULL << 30);
+  EXPECT_EQ(a.store.commit_log_file_size_bytes, 2 << 20);
+  EXPECT_EQ(a.store.consume_queue_units_per_file, 2000);
+  EXPECT_EQ(a.store.message_size_max_bytes, 131072);
+  EXPECT_EQ(a.store.sync_flush_timeout, 3s);
+  EXPECT_EQ(s.cluster.brokers[1].name, "broker-b");
+  EXPECT_EQ(s.cluster.brokers[1].flush, store::FlushMode::async_flush);
+  ASSERT_EQ(s.cluster.topics.size(), 2u);
+  EXPECT_EQ(s.cluster.topics[0].name, "Orders");
+  EXPECT_EQ(s.cluster.topics[0].queues, 8);
+  EXPECT_TRUE(s.cluster.topics[0].ordered);
+  EXPECT_EQ(s.cluster.topics[1].queues, 4);
+  // workload
+  ASSERT_EQ(s.producers.size(), 2u);
+  const ProducerScenario& p = s.producers[0];
+  EXPECT_EQ(p.node, "shop");
+  EXPECT_EQ(p.start_at, 1s);
+  EXPECT_EQ(p.spec.group, "shop-producers");
+  EXPECT_EQ(p.spec.config.group, "shop-producers");
+  EXPECT_EQ(p.spec.topic, "Orders");
+  EXPECT_EQ(p.spec.interval, 20ms);
+  EXPECT_EQ(p.spec.messages, 1000u);
+  EXPECT_EQ(p.spec.body_bytes, 512u);
+  EXPECT_EQ(p.spec.keys, (std::vector<std::string>{"key-0", "key-1", "key-2"}));
+  EXPECT_TRUE(p.spec.ordered) << "an ordered topic's producer selects by key unless told otherwise";
+  EXPECT_TRUE(p.spec.config.send_latency_fault_enable);
+  EXPECT_EQ(p.spec.config.retry_times_when_send_failed, 4);
+  EXPECT_TRUE(p.spec.config.retry_another_broker_when_not_store_ok);
+  EXPECT_EQ(p.spec.config.send_timeout, 5s);
+  EXPECT_EQ(s.producers[1].node, "producer-1");
+  EXPECT_EQ(s.producers[1].spec.messages, 10u);
+  EXPECT_EQ(s.producers[1].spec.interval, 100ms);
+  EXPECT_EQ(s.producers[1].spec.keys, (std::vector<std::string>{"x", "y"}));
+  EXPECT_FALSE(s.producers[1].spec.ordered);
+  ASSERT_EQ(s.consumers.size(), 2u);
+  const ConsumerScenario& c = s.consumers[0];
+  EXPECT_EQ(c.node, "reader");
+  EXPECT_EQ(c.spec.group, "order-readers");
+  EXPECT_EQ(c.spec.config.group, "order-readers");
+  EXPECT_EQ(c.spec.expression, "TagA || TagB");
+  EXPECT_EQ(c.spec.config.message_model, remoting::body::MessageModel::BROADCASTING);
+  EXPECT_EQ(c.spec.config.consume_from_where, remoting::body::ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET);
+  EXPECT_EQ(c.kind, ConsumerKind::push);
+  EXPECT_EQ(c.mode, ConsumeMode::orderly);
+  EXPECT_EQ(c.start_at, 2s);
+  EXPECT_EQ(c.stop_at, 30s);
+  EXPECT_EQ(s.consumers[1].node, "consumer-1");
+  EXPECT_EQ(s.consumers[1].kind, ConsumerKind::lite_pull);
+  // faults
+  ASSERT_EQ(s.faults.size(), 8u);
+  EXPECT_EQ(s.faults[0].at, 20s);
+  EXPECT_EQ(s.faults[0].action, FaultAction::kill);
+  EXPECT_EQ(s.faults[0].targets, std::vector<std::string>{"broker-a"});
+  EXPECT_FALSE(s.faults[0].duration.has_value());
+  EXPECT_EQ(s.faults[0].line, 67) << "the line of its [[faults]] header";
+  EXPECT_EQ(s.faults[1].targets, (std::vector<std::string>{"reader", "shop"}));
+  EXPECT_EQ(s.faults[1].peers, std::vector<std::string>{"broker-b"});
+  EXPECT_EQ(s.faults[1].duration, 10s);
+  EXPECT_EQ(s.faults[2].latency, 300ms);
+  EXPECT_EQ(s.faults[3].action, FaultAction::promote_slave);
+  EXPECT_FALSE(s.faults[3].role.has_value());
+  EXPECT_EQ(s.faults[4].kind, CrashKind::power_loss);
+  EXPECT_TRUE(s.faults[4].wipe);
+  EXPECT_EQ(s.faults[4].duration, 2s);
+  EXPECT_EQ(s.faults[5].skew_ms, -5000);
+  EXPECT_EQ(s.faults[6].free_bytes, 4096u);
+  EXPECT_TRUE(s.faults[7].targets.empty());
+  // run, liveness, checks
+  EXPECT_EQ(s.run.length, 90s);
+  EXPECT_TRUE(s.run.swarm);
+  EXPECT_TRUE(s.liveness.enabled);
+  EXPECT_EQ(s.liveness.bound, 3min);
+  EXPECT_EQ(s.liveness.require, (std::vector<Requirement>{Requirement::brokers_running, Requirement::producers_done}));
+  EXPECT_EQ(s.checks.lost, LostMode::report);
+  EXPECT_EQ(s.checks.duplicates_max, 40);
+  EXPECT_EQ(s.checks.per_key_order, true);
+  EXPECT_TRUE(s.checks.offsets_dense);
+  EXPECT_EQ(s.checks.expected_errors, std::vector<std::string>{"promotion"});
+  ASSERT_EQ(s.checks.named.size(), 1u);
+  EXPECT_EQ(s.checks.named[0].name, "failover");
+  EXPECT_EQ(check_option<std::string>(s.checks.named[0], "group"), "broker-a");
+  EXPECT_EQ(check_option<Duration>(s.checks.named[0], "sends_resume_within"), 45s);
+  EXPECT_EQ(check_option<Duration>(s.checks.named[0], "consume_from_slave_within"), 0s) << "a catalog default";
+  // every node a fault may name
+  EXPECT_EQ(s.node_names(), (std::vector<std::string>{"namesrv-0", "namesrv-1", "broker-a", "broker-b", "broker-a-s1",
+                                                      "shop", "producer-1", "reader", "consumer-1"}));
+}
+
+TEST(ScenarioParse, TimelineExpandsDurationsIntoUndoSteps) {
+  const Scenario s = parse_ok(kFull);
+  std::vector<std::string> steps;
+  for (const FaultStep& step : fault_timeline(s)) steps.push_back(step.describe());
+  EXPECT_EQ(steps, (std::vector<std::string>{
+                       "20s kill broker-a",
+                       "25s partition reader,shop / broker-b",
+                       "30s clog broker-b / reader",
+                       "35s end of partition reader,shop / broker-b",
+                       "35s end of clog broker-b / reader",
+                       "40s promote_slave broker-a-s1",
+                       "41s restart namesrv-1",
+                       "42s skew_clock consumer-1",
+                       "43s fill_disk broker-b",
+                       "50s end of fill_disk broker-b",
+                       "50s heal_all",
+                   }));
+}
+
+// ---- defaults ------------------------------------------------------------------------------
+
+TEST(ScenarioParse, AnEmptyFileIsATinyValidRun) {
+  const Scenario s = parse_ok("");
+  EXPECT_EQ(s.name, "t");
+  EXPECT_EQ(s.cluster.namesrvs, 1u);
+  ASSERT_EQ(s.cluster.brokers.size(), 1u);
+  EXPECT_EQ(s.cluster.brokers[0].name, "broker-a");
+  EXPECT_EQ(s.cluster.brokers[0].flush, store::FlushMode::async_flush);
+  EXPECT_EQ(s.cluster.brokers[0].role, broker::BrokerRole::async_master);
+  EXPECT_EQ(s.cluster.brokers[0].store.commit_log_file_size_bytes, cluster::small_store().commit_log_file_size_bytes);
+  EXPECT_TRUE(s.cluster.topics.empty());
+  EXPECT_TRUE(s.producers.empty());
+  EXPECT_TRUE(s.faults.empty());
+  EXPECT_EQ(s.run.length, 60s);
+  EXPECT_FALSE(s.run.swarm);
+  EXPECT_TRUE(s.liveness.enabled);
+  EXPECT_EQ(s.liveness.bound, 120s);
+  EXPECT_EQ(s.liveness.require.size(), kRequirementMax + 1u);
+  EXPECT_EQ(s.checks.lost, LostMode::strict);
+  EXPECT_FALSE(s.checks.duplicates_max.has_value());
+  EXPECT_FALSE(s.checks.per_key_order.has_value());
+  EXPECT_TRUE(s.checks.corrupt);
+  EXPECT_TRUE(s.checks.named.empty());
+}
+
+TEST(ScenarioParse, AShortFileGetsTheRestFromDefaults) {
+  const Scenario s = parse_ok(R"(
+[[topics]]
+name = "T"
+[[producers]]
+[[consumers]]
+[[brokers]]
+name = "b1"
+[[brokers]]
+)");
+  ASSERT_EQ(s.cluster.brokers.size(), 2u);
+  EXPECT_EQ(s.cluster.brokers[1].name, "broker-b") << "unnamed groups are lettered by position";
+  ASSERT_EQ(s.producers.size(), 1u);
+  EXPECT_EQ(s.producers[0].node, "producer-0");
+  EXPECT_EQ(s.producers[0].spec.topic, "T") << "the only topic";
+  EXPECT_EQ(s.producers[0].spec.group, "workload-producers");
+  EXPECT_EQ(s.producers[0].spec.messages, 100u);
+  EXPECT_EQ(s.producers[0].spec.interval, 20ms);
+  EXPECT_FALSE(s.producers[0].spec.config.send_latency_fault_enable);
+  EXPECT_EQ(s.producers[0].spec.config.retry_times_when_send_failed, 2);
+  ASSERT_EQ(s.consumers.size(), 1u);
+  EXPECT_EQ(s.consumers[0].node, "consumer-0");
+  EXPECT_EQ(s.consumers[0].spec.group, "workload-consumers");
+  EXPECT_EQ(s.consumers[0].spec.expression, "*");
+  EXPECT_EQ(s.consumers[0].spec.config.message_model, remoting::body::MessageModel::CLUSTERING);
+  EXPECT_EQ(s.consumers[0].spec.config.consume_from_where, remoting::body::ConsumeFromWhere::CONSUME_FROM_LAST_OFFSET);
+  EXPECT_EQ(s.consumers[0].kind, ConsumerKind::push);
+  EXPECT_EQ(s.consumers[0].mode, ConsumeMode::concurrently);
+}
+
+// ---- errors: file, line, key ---------------------------------------------------------------
+
+struct BadCase {
+  const char* what;
+  const char* text;
+  const char* expected;  // a substring of the error
+};
+
+class ScenarioErrors : public ::testing::TestWithParam<BadCase> {};
+
+TEST_P(ScenarioErrors, NameFileLineAndKey) {
+  const BadCase& c = GetParam();
+  const std::string e = parse_error(c.text);
+  EXPECT_NE(e.find(c.expected), std::string::npos) << c.what << ": expected \"" << c.expected << "\" in:\n" << e;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Each, ScenarioErrors,
+    ::testing::Values(
+        BadCase{"unknown top-level key", "name = \"x\"\ncolour = 1\n", "t.toml:2: colour: unknown key"},
+        BadCase{"unknown key in a group", "[[brokers]]\nname = \"b\"\nslave = 1\n", "t.toml:3: brokers[0].slave: unknown key"},
+        BadCase{"unknown key in a fault", "[[faults]]\nat = \"1s\"\naction = \"kill\"\ntarget = \"broker-a\"\nwhen = 3\n",
+                "t.toml:5: faults[0].when: unknown key"},
+        BadCase{"unknown check", "[checks.failovr]\ngroup = \"broker-a\"\n", "checks.failovr: unknown key"},
+        BadCase{"unknown check option", "[checks.failover]\ngroup = \"broker-a\"\nbound = \"1s\"\n",
+                "t.toml:3: checks.failover.bound: unknown key"},
+        BadCase{"wrong type", "[cluster]\nnamesrvs = \"two\"\n", "t.toml:2: cluster.namesrvs: expected an integer, found a string"},
+        BadCase{"wrong type, boolean", "[run]\nswarm = \"yes\"\n", "t.toml:2: run.swarm: expected true or false"},
+        BadCase{"a table expected", "run = 3\n", "t.toml:1: run: expected a table"},
+        BadCase{"bad duration", "[run]\nlength = \"30 seconds\"\n", "t.toml:2: run.length: \"30 seconds\""},
+        BadCase{"duration without a unit", "[run]\nlength = 30\n", "t.toml:2: run.length: a duration needs a unit"},
+        BadCase{"duration out of range", "[liveness]\nbound = \"0s\"\n", "t.toml:2: liveness.bound: 0s is out of range"},
+        BadCase{"bad enum", "[[brokers]]\nflush = \"SOMETIMES\"\n",
+                "t.toml:2: brokers[0].flush: \"SOMETIMES\" is not one of \"ASYNC_FLUSH\", \"SYNC_FLUSH\""},
+        BadCase{"a slave role for a master", "[[brokers]]\nrole = \"SLAVE\"\n", "t.toml:2: brokers[0].role: \"SLAVE\""},
+        BadCase{"bad action", "[[faults]]\nat = \"1s\"\naction = \"explode\"\ntarget = \"broker-a\"\n",
+                "t.toml:3: faults[0].action: \"explode\" is not one of kill, power_off"},
+        BadCase{"unknown target", "[[faults]]\nat = \"1s\"\naction = \"kill\"\ntarget = \"broker-z\"\n",
+                "t.toml:4: faults[0].target: \"broker-z\" is not a node of this scenario"},
+        BadCase{"unknown peer",
+                "[[faults]]\nat = \"1s\"\naction = \"partition\"\ntarget = \"broker-a\"\npeers = [\"namesrv-0\", \"nobody\"]\n",
+                "t.toml:5: faults[0].peers: \"nobody\" is not a node"},
+        BadCase{"a slave that is not there", "[[faults]]\nat = \"1s\"\naction = \"kill\"\ntarget = \"broker-a-s1\"\n",
+                "t.toml:4: faults[0].target: \"broker-a-s1\" is not a node"},
+        BadCase{"promote a master", "[[faults]]\nat = \"1s\"\naction = \"promote_slave\"\ntarget = \"broker-a\"\n",
+                "faults[0].target: \"broker-a\" is not a slave"},
+        BadCase{"an option the action does not take", "[[faults]]\nat = \"1s\"\naction = \"kill\"\ntarget = \"broker-a\"\nlatency = \"1s\"\n",
+                "t.toml:5: faults[0].latency: not used by action kill"},
+        BadCase{"a duration the action does not take", "[[faults]]\nat = \"1s\"\naction = \"heal_all\"\nduration = \"1s\"\n",
+                "t.toml:4: faults[0].duration: not used by action heal_all"},
+        BadCase{"peers missing", "[[faults]]\nat = \"1s\"\naction = \"clog\"\ntarget = \"broker-a\"\nlatency = \"1s\"\n",
+                "faults[0].peers: action clog needs peers"},
+        BadCase{"fault after the run", "[run]\nlength = \"10s\"\n[[faults]]\nat = \"11s\"\naction = \"heal_all\"\n",
+                "t.toml:3: faults.at: 11s is after the end of the run"},
+        BadCase{"negative number", "[[brokers]]\nslaves = -1\n", "t.toml:2: brokers[0].slaves: -1 is out of range 0..4"},
+        BadCase{"too large number", "[[topics]]\nname = \"T\"\nqueues = 5000\n", "t.toml:3: topics[0].queues: 5000 is out of range 1..1024"},
+        BadCase{"too many NameServers", "[cluster]\nnamesrvs = 9\n", "t.toml:2: cluster.namesrvs: 9 is out of range 1..8"},
+        BadCase{"negative skew is fine, but not a negative at", "[[faults]]\nat = \"-1s\"\naction = \"heal_all\"\n",
+                "t.toml:2: faults[0].at: \"-1s\": a duration here cannot be signed"},
+        BadCase{"undeclared topic", "[[topics]]\nname = \"T\"\n[[producers]]\ntopic = \"U\"\n",
+                "t.toml:4: producers[0].topic: \"U\" is not a declared topic (T)"},
+        BadCase{"rate and interval", "[[topics]]\nname = \"T\"\n[[producers]]\nrate = 5\ninterval = \"1s\"\n",
+                "producers[0].rate: give rate or interval, not both"},
+        BadCase{"a node name taken twice", "[[topics]]\nname = \"T\"\n[[consumers]]\nnode = \"broker-a\"\n",
+                "t.toml:4: consumers[0].node: \"broker-a\" is the name of another node"},
+        BadCase{"duplicate group", "[[brokers]]\nname = \"b\"\n[[brokers]]\nname = \"b\"\n",
+                "t.toml:4: brokers[1].name: \"b\" is used by another group"},
+        BadCase{"check names a missing group", "[checks.failover]\ngroup = \"broker-q\"\n",
+                "t.toml:2: checks.failover.group: \"broker-q\" is not a broker group"},
+        BadCase{"TOML syntax", "name = \"x\"\n[run\n", "t.toml:2: "}),
+    [](const ::testing::TestParamInfo<BadCase>& info) { return std::to_string(info.index); });
+
+TEST(ScenarioParse, EveryProblemOfAFileIsReportedAtOnce) {
+  const std::string e = parse_error("colour = 1\n[cluster]\nnamesrvs = 0\n[run]\nlength = \"soon\"\n");
+  EXPECT_NE(e.find("t.toml:1: colour: unknown key"), std::string::npos) << e;
+  EXPECT_NE(e.find("t.toml:3: cluster.namesrvs: 0 is out of range"), std::string::npos) << e;
+  EXPECT_NE(e.find("t.toml:5: run.length:"), std::string::npos) << e;
+}
+
+// ---- the files in scenarios/ ---------------------------------------------------------------
+
+TEST(ScenarioFiles, EveryFileInScenariosParses) {
+  const char* src = std::getenv("FERRY_SOURCE_DIR");
+  ASSERT_NE(src, nullptr) << "FERRY_SOURCE_DIR is set by ctest (FERRY_SOURCE_DIR=$PWD to run by hand)";
+  auto files = tools::scenario_files(std::string(src) + "/scenarios");
+  ASSERT_TRUE(files.ok()) << files.error().to_string();
+  EXPECT_GE(files->size(), 3u);
+  for (const std::string& f : *files) {
+    auto s = tools::load_scenario(f);
+    ASSERT_TRUE(s.ok()) << s.error().detail;
+    EXPECT_FALSE(s->story.empty()) << f << ": every scenario tells its story in one line";
+    EXPECT_EQ(s->file, f);
+  }
+}
+
+TEST(ScenarioFiles, AMissingFileIsNotFound) {
+  auto s = tools::load_scenario("no-such-dir/none.toml");
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().code, Errc::not_found) << s.error().to_string();
+  EXPECT_NE(s.error().detail.find("no-such-dir/none.toml"), std::string::npos);
+}
+
+// ---- applying a schedule to a running cluster ----------------------------------------------
+
+constexpr const char* kTiny = R"(
+story = "a broker killed at 2 s and restarted at 6 s; a client cut off from it for 3 s; its disk filled for 2 s"
+[[topics]]
+name = "T"
+queues = 2
+[[producers]]
+messages = 200
+interval = "50ms"
+[[faults]]
+at = "2s"
+action = "kill"
+target = "broker-a"
+[[faults]]
+at = "6s"
+action = "restart"
+target = "broker-a"
+[[faults]]
+at = "12s"
+action = "partition"
+target = "producer-0"
+peers = "broker-a"
+duration = "3s"
+[[faults]]
+at = "16s"
+action = "fill_disk"
+target = "broker-a"
+duration = "2s"
+[run]
+length = "20s"
+)";
+
+TEST(ScenarioRun, AppliedScheduleKillsRestartsCutsAndFills) {
+  const Scenario s = parse_ok(kTiny);
+  cluster::Cluster c(testing::test_options(7), s.cluster);
+  ferry::testing::TraceOnExit trace(c.world());
+  ASSERT_TRUE(c.boot().ok()) << c.describe();
+  auto history = std::make_shared<cluster::History>();
+  const NodeId producer = c.add_client(s.producers[0].node, cluster::producer_app(s.producers[0].spec, history));
+  const NodeId broker = c.broker_node(0);
+  FaultInjector faults(c);
+  const MonoTime start = c.world().now();
+  auto run_to = [&](Duration t) { c.run_for(start + t - c.world().now()); };
+  auto sends_ok_between = [&](Duration from, Duration to) {
+    std::size_t n = 0;
+    for (const cluster::SendRecord& r : history->sends) {
+      if (r.outcome == cluster::SendOutcome::ok && r.done_at >= start + from && r.done_at < start + to) ++n;
+    }
+    return n;
+  };
+  for (const FaultStep& step : fault_timeline(s)) {
+    run_to(step.at);
+    // What the previous steps did, seen just before this one.
+    if (step.entry->action == FaultAction::restart) {
+      EXPECT_FALSE(c.world().node(broker).up()) << "killed at 2 s, still down at 6 s";
+      EXPECT_EQ(c.broker(0), nullptr);
+    }
+    if (step.entry->action == FaultAction::partition && !step.undo) {
+      ASSERT_NE(c.broker(0), nullptr) << "restarted at 6 s, up at 12 s; " << c.describe();
+      EXPECT_EQ(c.broker(0)->state(), broker::Broker::State::running);
+      EXPECT_GT(sends_ok_between(8s, 12s), 0u) << "sends succeed again once the broker is back";
+    }
+    if (step.entry->action == FaultAction::partition && step.undo) {
+      EXPECT_FALSE(c.world().net().link_up(producer, broker)) << "cut for 3 s";
+    }
+    Status applied = faults.apply(step);
+    ASSERT_TRUE(applied.ok()) << step.describe() << ": " << applied.error().to_string();
+    if (step.entry->action == FaultAction::kill) {
+      EXPECT_FALSE(c.world().node(broker).up());
+    }
+    if (step.entry->action == FaultAction::partition) {
+      EXPECT_EQ(c.world().net().link_up(producer, broker), step.undo) << step.describe();
+    }
+    if (step.entry->action == FaultAction::fill_disk) {
+      const SimDisk& disk = c.world().node(broker).disk();
+      if (step.undo) {
+        EXPECT_EQ(disk.options().capacity_bytes, DiskOptions{}.capacity_bytes) << "given back";
+      } else {
+        EXPECT_EQ(disk.options().capacity_bytes, disk.used_bytes()) << "full: free_bytes defaults to 0";
+      }
+    }
+  }
+  EXPECT_EQ(sends_ok_between(3s, 6s), 0u) << "nothing is acknowledged while the only broker is dead";
+  run_to(s.run.length);
+  const cluster::LivenessReport live =
+      c.heal_and_converge({c.brokers_running(), cluster::producers_done(c, {producer})}, s.liveness.bound);
+  EXPECT_TRUE(live.converged) << live.to_string() << "; " << c.describe();
+}
+
+TEST(ScenarioRun, RefusalsAreErrorsNotCrashes) {
+  const Scenario s = parse_ok(R"(
+[[brokers]]
+slaves = 1
+[[faults]]
+at = "1s"
+action = "wipe_disk"
+target = "broker-a"
+[[faults]]
+at = "2s"
+action = "promote_slave"
+target = "broker-a-s1"
+[[faults]]
+at = "3s"
+action = "promote_slave"
+target = "broker-a-s1"
+)");
+  cluster::Cluster c(testing::test_options(11), s.cluster);
+  ferry::testing::TraceOnExit trace(c.world());
+  ASSERT_TRUE(c.boot().ok()) << c.describe();
+  FaultInjector faults(c);
+  const std::vector<FaultStep> steps = fault_timeline(s);
+  ASSERT_EQ(steps.size(), 3u);
+  Status wiped = faults.apply(steps[0]);
+  ASSERT_FALSE(wiped.ok()) << "a running node's disk is not wiped";
+  EXPECT_NE(wiped.error().detail.find("broker-a is up"), std::string::npos) << wiped.error().detail;
+  ASSERT_TRUE(faults.apply(steps[1]).ok());
+  c.run_for(2s);
+  const std::size_t slave = *c.slave_index(0);
+  ASSERT_NE(c.broker(slave), nullptr);
+  EXPECT_NE(c.broker(slave)->config().broker_role, broker::BrokerRole::slave) << "promoted";
+  EXPECT_EQ(c.broker(slave)->config().broker_role, broker::BrokerRole::async_master) << "the group's role by default";
+  Status again = faults.apply(steps[2]);
+  ASSERT_FALSE(again.ok());
+  EXPECT_NE(again.error().detail.find("not a slave"), std::string::npos) << again.error().detail;
+  FaultStep unknown = steps[0];
+  FaultEntry ghost = *steps[0].entry;
+  ghost.targets = {"ghost"};
+  unknown.entry = &ghost;
+  Status none = faults.apply(unknown);
+  ASSERT_FALSE(none.ok());
+  EXPECT_NE(none.error().detail.find("no node \"ghost\""), std::string::npos) << none.error().detail;
+}
+
+}  // namespace
+}  // namespace ferry::sim::scenario
