@@ -150,7 +150,7 @@ void Cluster::heal_all() {
     const NodeId id{static_cast<std::uint32_t>(i)};
     SimNode& n = world_.node(id);
     if (n.state() == SimNode::State::paused) world_.resume(id);
-    if (n.state() == SimNode::State::down) world_.start(id);
+    if (n.state() == SimNode::State::down && !retired(id)) world_.start(id);
   }
 }
 
@@ -253,6 +253,7 @@ LivenessReport Cluster::heal_and_converge(const std::vector<Convergence>& requir
 Convergence Cluster::brokers_running() {
   return Convergence{"brokers running", [this]() -> std::optional<std::string> {
                        for (std::size_t i = 0; i < broker_nodes_.size(); ++i) {
+                         if (retired(broker_nodes_[i])) continue;
                          broker::Broker* b = broker(i);
                          if (b == nullptr) return broker_labels_[i] + " is down";
                          if (b->state() != broker::Broker::State::running) return broker_labels_[i] + " is not running";

@@ -16,7 +16,7 @@
 // dark), pause / resume, partition / partition_one_way / isolate / heal, clog, skew_wall_clock,
 // wipe_disk. heal_all() undoes every fault that can be undone: links healed and unclogged, paused
 // nodes resumed, down nodes started, brokers whose start failed started again (a supervisor's
-// restart), clock skew kept (a skewed clock is a property of a machine).
+// restart), clock skew kept (a skewed clock is a property of a machine), retired nodes left down.
 //
 // Single-threaded, like the World it owns; not copyable. Component pointers (broker(i),
 // namesrv(i)) are valid until the node's next crash.
@@ -25,6 +25,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -122,6 +123,11 @@ class Cluster {
   void wipe_disk(NodeId n) { world_.wipe_disk(n); }
   // Heals links, unclogs, resumes paused nodes and starts down ones (see the class comment).
   void heal_all();
+  // A node the operator replaced for good (the old master of a group whose slave was promoted:
+  // started again as a master it would be a second brokerId 0). heal_all() leaves it down and
+  // brokers_running() does not wait for it; nothing else changes (start() still starts it).
+  void retire(NodeId n) { retired_.insert(n); }
+  bool retired(NodeId n) const { return retired_.count(n) > 0; }
 
   // ---- running -------------------------------------------------------------------------------
   void run_for(Duration d) { world_.run_for(d); }
@@ -155,7 +161,8 @@ class Cluster {
   std::vector<broker::BrokerConfig> broker_configs_;
   std::vector<std::string> broker_labels_;
   std::vector<std::size_t> broker_groups_;
-  std::optional<NodeId> admin_node_;  // a bare node boot() creates topics from
+  std::optional<NodeId> admin_node_;
+  std::set<NodeId> retired_;  // a bare node boot() creates topics from
 };
 
 }  // namespace ferry::sim::cluster
