@@ -198,6 +198,9 @@ Status FaultInjector::promote(NodeId n, const FaultEntry& f) {
     return Error(Errc::invalid_argument, fmt::format("promote_slave: broker {} is not a slave (already promoted?)", name));
   }
   const broker::BrokerRole role = f.role.value_or(cluster_.spec().brokers.at(cluster_.broker_group(*index)).role);
+  // The operator's procedure (docs/operations.md): the old master is gone for good; the liveness
+  // phase's heal must not start it again as a second master of the group.
+  cluster_.retire(cluster_.broker_node(cluster_.broker_group(*index)));
   SimNode& node = cluster_.world().node(n);
   node.spawn(promote_task(b, role, &node), "scenario-promote");
   return {};

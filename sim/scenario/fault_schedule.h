@@ -47,7 +47,8 @@ class FaultInjector {
   // Does the step now. Errors (invalid_argument) for what cannot be done and is the scenario's
   // mistake or the runner's: a node that does not exist (yet), wipe_disk of a node that is up,
   // promote_slave of a broker that is down, not running or not a slave. A promotion is started on
-  // the slave's node and completes later (a failure is logged there at error level).
+  // the slave's node and completes later (a failure is logged there at error level); the group's
+  // old master is retired (Cluster::retire: the heal leaves it down, as the operator would).
   Status apply(const FaultStep& step);
   // Restores every filled disk's capacity, then Cluster::heal_all(). The liveness phase calls it
   // (or Cluster::heal_and_converge after restore_disks()).

@@ -73,7 +73,8 @@ enum class FaultAction : std::uint8_t {
   skew_clock,         // the targets' wall clocks jump by `skew` (kept: a property of the machine)
   wipe_disk,          // the targets' disks are emptied (the node must be down: kill it first)
   fill_disk,          // the targets' disks are full but `free_bytes`; duration: capacity restored
-  promote_slave,      // the operator promotes the target slave to master (`role`)
+  promote_slave,      // the operator promotes the target slave to master (`role`); the old master
+                      // is retired: the liveness phase does not start it again
 };
 inline constexpr std::uint8_t kFaultActionMax = static_cast<std::uint8_t>(FaultAction::promote_slave);
 const char* fault_action_name(FaultAction a);

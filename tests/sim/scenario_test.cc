@@ -602,6 +602,7 @@ target = "broker-a-s1"
   ASSERT_NE(c.broker(slave), nullptr);
   EXPECT_NE(c.broker(slave)->config().broker_role, broker::BrokerRole::slave) << "promoted";
   EXPECT_EQ(c.broker(slave)->config().broker_role, broker::BrokerRole::async_master) << "the group's role by default";
+  EXPECT_TRUE(c.retired(c.broker_node(0))) << "the old master is not started again by the heal";
   Status again = faults.apply(steps[2]);
   ASSERT_FALSE(again.ok());
   EXPECT_NE(again.error().detail.find("not a slave"), std::string::npos) << again.error().detail;
