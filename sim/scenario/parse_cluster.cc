@@ -9,11 +9,6 @@ namespace ferry::sim::scenario {
 
 namespace {
 
-const NameTable<store::FlushMode> kFlushModes = {{"ASYNC_FLUSH", store::FlushMode::async_flush},
-                                                 {"SYNC_FLUSH", store::FlushMode::sync_flush}};
-const NameTable<broker::BrokerRole> kMasterRoles = {{"ASYNC_MASTER", broker::BrokerRole::async_master},
-                                                    {"SYNC_MASTER", broker::BrokerRole::sync_master}};
-
 constexpr std::int64_t kGiB = std::int64_t{1} << 30;
 
 void parse_group(TableReader& r, std::size_t index, cluster::BrokerGroupSpec& g) {
@@ -21,13 +16,13 @@ void parse_group(TableReader& r, std::size_t index, cluster::BrokerGroupSpec& g)
   r.read("name", g.name);
   r.read("cluster", g.cluster);
   r.read_int("slaves", g.slaves, 0, 4);
-  r.read_enum("flush", g.flush, kFlushModes);
+  r.read_enum("flush", g.flush, flush_mode_names());
   if (r.has("slave_flush")) {
     store::FlushMode f = g.flush;
-    r.read_enum("slave_flush", f, kFlushModes);
+    r.read_enum("slave_flush", f, flush_mode_names());
     g.slave_flush = f;
   }
-  r.read_enum("role", g.role, kMasterRoles);
+  r.read_enum("role", g.role, master_role_names());
   r.read_int("disk_capacity_bytes", g.disk_capacity_bytes, 0, 1024 * kGiB);
   r.read_int("commit_log_file_size_bytes", g.store.commit_log_file_size_bytes, 4096, kGiB);
   r.read_int("consume_queue_units_per_file", g.store.consume_queue_units_per_file, 16, 1'000'000);

@@ -52,9 +52,6 @@ bool takes(const ActionRules& rules, std::string_view key) {
   return false;
 }
 
-const NameTable<CrashKind> kCrashKinds = {{"kill", CrashKind::process_kill}, {"power_off", CrashKind::power_loss}};
-const NameTable<broker::BrokerRole> kMasterRoles = {{"ASYNC_MASTER", broker::BrokerRole::async_master},
-                                                    {"SYNC_MASTER", broker::BrokerRole::sync_master}};
 
 bool is_slave(const Scenario& s, const std::string& node) {
   for (const cluster::BrokerGroupSpec& g : s.cluster.brokers) {
@@ -128,7 +125,7 @@ void parse_entry(TableReader& r, const Scenario& s, const std::set<std::string>&
   } else {
     refuse_unless(false, "duration");
   }
-  if (takes(rules, "kind")) r.read_enum("kind", f.kind, kCrashKinds);
+  if (takes(rules, "kind")) r.read_enum("kind", f.kind, crash_kind_names());
   refuse_unless(takes(rules, "kind"), "kind");
   if (takes(rules, "wipe")) r.read("wipe", f.wipe);
   refuse_unless(takes(rules, "wipe"), "wipe");
@@ -149,7 +146,7 @@ void parse_entry(TableReader& r, const Scenario& s, const std::set<std::string>&
   if (takes(rules, "role")) {
     broker::BrokerRole role{};
     if (r.has("role")) {
-      r.read_enum("role", role, kMasterRoles);
+      r.read_enum("role", role, master_role_names());
       f.role = role;
     }
     for (const std::string& t : f.targets) {

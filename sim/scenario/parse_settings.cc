@@ -9,16 +9,6 @@ namespace ferry::sim::scenario {
 
 namespace {
 
-const NameTable<LostMode> kLostModes = {{"strict", LostMode::strict}, {"report", LostMode::report}, {"off", LostMode::off}};
-
-NameTable<Requirement> requirement_names() {
-  NameTable<Requirement> t;
-  for (std::uint8_t i = 0; i <= kRequirementMax; ++i) {
-    const auto r = static_cast<Requirement>(i);
-    t.emplace_back(requirement_name(r), r);
-  }
-  return t;
-}
 
 void parse_liveness(TableReader& r, LivenessSettings& l) {
   r.read("enabled", l.enabled);
@@ -26,7 +16,7 @@ void parse_liveness(TableReader& r, LivenessSettings& l) {
   std::vector<std::string> names;
   r.read_strings("require", names);
   if (!r.has("require")) return;
-  const NameTable<Requirement> table = requirement_names();
+  const NameTable<Requirement>& table = requirement_names();
   l.require.clear();
   for (const std::string& n : names) {
     bool found = false;
@@ -71,7 +61,7 @@ void parse_named_check(TableReader& r, const CheckerInfo& info, const Scenario& 
 }
 
 void parse_checks(TableReader& r, Diagnostics& diag, const Scenario& s, CheckSettings& c) {
-  r.read_enum("lost", c.lost, kLostModes);
+  r.read_enum("lost", c.lost, lost_mode_names());
   if (r.has("duplicates_max")) {
     std::int64_t n = 0;
     r.read("duplicates_max", n, 0, 1'000'000'000);

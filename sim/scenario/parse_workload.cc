@@ -11,20 +11,9 @@ namespace ferry::sim::scenario {
 
 namespace {
 
-using remoting::body::ConsumeFromWhere;
-using remoting::body::MessageModel;
-
 constexpr std::int64_t kMessagesMax = 10'000'000;
 constexpr std::int64_t kKeysMax = 100'000;
 
-const NameTable<MessageModel> kModels = {{"CLUSTERING", MessageModel::CLUSTERING},
-                                         {"BROADCASTING", MessageModel::BROADCASTING}};
-const NameTable<ConsumeFromWhere> kFromWhere = {
-    {"CONSUME_FROM_LAST_OFFSET", ConsumeFromWhere::CONSUME_FROM_LAST_OFFSET},
-    {"CONSUME_FROM_FIRST_OFFSET", ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET},
-    {"CONSUME_FROM_TIMESTAMP", ConsumeFromWhere::CONSUME_FROM_TIMESTAMP}};
-const NameTable<ConsumerKind> kKinds = {{"push", ConsumerKind::push}, {"lite_pull", ConsumerKind::lite_pull}};
-const NameTable<ConsumeMode> kModes = {{"concurrently", ConsumeMode::concurrently}, {"orderly", ConsumeMode::orderly}};
 
 // The topic of a producer or consumer: the key, or the only topic when there is one.
 const cluster::TopicSpec* read_topic(TableReader& r, const Scenario& s, std::string& out) {
@@ -111,10 +100,10 @@ void parse_consumer(TableReader& r, const Scenario& s, std::size_t index, Consum
   r.read("group", spec.group);
   (void)read_topic(r, s, spec.topic);
   r.read("expression", spec.expression);
-  r.read_enum("model", spec.config.message_model, kModels);
-  r.read_enum("consume_from", spec.config.consume_from_where, kFromWhere);
-  r.read_enum("kind", c.kind, kKinds);
-  r.read_enum("mode", c.mode, kModes);
+  r.read_enum("model", spec.config.message_model, message_model_names());
+  r.read_enum("consume_from", spec.config.consume_from_where, consume_from_names());
+  r.read_enum("kind", c.kind, consumer_kind_names());
+  r.read_enum("mode", c.mode, consume_mode_names());
   if (c.kind == ConsumerKind::lite_pull && c.mode == ConsumeMode::orderly) {
     r.fail("mode", "a lite pull consumer has no orderly listener (RocketMQ's DefaultLitePullConsumer)");
   }

@@ -19,6 +19,7 @@
 
 #include "runtime/result.h"
 #include "runtime/time.h"
+#include "sim/scenario/scenario_names.h"
 
 namespace ferry::sim::scenario {
 
@@ -41,10 +42,6 @@ class Diagnostics {
 };
 
 int line_of(const toml::node& n);
-
-// A name and the value it stands for, for enum keys.
-template <typename E>
-using NameTable = std::vector<std::pair<std::string_view, E>>;
 
 class TableReader {
  public:
