@@ -11,48 +11,6 @@ namespace ferry::sim::scenario {
 
 namespace {
 
-// What each action takes besides `at`, `action` and `target`.
-struct ActionRules {
-  bool targets = true;     // needs targets (heal_all takes none)
-  bool peers = false;      // needs peers
-  bool duration = false;   // may have a duration
-  const char* extra = "";  // the one action-specific key it needs or may have ("" = none)
-};
-
-ActionRules rules_of(FaultAction a) {
-  switch (a) {
-    case FaultAction::kill:
-    case FaultAction::power_off:
-    case FaultAction::silence:
-    case FaultAction::pause:
-    case FaultAction::isolate: return {true, false, true, ""};
-    case FaultAction::restart: return {true, false, true, "kind,wipe"};
-    case FaultAction::resume:
-    case FaultAction::wipe_disk: return {true, false, false, ""};
-    case FaultAction::partition:
-    case FaultAction::partition_one_way: return {true, true, true, ""};
-    case FaultAction::heal: return {true, true, false, ""};
-    case FaultAction::heal_all: return {false, false, false, ""};
-    case FaultAction::clog: return {true, true, true, "latency"};
-    case FaultAction::skew_clock: return {true, false, false, "skew"};
-    case FaultAction::fill_disk: return {true, false, true, "free_bytes"};
-    case FaultAction::promote_slave: return {true, false, false, "role"};
-  }
-  return {};
-}
-
-bool takes(const ActionRules& rules, std::string_view key) {
-  std::string_view list = rules.extra;
-  while (!list.empty()) {
-    const std::size_t comma = list.find(',');
-    if (list.substr(0, comma) == key) return true;
-    if (comma == std::string_view::npos) break;
-    list.remove_prefix(comma + 1);
-  }
-  return false;
-}
-
-
 bool is_slave(const Scenario& s, const std::string& node) {
   for (const cluster::BrokerGroupSpec& g : s.cluster.brokers) {
     for (std::size_t k = 1; k <= g.slaves; ++k) {
@@ -91,7 +49,7 @@ void parse_entry(TableReader& r, const Scenario& s, const std::set<std::string>&
     return;
   }
   f.action = *parsed;
-  const ActionRules rules = rules_of(f.action);
+  const ActionKeys rules = action_keys(f.action);
   auto refuse_unless = [&](bool allowed, std::string_view key) {
     if (r.has(key) && !allowed) r.fail(key, fmt::format("not used by action {}", action));
     r.known(key);
@@ -125,25 +83,25 @@ void parse_entry(TableReader& r, const Scenario& s, const std::set<std::string>&
   } else {
     refuse_unless(false, "duration");
   }
-  if (takes(rules, "kind")) r.read_enum("kind", f.kind, crash_kind_names());
-  refuse_unless(takes(rules, "kind"), "kind");
-  if (takes(rules, "wipe")) r.read("wipe", f.wipe);
-  refuse_unless(takes(rules, "wipe"), "wipe");
-  if (takes(rules, "latency")) {
+  if (action_takes(rules, "kind")) r.read_enum("kind", f.kind, crash_kind_names());
+  refuse_unless(action_takes(rules, "kind"), "kind");
+  if (action_takes(rules, "wipe")) r.read("wipe", f.wipe);
+  refuse_unless(action_takes(rules, "wipe"), "wipe");
+  if (action_takes(rules, "latency")) {
     if (!r.has("latency")) r.fail("latency", "clog needs the extra latency (latency = \"500ms\")");
     r.read_duration("latency", f.latency, std::chrono::microseconds(1), std::chrono::minutes(10));
   }
-  refuse_unless(takes(rules, "latency"), "latency");
-  if (takes(rules, "skew")) {
+  refuse_unless(action_takes(rules, "latency"), "latency");
+  if (action_takes(rules, "skew")) {
     if (!r.has("skew")) r.fail("skew", "skew_clock needs the jump (skew = \"-5s\" or \"+2m\")");
     Duration skew{};
     r.read_duration("skew", skew, -kDurationMax, kDurationMax, true);
     f.skew_ms = to_ms(skew);
   }
-  refuse_unless(takes(rules, "skew"), "skew");
-  if (takes(rules, "free_bytes")) r.read_int("free_bytes", f.free_bytes, 0, std::int64_t{1} << 40);
-  refuse_unless(takes(rules, "free_bytes"), "free_bytes");
-  if (takes(rules, "role")) {
+  refuse_unless(action_takes(rules, "skew"), "skew");
+  if (action_takes(rules, "free_bytes")) r.read_int("free_bytes", f.free_bytes, 0, std::int64_t{1} << 40);
+  refuse_unless(action_takes(rules, "free_bytes"), "free_bytes");
+  if (action_takes(rules, "role")) {
     broker::BrokerRole role{};
     if (r.has("role")) {
       r.read_enum("role", role, master_role_names());
@@ -155,7 +113,7 @@ void parse_entry(TableReader& r, const Scenario& s, const std::set<std::string>&
       }
     }
   }
-  refuse_unless(takes(rules, "role"), "role");
+  refuse_unless(action_takes(rules, "role"), "role");
   r.finish();
 }
 

@@ -31,6 +31,39 @@ std::optional<FaultAction> parse_fault_action(std::string_view name) {
   return std::nullopt;
 }
 
+ActionKeys action_keys(FaultAction a) {
+  switch (a) {
+    case FaultAction::kill:
+    case FaultAction::power_off:
+    case FaultAction::silence:
+    case FaultAction::pause:
+    case FaultAction::isolate: return {true, false, true, ""};
+    case FaultAction::restart: return {true, false, true, "kind,wipe"};
+    case FaultAction::resume:
+    case FaultAction::wipe_disk: return {true, false, false, ""};
+    case FaultAction::partition:
+    case FaultAction::partition_one_way: return {true, true, true, ""};
+    case FaultAction::heal: return {true, true, false, ""};
+    case FaultAction::heal_all: return {false, false, false, ""};
+    case FaultAction::clog: return {true, true, true, "latency"};
+    case FaultAction::skew_clock: return {true, false, false, "skew"};
+    case FaultAction::fill_disk: return {true, false, true, "free_bytes"};
+    case FaultAction::promote_slave: return {true, false, false, "role"};
+  }
+  return {};
+}
+
+bool action_takes(const ActionKeys& keys, std::string_view key) {
+  std::string_view list = keys.extra;
+  while (!list.empty()) {
+    const std::size_t comma = list.find(',');
+    if (list.substr(0, comma) == key) return true;
+    if (comma == std::string_view::npos) break;
+    list.remove_prefix(comma + 1);
+  }
+  return false;
+}
+
 const char* requirement_name(Requirement r) { return kRequirementNames[static_cast<std::size_t>(r)]; }
 
 const char* lost_mode_name(LostMode m) {

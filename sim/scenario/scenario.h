@@ -80,6 +80,16 @@ inline constexpr std::uint8_t kFaultActionMax = static_cast<std::uint8_t>(FaultA
 const char* fault_action_name(FaultAction a);
 std::optional<FaultAction> parse_fault_action(std::string_view name);
 
+// What an action takes besides `at`, `action` and `target`.
+struct ActionKeys {
+  bool targets = true;    // needs targets (heal_all takes none)
+  bool peers = false;     // needs peers
+  bool duration = false;  // may have a duration
+  const char* extra = "";  // its own keys, comma-separated ("kind,wipe"; "" = none)
+};
+ActionKeys action_keys(FaultAction a);
+bool action_takes(const ActionKeys& keys, std::string_view key);  // `key` is one of keys.extra
+
 struct FaultEntry {
   Duration at{};  // virtual time since the start of the run (after boot)
   FaultAction action = FaultAction::kill;

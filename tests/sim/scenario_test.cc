@@ -20,6 +20,7 @@
 #include "sim/scenario/duration_text.h"
 #include "sim/scenario/fault_schedule.h"
 #include "sim/scenario/scenario_parser.h"
+#include "sim/scenario/scenario_writer.h"
 #include "sim/swarm.h"
 #include "tests/sim/sim_test_util.h"
 #include "tests/support/sim_trace_log.h"
@@ -324,6 +325,35 @@ TEST(ScenarioParse, TimelineExpandsDurationsIntoUndoSteps) {
                    }));
 }
 
+// ---- the resolved form ---------------------------------------------------------------------
+
+// Written, parsed again and written again: the same text, the same scenario.
+void expect_round_trip(const Scenario& s) {
+  const std::string text = write_scenario(s);
+  auto again = parse_scenario(text, s.file);
+  ASSERT_TRUE(again.ok()) << again.error().detail << "\nin:\n" << text;
+  EXPECT_EQ(write_scenario(*again), text);
+  EXPECT_EQ(again->name, s.name);
+  EXPECT_EQ(again->faults.size(), s.faults.size());
+  EXPECT_EQ(again->node_names(), s.node_names());
+  for (std::size_t i = 0; i < s.producers.size() && i < again->producers.size(); ++i) {
+    EXPECT_EQ(again->producers[i].spec.interval, s.producers[i].spec.interval);
+    EXPECT_EQ(again->producers[i].spec.messages, s.producers[i].spec.messages);
+    EXPECT_EQ(again->producers[i].spec.keys, s.producers[i].spec.keys);
+  }
+}
+
+TEST(ScenarioWrite, TheResolvedFormParsesToTheSameScenario) {
+  expect_round_trip(parse_ok(kFull));
+  expect_round_trip(parse_ok(""));
+  expect_round_trip(parse_ok("story = \"quotes \\\" and \\\\ backslashes\"\n[[topics]]\nname = \"T\"\n[[producers]]\nrate = 3\n"
+                             "keys = [\"a\", \"b\"]\n[liveness]\nrequire = []\n"));
+  const std::string text = write_scenario(parse_ok(kFull));
+  EXPECT_NE(text.find("interval = \"20ms\""), std::string::npos) << text;
+  EXPECT_NE(text.find("skew = \"-5s\""), std::string::npos) << text;
+  EXPECT_NE(text.find("consume_from_slave_within = \"0s\""), std::string::npos) << "defaults are written: " << text;
+}
+
 // ---- defaults ------------------------------------------------------------------------------
 
 TEST(ScenarioParse, AnEmptyFileIsATinyValidRun) {
@@ -471,6 +501,7 @@ TEST(ScenarioFiles, EveryFileInScenariosParses) {
     auto s = tools::load_scenario(f);
     ASSERT_TRUE(s.ok()) << s.error().detail;
     EXPECT_FALSE(s->story.empty()) << f << ": every scenario tells its story in one line";
+    expect_round_trip(*s);
     EXPECT_EQ(s->file, f);
   }
 }

@@ -1,0 +1,188 @@
+#include "sim/scenario/scenario_writer.h"
+
+#include <fmt/format.h>
+
+#include <iterator>
+
+#include "sim/scenario/duration_text.h"
+#include "sim/scenario/scenario_names.h"
+
+namespace ferry::sim::scenario {
+
+namespace {
+
+// A TOML basic string: quotes, backslashes and control characters escaped.
+std::string quoted(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+      fmt::format_to(std::back_inserter(out), "\\u{:04x}", static_cast<unsigned char>(c));
+    } else {
+      out += c;
+    }
+  }
+  out += '"';
+  return out;
+}
+
+std::string quoted_list(const std::vector<std::string>& items) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += quoted(items[i]);
+  }
+  out += "]";
+  return out;
+}
+
+std::string dur(Duration d) { return quoted(format_duration(d)); }
+const char* boolean(bool b) { return b ? "true" : "false"; }
+
+class Writer {
+ public:
+  void line(std::string_view key, std::string_view value) { fmt::format_to(std::back_inserter(out_), "{} = {}\n", key, value); }
+  void line(std::string_view key, std::int64_t value) { fmt::format_to(std::back_inserter(out_), "{} = {}\n", key, value); }
+  void header(std::string_view h) { fmt::format_to(std::back_inserter(out_), "\n{}\n", h); }
+  std::string take() { return std::move(out_); }
+
+ private:
+  std::string out_;
+};
+
+// keys == "key-0" .. "key-{n-1}": written as key_count.
+bool generated_keys(const std::vector<std::string>& keys) {
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (keys[i] != fmt::format("key-{}", i)) return false;
+  }
+  return !keys.empty();
+}
+
+void write_cluster(Writer& w, const cluster::ClusterSpec& c) {
+  w.header("[cluster]");
+  w.line("namesrvs", static_cast<std::int64_t>(c.namesrvs));
+  for (const cluster::BrokerGroupSpec& g : c.brokers) {
+    w.header("[[brokers]]");
+    w.line("name", quoted(g.name));
+    w.line("cluster", quoted(g.cluster));
+    w.line("slaves", static_cast<std::int64_t>(g.slaves));
+    w.line("role", quoted(name_in(master_role_names(), g.role)));
+    w.line("flush", quoted(name_in(flush_mode_names(), g.flush)));
+    if (g.slave_flush) w.line("slave_flush", quoted(name_in(flush_mode_names(), *g.slave_flush)));
+    w.line("disk_capacity_bytes", static_cast<std::int64_t>(g.disk_capacity_bytes));
+    w.line("commit_log_file_size_bytes", g.store.commit_log_file_size_bytes);
+    w.line("consume_queue_units_per_file", g.store.consume_queue_units_per_file);
+    w.line("message_size_max_bytes", g.store.message_size_max_bytes);
+    w.line("sync_flush_timeout", dur(g.store.sync_flush_timeout));
+  }
+  for (const cluster::TopicSpec& t : c.topics) {
+    w.header("[[topics]]");
+    w.line("name", quoted(t.name));
+    w.line("queues", t.queues);
+    w.line("ordered", boolean(t.ordered));
+  }
+}
+
+void write_workload(Writer& w, const Scenario& s) {
+  for (const ProducerScenario& p : s.producers) {
+    w.header("[[producers]]");
+    w.line("node", quoted(p.node));
+    w.line("group", quoted(p.spec.group));
+    w.line("topic", quoted(p.spec.topic));
+    w.line("start_at", dur(p.start_at));
+    w.line("messages", static_cast<std::int64_t>(p.spec.messages));
+    w.line("interval", dur(p.spec.interval));
+    w.line("body_bytes", static_cast<std::int64_t>(p.spec.body_bytes));
+    if (generated_keys(p.spec.keys)) {
+      w.line("key_count", static_cast<std::int64_t>(p.spec.keys.size()));
+    } else {
+      w.line("keys", quoted_list(p.spec.keys));
+    }
+    w.line("ordered", boolean(p.spec.ordered));
+    w.line("send_latency_fault_enable", boolean(p.spec.config.send_latency_fault_enable));
+    w.line("retry_times_when_send_failed", p.spec.config.retry_times_when_send_failed);
+    w.line("retry_another_broker_when_not_store_ok", boolean(p.spec.config.retry_another_broker_when_not_store_ok));
+    w.line("send_timeout", dur(p.spec.config.send_timeout));
+  }
+  for (const ConsumerScenario& c : s.consumers) {
+    w.header("[[consumers]]");
+    w.line("node", quoted(c.node));
+    w.line("group", quoted(c.spec.group));
+    w.line("topic", quoted(c.spec.topic));
+    w.line("expression", quoted(c.spec.expression));
+    w.line("model", quoted(name_in(message_model_names(), c.spec.config.message_model)));
+    w.line("kind", quoted(name_in(consumer_kind_names(), c.kind)));
+    w.line("mode", quoted(name_in(consume_mode_names(), c.mode)));
+    w.line("consume_from", quoted(name_in(consume_from_names(), c.spec.config.consume_from_where)));
+    w.line("start_at", dur(c.start_at));
+    if (c.stop_at) w.line("stop_at", dur(*c.stop_at));
+  }
+}
+
+void write_faults(Writer& w, const std::vector<FaultEntry>& faults) {
+  for (const FaultEntry& f : faults) {
+    const ActionKeys keys = action_keys(f.action);
+    w.header("[[faults]]");
+    w.line("at", dur(f.at));
+    w.line("action", quoted(fault_action_name(f.action)));
+    if (keys.targets) w.line("target", quoted_list(f.targets));
+    if (keys.peers) w.line("peers", quoted_list(f.peers));
+    if (keys.duration && f.duration) w.line("duration", dur(*f.duration));
+    if (action_takes(keys, "kind")) w.line("kind", quoted(name_in(crash_kind_names(), f.kind)));
+    if (action_takes(keys, "wipe")) w.line("wipe", boolean(f.wipe));
+    if (action_takes(keys, "latency")) w.line("latency", dur(f.latency));
+    if (action_takes(keys, "skew")) w.line("skew", dur(std::chrono::milliseconds(f.skew_ms)));
+    if (action_takes(keys, "free_bytes")) w.line("free_bytes", static_cast<std::int64_t>(f.free_bytes));
+    if (action_takes(keys, "role") && f.role) w.line("role", quoted(name_in(master_role_names(), *f.role)));
+  }
+}
+
+std::string check_value(const CheckValue& v) {
+  if (const bool* b = std::get_if<bool>(&v)) return boolean(*b);
+  if (const std::int64_t* i = std::get_if<std::int64_t>(&v)) return fmt::format("{}", *i);
+  if (const Duration* d = std::get_if<Duration>(&v)) return dur(*d);
+  return quoted(std::get<std::string>(v));
+}
+
+void write_settings(Writer& w, const Scenario& s) {
+  w.header("[run]");
+  w.line("length", dur(s.run.length));
+  w.line("swarm", boolean(s.run.swarm));
+  w.header("[liveness]");
+  w.line("enabled", boolean(s.liveness.enabled));
+  w.line("bound", dur(s.liveness.bound));
+  std::vector<std::string> require;
+  for (Requirement r : s.liveness.require) require.emplace_back(requirement_name(r));
+  w.line("require", quoted_list(require));
+  const CheckSettings& c = s.checks;
+  w.header("[checks]");
+  w.line("lost", quoted(name_in(lost_mode_names(), c.lost)));
+  if (c.duplicates_max) w.line("duplicates_max", *c.duplicates_max);
+  w.line("corrupt", boolean(c.corrupt));
+  if (c.per_key_order) w.line("per_key_order", boolean(*c.per_key_order));
+  w.line("offsets_dense", boolean(c.offsets_dense));
+  w.line("offsets_monotonic", boolean(c.offsets_monotonic));
+  w.line("routes", boolean(c.routes));
+  w.line("expected_errors", quoted_list(c.expected_errors));
+  for (const NamedCheck& n : c.named) {
+    w.header(fmt::format("[checks.{}]", n.name));
+    for (const auto& [key, value] : n.options) w.line(key, check_value(value));
+  }
+}
+
+}  // namespace
+
+std::string write_scenario(const Scenario& s) {
+  Writer w;
+  w.line("name", quoted(s.name));
+  if (!s.story.empty()) w.line("story", quoted(s.story));  // an empty string is refused
+  write_cluster(w, s.cluster);
+  write_workload(w, s);
+  write_faults(w, s.faults);
+  write_settings(w, s);
+  return w.take();
+}
+
+}  // namespace ferry::sim::scenario
