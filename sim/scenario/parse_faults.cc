@@ -20,9 +20,24 @@ bool is_slave(const Scenario& s, const std::string& node) {
   return false;
 }
 
+// A client node exists from its start_at on: a fault before that has nothing to hurt.
+std::optional<Duration> client_start(const Scenario& s, const std::string& node) {
+  for (const ProducerScenario& p : s.producers) {
+    if (p.node == node) return p.start_at;
+  }
+  for (const ConsumerScenario& c : s.consumers) {
+    if (c.node == node) return c.start_at;
+  }
+  return std::nullopt;
+}
+
 void check_nodes(TableReader& r, std::string_view key, const std::vector<std::string>& nodes,
-                 const std::set<std::string>& known) {
+                 const std::set<std::string>& known, const Scenario& s, Duration at) {
   for (const std::string& n : nodes) {
+    const auto start = client_start(s, n);
+    if (start && *start > at) {
+      r.fail(key, fmt::format("\"{}\" starts at {}, after this fault ({})", n, format_duration(*start), format_duration(at)));
+    }
     if (known.count(n) > 0) continue;
     r.fail(key, fmt::format("\"{}\" is not a node of this scenario (nodes: {})", n, fmt::join(known, ", ")));
   }
@@ -56,15 +71,15 @@ void parse_entry(TableReader& r, const Scenario& s, const std::set<std::string>&
   };
   if (rules.targets) {
     r.read_strings("target", f.targets);
-    if (f.targets.empty() && !r.has("target")) r.fail("target", fmt::format("action {} needs a target", action));
-    check_nodes(r, "target", f.targets, nodes);
+    if (f.targets.empty()) r.fail("target", fmt::format("action {} needs a target", action));
+    check_nodes(r, "target", f.targets, nodes, s, f.at);
   } else {
     refuse_unless(false, "target");
   }
   if (rules.peers) {
     r.read_strings("peers", f.peers);
-    if (f.peers.empty() && !r.has("peers")) r.fail("peers", fmt::format("action {} needs peers", action));
-    check_nodes(r, "peers", f.peers, nodes);
+    if (f.peers.empty()) r.fail("peers", fmt::format("action {} needs peers", action));
+    check_nodes(r, "peers", f.peers, nodes, s, f.at);
     for (const std::string& t : f.targets) {
       if (std::find(f.peers.begin(), f.peers.end(), t) != f.peers.end()) {
         r.fail("peers", fmt::format("\"{}\" is both a target and a peer", t));

@@ -98,9 +98,10 @@ void parse_settings(TableReader& top, Diagnostics& diag, Scenario& out) {
     r.read("swarm", out.run.swarm);
     r.finish();
   }
-  for (const FaultEntry& f : out.faults) {
+  for (std::size_t i = 0; i < out.faults.size(); ++i) {
+    const FaultEntry& f = out.faults[i];
     if (f.at > out.run.length) {
-      diag.add(f.line, "faults.at", fmt::format("{} is after the end of the run (run.length = {})", format_duration(f.at),
+      diag.add(f.line, fmt::format("faults[{}].at", i), fmt::format("{} is after the end of the run (run.length = {})", format_duration(f.at),
                                                 format_duration(out.run.length)));
     }
   }
