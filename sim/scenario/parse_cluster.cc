@@ -45,7 +45,7 @@ void parse_cluster(TableReader& top, Diagnostics& diag, Scenario& out) {
     r.read_int("namesrvs", spec.namesrvs, 1, 8);
     r.finish();
   }
-  if (const toml::array* a = top.tables("brokers")) {
+  if (const toml::array* a = top.tables("brokers", kBrokerGroupsMax)) {
     if (a->empty()) top.fail("brokers", "a scenario needs at least one broker group (or leave [[brokers]] out)");
     spec.brokers.clear();
     std::set<std::string> names;
@@ -57,7 +57,7 @@ void parse_cluster(TableReader& top, Diagnostics& diag, Scenario& out) {
       spec.brokers.push_back(std::move(g));
     }
   }
-  if (const toml::array* a = top.tables("topics")) {
+  if (const toml::array* a = top.tables("topics", kTopicsMax)) {
     std::set<std::string> names;
     for (std::size_t i = 0; i < a->size(); ++i) {
       TableReader r(diag, *a->get(i)->as_table(), fmt::format("topics[{}]", i));

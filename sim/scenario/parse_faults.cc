@@ -135,7 +135,7 @@ void parse_entry(TableReader& r, const Scenario& s, const std::set<std::string>&
 }  // namespace
 
 void parse_faults(TableReader& top, Diagnostics& diag, Scenario& out) {
-  const toml::array* a = top.tables("faults");
+  const toml::array* a = top.tables("faults", kFaultsMax);
   if (a == nullptr) return;
   std::set<std::string> nodes;
   for (const std::string& n : out.node_names()) nodes.insert(n);

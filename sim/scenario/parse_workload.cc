@@ -120,7 +120,7 @@ void parse_workload(TableReader& top, Diagnostics& diag, Scenario& out) {
   auto claim = [&](TableReader& r, const std::string& node) {
     if (!taken.insert(node).second) r.fail("node", fmt::format("\"{}\" is the name of another node", node));
   };
-  if (const toml::array* a = top.tables("producers")) {
+  if (const toml::array* a = top.tables("producers", kProducersMax)) {
     for (std::size_t i = 0; i < a->size(); ++i) {
       TableReader r(diag, *a->get(i)->as_table(), fmt::format("producers[{}]", i));
       ProducerScenario p;
@@ -129,7 +129,7 @@ void parse_workload(TableReader& top, Diagnostics& diag, Scenario& out) {
       out.producers.push_back(std::move(p));
     }
   }
-  if (const toml::array* a = top.tables("consumers")) {
+  if (const toml::array* a = top.tables("consumers", kConsumersMax)) {
     for (std::size_t i = 0; i < a->size(); ++i) {
       TableReader r(diag, *a->get(i)->as_table(), fmt::format("consumers[{}]", i));
       ConsumerScenario c;

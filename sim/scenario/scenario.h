@@ -13,6 +13,7 @@
 // each producer's and consumer's `node` for the client nodes the runner adds.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -27,6 +28,17 @@
 #include "sim/ids.h"
 
 namespace ferry::sim::scenario {
+
+// ---- bounds --------------------------------------------------------------------------------
+
+// What one file may declare. Nodes get addresses 127.0.0.<10+id>, so a world holds about 240:
+// 8 NameServers + 16 groups of 5 brokers + 64 producers + 64 consumers stay well inside.
+inline constexpr std::size_t kBrokerGroupsMax = 16;
+inline constexpr std::size_t kTopicsMax = 256;
+inline constexpr std::size_t kProducersMax = 64;
+inline constexpr std::size_t kConsumersMax = 64;
+inline constexpr std::size_t kFaultsMax = 10'000;
+inline constexpr std::size_t kScenarioTextBytesMax = 1 << 20;
 
 // ---- workload ------------------------------------------------------------------------------
 

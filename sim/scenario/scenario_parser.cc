@@ -20,6 +20,10 @@ std::string base_name(const std::string& file) {
 }  // namespace
 
 Result<Scenario> parse_scenario(std::string_view toml_text, std::string file_name) {
+  if (toml_text.size() > kScenarioTextBytesMax) {
+    return Error(Errc::invalid_argument, fmt::format("{}: {} bytes; a scenario is at most {} bytes", file_name,
+                                                     toml_text.size(), kScenarioTextBytesMax));
+  }
   toml::table root;
   // toml++ reports syntax errors by exception: caught here, at the library's edge.
   try {

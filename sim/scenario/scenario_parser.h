@@ -5,7 +5,8 @@
 // duration ("30s", "500ms", "2m"), a name that is not one of its choices, a number out of its
 // range, a topic no cluster serves, a fault target that is not a node of the cluster, an option a
 // fault action does not take. Each problem is reported as `file:line: key: what is wrong`, all of
-// them at once (up to kDiagnosticsMax), in an invalid_argument Error, one a line.
+// them at once (up to kDiagnosticsMax), in an invalid_argument Error, one a line. Bounded: text
+// up to kScenarioTextBytesMax, entries up to the k...Max of scenario.h.
 //
 // Pure: no files, no clock. Reading the file is the caller's (tools/mqsim/scenario_file.h).
 #pragma once

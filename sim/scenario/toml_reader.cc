@@ -192,13 +192,17 @@ const toml::table* TableReader::table(std::string_view key) {
   return nullptr;
 }
 
-const toml::array* TableReader::tables(std::string_view key) {
+const toml::array* TableReader::tables(std::string_view key, std::size_t entries_max) {
   const toml::node* n = find(key);
   if (n == nullptr) return nullptr;
   const auto* a = n->as_array();
   if (a != nullptr && a->empty()) return a;
   if (a == nullptr || !a->is_array_of_tables()) {
     fail(key, fmt::format("expected [[{}]] entries, found {}", path(key), type_name(*n)));
+    return nullptr;
+  }
+  if (a->size() > entries_max) {
+    fail(key, fmt::format("{} entries; at most {}", a->size(), entries_max));
     return nullptr;
   }
   return a;

@@ -88,8 +88,9 @@ class TableReader {
 
   // A sub-table (nullptr when absent or not a table: reported).
   const toml::table* table(std::string_view key);
-  // An array of tables ([[key]] entries); nullptr when absent or not one (reported).
-  const toml::array* tables(std::string_view key);
+  // An array of tables ([[key]] entries); nullptr when absent, not one, or longer than
+  // `entries_max` (reported).
+  const toml::array* tables(std::string_view key, std::size_t entries_max);
 
   // Marks a key known without reading it (a key another reader handles).
   void known(std::string_view key) { known_.insert(std::string(key)); }

@@ -487,6 +487,14 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"TOML syntax", "name = \"x\"\n[run\n", "t.toml:2: "}),
     [](const ::testing::TestParamInfo<BadCase>& info) { return std::to_string(info.index); });
 
+TEST(ScenarioParse, EntriesAndTextAreBounded) {
+  std::string many = "[[topics]]\nname = \"T\"\n";
+  for (std::size_t i = 0; i <= kProducersMax; ++i) many += "[[producers]]\n";
+  EXPECT_NE(parse_error(many).find("t.toml:3: producers: 65 entries; at most 64"), std::string::npos) << parse_error(many);
+  const std::string huge = "story = \"" + std::string(kScenarioTextBytesMax, 'x') + "\"\n";
+  EXPECT_NE(parse_error(huge).find("a scenario is at most"), std::string::npos);
+}
+
 TEST(ScenarioParse, EveryProblemOfAFileIsReportedAtOnce) {
   const std::string e = parse_error("colour = 1\n[cluster]\nnamesrvs = 0\n[run]\nlength = \"soon\"\n");
   EXPECT_NE(e.find("t.toml:1: colour: unknown key"), std::string::npos) << e;
