@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "sim/swarm.h"
+
 namespace ferry::sim::scenario {
 
 const char* consumer_kind_name(ConsumerKind k) { return k == ConsumerKind::push ? "push" : "lite_pull"; }
@@ -73,6 +75,12 @@ const char* lost_mode_name(LostMode m) {
     case LostMode::off: return "off";
   }
   return "?";
+}
+
+WorldOptions world_options(const Scenario& s, std::uint64_t seed) {
+  WorldOptions o = s.run.swarm ? swarm_options(seed) : WorldOptions{};
+  o.seed = seed;
+  return o;
 }
 
 std::vector<std::string> Scenario::node_names() const {

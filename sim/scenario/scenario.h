@@ -26,6 +26,7 @@
 #include "sim/cluster/cluster_spec.h"
 #include "sim/cluster/workload.h"
 #include "sim/ids.h"
+#include "sim/options.h"
 
 namespace ferry::sim::scenario {
 
@@ -199,5 +200,9 @@ struct Scenario {
   // Every node name a fault may target: NameServers, brokers (masters, then slaves), clients.
   std::vector<std::string> node_names() const;
 };
+
+// The World's options for one seed of `s`: sim::swarm_options(seed) when run.swarm, else the
+// defaults (no buggify, no random faults) with that seed.
+WorldOptions world_options(const Scenario& s, std::uint64_t seed);
 
 }  // namespace ferry::sim::scenario

@@ -378,6 +378,14 @@ TEST(ScenarioParse, AnEmptyFileIsATinyValidRun) {
   EXPECT_FALSE(s.checks.per_key_order.has_value());
   EXPECT_TRUE(s.checks.corrupt);
   EXPECT_TRUE(s.checks.named.empty());
+  const WorldOptions o = world_options(s, 5);
+  EXPECT_EQ(o.seed, 5u);
+  EXPECT_FALSE(o.buggify.enabled) << "no swarm: no buggify";
+  Scenario swarm = s;
+  swarm.run.swarm = true;
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+    EXPECT_EQ(world_options(swarm, seed).buggify.enabled, swarm_options(seed).buggify.enabled) << "seed " << seed;
+  }
 }
 
 TEST(ScenarioParse, AShortFileGetsTheRestFromDefaults) {
@@ -672,8 +680,8 @@ struct MiniRun {
 };
 
 void run_file(const Scenario& s, std::uint64_t seed, MiniRun& out) {
-  WorldOptions o = s.run.swarm ? swarm_options(seed) : testing::test_options(seed);
-  o.seed = seed;
+  (void)testing::test_options(seed);  // quiets node start/crash logs unless FERRY_LOG is set
+  const WorldOptions o = world_options(s, seed);
   out.cluster = std::make_unique<cluster::Cluster>(o, s.cluster);
   cluster::Cluster& c = *out.cluster;
   ASSERT_TRUE(c.boot(std::chrono::minutes(2)).ok()) << s.file << ": " << c.describe();
