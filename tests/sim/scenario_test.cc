@@ -4,6 +4,8 @@
 // says (a broker killed, then restarted; a link cut and healed; a disk filled and given back).
 //
 //   build/bin/sim_scenario_test
+//   FERRY_SIM_SEEDS=1-20 build/bin/sim_scenario_test --gtest_filter='ScenarioRun.EveryFile*'   # a sweep
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -714,19 +716,34 @@ void run_file(const Scenario& s, std::uint64_t seed, MiniRun& out) {
   out.live = c.heal_and_converge(require, s.liveness.bound);
 }
 
+// Seed 1, or FERRY_SIM_SEEDS="17" / "1-40" (tests may read the environment).
+std::pair<std::uint64_t, std::uint64_t> seed_range() {
+  const char* env = std::getenv("FERRY_SIM_SEEDS");
+  if (env == nullptr) return {1, 1};
+  const std::string s(env);
+  const auto dash = s.find('-');
+  const std::uint64_t first = std::stoull(s.substr(0, dash));
+  return {first, dash == std::string::npos ? first : std::stoull(s.substr(dash + 1))};
+}
+
 TEST(ScenarioRun, EveryFileRunsAndConverges) {
   const char* src = std::getenv("FERRY_SOURCE_DIR");
   ASSERT_NE(src, nullptr) << "FERRY_SOURCE_DIR is set by ctest";
   auto files = tools::scenario_files(std::string(src) + "/scenarios");
   ASSERT_TRUE(files.ok()) << files.error().to_string();
+  const auto [first, last] = seed_range();
   for (const std::string& f : *files) {
     auto loaded = tools::load_scenario(f);
     ASSERT_TRUE(loaded.ok()) << loaded.error().detail;
-    MiniRun run;
-    run_file(*loaded, 1, run);
-    if (::testing::Test::HasFatalFailure()) return;
-    ferry::testing::record_trace(run.cluster->world(), loaded->name);
-    EXPECT_TRUE(run.live.converged) << f << ": " << run.live.to_string() << "; " << run.cluster->describe();
+    for (std::uint64_t seed = first; seed <= last; ++seed) {
+      MiniRun run;
+      run_file(*loaded, seed, run);
+      if (::testing::Test::HasFatalFailure()) return;
+      ferry::testing::record_trace(run.cluster->world(), fmt::format("{}/{}", loaded->name, seed));
+      EXPECT_TRUE(run.live.converged) << f << " seed " << seed << ": " << run.live.to_string() << "; "
+                                      << run.cluster->describe() << "\nreplay: FERRY_SIM_SEEDS=" << seed
+                                      << " build/bin/sim_scenario_test --gtest_filter=ScenarioRun.EveryFile*";
+    }
   }
 }
 
