@@ -66,34 +66,6 @@ std::optional<BodyFields> parse_body(std::string_view body) {
   return f;
 }
 
-// ---- history -------------------------------------------------------------------------------
-
-const char* outcome_name(SendOutcome o) {
-  switch (o) {
-    case SendOutcome::ok: return "ok";
-    case SendOutcome::stored_not_durable: return "stored-not-durable";
-    case SendOutcome::failed: return "failed";
-    case SendOutcome::unknown: return "unknown";
-  }
-  return "?";
-}
-
-std::set<std::pair<std::string, std::uint64_t>> History::acked() const {
-  std::set<std::pair<std::string, std::uint64_t>> out;
-  for (const SendRecord& s : sends) {
-    if (s.outcome == SendOutcome::ok) out.emplace(s.producer, s.seq);
-  }
-  return out;
-}
-
-std::set<std::pair<std::string, std::uint64_t>> History::consumed_by(const std::string& group) const {
-  std::set<std::pair<std::string, std::uint64_t>> out;
-  for (const ConsumeRecord& c : consumes) {
-    if (c.group == group && c.intact) out.emplace(c.producer, c.seq);
-  }
-  return out;
-}
-
 // ---- apps ----------------------------------------------------------------------------------
 
 namespace {
@@ -110,6 +82,7 @@ class ProducerApp final : public NodeProcess {
     producer_ = std::make_unique<client::Producer>(*instance_, spec_.config);
     const Status started = producer_->start();
     FERRY_ASSERT(started.ok(), "producer {} did not start: {}", name_, started.ok() ? "" : started.error().to_string());
+    history_->record_event(rt.now(), EventKind::start, name_, "producer started");
     rt.spawn(run(this), "workload-producer");
   }
   ~ProducerApp() override {
@@ -133,7 +106,9 @@ class ProducerApp final : public NodeProcess {
       m.body.assign(body.begin(), body.end());
       m.set_keys(key);
       const std::size_t index = h.sends.size();
-      h.sends.push_back(SendRecord{self->name_, seq, key, self->spec_.topic, SendOutcome::unknown, "in flight", {}, {}, rt.now(), {}});
+      SendRecord sending_record{self->name_, seq, key, self->spec_.topic, SendOutcome::unknown, "in flight", {}, {}, rt.now(), {}};
+      sending_record.ordered = self->spec_.ordered;
+      h.sends.push_back(std::move(sending_record));
       // (No co_await inside a conditional expression: GCC 12 miscompiles it.)
       Task<Result<client::SendResult>> sending = self->spec_.ordered ? self->producer_->send(std::move(m), client::select_by_hash(key))
                                                                      : self->producer_->send(std::move(m));
@@ -176,6 +151,7 @@ class ConsumerApp final : public NodeProcess {
     FERRY_ASSERT(sub.ok(), "subscribe {}: {}", spec_.topic, sub.ok() ? "" : sub.error().to_string());
     const std::string name = cc.instance_name;
     const std::string group = spec_.group;
+    history->record_event(rt.now(), EventKind::start, name, "consumer started in " + group);
     Runtime* r = &rt;
     consumer_->set_listener([history, name, group, r](const std::vector<MessageExt>& msgs, client::ConsumeConcurrentlyContext& ctx) {
       for (const MessageExt& m : msgs) {
