@@ -8,6 +8,7 @@
 #include "common/big_endian.h"
 #include "common/crc.h"
 #include "runtime/assert.h"
+#include "sim/check/lost_acked.h"
 
 namespace ferry::sim::cluster {
 
@@ -217,15 +218,9 @@ bool producer_done(Cluster& c, NodeId node) {
 
 Convergence all_acked_consumed(std::shared_ptr<History> history, std::string group) {
   return Convergence{"acknowledged messages consumed by " + group, [history, group]() -> std::optional<std::string> {
-                       const auto consumed = history->consumed_by(group);
-                       std::size_t missing = 0;
-                       std::string first;
-                       for (const auto& a : history->acked()) {
-                         if (consumed.count(a) > 0) continue;
-                         if (missing++ == 0) first = fmt::format("{}#{}", a.first, a.second);
-                       }
-                       if (missing == 0) return std::nullopt;
-                       return fmt::format("{} acknowledged messages not consumed yet (first: {})", missing, first);
+                       const auto missing = check::acked_not_consumed(*history, group, {});
+                       if (missing.empty()) return std::nullopt;
+                       return fmt::format("{} acknowledged messages not consumed yet (first: {})", missing.size(), missing.front()->id());
                      }};
 }
 
