@@ -154,7 +154,19 @@ class ConsumerApp final : public NodeProcess {
     const std::string group = spec_.group;
     history->record_event(rt.now(), EventKind::start, name, "consumer started in " + group);
     Runtime* r = &rt;
-    consumer_->set_listener([history, name, group, r](const std::vector<MessageExt>& msgs, client::ConsumeConcurrentlyContext& ctx) {
+    client::PushConsumer* pc = consumer_.get();
+    auto seen = std::make_shared<std::map<MessageQueue, std::weak_ptr<const client::ProcessQueue>>>();
+    consumer_->set_listener([history, name, group, r, pc, seen](const std::vector<MessageExt>& msgs, client::ConsumeConcurrentlyContext& ctx) {
+      // A batch from another ProcessQueue than the queue's last one: the queue was dropped and
+      // taken again (a rebalance on this client), so it restarts from the committed offset.
+      // Recorded, as it explains the redelivery that follows (checker queue-offsets).
+      std::shared_ptr<const client::ProcessQueue> now = pc->process_queue(ctx.queue);
+      auto [it, fresh] = seen->emplace(ctx.queue, now);
+      const bool same = !it->second.owner_before(now) && !now.owner_before(it->second) && !it->second.expired();
+      if (!fresh && !same) {
+        history->record_event(r->now(), EventKind::rebalance, name, "took " + ctx.queue.to_string() + " again");
+        it->second = now;
+      }
       for (const MessageExt& m : msgs) {
         ConsumeRecord c;
         c.consumer = name;

@@ -17,6 +17,7 @@
 #include "sim/cluster/workload.h"
 #include "sim/swarm.h"
 #include "tests/sim/sim_test_util.h"
+#include "tools/mqsim/history_file.h"
 
 namespace ferry::sim::cluster {
 namespace {
@@ -29,6 +30,7 @@ struct Outcome {
   std::vector<std::string> failures;  // empty: every check held
   std::string summary;
   std::vector<std::string> verdicts;  // one line per checker
+  std::shared_ptr<History> history;
 };
 
 ClusterSpec spec() {
@@ -111,6 +113,7 @@ Outcome run_seed(std::uint64_t seed) {
     return out;
   }
   auto history = std::make_shared<History>();
+  out.history = history;
   ProducerSpec p;
   p.messages = 150;
   p.interval = std::chrono::milliseconds(40);
@@ -197,6 +200,13 @@ TEST(ClusterSim, EveryAcknowledgedMessageIsConsumedAfterSwarmFaultsAndTheSameSee
     const double real_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     const std::string replay = fmt::format("replay: FERRY_SIM_SEEDS={} build/bin/sim_cluster_test", seed);
     for (const std::string& f : a.failures) ADD_FAILURE() << "seed " << seed << ": " << f << "\n" << replay;
+    if (!a.failures.empty() && a.history) {
+      // The evidence, for `mqsim check` (and for reading: json).
+      const std::string path = ::testing::TempDir() + fmt::format("sim_cluster_test_seed{}.history.json", seed);
+      const Status saved = mqsim::save_history_file(path, *a.history);
+      std::printf("seed %llu: history %s: build/bin/mqsim check %s\n", static_cast<unsigned long long>(seed),
+                  saved.ok() ? "saved" : saved.error().to_string().c_str(), path.c_str());
+    }
     const Outcome b = run_seed(seed);
     EXPECT_EQ(a.final_hash, b.final_hash) << "seed " << seed << " is not deterministic: two runs hashed "
                                           << fmt::format("{:016x} and {:016x}", a.final_hash, b.final_hash) << "\n" << replay;
