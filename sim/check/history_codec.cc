@@ -36,12 +36,26 @@ void time_field(Ar& ar, const char* name, MonoTime& t) {
   t = MonoTime(Duration(ns));
 }
 
+// An enum is its name in json (for people), its number in binary; `name_of` maps each value up to
+// `max` to its name.
 template <class E, class Ar>
-void enum_field(Ar& ar, const char* name, E& e, std::uint8_t max) {
-  std::uint8_t v = static_cast<std::uint8_t>(e);
-  ar(cereal::make_nvp(name, v));
-  if (v > max) throw cereal::Exception(fmt::format("{} = {} is out of range (at most {})", name, v, max));
-  e = static_cast<E>(v);
+void enum_field(Ar& ar, const char* name, E& e, std::uint8_t max, const char* (*name_of)(E)) {
+  if constexpr (cereal::traits::is_text_archive<Ar>::value) {
+    std::string text = name_of(e);
+    ar(cereal::make_nvp(name, text));
+    for (std::uint8_t v = 0; v <= max; ++v) {
+      if (text == name_of(static_cast<E>(v))) {
+        e = static_cast<E>(v);
+        return;
+      }
+    }
+    throw cereal::Exception(fmt::format("{} = \"{}\" is not one of its names", name, text));
+  } else {
+    std::uint8_t v = static_cast<std::uint8_t>(e);
+    ar(cereal::make_nvp(name, v));
+    if (Ar::is_loading::value && v > max) throw cereal::Exception(fmt::format("{} = {} is out of range (at most {})", name, v, max));
+    e = static_cast<E>(v);
+  }
 }
 
 }  // namespace
@@ -50,7 +64,7 @@ template <class Ar>
 void serialize(Ar& ar, SendRecord& s) {
   ar(cereal::make_nvp("producer", s.producer), cereal::make_nvp("seq", s.seq), cereal::make_nvp("key", s.key),
      cereal::make_nvp("topic", s.topic));
-  enum_field(ar, "outcome", s.outcome, kSendOutcomeMax);
+  enum_field(ar, "outcome", s.outcome, kSendOutcomeMax, &outcome_name);
   ar(cereal::make_nvp("detail", s.detail));
   queue_fields(ar, s.queue, s.queue_offset);
   time_field(ar, "sent_at_ns", s.sent_at);
@@ -71,7 +85,7 @@ void serialize(Ar& ar, ConsumeRecord& c) {
 template <class Ar>
 void serialize(Ar& ar, Event& e) {
   time_field(ar, "at_ns", e.at);
-  enum_field(ar, "kind", e.kind, kEventKindMax);
+  enum_field(ar, "kind", e.kind, kEventKindMax, &event_kind_name);
   ar(cereal::make_nvp("target", e.target), cereal::make_nvp("detail", e.detail));
 }
 

@@ -114,6 +114,12 @@ TEST(HistoryCodec, EveryTruncationAndEveryByteFlipOfABinaryFileIsRefused) {
     Result<History> r = decode_history(damaged, HistoryEncoding::binary);
     EXPECT_FALSE(r.ok()) << "a flip of byte " << i << " was accepted";
   }
+  // A damaged enum behind a valid checksum: the byte of the first send's outcome, set to 9.
+  History h = sample();
+  h.sends.front().outcome = static_cast<SendOutcome>(9);
+  Result<History> out_of_range = decode_history(encode_history(h, HistoryEncoding::binary), HistoryEncoding::binary);
+  ASSERT_FALSE(out_of_range.ok());
+  EXPECT_NE(out_of_range.error().detail.find("outcome = 9 is out of range"), std::string::npos) << out_of_range.error().to_string();
   Result<History> longer = decode_history(bytes + "x", HistoryEncoding::binary);
   ASSERT_FALSE(longer.ok());
   EXPECT_NE(longer.error().detail.find("promises"), std::string::npos) << longer.error().to_string();
@@ -149,10 +155,10 @@ TEST(HistoryCodec, TruncatedDamagedOrForeignJsonIsRefused) {
   wrong_type.replace(wrong_type.find("\"seq\": 0"), 8, "\"seq\": \"zero\"");
   EXPECT_FALSE(decode_history(wrong_type, HistoryEncoding::json).ok());
   std::string bad_enum = json;
-  bad_enum.replace(bad_enum.find("\"outcome\": 0"), 12, "\"outcome\": 9");
+  bad_enum.replace(bad_enum.find("\"outcome\": \"ok\""), 15, "\"outcome\": \"okay\"");
   Result<History> r = decode_history(bad_enum, HistoryEncoding::json);
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.error().detail.find("outcome = 9 is out of range"), std::string::npos) << r.error().to_string();
+  EXPECT_NE(r.error().detail.find("outcome = \"okay\" is not one of its names"), std::string::npos) << r.error().to_string();
   EXPECT_FALSE(decode_history(encode_history(sample(), HistoryEncoding::binary), HistoryEncoding::json).ok());
   EXPECT_FALSE(decode_history(json, HistoryEncoding::binary).ok());
 }
