@@ -18,22 +18,25 @@ namespace ferry::sim::check {
 namespace {
 
 // Fields cereal cannot see directly (tagged numbers, time points, enums with a range) go through
-// a plain local in each direction; a value out of range is refused on load.
+// a plain local in each direction, written back on load only (cereal saves through a const_cast:
+// a save must not write); a value out of range is refused on load.
 template <class Ar>
 void queue_fields(Ar& ar, MessageQueue& q, QueueOffset& offset) {
   std::int32_t queue_id = q.queue_id.value();
   std::int64_t off = offset.value();
   ar(cereal::make_nvp("topic_of_queue", q.topic), cereal::make_nvp("broker", q.broker_name),
      cereal::make_nvp("queue_id", queue_id), cereal::make_nvp("queue_offset", off));
-  q.queue_id = QueueId(queue_id);
-  offset = QueueOffset(off);
+  if constexpr (Ar::is_loading::value) {
+    q.queue_id = QueueId(queue_id);
+    offset = QueueOffset(off);
+  }
 }
 
 template <class Ar>
 void time_field(Ar& ar, const char* name, MonoTime& t) {
   std::int64_t ns = to_ns(t);
   ar(cereal::make_nvp(name, ns));
-  t = MonoTime(Duration(ns));
+  if constexpr (Ar::is_loading::value) t = MonoTime(Duration(ns));
 }
 
 // An enum is its name in json (for people), its number in binary; `name_of` maps each value up to
@@ -43,6 +46,7 @@ void enum_field(Ar& ar, const char* name, E& e, std::uint8_t max, const char* (*
   if constexpr (cereal::traits::is_text_archive<Ar>::value) {
     std::string text = name_of(e);
     ar(cereal::make_nvp(name, text));
+    if constexpr (!Ar::is_loading::value) return;
     for (std::uint8_t v = 0; v <= max; ++v) {
       if (text == name_of(static_cast<E>(v))) {
         e = static_cast<E>(v);
@@ -53,8 +57,10 @@ void enum_field(Ar& ar, const char* name, E& e, std::uint8_t max, const char* (*
   } else {
     std::uint8_t v = static_cast<std::uint8_t>(e);
     ar(cereal::make_nvp(name, v));
-    if (Ar::is_loading::value && v > max) throw cereal::Exception(fmt::format("{} = {} is out of range (at most {})", name, v, max));
-    e = static_cast<E>(v);
+    if constexpr (Ar::is_loading::value) {
+      if (v > max) throw cereal::Exception(fmt::format("{} = {} is out of range (at most {})", name, v, max));
+      e = static_cast<E>(v);
+    }
   }
 }
 
@@ -119,8 +125,7 @@ std::string encode_json(const History& h) {
     cereal::JSONOutputArchive ar(os);
     std::string format(kHistoryFormatName);
     std::uint32_t version = kHistoryVersion;
-    History copy = h;  // cereal's serialize() takes a mutable reference
-    ar(cereal::make_nvp("format", format), cereal::make_nvp("version", version), cereal::make_nvp("history", copy));
+    ar(cereal::make_nvp("format", format), cereal::make_nvp("version", version), cereal::make_nvp("history", h));
   }
   os << '\n';
   return os.str();
@@ -130,8 +135,7 @@ std::string encode_binary(const History& h) {
   std::ostringstream os;
   {
     cereal::PortableBinaryOutputArchive ar(os);
-    History copy = h;
-    ar(copy);
+    ar(h);
   }
   const std::string payload = os.str();
   std::string out(kHistoryBinaryMagic);
