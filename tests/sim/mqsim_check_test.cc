@@ -10,6 +10,8 @@
 #include <sstream>
 #include <string>
 
+#include <stdlib.h>  // mkdtemp
+
 #include "sim/check/history_codec.h"
 #include "sim/cluster/cluster.h"
 #include "sim/cluster/workload.h"
@@ -24,8 +26,19 @@ struct Ran {
   std::string output;
 };
 
+// A fresh folder for this run's files (other builds may run this test at the same time).
+const std::string& scratch_dir() {
+  static const std::string dir = [] {
+    std::string pattern = ::testing::TempDir() + "mqsim_check_test_XXXXXX";
+    const char* made = ::mkdtemp(pattern.data());
+    if (made == nullptr) std::abort();
+    return std::string(made) + "/";
+  }();
+  return dir;
+}
+
 Ran mqsim(const std::string& args) {
-  const std::string out_path = ::testing::TempDir() + "mqsim_check_test.out";
+  const std::string out_path = scratch_dir() + "mqsim.out";
   const std::string command = std::string(MQSIM_PATH) + " " + args + " > " + out_path + " 2>&1";
   const int status = std::system(command.c_str());
   Ran r;
@@ -68,8 +81,8 @@ std::shared_ptr<History> record_a_run() {
 TEST(MqsimCheck, ARecordedRunPassesAndAPlantedViolationFailsNamingIt) {
   const std::shared_ptr<History> h = record_a_run();
   ASSERT_EQ(h->acked().size(), 80u);
-  const std::string dir = ::testing::TempDir();
-  for (const char* name : {"mqsim_check_test_history.json", "mqsim_check_test_history.bin"}) {
+  const std::string& dir = scratch_dir();
+  for (const char* name : {"history.json", "history.bin"}) {
     const std::string path = dir + name;
     ASSERT_TRUE(mqsim::save_history_file(path, *h).ok());
     const Ran r = mqsim("check " + path);
@@ -90,7 +103,7 @@ TEST(MqsimCheck, ARecordedRunPassesAndAPlantedViolationFailsNamingIt) {
   ghost.producer = "producer-ghost";
   ghost.seq = 7;
   planted.consumes.push_back(ghost);
-  const std::string path = dir + "mqsim_check_test_planted.bin";
+  const std::string path = dir + "planted.bin";
   ASSERT_TRUE(mqsim::save_history_file(path, planted).ok());
   const Ran r = mqsim("check " + path);
   EXPECT_EQ(r.exit_code, 1) << r.output;
@@ -102,7 +115,7 @@ TEST(MqsimCheck, ARecordedRunPassesAndAPlantedViolationFailsNamingIt) {
 
   // A truncated file: exit 1, the path and the reason.
   std::string bytes = check::encode_history(*h, check::HistoryEncoding::binary);
-  const std::string cut = dir + "mqsim_check_test_cut.bin";
+  const std::string cut = dir + "cut.bin";
   std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
   const Ran t = mqsim("check " + cut);
   EXPECT_EQ(t.exit_code, 1) << t.output;
@@ -117,7 +130,7 @@ TEST(MqsimCheck, UsageAndHelp) {
   EXPECT_EQ(r.exit_code, 2) << r.output;
   r = mqsim("frobnicate");
   EXPECT_EQ(r.exit_code, 2) << r.output;
-  r = mqsim("check " + ::testing::TempDir() + "no-such-history.json");
+  r = mqsim("check " + scratch_dir() + "no-such-history.json");
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find("not_found"), std::string::npos) << r.output;
 }
