@@ -47,6 +47,7 @@ std::set<std::pair<std::string, std::uint64_t>> History::consumed_by(const std::
 
 std::set<std::string> History::groups() const {
   std::set<std::string> out;
+  for (const auto& [group, topics] : subscriptions) out.insert(group);
   for (const ConsumeRecord& c : consumes) out.insert(c.group);
   return out;
 }

@@ -93,6 +93,9 @@ struct History {
   std::vector<ConsumeRecord> consumes;
   std::vector<Event> events;
   CheckSettings settings;
+  // The topics each consumer group subscribed to (recorded by the consumer apps at start), so
+  // that a group that consumed nothing still counts as one that should have.
+  std::map<std::string, std::set<std::string>> subscriptions;
   // The next sequence number of each producer (so a restarted producer goes on, not over).
   std::map<std::string, std::uint64_t> next_seq;
 
@@ -100,7 +103,7 @@ struct History {
   std::set<std::pair<std::string, std::uint64_t>> acked() const;
   // Intact messages `group` consumed, by (producer, seq).
   std::set<std::pair<std::string, std::uint64_t>> consumed_by(const std::string& group) const;
-  // Every group that consumed something, sorted.
+  // Every group that subscribed or consumed something, sorted.
   std::set<std::string> groups() const;
 
   void record_event(MonoTime at, EventKind kind, std::string target, std::string detail);

@@ -5,6 +5,7 @@
 #include <cereal/archives/json.hpp>
 #include <cereal/archives/portable_binary.hpp>
 #include <cereal/types/map.hpp>
+#include <cereal/types/set.hpp>
 #include <cereal/types/string.hpp>
 #include <cereal/types/vector.hpp>
 #include <fmt/format.h>
@@ -104,7 +105,7 @@ void serialize(Ar& ar, CheckSettings& s) {
 template <class Ar>
 void serialize(Ar& ar, History& h) {
   ar(cereal::make_nvp("settings", h.settings), cereal::make_nvp("sends", h.sends), cereal::make_nvp("consumes", h.consumes),
-     cereal::make_nvp("events", h.events), cereal::make_nvp("next_seq", h.next_seq));
+     cereal::make_nvp("events", h.events), cereal::make_nvp("subscriptions", h.subscriptions), cereal::make_nvp("next_seq", h.next_seq));
 }
 
 namespace {

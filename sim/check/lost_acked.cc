@@ -20,9 +20,9 @@ std::vector<const SendRecord*> acked_not_consumed(const History& h, const std::s
 Verdict check_lost_acked(const History& h) {
   Verdict v;
   v.name = "lost-acked";
-  // The topics each group consumed. A message consumed from the group's retry topic counts for
+  // The topics each group subscribed to or consumed. A message consumed from the group's retry topic counts for
   // its own topic: records are matched by the producer and sequence its body names.
-  std::map<std::string, std::set<std::string>> topics_of_group;
+  std::map<std::string, std::set<std::string>> topics_of_group = h.subscriptions;
   for (const ConsumeRecord& c : h.consumes) topics_of_group[c.group].insert(c.topic);
   std::int64_t lost = 0;
   for (const auto& [group, topics] : topics_of_group) {

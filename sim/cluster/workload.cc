@@ -153,6 +153,7 @@ class ConsumerApp final : public NodeProcess {
     const std::string name = cc.instance_name;
     const std::string group = spec_.group;
     history->record_event(rt.now(), EventKind::start, name, "consumer started in " + group);
+    history->subscriptions[group].insert(spec_.topic);
     Runtime* r = &rt;
     client::PushConsumer* pc = consumer_.get();
     auto seen = std::make_shared<std::map<MessageQueue, std::weak_ptr<const client::ProcessQueue>>>();

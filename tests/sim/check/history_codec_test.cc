@@ -26,6 +26,7 @@ History sample() {
   b.event(1250, EventKind::crash, "broker-a");
   b.h.settings = CheckSettings{false, 12, true};
   b.h.next_seq = {{"producer-0", 1}, {"producer-1", 6}};
+  b.h.subscriptions["g"] = {"Orders", "%RETRY%g"};
   return b.h;
 }
 
@@ -71,6 +72,7 @@ void expect_same(const History& a, const History& b) {
   EXPECT_EQ(a.settings.duplicates_max, b.settings.duplicates_max);
   EXPECT_EQ(a.settings.offsets_dense, b.settings.offsets_dense);
   EXPECT_EQ(a.next_seq, b.next_seq);
+  EXPECT_EQ(a.subscriptions, b.subscriptions);
 }
 
 TEST(HistoryCodec, TheEncodingFollowsTheFileName) {

@@ -49,5 +49,17 @@ TEST(LostAcked, TolerantModeReportsTheLossAsAFigureAndPasses) {
   EXPECT_NE(v.first_violation.find("producer-0#1"), std::string::npos);
 }
 
+TEST(LostAcked, AGroupThatSubscribedButConsumedNothingLostEverything) {
+  HistoryBuilder b = two_sends();
+  b.h.subscriptions["silent"].insert("Orders");
+  b.h.subscriptions["elsewhere"].insert("Payments");  // no acknowledged send of its topic
+  const Verdict v = check_lost_acked(b.h);
+  EXPECT_FALSE(v.passed);
+  EXPECT_EQ(v.figures.at("lost"), 2);
+  EXPECT_EQ(v.figures.at("groups"), 2);
+  EXPECT_NE(v.first_violation.find("producer-0#0 acknowledged at 5 ms"), std::string::npos) << v.first_violation;
+  EXPECT_NE(v.first_violation.find("never consumed by silent"), std::string::npos) << v.first_violation;
+}
+
 }  // namespace
 }  // namespace ferry::sim::check
