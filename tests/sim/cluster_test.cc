@@ -7,6 +7,7 @@
 // twice and must give the same final hash.
 //
 //   FERRY_SIM_SEEDS=17 build/bin/sim_cluster_test      # replay one seed (or "1-40" for a sweep)
+//   FERRY_SIM_HISTORY_DIR=out build/bin/sim_cluster_test  # save every seed's history (a failed one always is)
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -200,9 +201,12 @@ TEST(ClusterSim, EveryAcknowledgedMessageIsConsumedAfterSwarmFaultsAndTheSameSee
     const double real_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     const std::string replay = fmt::format("replay: FERRY_SIM_SEEDS={} build/bin/sim_cluster_test", seed);
     for (const std::string& f : a.failures) ADD_FAILURE() << "seed " << seed << ": " << f << "\n" << replay;
-    if (!a.failures.empty() && a.history) {
-      // The evidence, for `mqsim check` (and for reading: json).
-      const std::string path = ::testing::TempDir() + fmt::format("sim_cluster_test_seed{}.history.json", seed);
+    // The evidence, for `mqsim check` (json: readable too): always on failure, every seed on
+    // request (FERRY_SIM_HISTORY_DIR=folder).
+    const char* history_dir = std::getenv("FERRY_SIM_HISTORY_DIR");
+    if (a.history && (!a.failures.empty() || history_dir != nullptr)) {
+      const std::string dir = history_dir != nullptr ? std::string(history_dir) + "/" : ::testing::TempDir();
+      const std::string path = dir + fmt::format("sim_cluster_test_seed{}.history.json", seed);
       const Status saved = mqsim::save_history_file(path, *a.history);
       std::printf("seed %llu: history %s: build/bin/mqsim check %s\n", static_cast<unsigned long long>(seed),
                   saved.ok() ? "saved" : saved.error().to_string().c_str(), path.c_str());
