@@ -8,6 +8,7 @@
 #include "common/big_endian.h"
 #include "common/crc.h"
 #include "runtime/assert.h"
+#include "sim/check/lost_acked.h"
 
 namespace ferry::sim::cluster {
 
@@ -66,34 +67,6 @@ std::optional<BodyFields> parse_body(std::string_view body) {
   return f;
 }
 
-// ---- history -------------------------------------------------------------------------------
-
-const char* outcome_name(SendOutcome o) {
-  switch (o) {
-    case SendOutcome::ok: return "ok";
-    case SendOutcome::stored_not_durable: return "stored-not-durable";
-    case SendOutcome::failed: return "failed";
-    case SendOutcome::unknown: return "unknown";
-  }
-  return "?";
-}
-
-std::set<std::pair<std::string, std::uint64_t>> History::acked() const {
-  std::set<std::pair<std::string, std::uint64_t>> out;
-  for (const SendRecord& s : sends) {
-    if (s.outcome == SendOutcome::ok) out.emplace(s.producer, s.seq);
-  }
-  return out;
-}
-
-std::set<std::pair<std::string, std::uint64_t>> History::consumed_by(const std::string& group) const {
-  std::set<std::pair<std::string, std::uint64_t>> out;
-  for (const ConsumeRecord& c : consumes) {
-    if (c.group == group && c.intact) out.emplace(c.producer, c.seq);
-  }
-  return out;
-}
-
 // ---- apps ----------------------------------------------------------------------------------
 
 namespace {
@@ -110,6 +83,7 @@ class ProducerApp final : public NodeProcess {
     producer_ = std::make_unique<client::Producer>(*instance_, spec_.config);
     const Status started = producer_->start();
     FERRY_ASSERT(started.ok(), "producer {} did not start: {}", name_, started.ok() ? "" : started.error().to_string());
+    history_->record_event(rt.now(), EventKind::start, name_, "producer started");
     rt.spawn(run(this), "workload-producer");
   }
   ~ProducerApp() override {
@@ -133,7 +107,9 @@ class ProducerApp final : public NodeProcess {
       m.body.assign(body.begin(), body.end());
       m.set_keys(key);
       const std::size_t index = h.sends.size();
-      h.sends.push_back(SendRecord{self->name_, seq, key, self->spec_.topic, SendOutcome::unknown, "in flight", {}, {}, rt.now(), {}});
+      SendRecord sending_record{self->name_, seq, key, self->spec_.topic, SendOutcome::unknown, "in flight", {}, {}, rt.now(), {}};
+      sending_record.ordered = self->spec_.ordered;
+      h.sends.push_back(std::move(sending_record));
       // (No co_await inside a conditional expression: GCC 12 miscompiles it.)
       Task<Result<client::SendResult>> sending = self->spec_.ordered ? self->producer_->send(std::move(m), client::select_by_hash(key))
                                                                      : self->producer_->send(std::move(m));
@@ -176,8 +152,22 @@ class ConsumerApp final : public NodeProcess {
     FERRY_ASSERT(sub.ok(), "subscribe {}: {}", spec_.topic, sub.ok() ? "" : sub.error().to_string());
     const std::string name = cc.instance_name;
     const std::string group = spec_.group;
+    history->record_event(rt.now(), EventKind::start, name, "consumer started in " + group);
+    history->subscriptions[group].insert(spec_.topic);
     Runtime* r = &rt;
-    consumer_->set_listener([history, name, group, r](const std::vector<MessageExt>& msgs, client::ConsumeConcurrentlyContext& ctx) {
+    client::PushConsumer* pc = consumer_.get();
+    auto seen = std::make_shared<std::map<MessageQueue, std::weak_ptr<const client::ProcessQueue>>>();
+    consumer_->set_listener([history, name, group, r, pc, seen](const std::vector<MessageExt>& msgs, client::ConsumeConcurrentlyContext& ctx) {
+      // A batch from another ProcessQueue than the queue's last one: the queue was dropped and
+      // taken again (a rebalance on this client), so it restarts from the committed offset.
+      // Recorded, as it explains the redelivery that follows (checker queue-offsets).
+      std::shared_ptr<const client::ProcessQueue> now = pc->process_queue(ctx.queue);
+      auto [it, fresh] = seen->emplace(ctx.queue, now);
+      const bool same = !it->second.owner_before(now) && !now.owner_before(it->second) && !it->second.expired();
+      if (!fresh && !same) {
+        history->record_event(r->now(), EventKind::rebalance, name, "took " + ctx.queue.to_string() + " again");
+        it->second = now;
+      }
       for (const MessageExt& m : msgs) {
         ConsumeRecord c;
         c.consumer = name;
@@ -241,15 +231,9 @@ bool producer_done(Cluster& c, NodeId node) {
 
 Convergence all_acked_consumed(std::shared_ptr<History> history, std::string group) {
   return Convergence{"acknowledged messages consumed by " + group, [history, group]() -> std::optional<std::string> {
-                       const auto consumed = history->consumed_by(group);
-                       std::size_t missing = 0;
-                       std::string first;
-                       for (const auto& a : history->acked()) {
-                         if (consumed.count(a) > 0) continue;
-                         if (missing++ == 0) first = fmt::format("{}#{}", a.first, a.second);
-                       }
-                       if (missing == 0) return std::nullopt;
-                       return fmt::format("{} acknowledged messages not consumed yet (first: {})", missing, first);
+                       const auto missing = check::acked_not_consumed(*history, group, {});
+                       if (missing.empty()) return std::nullopt;
+                       return fmt::format("{} acknowledged messages not consumed yet (first: {})", missing.size(), missing.front()->id());
                      }};
 }
 

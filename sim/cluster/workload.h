@@ -9,7 +9,8 @@
 // Sends are recorded with their outcome: ok (SEND_OK: the broker stored it and, under
 // SYNC_FLUSH, synced it), failed (an error reply: not stored), unknown (a timeout or a broken
 // connection: it may or may not have been stored), or stored-not-durable (FLUSH_DISK_TIMEOUT and
-// the other "stored, but" statuses). Checkers judge the History (checkers.h).
+// the other "stored, but" statuses). Checkers judge the History (sim/check/checkers.h). Each
+// app's (re)start is recorded as an Event (it explains a consumer's redeliveries).
 #pragma once
 
 #include <cstdint>
@@ -23,6 +24,7 @@
 #include "client/client_instance.h"
 #include "client/producer.h"
 #include "client/push_consumer.h"
+#include "sim/check/history.h"
 #include "sim/cluster/cluster.h"
 
 namespace ferry::sim::cluster {
@@ -41,49 +43,15 @@ std::optional<BodyFields> parse_body(std::string_view body);
 
 // ---- history -------------------------------------------------------------------------------
 
-enum class SendOutcome : std::uint8_t { ok, stored_not_durable, failed, unknown };
-const char* outcome_name(SendOutcome o);
-
-struct SendRecord {
-  std::string producer;
-  std::uint64_t seq = 0;
-  std::string key;
-  std::string topic;
-  SendOutcome outcome = SendOutcome::unknown;
-  std::string detail;  // the error or the status, when not ok
-  MessageQueue queue;  // where it was stored (ok / stored_not_durable)
-  QueueOffset queue_offset;
-  MonoTime sent_at{};
-  MonoTime done_at{};
-};
-
-struct ConsumeRecord {
-  std::string consumer;  // node name
-  std::string group;
-  std::string topic;
-  MessageQueue queue;
-  QueueOffset queue_offset;
-  std::int32_t reconsume_times = 0;
-  MonoTime at{};
-  bool intact = false;          // the body parsed and its checksum holds
-  std::string producer;         // from the body, when intact
-  std::uint64_t seq = 0;
-  std::string key;
-};
-
-// What every client did. Owned by the test (or the runner), outside every node: it survives
-// crashes. Single-threaded (the World's thread).
-struct History {
-  std::vector<SendRecord> sends;
-  std::vector<ConsumeRecord> consumes;
-  // The next sequence number of each producer (so a restarted producer goes on, not over).
-  std::map<std::string, std::uint64_t> next_seq;
-
-  // Sends acknowledged with SEND_OK, by (producer, seq).
-  std::set<std::pair<std::string, std::uint64_t>> acked() const;
-  // Intact messages `group` consumed, by (producer, seq).
-  std::set<std::pair<std::string, std::uint64_t>> consumed_by(const std::string& group) const;
-};
+// The History and its records live in sim/check/history.h (the checkers and `mqsim check` read
+// them without a cluster); the apps below fill them.
+using check::ConsumeRecord;
+using check::Event;
+using check::EventKind;
+using check::History;
+using check::outcome_name;
+using check::SendOutcome;
+using check::SendRecord;
 
 // ---- apps ----------------------------------------------------------------------------------
 

@@ -1,0 +1,15 @@
+// Checker (c): duplicates, counted (at-least-once allows them). A duplicate is a delivery to a
+// group of an intact message the group had already consumed. Fails only when
+// settings.duplicates_max >= 0 and the sum over groups exceeds it.
+// Figures: duplicates, messages_duplicated, stored_twice (one producer#seq consumed from two
+// different queue positions: a producer retry that stored it twice).
+#pragma once
+
+#include "sim/check/history.h"
+#include "sim/check/verdict.h"
+
+namespace ferry::sim::check {
+
+Verdict check_duplicates(const History& h);
+
+}  // namespace ferry::sim::check

@@ -1,0 +1,61 @@
+#include "sim/check/history.h"
+
+#include <fmt/format.h>
+
+namespace ferry::sim::check {
+
+const char* outcome_name(SendOutcome o) {
+  switch (o) {
+    case SendOutcome::ok: return "ok";
+    case SendOutcome::stored_not_durable: return "stored-not-durable";
+    case SendOutcome::failed: return "failed";
+    case SendOutcome::unknown: return "unknown";
+  }
+  return "?";
+}
+
+const char* event_kind_name(EventKind k) {
+  switch (k) {
+    case EventKind::crash: return "crash";
+    case EventKind::start: return "start";
+    case EventKind::fault: return "fault";
+    case EventKind::heal: return "heal";
+    case EventKind::rebalance: return "rebalance";
+  }
+  return "?";
+}
+
+std::string SendRecord::id() const { return fmt::format("{}#{}", producer, seq); }
+
+std::string ConsumeRecord::id() const { return intact ? fmt::format("{}#{}", producer, seq) : std::string("corrupt"); }
+
+std::set<std::pair<std::string, std::uint64_t>> History::acked() const {
+  std::set<std::pair<std::string, std::uint64_t>> out;
+  for (const SendRecord& s : sends) {
+    if (s.outcome == SendOutcome::ok) out.emplace(s.producer, s.seq);
+  }
+  return out;
+}
+
+std::set<std::pair<std::string, std::uint64_t>> History::consumed_by(const std::string& group) const {
+  std::set<std::pair<std::string, std::uint64_t>> out;
+  for (const ConsumeRecord& c : consumes) {
+    if (c.group == group && c.intact) out.emplace(c.producer, c.seq);
+  }
+  return out;
+}
+
+std::set<std::string> History::groups() const {
+  std::set<std::string> out;
+  for (const auto& [group, topics] : subscriptions) out.insert(group);
+  for (const ConsumeRecord& c : consumes) out.insert(c.group);
+  return out;
+}
+
+void History::record_event(MonoTime at, EventKind kind, std::string target, std::string detail) {
+  events.push_back(Event{at, kind, std::move(target), std::move(detail)});
+}
+
+std::int64_t ms_of(MonoTime t) { return to_ms(t - MonoTime{}); }
+
+}  // namespace ferry::sim::check

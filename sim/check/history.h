@@ -1,0 +1,115 @@
+// The History of a simulated run: every send attempt with its outcome and times, every
+// consumption with its group, consumer, queue and offset, and the faults and (re)starts that
+// explain redeliveries. It is kept outside every node (it survives their crashes), filled by the
+// workload apps (sim/cluster/workload.h) and the fault code of a test or scenario, judged by the
+// checkers (checkers.h), and saved and loaded with history_codec.h so that `mqsim check` can
+// judge a recorded run again.
+//
+// Single-threaded (the World's thread). Records are appended in virtual-time order: the order of
+// `consumes` is the order the listeners saw the messages.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/message_queue.h"
+#include "common/offsets.h"
+#include "runtime/time.h"
+
+namespace ferry::sim::check {
+
+// The outcome of one send as the producer saw it: ok (SEND_OK: stored and, under SYNC_FLUSH,
+// synced), stored_not_durable (FLUSH_DISK_TIMEOUT and the other "stored, but" statuses), failed
+// (refused before anything was stored), unknown (a timeout or a broken connection: it may or may
+// not have been stored).
+enum class SendOutcome : std::uint8_t { ok, stored_not_durable, failed, unknown };
+inline constexpr std::uint8_t kSendOutcomeMax = 3;
+const char* outcome_name(SendOutcome o);
+
+struct SendRecord {
+  std::string producer;  // node name
+  std::uint64_t seq = 0;
+  std::string key;
+  std::string topic;
+  SendOutcome outcome = SendOutcome::unknown;
+  std::string detail;  // the error or the status, when not ok
+  MessageQueue queue;  // where it was stored (ok / stored_not_durable)
+  QueueOffset queue_offset;
+  MonoTime sent_at{};
+  MonoTime done_at{};
+  bool ordered = false;  // sent to the queue its key hashes to (per-key order is promised)
+
+  std::string id() const;  // "producer-1#17"
+};
+
+struct ConsumeRecord {
+  std::string consumer;  // node name
+  std::string group;
+  std::string topic;
+  MessageQueue queue;
+  QueueOffset queue_offset;
+  std::int32_t reconsume_times = 0;
+  MonoTime at{};
+  bool intact = false;   // the body parsed and its checksum holds
+  std::string producer;  // from the body, when intact
+  std::uint64_t seq = 0;
+  std::string key;
+
+  std::string id() const;  // "producer-1#17", or "corrupt" when not intact
+};
+
+// Something that happened to a node and may explain a redelivery: a crash, a restart, a fault
+// (partition, clog, silence...), a heal, a client's (re)start, a rebalance.
+enum class EventKind : std::uint8_t { crash, start, fault, heal, rebalance };
+inline constexpr std::uint8_t kEventKindMax = 4;
+const char* event_kind_name(EventKind k);
+
+struct Event {
+  MonoTime at{};
+  EventKind kind = EventKind::fault;
+  std::string target;  // node name, or "" for the whole cluster
+  std::string detail;  // "process kill", "partition consumer-0 / broker-a", ...
+};
+
+// How the scenario wants the history judged (checkers.h). Saved with the history, so that a
+// recorded run is judged again by the same rules.
+struct CheckSettings {
+  // Lost acknowledged messages fail the run (SYNC_FLUSH + SYNC_MASTER); when false the loss is
+  // reported as a figure only (async modes, where only synced data must survive).
+  bool lost_strict = true;
+  // Fail when more than this many duplicate deliveries are seen (per group, summed); -1: unbounded.
+  std::int64_t duplicates_max = -1;
+  // Fail when a queue's consumed offsets of a group have holes (no tag filtering, nothing expired).
+  bool offsets_dense = false;
+};
+
+struct History {
+  std::vector<SendRecord> sends;
+  std::vector<ConsumeRecord> consumes;
+  std::vector<Event> events;
+  CheckSettings settings;
+  // The topics each consumer group subscribed to (recorded by the consumer apps at start), so
+  // that a group that consumed nothing still counts as one that should have.
+  std::map<std::string, std::set<std::string>> subscriptions;
+  // The next sequence number of each producer (so a restarted producer goes on, not over).
+  std::map<std::string, std::uint64_t> next_seq;
+
+  // Sends acknowledged with SEND_OK, by (producer, seq).
+  std::set<std::pair<std::string, std::uint64_t>> acked() const;
+  // Intact messages `group` consumed, by (producer, seq).
+  std::set<std::pair<std::string, std::uint64_t>> consumed_by(const std::string& group) const;
+  // Every group that subscribed or consumed something, sorted.
+  std::set<std::string> groups() const;
+
+  void record_event(MonoTime at, EventKind kind, std::string target, std::string detail);
+};
+
+// Milliseconds since the simulation's epoch, for messages.
+std::int64_t ms_of(MonoTime t);
+
+}  // namespace ferry::sim::check

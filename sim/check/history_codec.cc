@@ -1,0 +1,217 @@
+// The cereal archives of a History. Exceptions stop at this file's edge: cereal reports bad input
+// by throwing, decode_history() turns that into an Error.
+#include "sim/check/history_codec.h"
+
+#include <cereal/archives/json.hpp>
+#include <cereal/archives/portable_binary.hpp>
+#include <cereal/types/map.hpp>
+#include <cereal/types/set.hpp>
+#include <cereal/types/string.hpp>
+#include <cereal/types/vector.hpp>
+#include <fmt/format.h>
+
+#include <sstream>
+
+#include "common/crc.h"
+
+namespace ferry::sim::check {
+
+namespace {
+
+// Fields cereal cannot see directly (tagged numbers, time points, enums with a range) go through
+// a plain local in each direction, written back on load only (cereal saves through a const_cast:
+// a save must not write); a value out of range is refused on load.
+template <class Ar>
+void queue_fields(Ar& ar, MessageQueue& q, QueueOffset& offset) {
+  std::int32_t queue_id = q.queue_id.value();
+  std::int64_t off = offset.value();
+  ar(cereal::make_nvp("topic_of_queue", q.topic), cereal::make_nvp("broker", q.broker_name),
+     cereal::make_nvp("queue_id", queue_id), cereal::make_nvp("queue_offset", off));
+  if constexpr (Ar::is_loading::value) {
+    q.queue_id = QueueId(queue_id);
+    offset = QueueOffset(off);
+  }
+}
+
+template <class Ar>
+void time_field(Ar& ar, const char* name, MonoTime& t) {
+  std::int64_t ns = to_ns(t);
+  ar(cereal::make_nvp(name, ns));
+  if constexpr (Ar::is_loading::value) t = MonoTime(Duration(ns));
+}
+
+// An enum is its name in json (for people), its number in binary; `name_of` maps each value up to
+// `max` to its name.
+template <class E, class Ar>
+void enum_field(Ar& ar, const char* name, E& e, std::uint8_t max, const char* (*name_of)(E)) {
+  if constexpr (cereal::traits::is_text_archive<Ar>::value) {
+    std::string text = name_of(e);
+    ar(cereal::make_nvp(name, text));
+    if constexpr (!Ar::is_loading::value) return;
+    for (std::uint8_t v = 0; v <= max; ++v) {
+      if (text == name_of(static_cast<E>(v))) {
+        e = static_cast<E>(v);
+        return;
+      }
+    }
+    throw cereal::Exception(fmt::format("{} = \"{}\" is not one of its names", name, text));
+  } else {
+    std::uint8_t v = static_cast<std::uint8_t>(e);
+    ar(cereal::make_nvp(name, v));
+    if constexpr (Ar::is_loading::value) {
+      if (v > max) throw cereal::Exception(fmt::format("{} = {} is out of range (at most {})", name, v, max));
+      e = static_cast<E>(v);
+    }
+  }
+}
+
+}  // namespace
+
+template <class Ar>
+void serialize(Ar& ar, SendRecord& s) {
+  ar(cereal::make_nvp("producer", s.producer), cereal::make_nvp("seq", s.seq), cereal::make_nvp("key", s.key),
+     cereal::make_nvp("topic", s.topic));
+  enum_field(ar, "outcome", s.outcome, kSendOutcomeMax, &outcome_name);
+  ar(cereal::make_nvp("detail", s.detail));
+  queue_fields(ar, s.queue, s.queue_offset);
+  time_field(ar, "sent_at_ns", s.sent_at);
+  time_field(ar, "done_at_ns", s.done_at);
+  ar(cereal::make_nvp("ordered", s.ordered));
+}
+
+template <class Ar>
+void serialize(Ar& ar, ConsumeRecord& c) {
+  ar(cereal::make_nvp("consumer", c.consumer), cereal::make_nvp("group", c.group), cereal::make_nvp("topic", c.topic));
+  queue_fields(ar, c.queue, c.queue_offset);
+  ar(cereal::make_nvp("reconsume_times", c.reconsume_times));
+  time_field(ar, "at_ns", c.at);
+  ar(cereal::make_nvp("intact", c.intact), cereal::make_nvp("producer", c.producer), cereal::make_nvp("seq", c.seq),
+     cereal::make_nvp("key", c.key));
+}
+
+template <class Ar>
+void serialize(Ar& ar, Event& e) {
+  time_field(ar, "at_ns", e.at);
+  enum_field(ar, "kind", e.kind, kEventKindMax, &event_kind_name);
+  ar(cereal::make_nvp("target", e.target), cereal::make_nvp("detail", e.detail));
+}
+
+template <class Ar>
+void serialize(Ar& ar, CheckSettings& s) {
+  ar(cereal::make_nvp("lost_strict", s.lost_strict), cereal::make_nvp("duplicates_max", s.duplicates_max),
+     cereal::make_nvp("offsets_dense", s.offsets_dense));
+}
+
+template <class Ar>
+void serialize(Ar& ar, History& h) {
+  ar(cereal::make_nvp("settings", h.settings), cereal::make_nvp("sends", h.sends), cereal::make_nvp("consumes", h.consumes),
+     cereal::make_nvp("events", h.events), cereal::make_nvp("subscriptions", h.subscriptions), cereal::make_nvp("next_seq", h.next_seq));
+}
+
+namespace {
+
+void put_le(std::string& out, std::uint64_t v, int bytes) {
+  for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+}
+
+std::uint64_t get_le(std::string_view in, std::size_t at, int bytes) {
+  std::uint64_t v = 0;
+  for (int i = 0; i < bytes; ++i) v |= static_cast<std::uint64_t>(static_cast<unsigned char>(in[at + i])) << (8 * i);
+  return v;
+}
+
+std::string encode_json(const History& h) {
+  std::ostringstream os;
+  {
+    cereal::JSONOutputArchive ar(os);
+    std::string format(kHistoryFormatName);
+    std::uint32_t version = kHistoryVersion;
+    ar(cereal::make_nvp("format", format), cereal::make_nvp("version", version), cereal::make_nvp("history", h));
+  }
+  os << '\n';
+  return os.str();
+}
+
+std::string encode_binary(const History& h) {
+  std::ostringstream os;
+  {
+    cereal::PortableBinaryOutputArchive ar(os);
+    ar(h);
+  }
+  const std::string payload = os.str();
+  std::string out(kHistoryBinaryMagic);
+  put_le(out, kHistoryVersion, 4);
+  put_le(out, payload.size(), 8);
+  put_le(out, crc32_update(0, as_bytes(payload)), 4);
+  out += payload;
+  return out;
+}
+
+Result<History> decode_json(std::string_view bytes) {
+  std::istringstream is{std::string(bytes)};
+  cereal::JSONInputArchive ar(is);
+  std::string format;
+  std::uint32_t version = 0;
+  ar(cereal::make_nvp("format", format));
+  if (format != kHistoryFormatName) return Error(Errc::corrupt, fmt::format("format is \"{}\", not \"{}\"", format, kHistoryFormatName));
+  ar(cereal::make_nvp("version", version));
+  if (version != kHistoryVersion) {
+    return Error(Errc::unsupported, fmt::format("history version {}; this build reads version {}", version, kHistoryVersion));
+  }
+  History h;
+  ar(cereal::make_nvp("history", h));
+  return h;
+}
+
+Result<History> decode_binary(std::string_view bytes) {
+  if (bytes.size() < kHistoryBinaryHeaderBytes) {
+    return Error(Errc::corrupt, fmt::format("{} bytes: shorter than the {}-byte header", bytes.size(), kHistoryBinaryHeaderBytes));
+  }
+  if (bytes.substr(0, kHistoryBinaryMagic.size()) != kHistoryBinaryMagic) {
+    return Error(Errc::corrupt, "not a binary history (bad magic; a .json file must be named *.json)");
+  }
+  const std::uint64_t version = get_le(bytes, 8, 4);
+  if (version != kHistoryVersion) {
+    return Error(Errc::unsupported, fmt::format("history version {}; this build reads version {}", version, kHistoryVersion));
+  }
+  const std::uint64_t length = get_le(bytes, 12, 8);
+  const std::uint32_t want_crc = static_cast<std::uint32_t>(get_le(bytes, 20, 4));
+  const std::string_view payload = bytes.substr(kHistoryBinaryHeaderBytes);
+  if (payload.size() != length) {
+    return Error(Errc::corrupt, fmt::format("the header promises {} payload bytes, the file holds {}{}", length, payload.size(),
+                                            payload.size() < length ? " (truncated)" : ""));
+  }
+  if (const std::uint32_t crc = crc32_update(0, as_bytes(payload)); crc != want_crc) {
+    return Error(Errc::corrupt, fmt::format("payload checksum {:08x}, the header says {:08x}", crc, want_crc));
+  }
+  std::istringstream is{std::string(payload)};
+  cereal::PortableBinaryInputArchive ar(is);
+  History h;
+  ar(h);
+  if (is.peek() != std::char_traits<char>::eof()) return Error(Errc::corrupt, "bytes left over after the history");
+  return h;
+}
+
+}  // namespace
+
+HistoryEncoding encoding_for_path(std::string_view path) {
+  constexpr std::string_view kJson = ".json";
+  return path.size() >= kJson.size() && path.substr(path.size() - kJson.size()) == kJson ? HistoryEncoding::json
+                                                                                         : HistoryEncoding::binary;
+}
+
+std::string encode_history(const History& h, HistoryEncoding e) {
+  return e == HistoryEncoding::json ? encode_json(h) : encode_binary(h);
+}
+
+Result<History> decode_history(std::string_view bytes, HistoryEncoding e) {
+  // cereal throws on malformed input (a parse error, a missing field, a short read); this is the
+  // edge where that becomes a value.
+  try {
+    return e == HistoryEncoding::json ? decode_json(bytes) : decode_binary(bytes);
+  } catch (const std::exception& ex) {
+    return Error(Errc::corrupt, fmt::format("cannot decode the {} history: {}", e == HistoryEncoding::json ? "json" : "binary", ex.what()));
+  }
+}
+
+}  // namespace ferry::sim::check

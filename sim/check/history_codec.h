@@ -1,0 +1,38 @@
+// History files, in two encodings of the same fields (cereal):
+//   json    for people: one object {"format": "ferry-history", "version": 1, "history": {...}}
+//   binary  for size: an 8-byte magic "FERRYHST", the version (u32 LE), the payload length
+//           (u64 LE), the CRC-32 of the payload (u32 LE), then the payload (cereal's portable
+//           binary archive). The header lets a reader refuse a truncated or damaged file before
+//           decoding a single length from it.
+// The encoding of a file follows its name: ".json" is json, anything else binary.
+//
+// decode_history() never crashes on bad input: a wrong magic or version, a short or damaged
+// file, a missing field or a value out of range come back as Errc::corrupt (or
+// Errc::unsupported for another version) with what was wrong. encode_history() cannot fail.
+// Files are read and written by the caller (tools/mqsim/history_file.h): nothing here does I/O.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "runtime/result.h"
+#include "sim/check/history.h"
+
+namespace ferry::sim::check {
+
+enum class HistoryEncoding : std::uint8_t { json, binary };
+
+inline constexpr std::uint32_t kHistoryVersion = 1;
+inline constexpr std::string_view kHistoryFormatName = "ferry-history";
+inline constexpr std::string_view kHistoryBinaryMagic = "FERRYHST";
+inline constexpr std::size_t kHistoryBinaryHeaderBytes = 8 + 4 + 8 + 4;  // magic, version, length, crc
+static_assert(kHistoryBinaryMagic.size() == 8, "the binary magic is 8 bytes");
+
+// json for a name ending in ".json", binary otherwise.
+HistoryEncoding encoding_for_path(std::string_view path);
+
+std::string encode_history(const History& h, HistoryEncoding e);
+Result<History> decode_history(std::string_view bytes, HistoryEncoding e);
+
+}  // namespace ferry::sim::check

@@ -1,0 +1,24 @@
+// Checker (a): acknowledged messages lost. Every send acknowledged with SEND_OK must be consumed,
+// intact, by every group that consumes its topic (a group consumes a topic it subscribed to,
+// History::subscriptions, or that the history shows it consumed something of). Strict (settings.lost_strict: SYNC_FLUSH + SYNC_MASTER) fails on
+// any loss; tolerant passes and reports the loss as the figure `lost` (async modes).
+// Figures: acked, lost, groups. A violation names producer#seq, where it was stored and the group.
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "sim/check/history.h"
+#include "sim/check/verdict.h"
+
+namespace ferry::sim::check {
+
+Verdict check_lost_acked(const History& h);
+
+// The acknowledged sends `group` has not consumed intact (in send order), of every topic when
+// `topics` is empty, else of those topics. The liveness requirement all_acked_consumed
+// (sim/cluster/workload.h) waits for this to be empty.
+std::vector<const SendRecord*> acked_not_consumed(const History& h, const std::string& group, const std::set<std::string>& topics);
+
+}  // namespace ferry::sim::check

@@ -1,0 +1,69 @@
+#include "sim/check/queue_offsets.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace ferry::sim::check {
+
+namespace {
+
+// True when an event happened in [from, to].
+bool event_between(const std::vector<MonoTime>& event_times, MonoTime from, MonoTime to) {
+  auto it = std::lower_bound(event_times.begin(), event_times.end(), from);
+  return it != event_times.end() && *it <= to;
+}
+
+}  // namespace
+
+Verdict check_queue_offsets(const History& h) {
+  Verdict v;
+  v.name = "queue-offsets";
+  std::vector<MonoTime> event_times;
+  for (const Event& e : h.events) event_times.push_back(e.at);
+  std::sort(event_times.begin(), event_times.end());
+  struct Last {
+    const ConsumeRecord* record = nullptr;
+    std::set<std::int64_t> offsets;
+  };
+  std::map<std::pair<std::string, MessageQueue>, Last> queues;
+  std::int64_t explained = 0, unexplained = 0;
+  for (const ConsumeRecord& c : h.consumes) {
+    Last& q = queues[{c.group, c.queue}];
+    q.offsets.insert(c.queue_offset.value());
+    const ConsumeRecord* prev = q.record;
+    q.record = &c;
+    if (prev == nullptr || c.queue_offset > prev->queue_offset) continue;
+    if (prev->consumer != c.consumer || event_between(event_times, prev->at, c.at)) {
+      ++explained;
+      continue;
+    }
+    ++unexplained;
+    v.violation(fmt::format("{} offset {} ({}) consumed by {} ({}) at {} ms after offset {} ({}) at {} ms, with no crash, restart or "
+                            "rebalance recorded between",
+                            c.queue.to_string(), c.queue_offset.value(), c.id(), c.consumer, c.group, ms_of(c.at),
+                            prev->queue_offset.value(), prev->id(), ms_of(prev->at)));
+  }
+  std::int64_t holes = 0;
+  for (const auto& [gq, q] : queues) {
+    const std::int64_t lo = *q.offsets.begin(), hi = *q.offsets.rbegin();
+    const std::int64_t missing = (hi - lo + 1) - static_cast<std::int64_t>(q.offsets.size());
+    if (missing == 0) continue;
+    holes += missing;
+    if (!h.settings.offsets_dense) continue;
+    std::int64_t first_hole = lo;
+    while (q.offsets.count(first_hole) > 0) ++first_hole;
+    v.violation(fmt::format("{} ({}): {} offsets between {} and {} never delivered, the first {}", gq.second.to_string(), gq.first,
+                            missing, lo, hi, first_hole));
+  }
+  v.figures["queues"] = static_cast<std::int64_t>(queues.size());
+  v.figures["backward_explained"] = explained;
+  v.figures["backward_unexplained"] = unexplained;
+  v.figures["holes"] = holes;
+  v.passed = unexplained == 0 && (holes == 0 || !h.settings.offsets_dense);
+  return v;
+}
+
+}  // namespace ferry::sim::check

@@ -1,0 +1,17 @@
+// Checker (e): per-queue consumed offsets. For each group and queue, in the order the listeners
+// saw them, a delivered offset never goes back (or repeats) unless the step is explained: the
+// queue moved to another consumer of the group (a rebalance, seen in the history), or an event
+// (crash, start, fault, heal, rebalance: History::events) lies between the queue's previous
+// delivery and this one. With settings.offsets_dense, a queue's delivered offsets must also
+// cover every offset between the lowest and the highest (no tag filtering, nothing expired).
+// Figures: queues, backward_explained, backward_unexplained, holes.
+#pragma once
+
+#include "sim/check/history.h"
+#include "sim/check/verdict.h"
+
+namespace ferry::sim::check {
+
+Verdict check_queue_offsets(const History& h);
+
+}  // namespace ferry::sim::check

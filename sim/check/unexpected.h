@@ -1,0 +1,14 @@
+// Checker (b): nothing unexpected or corrupt is consumed. A delivery whose body fails its checksum
+// is corrupt; an intact body naming a producer#seq no send recorded is unexpected (never sent);
+// an intact body whose key differs from the recorded send's key is corrupt too.
+// Figures: deliveries, corrupt, unexpected. A violation names the consumer, queue and offset.
+#pragma once
+
+#include "sim/check/history.h"
+#include "sim/check/verdict.h"
+
+namespace ferry::sim::check {
+
+Verdict check_unexpected(const History& h);
+
+}  // namespace ferry::sim::check

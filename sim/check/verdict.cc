@@ -1,0 +1,18 @@
+#include "sim/check/verdict.h"
+
+#include <fmt/format.h>
+
+namespace ferry::sim::check {
+
+void Verdict::violation(std::string text) {
+  if (violations++ == 0) first_violation = std::move(text);
+}
+
+std::string Verdict::to_line() const {
+  std::string line = fmt::format("{}: {}", name, passed ? "PASS" : "FAIL");
+  for (const auto& [k, v] : figures) line += fmt::format(" {}={}", k, v);
+  if (violations > 0) line += fmt::format(" violations={}; first: {}", violations, first_violation);
+  return line;
+}
+
+}  // namespace ferry::sim::check

@@ -1,0 +1,26 @@
+// What a checker says about a History: its name, whether the guarantee held, the figures it
+// measured (name -> number, printed in name order), how many violations it found and the text of
+// the first one (which names the message as producer#seq, its queue and offset).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace ferry::sim::check {
+
+struct Verdict {
+  std::string name;
+  bool passed = true;
+  std::map<std::string, std::int64_t> figures;
+  std::int64_t violations = 0;
+  std::string first_violation;  // empty when there is none
+
+  // Counts one violation; keeps the text of the first. Does not decide `passed` (a tolerant
+  // checker may report violations as figures and pass).
+  void violation(std::string text);
+  // "lost-acked: PASS acked=300 lost=0" or "... FAIL ... first: producer-0#17 ...".
+  std::string to_line() const;
+};
+
+}  // namespace ferry::sim::check

@@ -1,0 +1,62 @@
+// Hand-built histories for the checker tests: a small fluent builder whose times are milliseconds.
+#pragma once
+
+#include <string>
+
+#include "sim/check/history.h"
+
+namespace ferry::sim::check::testing {
+
+inline MonoTime at_ms(std::int64_t ms) { return MonoTime(std::chrono::milliseconds(ms)); }
+
+inline MessageQueue queue(std::int32_t id, std::string broker = "broker-a", std::string topic = "Orders") {
+  return MessageQueue{std::move(topic), std::move(broker), QueueId(id)};
+}
+
+struct HistoryBuilder {
+  History h;
+
+  // An acknowledged (or otherwise finished) send, stored at `q` offset `offset`.
+  HistoryBuilder& send(std::string producer, std::uint64_t seq, MessageQueue q, std::int64_t offset,
+                       SendOutcome outcome = SendOutcome::ok, std::string key = "key-0", bool ordered = false) {
+    SendRecord s;
+    s.producer = std::move(producer);
+    s.seq = seq;
+    s.key = std::move(key);
+    s.topic = q.topic;
+    s.outcome = outcome;
+    s.queue = std::move(q);
+    s.queue_offset = QueueOffset(offset);
+    s.sent_at = at_ms(static_cast<std::int64_t>(h.sends.size()) * 10);
+    s.done_at = s.sent_at + std::chrono::milliseconds(5);
+    s.ordered = ordered;
+    h.sends.push_back(std::move(s));
+    return *this;
+  }
+  // An intact delivery of producer#seq (with its recorded key, or "key-0") to `consumer` of `group`.
+  HistoryBuilder& consume(std::string consumer, std::string group, std::string producer, std::uint64_t seq, MessageQueue q,
+                          std::int64_t offset, std::int64_t ms) {
+    ConsumeRecord c;
+    c.consumer = std::move(consumer);
+    c.group = std::move(group);
+    c.topic = q.topic;
+    c.queue = std::move(q);
+    c.queue_offset = QueueOffset(offset);
+    c.at = at_ms(ms);
+    c.intact = true;
+    c.key = "key-0";
+    for (const SendRecord& s : h.sends) {
+      if (s.producer == producer && s.seq == seq) c.key = s.key;
+    }
+    c.producer = std::move(producer);
+    c.seq = seq;
+    h.consumes.push_back(std::move(c));
+    return *this;
+  }
+  HistoryBuilder& event(std::int64_t ms, EventKind kind, std::string target) {
+    h.record_event(at_ms(ms), kind, std::move(target), "test");
+    return *this;
+  }
+};
+
+}  // namespace ferry::sim::check::testing

@@ -1,0 +1,139 @@
+// `mqsim check` on histories a short simulated run recorded: a clean run passes (json and binary
+// files); the same history with a planted violation fails with exit 1 and names it; a truncated
+// file is refused with exit 1 and says why. The mqsim binary's path comes from CMake (MQSIM_PATH).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <stdlib.h>  // mkdtemp
+
+#include "sim/check/history_codec.h"
+#include "sim/cluster/cluster.h"
+#include "sim/cluster/workload.h"
+#include "tests/sim/sim_test_util.h"
+#include "tools/mqsim/history_file.h"
+
+namespace ferry::sim::cluster {
+namespace {
+
+struct Ran {
+  int exit_code = -1;
+  std::string output;
+};
+
+// A fresh folder for this run's files (other builds may run this test at the same time).
+const std::string& scratch_dir() {
+  static const std::string dir = [] {
+    std::string pattern = ::testing::TempDir() + "mqsim_check_test_XXXXXX";
+    const char* made = ::mkdtemp(pattern.data());
+    if (made == nullptr) std::abort();
+    return std::string(made) + "/";
+  }();
+  return dir;
+}
+
+Ran mqsim(const std::string& args) {
+  const std::string out_path = scratch_dir() + "mqsim.out";
+  const std::string command = std::string(MQSIM_PATH) + " " + args + " > " + out_path + " 2>&1";
+  const int status = std::system(command.c_str());
+  Ran r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream in(out_path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  r.output = ss.str();
+  return r;
+}
+
+// One broker group, an ordered and an unordered producer, one consumer; every acknowledged
+// message consumed.
+std::shared_ptr<History> record_a_run() {
+  ClusterSpec s;
+  s.topics.push_back(TopicSpec{"Orders", 4});
+  Cluster c(testing::test_options(11), s);
+  EXPECT_TRUE(c.boot(std::chrono::minutes(1)).ok());
+  auto history = std::make_shared<History>();
+  std::vector<NodeId> producers;
+  for (bool ordered : {false, true}) {
+    ProducerSpec p;
+    p.topic = "Orders";
+    p.messages = 40;
+    p.ordered = ordered;
+    producers.push_back(c.add_client(ordered ? "producer-ordered" : "producer-plain", producer_app(p, history)));
+  }
+  ConsumerSpec cs;
+  cs.topic = "Orders";
+  cs.group = "readers";
+  cs.config.consume_from_where = client::ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET;
+  c.add_client("consumer-0", consumer_app(cs, history));
+  const LivenessReport live =
+      c.heal_and_converge({producers_done(c, producers), all_acked_consumed(history, "readers")}, std::chrono::minutes(2));
+  EXPECT_TRUE(live.converged) << live.to_string();
+  history->settings.offsets_dense = true;
+  return history;
+}
+
+TEST(MqsimCheck, ARecordedRunPassesAndAPlantedViolationFailsNamingIt) {
+  const std::shared_ptr<History> h = record_a_run();
+  ASSERT_EQ(h->acked().size(), 80u);
+  const std::string& dir = scratch_dir();
+  for (const char* name : {"history.json", "history.bin"}) {
+    const std::string path = dir + name;
+    ASSERT_TRUE(mqsim::save_history_file(path, *h).ok());
+    const Ran r = mqsim("check " + path);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("lost-acked: PASS"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("acked=80"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("ordered_acked=40"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("5 passed, 0 failed"), std::string::npos) << r.output;
+  }
+
+  // Planted: the first delivery of an acknowledged message vanishes (lost), and a delivery of a
+  // message nobody sent appears (unexpected).
+  History planted = *h;
+  const SendRecord& victim = planted.sends.front();
+  ASSERT_EQ(victim.outcome, SendOutcome::ok);
+  std::erase_if(planted.consumes, [&](const ConsumeRecord& c) { return c.producer == victim.producer && c.seq == victim.seq; });
+  ConsumeRecord ghost = planted.consumes.back();
+  ghost.producer = "producer-ghost";
+  ghost.seq = 7;
+  planted.consumes.push_back(ghost);
+  const std::string path = dir + "planted.bin";
+  ASSERT_TRUE(mqsim::save_history_file(path, planted).ok());
+  const Ran r = mqsim("check " + path);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("lost-acked: FAIL"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(victim.id() + " acknowledged at"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("unexpected: FAIL"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("producer-ghost#7 was never sent"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("failed ("), std::string::npos) << r.output;
+
+  // A truncated file: exit 1, the path and the reason.
+  std::string bytes = check::encode_history(*h, check::HistoryEncoding::binary);
+  const std::string cut = dir + "cut.bin";
+  std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+  const Ran t = mqsim("check " + cut);
+  EXPECT_EQ(t.exit_code, 1) << t.output;
+  EXPECT_NE(t.output.find("truncated"), std::string::npos) << t.output;
+}
+
+TEST(MqsimCheck, UsageAndHelp) {
+  Ran r = mqsim("--help");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.output.find("check HISTORY_FILE"), std::string::npos) << r.output;
+  r = mqsim("check");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  r = mqsim("frobnicate");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  r = mqsim("check " + scratch_dir() + "no-such-history.json");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("not_found"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace ferry::sim::cluster
