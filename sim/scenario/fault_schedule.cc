@@ -61,7 +61,26 @@ std::vector<FaultStep> fault_timeline(const Scenario& s) {
   return steps;
 }
 
-FaultInjector::FaultInjector(cluster::Cluster& cluster) : cluster_(cluster) {}
+FaultInjector::FaultInjector(cluster::Cluster& cluster, std::shared_ptr<check::History> history)
+    : cluster_(cluster), history_(std::move(history)) {}
+
+void FaultInjector::record(const FaultStep& step) {
+  if (!history_) return;
+  const FaultAction a = step.entry->action;
+  check::EventKind kind = check::EventKind::fault;
+  if (step.undo || a == FaultAction::heal || a == FaultAction::heal_all || a == FaultAction::resume) {
+    kind = check::EventKind::heal;
+  } else if (a == FaultAction::kill || a == FaultAction::power_off || a == FaultAction::restart) {
+    kind = check::EventKind::crash;
+  }
+  // One event a target (a whole-cluster step has none): the checkers look events up by node.
+  const std::string detail = step.describe();
+  if (step.entry->targets.empty()) {
+    history_->record_event(cluster_.world().now(), kind, "", detail);
+  }
+  for (const std::string& t : step.entry->targets) history_->record_event(cluster_.world().now(), kind, t, detail);
+  for (const std::string& p : step.entry->peers) history_->record_event(cluster_.world().now(), kind, p, detail);
+}
 
 Result<NodeId> FaultInjector::node(const std::string& name) const {
   auto id = cluster_.world().find_node(name);
@@ -93,6 +112,12 @@ Status FaultInjector::each_link(const FaultEntry& f, const std::function<void(No
 
 Status FaultInjector::apply(const FaultStep& step) {
   FERRY_ASSERT(step.entry != nullptr, "a FaultStep without its entry at {} ms", to_ms(step.at));
+  Status done = apply_now(step);
+  if (done.ok()) record(step);
+  return done;
+}
+
+Status FaultInjector::apply_now(const FaultStep& step) {
   const FaultEntry& f = *step.entry;
   cluster::Cluster& c = cluster_;
   if (step.undo) {

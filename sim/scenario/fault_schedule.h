@@ -16,10 +16,12 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "runtime/result.h"
+#include "sim/check/history.h"
 #include "sim/cluster/cluster.h"
 #include "sim/scenario/scenario.h"
 
@@ -42,7 +44,9 @@ std::vector<FaultStep> fault_timeline(const Scenario& s);
 // Single-threaded, like the Cluster; holds a reference to it.
 class FaultInjector {
  public:
-  explicit FaultInjector(cluster::Cluster& cluster);
+  // With a history, every applied step is recorded in it as an Event (crash, fault or heal, with
+  // the step's description), so that the checkers can explain redeliveries.
+  explicit FaultInjector(cluster::Cluster& cluster, std::shared_ptr<check::History> history = nullptr);
 
   // Does the step now. Errors (invalid_argument) for what cannot be done and is the scenario's
   // mistake or the runner's: a node that does not exist (yet), wipe_disk of a node that is up,
@@ -63,7 +67,11 @@ class FaultInjector {
   Status fill_disk(NodeId n, const FaultEntry& f);
   void restore_disk(NodeId n);
 
+  Status apply_now(const FaultStep& step);
+  void record(const FaultStep& step);
+
   cluster::Cluster& cluster_;
+  std::shared_ptr<check::History> history_;
   std::map<NodeId, std::uint64_t> capacity_before_fill_;
 };
 

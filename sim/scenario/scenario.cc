@@ -77,6 +77,14 @@ const char* lost_mode_name(LostMode m) {
   return "?";
 }
 
+check::CheckSettings history_check_settings(const Scenario& s) {
+  check::CheckSettings c;
+  c.lost_strict = s.checks.lost == LostMode::strict;
+  c.duplicates_max = s.checks.duplicates_max.value_or(-1);
+  c.offsets_dense = s.checks.offsets_dense;
+  return c;
+}
+
 WorldOptions world_options(const Scenario& s, std::uint64_t seed) {
   WorldOptions o = s.run.swarm ? swarm_options(seed) : WorldOptions{};
   o.seed = seed;

@@ -23,6 +23,7 @@
 
 #include "broker/broker_config.h"
 #include "runtime/time.h"
+#include "sim/check/history.h"
 #include "sim/cluster/cluster_spec.h"
 #include "sim/cluster/workload.h"
 #include "sim/ids.h"
@@ -200,6 +201,10 @@ struct Scenario {
   // Every node name a fault may target: NameServers, brokers (masters, then slaves), clients.
   std::vector<std::string> node_names() const;
 };
+
+// The settings a History carries for the checkers (sim/check): strict loss, the duplicate bound,
+// dense offsets. (The other checks of CheckSettings are the runner's to apply.)
+check::CheckSettings history_check_settings(const Scenario& s);
 
 // The World's options for one seed of `s`: sim::swarm_options(seed) when run.swarm, else the
 // defaults (no buggify, no random faults) with that seed.

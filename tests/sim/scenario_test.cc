@@ -298,6 +298,9 @@ TEST(ScenarioParse, FullExample) {
   EXPECT_EQ(s.checks.per_key_order, true);
   EXPECT_TRUE(s.checks.offsets_dense);
   EXPECT_EQ(s.checks.expected_errors, std::vector<std::string>{"promotion"});
+  EXPECT_FALSE(history_check_settings(s).lost_strict) << "lost = report";
+  EXPECT_EQ(history_check_settings(s).duplicates_max, 40);
+  EXPECT_TRUE(history_check_settings(s).offsets_dense);
   ASSERT_EQ(s.checks.named.size(), 1u);
   EXPECT_EQ(s.checks.named[0].name, "failover");
   EXPECT_EQ(check_option<std::string>(s.checks.named[0], "group"), "broker-a");
@@ -380,6 +383,10 @@ TEST(ScenarioParse, AnEmptyFileIsATinyValidRun) {
   EXPECT_FALSE(s.checks.per_key_order.has_value());
   EXPECT_TRUE(s.checks.corrupt);
   EXPECT_TRUE(s.checks.named.empty());
+  const check::CheckSettings h = history_check_settings(s);
+  EXPECT_TRUE(h.lost_strict);
+  EXPECT_EQ(h.duplicates_max, -1);
+  EXPECT_FALSE(h.offsets_dense);
   const WorldOptions o = world_options(s, 5);
   EXPECT_EQ(o.seed, 5u);
   EXPECT_FALSE(o.buggify.enabled) << "no swarm: no buggify";
@@ -577,7 +584,7 @@ TEST(ScenarioRun, AppliedScheduleKillsRestartsCutsAndFills) {
   auto history = std::make_shared<cluster::History>();
   const NodeId producer = c.add_client(s.producers[0].node, cluster::producer_app(s.producers[0].spec, history));
   const NodeId broker = c.broker_node(0);
-  FaultInjector faults(c);
+  FaultInjector faults(c, history);
   const MonoTime start = c.world().now();
   auto run_to = [&](Duration t) { c.run_for(start + t - c.world().now()); };
   auto sends_ok_between = [&](Duration from, Duration to) {
@@ -620,6 +627,21 @@ TEST(ScenarioRun, AppliedScheduleKillsRestartsCutsAndFills) {
     }
   }
   EXPECT_EQ(sends_ok_between(3s, 6s), 0u) << "nothing is acknowledged while the only broker is dead";
+  std::vector<std::string> events;
+  for (const check::Event& e : history->events) {
+    if (e.kind != check::EventKind::start) events.push_back(fmt::format("{} {} {}", check::event_kind_name(e.kind), e.target, e.detail));
+  }
+  EXPECT_EQ(events, (std::vector<std::string>{
+                        "crash broker-a 2s kill broker-a",
+                        "crash broker-a 6s restart broker-a",
+                        "fault producer-0 12s partition producer-0 / broker-a",
+                        "fault broker-a 12s partition producer-0 / broker-a",
+                        "heal producer-0 15s end of partition producer-0 / broker-a",
+                        "heal broker-a 15s end of partition producer-0 / broker-a",
+                        "fault broker-a 16s fill_disk broker-a",
+                        "heal broker-a 18s end of fill_disk broker-a",
+                    }))
+      << "every applied step is an event of the history";
   run_to(s.run.length);
   const cluster::LivenessReport live =
       c.heal_and_converge({c.brokers_running(), cluster::producers_done(c, {producer})}, s.liveness.bound);
