@@ -14,6 +14,7 @@
 #include <memory>
 #include <string>
 
+#include "sim/check/checkers.h"
 #include "sim/cluster/cluster.h"
 #include "sim/cluster/workload.h"
 #include "sim/disk/disk.h"
@@ -709,6 +710,7 @@ void run_file(const Scenario& s, std::uint64_t seed, MiniRun& out) {
   out.cluster = std::make_unique<cluster::Cluster>(o, s.cluster);
   cluster::Cluster& c = *out.cluster;
   ASSERT_TRUE(c.boot(std::chrono::minutes(2)).ok()) << s.file << ": " << c.describe();
+  out.history->settings = history_check_settings(s);
   std::vector<NodeId> producers;
   std::map<std::pair<std::string, std::string>, std::vector<NodeId>> groups;  // (group, topic) -> members
   for (const ProducerScenario& p : s.producers) {
@@ -720,7 +722,7 @@ void run_file(const Scenario& s, std::uint64_t seed, MiniRun& out) {
     ASSERT_EQ(k.mode, ConsumeMode::concurrently) << s.file;
     groups[{k.spec.group, k.spec.topic}].push_back(c.add_client(k.node, cluster::consumer_app(k.spec, out.history)));
   }
-  FaultInjector faults(c);
+  FaultInjector faults(c, out.history);
   out.start = c.world().now();
   for (const FaultStep& step : fault_timeline(s)) {
     c.run_for(out.start + step.at - c.world().now());
@@ -762,9 +764,14 @@ TEST(ScenarioRun, EveryFileRunsAndConverges) {
       run_file(*loaded, seed, run);
       if (::testing::Test::HasFatalFailure()) return;
       ferry::testing::record_trace(run.cluster->world(), fmt::format("{}/{}", loaded->name, seed));
-      EXPECT_TRUE(run.live.converged) << f << " seed " << seed << ": " << run.live.to_string() << "; "
-                                      << run.cluster->describe() << "\nreplay: FERRY_SIM_SEEDS=" << seed
-                                      << " build/bin/sim_scenario_test --gtest_filter=ScenarioRun.EveryFile*";
+      const std::string replay = fmt::format("{} seed {}; replay: FERRY_SIM_SEEDS={} build/bin/sim_scenario_test "
+                                             "--gtest_filter=ScenarioRun.EveryFile*",
+                                             f, seed, seed);
+      EXPECT_TRUE(run.live.converged) << run.live.to_string() << "; " << run.cluster->describe() << "\n" << replay;
+      // The checkers of sim/check judge the run by the file's rules.
+      for (const check::Verdict& v : check::run_all_checks(*run.history)) {
+        EXPECT_TRUE(v.passed) << v.to_line() << "\n" << replay;
+      }
     }
   }
 }
