@@ -111,6 +111,9 @@ void parse_entry(TableReader& r, const Scenario& s, const std::set<std::string>&
     if (!r.has("skew")) r.fail("skew", "skew_clock needs the jump (skew = \"-5s\" or \"+2m\")");
     Duration skew{};
     r.read_duration("skew", skew, -kDurationMax, kDurationMax, true);
+    if (skew % std::chrono::milliseconds(1) != Duration{}) {
+      r.fail("skew", "a wall clock jumps by whole milliseconds");
+    }
     f.skew_ms = to_ms(skew);
   }
   refuse_unless(action_takes(rules, "skew"), "skew");
