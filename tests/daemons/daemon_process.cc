@@ -48,6 +48,28 @@ std::uint16_t free_port() {
   return ntohs(a.sin_port);
 }
 
+namespace {
+
+// True when nothing is bound to 127.0.0.1:`port` (a bind succeeds).
+bool bindable(std::uint16_t port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return false;
+  sockaddr_in a = loopback(port);
+  const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof(a)) == 0;
+  ::close(fd);
+  return ok;
+}
+
+}  // namespace
+
+std::uint16_t free_broker_port() {
+  for (int attempt = 0; attempt < 200; ++attempt) {
+    const std::uint16_t p = free_port();
+    if (p < 65535 && bindable(static_cast<std::uint16_t>(p + 1))) return p;
+  }
+  throw std::runtime_error("found no free port whose successor is free too");
+}
+
 bool wait_for_port(std::uint16_t port, std::chrono::milliseconds timeout) {
   const auto end = std::chrono::steady_clock::now() + timeout;
   while (std::chrono::steady_clock::now() < end) {
@@ -163,7 +185,7 @@ std::string LocalCluster::start_namesrv() {
 }
 
 std::string LocalCluster::start_broker(const std::string& extra_conf) {
-  if (broker_port_ == 0) broker_port_ = free_port();
+  if (broker_port_ == 0) broker_port_ = free_broker_port();
   const std::string conf = dir_ / "broker.conf";
   write_file(conf, "brokerClusterName=TestCluster\nbrokerName=broker-a\nbrokerId=0\nlistenPort=" +
                        std::to_string(broker_port_) + "\nstorePathRootDir=" + (dir_ / "store") +

@@ -19,6 +19,9 @@ std::string mqbroker_path();
 
 // A port on 127.0.0.1 nobody listened on a moment ago (bind to port 0, read it, close).
 std::uint16_t free_port();
+// A free port P whose successor P + 1 is free too: a broker listens on both (its HA port is
+// listenPort + 1).
+std::uint16_t free_broker_port();
 
 // True once something accepts TCP connections on 127.0.0.1:port, false after `timeout`.
 bool wait_for_port(std::uint16_t port, std::chrono::milliseconds timeout);

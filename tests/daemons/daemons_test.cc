@@ -2,8 +2,12 @@
 // kill -9 under SYNC_FLUSH and recover (read back with the client library's push consumer),
 // SIGTERM keeps committed offsets, bad config files and flags, a port in use. Every test has its
 // own temp dir and free ports and kills what it started.
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <map>
@@ -37,7 +41,7 @@ class DaemonsTest : public ::testing::Test {
 
   // Writes broker.conf (the base keys plus `extra`) and returns its path.
   std::string broker_conf(const std::string& extra) {
-    if (broker_port_ == 0) broker_port_ = free_port();
+    if (broker_port_ == 0) broker_port_ = free_broker_port();
     const std::string path = dir_ / "broker.conf";
     write_file(path, "brokerClusterName=TestCluster\nbrokerName=broker-a\nbrokerId=0\nlistenPort=" +
                          std::to_string(broker_port_) + "\nstorePathRootDir=" + (dir_ / "store") +
@@ -191,7 +195,9 @@ TEST_F(DaemonsTest, SigtermKeepsCommittedConsumerOffsets) {
 TEST_F(DaemonsTest, TwoBrokersOnOnePortSayAddressInUse) {
   start_broker(broker_conf(""));
   const std::string other = dir_ / "other.conf";
-  write_file(other, "listenPort=" + std::to_string(broker_port_) + "\nstorePathRootDir=" + (dir_ / "store2") + "\n");
+  // (small files: a 1 GiB first CommitLog file is reserved before the broker listens)
+  write_file(other, "listenPort=" + std::to_string(broker_port_) + "\nstorePathRootDir=" + (dir_ / "store2") +
+                        "\nmappedFileSizeCommitLog=1048576\nmaxMessageSize=65536\n");
   const RunResult r = run_to_exit(mqbroker_path(), {"-c", other}, dir_ / "other.out", 15s);
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_NE(r.output.find("address in use: 127.0.0.1:" + std::to_string(broker_port_)), std::string::npos) << r.output;
@@ -199,10 +205,33 @@ TEST_F(DaemonsTest, TwoBrokersOnOnePortSayAddressInUse) {
   stop_gracefully(broker_);
 }
 
+TEST_F(DaemonsTest, ATakenHaPortSaysSo) {
+  // Something else listens on listenPort + 1, the broker's HA port.
+  const std::uint16_t port = free_broker_port();
+  const int squatter = ::socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(squatter, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = htons(static_cast<std::uint16_t>(port + 1));
+  ASSERT_EQ(::bind(squatter, reinterpret_cast<sockaddr*>(&a), sizeof(a)), 0);
+  ASSERT_EQ(::listen(squatter, 1), 0);
+  const std::string conf = dir_ / "ha-taken.conf";
+  write_file(conf, "listenPort=" + std::to_string(port) + "\nstorePathRootDir=" + (dir_ / "store2") +
+                       "\nmappedFileSizeCommitLog=1048576\nmaxMessageSize=65536\n");
+  const RunResult r = run_to_exit(mqbroker_path(), {"-c", conf}, dir_ / "ha-taken.out", 15s);
+  ::close(squatter);
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("address in use: 127.0.0.1:" + std::to_string(port + 1) +
+                          " (another process listens there; it is the HA port, always listenPort + 1"),
+            std::string::npos)
+      << r.output;
+}
+
 TEST_F(DaemonsTest, TwoBrokersOnOneStoreDirAreRefused) {
   start_broker(broker_conf(""));
   const std::string other = dir_ / "other.conf";
-  write_file(other, "listenPort=" + std::to_string(free_port()) + "\nstorePathRootDir=" + (dir_ / "store") + "\n");
+  write_file(other, "listenPort=" + std::to_string(free_broker_port()) + "\nstorePathRootDir=" + (dir_ / "store") + "\n");
   const RunResult r = run_to_exit(mqbroker_path(), {"-c", other}, dir_ / "other.out", 15s);
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_NE(r.output.find("is in use by another process"), std::string::npos) << r.output;

@@ -114,8 +114,10 @@ class HaDaemonsTest : public ::testing::Test {
   // the slave is linked.
   void start_pair(const std::string& kind) {
     start_namesrv();
-    master_port_ = free_port();
-    slave_port_ = free_port();
+    master_port_ = free_broker_port();
+    do {
+      slave_port_ = free_broker_port();
+    } while (slave_port_ + 1 >= master_port_ && slave_port_ <= master_port_ + 1);  // four ports, all apart
     master_ = start_broker("2m-2s-" + kind + "-master.conf", "master", master_port_);
     RunResult r = admin({"updateTopic", "-t", kTopic, "-c", "DefaultCluster", "-r", std::to_string(kQueues), "-w",
                          std::to_string(kQueues)});

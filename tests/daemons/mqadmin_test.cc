@@ -31,7 +31,7 @@ class MqadminTest : public ::testing::Test {
                                        std::vector<std::string>{"-p", std::to_string(ns_port_), "-d", dir_ / "ns"},
                                        dir_ / "namesrv.out");
     ASSERT_TRUE(wait_for_port(ns_port_, kReady)) << namesrv_->output();
-    broker_port_ = free_port();
+    broker_port_ = free_broker_port();
     const std::string conf = dir_ / "broker.conf";
     write_file(conf, "brokerClusterName=TestCluster\nbrokerName=broker-a\nbrokerId=0\nlistenPort=" +
                          std::to_string(broker_port_) + "\nstorePathRootDir=" + (dir_ / "store") +

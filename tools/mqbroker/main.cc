@@ -56,6 +56,12 @@ Task<Status> start_or_clean_up(broker::Broker* b) {
 
 std::string describe_start_error(const Error& e, const broker::BrokerConfig& c, const std::string& address) {
   if (e.is(Errc::address_in_use)) {
+    // The HA port (listenPort + 1) is bound after the listen port: name the one that was taken.
+    const std::string ha = address.substr(0, address.rfind(':') + 1) + std::to_string(c.listen_port + 1);
+    if (e.detail.find(ha) != std::string::npos) {
+      return "address in use: " + ha + " (another process listens there; it is the HA port, always listenPort + 1 = " +
+             std::to_string(c.listen_port + 1) + ")";
+    }
     return "address in use: " + address + " (another process listens there; listenPort=" +
            std::to_string(c.listen_port) + ")";
   }
