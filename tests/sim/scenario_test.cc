@@ -22,6 +22,7 @@
 #include "sim/scenario/checker_catalog.h"
 #include "sim/scenario/duration_text.h"
 #include "sim/scenario/fault_schedule.h"
+#include "sim/scenario/runner.h"
 #include "sim/scenario/scenario_parser.h"
 #include "sim/scenario/scenario_writer.h"
 #include "sim/swarm.h"
@@ -697,50 +698,10 @@ target = "broker-a-s1"
   EXPECT_NE(none.error().detail.find("no node \"ghost\""), std::string::npos) << none.error().detail;
 }
 
-// The runner's loop in miniature (mqsim run will own the real one): a scenario file run to its
-// end with push consumers (every file in scenarios/ uses them), its schedule applied, healed,
-// converged. Returns the cluster's history for the caller's own checks.
-struct MiniRun {
-  std::unique_ptr<cluster::Cluster> cluster;
-  std::shared_ptr<cluster::History> history = std::make_shared<cluster::History>();
-  MonoTime start{};
-  cluster::LivenessReport live;
-};
-
-void run_file(const Scenario& s, std::uint64_t seed, MiniRun& out) {
+// A scenario file run by the runner mqsim uses (sim/scenario/runner.h), the test's log level set.
+RunOutcome run_file(const Scenario& s, std::uint64_t seed) {
   (void)testing::test_options(seed);  // quiets node start/crash logs unless FERRY_LOG is set
-  const WorldOptions o = world_options(s, seed);
-  out.cluster = std::make_unique<cluster::Cluster>(o, s.cluster);
-  cluster::Cluster& c = *out.cluster;
-  ASSERT_TRUE(c.boot(std::chrono::minutes(2)).ok()) << s.file << ": " << c.describe();
-  out.history->settings = history_check_settings(s);
-  std::vector<NodeId> producers;
-  std::map<std::pair<std::string, std::string>, std::vector<NodeId>> groups;  // (group, topic) -> members
-  for (const ProducerScenario& p : s.producers) {
-    ASSERT_EQ(p.start_at, 0s) << s.file << ": this mini runner starts every client at once";
-    producers.push_back(c.add_client(p.node, cluster::producer_app(p.spec, out.history)));
-  }
-  for (const ConsumerScenario& k : s.consumers) {
-    ASSERT_EQ(k.kind, ConsumerKind::push) << s.file;
-    ASSERT_EQ(k.mode, ConsumeMode::concurrently) << s.file;
-    groups[{k.spec.group, k.spec.topic}].push_back(c.add_client(k.node, cluster::consumer_app(k.spec, out.history)));
-  }
-  FaultInjector faults(c, out.history);
-  out.start = c.world().now();
-  for (const FaultStep& step : fault_timeline(s)) {
-    c.run_for(out.start + step.at - c.world().now());
-    Status applied = faults.apply(step);
-    ASSERT_TRUE(applied.ok()) << s.file << ": " << step.describe() << ": " << applied.error().to_string();
-  }
-  c.run_for(out.start + s.run.length - c.world().now());
-  faults.restore_disks();
-  std::vector<cluster::Convergence> require = {c.brokers_running(), cluster::producers_done(c, producers)};
-  for (const cluster::TopicSpec& t : s.cluster.topics) require.push_back(c.routes_converged(t.name));
-  for (const auto& [key, members] : groups) {
-    require.push_back(cluster::all_acked_consumed(out.history, key.first));
-    require.push_back(cluster::consumers_assigned(c, key.second, members));
-  }
-  out.live = c.heal_and_converge(require, s.liveness.bound);
+  return run_scenario(s, seed);
 }
 
 // Seed 1, or FERRY_SIM_SEEDS="17" / "1-40" (tests may read the environment).
@@ -763,16 +724,15 @@ TEST(ScenarioRun, EveryFileRunsAndConverges) {
     auto loaded = tools::load_scenario(f);
     ASSERT_TRUE(loaded.ok()) << loaded.error().detail;
     for (std::uint64_t seed = first; seed <= last; ++seed) {
-      MiniRun run;
-      run_file(*loaded, seed, run);
-      if (::testing::Test::HasFatalFailure()) return;
+      RunOutcome run = run_file(*loaded, seed);
+      ASSERT_FALSE(run.error.has_value()) << f << " seed " << seed << ": " << run.error->to_string();
       ferry::testing::record_trace(run.cluster->world(), fmt::format("{}/{}", loaded->name, seed));
       const std::string replay = fmt::format("{} seed {}; replay: FERRY_SIM_SEEDS={} build/bin/sim_scenario_test "
                                              "--gtest_filter=ScenarioRun.EveryFile*",
                                              f, seed, seed);
       EXPECT_TRUE(run.live.converged) << run.live.to_string() << "; " << run.cluster->describe() << "\n" << replay;
       // The checkers of sim/check judge the run by the file's rules.
-      for (const check::Verdict& v : check::run_all_checks(*run.history)) {
+      for (const check::Verdict& v : run.verdicts) {
         EXPECT_TRUE(v.passed) << v.to_line() << "\n" << replay;
       }
     }
@@ -784,9 +744,8 @@ TEST(ScenarioRun, FailoverFilePromotesTheSlave) {
   ASSERT_NE(src, nullptr) << "FERRY_SOURCE_DIR is set by ctest";
   auto loaded = tools::load_scenario(std::string(src) + "/scenarios/failover-sync-master.toml");
   ASSERT_TRUE(loaded.ok()) << loaded.error().detail;
-  MiniRun run;
-  run_file(*loaded, 3, run);
-  ASSERT_FALSE(::testing::Test::HasFatalFailure());
+  RunOutcome run = run_file(*loaded, 3);
+  ASSERT_FALSE(run.error.has_value()) << run.error->to_string();
   cluster::Cluster& c = *run.cluster;
   ferry::testing::record_trace(c.world());
   EXPECT_TRUE(run.live.converged) << run.live.to_string() << "; " << c.describe();

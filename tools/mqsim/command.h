@@ -22,5 +22,7 @@ struct Command {
 const std::vector<Command>& all_commands();
 
 int run_check(const std::vector<std::string>& args);
+int run_run(const std::vector<std::string>& args);
+int run_list(const std::vector<std::string>& args);
 
 }  // namespace ferry::mqsim

@@ -2,6 +2,8 @@
 //
 //   mqsim --help                 lists the subcommands
 //   mqsim SUBCOMMAND --help      one subcommand's usage
+//   mqsim run FILE [--seeds A..B] run a scenario file (docs/scenarios.md) and judge it
+//   mqsim list [DIR]             the scenario files and their stories
 //   mqsim check HISTORY_FILE     judge a recorded history again
 //
 // Exit codes: 0 success, 1 a check failed or the input could not be read, 2 bad usage.

@@ -1,0 +1,139 @@
+#include "sim/scenario/runner.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <utility>
+
+#include "sim/scenario/fault_schedule.h"
+
+namespace ferry::sim::scenario {
+
+bool RunOutcome::passed() const { return first_failure().empty(); }
+
+std::string RunOutcome::first_failure() const {
+  if (error) return error->to_string();
+  if (!live.missing.empty() || (!live.converged && live.took != Duration{})) return "liveness: " + live.to_string();
+  for (const check::Verdict& v : verdicts) {
+    if (!v.passed) return v.to_line();
+  }
+  return "";
+}
+
+namespace {
+
+// A client to add or stop at a virtual time.
+struct ClientStep {
+  Duration at{};
+  bool stop = false;
+  std::size_t producer = SIZE_MAX;  // index into s.producers, else
+  std::size_t consumer = SIZE_MAX;  // index into s.consumers
+};
+
+std::vector<ClientStep> client_steps(const Scenario& s) {
+  std::vector<ClientStep> steps;
+  for (std::size_t i = 0; i < s.producers.size(); ++i) {
+    steps.push_back(ClientStep{s.producers[i].start_at, false, i, SIZE_MAX});
+  }
+  for (std::size_t i = 0; i < s.consumers.size(); ++i) {
+    steps.push_back(ClientStep{s.consumers[i].start_at, false, SIZE_MAX, i});
+    if (s.consumers[i].stop_at) steps.push_back(ClientStep{*s.consumers[i].stop_at, true, SIZE_MAX, i});
+  }
+  std::stable_sort(steps.begin(), steps.end(), [](const ClientStep& a, const ClientStep& b) { return a.at < b.at; });
+  return steps;
+}
+
+}  // namespace
+
+RunOutcome run_scenario(const Scenario& s, std::uint64_t seed) {
+  RunOutcome out;
+  out.seed = seed;
+  for (const ConsumerScenario& k : s.consumers) {
+    if (k.kind != ConsumerKind::push || k.mode != ConsumeMode::concurrently) {
+      out.error = Error(Errc::unsupported, fmt::format("consumer {}: only push consumers consuming concurrently have a "
+                                                       "workload app yet",
+                                                       k.node));
+      return out;
+    }
+  }
+  out.cluster = std::make_unique<cluster::Cluster>(world_options(s, seed), s.cluster);
+  cluster::Cluster& c = *out.cluster;
+  const MonoTime world_start = c.world().now();
+  if (Status booted = c.boot(std::chrono::minutes(2)); !booted.ok()) {
+    out.error = Error(booted.error().code, "boot: " + booted.error().detail);
+    return out;
+  }
+  out.history->settings = history_check_settings(s);
+  out.start = c.world().now();
+
+  std::map<std::string, NodeId> nodes;
+  std::vector<NodeId> producers;
+  std::map<std::pair<std::string, std::string>, std::vector<NodeId>> groups;  // (group, topic) -> members
+  FaultInjector faults(c, out.history);
+  const std::vector<FaultStep> fault_steps = fault_timeline(s);
+  const std::vector<ClientStep> clients = client_steps(s);
+  std::size_t f = 0, k = 0;
+  while (f < fault_steps.size() || k < clients.size()) {
+    const bool client_next = k < clients.size() && (f >= fault_steps.size() || clients[k].at <= fault_steps[f].at);
+    const Duration at = client_next ? clients[k].at : fault_steps[f].at;
+    if (out.start + at > c.world().now()) c.run_for(out.start + at - c.world().now());
+    if (client_next) {
+      const ClientStep& step = clients[k++];
+      const std::string& name = step.producer != SIZE_MAX ? s.producers[step.producer].node : s.consumers[step.consumer].node;
+      if (step.stop) {
+        const NodeId n = nodes.at(name);
+        c.retire(n);
+        c.kill(n);
+        continue;
+      }
+      NodeId n;
+      if (step.producer != SIZE_MAX) {
+        n = c.add_client(name, cluster::producer_app(s.producers[step.producer].spec, out.history));
+        producers.push_back(n);
+      } else {
+        const ConsumerScenario& cs = s.consumers[step.consumer];
+        n = c.add_client(name, cluster::consumer_app(cs.spec, out.history));
+        if (!cs.stop_at) groups[{cs.spec.group, cs.spec.topic}].push_back(n);
+      }
+      nodes.emplace(name, n);
+      continue;
+    }
+    const FaultStep& step = fault_steps[f++];
+    if (Status applied = faults.apply(step); !applied.ok()) {
+      out.error = Error(applied.error().code, fmt::format("{}: {}", step.describe(), applied.error().detail));
+      return out;
+    }
+  }
+  if (out.start + s.run.length > c.world().now()) c.run_for(out.start + s.run.length - c.world().now());
+  faults.restore_disks();
+
+  if (s.liveness.enabled) {
+    std::vector<cluster::Convergence> require;
+    for (Requirement r : s.liveness.require) {
+      switch (r) {
+        case Requirement::brokers_running: require.push_back(c.brokers_running()); break;
+        case Requirement::routes_converged:
+          for (const cluster::TopicSpec& t : s.cluster.topics) require.push_back(c.routes_converged(t.name));
+          break;
+        case Requirement::producers_done: require.push_back(cluster::producers_done(c, producers)); break;
+        case Requirement::all_acked_consumed:
+          for (const auto& [key, members] : groups) require.push_back(cluster::all_acked_consumed(out.history, key.first));
+          break;
+        case Requirement::consumers_assigned:
+          for (const auto& [key, members] : groups) require.push_back(cluster::consumers_assigned(c, key.second, members));
+          break;
+      }
+    }
+    out.live = c.heal_and_converge(require, s.liveness.bound);
+  } else {
+    out.live.converged = true;
+  }
+  out.verdicts = check::run_all_checks(*out.history);
+  out.trace_hash = c.world().final_hash();
+  out.simulated = c.world().now() - world_start;
+  return out;
+}
+
+}  // namespace ferry::sim::scenario

@@ -1,0 +1,46 @@
+// run_scenario: one seed of a Scenario, end to end — the cluster booted, the clients added at
+// their start times, the fault schedule applied as it comes due (FaultInjector), the run length
+// played out, the liveness phase (heal everything, then the file's requirements within its bound),
+// and every checker run on the recorded History. `mqsim run` and the scenario tests call it.
+//
+// Clients: producer_app / consumer_app (sim/cluster/workload.h) nodes, added at `start_at`;
+// `stop_at` retires the node and kills it (a consumer that leaves for good; the liveness heal
+// does not bring it back). Lite-pull and orderly consumers have no workload app yet: such a file
+// is refused (unsupported), naming the consumer.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/check/checkers.h"
+#include "sim/cluster/cluster.h"
+#include "sim/cluster/workload.h"
+#include "sim/scenario/scenario.h"
+
+namespace ferry::sim::scenario {
+
+struct RunOutcome {
+  std::uint64_t seed = 0;
+  std::unique_ptr<cluster::Cluster> cluster;  // the world as the run left it (logs, state)
+  std::shared_ptr<cluster::History> history = std::make_shared<cluster::History>();
+  MonoTime start{};                  // virtual time when the workload started (after boot)
+  cluster::LivenessReport live;      // not converged and empty when liveness is disabled
+  std::vector<check::Verdict> verdicts;
+  std::uint64_t trace_hash = 0;      // World::final_hash() at the end
+  Duration simulated{};              // virtual time of the whole run, boot included
+  // Why the run could not be carried out (boot failed, a fault could not be applied, an
+  // unsupported client); the verdicts are then empty.
+  std::optional<Error> error;
+
+  // True when the run was carried out, converged (if liveness is enabled) and every checker passed.
+  bool passed() const;
+  // The first reason it did not pass, "" when it passed.
+  std::string first_failure() const;
+};
+
+RunOutcome run_scenario(const Scenario& s, std::uint64_t seed);
+
+}  // namespace ferry::sim::scenario

@@ -1,0 +1,167 @@
+// mqsim run FILE [--seed N | --seeds A..B] [--swarm] [--check-determinism] [--history FILE]
+//                [--log-level LEVEL]
+// Runs a scenario file (docs/scenarios.md) on each seed: one line per checker with its figures,
+// the trace hash, simulated and real time; on a failure the first violation, the history saved
+// (always) and the one command that replays the seed. Exit 0 only when every seed passes.
+#include <fmt/format.h>
+
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/log.h"
+#include "sim/scenario/runner.h"
+#include "tools/mqsim/command.h"
+#include "tools/mqsim/history_file.h"
+#include "tools/mqsim/scenario_file.h"
+
+namespace ferry::mqsim {
+
+namespace {
+
+constexpr const char* kRunUsage =
+    "usage: mqsim run FILE [--seed N | --seeds A..B] [--swarm] [--check-determinism] [--history FILE]\n"
+    "                      [--log-level trace|debug|info|warn|error|off]\n"
+    "Runs a scenario file on each seed (default: seed 1) and judges it with every checker.\n"
+    "  --seed N              one seed\n"
+    "  --seeds A..B          every seed from A to B\n"
+    "  --swarm               draw the world's fault probabilities from each seed (sim/swarm.h),\n"
+    "                        whatever the file's run.swarm says\n"
+    "  --check-determinism   run each seed twice; a different trace hash fails the seed\n"
+    "  --history FILE        save each seed's history (FILE.json: json, else binary; with several\n"
+    "                        seeds the seed goes before the extension); a failed seed's history is\n"
+    "                        always saved, as mqsim-NAME-seedN.json\n"
+    "  --log-level LEVEL     the nodes' log level (default warn)\n"
+    "Exit 0 when every seed passes, 1 when one fails, 2 on bad usage.\n";
+
+std::optional<std::uint64_t> number(std::string_view text) {
+  std::uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return v;
+}
+
+int usage(const std::string& why) {
+  std::fputs(fmt::format("mqsim run: {}\n{}", why, kRunUsage).c_str(), stderr);
+  return kExitUsage;
+}
+
+// FILE for one seed of several: "h.json" -> "h.seed7.json".
+std::string per_seed(const std::string& file, std::uint64_t seed, bool several) {
+  if (!several) return file;
+  const auto slash = file.rfind('/');
+  const auto dot = file.rfind('.');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return fmt::format("{}.seed{}", file, seed);
+  return fmt::format("{}.seed{}{}", file.substr(0, dot), seed, file.substr(dot));
+}
+
+}  // namespace
+
+int run_run(const std::vector<std::string>& args) {
+  std::optional<std::string> file, history;
+  std::uint64_t first = 1, last = 1;
+  bool swarm = false, determinism = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](const char* flag) -> std::optional<std::string> {
+      if (i + 1 >= args.size()) return std::nullopt;
+      (void)flag;
+      return args[++i];
+    };
+    if (a == "--help" || a == "-h") {
+      std::fputs(kRunUsage, stdout);
+      return kExitOk;
+    } else if (a == "--seed") {
+      auto v = value("--seed");
+      auto n = v ? number(*v) : std::nullopt;
+      if (!n) return usage("--seed needs a number");
+      first = last = *n;
+    } else if (a == "--seeds") {
+      auto v = value("--seeds");
+      const auto dots = v ? v->find("..") : std::string::npos;
+      auto a0 = dots != std::string::npos ? number(std::string_view(*v).substr(0, dots)) : std::nullopt;
+      auto b0 = dots != std::string::npos ? number(std::string_view(*v).substr(dots + 2)) : std::nullopt;
+      if (!a0 || !b0 || *a0 > *b0 || *b0 - *a0 >= 100'000) return usage("--seeds needs A..B with A <= B (at most 100000 seeds)");
+      first = *a0;
+      last = *b0;
+    } else if (a == "--swarm") {
+      swarm = true;
+    } else if (a == "--check-determinism") {
+      determinism = true;
+    } else if (a == "--history") {
+      history = value("--history");
+      if (!history || history->empty()) return usage("--history needs a file name");
+    } else if (a == "--log-level") {
+      auto v = value("--log-level");
+      if (!v) return usage("--log-level needs a level");
+      const auto level = spdlog::level::from_str(*v);
+      if (level == spdlog::level::off && *v != "off") return usage("unknown log level '" + *v + "'");
+      set_default_log_level(level);
+    } else if (!a.empty() && a[0] == '-') {
+      return usage("unknown flag " + a);
+    } else if (file) {
+      return usage("one scenario file at a time");
+    } else {
+      file = a;
+    }
+  }
+  if (!file) return usage("which scenario file?");
+  if (std::find(args.begin(), args.end(), "--log-level") == args.end()) set_default_log_level(spdlog::level::warn);
+
+  auto loaded = tools::load_scenario(*file);
+  if (!loaded.ok()) {
+    std::fputs(fmt::format("mqsim run: {}\n", loaded.error().detail).c_str(), stderr);
+    return kExitFailed;
+  }
+  sim::scenario::Scenario s = std::move(*loaded);
+  if (swarm) s.run.swarm = true;
+  const bool several = last > first;
+  std::size_t passed = 0, failed = 0;
+  for (std::uint64_t seed = first; seed <= last; ++seed) {
+    const auto t0 = std::chrono::steady_clock::now();
+    sim::scenario::RunOutcome run = sim::scenario::run_scenario(s, seed);
+    const double real_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::string failure = run.first_failure();
+    std::string out = fmt::format("== {} seed {}{}\n", s.name, seed, s.run.swarm ? " (swarm)" : "");
+    for (const sim::check::Verdict& v : run.verdicts) out += "  " + v.to_line() + "\n";
+    if (!run.error) {
+      out += fmt::format("  liveness: {}\n", run.live.to_string());
+      out += fmt::format("  trace-hash: {:016x}\n  simulated {:.1f} s in {:.2f} s real\n", run.trace_hash,
+                         static_cast<double>(to_ms(run.simulated)) / 1000.0, real_s);
+    }
+    if (determinism && !run.error) {
+      const sim::scenario::RunOutcome again = sim::scenario::run_scenario(s, seed);
+      if (again.trace_hash != run.trace_hash && failure.empty()) {
+        failure = fmt::format("not deterministic: trace hashes {:016x} and {:016x}", run.trace_hash, again.trace_hash);
+      }
+      out += fmt::format("  determinism: {}\n", again.trace_hash == run.trace_hash ? "same trace hash twice" : "DIFFERENT");
+    }
+    std::optional<std::string> saved;
+    if (history) saved = per_seed(*history, seed, several);
+    if (!failure.empty() && !saved) saved = fmt::format("mqsim-{}-seed{}.json", s.name, seed);
+    if (saved && run.history) {
+      if (Status st = save_history_file(*saved, *run.history); st.ok()) {
+        out += fmt::format("  history: {} (mqsim check {})\n", *saved, *saved);
+      } else {
+        out += fmt::format("  history not saved: {}\n", st.error().to_string());
+      }
+    }
+    if (failure.empty()) {
+      ++passed;
+      out += "  PASSED\n";
+    } else {
+      ++failed;
+      out += fmt::format("  FAILED: {}\n  replay: build/bin/mqsim run {} --seed {}{}\n", failure, *file, seed,
+                         swarm ? " --swarm" : "");
+    }
+    std::fputs(out.c_str(), stdout);
+    std::fflush(stdout);
+  }
+  std::fputs(fmt::format("{} passed, {} failed\n", passed, failed).c_str(), stdout);
+  return failed == 0 ? kExitOk : kExitFailed;
+}
+
+}  // namespace ferry::mqsim
