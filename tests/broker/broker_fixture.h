@@ -23,6 +23,7 @@
 #include "remoting/header/broker_registration_header.h"
 #include "remoting/header/pull_message_header.h"
 #include "remoting/header/send_message_header.h"
+#include "remoting/header/topic_admin_header.h"
 #include "remoting/request_code.h"
 #include "remoting/response_code.h"
 #include "remoting/rpc/rpc_client.h"
@@ -87,6 +88,24 @@ struct Call {
     return v ? *v : none;
   }
 };
+
+// The UPDATE_AND_CREATE_TOPIC header of `topic`: read/write queues, perm rw-.
+inline remoting::CreateTopicRequestHeader topic_header(const std::string& topic, std::int32_t queues) {
+  remoting::CreateTopicRequestHeader h;
+  h.topic = topic;
+  h.default_topic = "TBW102";
+  h.read_queue_nums = queues;
+  h.write_queue_nums = queues;
+  h.perm = 6;
+  h.topic_filter_type = "SINGLE_TAG";
+  return h;
+}
+
+inline RemotingCommand create_topic_request(const remoting::CreateTopicRequestHeader& h) {
+  RemotingCommand c = remoting::make_request(rc::UPDATE_AND_CREATE_TOPIC, 0);
+  c.ext_fields = h.to_fields();
+  return c;
+}
 
 inline Task<Call> invoke(remoting::RpcClient* client, std::string addr, RemotingCommand req, Duration timeout) {
   Call c;

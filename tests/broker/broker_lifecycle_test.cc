@@ -29,24 +29,6 @@ RemotingCommand update_offset(const std::string& group, const std::string& topic
   return r;
 }
 
-// The UPDATE_AND_CREATE_TOPIC header of `topic`: read/write queues, perm rw-.
-remoting::CreateTopicRequestHeader topic_header(const std::string& topic, std::int32_t queues) {
-  remoting::CreateTopicRequestHeader h;
-  h.topic = topic;
-  h.default_topic = "TBW102";
-  h.read_queue_nums = queues;
-  h.write_queue_nums = queues;
-  h.perm = 6;
-  h.topic_filter_type = "SINGLE_TAG";
-  return h;
-}
-
-RemotingCommand create_topic_request(const remoting::CreateTopicRequestHeader& h) {
-  RemotingCommand c = remoting::make_request(rc::UPDATE_AND_CREATE_TOPIC, 0);
-  c.ext_fields = h.to_fields();
-  return c;
-}
-
 // Creates `topic` with 4 queues (offsets are committed only for a topic that exists).
 RemotingCommand create_topic(const std::string& topic) { return create_topic_request(topic_header(topic, 4)); }
 

@@ -100,16 +100,7 @@ class SlaveSyncTest : public ::testing::Test {
   }
 
   Status create_topic(const std::string& name, std::int32_t queues) {
-    remoting::CreateTopicRequestHeader h;
-    h.topic = name;
-    h.default_topic = "TBW102";
-    h.read_queue_nums = queues;
-    h.write_queue_nums = queues;
-    h.perm = 6;
-    h.topic_filter_type = "SINGLE_TAG";
-    RemotingCommand req = remoting::make_request(rc::UPDATE_AND_CREATE_TOPIC, 0);
-    req.ext_fields = h.to_fields();
-    Call c = call_master(std::move(req));
+    Call c = call_master(create_topic_request(topic_header(name, queues)));
     if (c.reply.code != code::SUCCESS) return Error(Errc::invalid_argument, c.remark());
     return Status();
   }
