@@ -39,7 +39,8 @@ const std::string& scratch_dir() {
 
 Ran mqsim(const std::string& args) {
   const std::string out_path = scratch_dir() + "mqsim.out";
-  const std::string command = std::string(MQSIM_PATH) + " " + args + " > " + out_path + " 2>&1";
+  // From the scratch folder: a failed run saves its history in the current folder.
+  const std::string command = "cd " + scratch_dir() + " && " + std::string(MQSIM_PATH) + " " + args + " > " + out_path + " 2>&1";
   const int status = std::system(command.c_str());
   Ran r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -120,6 +121,57 @@ TEST(MqsimCheck, ARecordedRunPassesAndAPlantedViolationFailsNamingIt) {
   const Ran t = mqsim("check " + cut);
   EXPECT_EQ(t.exit_code, 1) << t.output;
   EXPECT_NE(t.output.find("truncated"), std::string::npos) << t.output;
+}
+
+// A scenario that loses acknowledged messages (an ASYNC_FLUSH broker without a slave powered off
+// under load, the loss judged strictly): mqsim run says FAILED with the first violation, prints the
+// command that replays the seed, saves the history, and exits 1; mqsim check on that history fails
+// the same way.
+TEST(MqsimRun, AFailedSeedSaysWhyPrintsItsReplayAndSavesItsHistory) {
+  const std::string file = scratch_dir() + "lossy.toml";
+  {
+    std::ofstream out(file);
+    out << R"(name = "lossy"
+story = "an ASYNC_FLUSH broker without a slave loses power under load"
+[[brokers]]
+name = "broker-a"
+flush = "ASYNC_FLUSH"
+[[topics]]
+name = "T"
+queues = 2
+[[producers]]
+node = "producer-0"
+rate = 100
+duration = "20s"
+[[consumers]]
+node = "consumer-0"
+group = "readers"
+consume_from = "CONSUME_FROM_FIRST_OFFSET"
+[[faults]]
+at = "10250ms"
+action = "power_off"
+target = "broker-a"
+duration = "2s"
+[run]
+length = "30s"
+[liveness]
+bound = "1m"
+require = ["brokers_running", "producers_done"]
+[checks]
+lost = "strict"
+)";
+  }
+  const std::string history = scratch_dir() + "mqsim-lossy-seed1.json";
+  const Ran r = mqsim("run " + file + " --seed 1");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("lost-acked: FAIL"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("FAILED: lost-acked"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("replay: build/bin/mqsim run " + file + " --seed 1"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("0 passed, 1 failed"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("history: mqsim-lossy-seed1.json"), std::string::npos) << r.output;
+  const Ran c = mqsim("check " + history);
+  EXPECT_EQ(c.exit_code, 1) << c.output;
+  EXPECT_NE(c.output.find("lost-acked: FAIL"), std::string::npos) << c.output;
 }
 
 TEST(MqsimCheck, UsageAndHelp) {
