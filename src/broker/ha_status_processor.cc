@@ -10,9 +10,10 @@ namespace ferry::broker {
 
 namespace {
 
-// Store time of the first message at or after `at`, which is a record boundary of the log a slave
-// confirmed (a record, or the BLANK that ends a file: then the next file's first record). nullopt
-// when there is none before the log's end or no record starts there.
+// Store time of the oldest message a slave lacks, from `at`, the offset it confirmed: the record
+// starting there, or — when none does (a BLANK ends the file there, or the slave's report ends
+// inside a record, which a batch may) — the first record of the next file, which makes the lag in
+// time an under-estimate then. nullopt when there is none before the log's end.
 std::optional<WallMs> first_store_time_from(const store::MessageStore& store, PhysicalOffset at) {
   at = std::max(at, store.min_phy_offset());
   const std::int64_t file_bytes = store.config().commit_log_file_size_bytes;
