@@ -228,10 +228,12 @@ Status Cluster::boot(Duration limit) {
 
 // ---- liveness ------------------------------------------------------------------------------
 
-LivenessReport Cluster::heal_and_converge(const std::vector<Convergence>& requirements, Duration bound) {
+LivenessReport Cluster::heal_and_converge(const std::vector<Convergence>& requirements, Duration bound,
+                                          const std::function<void()>& after_each_event) {
   heal_all();
   const MonoTime healed = world_.now();
   auto all_met = [&] {
+    if (after_each_event) after_each_event();
     for (const Convergence& c : requirements) {
       if (c.pending()) return false;
     }

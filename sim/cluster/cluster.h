@@ -138,7 +138,9 @@ class Cluster {
   }
 
   // The liveness phase: heal_all(), then run until every requirement holds or `bound` passes.
-  LivenessReport heal_and_converge(const std::vector<Convergence>& requirements, Duration bound);
+  // `after_each_event`, when given, is called after every event (an observer: it must only read).
+  LivenessReport heal_and_converge(const std::vector<Convergence>& requirements, Duration bound,
+                                   const std::function<void()>& after_each_event = {});
 
   // Built-in requirements: every broker running; every NameServer that is up routes `topic` to
   // every broker group that should serve it.

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "sim/scenario/fault_schedule.h"
+#include "sim/scenario/watch.h"
 
 namespace ferry::sim::scenario {
 
@@ -23,6 +24,9 @@ std::string RunOutcome::first_failure() const {
 }
 
 namespace {
+
+// How often the observers look at the nodes (virtual time): fine enough for bounds of seconds.
+constexpr Duration kWatchEvery = std::chrono::milliseconds(250);
 
 // A client to add or stop at a virtual time.
 struct ClientStep {
@@ -74,11 +78,13 @@ RunOutcome run_scenario(const Scenario& s, std::uint64_t seed) {
   FaultInjector faults(c, out.history);
   const std::vector<FaultStep> fault_steps = fault_timeline(s);
   const std::vector<ClientStep> clients = client_steps(s);
+  // Observers of the nodes' state, recording into the History what the checkers judge.
+  Watch watch(kWatchEvery);
   std::size_t f = 0, k = 0;
   while (f < fault_steps.size() || k < clients.size()) {
     const bool client_next = k < clients.size() && (f >= fault_steps.size() || clients[k].at <= fault_steps[f].at);
     const Duration at = client_next ? clients[k].at : fault_steps[f].at;
-    if (out.start + at > c.world().now()) c.run_for(out.start + at - c.world().now());
+    watch.advance(c, out.start + at);
     if (client_next) {
       const ClientStep& step = clients[k++];
       const std::string& name = step.producer != SIZE_MAX ? s.producers[step.producer].node : s.consumers[step.consumer].node;
@@ -106,7 +112,7 @@ RunOutcome run_scenario(const Scenario& s, std::uint64_t seed) {
       return out;
     }
   }
-  if (out.start + s.run.length > c.world().now()) c.run_for(out.start + s.run.length - c.world().now());
+  watch.advance(c, out.start + s.run.length);
   faults.restore_disks();
 
   if (s.liveness.enabled) {
@@ -126,7 +132,7 @@ RunOutcome run_scenario(const Scenario& s, std::uint64_t seed) {
           break;
       }
     }
-    out.live = c.heal_and_converge(require, s.liveness.bound);
+    out.live = c.heal_and_converge(require, s.liveness.bound, [&] { watch.tick(c.world().now()); });
   } else {
     out.live.converged = true;
   }
