@@ -73,7 +73,7 @@ namespace {
 
 // A producer node's component. Its loop runs in the node's task set, so a crash destroys the loop
 // before the app; `history` and the sequence live outside the node.
-class ProducerApp final : public NodeProcess {
+class ProducerApp final : public ClientApp {
  public:
   ProducerApp(Runtime& rt, const client::ClientConfig& cc, ProducerSpec spec, std::shared_ptr<History> history)
       : rt_(rt), spec_(std::move(spec)), history_(std::move(history)), name_(cc.instance_name) {
@@ -84,6 +84,7 @@ class ProducerApp final : public NodeProcess {
     const Status started = producer_->start();
     FERRY_ASSERT(started.ok(), "producer {} did not start: {}", name_, started.ok() ? "" : started.error().to_string());
     history_->record_event(rt.now(), EventKind::start, name_, "producer started");
+    if (spec_.config.send_latency_fault_enable) history_->latency_fault_producers.insert(name_);
     rt.spawn(run(this), "workload-producer");
   }
   ~ProducerApp() override {
@@ -91,6 +92,7 @@ class ProducerApp final : public NodeProcess {
     instance_.reset();
   }
   bool done() const { return done_; }
+  const client::ClientInstance& client_instance() const override { return *instance_; }
 
  private:
   static Task<void> run(ProducerApp* self) {
@@ -140,7 +142,7 @@ class ProducerApp final : public NodeProcess {
   bool done_ = false;
 };
 
-class ConsumerApp final : public NodeProcess {
+class ConsumerApp final : public ClientApp {
  public:
   ConsumerApp(Runtime& rt, const client::ClientConfig& cc, ConsumerSpec spec, std::shared_ptr<History> history)
       : spec_(std::move(spec)) {
@@ -177,6 +179,7 @@ class ConsumerApp final : public NodeProcess {
         c.queue_offset = m.queue_offset;
         c.reconsume_times = m.reconsume_times;
         c.at = r->now();
+        c.pulled_from = now ? now->pulled_from() : -1;
         if (auto f = parse_body(as_text(Bytes(m.body.data(), m.body.size())))) {
           c.intact = true;
           c.producer = std::move(f->producer);
@@ -195,6 +198,7 @@ class ConsumerApp final : public NodeProcess {
     instance_.reset();
   }
   client::PushConsumer& consumer() { return *consumer_; }
+  const client::ClientInstance& client_instance() const override { return *instance_; }
 
  private:
   ConsumerSpec spec_;
@@ -220,6 +224,11 @@ ClientFactory consumer_app(ConsumerSpec spec, std::shared_ptr<History> history) 
 client::PushConsumer* push_consumer_of(Cluster& c, NodeId node) {
   auto* app = dynamic_cast<ConsumerApp*>(c.world().node(node).process());
   return app ? &app->consumer() : nullptr;
+}
+
+const client::ClientInstance* client_instance_of(Cluster& c, NodeId node) {
+  auto* app = dynamic_cast<ClientApp*>(c.world().node(node).process());
+  return app ? &app->client_instance() : nullptr;
 }
 
 bool producer_done(Cluster& c, NodeId node) {
