@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "sim/scenario/fault_schedule.h"
+#include "sim/scenario/route_observer.h"
 #include "sim/scenario/watch.h"
 
 namespace ferry::sim::scenario {
@@ -80,6 +81,8 @@ RunOutcome run_scenario(const Scenario& s, std::uint64_t seed) {
   const std::vector<ClientStep> clients = client_steps(s);
   // Observers of the nodes' state, recording into the History what the checkers judge.
   Watch watch(kWatchEvery);
+  RouteObserver route_observer(c, nodes, out.history);
+  watch.add([&](MonoTime now) { route_observer(now); });
   std::size_t f = 0, k = 0;
   while (f < fault_steps.size() || k < clients.size()) {
     const bool client_next = k < clients.size() && (f >= fault_steps.size() || clients[k].at <= fault_steps[f].at);
@@ -92,6 +95,7 @@ RunOutcome run_scenario(const Scenario& s, std::uint64_t seed) {
         const NodeId n = nodes.at(name);
         c.retire(n);
         c.kill(n);
+        out.history->record_event(c.world().now(), check::EventKind::crash, name, "stopped for good (stop_at)");
         continue;
       }
       NodeId n;
