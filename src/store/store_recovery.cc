@@ -190,8 +190,11 @@ Task<Status> StoreRecovery::recover_index() {
   from = std::clamp(from, log_.min_offset(), log_.max_offset());
   // The checkpoint must stop vouching for index entries and units before the files holding them
   // go: a crash before the re-dispatch is synced would otherwise skip them for good.
-  if (checkpoint && (from < checkpoint->logics || from < checkpoint->index)) {
-    const Checkpoint lowered{checkpoint->physic, std::min(checkpoint->logics, from), std::min(checkpoint->index, from)};
+  // Likewise its physic offset after a cut below it (truncate mode): new records written over the
+  // cut are not synced, and a crash must find their torn tail a torn tail, not corruption.
+  if (checkpoint && (from < checkpoint->logics || from < checkpoint->index || checkpoint->physic > log_.max_offset())) {
+    const Checkpoint lowered{std::min(checkpoint->physic, log_.max_offset()), std::min(checkpoint->logics, from),
+                             std::min(checkpoint->index, from)};
     Status st = co_await write_checkpoint(rt_.fs(), path(kCheckpointFileName), lowered);
     if (!st.ok()) co_return st;
   }
