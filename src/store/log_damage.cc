@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <vector>
 
 #include "common/big_endian.h"
@@ -42,21 +43,26 @@ bool valid_record_at(Bytes bytes, std::int64_t start, std::size_t pos, const Rec
   return r.kind == RecordKind::message && r.fields.physical_offset.value() == start + static_cast<std::int64_t>(pos);
 }
 
-// The first position at or after `from` in `bytes` where a valid record starts.
+// The first position at or after `from` in `bytes` where a valid record starts. memchr finds the
+// magic's first byte (the common case is a tail of zeros, read at memory speed).
 std::optional<std::size_t> search_file(Bytes bytes, std::int64_t start, std::size_t from,
                                        const RecordDecodeOptions& options) {
   std::array<std::uint8_t, record::kMagicBytes> magic{};
   store_be32(magic.data(), record::kMessageMagic);
-  if (from + record::kMagicPos >= bytes.size()) return std::nullopt;
-  auto it = bytes.begin() + static_cast<std::ptrdiff_t>(from + record::kMagicPos);
-  while (true) {
-    it = std::search(it, bytes.end(), magic.begin(), magic.end());
-    if (it == bytes.end()) return std::nullopt;
-    const auto pos = static_cast<std::size_t>(it - bytes.begin()) - record::kMagicPos;
-    FERRY_ASSERT(pos >= from, "magic found at {} before the search start {}", pos, from);
-    if (valid_record_at(bytes, start, pos, options)) return pos;
-    ++it;
+  std::size_t at = from + record::kMagicPos;  // where the magic of a record at `from` would be
+  while (at + magic.size() <= bytes.size()) {
+    const void* hit = std::memchr(bytes.data() + at, magic[0], bytes.size() - at);
+    if (hit == nullptr) return std::nullopt;
+    at = static_cast<std::size_t>(static_cast<const std::uint8_t*>(hit) - bytes.data());
+    if (at + magic.size() > bytes.size()) return std::nullopt;
+    if (std::memcmp(bytes.data() + at, magic.data(), magic.size()) == 0) {
+      const std::size_t pos = at - record::kMagicPos;
+      FERRY_ASSERT(pos >= from, "magic found at {} before the search start {}", pos, from);
+      if (valid_record_at(bytes, start, pos, options)) return pos;
+    }
+    ++at;
   }
+  return std::nullopt;
 }
 
 }  // namespace

@@ -111,8 +111,7 @@ Status StoreRecovery::recover_commit_log() {
                     "record(s) ({} bytes) after it; {} bytes cut from the file holding it, {} later file(s) removed",
                     report->end.value(), report->reason, report->discarded_records, report->discarded_bytes,
                     report->dropped_bytes, report->files_removed);
-  } else if (report->dropped_bytes > 0 || report->files_removed > 0 ||
-             (!info_.clean_shutdown && !report->reason.empty())) {
+  } else if (report->dropped_bytes > 0 || (!info_.clean_shutdown && !report->reason.empty())) {
     rt_.log().warn("store: CommitLog recovered to {} ({} records scanned, torn tail: {} bytes dropped, {} later file(s) "
                    "removed: {})",
                    report->end.value(), report->records, report->dropped_bytes, report->files_removed, report->reason);
