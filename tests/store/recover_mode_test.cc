@@ -109,6 +109,24 @@ TEST_F(RecoverModeTest, DamagePastWhatTheCheckpointSaysWasSyncedIsATornTailAfter
   EXPECT_EQ(queue_bodies(), bodies_except(3, -1));
 }
 
+TEST_F(RecoverModeTest, ACopyOfARecordInsideALaterBodyIsNotTakenAsGoodData) {
+  put_messages(7);  // 6 starts file 2048
+  auto six = store_->message_at(puts_[6].wrote_offset);
+  ASSERT_TRUE(six.ok());
+  const std::string copy(reinterpret_cast<const char*>(six->bytes().data()), six->bytes().size());
+  puts_.push_back(store_->put_message(TestMessage{.body = copy}.request()));
+  ASSERT_EQ(puts_[7].status, PutStatus::ok);
+  ASSERT_EQ(file_of(puts_[7].wrote_offset), file_of(puts_[6].wrote_offset));
+  clean_stop();
+  // Both records fail (6 its body CRC, 7 its stored CRC); the copy of 6 inside 7's body is
+  // whole and passes its CRC, but says it is at 6's offset, not where it lies.
+  flip_body_of(6);
+  rt_.bytes(file_of(puts_[7].wrote_offset))[static_cast<std::size_t>(puts_[7].wrote_offset.value() % 1024 + 9)] ^= 0x5A;
+  reopen_with(RecoverMode::abort);
+  EXPECT_EQ(store_->recovery().commit_log.end, puts_[6].wrote_offset);
+  EXPECT_EQ(queue_bodies(), bodies_except(6, -1));
+}
+
 // ---- a flipped byte in the middle of the newest file, a good record after it -----------------
 
 class MidLogDamageTest : public RecoverModeTest {
