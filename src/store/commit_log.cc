@@ -191,6 +191,12 @@ Status CommitLog::skip_damaged_range(PhysicalOffset bad, PhysicalOffset good, co
                                             "not repairing a disk in this state: restore the store from a replica",
                                             kDamagedRangesMax, bad.value(), why));
   }
+  if (config_.message_size_max_bytes < 2 * filler_bytes_min()) {
+    return Error(Errc::invalid_argument,
+                 fmt::format("recover mode skip needs maxMessageSize of at least {} bytes to mark the damaged range "
+                             "at offset {} ({}); it is {}", 2 * filler_bytes_min(), bad.value(), why,
+                             config_.message_size_max_bytes));
+  }
   MappedFile* f = files_.find(bad.value());
   FERRY_ASSERT(f != nullptr, "damaged range at {} outside the log", bad.value());
   const std::int64_t pos = bad.value() - f->start_offset();

@@ -89,7 +89,8 @@ class CommitLog {
   //    Errc::corrupt naming the file, the offset, the good data after it and --recover; truncate
   //    cuts as for a torn tail and reports the good data discarded; skip marks the range up to
   //    the next valid record unreadable (log_damage.h), reports it, and goes on.
-  // Errors: corrupt (abort, or more than kDamagedRangesMax ranges), io_error, no_space.
+  // Errors: corrupt (abort, or more than kDamagedRangesMax ranges), invalid_argument (skip with a
+  // message_size_max_bytes below two fillers, 224 bytes), io_error, no_space.
   Result<RecoveryReport> recover(std::size_t first_file_index, PhysicalOffset durable_below);
 
   // Appends `records` (one message, or a batch that is kept in one file) setting each one's
