@@ -31,12 +31,19 @@ std::size_t series_of(check::SendOutcome o) {
   return 3;
 }
 
-// The group a failed or unknown send's error names: the longest group name found in the text
-// ("broker-a-s1" names broker-a; of "broker-a" and "broker-ab", the longer wins). "" for none.
+// The group a failed or unknown send's error names last (the client lists the brokers it tried
+// in order: "brokers tried: broker-a, broker-b"): the latest occurrence wins, and of two names
+// found at the same place the longer ("broker-ab" over "broker-a"). "" for none.
 std::string group_named_in(const std::string& detail, const std::set<std::string>& groups) {
   std::string best;
+  std::size_t best_at = 0;
   for (const std::string& g : groups) {
-    if (g.size() > best.size() && detail.find(g) != std::string::npos) best = g;
+    const std::size_t at = detail.rfind(g);
+    if (at == std::string::npos) continue;
+    if (best.empty() || at > best_at || (at == best_at && g.size() > best.size())) {
+      best = g;
+      best_at = at;
+    }
   }
   return best;
 }

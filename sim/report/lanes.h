@@ -6,7 +6,7 @@
 //   add_send_lanes     one lane "broker" per broker group: each send at the time its outcome was
 //                      known, counted as ok / not durable / failed / unknown. A stored send goes
 //                      to the group that stored it; a failed or unknown one to the group its error
-//                      names, else to one lane "unplaced" (sends no group can be named for).
+//                      names last (the last broker tried), else to one lane "unplaced".
 //   add_consume_lanes  one lane "consumer" per consumer node: each delivery counted as first (the
 //                      first time its group saw the message), again (a redelivery) or corrupt.
 //   add_event_marks    every History event (crash, start, fault, heal, rebalance) as a mark on its

@@ -108,6 +108,7 @@ TEST(Report, SendsDeliveriesAndEventsLandOnTheirLanes) {
   h.sends.push_back(send("p", 1, SendOutcome::stored_not_durable, "broker-b", 1100));
   h.sends.push_back(send("p", 2, SendOutcome::unknown, "", 1200, "timeout waiting for broker-b (127.0.0.12:10911)"));
   h.sends.push_back(send("p", 3, SendOutcome::failed, "", 1300, "no route for topic T"));
+  h.sends.push_back(send("p", 4, SendOutcome::unknown, "", 1400, "failed after 2 attempts (brokers tried: broker-b, broker-a)"));
   h.consumes.push_back(consume("consumer-0", "p", 0, 2000));
   h.consumes.push_back(consume("consumer-1", "p", 0, 2500));  // the same message again: a redelivery
   h.record_event(at_ms(3000), EventKind::crash, "broker-a-s1", "3s kill broker-a-s1");
@@ -125,6 +126,7 @@ TEST(Report, SendsDeliveriesAndEventsLandOnTheirLanes) {
   EXPECT_EQ(total(*b, 1), 1);         // not durable
   EXPECT_EQ(total(*b, 3), 1);         // unknown, its error names broker-b
   EXPECT_EQ(total(*unplaced, 2), 1);  // failed, naming no group
+  EXPECT_EQ(total(*a, 3), 1);         // unknown, broker-a tried last
   const Lane* c0 = lane(m, kLaneConsumer, "consumer-0");
   const Lane* c1 = lane(m, kLaneConsumer, "consumer-1");
   ASSERT_TRUE(c0 && c1);
