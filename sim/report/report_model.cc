@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <set>
+#include <optional>
 #include <utility>
 
 #include "sim/report/fault_windows.h"
@@ -46,17 +46,17 @@ std::string base_name(std::string_view path) {
 
 ReportModel model_from_run(const scenario::Scenario& s, const scenario::RunOutcome& run, std::string_view source) {
   ReportModel m;
-  m.name = s.name;
-  m.story = s.story;
-  m.source = std::string(source);
+  m.name = bounded_text(s.name);
+  m.story = bounded_text(s.story, kLongTextBytesMax);
+  m.source = bounded_text(source, kLongTextBytesMax);
   m.seed = run.seed;
   m.passed = run.passed();
-  m.failure = run.first_failure();
+  m.failure = bounded_text(run.first_failure(), kLongTextBytesMax);
   m.verdicts = run.verdicts;
   if (!run.error) {
     m.trace_hash = run.trace_hash;
     m.simulated_ms = to_ms(run.simulated);
-    if (s.liveness.enabled) m.liveness = run.live.to_string();
+    if (s.liveness.enabled) m.liveness = bounded_text(run.live.to_string(), kLongTextBytesMax);
   }
   const check::History& h = *run.history;
   fill_counts(m, h);
@@ -71,8 +71,7 @@ ReportModel model_from_run(const scenario::Scenario& s, const scenario::RunOutco
 
   // x runs to the end of the run (liveness included), and at least to the last record.
   const MonoTime origin = run.start;
-  const auto [first, last] = record_range(h, origin);
-  (void)first;
+  const MonoTime last = record_range(h, origin).second;
   const std::int64_t run_end = to_ms(run.simulated) - ms_since(MonoTime{}, origin);
   m.timeline = Timeline(std::max({run_end, ms_since(origin, last), to_ms(s.run.length)}));
   std::vector<std::string> groups, consumers;
@@ -87,13 +86,13 @@ ReportModel model_from_run(const scenario::Scenario& s, const scenario::RunOutco
 
 ReportModel model_from_history(const check::History& h, std::string_view source, std::vector<check::Verdict> verdicts) {
   ReportModel m;
-  m.name = base_name(source);
-  m.source = std::string(source);
+  m.name = bounded_text(base_name(source));
+  m.source = bounded_text(source, kLongTextBytesMax);
   m.verdicts = std::move(verdicts);
   m.passed = std::all_of(m.verdicts.begin(), m.verdicts.end(), [](const check::Verdict& v) { return v.passed; });
   for (const check::Verdict& v : m.verdicts) {
     if (!v.passed) {
-      m.failure = fmt::format("{}: {}", v.name, v.first_violation.empty() ? "failed" : v.first_violation);
+      m.failure = bounded_text(fmt::format("{}: {}", v.name, v.first_violation.empty() ? "failed" : v.first_violation), kLongTextBytesMax);
       break;
     }
   }

@@ -5,7 +5,8 @@
 //
 // Deterministic and free of the machine: no wall-clock time and no paths but `source`, which the
 // caller passes as the user gave it. Bounded like the Timeline (timeline.h); the fault schedule
-// list holds at most kScheduleLinesMax lines (schedule_dropped counts the rest).
+// list holds at most kScheduleLinesMax lines (schedule_dropped counts the rest); the failure and
+// the liveness result are cut to kLongTextBytesMax bytes, other texts to kTextBytesMax.
 #pragma once
 
 #include <cstddef>
@@ -24,6 +25,7 @@
 namespace ferry::sim::report {
 
 inline constexpr std::size_t kScheduleLinesMax = 60;
+inline constexpr std::size_t kLongTextBytesMax = 4000;  // the failure and the liveness result
 
 struct ReportModel {
   std::string name;    // the scenario's name, or the history file's base name

@@ -13,9 +13,10 @@ std::int64_t column_ms_for(std::int64_t span_ms) {
   return steps * kColumnMsMin;
 }
 
-std::string bounded_text(std::string_view text) {
-  if (text.size() <= kTextBytesMax) return std::string(text);
-  std::size_t cut = kTextBytesMax - 3;
+std::string bounded_text(std::string_view text, std::size_t max_bytes) {
+  FERRY_ASSERT(max_bytes >= 16, "bounded_text to {} bytes: too few to say anything", max_bytes);
+  if (text.size() <= max_bytes) return std::string(text);
+  std::size_t cut = max_bytes - 3;
   // Back off UTF-8 continuation bytes (10xxxxxx) so that no character is split.
   while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
   return std::string(text.substr(0, cut)) + "...";

@@ -34,8 +34,8 @@ inline constexpr std::size_t kTextBytesMax = 240;
 // The narrowest multiple of kColumnMsMin that fits span_ms into kColumnsMax columns.
 std::int64_t column_ms_for(std::int64_t span_ms);
 
-// `text` cut to kTextBytesMax bytes, never inside a UTF-8 sequence ("..." appended when cut).
-std::string bounded_text(std::string_view text);
+// `text` cut to max_bytes (at least 16), never inside a UTF-8 sequence ("..." appended when cut).
+std::string bounded_text(std::string_view text, std::size_t max_bytes = kTextBytesMax);
 
 struct Mark {
   std::int64_t at_ms = 0;

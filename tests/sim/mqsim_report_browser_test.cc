@@ -3,7 +3,8 @@
 // would, from file://), and the test checks what a reader sees: a verdict row for every checker
 // mqsim printed, the timeline the page's script drew (its <svg>, a lane per broker group and per
 // consumer, the scenario's three fault windows, columns of sends), and a screenshot that is not
-// blank (the colours of the ok sends and of the deliveries are painted).
+// blank (the colours of the ok sends and of the deliveries are painted). A second run of the
+// same seed writes the same bytes.
 //
 // Chromium is the Debian package `chromium` (tools/bootstrap.sh installs it; CI runs that). When
 // it is missing this test fails and says so: it does not skip. Runs as root in CI, hence
@@ -96,6 +97,10 @@ TEST_F(ReportInBrowser, LatencyBackoffPageShowsVerdictsLanesAndWindows) {
   const std::string printed = read_file(dir + "/mqsim.out");
   ASSERT_EQ(ran, 0) << printed;
   ASSERT_NE(printed.find("report: " + page), std::string::npos) << "mqsim did not say where the page went:\n" << printed;
+  // The same run gives the same page, byte for byte.
+  const std::string again = dir + "/latency-backoff-again.html";
+  ASSERT_EQ(shell(std::string(MQSIM_PATH) + " run " + scenario_ + " --report " + again + " > /dev/null 2>&1"), 0);
+  EXPECT_EQ(read_file(page), read_file(again)) << "two runs of one seed wrote different pages";
 
   // The checkers mqsim printed ("  lost-acked: PASS acked=..."): each must have its row.
   std::set<std::string> checkers;
