@@ -8,11 +8,13 @@
 //
 // Chromium is the Debian package `chromium` (tools/bootstrap.sh installs it; CI runs that). When
 // it is missing this test fails and says so: it does not skip. Runs as root in CI, hence
-// --no-sandbox; the profile folder is a fresh one inside the build folder.
+// --no-sandbox; the profile folder is a fresh one inside the build folder, removed when the test
+// passes.
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <set>
@@ -75,6 +77,17 @@ class ReportInBrowser : public ::testing::Test {
     const char* source = std::getenv("FERRY_SOURCE_DIR");
     ASSERT_NE(source, nullptr) << "FERRY_SOURCE_DIR is not set (ctest sets it)";
     scenario_ = std::string(source) + "/scenarios/latency-backoff.toml";
+  }
+
+  // A passing run leaves nothing behind (the profile alone is a few MB); a failing one keeps its
+  // folder (the page, the DOM, the screenshot, chromium's log) to look at.
+  void TearDown() override {
+    if (HasFailure()) {
+      std::fprintf(stderr, "kept for inspection: %s\n", scratch_dir().c_str());
+      return;
+    }
+    std::error_code ec;
+    std::filesystem::remove_all(scratch_dir(), ec);
   }
 
   // Chromium on the page, headless, with `what` (--dump-dom or --screenshot=...); its own output
