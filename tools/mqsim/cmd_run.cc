@@ -2,8 +2,8 @@
 //                [--report FILE.html] [--log-level LEVEL]
 // Runs a scenario file (docs/scenarios.md) on each seed: one line per checker with its figures,
 // the trace hash, simulated and real time; on a failure the first violation, the nodes' log lines
-// around it (log_window.h), the history saved (always) and the one command that replays the seed; with --report, one HTML page a seed
-// (sim/report/html_report.h) and where it went. Exit 0 only when every seed passes.
+// around it (log_window.h), the history saved (always) and the one command that replays the seed;
+// with --report, one HTML page a seed (sim/report/html_report.h) and where it went. Exit 0 only when every seed passes.
 #include <fmt/format.h>
 
 #include <charconv>

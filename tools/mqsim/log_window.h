@@ -19,7 +19,8 @@ inline constexpr Duration kLogWindowBefore = std::chrono::seconds(2);
 inline constexpr Duration kLogWindowAfter = std::chrono::seconds(1);
 inline constexpr std::size_t kLogWindowLinesMax = 60;
 
-// The time of the failed verdict first_failure() names, when its checker timed it.
+// The first violation's time of the first failed checker, when it timed it (none when the run
+// could not be carried out, or every checker passed: a liveness failure alone has no time).
 std::optional<MonoTime> first_violation_time(const sim::scenario::RunOutcome& run);
 
 // The block to print: a heading line, then one indented line per log line
