@@ -1,12 +1,13 @@
 // Every checker of a History, in a fixed order: lost-acked, unexpected, duplicates, key-order,
 // queue-offsets (one file each in sim/check/), then the named checks the settings ask for:
-// failover, route_staleness, latency_backoff, offset_persistence. The scenario's rules come from
-// History::settings.
+// failover, route_staleness, latency_backoff, offset_persistence; last, error-logs (no error-level
+// log line the scenario did not expect). The scenario's rules come from History::settings.
 #pragma once
 
 #include <vector>
 
 #include "sim/check/duplicates.h"
+#include "sim/check/error_logs.h"
 #include "sim/check/failover.h"
 #include "sim/check/history.h"
 #include "sim/check/key_order.h"

@@ -134,6 +134,20 @@ struct OffsetPersistenceBounds {
   std::int64_t slack_ms = 1'000;
 };
 
+// ---- error-level log lines (captured by the runner, sim/scenario/log_capture.h) -------------
+
+// One log line of a node: when (the World's virtual time, not the node's skewed clock), whose,
+// its level ("error", "critical"; the runner's ring of recent lines also keeps "info", "warn")
+// and its text (the message alone, without the node/time/level prefix).
+struct LogLine {
+  MonoTime at{};
+  std::string node;
+  std::string level;
+  std::string text;
+};
+// History::error_logs keeps the first this many lines; the rest are only counted.
+inline constexpr std::size_t kErrorLogsKeptMax = 1'000;
+
 // How the scenario wants the history judged (checkers.h). Saved with the history, so that a
 // recorded run is judged again by the same rules.
 struct CheckSettings {
@@ -149,6 +163,10 @@ struct CheckSettings {
   std::optional<RouteStalenessBounds> route_staleness;
   std::optional<LatencyBackoffBounds> latency_backoff;
   std::optional<OffsetPersistenceBounds> offset_persistence;
+
+  // Error-level log lines the scenario expects (substrings of the text); the error-logs checker
+  // fails on any other (error_logs.h).
+  std::vector<std::string> expected_errors;
 };
 
 struct History {
@@ -176,6 +194,13 @@ struct History {
   std::set<std::string> groups() const;
 
   void record_event(MonoTime at, EventKind kind, std::string target, std::string detail);
+
+  // Every error- and critical-level log line of every node, in time order: the first
+  // kErrorLogsKeptMax, then only counted in error_logs_not_kept.
+  std::vector<LogLine> error_logs;
+  std::int64_t error_logs_not_kept = 0;
+  // Keeps `line` while fewer than kErrorLogsKeptMax are kept, else counts it.
+  void record_error_log(LogLine line);
 };
 
 // Milliseconds since the simulation's epoch, for messages.

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "sim/scenario/fault_schedule.h"
+#include "sim/scenario/log_capture.h"
 #include "sim/scenario/route_observer.h"
 #include "sim/scenario/watch.h"
 
@@ -52,7 +53,10 @@ std::vector<ClientStep> client_steps(const Scenario& s) {
 
 }  // namespace
 
-RunOutcome run_scenario(const Scenario& s, std::uint64_t seed) {
+namespace {
+
+// One seed, its nodes' log lines captured by `capture` (attached once the World exists).
+RunOutcome run_captured(const Scenario& s, std::uint64_t seed, LogCapture& capture) {
   RunOutcome out;
   out.seed = seed;
   for (const ConsumerScenario& k : s.consumers) {
@@ -65,6 +69,7 @@ RunOutcome run_scenario(const Scenario& s, std::uint64_t seed) {
   }
   out.cluster = std::make_unique<cluster::Cluster>(world_options(s, seed), s.cluster);
   cluster::Cluster& c = *out.cluster;
+  capture.attach(c.world(), out.history);
   const MonoTime world_start = c.world().now();
   if (Status booted = c.boot(std::chrono::minutes(2)); !booted.ok()) {
     out.error = Error(booted.error().code, "boot: " + booted.error().detail);
@@ -143,6 +148,15 @@ RunOutcome run_scenario(const Scenario& s, std::uint64_t seed) {
   out.verdicts = check::run_all_checks(*out.history);
   out.trace_hash = c.world().final_hash();
   out.simulated = c.world().now() - world_start;
+  return out;
+}
+
+}  // namespace
+
+RunOutcome run_scenario(const Scenario& s, std::uint64_t seed) {
+  LogCapture capture;  // puts the process's log sinks and level back however the run ends
+  RunOutcome out = run_captured(s, seed, capture);
+  out.recent_logs = capture.finish();
   return out;
 }
 

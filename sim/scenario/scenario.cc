@@ -86,6 +86,7 @@ check::CheckSettings history_check_settings(const Scenario& s) {
   c.lost_strict = s.checks.lost == LostMode::strict;
   c.duplicates_max = s.checks.duplicates_max.value_or(-1);
   c.offsets_dense = s.checks.offsets_dense;
+  c.expected_errors = s.checks.expected_errors;
   auto ms = [](const NamedCheck& n, std::string_view option) { return to_ms(check_option<Duration>(n, option)); };
   for (const NamedCheck& n : s.checks.named) {
     if (n.name == "failover") {

@@ -208,7 +208,8 @@ struct Scenario {
 };
 
 // The settings a History carries for the checkers (sim/check): strict loss, the duplicate bound,
-// dense offsets. (The other checks of CheckSettings are the runner's to apply.)
+// dense offsets, the expected error lines, the named checks. (The other checks of CheckSettings
+// are the runner's to apply.)
 check::CheckSettings history_check_settings(const Scenario& s);
 
 // The World's options for one seed of `s`: sim::swarm_options(seed) when run.swarm, else the

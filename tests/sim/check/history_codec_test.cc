@@ -3,6 +3,7 @@
 // file; truncations and damage of a json file).
 #include "sim/check/history_codec.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "sim/check/checkers.h"
@@ -134,7 +135,7 @@ TEST(HistoryCodec, BothEncodingsGiveBackEveryField) {
   }
   const std::string json = encode_history(h, HistoryEncoding::json);
   EXPECT_NE(json.find("\"format\": \"ferry-history\""), std::string::npos) << json;
-  EXPECT_NE(json.find("\"version\": 2"), std::string::npos) << json;
+  EXPECT_NE(json.find(fmt::format("\"version\": {}", kHistoryVersion)), std::string::npos) << json;
   EXPECT_LT(encode_history(h, HistoryEncoding::binary).size(), json.size());
 }
 
@@ -178,7 +179,8 @@ TEST(HistoryCodec, AnotherVersionIsRefusedAsUnsupported) {
   EXPECT_EQ(r.error().code, Errc::unsupported);
   EXPECT_NE(r.error().detail.find("version 7"), std::string::npos) << r.error().to_string();
   std::string json = encode_history(sample(), HistoryEncoding::json);
-  json.replace(json.find("\"version\": 2"), 12, "\"version\": 9");
+  const std::string version = fmt::format("\"version\": {}", kHistoryVersion);
+  json.replace(json.find(version), version.size(), "\"version\": 9");
   r = decode_history(json, HistoryEncoding::json);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, Errc::unsupported) << r.error().to_string();
