@@ -183,7 +183,7 @@ struct CheckSettings {
   std::optional<bool> per_key_order;
   bool offsets_dense = false;      // a group's consumed offsets of a queue have no holes
   bool offsets_monotonic = true;   // committed offsets move forward only (or an explained reset)
-  bool routes = true;              // routes converge after the heal
+  bool routes = true;              // routes converge after the heal (false: the liveness phase skips routes_converged)
   // Error-level log lines the scenario expects (substrings); any other fails the run.
   std::vector<std::string> expected_errors;
   std::vector<NamedCheck> named;   // in the order of the catalog
