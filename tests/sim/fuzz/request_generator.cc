@@ -120,16 +120,19 @@ RemotingCommand RequestGenerator::valid(std::int32_t code, std::int32_t opaque) 
   const std::string topic = pick(targets_.topics);
   const std::string group = pick(targets_.groups);
   const std::string queue = std::to_string(rng_.below(4));
-  const std::string props = "KEYS\x01key-" + std::to_string(rng_.below(100)) + "\x02TAGS\x01TagA\x02";
+  const std::string props = hostile_ ? properties() : "KEYS\x01key-" + std::to_string(rng_.below(100)) + "\x02TAGS\x01TagA\x02";
   const std::string client_id = "127.0.0.9@fuzz-" + std::to_string(rng_.below(4));
   const std::string offset = std::to_string(rng_.below(64));
+  // Mostly a plain message; sometimes compressed (whatever the body), transactional, IPv6 hosts,
+  // an inner batch or a compression type: the bits of common/sys_flag.h.
+  const std::string sys_flag = hostile_ && rng_.one_in(3) ? std::to_string(rng_.below(1 << 11)) : "0";
   auto send_v1 = [&] {
     f = {{"producerGroup", "FuzzProducer"}, {"topic", topic}, {"defaultTopic", "TBW102"}, {"defaultTopicQueueNums", "4"},
-         {"queueId", queue}, {"sysFlag", "0"}, {"bornTimestamp", "1767225600000"}, {"flag", "0"},
+         {"queueId", queue}, {"sysFlag", sys_flag}, {"bornTimestamp", "1767225600000"}, {"flag", "0"},
          {"properties", props}, {"reconsumeTimes", "0"}, {"unitMode", "false"}};
   };
   auto send_v2 = [&] {
-    f = {{"a", "FuzzProducer"}, {"b", topic}, {"c", "TBW102"}, {"d", "4"}, {"e", queue}, {"f", "0"},
+    f = {{"a", "FuzzProducer"}, {"b", topic}, {"c", "TBW102"}, {"d", "4"}, {"e", queue}, {"f", sys_flag},
          {"g", "1767225600000"}, {"h", "0"}, {"i", props}, {"j", "0"}, {"k", "false"}};
   };
   switch (code) {
@@ -240,6 +243,22 @@ RemotingCommand RequestGenerator::valid(std::int32_t code, std::int32_t opaque) 
   return c;
 }
 
+std::string RequestGenerator::properties() {
+  static const std::vector<std::string> special = {
+      "DELAY", "WAIT", "RETRY_TOPIC", "REAL_TOPIC", "REAL_QID", "TRAN_MSG", "PGROUP", "MIN_OFFSET", "MAX_OFFSET",
+      "ORIGIN_MESSAGE_ID", "RECONSUME_TIME", "MAX_RECONSUME_TIMES", "UNIQ_KEY", "INNER_NUM", "INNER_BASE",
+      "CLUSTER", "__transactionId__", "TRAN_PREPARED_QUEUE_OFFSET", "CHECK_IMMUNITY_TIME_IN_SECONDS",
+      "__STARTDELIVERTIME", "TIMER_DELAY_SEC", "TTL", "__SHARDINGKEY", "MSG_TYPE"};
+  std::string out = "KEYS\x01key-" + std::to_string(rng_.below(100)) + "\x02TAGS\x01TagA\x02";
+  if (rng_.one_in(4)) return out;
+  for (std::uint64_t i = 0, n = rng_.between(1, 4); i < n; ++i) {
+    const std::string& key = special[rng_.below(special.size())];
+    out += key + "\x01" + (rng_.one_in(2) ? number_text() : hostile_text()) + "\x02";
+  }
+  if (rng_.one_in(8)) out += hostile_text();  // not "k\x01v\x02" at all
+  return out;
+}
+
 void RequestGenerator::mutate_fields(ExtFields& fields) {
   const std::uint64_t rounds = rng_.between(1, 4);
   for (std::uint64_t r = 0; r < rounds; ++r) {
@@ -312,7 +331,9 @@ RemotingCommand RequestGenerator::command(std::int32_t opaque) {
     }
     default: code = codes[rng_.below(codes.size())];
   }
+  hostile_ = true;
   RemotingCommand c = valid(code, opaque);
+  hostile_ = false;
   if (!rng_.one_in(4)) mutate_fields(c.ext_fields);
   if (rng_.one_in(3)) mutate_body(c.body);
   if (rng_.one_in(16)) c.flag = static_cast<std::int32_t>(rng_.next_u64());  // oneway, response, junk bits

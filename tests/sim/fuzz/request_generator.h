@@ -58,6 +58,8 @@ class RequestGenerator {
   std::string pick(const std::vector<std::string>& from);
   std::string hostile_text();
   std::string number_text();
+  // A message's properties: KEYS and TAGS, sometimes the broker's special keys with hostile values.
+  std::string properties();
   std::vector<std::uint8_t> random_bytes(std::size_t n);
   void mutate_fields(remoting::ExtFields& fields);
   void mutate_body(std::vector<std::uint8_t>& body);
@@ -65,6 +67,7 @@ class RequestGenerator {
 
   Random rng_;
   FuzzTargets targets_;
+  bool hostile_ = false;  // valid() draws special properties and sysFlag bits (inside command())
 };
 
 }  // namespace ferry::sim::fuzz
