@@ -7,13 +7,15 @@
 //      closed mid-frame;
 //   3. checks that every acknowledged message is still readable, intact, and a valid send works.
 // Per connection (stream_oracle.h): every request the broker can decode gets a reply with its
-// opaque, and a stream that goes bad is closed, within kReplyBound of virtual time. After every
+// opaque, and a stream that goes bad is closed, within kReplyBound of virtual time. Records that
+// fuzzed sends stored are aimed at by later requests that take a CommitLog offset. After every
 // round a fresh connection's valid request must be answered. A FERRY_ASSERT in the broker aborts
 // the binary: the seed and replay line are printed before each seed runs.
 //
 //   build/bin/sim_broker_fuzz_test                                     # CI: seeds 1-4, 300 requests each
 //   FERRY_SIM_SEEDS=17 build/bin/sim_broker_fuzz_test                  # replay seed 17
 //   FERRY_SIM_SEEDS=1-200 FERRY_FUZZ_ITERATIONS=3000 build/bin/sim_broker_fuzz_test   # a long run
+//   FERRY_FUZZ_STATS=1 ...                                              # replies by request and reply code
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -86,6 +88,9 @@ struct ConnectionRun {
   bool closed_by_peer = false;
   std::vector<std::string> failures;
   int replies = 0;
+  std::map<std::int32_t, std::int32_t> code_of;  // request code by opaque (the last one with it)
+  std::map<std::pair<std::int32_t, std::int32_t>, int> outcomes;  // (request code, reply code) -> replies
+  std::vector<std::int64_t> stored;  // CommitLog offsets of records that sends stored (their msgIds)
 };
 
 Task<void> drive_connection(Runtime* rt, Endpoint broker, std::vector<std::uint8_t> stream, bool close_after_write,
@@ -131,6 +136,13 @@ Task<void> drive_connection(Runtime* rt, Endpoint broker, std::vector<std::uint8
         continue;
       }
       ++run->replies;
+      ++run->outcomes[{run->code_of[r.opaque], r.code}];
+      if (r.code == code::SUCCESS) {
+        if (const std::string* id = r.ext_fields.find("msgId")) {  // a send's; a batch's are comma-joined
+          auto decoded = decode_offset_msg_id(std::string_view(*id).substr(0, id->find(',')));
+          if (decoded.ok()) run->stored.push_back(decoded->offset.value());
+        }
+      }
       if (--it->second == 0) run->owed.erase(it);
       if (r.code == code::SYSTEM_ERROR && r.remark.value_or("").starts_with("internal error:")) {
         run->failures.push_back(fmt::format("a processor threw: {}", r.remark.value_or("")));
@@ -190,6 +202,8 @@ class FuzzRun {
   int sent() const { return sent_; }
   int replies() const { return replies_; }
   int closes() const { return closes_; }
+  // Replies by (request code, reply code): what the requests reached.
+  const std::map<std::pair<std::int32_t, std::int32_t>, int>& outcomes() const { return outcomes_; }
 
  private:
   Runtime& client_rt() { return cluster_.world().node(client_); }
@@ -295,6 +309,7 @@ class FuzzRun {
         }
         run->expect = expect_of(stream, frame_max_);
         for (std::int32_t o : run->expect.replies) ++run->owed[o];
+        for (const RemotingCommand& c : run->expect.requests) run->code_of[c.opaque] = c.code;
         const bool close_early = g.random().one_in(10);  // the client goes away, maybe mid-frame
         if (close_early) run->owed.clear(), run->expect.close = false;
         client_rt().spawn(drive_connection(&client_rt(), broker_, std::move(stream), close_early, run), "fuzz-conn");
@@ -309,6 +324,8 @@ class FuzzRun {
       const RunReport report = cluster_.run_until(all_done, kReplyBound);
       for (const auto& r : runs) {
         replies_ += r->replies;
+        for (std::int64_t o : r->stored) g.learn_record(o);
+        for (const auto& [k, n] : r->outcomes) outcomes_[k] += n;
         closes_ += r->closed_by_peer ? 1 : 0;
         for (const std::string& f : r->failures) failures_.push_back(fmt::format("round {}: {} on {}", rounds_, f, r->what));
         if (!r->done) {
@@ -405,6 +422,7 @@ class FuzzRun {
   int sent_ = 0;
   int replies_ = 0;
   int closes_ = 0;
+  std::map<std::pair<std::int32_t, std::int32_t>, int> outcomes_;
 };
 
 TEST(BrokerFuzz, EveryRequestIsAnsweredOrClosedAndAcknowledgedMessagesStayReadable) {
@@ -424,6 +442,9 @@ TEST(BrokerFuzz, EveryRequestIsAnsweredOrClosedAndAcknowledgedMessagesStayReadab
     std::printf("seed %llu: %d requests in %d rounds (%d replies, %d connections closed by the broker), %.1f s virtual, %.2f s real, %s\n",
                 static_cast<unsigned long long>(seed), run.sent(), run.rounds(), run.replies(), run.closes(),
                 to_ms(run.world().now().time_since_epoch()) / 1000.0, real_s, failures.empty() ? "ok" : "FAILED");
+    if (std::getenv("FERRY_FUZZ_STATS") != nullptr) {  // what the requests reached, by request and reply code
+      for (const auto& [k, n] : run.outcomes()) std::printf("  request %d -> reply %d: %d\n", k.first, k.second, n);
+    }
     std::fflush(stdout);
   }
 }

@@ -21,6 +21,7 @@ namespace {
 
 constexpr std::size_t kLongTextMax = 70'000;  // past the 32,767-byte properties bound
 constexpr std::size_t kRandomKeysMax = 40;
+constexpr std::size_t kLearnedRecordsMax = 256;
 
 std::vector<std::uint8_t> bytes_of(std::string_view s) { return {s.begin(), s.end()}; }
 
@@ -70,6 +71,16 @@ const std::vector<std::int32_t>& RequestGenerator::known_codes() {
   return codes;
 }
 
+void RequestGenerator::learn_record(std::int64_t commit_log_offset) {
+  std::vector<std::int64_t>& at = targets_.commit_log_offsets;
+  latest_ = commit_log_offset;
+  if (at.size() < kLearnedRecordsMax) {
+    at.push_back(commit_log_offset);
+  } else {
+    at[rng_.below(at.size())] = commit_log_offset;
+  }
+}
+
 std::string RequestGenerator::pick(const std::vector<std::string>& from) { return from[rng_.below(from.size())]; }
 
 std::string RequestGenerator::number_text() {
@@ -77,9 +88,20 @@ std::string RequestGenerator::number_text() {
       "0", "-1", "1", "2147483647", "2147483648", "-2147483648", "-2147483649", "9223372036854775807",
       "9223372036854775808", "-9223372036854775808", "-9223372036854775809", "99999999999999999999999999",
       "4294967296", "65535", "32768", "-32769", "1e9", "0x10", " 1", "1 ", "+1", "-0", "007", "1.5", "", "-"};
-  if (rng_.one_in(3)) return std::to_string(static_cast<std::int64_t>(rng_.next_u64()));
-  if (rng_.one_in(3)) return std::to_string(rng_.between(-8, 70'000));
-  return edges[rng_.below(edges.size())];
+  // In range often (the request gets past the header parser and into the processor's logic).
+  static const std::vector<std::int64_t> in_range = {0, -1, -2, -100, 1, 2, 3, 17, 18, 19, 255, 256, 32767, 65535,
+                                                     std::numeric_limits<std::int32_t>::max(),
+                                                     std::numeric_limits<std::int32_t>::max() - 1,
+                                                     std::numeric_limits<std::int32_t>::min(),
+                                                     std::numeric_limits<std::int64_t>::max(),
+                                                     std::numeric_limits<std::int64_t>::min()};
+  switch (rng_.below(4)) {
+    case 0: return std::to_string(in_range[rng_.below(in_range.size())]);
+    case 1: return std::to_string(rng_.between(-8, 70'000));
+    case 2: return rng_.one_in(2) ? std::to_string(static_cast<std::int64_t>(rng_.next_u64()))
+                                  : std::to_string(static_cast<std::int32_t>(rng_.next_u64()));
+    default: return edges[rng_.below(edges.size())];
+  }
 }
 
 std::string RequestGenerator::hostile_text() {
@@ -196,8 +218,13 @@ RemotingCommand RequestGenerator::valid(std::int32_t code, std::int32_t opaque) 
       f = {{"clientID", client_id}, {"producerGroup", "FuzzProducer"}, {"consumerGroup", group}};
       break;
     case rc::CONSUMER_SEND_MSG_BACK: {
-      std::int64_t at = targets_.commit_log_offsets.empty() ? 0 : targets_.commit_log_offsets.front();
-      f = {{"offset", std::to_string(at)}, {"group", group}, {"delayLevel", std::to_string(rng_.between(-1, 20))},
+      const std::vector<std::int64_t>& at = targets_.commit_log_offsets;
+      // Often the record stored last: a consumer sends back what it just received.
+      const std::int64_t offset_of_record = at.empty()           ? 0
+                                            : latest_ && rng_.one_in(2) ? *latest_
+                                                                        : at[rng_.below(at.size())];
+      const std::int64_t level = rng_.one_in(3) ? 0 : rng_.between(-1, 20);
+      f = {{"offset", std::to_string(offset_of_record)}, {"group", group}, {"delayLevel", std::to_string(level)},
            {"originMsgId", "0A000001000027A50000000000000000"}, {"originTopic", topic}, {"unitMode", "false"},
            {"maxReconsumeTimes", "16"}};
       break;
@@ -329,12 +356,32 @@ RemotingCommand RequestGenerator::command(std::int32_t opaque) {
       code = odd[rng_.below(odd.size())];
       break;
     }
+    case 2:
+    case 3:
+    case 4: {  // the codes clients send most, with the most logic behind them
+      static const std::vector<std::int32_t> hot = {rc::SEND_MESSAGE, rc::SEND_MESSAGE_V2, rc::SEND_BATCH_MESSAGE,
+                                                    rc::PULL_MESSAGE, rc::CONSUMER_SEND_MSG_BACK};
+      code = hot[rng_.below(hot.size())];
+      break;
+    }
     default: code = codes[rng_.below(codes.size())];
+  }
+  if (rng_.one_in(3)) {  // light: a valid request with one field at an edge, so that it gets far
+    RemotingCommand c = valid(code, opaque);
+    std::vector<std::string> keys;
+    for (const auto& [k, v] : c.ext_fields) keys.push_back(k);
+    if (!keys.empty()) c.ext_fields.set(keys[rng_.below(keys.size())], number_text());
+    return c;
   }
   hostile_ = true;
   RemotingCommand c = valid(code, opaque);
   hostile_ = false;
-  if (!rng_.one_in(4)) mutate_fields(c.ext_fields);
+  if (rng_.one_in(2)) {  // edge numbers in any field, each with 1/8
+    ExtFields edged;
+    for (const auto& [k, v] : c.ext_fields) edged.set(k, rng_.one_in(8) ? number_text() : v);
+    c.ext_fields = std::move(edged);
+  }
+  if (rng_.one_in(2)) mutate_fields(c.ext_fields);
   if (rng_.one_in(3)) mutate_body(c.body);
   if (rng_.one_in(16)) c.flag = static_cast<std::int32_t>(rng_.next_u64());  // oneway, response, junk bits
   if (rng_.one_in(16)) c.version = static_cast<std::int32_t>(rng_.between(-40000, 40000));

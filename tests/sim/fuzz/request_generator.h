@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,11 @@ class RequestGenerator {
   // The frame bytes of `cmd`, damaged with probability 1/damage_one_in (0: never).
   FrameBytes frame(const remoting::RemotingCommand& cmd, std::uint64_t damage_one_in);
 
+  // A record the broker stored during the run (a fuzzed send's msgId): later requests that take
+  // a CommitLog offset (VIEW_MESSAGE_BY_ID, CONSUMER_SEND_MSG_BACK) aim at it too. At most 256
+  // are kept (a new one replaces a random one).
+  void learn_record(std::int64_t commit_log_offset);
+
   Random& random() { return rng_; }
   // Every code command() draws from (known request codes; unknown ones are drawn besides).
   static const std::vector<std::int32_t>& known_codes();
@@ -67,7 +73,8 @@ class RequestGenerator {
 
   Random rng_;
   FuzzTargets targets_;
-  bool hostile_ = false;  // valid() draws special properties and sysFlag bits (inside command())
+  bool hostile_ = false;
+  std::optional<std::int64_t> latest_;  // the record learned last  // valid() draws special properties and sysFlag bits (inside command())
 };
 
 }  // namespace ferry::sim::fuzz
