@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 
 #include "broker/retry_topics.h"
 #include "broker/stored_message.h"
@@ -19,6 +20,7 @@ namespace code = remoting::response_code;
 
 namespace {
 constexpr std::int32_t kTopicSysFlagUnit = 0x1;  // RocketMQ TopicSysFlag.FLAG_UNIT
+constexpr std::int64_t kFirstRetryDelayLevel = 3;  // a first send-back with delayLevel 0: 10 s
 }  // namespace
 
 RemotingCommand put_failure_reply(const RemotingCommand& request, const store::PutResult& put) {
@@ -87,7 +89,13 @@ Task<Reply> SendBackProcessor::process(RequestContext ctx) {
   std::string store_topic = topic;
   QueueId store_queue = queue;
   if (!dlq) {
-    const std::int32_t level = std::min(h.delay_level == 0 ? 3 + m.reconsume_times : h.delay_level, kDelayLevelMax);
+    // delayLevel 0: RocketMQ's 3 + reconsumeTimes. The stored count is whatever a producer's
+    // header said (any int32): a negative one delays like a first retry, a huge one stops at the
+    // last level (no overflow, and never a level, or a schedule queue, below 1).
+    const std::int32_t level =
+        h.delay_level == 0
+            ? static_cast<std::int32_t>(std::min<std::int64_t>(kFirstRetryDelayLevel + std::max(0, m.reconsume_times), kDelayLevelMax))
+            : std::min(h.delay_level, kDelayLevelMax);
     m.set_delay_level(level);
     m.set_real_topic(topic);
     m.set_real_queue_id(queue);
@@ -96,11 +104,14 @@ Task<Reply> SendBackProcessor::process(RequestContext ctx) {
   }
   auto props = encode_properties(m.properties);
   if (!props) co_return reply(req, code::MESSAGE_ILLEGAL, "properties: " + props.error().detail);
-  const store::PutRequest put_req = copy_of(m, store_topic, store_queue, *props, m.reconsume_times + 1);
+  // The copy counts one more consumption; a count already at INT32_MAX stays there.
+  const std::int32_t next_reconsume =
+      m.reconsume_times == std::numeric_limits<std::int32_t>::max() ? m.reconsume_times : m.reconsume_times + 1;
+  const store::PutRequest put_req = copy_of(m, store_topic, store_queue, *props, next_reconsume);
   const store::PutResult put = store_.put_message(put_req);
   if (!put.stored()) co_return put_failure_reply(req, put);
   rt_.log().debug("send-back of {} for {}: {} (reconsume {})", m.offset_msg_id, h.group, dlq ? "DLQ" : "retry",
-                  m.reconsume_times + 1);
+                  next_reconsume);
   co_return reply(req, code::SUCCESS);
 }
 

@@ -117,5 +117,40 @@ TEST_F(ConsumerTest, ASendToARetryTopicPastTheMaxGoesToTheDlq) {
   EXPECT_EQ(all_of("%DLQ%CG").size(), 2u);
 }
 
+// Found by the broker fuzzer (sim_broker_fuzz_test): a send's reconsumeTimes header is any int32,
+// and a send-back computed its delay level (3 + reconsumeTimes) and the copy's count
+// (reconsumeTimes + 1) from the stored value unchecked: a negative count gave a negative level and
+// a SCHEDULE_TOPIC_XXXX queue below 0, INT32_MAX overflowed. A negative count now delays like a
+// first retry (level 3), and the copy's count stops at INT32_MAX.
+TEST_F(ConsumerTest, SendBackOfAMessageWithANegativeOrHugeReconsumeCount) {
+  boot();
+  RemotingCommand negative = send_request(Msg{});
+  negative.ext_fields.set("j", "-100");  // reconsumeTimes (V2 header)
+  ASSERT_EQ(call(std::move(negative)).reply.code, code::SUCCESS);
+  RemotingCommand huge = send_request(Msg{});
+  huge.ext_fields.set("j", "2147483647");
+  ASSERT_EQ(call(std::move(huge)).reply.code, code::SUCCESS);
+  auto stored = all_of("T");
+  ASSERT_EQ(stored.size(), 2u);
+  ASSERT_EQ(stored[0].reconsume_times, -100);
+  ASSERT_EQ(stored[1].reconsume_times, 2147483647);
+
+  Call back = call(send_back_request(stored[0].physical_offset.value(), "CG", 0));
+  ASSERT_EQ(back.reply.code, code::SUCCESS) << back.remark();
+  auto scheduled = all_of("SCHEDULE_TOPIC_XXXX", 2);  // level 3's queue
+  ASSERT_EQ(scheduled.size(), 1u) << "a negative count delays like a first retry (level 3)";
+  run_for(11s);
+  auto retried = all_of("%RETRY%CG");
+  ASSERT_EQ(retried.size(), 1u);
+  EXPECT_EQ(retried[0].reconsume_times, -99);
+
+  // A count at INT32_MAX with a header max of INT32_MAX: the dead-letter queue, the count kept.
+  Call dead = call(send_back_request(stored[1].physical_offset.value(), "CG", 0, 2147483647));
+  ASSERT_EQ(dead.reply.code, code::SUCCESS) << dead.remark();
+  auto dlq = all_of("%DLQ%CG");
+  ASSERT_EQ(dlq.size(), 1u);
+  EXPECT_EQ(dlq[0].reconsume_times, 2147483647);
+}
+
 }  // namespace
 }  // namespace ferry::broker::testing
