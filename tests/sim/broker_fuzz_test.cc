@@ -5,7 +5,9 @@
 //      code plus unknown ones, hostile headers and bodies, JSON and binary headers, damaged
 //      frames, several requests in flight per connection and several connections at once, some
 //      closed mid-frame;
-//   3. checks that every acknowledged message is still readable, intact, and a valid send works.
+//   3. lets two virtual hours pass (delayed deliveries and the broker's timers work on what the
+//      fuzzed requests stored), restarts the broker (process kill or power loss), and checks that
+//      every acknowledged message is still readable, intact, and that a valid send works.
 // Per connection (stream_oracle.h): every request the broker can decode gets a reply with its
 // opaque, and a stream that goes bad is closed, within kReplyBound of virtual time. Records that
 // fuzzed sends stored are aimed at by later requests that take a CommitLog offset. After every
@@ -192,6 +194,7 @@ class FuzzRun {
     send_acked();
     if (!failures_.empty()) return failures_;
     fuzz(requests);
+    settle_and_restart();
     check_acked();
     rpc_->shutdown();
     return failures_;
@@ -344,6 +347,33 @@ class FuzzRun {
     }
   }
 
+  // What the fuzzed requests left behind is worked on later too: delayed messages are delivered
+  // (the longest level is 2 h), offsets persisted, long polls expire. Then the broker restarts
+  // (a process kill or a power loss, drawn from the seed) and recovers a log that holds whatever
+  // the fuzzed sends stored; SYNC_FLUSH keeps every acknowledged message either way.
+  void settle_and_restart() {
+    if (!failures_.empty()) return;
+    cluster_.run_for(std::chrono::hours(2) + std::chrono::minutes(1));
+    const NodeId b = cluster_.broker_node(0);
+    if (cluster_.broker(0) == nullptr || cluster_.broker(0)->state() != broker::Broker::State::running) {
+      failures_.push_back("the broker is not running after the fuzzed requests were worked on");
+      return;
+    }
+    cluster_.crash(b, client_rt().random().one_in(2) ? CrashKind::power_loss : CrashKind::process_kill);
+    cluster_.start(b);
+    auto started = cluster_.run_until(
+        [&] {
+          const broker::Broker* x = cluster_.broker(0);
+          return x != nullptr && x->state() != broker::Broker::State::created && x->state() != broker::Broker::State::starting;
+        },
+        60s);
+    const broker::Broker* x = cluster_.broker(0);
+    if (!started.ok() || x == nullptr || x->state() != broker::Broker::State::running) {
+      failures_.push_back("the broker did not restart: " +
+                          (x && x->start_error() ? x->start_error()->to_string() : started.message));
+    }
+  }
+
   // A fresh connection's valid request is answered SUCCESS.
   void health_check(RequestGenerator& g) {
     RemotingCommand req = g.valid(rc::GET_MAX_OFFSET, 0);
@@ -447,6 +477,36 @@ TEST(BrokerFuzz, EveryRequestIsAnsweredOrClosedAndAcknowledgedMessagesStayReadab
     }
     std::fflush(stdout);
   }
+}
+
+// The oracle the fuzzer judges the broker by: what a stream of bytes owes.
+TEST(BrokerFuzz, TheStreamOracleOwesRepliesToTwoWayRequestsAndACloseToABadStream) {
+  RemotingCommand two_way = remoting::make_request(rc::GET_MAX_OFFSET, 41);
+  RemotingCommand oneway = remoting::make_request(rc::HEART_BEAT, 42);
+  oneway.mark_oneway();
+  RemotingCommand binary = remoting::make_request(rc::PULL_MESSAGE, 43, remoting::SerializeType::rocketmq);
+  std::vector<std::uint8_t> stream;
+  for (const RemotingCommand* c : {&two_way, &oneway, &binary}) {
+    std::vector<std::uint8_t> f = remoting::encode_frame(*c).value();
+    stream.insert(stream.end(), f.begin(), f.end());
+  }
+  StreamExpectation e = expect_of(stream, remoting::kFrameBytesMaxDefault);
+  EXPECT_EQ(e.replies, (std::vector<std::int32_t>{41, 43}));
+  EXPECT_FALSE(e.close);
+  EXPECT_FALSE(e.incomplete_tail);
+
+  std::vector<std::uint8_t> cut(stream.begin(), stream.end() - 3);  // the last frame is cut short
+  e = expect_of(cut, remoting::kFrameBytesMaxDefault);
+  EXPECT_EQ(e.replies, (std::vector<std::int32_t>{41}));
+  EXPECT_TRUE(e.incomplete_tail);
+  EXPECT_FALSE(e.close);
+
+  std::vector<std::uint8_t> bad = stream;
+  bad.insert(bad.end(), {0x80, 0, 0, 0});  // a negative totalLen after three good frames
+  e = expect_of(bad, remoting::kFrameBytesMaxDefault);
+  EXPECT_EQ(e.replies, (std::vector<std::int32_t>{41, 43}));
+  EXPECT_TRUE(e.close);
+  EXPECT_NE(e.close_reason.find("negative"), std::string::npos) << e.close_reason;
 }
 
 }  // namespace
