@@ -1,17 +1,17 @@
-// The broker request fuzzer (issue "Hardening"): a simulated cluster (one NameServer, one
-// SYNC_FLUSH broker) and a bare client node that
+// The broker request fuzzer (issue "Hardening"): a simulated cluster (one NameServer, a
+// SYNC_FLUSH ASYNC_MASTER broker and its slave) and a bare client node that
 //   1. sends valid messages to a protected topic and records what was acknowledged;
 //   2. opens connections and sends generated and mutated requests (tests/sim/fuzz/): every request
 //      code plus unknown ones, hostile headers and bodies, JSON and binary headers, damaged
 //      frames, several requests in flight per connection and several connections at once, some
-//      closed mid-frame;
+//      closed mid-frame; one connection in four goes to the slave;
 //   3. lets two virtual hours pass (delayed deliveries and the broker's timers work on what the
 //      fuzzed requests stored), restarts the broker (process kill or power loss), and checks that
 //      every acknowledged message is still readable, intact, and that a valid send works.
 // Per connection (stream_oracle.h): every request the broker can decode gets a reply with its
 // opaque, and a stream that goes bad is closed, within kReplyBound of virtual time. Records that
 // fuzzed sends stored are aimed at by later requests that take a CommitLog offset. After every
-// round a fresh connection's valid request must be answered. A FERRY_ASSERT in the broker aborts
+// round a fresh connection's valid request must be answered, by the master and by the slave. A FERRY_ASSERT in the broker aborts
 // the binary: the seed and replay line are printed before each seed runs.
 //
 //   build/bin/sim_broker_fuzz_test                                     # CI: seeds 1-4, 300 requests each
@@ -181,6 +181,9 @@ class FuzzRun {
   static cluster::ClusterSpec spec() {
     cluster::ClusterSpec s;
     s.brokers.front().flush = store::FlushMode::sync_flush;
+    // A slave replicates (and indexes) whatever the fuzzed sends store, and is fuzzed too.
+    s.brokers.front().slaves = 1;
+    s.brokers.front().role = broker::BrokerRole::async_master;
     s.topics.push_back(cluster::TopicSpec{kProtectedTopic, 4});
     return s;
   }
@@ -189,6 +192,7 @@ class FuzzRun {
     if (Status b = cluster_.boot(); !b.ok()) return {"boot: " + b.error().to_string()};
     client_ = cluster_.add_bare("fuzz-client");
     broker_ = Endpoint::parse(cluster_.broker_addr(0)).value();
+    slave_ = Endpoint::parse(cluster_.broker_addr(*cluster_.slave_index(0))).value();
     frame_max_ = cluster_.broker(0)->server().options().frame_bytes_max;
     rpc_ = std::make_unique<remoting::RpcClient>(cluster_.world().node(client_));
     send_acked();
@@ -279,8 +283,10 @@ class FuzzRun {
 
   // A request the fuzzer must not send: it would remove or reshape the protected topic, which
   // an operator may do (then acknowledged messages are legitimately gone).
-  static bool touches_protected(const StreamExpectation& e) {
+  // Nor promote the slave (the operator's FERRY_PROMOTE_SLAVE; a master refuses it).
+  static bool touches_protected(const StreamExpectation& e, bool to_slave) {
     for (const RemotingCommand& c : e.requests) {
+      if (to_slave && c.code == rc::FERRY_PROMOTE_SLAVE) return true;
       if (c.code != rc::UPDATE_AND_CREATE_TOPIC && c.code != rc::DELETE_TOPIC_IN_BROKER) continue;
       const std::string* t = c.ext_fields.find("topic");
       if (t != nullptr && *t == kProtectedTopic) return true;
@@ -298,13 +304,15 @@ class FuzzRun {
       for (std::uint64_t k = 0; k < connections; ++k) {
         std::vector<std::uint8_t> stream;
         auto run = std::make_shared<ConnectionRun>();
+        const bool to_slave = g.random().one_in(4);
+        run->what = to_slave ? "to the slave: " : "";
         const std::uint64_t frames = g.random().between(1, 6);
         for (std::uint64_t f = 0; f < frames; ++f) {
           RemotingCommand cmd = g.command(++opaque);
           FrameBytes fb = g.frame(cmd, 8);
           std::vector<std::uint8_t> candidate = stream;
           candidate.insert(candidate.end(), fb.bytes.begin(), fb.bytes.end());
-          if (touches_protected(expect_of(candidate, frame_max_))) continue;
+          if (touches_protected(expect_of(candidate, frame_max_), to_slave)) continue;
           stream = std::move(candidate);
           run->what += fmt::format("[code {} opaque {} flag {} fields {} body {} {}] ", cmd.code, cmd.opaque, cmd.flag,
                                    cmd.ext_fields.size(), cmd.body.size(), fb.how);
@@ -315,7 +323,8 @@ class FuzzRun {
         for (const RemotingCommand& c : run->expect.requests) run->code_of[c.opaque] = c.code;
         const bool close_early = g.random().one_in(10);  // the client goes away, maybe mid-frame
         if (close_early) run->owed.clear(), run->expect.close = false;
-        client_rt().spawn(drive_connection(&client_rt(), broker_, std::move(stream), close_early, run), "fuzz-conn");
+        client_rt().spawn(drive_connection(&client_rt(), to_slave ? slave_ : broker_, std::move(stream), close_early, run),
+                          "fuzz-conn");
         runs.push_back(run);
       }
       auto all_done = [&] {
@@ -374,8 +383,11 @@ class FuzzRun {
     }
   }
 
-  // A fresh connection's valid request is answered SUCCESS.
+  // A fresh connection's valid request is answered SUCCESS, by the master and by the slave.
   void health_check(RequestGenerator& g) {
+    for (const Endpoint& to : {broker_, slave_}) health_check(g, to);
+  }
+  void health_check(RequestGenerator& g, const Endpoint& to) {
     RemotingCommand req = g.valid(rc::GET_MAX_OFFSET, 0);
     req.ext_fields = {{"topic", kProtectedTopic}, {"queueId", "0"}};
     auto run = std::make_shared<ConnectionRun>();
@@ -384,11 +396,11 @@ class FuzzRun {
     std::vector<std::uint8_t> bytes = remoting::encode_frame(req).value();
     run->owed[opaque] = 1;
     run->what = "health check GET_MAX_OFFSET";
-    client_rt().spawn(drive_connection(&client_rt(), broker_, std::move(bytes), false, run), "fuzz-health");
+    client_rt().spawn(drive_connection(&client_rt(), to, std::move(bytes), false, run), "fuzz-health");
     cluster_.run_until([&] { return run->done; }, 30s);
     if (!run->done || !run->owed.empty() || !run->failures.empty()) {
-      failures_.push_back(fmt::format("round {}: the broker stopped answering a fresh connection's valid request{}",
-                                      rounds_, run->failures.empty() ? "" : ": " + run->failures.front()));
+      failures_.push_back(fmt::format("round {}: the {} stopped answering a fresh connection's valid request{}",
+                                      rounds_, to == broker_ ? "master" : "slave", run->failures.empty() ? "" : ": " + run->failures.front()));
     }
   }
 
@@ -443,7 +455,8 @@ class FuzzRun {
   cluster::Cluster cluster_;
   ferry::testing::TraceOnExit trace_;
   NodeId client_{};
-  Endpoint broker_;
+  Endpoint broker_;  // the master
+  Endpoint slave_;
   std::size_t frame_max_ = 0;
   std::unique_ptr<remoting::RpcClient> rpc_;
   std::vector<Acked> acked_;
