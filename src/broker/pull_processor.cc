@@ -102,8 +102,10 @@ Task<Reply> PullProcessor::process(RequestContext ctx) {
 
   Duration timeout = config_.short_polling_time;
   if (config_.long_polling_enable) {
-    timeout = std::min<Duration>(std::chrono::milliseconds(std::max<std::int64_t>(h.suspend_timeout_millis, 0)),
-                                 config_.suspend_timeout_max);
+    // Capped in milliseconds, before any conversion: a client's value may be anything up to
+    // INT64_MAX, which overflows as nanoseconds.
+    const std::int64_t cap_ms = to_ms(config_.suspend_timeout_max);
+    timeout = std::chrono::milliseconds(std::clamp<std::int64_t>(h.suspend_timeout_millis, 0, cap_ms));
   }
   Task<PullHoldService::Wake> parked = hold_.wait(h.topic, h.queue_id, h.queue_offset, timeout);
   const PullHoldService::Wake why = co_await std::move(parked);

@@ -1,6 +1,8 @@
 // Long polling, consumer offsets and their persistence across graceful restarts and crashes,
 // SYNC_FLUSH durability, NameServer registration, queue offset look-ups, topic admin, and the
 // metadata backup fallback at start.
+#include <limits>
+
 #include "tests/broker/broker_fixture.h"
 #include "remoting/header/consumer_offset_header.h"
 #include "remoting/header/queue_offset_header.h"
@@ -38,8 +40,9 @@ RemotingCommand create_topic(const std::string& topic) { return create_topic_req
 // task is done, so no task outlives the client and the flag it points to.
 class SendLater {
  public:
-  SendLater(sim::cluster::Cluster& cluster, const std::string& addr, Duration after, Msg m)
-      : cluster_(cluster), node_(cluster.add_bare("sender")), client_(cluster.world().node(node_)) {
+  SendLater(sim::cluster::Cluster& cluster, const std::string& addr, Duration after, Msg m,
+            const std::string& node_name = "sender")
+      : cluster_(cluster), node_(cluster.add_bare(node_name)), client_(cluster.world().node(node_)) {
     sim::SimNode& n = cluster.world().node(node_);
     n.spawn(run(&client_, addr, &n, after, std::move(m), &done_, &sent_));
   }
@@ -91,6 +94,31 @@ TEST_F(BrokerTest, LongPollIsAnsweredWhenAMessageArrives) {
   EXPECT_EQ(broker().hold().parked(), 0u);
   ASSERT_TRUE(cluster().run_until([&] { return sender.done(); }, std::chrono::seconds(10)).ok());
   EXPECT_TRUE(sender.sent());
+}
+
+// Found by the broker fuzzer (sim_broker_fuzz_test, under UBSan): suspendTimeoutMillis was
+// converted to nanoseconds before it was capped at suspend_timeout_max, so a value past about
+// 9.2e12 ms overflowed (undefined behaviour; in practice a negative hold: the pull was answered
+// PULL_NOT_FOUND at once instead of being held). Any huge value is held up to the cap.
+TEST_F(BrokerTest, AHugeSuspendTimeoutIsHeldLikeTheCapNotOverflowed) {
+  without_buggify("needs the pull held until the arrival (a pull not held answers it at once)");
+  boot();
+  ASSERT_EQ(send(Msg{.queue_id = 3}).reply.code, code::SUCCESS);  // creates T
+  std::int64_t offset = 0;
+  for (std::int64_t suspend_ms : {std::numeric_limits<std::int64_t>::max(), std::int64_t{9'223'372'036'855}}) {
+    SCOPED_TRACE(suspend_ms);
+    SendLater sender(cluster(), addr_, std::chrono::seconds(2), Msg{.body = "wake up"}, fmt::format("sender-{}", offset));
+    Pull p;
+    p.suspend = true;
+    p.suspend_ms = suspend_ms;
+    p.offset = offset++;
+    Call r = pull(p);
+    ASSERT_EQ(r.reply.code, code::SUCCESS) << "the pull was not held for the message: " << r.remark();
+    auto got = messages_of(r.reply);
+    ASSERT_EQ(got.size(), 1u);
+    EXPECT_EQ(body_text(got[0]), "wake up");
+    ASSERT_TRUE(cluster().run_until([&] { return sender.done(); }, std::chrono::seconds(10)).ok());
+  }
 }
 
 TEST_F(BrokerTest, LongPollTimesOutWithPullNotFound) {
