@@ -3,7 +3,8 @@
 namespace ferry::sim::check {
 
 std::vector<Verdict> run_all_checks(const History& h) {
-  return {check_lost_acked(h), check_unexpected(h), check_duplicates(h), check_key_order(h), check_queue_offsets(h)};
+  return {check_lost_acked(h), check_unexpected(h), check_duplicates(h), check_key_order(h), check_queue_offsets(h),
+          check_committed_offsets(h)};
 }
 
 bool all_passed(const std::vector<Verdict>& verdicts) {

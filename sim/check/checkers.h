@@ -1,9 +1,10 @@
 // Every checker of a History, in a fixed order: lost-acked, unexpected, duplicates, key-order,
-// queue-offsets (one file each in sim/check/). The scenario's rules come from History::settings.
+// queue-offsets, committed-offsets (one file each in sim/check/). The scenario's rules come from History::settings.
 #pragma once
 
 #include <vector>
 
+#include "sim/check/committed_offsets.h"
 #include "sim/check/duplicates.h"
 #include "sim/check/history.h"
 #include "sim/check/key_order.h"

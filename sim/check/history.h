@@ -86,6 +86,38 @@ struct CheckSettings {
   std::int64_t duplicates_max = -1;
   // Fail when a queue's consumed offsets of a group have holes (no tag filtering, nothing expired).
   bool offsets_dense = false;
+  // ---- consumer apps' settings (committed offsets, corruption, per-key order) ----
+  // Fail when a broker's committed offset of a (group, queue) moves back unexplained
+  // (committed_offsets.h); when false the moves are figures only.
+  bool offsets_monotonic = true;
+  // Fail on a corrupt delivery (a body failing its checksum, or one nobody sent); when false
+  // they are counted only.
+  bool corrupt_fails = true;
+  // Per-key order (key_order.h): unset judges the sends to ordered topics; true judges every
+  // acknowledged send; false counts reorders without failing.
+  std::optional<bool> per_key_order;
+};
+
+// ---- consumers and committed offsets ------------------------------------------------------
+
+// One consumer node as its app described itself at (first) start, and when it left for good.
+struct ConsumerInfo {
+  std::string group;
+  std::string topic;
+  bool broadcast = false;  // message model BROADCASTING: it must receive everything itself
+  std::string kind;        // "push-concurrently", "push-orderly", "lite-pull" (for people)
+  MonoTime first_start{};
+  std::optional<MonoTime> left_at;  // stopped for good (a scenario's stop_at)
+};
+
+// An offset a broker's ConsumerOffsetManager held at `at` for (group, queue), recorded by an
+// observer of the running masters whenever it changed (sim/scenario/offset_observer.h).
+struct CommitRecord {
+  MonoTime at{};
+  std::string broker;  // the broker node ("broker-a", "broker-a-s1" once promoted)
+  std::string group;
+  MessageQueue queue;  // queue.broker_name is the broker group
+  QueueOffset offset;
 };
 
 struct History {
@@ -98,6 +130,12 @@ struct History {
   std::map<std::string, std::set<std::string>> subscriptions;
   // The next sequence number of each producer (so a restarted producer goes on, not over).
   std::map<std::string, std::uint64_t> next_seq;
+  // ---- consumers and committed offsets ----
+  // Every consumer node by name (recorded by the consumer apps; empty in histories that predate
+  // it: every group is then judged as a clustering group).
+  std::map<std::string, ConsumerInfo> consumers;
+  // Committed offsets as the brokers held them, in time order (checker committed-offsets).
+  std::vector<CommitRecord> commits;
 
   // Sends acknowledged with SEND_OK, by (producer, seq).
   std::set<std::pair<std::string, std::uint64_t>> acked() const;
@@ -105,6 +143,13 @@ struct History {
   std::set<std::pair<std::string, std::uint64_t>> consumed_by(const std::string& group) const;
   // Every group that subscribed or consumed something, sorted.
   std::set<std::string> groups() const;
+  // True when `group`'s consumers are broadcast ones (ConsumerInfo::broadcast).
+  bool broadcast_group(const std::string& group) const;
+  // Who must receive a message once: the group of a clustering consumer, "group/consumer" of a
+  // broadcast one. Duplicates, order and offsets are judged per audience.
+  std::string audience(const ConsumeRecord& c) const;
+  // Records a consumer app's start: the first start sets first_start, a later one keeps it.
+  void record_consumer(MonoTime at, const std::string& name, ConsumerInfo info);
 
   void record_event(MonoTime at, EventKind kind, std::string target, std::string detail);
 };

@@ -5,6 +5,7 @@
 #include <cereal/archives/json.hpp>
 #include <cereal/archives/portable_binary.hpp>
 #include <cereal/types/map.hpp>
+#include <cereal/types/optional.hpp>
 #include <cereal/types/set.hpp>
 #include <cereal/types/string.hpp>
 #include <cereal/types/vector.hpp>
@@ -65,6 +66,23 @@ void enum_field(Ar& ar, const char* name, E& e, std::uint8_t max, const char* (*
   }
 }
 
+// A field added after version 1 was written: a json file without it still loads (the field keeps
+// its default; cereal looks fields up by name, so the order of the others does not matter);
+// binary files always carry it.
+template <class Ar, class T>
+void later_field(Ar& ar, const char* name, T& value) {
+  if constexpr (Ar::is_loading::value && cereal::traits::is_text_archive<Ar>::value) {
+    try {
+      ar(cereal::make_nvp(name, value));
+    } catch (const cereal::Exception& e) {
+      // cereal's words for exactly this field missing (its lookup throws before reading anything).
+      if (std::string_view(e.what()) != fmt::format("JSON Parsing failed - provided NVP ({}) not found", name)) throw;
+    }
+  } else {
+    ar(cereal::make_nvp(name, value));
+  }
+}
+
 }  // namespace
 
 template <class Ar>
@@ -100,12 +118,38 @@ template <class Ar>
 void serialize(Ar& ar, CheckSettings& s) {
   ar(cereal::make_nvp("lost_strict", s.lost_strict), cereal::make_nvp("duplicates_max", s.duplicates_max),
      cereal::make_nvp("offsets_dense", s.offsets_dense));
+  // ---- consumer apps' settings ----
+  later_field(ar, "offsets_monotonic", s.offsets_monotonic);
+  later_field(ar, "corrupt_fails", s.corrupt_fails);
+  later_field(ar, "per_key_order", s.per_key_order);
+}
+
+// ---- consumers and committed offsets ----
+
+template <class Ar>
+void serialize(Ar& ar, ConsumerInfo& c) {
+  ar(cereal::make_nvp("group", c.group), cereal::make_nvp("topic", c.topic), cereal::make_nvp("broadcast", c.broadcast),
+     cereal::make_nvp("kind", c.kind));
+  time_field(ar, "first_start_ns", c.first_start);
+  std::optional<std::int64_t> left = c.left_at ? std::optional<std::int64_t>(to_ns(*c.left_at)) : std::nullopt;
+  ar(cereal::make_nvp("left_at_ns", left));
+  if constexpr (Ar::is_loading::value) c.left_at = left ? std::optional<MonoTime>(MonoTime(Duration(*left))) : std::nullopt;
+}
+
+template <class Ar>
+void serialize(Ar& ar, CommitRecord& c) {
+  time_field(ar, "at_ns", c.at);
+  ar(cereal::make_nvp("broker_node", c.broker), cereal::make_nvp("group", c.group));
+  queue_fields(ar, c.queue, c.offset);
 }
 
 template <class Ar>
 void serialize(Ar& ar, History& h) {
   ar(cereal::make_nvp("settings", h.settings), cereal::make_nvp("sends", h.sends), cereal::make_nvp("consumes", h.consumes),
      cereal::make_nvp("events", h.events), cereal::make_nvp("subscriptions", h.subscriptions), cereal::make_nvp("next_seq", h.next_seq));
+  // ---- consumers and committed offsets ----
+  later_field(ar, "consumers", h.consumers);
+  later_field(ar, "commits", h.commits);
 }
 
 namespace {
