@@ -82,6 +82,9 @@ check::CheckSettings history_check_settings(const Scenario& s) {
   c.lost_strict = s.checks.lost == LostMode::strict;
   c.duplicates_max = s.checks.duplicates_max.value_or(-1);
   c.offsets_dense = s.checks.offsets_dense;
+  c.offsets_monotonic = s.checks.offsets_monotonic;
+  c.corrupt_fails = s.checks.corrupt;
+  c.per_key_order = s.checks.per_key_order;
   return c;
 }
 

@@ -203,7 +203,8 @@ struct Scenario {
 };
 
 // The settings a History carries for the checkers (sim/check): strict loss, the duplicate bound,
-// dense offsets. (The other checks of CheckSettings are the runner's to apply.)
+// dense and monotonic offsets, corruption, per-key order. (`routes`, `expected_errors` and the
+// named checks are the runner's to apply.)
 check::CheckSettings history_check_settings(const Scenario& s);
 
 // The World's options for one seed of `s`: sim::swarm_options(seed) when run.swarm, else the
