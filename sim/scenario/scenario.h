@@ -60,7 +60,8 @@ const char* consume_mode_name(ConsumeMode m);
 struct ConsumerScenario {
   std::string node;  // the client node's name ("consumer-0", ...)
   Duration start_at{};
-  // Stop the node (a graceful shutdown: it leaves its group) at this time; unset = runs on.
+  // The node leaves for good at this time (the runner kills it: the broker sees its connections
+  // close and the group rebalances; the liveness heal leaves it down); unset = runs on.
   std::optional<Duration> stop_at;
   ConsumerKind kind = ConsumerKind::push;
   ConsumeMode mode = ConsumeMode::concurrently;
