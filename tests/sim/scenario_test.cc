@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 
 #include "sim/check/checkers.h"
@@ -737,6 +738,138 @@ TEST(ScenarioRun, EveryFileRunsAndConverges) {
       }
     }
   }
+}
+
+// Every consumer kind runs: two orderly members split the queues (each holding its broker locks),
+// a lite pull consumer holds all of its group's, each of two broadcast consumers holds every queue
+// and receives everything itself; the History knows each consumer and the brokers' commits.
+TEST(ScenarioRun, EveryConsumerKindRunsAndHoldsItsQueues) {
+  const Scenario s = parse_ok(R"(
+[[brokers]]
+name = "broker-a"
+flush = "SYNC_FLUSH"
+[[brokers]]
+name = "broker-b"
+flush = "SYNC_FLUSH"
+[[topics]]
+name = "T"
+queues = 2
+ordered = true
+[[producers]]
+rate = 20
+duration = "10s"
+[[consumers]]
+node = "orderly-0"
+group = "o"
+mode = "orderly"
+consume_from = "CONSUME_FROM_FIRST_OFFSET"
+[[consumers]]
+node = "orderly-1"
+group = "o"
+mode = "orderly"
+consume_from = "CONSUME_FROM_FIRST_OFFSET"
+[[consumers]]
+node = "puller"
+group = "p"
+kind = "lite_pull"
+consume_from = "CONSUME_FROM_FIRST_OFFSET"
+[[consumers]]
+node = "watcher-0"
+group = "w"
+model = "BROADCASTING"
+consume_from = "CONSUME_FROM_FIRST_OFFSET"
+[[consumers]]
+node = "watcher-1"
+group = "w"
+model = "BROADCASTING"
+consume_from = "CONSUME_FROM_FIRST_OFFSET"
+[run]
+length = "20s"
+[checks]
+corrupt = false
+per_key_order = false
+offsets_monotonic = false
+)");
+  RunOutcome run = run_file(s, 5);
+  ASSERT_FALSE(run.error.has_value()) << run.error->to_string();
+  cluster::Cluster& c = *run.cluster;
+  ferry::testing::record_trace(c.world());
+  ASSERT_TRUE(run.live.converged) << run.live.to_string() << "; " << c.describe();
+  EXPECT_TRUE(run.passed()) << run.first_failure();
+  auto held = [&](const std::string& name) {
+    const std::optional<NodeId> n = c.world().find_node(name);
+    EXPECT_TRUE(n.has_value()) << name;
+    std::optional<std::vector<MessageQueue>> q = n ? cluster::held_queues_of(c, *n) : std::nullopt;
+    EXPECT_TRUE(q.has_value()) << name << " is up";
+    std::set<MessageQueue> of_t;  // (push clustering consumers also hold %RETRY%{group})
+    for (const MessageQueue& m : q.value_or(std::vector<MessageQueue>{})) {
+      if (m.topic == "T") of_t.insert(m);
+    }
+    return of_t;
+  };
+  const std::set<MessageQueue> all = {{"T", "broker-a", QueueId(0)}, {"T", "broker-a", QueueId(1)},
+                                      {"T", "broker-b", QueueId(0)}, {"T", "broker-b", QueueId(1)}};
+  const std::set<MessageQueue> o0 = held("orderly-0"), o1 = held("orderly-1");
+  EXPECT_EQ(o0.size(), 2u);
+  EXPECT_EQ(o1.size(), 2u);
+  std::set<MessageQueue> both = o0;
+  both.insert(o1.begin(), o1.end());
+  EXPECT_EQ(both, all) << "the orderly members split the queues, each locked by one";
+  EXPECT_EQ(held("puller"), all);
+  EXPECT_EQ(held("watcher-0"), all) << "a broadcast consumer holds every queue";
+  EXPECT_EQ(held("watcher-1"), all);
+  const std::optional<NodeId> orderly = c.world().find_node("orderly-0");
+  ASSERT_NE(cluster::push_consumer_of(c, *orderly), nullptr);
+  EXPECT_TRUE(cluster::push_consumer_of(c, *orderly)->orderly());
+  EXPECT_NE(cluster::lite_pull_consumer_of(c, *c.world().find_node("puller")), nullptr);
+  EXPECT_EQ(cluster::push_consumer_of(c, *c.world().find_node("puller")), nullptr);
+
+  const check::History& h = *run.history;
+  EXPECT_EQ(h.acked().size(), 200u);
+  for (const char* w : {"watcher-0", "watcher-1"}) {
+    std::set<std::uint64_t> got;
+    for (const check::ConsumeRecord& r : h.consumes) {
+      if (r.consumer == w) got.insert(r.seq);
+    }
+    EXPECT_EQ(got.size(), 200u) << w << " received everything itself";
+  }
+  EXPECT_EQ(h.consumed_by("o").size(), 200u);
+  EXPECT_EQ(h.consumed_by("p").size(), 200u);
+  ASSERT_EQ(h.consumers.size(), 5u);
+  EXPECT_EQ(h.consumers.at("orderly-1").kind, "push-orderly");
+  EXPECT_EQ(h.consumers.at("puller").kind, "lite-pull");
+  EXPECT_TRUE(h.consumers.at("watcher-1").broadcast);
+  EXPECT_FALSE(h.consumers.at("orderly-1").broadcast);
+  // Commits of the clustering groups on both brokers (broadcast offsets live in local files).
+  std::set<std::pair<std::string, std::string>> committed;  // (group, broker)
+  for (const check::CommitRecord& r : h.commits) committed.emplace(r.group, r.broker);
+  for (const char* g : {"o", "p"}) {
+    EXPECT_EQ(committed.count({g, "broker-a"}), 1u) << g;
+    EXPECT_EQ(committed.count({g, "broker-b"}), 1u) << g;
+  }
+  EXPECT_EQ(committed.count({"w", "broker-a"}), 0u);
+  // The file's check settings reach the History (mqsim check re-judges with them).
+  EXPECT_FALSE(h.settings.corrupt_fails);
+  EXPECT_EQ(h.settings.per_key_order, std::optional<bool>(false));
+  EXPECT_FALSE(h.settings.offsets_monotonic);
+}
+
+TEST(ScenarioRun, AGroupMixingMessageModelsIsRefused) {
+  const Scenario s = parse_ok(R"(
+[[topics]]
+name = "T"
+[[consumers]]
+node = "a"
+group = "g"
+[[consumers]]
+node = "b"
+group = "g"
+model = "BROADCASTING"
+)");
+  const RunOutcome run = run_file(s, 1);
+  ASSERT_TRUE(run.error.has_value());
+  EXPECT_EQ(run.error->code, Errc::invalid_argument);
+  EXPECT_NE(run.error->detail.find("consumers a and b of group g differ in message model"), std::string::npos) << run.error->detail;
 }
 
 TEST(ScenarioRun, FailoverFilePromotesTheSlave) {
