@@ -8,7 +8,9 @@
 //
 // decode_history() never crashes on bad input: a wrong magic or version, a short or damaged
 // file, a missing field or a value out of range come back as Errc::corrupt (or
-// Errc::unsupported for another version) with what was wrong. encode_history() cannot fail.
+// Errc::unsupported for another version) with what was wrong. Fields added to version 1 later
+// (History::consumers and commits, the later CheckSettings) may be missing from a json file: they
+// keep their defaults. encode_history() cannot fail.
 // Files are read and written by the caller (tools/mqsim/history_file.h): nothing here does I/O.
 #pragma once
 
