@@ -14,6 +14,7 @@ packages=(
   clang                   # libFuzzer targets (optional at build time, installed for CI)
   libclang-rt-dev         # clang's fuzzer and sanitizer runtimes (not pulled in without recommends)
   procps                  # pkill/pgrep for the real-process tests and quickstart
+  chromium                # headless browser: the test that mqsim's HTML report renders
 )
 
 missing=()

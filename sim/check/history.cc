@@ -21,6 +21,7 @@ const char* event_kind_name(EventKind k) {
     case EventKind::fault: return "fault";
     case EventKind::heal: return "heal";
     case EventKind::rebalance: return "rebalance";
+    case EventKind::promote: return "promote";
   }
   return "?";
 }

@@ -55,6 +55,10 @@ struct ConsumeRecord {
   QueueOffset queue_offset;
   std::int32_t reconsume_times = 0;
   MonoTime at{};
+  // The broker id (0 master, > 0 slave) that served the queue's last pull with messages when
+  // this one was consumed (push consumers; -1 unknown). A batch pulled from the master before it
+  // died may still be consumed after the slave answered a later pull: the label is the queue's.
+  std::int64_t pulled_from = -1;
   bool intact = false;   // the body parsed and its checksum holds
   std::string producer;  // from the body, when intact
   std::uint64_t seq = 0;
@@ -65,8 +69,9 @@ struct ConsumeRecord {
 
 // Something that happened to a node and may explain a redelivery: a crash, a restart, a fault
 // (partition, clog, silence...), a heal, a client's (re)start, a rebalance.
-enum class EventKind : std::uint8_t { crash, start, fault, heal, rebalance };
-inline constexpr std::uint8_t kEventKindMax = 4;
+// promote: the operator promoted a slave (target: the slave's node) to master of its group.
+enum class EventKind : std::uint8_t { crash, start, fault, heal, rebalance, promote };
+inline constexpr std::uint8_t kEventKindMax = 5;
 const char* event_kind_name(EventKind k);
 
 struct Event {
@@ -74,6 +79,59 @@ struct Event {
   EventKind kind = EventKind::fault;
   std::string target;  // node name, or "" for the whole cluster
   std::string detail;  // "process kill", "partition consumer-0 / broker-a", ...
+};
+
+// What a node's route of a topic showed from `at` on (recorded when it changed): for each broker
+// group the route names, its queue counts and whether it had a master (brokerId 0). `observer`
+// is a NameServer ("namesrv-0", its route table) or a client node (its last fetched route). An
+// empty `groups` means no route at all (the topic unknown to that node).
+struct RouteGroup {
+  std::int32_t read_queues = 0;
+  std::int32_t write_queues = 0;
+  bool master = false;
+  bool operator==(const RouteGroup& o) const {
+    return read_queues == o.read_queues && write_queues == o.write_queues && master == o.master;
+  }
+};
+struct RouteRecord {
+  MonoTime at{};
+  std::string observer;
+  std::string topic;
+  std::map<std::string, RouteGroup> groups;  // by broker group name
+};
+
+// A NameServer took a registration of a broker (its live-broker entry was refreshed at `at`).
+// `broker` is the broker's node name ("broker-b", "broker-b-s1").
+struct RegistrationRecord {
+  MonoTime at{};
+  std::string namesrv;
+  std::string broker;
+};
+
+// ---- the named checks' bounds (a duration of 0 ms: measured and printed, not judged) ------
+
+// failover.h: the master of `group` dies under load.
+struct FailoverBounds {
+  std::string group;
+  std::int64_t sends_resume_within_ms = 0;
+  std::int64_t consume_from_slave_within_ms = 0;
+  std::int64_t writes_after_promotion_within_ms = 0;
+};
+// route_staleness.h: the master of `group` goes silent (and/or a topic's queues change).
+struct RouteStalenessBounds {
+  std::string group;
+  std::int64_t namesrv_drop_within_ms = 130'000;
+  std::int64_t client_route_within_ms = 30'000;
+};
+// latency_backoff.h: `group` answers slowly, then not at all.
+struct LatencyBackoffBounds {
+  std::string group;
+  std::int64_t slack_ms = 1'000;
+};
+// offset_persistence.h: redeliveries after crashes and rebalances.
+struct OffsetPersistenceBounds {
+  std::int64_t persist_interval_ms = 5'000;
+  std::int64_t slack_ms = 1'000;
 };
 
 // How the scenario wants the history judged (checkers.h). Saved with the history, so that a
@@ -86,6 +144,11 @@ struct CheckSettings {
   std::int64_t duplicates_max = -1;
   // Fail when a queue's consumed offsets of a group have holes (no tag filtering, nothing expired).
   bool offsets_dense = false;
+  // The named checks the scenario asked for ([checks.failover] ...); unset: not run.
+  std::optional<FailoverBounds> failover;
+  std::optional<RouteStalenessBounds> route_staleness;
+  std::optional<LatencyBackoffBounds> latency_backoff;
+  std::optional<OffsetPersistenceBounds> offset_persistence;
   // ---- consumer apps' settings (committed offsets, corruption, per-key order) ----
   // Fail when a broker's committed offset of a (group, queue) moves back unexplained
   // (committed_offsets.h); when false the moves are figures only.
@@ -130,6 +193,12 @@ struct History {
   std::map<std::string, std::set<std::string>> subscriptions;
   // The next sequence number of each producer (so a restarted producer goes on, not over).
   std::map<std::string, std::uint64_t> next_seq;
+  // The producers (node names) that send with sendLatencyFaultEnable (recorded at their start).
+  std::set<std::string> latency_fault_producers;
+
+  // What the runner's observers saw (sim/scenario/route_observer.h), in time order.
+  std::vector<RouteRecord> routes;
+  std::vector<RegistrationRecord> registrations;
   // ---- consumers and committed offsets ----
   // Every consumer node by name (recorded by the consumer apps; empty in histories that predate
   // it: every group is then judged as a clustering group).

@@ -66,7 +66,7 @@ void enum_field(Ar& ar, const char* name, E& e, std::uint8_t max, const char* (*
   }
 }
 
-// A field added after version 1 was written: a json file without it still loads (the field keeps
+// A field added after version 2 was written: a json file without it still loads (the field keeps
 // its default; cereal looks fields up by name, so the order of the others does not matter);
 // binary files always carry it.
 template <class Ar, class T>
@@ -103,6 +103,7 @@ void serialize(Ar& ar, ConsumeRecord& c) {
   queue_fields(ar, c.queue, c.queue_offset);
   ar(cereal::make_nvp("reconsume_times", c.reconsume_times));
   time_field(ar, "at_ns", c.at);
+  ar(cereal::make_nvp("pulled_from", c.pulled_from));
   ar(cereal::make_nvp("intact", c.intact), cereal::make_nvp("producer", c.producer), cereal::make_nvp("seq", c.seq),
      cereal::make_nvp("key", c.key));
 }
@@ -115,9 +116,52 @@ void serialize(Ar& ar, Event& e) {
 }
 
 template <class Ar>
+void serialize(Ar& ar, RouteGroup& g) {
+  ar(cereal::make_nvp("read_queues", g.read_queues), cereal::make_nvp("write_queues", g.write_queues),
+     cereal::make_nvp("master", g.master));
+}
+
+template <class Ar>
+void serialize(Ar& ar, RouteRecord& r) {
+  time_field(ar, "at_ns", r.at);
+  ar(cereal::make_nvp("observer", r.observer), cereal::make_nvp("topic", r.topic), cereal::make_nvp("groups", r.groups));
+}
+
+template <class Ar>
+void serialize(Ar& ar, RegistrationRecord& r) {
+  time_field(ar, "at_ns", r.at);
+  ar(cereal::make_nvp("namesrv", r.namesrv), cereal::make_nvp("broker", r.broker));
+}
+
+template <class Ar>
+void serialize(Ar& ar, FailoverBounds& b) {
+  ar(cereal::make_nvp("group", b.group), cereal::make_nvp("sends_resume_within_ms", b.sends_resume_within_ms),
+     cereal::make_nvp("consume_from_slave_within_ms", b.consume_from_slave_within_ms),
+     cereal::make_nvp("writes_after_promotion_within_ms", b.writes_after_promotion_within_ms));
+}
+
+template <class Ar>
+void serialize(Ar& ar, RouteStalenessBounds& b) {
+  ar(cereal::make_nvp("group", b.group), cereal::make_nvp("namesrv_drop_within_ms", b.namesrv_drop_within_ms),
+     cereal::make_nvp("client_route_within_ms", b.client_route_within_ms));
+}
+
+template <class Ar>
+void serialize(Ar& ar, LatencyBackoffBounds& b) {
+  ar(cereal::make_nvp("group", b.group), cereal::make_nvp("slack_ms", b.slack_ms));
+}
+
+template <class Ar>
+void serialize(Ar& ar, OffsetPersistenceBounds& b) {
+  ar(cereal::make_nvp("persist_interval_ms", b.persist_interval_ms), cereal::make_nvp("slack_ms", b.slack_ms));
+}
+
+template <class Ar>
 void serialize(Ar& ar, CheckSettings& s) {
   ar(cereal::make_nvp("lost_strict", s.lost_strict), cereal::make_nvp("duplicates_max", s.duplicates_max),
-     cereal::make_nvp("offsets_dense", s.offsets_dense));
+     cereal::make_nvp("offsets_dense", s.offsets_dense), cereal::make_nvp("failover", s.failover),
+     cereal::make_nvp("route_staleness", s.route_staleness), cereal::make_nvp("latency_backoff", s.latency_backoff),
+     cereal::make_nvp("offset_persistence", s.offset_persistence));
   // ---- consumer apps' settings ----
   later_field(ar, "offsets_monotonic", s.offsets_monotonic);
   later_field(ar, "corrupt_fails", s.corrupt_fails);
@@ -146,7 +190,9 @@ void serialize(Ar& ar, CommitRecord& c) {
 template <class Ar>
 void serialize(Ar& ar, History& h) {
   ar(cereal::make_nvp("settings", h.settings), cereal::make_nvp("sends", h.sends), cereal::make_nvp("consumes", h.consumes),
-     cereal::make_nvp("events", h.events), cereal::make_nvp("subscriptions", h.subscriptions), cereal::make_nvp("next_seq", h.next_seq));
+     cereal::make_nvp("events", h.events), cereal::make_nvp("subscriptions", h.subscriptions), cereal::make_nvp("next_seq", h.next_seq),
+     cereal::make_nvp("latency_fault_producers", h.latency_fault_producers), cereal::make_nvp("routes", h.routes),
+     cereal::make_nvp("registrations", h.registrations));
   // ---- consumers and committed offsets ----
   later_field(ar, "consumers", h.consumers);
   later_field(ar, "commits", h.commits);

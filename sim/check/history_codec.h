@@ -8,7 +8,7 @@
 //
 // decode_history() never crashes on bad input: a wrong magic or version, a short or damaged
 // file, a missing field or a value out of range come back as Errc::corrupt (or
-// Errc::unsupported for another version) with what was wrong. Fields added to version 1 later
+// Errc::unsupported for another version) with what was wrong. Fields added to version 2 later
 // (History::consumers and commits, the later CheckSettings) may be missing from a json file: they
 // keep their defaults. encode_history() cannot fail.
 // Files are read and written by the caller (tools/mqsim/history_file.h): nothing here does I/O.
@@ -25,7 +25,7 @@ namespace ferry::sim::check {
 
 enum class HistoryEncoding : std::uint8_t { json, binary };
 
-inline constexpr std::uint32_t kHistoryVersion = 1;
+inline constexpr std::uint32_t kHistoryVersion = 2;
 inline constexpr std::string_view kHistoryFormatName = "ferry-history";
 inline constexpr std::string_view kHistoryBinaryMagic = "FERRYHST";
 inline constexpr std::size_t kHistoryBinaryHeaderBytes = 8 + 4 + 8 + 4;  // magic, version, length, crc

@@ -180,6 +180,38 @@ Task<Status> Cluster::create_topics(NodeId on) {
   co_return result;
 }
 
+Status Cluster::update_topic(std::size_t group, const std::string& topic, std::int32_t queues) {
+  if (!admin_node_) return Error(Errc::unsupported, "update_topic before boot(): no admin node yet");
+  FERRY_ASSERT(group < spec_.brokers.size(), "update_topic: group {} of {}", group, spec_.brokers.size());
+  const TopicSpec* spec = nullptr;
+  for (const TopicSpec& t : spec_.topics) {
+    if (t.name == topic) spec = &t;
+  }
+  if (spec == nullptr) return Error(Errc::invalid_argument, fmt::format("update_topic: {} is not a topic of the cluster", topic));
+  remoting::body::TopicConfig tc;
+  tc.topic_name = topic;
+  tc.read_queue_nums = queues;
+  tc.write_queue_nums = queues;
+  tc.perm = spec->perm;
+  tc.order = spec->ordered;
+  SimNode& admin = world_.node(*admin_node_);
+  admin.spawn(update_topic_task(tc, broker_addr(group), broker_labels_[group]), "cluster-update-topic");
+  return {};
+}
+
+Task<void> Cluster::update_topic_task(remoting::body::TopicConfig tc, std::string addr, std::string label) {
+  SimNode& admin = world_.node(*admin_node_);
+  client::ClientInstance ci(admin, client_config("cluster-admin"));
+  client::AdminClient client(ci);
+  Status s = co_await client.create_topic(addr, tc);
+  if (!s.ok()) {
+    admin.log().error("update topic {} on {}: {}", tc.topic_name, label, s.error().to_string());
+  } else {
+    admin.log().info("topic {} on {} now has {} queues", tc.topic_name, label, tc.write_queue_nums);
+  }
+  co_await ci.shutdown();
+}
+
 Status Cluster::boot(Duration limit) {
   const MonoTime deadline = world_.now() + limit;
   auto left = [&] { return deadline > world_.now() ? deadline - world_.now() : Duration{}; };

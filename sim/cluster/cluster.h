@@ -101,6 +101,12 @@ class Cluster {
   NodeId add_client(const std::string& name, ClientFactory factory);
   // A node with no component: tests drive it with run_task / run().
   NodeId add_bare(const std::string& name) { return world_.add_node(name); }
+  // The operator's topic change (mqadmin updateTopic): UPDATE_AND_CREATE_TOPIC with `queues` read
+  // and write queues for `topic` (a topic of the spec, keeping its perm and order) sent to the
+  // master of group `group` from the cluster's admin node. Started now, completes later (a
+  // failure is logged on the admin node at error level). Errors: invalid_argument for a topic
+  // not in the spec, unsupported before boot().
+  Status update_topic(std::size_t group, const std::string& topic, std::int32_t queues);
   // Any other node (a fake peer).
   NodeId add_node(const std::string& name, NodeFactory factory) { return world_.add_node(name, std::move(factory)); }
   const std::string& name_of(NodeId n) { return world_.node(n).node_name(); }
@@ -154,6 +160,7 @@ class Cluster {
   void add_namesrv(std::size_t i, NodeFactory factory);
   void add_broker(std::size_t group, std::int64_t broker_id);
   Task<Status> create_topics(NodeId on);
+  Task<void> update_topic_task(remoting::body::TopicConfig tc, std::string addr, std::string label);
 
   World world_;
   ClusterSpec spec_;

@@ -12,7 +12,7 @@ namespace ferry::sim::cluster {
 DeliveryLog::DeliveryLog(Runtime& rt, std::shared_ptr<check::History> history, std::string consumer, std::string group)
     : rt_(rt), history_(std::move(history)), consumer_(std::move(consumer)), group_(std::move(group)) {}
 
-void DeliveryLog::record(const std::vector<MessageExt>& msgs, const MessageQueue& queue) {
+void DeliveryLog::record(const std::vector<MessageExt>& msgs, const MessageQueue& queue, std::int64_t pulled_from) {
   for (const MessageExt& m : msgs) {
     check::ConsumeRecord c;
     c.consumer = consumer_;
@@ -22,6 +22,7 @@ void DeliveryLog::record(const std::vector<MessageExt>& msgs, const MessageQueue
     c.queue_offset = m.queue_offset;
     c.reconsume_times = m.reconsume_times;
     c.at = rt_.now();
+    c.pulled_from = pulled_from;
     if (auto f = parse_body(as_text(Bytes(m.body.data(), m.body.size())))) {
       c.intact = true;
       c.producer = std::move(f->producer);
@@ -93,14 +94,16 @@ PushConsumerApp::PushConsumerApp(Runtime& rt, const client::ClientConfig& cc, co
   std::shared_ptr<DeliveryLog> log = log_;
   if (orderly) {
     consumer_->set_listener([log, pc](const std::vector<MessageExt>& msgs, client::ConsumeOrderlyContext& ctx) {
-      log->note_process_queue(ctx.queue, pc->process_queue(ctx.queue));
-      log->record(msgs, ctx.queue);
+      std::shared_ptr<const client::ProcessQueue> pq = pc->process_queue(ctx.queue);
+      log->note_process_queue(ctx.queue, pq);
+      log->record(msgs, ctx.queue, pq ? pq->pulled_from() : -1);
       return client::ConsumeOrderlyStatus::SUCCESS;
     });
   } else {
     consumer_->set_listener([log, pc](const std::vector<MessageExt>& msgs, client::ConsumeConcurrentlyContext& ctx) {
-      log->note_process_queue(ctx.queue, pc->process_queue(ctx.queue));
-      log->record(msgs, ctx.queue);
+      std::shared_ptr<const client::ProcessQueue> pq = pc->process_queue(ctx.queue);
+      log->note_process_queue(ctx.queue, pq);
+      log->record(msgs, ctx.queue, pq ? pq->pulled_from() : -1);
       return client::ConsumeConcurrentlyStatus::CONSUME_SUCCESS;
     });
   }

@@ -23,17 +23,17 @@
 #include "client/lite_pull_consumer.h"
 #include "client/push_consumer.h"
 #include "sim/check/history.h"
+#include "sim/cluster/workload.h"
 #include "sim/node.h"
 
 namespace ferry::sim::cluster {
-
-struct ConsumerSpec;
 
 // Appends one consumer node's deliveries to the History.
 class DeliveryLog {
  public:
   DeliveryLog(Runtime& rt, std::shared_ptr<check::History> history, std::string consumer, std::string group);
-  void record(const std::vector<MessageExt>& msgs, const MessageQueue& queue);
+  // `pulled_from`: the broker id that served the batch (ConsumeRecord::pulled_from), -1 unknown.
+  void record(const std::vector<MessageExt>& msgs, const MessageQueue& queue, std::int64_t pulled_from = -1);
   // Push consumers: a rebalance Event when `now` is not the ProcessQueue `queue` had last time.
   void note_process_queue(const MessageQueue& queue, const std::shared_ptr<const client::ProcessQueue>& now);
   // Lite pull consumers: a rebalance Event for each queue held again after it was given up.
@@ -52,7 +52,7 @@ class DeliveryLog {
 };
 
 // What the liveness requirements and tests ask of every consumer node.
-class ConsumerNode : public NodeProcess {
+class ConsumerNode : public ClientApp {
  public:
   // The queues this consumer holds now, sorted (orderly: only those it holds the broker lock of).
   virtual std::vector<MessageQueue> held_queues() const = 0;
@@ -67,6 +67,7 @@ class PushConsumerApp final : public ConsumerNode {
   ~PushConsumerApp() override;
   std::vector<MessageQueue> held_queues() const override;
   client::PushConsumer* push() override { return consumer_.get(); }
+  const client::ClientInstance& client_instance() const override { return *instance_; }
 
  private:
   std::shared_ptr<DeliveryLog> log_;
@@ -83,6 +84,7 @@ class LitePullConsumerApp final : public ConsumerNode {
   ~LitePullConsumerApp() override;
   std::vector<MessageQueue> held_queues() const override { return consumer_->assignment(); }
   client::LitePullConsumer* lite_pull() override { return consumer_.get(); }
+  const client::ClientInstance& client_instance() const override { return *instance_; }
 
  private:
   static Task<void> run(LitePullConsumerApp* self);

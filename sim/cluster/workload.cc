@@ -74,7 +74,7 @@ namespace {
 
 // A producer node's component. Its loop runs in the node's task set, so a crash destroys the loop
 // before the app; `history` and the sequence live outside the node.
-class ProducerApp final : public NodeProcess {
+class ProducerApp final : public ClientApp {
  public:
   ProducerApp(Runtime& rt, const client::ClientConfig& cc, ProducerSpec spec, std::shared_ptr<History> history)
       : rt_(rt), spec_(std::move(spec)), history_(std::move(history)), name_(cc.instance_name) {
@@ -85,6 +85,7 @@ class ProducerApp final : public NodeProcess {
     const Status started = producer_->start();
     FERRY_ASSERT(started.ok(), "producer {} did not start: {}", name_, started.ok() ? "" : started.error().to_string());
     history_->record_event(rt.now(), EventKind::start, name_, "producer started");
+    if (spec_.config.send_latency_fault_enable) history_->latency_fault_producers.insert(name_);
     rt.spawn(run(this), "workload-producer");
   }
   ~ProducerApp() override {
@@ -92,6 +93,7 @@ class ProducerApp final : public NodeProcess {
     instance_.reset();
   }
   bool done() const { return done_; }
+  const client::ClientInstance& client_instance() const override { return *instance_; }
 
  private:
   static Task<void> run(ProducerApp* self) {
@@ -188,6 +190,11 @@ std::optional<std::vector<MessageQueue>> held_queues_of(Cluster& c, NodeId node)
   ConsumerNode* app = consumer_node(c, node);
   if (app == nullptr) return std::nullopt;
   return app->held_queues();
+}
+
+const client::ClientInstance* client_instance_of(Cluster& c, NodeId node) {
+  auto* app = dynamic_cast<ClientApp*>(c.world().node(node).process());
+  return app ? &app->client_instance() : nullptr;
 }
 
 bool producer_done(Cluster& c, NodeId node) {

@@ -56,6 +56,15 @@ using check::SendRecord;
 
 // ---- apps ----------------------------------------------------------------------------------
 
+// Every workload app's component: it owns its node's ClientInstance, which observers read (the
+// route a client holds: sim/scenario/route_observer.h).
+class ClientApp : public NodeProcess {
+ public:
+  virtual const client::ClientInstance& client_instance() const = 0;
+};
+// The ClientInstance of a workload app node, nullptr while the node is down (or not an app).
+const client::ClientInstance* client_instance_of(Cluster& c, NodeId node);
+
 struct ProducerSpec {
   std::string group = "workload-producers";
   std::string topic;

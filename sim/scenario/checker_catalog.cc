@@ -42,7 +42,10 @@ std::vector<CheckerInfo> make_catalog() {
       {"offset_persistence",
        "after a consumer or broker crash, redeliveries stay within what was consumed in the last persist interval",
        {
-           {"persist_interval", Duration(seconds(5)), "the consumers' persistConsumerOffsetInterval", 1, kHourMs},
+           {"persist_interval", Duration(seconds(5)),
+            "the consumers' persistConsumerOffsetInterval (the broker's flushConsumerOffsetInterval is the same 5 s)", 1,
+            kHourMs},
+           {"slack", Duration(seconds(1)), "tolerance on each window's edge (a pull or commit in flight)", 0, kHourMs},
        }},
   };
 }

@@ -72,6 +72,8 @@ void FaultInjector::record(const FaultStep& step) {
     kind = check::EventKind::heal;
   } else if (a == FaultAction::kill || a == FaultAction::power_off || a == FaultAction::restart) {
     kind = check::EventKind::crash;
+  } else if (a == FaultAction::promote_slave) {
+    kind = check::EventKind::promote;
   }
   // One event a target (a whole-cluster step has none): the checkers look events up by node.
   const std::string detail = step.describe();
@@ -204,6 +206,14 @@ Status FaultInjector::apply_now(const FaultStep& step) {
       });
     case FaultAction::fill_disk: return each_target(f, [&](NodeId n) { return fill_disk(n, f); });
     case FaultAction::promote_slave: return each_target(f, [&](NodeId n) { return promote(n, f); });
+    case FaultAction::update_topic:
+      return each_target(f, [&](NodeId n) {
+        auto index = cluster_.broker_index(cluster_.name_of(n));
+        if (!index || *index >= cluster_.spec().brokers.size()) {
+          return Status(Error(Errc::invalid_argument, fmt::format("update_topic: {} is not a broker group's master", cluster_.name_of(n))));
+        }
+        return cluster_.update_topic(*index, f.topic, f.queues);
+      });
   }
   return {};
 }

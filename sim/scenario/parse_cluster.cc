@@ -64,7 +64,7 @@ void parse_cluster(TableReader& top, Diagnostics& diag, Scenario& out) {
       cluster::TopicSpec t;
       r.read("name", t.name);
       if (!r.has("name")) r.fail("name", "every topic needs a name");
-      r.read_int("queues", t.queues, 1, 1024);
+      r.read_int("queues", t.queues, 1, kQueuesMax);
       r.read("ordered", t.ordered);
       if (!t.name.empty()) {
         if (Status v = validate_topic(t.name); !v.ok()) r.fail("name", v.error().detail);

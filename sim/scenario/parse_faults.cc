@@ -20,6 +20,13 @@ bool is_slave(const Scenario& s, const std::string& node) {
   return false;
 }
 
+bool is_master(const Scenario& s, const std::string& node) {
+  for (const cluster::BrokerGroupSpec& g : s.cluster.brokers) {
+    if (node == g.name) return true;
+  }
+  return false;
+}
+
 // A client node exists from its start_at on: a fault before that has nothing to hurt.
 std::optional<Duration> client_start(const Scenario& s, const std::string& node) {
   for (const ProducerScenario& p : s.producers) {
@@ -59,7 +66,7 @@ void parse_entry(TableReader& r, const Scenario& s, const std::set<std::string>&
     r.known("target");
     r.known("peers");
     r.known("duration");
-    for (const char* k : {"kind", "wipe", "latency", "skew", "free_bytes", "role"}) r.known(k);
+    for (const char* k : {"kind", "wipe", "latency", "skew", "free_bytes", "role", "topic", "queues"}) r.known(k);
     r.finish();
     return;
   }
@@ -132,6 +139,21 @@ void parse_entry(TableReader& r, const Scenario& s, const std::set<std::string>&
     }
   }
   refuse_unless(action_takes(rules, "role"), "role");
+  if (action_takes(rules, "topic")) {
+    r.read("topic", f.topic);
+    const bool known = std::any_of(s.cluster.topics.begin(), s.cluster.topics.end(),
+                                   [&](const cluster::TopicSpec& t) { return t.name == f.topic; });
+    if (!known) r.fail("topic", fmt::format("\"{}\" is not a topic of the scenario ([[topics]])", f.topic));
+    if (!r.has("queues")) r.fail("queues", "update_topic needs the new queue count (queues = 8)");
+    r.read_int("queues", f.queues, 1, kQueuesMax);
+    for (const std::string& t : f.targets) {
+      if (nodes.count(t) > 0 && !is_master(s, t)) {
+        r.fail("target", fmt::format("\"{}\" is not a broker group's master (named like broker-a)", t));
+      }
+    }
+  }
+  refuse_unless(action_takes(rules, "topic"), "topic");
+  refuse_unless(action_takes(rules, "queues"), "queues");
   r.finish();
 }
 

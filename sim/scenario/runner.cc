@@ -9,6 +9,7 @@
 
 #include "sim/scenario/fault_schedule.h"
 #include "sim/scenario/offset_observer.h"
+#include "sim/scenario/route_observer.h"
 #include "sim/scenario/watch.h"
 
 namespace ferry::sim::scenario {
@@ -107,6 +108,8 @@ RunOutcome run_scenario(const Scenario& s, std::uint64_t seed) {
   const std::vector<ClientStep> clients = client_steps(s);
   // Observers of the nodes' state, recording into the History what the checkers judge.
   Watch watch(kWatchEvery);
+  RouteObserver route_observer(c, nodes, out.history);
+  watch.add([&](MonoTime now) { route_observer(now); });
   OffsetObserver offsets(c, out.history);
   watch.add([&offsets](MonoTime now) { offsets.look(now); });
   std::size_t f = 0, k = 0;
@@ -122,7 +125,7 @@ RunOutcome run_scenario(const Scenario& s, std::uint64_t seed) {
         c.retire(n);
         c.kill(n);
         // It left for good: a broadcast consumer is not asked for what came after (lost-acked).
-        out.history->record_event(c.world().now(), check::EventKind::crash, name, "stop_at: left for good");
+        out.history->record_event(c.world().now(), check::EventKind::crash, name, "stopped for good (stop_at)");
         if (auto it = out.history->consumers.find(name); it != out.history->consumers.end()) it->second.left_at = c.world().now();
         continue;
       }

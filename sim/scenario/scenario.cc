@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "runtime/assert.h"
+#include "sim/scenario/checker_catalog.h"
 #include "sim/swarm.h"
 
 namespace ferry::sim::scenario {
@@ -14,6 +16,7 @@ namespace {
 constexpr const char* kActionNames[] = {
     "kill",     "power_off", "restart", "silence",    "pause",     "resume",    "partition",  "partition_one_way",
     "isolate",  "heal",      "heal_all", "clog",      "skew_clock", "wipe_disk", "fill_disk", "promote_slave",
+    "update_topic",
 };
 static_assert(std::size(kActionNames) == kFaultActionMax + 1, "a name for every FaultAction");
 
@@ -51,6 +54,7 @@ ActionKeys action_keys(FaultAction a) {
     case FaultAction::skew_clock: return {true, false, false, "skew"};
     case FaultAction::fill_disk: return {true, false, true, "free_bytes"};
     case FaultAction::promote_slave: return {true, false, false, "role"};
+    case FaultAction::update_topic: return {true, false, false, "topic,queues"};
   }
   return {};
 }
@@ -85,6 +89,22 @@ check::CheckSettings history_check_settings(const Scenario& s) {
   c.offsets_monotonic = s.checks.offsets_monotonic;
   c.corrupt_fails = s.checks.corrupt;
   c.per_key_order = s.checks.per_key_order;
+  auto ms = [](const NamedCheck& n, std::string_view option) { return to_ms(check_option<Duration>(n, option)); };
+  for (const NamedCheck& n : s.checks.named) {
+    if (n.name == "failover") {
+      c.failover = check::FailoverBounds{check_option<std::string>(n, "group"), ms(n, "sends_resume_within"),
+                                         ms(n, "consume_from_slave_within"), ms(n, "writes_after_promotion_within")};
+    } else if (n.name == "route_staleness") {
+      c.route_staleness = check::RouteStalenessBounds{check_option<std::string>(n, "broker"), ms(n, "namesrv_drop_within"),
+                                                      ms(n, "client_route_within")};
+    } else if (n.name == "latency_backoff") {
+      c.latency_backoff = check::LatencyBackoffBounds{check_option<std::string>(n, "broker"), ms(n, "slack")};
+    } else if (n.name == "offset_persistence") {
+      c.offset_persistence = check::OffsetPersistenceBounds{ms(n, "persist_interval"), ms(n, "slack")};
+    } else {
+      FERRY_ASSERT(false, "named check {} (line {}) is in the catalog but not carried into the history's settings", n.name, n.line);
+    }
+  }
   return c;
 }
 

@@ -41,6 +41,7 @@ inline constexpr std::size_t kProducersMax = 64;
 inline constexpr std::size_t kConsumersMax = 64;
 inline constexpr std::size_t kFaultsMax = 10'000;
 inline constexpr std::size_t kScenarioTextBytesMax = 1 << 20;
+inline constexpr std::int32_t kQueuesMax = 1024;  // a topic's queues on one group
 
 // ---- workload ------------------------------------------------------------------------------
 
@@ -90,8 +91,10 @@ enum class FaultAction : std::uint8_t {
   fill_disk,          // the targets' disks are full but `free_bytes`; duration: capacity restored
   promote_slave,      // the operator promotes the target slave to master (`role`); the old master
                       // is retired: the liveness phase does not start it again
+  update_topic,       // the operator changes `topic`'s queue count to `queues` on the target masters
+                      // (UPDATE_AND_CREATE_TOPIC, as mqadmin updateTopic)
 };
-inline constexpr std::uint8_t kFaultActionMax = static_cast<std::uint8_t>(FaultAction::promote_slave);
+inline constexpr std::uint8_t kFaultActionMax = static_cast<std::uint8_t>(FaultAction::update_topic);
 const char* fault_action_name(FaultAction a);
 std::optional<FaultAction> parse_fault_action(std::string_view name);
 
@@ -120,6 +123,8 @@ struct FaultEntry {
   std::uint64_t free_bytes = 0;              // fill_disk: what is left free
   // promote_slave: the role the slave takes; unset = its group's configured master role.
   std::optional<broker::BrokerRole> role;
+  std::string topic;        // update_topic: a topic of the scenario
+  std::int32_t queues = 0;  // update_topic: its new read and write queue count
   int line = 0;  // the entry's line in the file, for messages
 };
 

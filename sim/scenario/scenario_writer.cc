@@ -136,6 +136,8 @@ void write_faults(Writer& w, const std::vector<FaultEntry>& faults) {
     if (action_takes(keys, "skew")) w.line("skew", dur(std::chrono::milliseconds(f.skew_ms)));
     if (action_takes(keys, "free_bytes")) w.line("free_bytes", static_cast<std::int64_t>(f.free_bytes));
     if (action_takes(keys, "role") && f.role) w.line("role", quoted(name_in(master_role_names(), *f.role)));
+    if (action_takes(keys, "topic")) w.line("topic", quoted(f.topic));
+    if (action_takes(keys, "queues")) w.line("queues", static_cast<std::int64_t>(f.queues));
   }
 }
 

@@ -35,6 +35,10 @@ class ProcessQueue {
   // ---- pulling ----------------------------------------------------------------------------
   QueueOffset next_offset() const { return next_offset_; }
   void set_next_offset(QueueOffset o) { next_offset_ = o; }
+  // The broker id (0 the master, > 0 a slave) that served the last pull that found messages; -1
+  // before the first. Monitoring: which of the group's brokers this queue is being read from.
+  std::int64_t pulled_from() const { return pulled_from_; }
+  void set_pulled_from(std::int64_t broker_id) { pulled_from_ = broker_id; }
 
   // Caches `msgs` (offsets not cached yet). Returns whether an orderly consume request should be
   // dispatched now (messages are cached and none is running; sets consuming).
@@ -90,6 +94,7 @@ class ProcessQueue {
 
   const MessageQueue mq_;
   QueueOffset next_offset_;
+  std::int64_t pulled_from_ = -1;
   std::map<QueueOffset, MessageExt> msgs_;        // cached, not being consumed orderly
   std::map<QueueOffset, MessageExt> consuming_;   // orderly: taken, not yet committed
   std::map<QueueOffset, MonoTime> consume_started_;  // concurrent: a subset of msgs_' offsets

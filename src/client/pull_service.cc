@@ -64,6 +64,7 @@ Task<void> PullService::pull_loop(PullService* self, std::shared_ptr<ProcessQueu
     switch (r->status) {
       case PullStatus::FOUND:
         pq->set_next_offset(r->next_begin_offset);
+        pq->set_pulled_from(r->pulled_from_broker_id);
         self->ctx_.stats.pulled_messages += r->messages.size();
         if (!r->messages.empty()) self->consume_.dispatch(pq, std::move(r->messages));
         break;

@@ -8,7 +8,9 @@
 #include "common/record_format.h"
 #include "common/record_writer.h"
 #include "runtime/assert.h"
+#include "store/dispatch_rules.h"
 #include "store/file_names.h"
+#include "store/log_damage.h"
 
 namespace ferry::store {
 
@@ -60,61 +62,65 @@ CommitLog::CommitLog(FileSystem& fs, const StoreConfig& config)
 
 Status CommitLog::load() { return files_.load(); }
 
-Result<RecoveryReport> CommitLog::recover(std::size_t first_file_index) {
+RecordDecodeOptions CommitLog::recovery_options() const {
+  RecordDecodeOptions options;
+  options.check_crc = true;
+  options.size_bytes_max = static_cast<std::size_t>(config_.message_size_max_bytes);
+  return options;
+}
+
+Result<RecoveryReport> CommitLog::recover(std::size_t first_file_index, PhysicalOffset durable_below) {
   RecoveryReport report;
   if (files_.empty()) return report;
   const std::size_t first = std::min(first_file_index, files_.file_count() - 1);
   std::int64_t end = files_.file_at(first)->start_offset();
-  RecordDecodeOptions options;
-  options.check_crc = true;
-  options.size_bytes_max = static_cast<std::size_t>(config_.message_size_max_bytes);
+  const RecordDecodeOptions options = recovery_options();
   bool stopped = false;
   for (std::size_t i = first; i < files_.file_count() && !stopped; ++i) {
     MappedFile* f = files_.file_at(i);
     FERRY_ASSERT_EQ(f->start_offset(), end);
     auto view = f->view(0, f->file_size());
     if (!view.ok()) return std::move(view).error();
-    const Bytes bytes = view->bytes();
     std::int64_t pos = 0;
     while (true) {
       if (pos == f->file_size()) break;  // exactly full (cannot happen with BLANK, but harmless)
+      const Bytes bytes = view->bytes();
       const RecordRead r = decode_record(bytes.subspan(static_cast<std::size_t>(pos)), options);
+      std::string bad;  // why the record at `pos` is not valid; empty when it is
       if (r.kind == RecordKind::blank) {
-        if (static_cast<std::int64_t>(r.size_bytes) != f->file_size() - pos) {
-          report.reason = fmt::format("{} at {}: BLANK claims {} bytes but {} are left", f->path(),
-                                      pos, r.size_bytes, f->file_size() - pos);
-          stopped = true;
-        } else {
+        if (static_cast<std::int64_t>(r.size_bytes) == f->file_size() - pos) {
           end = f->end_offset();
-        }
-        break;
-      }
-      if (r.kind == RecordKind::message &&
-          r.fields.physical_offset.value() != f->start_offset() + pos) {
-        report.reason = fmt::format("{} at {}: a stale record claiming offset {}", f->path(), pos,
-                                    r.fields.physical_offset.value());
-        stopped = true;
-        break;
-      }
-      if (r.kind == RecordKind::message) {
-        if (auto torn = torn_properties(bytes.subspan(static_cast<std::size_t>(pos), r.size_bytes),
-                                        f->start_offset() + pos, r.fields.properties)) {
-          report.reason = fmt::format("{} at {}: torn record: {}", f->path(), pos, *torn);
-          stopped = true;
           break;
         }
+        bad = fmt::format("{} at {}: BLANK claims {} bytes but {} are left", f->path(), pos, r.size_bytes,
+                          f->file_size() - pos);
+      } else if (r.kind == RecordKind::message && r.fields.physical_offset.value() != f->start_offset() + pos) {
+        bad = fmt::format("{} at {}: a stale record claiming offset {}", f->path(), pos, r.fields.physical_offset.value());
+      } else if (r.kind == RecordKind::message) {
+        if (auto torn = torn_properties(bytes.subspan(static_cast<std::size_t>(pos), r.size_bytes),
+                                        f->start_offset() + pos, r.fields.properties)) {
+          bad = fmt::format("{} at {}: torn record: {}", f->path(), pos, *torn);
+        }
+      } else if (r.kind == RecordKind::unwritten) {
+        bad = "unwritten";
+      } else {
+        bad = fmt::format("{} at {}: {} record: {}", f->path(), pos, record_kind_name(r.kind), r.detail);
       }
-      if (r.kind != RecordKind::message) {
-        report.reason = r.kind == RecordKind::unwritten
-                            ? std::string("unwritten")
-                            : fmt::format("{} at {}: {} record: {}", f->path(), pos,
-                                          record_kind_name(r.kind), r.detail);
+      if (bad.empty()) {
+        pos += static_cast<std::int64_t>(r.size_bytes);
+        end = f->start_offset() + pos;
+        if (!is_damage_filler(r.fields.topic)) ++report.records;
+        continue;
+      }
+      auto skip_to = judge_bad_record(PhysicalOffset(f->start_offset() + pos), bad, durable_below, report);
+      if (!skip_to.ok()) return std::move(skip_to).error();
+      if (!*skip_to) {
         stopped = true;
         break;
       }
-      pos += static_cast<std::int64_t>(r.size_bytes);
-      end = f->start_offset() + pos;
-      ++report.records;
+      // Skipped: the range now reads as fillers (or a BLANK); read it again from `pos`.
+      view = f->view(0, f->file_size());
+      if (!view.ok()) return std::move(view).error();
     }
   }
   report.end = PhysicalOffset(end);
@@ -130,9 +136,102 @@ Result<RecoveryReport> CommitLog::recover(std::size_t first_file_index) {
     }
     report.dropped_bytes = dirty;
   }
+  for (std::size_t k = 0; k < files_.file_count(); ++k) {
+    if (files_.file_at(k)->start_offset() >= end) ++report.files_removed;
+  }
   FERRY_TRY(files_.truncate(end));
   FERRY_ASSERT_EQ(files_.max_offset(), files_.empty() ? 0 : end);
   return report;
+}
+
+Result<std::optional<PhysicalOffset>> CommitLog::judge_bad_record(PhysicalOffset bad, const std::string& why,
+                                                                  PhysicalOffset durable_below,
+                                                                  RecoveryReport& report) {
+  using Skip = std::optional<PhysicalOffset>;
+  report.reason = why;
+  // Past what is known synced, damage is what a crash leaves: unsynced writes may be lost, torn
+  // or kept in any order, so valid records after a bad one prove nothing.
+  if (bad >= durable_below) return Skip();
+  auto next = find_next_valid_record(files_, bad + 1, recovery_options());
+  if (!next.ok()) return std::move(next).error();
+  if (!*next) return Skip();  // nothing valid after it: a torn tail
+  const PhysicalOffset good = **next;
+  auto later = count_good_data(files_, good, recovery_options());
+  if (!later.ok()) return std::move(later).error();
+  FERRY_ASSERT(later->records > 0, "a valid record at {} but none counted from it", good.value());
+  MappedFile* f = files_.find(bad.value());
+  FERRY_ASSERT(f != nullptr, "bad record at {} outside the log", bad.value());
+  switch (config_.recover_mode) {
+    case RecoverMode::abort:
+      return Error(Errc::corrupt,
+                   fmt::format("CommitLog corrupt in the middle: {} at offset {} (file position {}): {}; {} valid "
+                               "record(s), {} bytes, follow it (the next at offset {}, the last ending at {}, in {} "
+                               "file(s)). Refusing to start: restart with --recover=truncate to discard them, or "
+                               "--recover=skip to keep them and lose only the damaged range (broker.conf recoverMode; "
+                               "see docs/operations.md, Recovery)",
+                               f->path(), bad.value(), bad.value() - f->start_offset(), why, later->records,
+                               later->bytes, good.value(), later->last_end.value(), later->files));
+    case RecoverMode::truncate:
+      report.discarded_records = later->records;
+      report.discarded_bytes = later->bytes;
+      return Skip();
+    case RecoverMode::skip: {
+      FERRY_TRY(skip_damaged_range(bad, good, why, report));
+      return Skip(report.skipped.back().to);
+    }
+  }
+  FERRY_ASSERT(false, "recover mode {} unknown", static_cast<int>(config_.recover_mode));
+  return Skip();
+}
+
+Status CommitLog::skip_damaged_range(PhysicalOffset bad, PhysicalOffset good, const std::string& why,
+                                     RecoveryReport& report) {
+  if (report.skipped.size() >= kDamagedRangesMax) {
+    return Error(Errc::corrupt, fmt::format("CommitLog damaged in more than {} places (the last at offset {}: {}); "
+                                            "not repairing a disk in this state: restore the store from a replica",
+                                            kDamagedRangesMax, bad.value(), why));
+  }
+  if (config_.message_size_max_bytes < 2 * filler_bytes_min()) {
+    return Error(Errc::invalid_argument,
+                 fmt::format("recover mode skip needs maxMessageSize of at least {} bytes to mark the damaged range "
+                             "at offset {} ({}); it is {}", 2 * filler_bytes_min(), bad.value(), why,
+                             config_.message_size_max_bytes));
+  }
+  MappedFile* f = files_.find(bad.value());
+  FERRY_ASSERT(f != nullptr, "damaged range at {} outside the log", bad.value());
+  const std::int64_t pos = bad.value() - f->start_offset();
+  PhysicalOffset to = good;
+  std::string note;
+  if (!f->contains(good.value())) {
+    // The good data is in a later file: the rest of this one is damaged.
+    FERRY_TRY(mark_to_file_end(*f, pos));
+    to = PhysicalOffset(f->end_offset());
+  } else {
+    // A range too small for a filler takes the valid records after it along (records are at
+    // least kMinRecordBytes, so this adds one or two).
+    const RecordDecodeOptions options = recovery_options();
+    std::int64_t taken = 0;
+    while (to - bad < filler_bytes_min()) {
+      auto v = view_to_file_end(to);
+      if (!v.ok()) return std::move(v).error();
+      const RecordRead r = decode_record(v->bytes(), options);
+      if (r.kind != RecordKind::message) break;
+      to += static_cast<std::int64_t>(r.size_bytes);
+      ++taken;
+    }
+    if (taken > 0) {
+      note = fmt::format(" (and {} valid record(s) after it: the damage alone was too small to mark)", taken);
+    }
+    if (to - bad >= filler_bytes_min() && to.value() <= f->end_offset() - kBlank) {
+      FERRY_TRY(write_fillers(*f, pos, to.value() - f->start_offset(), config_.message_size_max_bytes));
+    } else {
+      FERRY_TRY(mark_to_file_end(*f, pos));
+      to = PhysicalOffset(f->end_offset());
+    }
+  }
+  FERRY_ASSERT(to > bad, "damaged range [{}, {}) is empty", bad.value(), to.value());
+  report.skipped.push_back(DamagedRange{bad, to, why + note});
+  return {};
 }
 
 Status CommitLog::append_raw(PhysicalOffset at, Bytes data) {

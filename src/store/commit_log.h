@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -41,13 +42,31 @@ struct [[nodiscard]] AppendResult {
   std::string detail;            // why, when not ok
 };
 
+// A range of the log recovery marked unreadable in skip mode (log_damage.h).
+struct DamagedRange {
+  PhysicalOffset from;  // the bad record's start
+  PhysicalOffset to;    // the next valid record (or the end of the file holding `from`)
+  std::string detail;   // the file, the position and what was wrong there
+};
+
 // What recovery found at the end of the log.
 struct RecoveryReport {
   PhysicalOffset end;           // the first byte after the last valid record
-  std::int64_t records = 0;     // valid records scanned
+  std::int64_t records = 0;     // valid records scanned (fillers of skipped ranges not counted)
   std::int64_t dropped_bytes = 0;  // bytes cut off at the end (torn or corrupt tail)
+  std::size_t files_removed = 0;   // segment files after the end, removed
   std::string reason;           // why the scan stopped ("unwritten", a torn / corrupt detail)
+  // Mid-log corruption cut in truncate mode: the good data the cut discarded (0 records for a
+  // torn tail).
+  std::int64_t discarded_records = 0;
+  std::int64_t discarded_bytes = 0;
+  // Ranges marked unreadable in skip mode, oldest first (at most kDamagedRangesMax).
+  std::vector<DamagedRange> skipped;
 };
+
+// More damaged ranges than this in one scan: recovery gives up (Errc::corrupt) whatever the
+// mode; a disk that damaged this many places needs a replica, not a repair.
+inline constexpr std::size_t kDamagedRangesMax = 1024;
 
 class CommitLog {
  public:
@@ -60,9 +79,19 @@ class CommitLog {
 
   // Scans records from the start of file `first_file_index` (clamped to the existing files)
   // to the end: each record must have the message magic, a sane size, the body CRC and its own
-  // offset in PHYSICALOFFSET; a BLANK moves to the next file; anything else ends the log, which
-  // is truncated there (the torn tail and any later files are removed). Errors: io_error.
-  Result<RecoveryReport> recover(std::size_t first_file_index);
+  // offset in PHYSICALOFFSET; a BLANK moves to the next file. A record that fails is judged
+  // (docs/store.md, "Recovery rules"):
+  //  * a torn tail — it lies at or past `durable_below` (what the caller knows was synced: the
+  //    checkpoint's physic offset after a crash, the whole log after a clean stop), or no valid
+  //    record follows it anywhere in the log: the log ends there and is truncated (the tail
+  //    zeroed, later files removed), as after any crash;
+  //  * mid-log corruption — valid records follow it: config.recover_mode decides. abort returns
+  //    Errc::corrupt naming the file, the offset, the good data after it and --recover; truncate
+  //    cuts as for a torn tail and reports the good data discarded; skip marks the range up to
+  //    the next valid record unreadable (log_damage.h), reports it, and goes on.
+  // Errors: corrupt (abort, or more than kDamagedRangesMax ranges), invalid_argument (skip with a
+  // message_size_max_bytes below two fillers, 224 bytes), io_error, no_space.
+  Result<RecoveryReport> recover(std::size_t first_file_index, PhysicalOffset durable_below);
 
   // Appends `records` (one message, or a batch that is kept in one file) setting each one's
   // physical_offset and store_timestamp_ms as written. queue_offset etc. are the caller's.
@@ -119,6 +148,14 @@ class CommitLog {
   Result<MappedFile*> file_with_room(std::int64_t total_bytes);
   // Writes the BLANK marker at `f`'s write position and marks `f` full.
   static Status close_with_blank(MappedFile& f);
+  // recover(): a record at `bad` failed (`why`). Returns the end of the damaged range to skip
+  // (skip mode), or nullopt when the log ends at `bad` (torn tail, or truncate mode, with
+  // `report` filled in). Errors: corrupt (abort mode), io_error.
+  Result<std::optional<PhysicalOffset>> judge_bad_record(PhysicalOffset bad, const std::string& why,
+                                                         PhysicalOffset durable_below, RecoveryReport& report);
+  // recover(), skip mode: marks [bad, good) unreadable and records it in `report`.
+  Status skip_damaged_range(PhysicalOffset bad, PhysicalOffset good, const std::string& why, RecoveryReport& report);
+  RecordDecodeOptions recovery_options() const;
 
   const StoreConfig& config_;
   MappedFileQueue files_;

@@ -161,6 +161,42 @@ Result<bool> ConsumeQueue::append(QueueOffset at, const cq::Unit& unit) {
   return true;
 }
 
+Result<std::int64_t> ConsumeQueue::mark_holes(std::span<const LogRange> ranges) {
+  if (ranges.empty()) return std::int64_t{0};
+  std::int64_t marked = 0;
+  QueueOffset at = max_offset();
+  const QueueOffset first = std::max(min_offset_, QueueOffset(files_.min_offset() / kUnit));
+  while (at > first) {
+    at = at - 1;
+    auto u = read_any(at);
+    if (!u.ok()) return std::move(u).error();
+    if (!u->is_message()) continue;
+    if (u->commit_log_offset < ranges.front().from) break;
+    const bool inside = std::any_of(ranges.begin(), ranges.end(), [&](const LogRange& r) {
+      return u->commit_log_offset >= r.from && u->commit_log_offset < r.to;
+    });
+    if (!inside) continue;
+    const std::int64_t byte = unit_bytes_at(at);
+    MappedFile* f = files_.find(byte);
+    FERRY_ASSERT(f != nullptr, "{}:{} has no file for unit {} it just read", topic_, queue_id_.value(), at.value());
+    std::array<std::uint8_t, cq::kUnitBytes> buf{};
+    cq::encode_unit(cq::hole_unit(), buf.data());
+    FERRY_TRY(f->file().pwrite(static_cast<std::uint64_t>(byte - f->start_offset()), buf));
+    f->require_sync();
+    ++marked;
+  }
+  return marked;
+}
+
+Status ConsumeQueue::append_holes(QueueOffset to) {
+  FERRY_ASSERT(!files_.empty(), "holes appended to the empty queue {}:{}", topic_, queue_id_.value());
+  FERRY_ASSERT(to >= max_offset(), "holes up to {} in {}:{} below its max offset {}", to.value(), topic_,
+               queue_id_.value(), max_offset().value());
+  while (max_offset() < to) FERRY_TRY(write_unit(cq::hole_unit()));
+  FERRY_ASSERT_EQ(max_offset().value(), to.value());
+  return {};
+}
+
 Status ConsumeQueue::truncate_dirty(PhysicalOffset log_end, const UnitCheck& matches_log) {
   QueueOffset keep = max_offset();
   while (keep > min_offset_) {
@@ -170,6 +206,7 @@ Status ConsumeQueue::truncate_dirty(PhysicalOffset log_end, const UnitCheck& mat
     const bool within = u->is_message() && u->commit_log_offset <= log_end &&
                         u->size <= log_end.value() - u->commit_log_offset.value();
     if (within && (!matches_log || matches_log(keep - 1, *u))) break;
+    if (cq::is_hole(*u)) break;  // a message recovery lost on purpose: its offset stays taken
     keep = keep - 1;
   }
   if (keep == max_offset()) return {};
@@ -197,9 +234,14 @@ Result<std::size_t> ConsumeQueue::remove_files_before(PhysicalOffset log_min) {
   while (files_.file_count() > 1) {
     MappedFile* first = files_.first_file();
     FERRY_ASSERT(first->full(), "non-last consume queue file {} is not full", first->path());
-    auto last = read_any(QueueOffset((first->end_offset() - kUnit) / kUnit));
-    if (!last.ok()) return std::move(last).error();
-    if (last->is_message() && last->end() > log_min) break;
+    // The file's last message unit (holes and pre-blanks point nowhere).
+    std::optional<cq::Unit> last;
+    for (std::int64_t b = first->end_offset() - kUnit; b >= first->start_offset() && !last; b -= kUnit) {
+      auto u = read_any(QueueOffset(b / kUnit));
+      if (!u.ok()) return std::move(u).error();
+      if (u->is_message()) last = *u;
+    }
+    if (last && last->end() > log_min) break;
     auto n = files_.remove_files_before(first->end_offset());
     if (!n.ok()) return std::move(n).error();
     FERRY_ASSERT_EQ(*n, std::size_t{1});

@@ -20,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -37,6 +38,12 @@ namespace ferry::store {
 // Reads the store timestamp of the record at (offset, size) from the CommitLog, for
 // offset_by_time(). Errors: not_found when the record is gone (cleaned up), corrupt.
 using StoreTimeLookup = std::function<Result<WallMs>(PhysicalOffset offset, std::int32_t size)>;
+
+// A CommitLog range [from, to).
+struct LogRange {
+  PhysicalOffset from;
+  PhysicalOffset to;
+};
 
 class ConsumeQueue {
  public:
@@ -79,10 +86,20 @@ class ConsumeQueue {
   // end of its file: callers loop. Decode with cq::decode_unit every kUnitBytes.
   Result<FileView> read_units(QueueOffset from, std::int64_t max_units) const;
 
+  // Recovery, skip mode: rewrites as a hole (cq::hole_unit) every unit whose record starts in
+  // one of `ranges` (sorted, disjoint CommitLog ranges marked unreadable), so that nothing points
+  // into them. Walks back from the end to the first message unit before the first range.
+  // Returns how many units became holes. Errors: io_error.
+  Result<std::int64_t> mark_holes(std::span<const LogRange> ranges);
+  // Dispatch after a skip: writes holes at [max_offset(), to) (the queue offsets of messages lost
+  // in a damaged range that had no unit yet), so that a message at `to` can follow. The queue
+  // must not be empty. Errors: no_space, io_error.
+  Status append_holes(QueueOffset to);
+
   // Recovery: drops the units at the end of the queue whose record ends past `log_end` (the
   // CommitLog was truncated) or that `matches_log` rejects (a unit torn into garbage by a crash
   // may look like a message; the store checks the record it points at). Stops at the first
-  // unit from the end that is a message within the log and matches.
+  // unit from the end that is a message within the log and matches, or a hole (mark_holes).
   using UnitCheck = std::function<bool(QueueOffset at, const cq::Unit& unit)>;
   Status truncate_dirty(PhysicalOffset log_end, const UnitCheck& matches_log = nullptr);
   // Cleanup/recovery: moves min_offset() to the first unit whose record starts at or after

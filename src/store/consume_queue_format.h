@@ -49,6 +49,13 @@ struct Unit {
 
 inline Unit pre_blank_unit() { return Unit{PhysicalOffset(0), kPreBlankSize, 0}; }
 
+// A hole: the unit of a message whose CommitLog range recovery marked unreadable in skip mode
+// (recover_mode.h). A pre-blank (readers and the queue's load step over it, so the queue stays
+// dense) told apart by its tagsCode ("HOLE"): recovery keeps holes at a queue's end.
+inline constexpr std::int64_t kHoleTagsCode = 0x484F4C45;
+inline Unit hole_unit() { return Unit{PhysicalOffset(0), kPreBlankSize, kHoleTagsCode}; }
+inline bool is_hole(const Unit& u) { return u.is_pre_blank() && u.tags_code == kHoleTagsCode; }
+
 // Writes `u` into out[0, 20). out.size() >= 20 (the caller's buffer; not checked again here).
 inline void encode_unit(const Unit& u, std::uint8_t* out) {
   store_be64(out, static_cast<std::uint64_t>(u.commit_log_offset.value()));

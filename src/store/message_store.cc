@@ -41,6 +41,11 @@ Task<Status> MessageStore::open() {
   // 2. Queue offsets continue from each queue's end; dispatch what the queues and index miss.
   for (const auto& [key, q] : queues_) next_queue_offset_[key] = q->max_offset();
   reput_offset_ = recovery_.reput_from;
+  // A skipped range of n bytes held at most n / kMinRecordBytes messages whose queue offsets the
+  // re-dispatch may find missing (fill_lost_queue_offsets).
+  for (const DamagedRange& r : recovery_.commit_log.skipped) {
+    lost_offsets_budget_ += (r.to - r.from) / static_cast<std::int64_t>(record::kMinRecordBytes);
+  }
   if (config_.flush_mode == FlushMode::sync_flush && !log_.files().empty()) {
     // What recovery found may be only in the page cache (a killed process, or pages a failed
     // fsync marked clean without writing): written again past the last durable offset and
@@ -432,6 +437,7 @@ Status MessageStore::dispatch(PhysicalOffset limit) {
 
 Status MessageStore::dispatch_record(const RecordFields& f, std::size_t size) {
   FERRY_ASSERT(size <= static_cast<std::size_t>(INT32_MAX), "record of {} bytes", size);
+  if (is_damage_filler(f.topic)) return {};  // marks a damaged range: no unit, no index entry
   const DispatchProperties props = find_dispatch_properties(f.properties);
   if (!skips_consume_queue(f.sys_flag)) {
     std::optional<std::int64_t> code;
@@ -439,6 +445,9 @@ Status MessageStore::dispatch_record(const RecordFields& f, std::size_t size) {
     if (!code) code = tags_code(props.tags);
     auto q = queue_for(f.topic, f.queue_id);
     if (!q.ok()) return std::move(q).error();
+    if (f.queue_offset > (*q)->max_offset() && (*q)->max_offset() > QueueOffset(0)) {
+      FERRY_TRY(fill_lost_queue_offsets(**q, f.queue_offset));
+    }
     auto appended = (*q)->append(f.queue_offset,
                                  cq::Unit{f.physical_offset, static_cast<std::int32_t>(size), *code});
     if (!appended.ok()) return std::move(appended).error();
@@ -458,6 +467,24 @@ Status MessageStore::dispatch_record(const RecordFields& f, std::size_t size) {
   ir.store_timestamp_ms = f.store_timestamp_ms;
   ir.sys_flag = f.sys_flag;
   return index_.build(ir);
+}
+
+Status MessageStore::fill_lost_queue_offsets(ConsumeQueue& q, QueueOffset to) {
+  // Only after recovery skipped damaged ranges may a queue miss offsets (messages in a range whose
+  // units were not written yet); anywhere else a gap is a bug, which append() asserts.
+  const std::int64_t gap = (to - q.max_offset());
+  if (lost_offsets_budget_ == 0) return {};
+  if (gap > lost_offsets_budget_) {
+    return Error(Errc::corrupt, fmt::format("dispatch: {}:{} jumps from queue offset {} to {}, more than the {} "
+                                            "message(s) the skipped CommitLog ranges could have held",
+                                            q.topic(), q.queue_id().value(), q.max_offset().value(), to.value(),
+                                            lost_offsets_budget_));
+  }
+  rt_.log().error("store: {}:{} queue offsets [{}, {}) were messages in a damaged CommitLog range; they are holes "
+                  "that readers skip", q.topic(), q.queue_id().value(), q.max_offset().value(), to.value());
+  FERRY_TRY(q.append_holes(to));
+  lost_offsets_budget_ -= gap;
+  return {};
 }
 
 QueueOffset MessageStore::min_offset(const std::string& topic, QueueId queue_id) const {

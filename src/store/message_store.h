@@ -204,6 +204,9 @@ class MessageStore {
   void note_dispatch(Status st);
   Task<void> run_dispatch_retry_loop();
   Status dispatch_record(const RecordFields& f, std::size_t size);
+  // After a recovery that skipped damaged ranges: holes for the queue offsets of lost messages
+  // below `to`, within lost_offsets_budget_. Errors: corrupt (beyond the budget), io_error.
+  Status fill_lost_queue_offsets(ConsumeQueue& q, QueueOffset to);
   // open(), after recovery: a new store's first CommitLog file (failure only logged), then the
   // abort file (from now on a stop without shutdown() counts as a crash).
   Task<void> preallocate_first_file();
@@ -225,6 +228,8 @@ class MessageStore {
   PhysicalOffset reput_offset_;
   std::optional<Error> dispatch_failure_;  // the last dispatch failed at reput_offset_
   RecoveryInfo recovery_;
+  // How many queue offsets dispatch may still fill with holes (fill_lost_queue_offsets).
+  std::int64_t lost_offsets_budget_ = 0;
   ArrivalListener arrival_;
   std::function<void(PhysicalOffset)> appended_;
   TagsCodeHook tags_code_hook_;

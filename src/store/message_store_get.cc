@@ -95,13 +95,16 @@ GetMessageResult MessageStore::get_messages(const std::string& topic, QueueId qu
                  "consume queue view of {} bytes at {}", bytes.size(), at.value());
     for (std::size_t pos = 0; pos < bytes.size(); pos += cq::kUnitBytes) {
       const cq::Unit u = cq::decode_unit(bytes.data() + pos);
-      if (u.is_message()) r.last_scanned_phy_offset = u.commit_log_offset;
+      if (!u.is_message()) {  // a pre-blank, or a hole left by a damaged CommitLog range: skipped
+        at += 1;
+        continue;
+      }
+      r.last_scanned_phy_offset = u.commit_log_offset;
       if (batch_full(r, u.size, max_count, config_)) {
         full = true;
         break;
       }
       at += 1;
-      if (!u.is_message()) continue;
       if (u.commit_log_offset < skip_below) continue;
       if (filter != nullptr && !filter->all && !filter->matches_code(u.tags_code)) {
         continue;  // status stays no_matched_message while nothing was found

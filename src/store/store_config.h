@@ -9,6 +9,7 @@
 #include "runtime/time.h"
 #include "store/consume_queue_format.h"
 #include "store/index_file.h"
+#include "store/recover_mode.h"
 
 namespace ferry::store {
 
@@ -56,6 +57,10 @@ struct StoreConfig {
   // Create and reserve the next CommitLog file (File::allocate) in a spawned task as soon as a
   // file is started, so that a roll-over finds it ready (AllocateMappedFileService).
   bool commit_log_preallocate = true;
+
+  // What recovery does with a bad CommitLog record that has good data after it (recover_mode.h;
+  // broker.conf recoverMode, mqbroker --recover). A torn tail is cut whatever this says.
+  RecoverMode recover_mode = RecoverMode::abort;
 };
 
 }  // namespace ferry::store

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <vector>
 
 #include "runtime/assert.h"
 #include "store/dispatch_rules.h"
@@ -88,12 +89,32 @@ Status StoreRecovery::recover_commit_log() {
       first_file = static_cast<std::size_t>((from - files.min_offset()) / files.file_size());
     }
   }
-  auto report = log_.recover(first_file);
+  // What is known synced: a bad record below it with good data after it is corruption, not a
+  // crash's torn tail (docs/store.md, "Recovery rules"). Without a checkpoint after a crash
+  // nothing is known, and every bad record is taken as a torn tail (as before recover modes).
+  PhysicalOffset durable_below(0);
+  if (info_.clean_shutdown) {
+    durable_below = PhysicalOffset(INT64_MAX);
+  } else if (info_.checkpoint) {
+    durable_below = info_.checkpoint->physic;
+  }
+  auto report = log_.recover(first_file, durable_below);
   if (!report.ok()) return std::move(report).error();
   info_.commit_log = *report;
-  if (report->dropped_bytes > 0 || (!info_.clean_shutdown && !report->reason.empty())) {
-    rt_.log().warn("store: CommitLog recovered to {} ({} records scanned, {} bytes dropped: {})",
-                   report->end.value(), report->records, report->dropped_bytes, report->reason);
+  for (const DamagedRange& r : report->skipped) {
+    rt_.log().error("store: CommitLog range [{}, {}) ({} bytes) is damaged and now unreadable (recoverMode=skip): {}; "
+                    "the messages in it are lost, the records after it are kept",
+                    r.from.value(), r.to.value(), (r.to - r.from), r.detail);
+  }
+  if (report->discarded_records > 0) {
+    rt_.log().error("store: CommitLog corrupt in the middle, cut at {} (recoverMode=truncate): {}; discarded {} valid "
+                    "record(s) ({} bytes) after it; {} bytes cut from the file holding it, {} later file(s) removed",
+                    report->end.value(), report->reason, report->discarded_records, report->discarded_bytes,
+                    report->dropped_bytes, report->files_removed);
+  } else if (report->dropped_bytes > 0 || (!info_.clean_shutdown && !report->reason.empty())) {
+    rt_.log().warn("store: CommitLog recovered to {} ({} records scanned, torn tail: {} bytes dropped, {} later file(s) "
+                   "removed: {})",
+                   report->end.value(), report->records, report->dropped_bytes, report->files_removed, report->reason);
   }
   return {};
 }
@@ -101,9 +122,17 @@ Status StoreRecovery::recover_commit_log() {
 // ---- 3. ConsumeQueues --------------------------------------------------------------------------
 
 Status StoreRecovery::truncate_queues() {
-  // Drop units past the log end or not matching their record (torn garbage), skip units below
-  // the log start.
+  // Units pointing into ranges skipped as damaged become holes; then drop units past the log end
+  // or not matching their record (torn garbage), and skip units below the log start.
+  std::vector<LogRange> skipped;
+  for (const DamagedRange& r : info_.commit_log.skipped) skipped.push_back(LogRange{r.from, r.to});
   for (auto& [key, q] : queues_) {
+    auto holes = q->mark_holes(skipped);
+    if (!holes.ok()) return std::move(holes).error();
+    if (*holes > 0) {
+      rt_.log().error("store: {} message(s) of {}:{} were in a damaged CommitLog range; their queue offsets are "
+                      "holes that readers skip", *holes, key.first, key.second);
+    }
     const ConsumeQueue* queue = q.get();
     const ConsumeQueue::UnitCheck matches = [this, queue](QueueOffset at, const cq::Unit& u) {
       return unit_matches_log(*queue, at, u);
@@ -160,8 +189,11 @@ Task<Status> StoreRecovery::recover_index() {
   from = std::clamp(from, log_.min_offset(), log_.max_offset());
   // The checkpoint must stop vouching for index entries and units before the files holding them
   // go: a crash before the re-dispatch is synced would otherwise skip them for good.
-  if (checkpoint && (from < checkpoint->logics || from < checkpoint->index)) {
-    const Checkpoint lowered{checkpoint->physic, std::min(checkpoint->logics, from), std::min(checkpoint->index, from)};
+  // Likewise its physic offset after a cut below it (truncate mode): new records written over the
+  // cut are not synced, and a crash must find their torn tail a torn tail, not corruption.
+  if (checkpoint && (from < checkpoint->logics || from < checkpoint->index || checkpoint->physic > log_.max_offset())) {
+    const Checkpoint lowered{std::min(checkpoint->physic, log_.max_offset()), std::min(checkpoint->logics, from),
+                             std::min(checkpoint->index, from)};
     Status st = co_await write_checkpoint(rt_.fs(), path(kCheckpointFileName), lowered);
     if (!st.ok()) co_return st;
   }

@@ -7,9 +7,13 @@
 //     scanning all its files) and the index files, and reads the checkpoint (torn or missing:
 //     none).
 //  2. Scans the CommitLog: after a clean stop (no `abort` file) its last 3 files; after a crash
-//     from the file holding min(checkpoint), or from the first file without a checkpoint. The
-//     first record that is torn or corrupt ends the log, cut there (CommitLog::recover).
-//  3. Every ConsumeQueue drops its units past the log end or not matching their record (torn
+//     from the file holding min(checkpoint), or from the first file without a checkpoint. A
+//     record that is torn or corrupt ends the log, cut there, when it is a torn tail; when it
+//     lies below what is known synced (checkpoint physic after a crash, everything after a
+//     clean stop) with valid records after it, config.recover_mode decides: abort (an error),
+//     truncate, or skip (CommitLog::recover; each cut or skipped range is logged).
+//  3. Units pointing into skipped ranges become holes. Every ConsumeQueue drops its units past
+//     the log end or not matching their record (torn
 //     garbage: a whole record of that topic, queue and queue offset must be there) and moves its
 //     min offset past units below the log start.
 //  4. Syncs the cut files, so that a second crash cannot bring stale bytes back under new ones.
@@ -30,7 +34,8 @@
 //  * A crash during recovery, or before the re-dispatched units and entries are flushed, is
 //    recovered again from the same point or an earlier one.
 //
-// Errors: corrupt (naming the file: a bad segment, queue directory or index file name), io_error,
+// Errors: corrupt (naming the file: a bad segment, queue directory or index file name; or
+// mid-log corruption under RecoverMode::abort, naming the file, offset and --recover), io_error,
 // no_space. After an error the files may be partly recovered; the store must not be used
 // (opening it again recovers anew).
 //

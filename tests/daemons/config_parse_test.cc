@@ -266,6 +266,19 @@ TEST(BrokerConf, InvalidValuesNameFileLineAndKey) {
   EXPECT_EQ(error_of("brokerIP1=my-host"), "b.conf:1: brokerIP1: \"my-host\" is not an IPv4 address");
 }
 
+TEST(BrokerConf, RecoverModeIsAbortByDefaultAndTakesTheThreeModes) {
+  EXPECT_EQ(default_broker_conf("/srv/u").broker.store.recover_mode, store::RecoverMode::abort);
+  for (const auto& [text, mode] : {std::pair{"abort", store::RecoverMode::abort},
+                                   std::pair{"truncate", store::RecoverMode::truncate},
+                                   std::pair{"skip", store::RecoverMode::skip}}) {
+    auto c = broker(std::string("recoverMode=") + text);
+    ASSERT_TRUE(c.ok()) << c.error().to_string();
+    EXPECT_EQ(c->broker.store.recover_mode, mode) << text;
+    EXPECT_TRUE(c->warnings.empty()) << c->warnings.front();
+  }
+  EXPECT_EQ(error_of("recoverMode=delete"), "b.conf:1: recoverMode: \"delete\" is not one of abort / truncate / skip");
+}
+
 TEST(BrokerConf, InconsistentCombinationsNameTheKey) {
   EXPECT_NE(error_of("mappedFileSizeCommitLog=65536").find("b.conf:1: mappedFileSizeCommitLog: 65536 bytes cannot hold"),
             std::string::npos);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <set>
@@ -302,6 +303,69 @@ TEST_F(DaemonsTest, MissingConfigFileAndBadFlagsExitNonZero) {
   r = run_to_exit(mqnamesrv_path(), {"-c", dir_ / "nope.conf"}, dir_ / "g.out", 10s);
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.output.find("cannot read config file"), std::string::npos) << r.output;
+}
+
+TEST_F(DaemonsTest, ABadRecoverModeIsRefusedNamingTheChoices) {
+  RunResult r = run_to_exit(mqbroker_path(), {"-c", broker_conf(""), "--recover=maybe"}, dir_ / "a.out", 10s);
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("--recover: \"maybe\" is not one of abort|truncate|skip"), std::string::npos) << r.output;
+  r = run_to_exit(mqbroker_path(), {"-c", broker_conf(""), "--recover"}, dir_ / "b.out", 10s);
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("option --recover needs a value"), std::string::npos) << r.output;
+  write_file(dir_ / "bad.conf", "recoverMode=ignore\n");
+  r = run_to_exit(mqbroker_path(), {"-c", dir_ / "bad.conf"}, dir_ / "c.out", 10s);
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("bad.conf:1: recoverMode: \"ignore\" is not one of abort / truncate / skip"), std::string::npos)
+      << r.output;
+}
+
+// A flipped byte in the second of three stored messages: the broker refuses to start and names
+// --recover; --recover=skip starts it with the other two at their queue offsets.
+TEST_F(DaemonsTest, MidLogCorruptionRefusesToStartUntilTheOperatorChoosesARecoverMode) {
+  const std::string conf = broker_conf("");
+  start_broker(conf);
+  WireClient client(dir_ / "client");
+  for (int i = 0; i < 3; ++i) {
+    const SendOutcome s = client.send_now(broker_addr(), "T", 0, "hello-" + std::to_string(i));
+    ASSERT_EQ(s.code, 0) << s.error;
+  }
+  stop_gracefully(broker_);
+  {
+    // The second record starts where the first one's TOTALSIZE says; its body starts at byte 88
+    // of it (IPv4 hosts): flip one of its bytes.
+    const std::string path = dir_ / "store/commitlog/00000000000000000000";
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    ASSERT_TRUE(f.is_open()) << path;
+    unsigned char size_be[4] = {};
+    f.read(reinterpret_cast<char*>(size_be), 4);
+    const std::streamoff second = (size_be[0] << 24) | (size_be[1] << 16) | (size_be[2] << 8) | size_be[3];
+    ASSERT_GT(second, 88);
+    f.seekg(second + 90);
+    char c = 0;
+    f.read(&c, 1);
+    ASSERT_EQ(c, 'l');
+    c = static_cast<char>(c ^ 0x5A);
+    f.seekp(second + 90);
+    f.write(&c, 1);
+  }
+  const RunResult refused = run_to_exit(mqbroker_path(), {"-c", conf}, dir_ / "refused.out", kReady);
+  EXPECT_EQ(refused.status, 1) << refused.output;
+  EXPECT_NE(refused.output.find("CommitLog corrupt in the middle"), std::string::npos) << refused.output;
+  EXPECT_NE(refused.output.find("1 valid record(s)"), std::string::npos) << refused.output;
+  EXPECT_NE(refused.output.find("--recover=skip"), std::string::npos) << refused.output;
+
+  broker_ = std::make_unique<Child>(mqbroker_path(), std::vector<std::string>{"-c", conf, "--recover=skip"},
+                                    dir_ / "skip.out");
+  ASSERT_TRUE(wait_for_port(broker_port_, kReady)) << broker_->output();
+  WireClient after(dir_ / "client-after");  // the first one's connection died with the broker
+  const auto got = after.pull_all(broker_addr(), "T", 0);
+  ASSERT_EQ(got.size(), 2u) << broker_->output();
+  EXPECT_EQ(got[0].queue_offset, 0);
+  EXPECT_EQ(got[0].body, "hello-0");
+  EXPECT_EQ(got[1].queue_offset, 2);
+  EXPECT_EQ(got[1].body, "hello-2");
+  stop_gracefully(broker_);
+  EXPECT_NE(read_file(dir_ / "store/logs/broker.log").find("recoverMode=skip"), std::string::npos);
 }
 
 TEST_F(DaemonsTest, UnknownKeysAreWarnedByName) {

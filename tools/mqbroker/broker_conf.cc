@@ -152,6 +152,12 @@ void bind_broker(ConfigBinder& b, BrokerConf& c, Extra& x) {
   b.bind_int("maxFilterMessageCount", s.pull_filter_bytes_max, 20, kInt32Max);
   b.bind_int("maxMsgsNumBatch", s.index_query_results_max, 1, 65536);
   b.bind_bool("warmMapedFileEnable", s.commit_log_preallocate);
+  // Ferry's own: what recovery does with corruption in the middle of the CommitLog
+  // (store/recover_mode.h; `mqbroker --recover=` overrides it).
+  b.bind_enum("recoverMode", s.recover_mode,
+              {{"abort", store::RecoverMode::abort},
+               {"truncate", store::RecoverMode::truncate},
+               {"skip", store::RecoverMode::skip}});
 
   // Replication (store/ha/ha_config.h). RocketMQ's units: ms and bytes.
   store::ha::HaConfig& h = k.ha;

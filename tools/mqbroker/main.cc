@@ -1,8 +1,11 @@
 // mqbroker: the Broker daemon.
 //
-//   mqbroker [-c broker.conf] [-n "ip:port;ip:port"]
+//   mqbroker [-c broker.conf] [-n "ip:port;ip:port"] [--recover=abort|truncate|skip]
 //
-// -c reads RocketMQ's broker properties (broker_conf.h); -n overrides namesrvAddr. The store and
+// -c reads RocketMQ's broker properties (broker_conf.h); -n overrides namesrvAddr; --recover
+// overrides recoverMode, what store recovery does with corruption in the middle of the CommitLog
+// (store/recover_mode.h, docs/operations.md "Recovery"): the broker refuses to start by default
+// and names this option. The store and
 // config/ live in storePathRootDir; logs go to stderr and to {storePathRootDir}/logs/broker.log
 // (rotating); FERRY_LOG sets the level. SIGTERM or SIGINT stops it gracefully: unregister from
 // the NameServers, persist consumer offsets and topics, flush and checkpoint the store, remove
@@ -10,6 +13,7 @@
 // recovers the CommitLog record by record (docs/operations.md).
 // Exit codes: 0 after a graceful stop, 1 when it cannot start (bad or missing config file, store
 // recovery failed, port in use), 2 for bad flags.
+#include <getopt.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -17,6 +21,7 @@
 #include <string>
 
 #include "broker/broker.h"
+#include "store/recover_mode.h"
 #include "runtime/asio/asio_runtime.h"
 #include "tools/mqbroker/broker_conf.h"
 #include "tools/daemon/daemon_log.h"
@@ -28,9 +33,12 @@ namespace {
 using namespace ferry;
 
 constexpr const char* kUsage =
-    "usage: mqbroker [-c broker.conf] [-n 'ip:port;ip:port']\n"
+    "usage: mqbroker [-c broker.conf] [-n 'ip:port;ip:port'] [--recover=abort|truncate|skip]\n"
     "  -c FILE  broker properties in RocketMQ's key=value format (see conf/)\n"
-    "  -n ADDR  NameServer addresses, ';'-separated (overrides namesrvAddr)\n";
+    "  -n ADDR  NameServer addresses, ';'-separated (overrides namesrvAddr)\n"
+    "  --recover=MODE  corruption in the middle of the CommitLog found at start: abort (default:\n"
+    "           refuse to start), truncate (discard everything after it), skip (lose only the\n"
+    "           damaged range); overrides recoverMode. A torn tail after a crash is always cut.\n";
 
 int usage_error(const std::string& what) {
   std::fprintf(stderr, "mqbroker: %s\n%s", what.c_str(), kUsage);
@@ -70,14 +78,30 @@ std::string describe_start_error(const Error& e, const broker::BrokerConfig& c, 
 
 int run(int argc, char** argv) {
   std::optional<std::string> conf_path, namesrv_text;
+  std::optional<store::RecoverMode> recover_mode;
+  constexpr int kRecoverOption = 1000;
+  static const option kLongOptions[] = {{"recover", required_argument, nullptr, kRecoverOption},
+                                        {"help", no_argument, nullptr, 'h'},
+                                        {nullptr, 0, nullptr, 0}};
   opterr = 0;
-  for (int opt; (opt = ::getopt(argc, argv, ":c:n:h")) != -1;) {
+  for (int opt; (opt = ::getopt_long(argc, argv, ":c:n:h", kLongOptions, nullptr)) != -1;) {
     switch (opt) {
       case 'c': conf_path = optarg; break;
       case 'n': namesrv_text = optarg; break;
+      case kRecoverOption:
+        recover_mode = store::parse_recover_mode(optarg);
+        if (!recover_mode) {
+          return usage_error(std::string("--recover: \"") + optarg + "\" is not one of " +
+                             std::string(store::kRecoverModeChoices));
+        }
+        break;
       case 'h': std::fputs(kUsage, stdout); return 0;
-      case ':': return usage_error(std::string("option -") + static_cast<char>(optopt) + " needs a value");
-      default: return usage_error(std::string("unknown option -") + static_cast<char>(optopt));
+      case ':':
+        if (optopt == kRecoverOption) return usage_error("option --recover needs a value (abort|truncate|skip)");
+        return usage_error(std::string("option -") + static_cast<char>(optopt) + " needs a value");
+      default:
+        if (optopt == 0) return usage_error(std::string("unknown option ") + argv[optind - 1]);
+        return usage_error(std::string("unknown option -") + static_cast<char>(optopt));
     }
   }
   if (optind < argc) return usage_error(std::string("unexpected argument ") + argv[optind]);
@@ -93,6 +117,7 @@ int run(int argc, char** argv) {
     }
     conf = std::move(*parsed);
   }
+  if (recover_mode) conf.broker.store.recover_mode = *recover_mode;
   if (namesrv_text) {
     auto addrs = tools::parse_namesrv_addr(*namesrv_text);
     if (!addrs) return usage_error("-n: " + addrs.error().detail);

@@ -1,30 +1,53 @@
-// mqsim check HISTORY_FILE: loads a history (json when the name ends in .json, else binary), runs
-// every checker with the settings the history carries, prints one line per checker with its
-// figures (and the first violation of a failed one), then "N passed, M failed".
+// mqsim check HISTORY_FILE [--report FILE.html]: loads a history (json when the name ends in
+// .json, else binary), runs every checker with the settings the history carries, prints one line
+// per checker with its figures (and the first violation of a failed one), then "N passed, M
+// failed". With --report, also one HTML page (sim/report/html_report.h) laid out from the
+// history alone: a lane per broker group and consumer it mentions, fault windows from its events.
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <optional>
 
 #include "sim/check/checkers.h"
+#include "sim/report/html_report.h"
 #include "tools/mqsim/command.h"
 #include "tools/mqsim/history_file.h"
+#include "tools/mqsim/report_file.h"
 
 namespace ferry::mqsim {
 
+namespace {
+
+constexpr const char* kCheckUsage =
+    "usage: mqsim check HISTORY_FILE [--report FILE.html]\n"
+    "Runs every checker on a recorded history (HISTORY_FILE.json: json; any other name: binary)\n"
+    "and prints one line per checker with its figures. --report FILE.html also writes an HTML page\n"
+    "with the verdicts and a timeline laid out from the history. Exit 0 when all pass, 1 when one\n"
+    "fails or a file cannot be read or written, 2 on bad usage.\n";
+
+}  // namespace
+
 int run_check(const std::vector<std::string>& args) {
   if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
-    std::fputs("usage: mqsim check HISTORY_FILE\n"
-               "Runs every checker on a recorded history (HISTORY_FILE.json: json; any other name: binary)\n"
-               "and prints one line per checker with its figures. Exit 0 when all pass, 1 when one fails\n"
-               "or the file cannot be read, 2 on bad usage.\n",
-               stdout);
+    std::fputs(kCheckUsage, stdout);
     return kExitOk;
   }
-  if (args.size() != 1 || args[0].empty() || args[0][0] == '-') {
-    std::fputs("usage: mqsim check HISTORY_FILE\n", stderr);
+  std::optional<std::string> file, report;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--report" && i + 1 < args.size() && !args[i + 1].empty()) {
+      report = args[++i];
+    } else if (args[i].empty() || args[i][0] == '-' || file) {
+      std::fputs(kCheckUsage, stderr);
+      return kExitUsage;
+    } else {
+      file = args[i];
+    }
+  }
+  if (!file) {
+    std::fputs(kCheckUsage, stderr);
     return kExitUsage;
   }
-  Result<sim::check::History> h = load_history_file(args[0]);
+  Result<sim::check::History> h = load_history_file(*file);
   if (!h.ok()) {
     std::fputs(fmt::format("mqsim check: {}\n", h.error().to_string()).c_str(), stderr);
     return kExitFailed;
@@ -39,6 +62,14 @@ int run_check(const std::vector<std::string>& args) {
                          h->consumes.size(), h->events.size())
                  .c_str(),
              stdout);
+  if (report) {
+    const sim::report::ReportModel model = sim::report::model_from_history(*h, *file, verdicts);
+    if (Status st = save_report(*report, sim::report::render_html_report(model)); !st.ok()) {
+      std::fputs(fmt::format("mqsim check: report not written: {}\n", st.error().to_string()).c_str(), stderr);
+      return kExitFailed;
+    }
+    std::fputs(fmt::format("report: {}\n", *report).c_str(), stdout);
+  }
   return failed == 0 ? kExitOk : kExitFailed;
 }
 

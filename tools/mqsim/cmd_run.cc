@@ -1,8 +1,9 @@
 // mqsim run FILE [--seed N | --seeds A..B] [--swarm] [--check-determinism] [--history FILE]
-//                [--log-level LEVEL]
+//                [--report FILE.html] [--log-level LEVEL]
 // Runs a scenario file (docs/scenarios.md) on each seed: one line per checker with its figures,
 // the trace hash, simulated and real time; on a failure the first violation, the history saved
-// (always) and the one command that replays the seed. Exit 0 only when every seed passes.
+// (always) and the one command that replays the seed; with --report, one HTML page a seed
+// (sim/report/html_report.h) and where it went. Exit 0 only when every seed passes.
 #include <fmt/format.h>
 
 #include <charconv>
@@ -13,9 +14,11 @@
 #include <vector>
 
 #include "runtime/log.h"
+#include "sim/report/html_report.h"
 #include "sim/scenario/runner.h"
 #include "tools/mqsim/command.h"
 #include "tools/mqsim/history_file.h"
+#include "tools/mqsim/report_file.h"
 #include "tools/mqsim/scenario_file.h"
 
 namespace ferry::mqsim {
@@ -24,7 +27,7 @@ namespace {
 
 constexpr const char* kRunUsage =
     "usage: mqsim run FILE [--seed N | --seeds A..B] [--swarm] [--check-determinism] [--history FILE]\n"
-    "                      [--log-level trace|debug|info|warn|error|off]\n"
+    "                      [--report FILE.html] [--log-level trace|debug|info|warn|error|off]\n"
     "Runs a scenario file on each seed (default: seed 1) and judges it with every checker.\n"
     "  --seed N              one seed\n"
     "  --seeds A..B          every seed from A to B\n"
@@ -34,6 +37,9 @@ constexpr const char* kRunUsage =
     "  --history FILE        save each seed's history (FILE.json: json, else binary; with several\n"
     "                        seeds the seed goes before the extension); a failed seed's history is\n"
     "                        always saved, as mqsim-NAME-seedN.json\n"
+    "  --report FILE.html    write each seed's report: one self-contained HTML page (verdicts and a\n"
+    "                        timeline of sends, deliveries, faults); with several seeds the seed goes\n"
+    "                        before the extension (FILE-seedN.html)\n"
     "  --log-level LEVEL     the nodes' log level (default warn)\n"
     "Exit 0 when every seed passes, 1 when one fails, 2 on bad usage.\n";
 
@@ -61,7 +67,7 @@ std::string per_seed(const std::string& file, std::uint64_t seed, bool several) 
 }  // namespace
 
 int run_run(const std::vector<std::string>& args) {
-  std::optional<std::string> file, history;
+  std::optional<std::string> file, history, report;
   std::uint64_t first = 1, last = 1;
   bool swarm = false, determinism = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -94,6 +100,9 @@ int run_run(const std::vector<std::string>& args) {
     } else if (a == "--history") {
       history = value("--history");
       if (!history || history->empty()) return usage("--history needs a file name");
+    } else if (a == "--report") {
+      report = value("--report");
+      if (!report || report->empty()) return usage("--report needs a file name");
     } else if (a == "--log-level") {
       auto v = value("--log-level");
       if (!v) return usage("--log-level needs a level");
@@ -147,6 +156,16 @@ int run_run(const std::vector<std::string>& args) {
         out += fmt::format("  history: {} (mqsim check {})\n", *saved, *saved);
       } else {
         out += fmt::format("  history not saved: {}\n", st.error().to_string());
+      }
+    }
+    if (report) {
+      const std::string page = report_path(*report, seed, several);
+      const sim::report::ReportModel model = sim::report::model_from_run(s, run, *file);
+      if (Status st = save_report(page, sim::report::render_html_report(model)); st.ok()) {
+        out += fmt::format("  report: {}\n", page);
+      } else {
+        out += fmt::format("  report not written: {}\n", st.error().to_string());
+        if (failure.empty()) failure = "report not written";
       }
     }
     if (failure.empty()) {

@@ -4,10 +4,10 @@ namespace ferry::mqsim {
 
 const std::vector<Command>& all_commands() {
   static const std::vector<Command> commands = {
-      {"run", "run FILE [--seed N | --seeds A..B] [--swarm] [--check-determinism] [--history FILE]",
+      {"run", "run FILE [--seed N | --seeds A..B] [--report FILE.html] ...",
        "run a scenario file on each seed and judge it (exit 0 only when every seed passes)", &run_run},
       {"list", "list [DIR]", "every scenario file in DIR (default: scenarios) with its story", &run_list},
-      {"check", "check HISTORY_FILE", "judge a recorded history again with every checker (exit 0 only when all pass)", &run_check},
+      {"check", "check HISTORY_FILE [--report FILE.html]", "judge a recorded history again with every checker (exit 0 only when all pass)", &run_check},
   };
   return commands;
 }

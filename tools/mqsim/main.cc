@@ -3,8 +3,9 @@
 //   mqsim --help                 lists the subcommands
 //   mqsim SUBCOMMAND --help      one subcommand's usage
 //   mqsim run FILE [--seeds A..B] run a scenario file (docs/scenarios.md) and judge it
+//         [--report FILE.html]    ... and write a report page a seed (sim/report/html_report.h)
 //   mqsim list [DIR]             the scenario files and their stories
-//   mqsim check HISTORY_FILE     judge a recorded history again
+//   mqsim check HISTORY_FILE     judge a recorded history again (--report FILE.html: a page too)
 //
 // Exit codes: 0 success, 1 a check failed or the input could not be read, 2 bad usage.
 #include <fmt/format.h>

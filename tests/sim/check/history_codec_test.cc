@@ -24,9 +24,19 @@ History sample() {
   b.consume("consumer-0", "g", "", 0, queue(1), 9, 1300);
   b.h.consumes.back().intact = false;
   b.event(1250, EventKind::crash, "broker-a");
+  b.h.consumes.back().pulled_from = 1;
+  b.event(1260, EventKind::promote, "broker-a-s1");
   b.h.settings = CheckSettings{false, 12, true};
+  b.h.settings.failover = FailoverBounds{"broker-a", 5000, 45000, 0};
+  b.h.settings.route_staleness = RouteStalenessBounds{"broker-b", 130000, 30000};
+  b.h.settings.latency_backoff = LatencyBackoffBounds{"broker-b", 1000};
+  b.h.settings.offset_persistence = OffsetPersistenceBounds{5000, 250};
   b.h.next_seq = {{"producer-0", 1}, {"producer-1", 6}};
   b.h.subscriptions["g"] = {"Orders", "%RETRY%g"};
+  b.h.latency_fault_producers = {"producer-0"};
+  b.h.routes.push_back(RouteRecord{testing::at_ms(250), "namesrv-0", "Orders", {{"broker-a", RouteGroup{4, 4, true}}, {"broker-b", RouteGroup{8, 2, false}}}});
+  b.h.routes.push_back(RouteRecord{testing::at_ms(500), "producer-0", "Orders", {}});
+  b.h.registrations.push_back(RegistrationRecord{testing::at_ms(30001), "namesrv-1", "broker-b-s1"});
   return b.h;
 }
 
@@ -61,6 +71,7 @@ void expect_same(const History& a, const History& b) {
     EXPECT_EQ(x.producer, y.producer);
     EXPECT_EQ(x.seq, y.seq);
     EXPECT_EQ(x.key, y.key);
+    EXPECT_EQ(x.pulled_from, y.pulled_from);
   }
   for (std::size_t i = 0; i < a.events.size(); ++i) {
     EXPECT_EQ(a.events[i].at, b.events[i].at);
@@ -73,6 +84,38 @@ void expect_same(const History& a, const History& b) {
   EXPECT_EQ(a.settings.offsets_dense, b.settings.offsets_dense);
   EXPECT_EQ(a.next_seq, b.next_seq);
   EXPECT_EQ(a.subscriptions, b.subscriptions);
+  EXPECT_EQ(a.latency_fault_producers, b.latency_fault_producers);
+  ASSERT_EQ(a.settings.failover.has_value(), b.settings.failover.has_value());
+  if (a.settings.failover) {
+    EXPECT_EQ(a.settings.failover->group, b.settings.failover->group);
+    EXPECT_EQ(a.settings.failover->sends_resume_within_ms, b.settings.failover->sends_resume_within_ms);
+    EXPECT_EQ(a.settings.failover->consume_from_slave_within_ms, b.settings.failover->consume_from_slave_within_ms);
+  }
+  ASSERT_EQ(a.settings.route_staleness.has_value(), b.settings.route_staleness.has_value());
+  if (a.settings.route_staleness) {
+    EXPECT_EQ(a.settings.route_staleness->client_route_within_ms, b.settings.route_staleness->client_route_within_ms);
+  }
+  ASSERT_EQ(a.settings.latency_backoff.has_value(), b.settings.latency_backoff.has_value());
+  if (a.settings.latency_backoff) {
+    EXPECT_EQ(a.settings.latency_backoff->group, b.settings.latency_backoff->group);
+  }
+  ASSERT_EQ(a.settings.offset_persistence.has_value(), b.settings.offset_persistence.has_value());
+  if (a.settings.offset_persistence) {
+    EXPECT_EQ(a.settings.offset_persistence->slack_ms, b.settings.offset_persistence->slack_ms);
+  }
+  ASSERT_EQ(a.routes.size(), b.routes.size());
+  for (std::size_t i = 0; i < a.routes.size(); ++i) {
+    EXPECT_EQ(a.routes[i].at, b.routes[i].at);
+    EXPECT_EQ(a.routes[i].observer, b.routes[i].observer);
+    EXPECT_EQ(a.routes[i].topic, b.routes[i].topic);
+    EXPECT_EQ(a.routes[i].groups, b.routes[i].groups);
+  }
+  ASSERT_EQ(a.registrations.size(), b.registrations.size());
+  for (std::size_t i = 0; i < a.registrations.size(); ++i) {
+    EXPECT_EQ(a.registrations[i].at, b.registrations[i].at);
+    EXPECT_EQ(a.registrations[i].namesrv, b.registrations[i].namesrv);
+    EXPECT_EQ(a.registrations[i].broker, b.registrations[i].broker);
+  }
 }
 
 TEST(HistoryCodec, TheEncodingFollowsTheFileName) {
@@ -91,7 +134,7 @@ TEST(HistoryCodec, BothEncodingsGiveBackEveryField) {
   }
   const std::string json = encode_history(h, HistoryEncoding::json);
   EXPECT_NE(json.find("\"format\": \"ferry-history\""), std::string::npos) << json;
-  EXPECT_NE(json.find("\"version\": 1"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"version\": 2"), std::string::npos) << json;
   EXPECT_LT(encode_history(h, HistoryEncoding::binary).size(), json.size());
 }
 
@@ -129,13 +172,13 @@ TEST(HistoryCodec, EveryTruncationAndEveryByteFlipOfABinaryFileIsRefused) {
 
 TEST(HistoryCodec, AnotherVersionIsRefusedAsUnsupported) {
   std::string bytes = encode_history(sample(), HistoryEncoding::binary);
-  bytes[8] = 2;
+  bytes[8] = 7;
   Result<History> r = decode_history(bytes, HistoryEncoding::binary);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, Errc::unsupported);
-  EXPECT_NE(r.error().detail.find("version 2"), std::string::npos) << r.error().to_string();
+  EXPECT_NE(r.error().detail.find("version 7"), std::string::npos) << r.error().to_string();
   std::string json = encode_history(sample(), HistoryEncoding::json);
-  json.replace(json.find("\"version\": 1"), 12, "\"version\": 9");
+  json.replace(json.find("\"version\": 2"), 12, "\"version\": 9");
   r = decode_history(json, HistoryEncoding::json);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, Errc::unsupported) << r.error().to_string();

@@ -1,0 +1,108 @@
+#include "sim/check/failover.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <optional>
+#include <set>
+
+namespace ferry::sim::check {
+
+namespace {
+
+const Event* first_event(const History& h, EventKind kind, const std::string& target, MonoTime after) {
+  for (const Event& e : h.events) {
+    if (e.kind == kind && e.at >= after && (target.empty() || e.target == target)) return &e;
+  }
+  return nullptr;
+}
+
+const Event* first_promotion_of(const History& h, const std::string& group, MonoTime after) {
+  const std::string prefix = group + "-s";  // the group's slaves: "broker-a-s1", ...
+  for (const Event& e : h.events) {
+    if (e.kind == EventKind::promote && e.at >= after && e.target.compare(0, prefix.size(), prefix) == 0) return &e;
+  }
+  return nullptr;
+}
+
+// Judges one figure against its bound (0: measured only). `figure` unset: not measurable.
+void judge(Verdict& v, const char* name, std::optional<std::int64_t> figure, std::int64_t bound_ms, const std::string& why_unmeasured) {
+  if (figure) v.figures[name] = *figure;
+  if (bound_ms <= 0) return;
+  if (!figure) {
+    v.violation(fmt::format("{}: not measurable ({}), bound {} ms", name, why_unmeasured, bound_ms));
+  } else if (*figure > bound_ms) {
+    v.violation(fmt::format("{} = {} ms exceeds the bound of {} ms", name, *figure, bound_ms));
+  }
+}
+
+}  // namespace
+
+Verdict check_failover(const History& h, const FailoverBounds& b) {
+  Verdict v;
+  v.name = "failover";
+  const Event* death = first_event(h, EventKind::crash, b.group, MonoTime{});
+  if (death == nullptr) {
+    v.violation(fmt::format("the master of {} never died: no crash event targets node {}", b.group, b.group));
+    v.passed = false;
+    return v;
+  }
+  const MonoTime dead_at = death->at;
+  const Event* promotion = first_promotion_of(h, b.group, dead_at);
+  v.figures["death_at_ms"] = ms_of(dead_at);
+  if (promotion != nullptr) v.figures["promotion_at_ms"] = ms_of(promotion->at);
+  const MonoTime window_end = promotion != nullptr ? promotion->at : MonoTime::max();
+
+  // Sends: the first success elsewhere after the death; failures in the window.
+  std::optional<std::int64_t> resume, writes_again;
+  std::int64_t failed = 0;
+  for (const SendRecord& s : h.sends) {
+    if (s.sent_at < dead_at) continue;
+    if (s.sent_at < window_end && s.outcome != SendOutcome::ok) ++failed;
+    if (s.outcome != SendOutcome::ok) continue;
+    const std::int64_t after_death = to_ms(s.done_at - dead_at);
+    if (s.queue.broker_name != b.group && (!resume || after_death < *resume)) resume = after_death;
+    if (promotion != nullptr && s.sent_at >= promotion->at && s.queue.broker_name == b.group) {
+      const std::int64_t after = to_ms(s.done_at - promotion->at);
+      if (!writes_again || after < *writes_again) writes_again = after;
+    }
+  }
+  v.figures["failed_sends"] = failed;
+  judge(v, "sends_resume_ms", resume, b.sends_resume_within_ms, "no send succeeded on another group after the death");
+
+  // Consumption: what was left unread at the death, and when the group's messages flowed again.
+  std::map<std::string, std::set<std::pair<std::string, std::uint64_t>>> consumed_before;  // group -> messages
+  std::optional<std::int64_t> from_slave;
+  for (const ConsumeRecord& c : h.consumes) {
+    if (c.at < dead_at) {
+      if (c.intact) consumed_before[c.group].emplace(c.producer, c.seq);
+    } else if (c.at < window_end && c.queue.broker_name == b.group && c.pulled_from > 0 && !from_slave) {
+      from_slave = to_ms(c.at - dead_at);
+    }
+  }
+  std::int64_t backlog = 0;
+  for (const SendRecord& s : h.sends) {
+    if (s.outcome != SendOutcome::ok || s.queue.broker_name != b.group || s.done_at > dead_at) continue;
+    for (const auto& [group, topics] : h.subscriptions) {
+      if (topics.count(s.topic) == 0) continue;
+      if (consumed_before[group].count({s.producer, s.seq}) == 0) {
+        ++backlog;
+        break;
+      }
+    }
+  }
+  v.figures["backlog_at_death"] = backlog;
+  judge(v, "consume_from_slave_ms", from_slave, b.consume_from_slave_within_ms,
+        backlog == 0 ? fmt::format("nothing of {} was left unread at its death: make the consumers lag", b.group)
+                     : fmt::format("{} messages of {} were left unread at its death and none was consumed before {}", backlog,
+                                   b.group, promotion != nullptr ? "the promotion" : "the end"));
+  if (promotion != nullptr || b.writes_after_promotion_within_ms > 0) {
+    judge(v, "writes_after_promotion_ms", writes_again, b.writes_after_promotion_within_ms,
+          promotion == nullptr ? std::string("no slave of the group was promoted")
+                               : fmt::format("no send started after the promotion was stored on {}", b.group));
+  }
+  v.passed = v.violations == 0;
+  return v;
+}
+
+}  // namespace ferry::sim::check

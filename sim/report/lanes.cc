@@ -1,0 +1,135 @@
+#include "sim/report/lanes.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <set>
+#include <tuple>
+#include <utility>
+
+namespace ferry::sim::report {
+
+namespace {
+
+const std::vector<std::string>& send_series() {
+  static const std::vector<std::string> s = {"ok", "not durable", "failed", "unknown"};
+  return s;
+}
+
+const std::vector<std::string>& consume_series() {
+  static const std::vector<std::string> s = {"first", "again", "corrupt"};
+  return s;
+}
+
+std::size_t series_of(check::SendOutcome o) {
+  switch (o) {
+    case check::SendOutcome::ok: return 0;
+    case check::SendOutcome::stored_not_durable: return 1;
+    case check::SendOutcome::failed: return 2;
+    case check::SendOutcome::unknown: return 3;
+  }
+  return 3;
+}
+
+// The group a failed or unknown send's error names last (the client lists the brokers it tried
+// in order: "brokers tried: broker-a, broker-b"): the latest occurrence wins, and of two names
+// found at the same place the longer ("broker-ab" over "broker-a"). "" for none.
+std::string group_named_in(const std::string& detail, const std::set<std::string>& groups) {
+  std::string best;
+  std::size_t best_at = 0;
+  for (const std::string& g : groups) {
+    const std::size_t at = detail.rfind(g);
+    if (at == std::string::npos) continue;
+    if (best.empty() || at > best_at || (at == best_at && g.size() > best.size())) {
+      best = g;
+      best_at = at;
+    }
+  }
+  return best;
+}
+
+// The broker group of a node: the group itself ("broker-a") or one of its slaves ("broker-a-s1").
+bool node_of_group(const std::string& node, const std::string& group) {
+  if (node == group) return true;
+  return node.size() > group.size() + 2 && node.compare(0, group.size(), group) == 0 &&
+         node.compare(group.size(), 2, "-s") == 0;
+}
+
+std::set<std::string> with_named(const std::vector<std::string>& named, std::set<std::string> seen) {
+  for (const std::string& n : named) seen.erase(n);
+  return seen;
+}
+
+}  // namespace
+
+std::int64_t ms_since(MonoTime origin, MonoTime t) { return to_ms(t - origin); }
+
+void add_send_lanes(Timeline& t, const check::History& h, MonoTime origin, const std::vector<std::string>& groups) {
+  std::set<std::string> seen;
+  for (const check::SendRecord& s : h.sends) {
+    if (!s.queue.broker_name.empty()) seen.insert(s.queue.broker_name);
+  }
+  std::set<std::string> all(groups.begin(), groups.end());
+  all.insert(seen.begin(), seen.end());
+  for (const std::string& g : groups) t.lane(kLaneBroker, g, send_series());
+  for (const std::string& g : with_named(groups, seen)) t.lane(kLaneBroker, g, send_series());
+
+  std::map<int, std::pair<std::int64_t, std::int64_t>> stored_lost;  // lane -> (stored, failed or unknown)
+  for (const check::SendRecord& s : h.sends) {
+    const std::size_t series = series_of(s.outcome);
+    std::string group = s.queue.broker_name;
+    if (group.empty()) group = group_named_in(s.detail, all);
+    const int lane = group.empty() ? t.lane(kLaneUnplaced, "unplaced", send_series()) : t.lane(kLaneBroker, group, send_series());
+    const MonoTime at = s.done_at == MonoTime{} ? s.sent_at : s.done_at;  // still in flight at the end: its start
+    t.count(lane, ms_since(origin, at), series);
+    auto& [stored, lost] = stored_lost[lane];
+    (series <= 1 ? stored : lost) += 1;
+  }
+  for (std::size_t i = 0; i < t.lanes().size(); ++i) {
+    const Lane& l = t.lanes()[i];
+    if (l.kind != kLaneBroker && l.kind != kLaneUnplaced) continue;
+    const auto [stored, lost] = stored_lost[static_cast<int>(i)];
+    t.set_note(static_cast<int>(i), fmt::format("{} stored, {} failed/unknown", stored, lost));
+  }
+}
+
+void add_consume_lanes(Timeline& t, const check::History& h, MonoTime origin, const std::vector<std::string>& consumers) {
+  std::set<std::string> seen;
+  for (const check::ConsumeRecord& c : h.consumes) seen.insert(c.consumer);
+  for (const std::string& c : consumers) t.lane(kLaneConsumer, c, consume_series());
+  for (const std::string& c : with_named(consumers, seen)) t.lane(kLaneConsumer, c, consume_series());
+
+  // What each group has seen, to tell a first delivery from a redelivery. Bounded by the history.
+  std::set<std::tuple<std::string, std::string, std::uint64_t>> delivered;
+  std::map<int, std::pair<std::int64_t, std::int64_t>> totals;  // lane -> (deliveries, again)
+  for (const check::ConsumeRecord& c : h.consumes) {
+    std::size_t series = 2;
+    if (c.intact) series = delivered.emplace(c.group, c.producer, c.seq).second ? 0 : 1;
+    const int lane = t.lane(kLaneConsumer, c.consumer, consume_series());
+    t.count(lane, ms_since(origin, c.at), series);
+    auto& [all, again] = totals[lane];
+    ++all;
+    again += series == 1 ? 1 : 0;
+  }
+  for (std::size_t i = 0; i < t.lanes().size(); ++i) {
+    if (t.lanes()[i].kind != kLaneConsumer) continue;
+    const auto [all, again] = totals[static_cast<int>(i)];
+    t.set_note(static_cast<int>(i), fmt::format("{} deliveries, {} again", all, again));
+  }
+}
+
+void add_event_marks(Timeline& t, const check::History& h, MonoTime origin) {
+  for (const check::Event& e : h.events) {
+    int lane = t.find(kLaneConsumer, e.target);
+    for (std::size_t i = 0; lane < 0 && i < t.lanes().size(); ++i) {
+      if (t.lanes()[i].kind == kLaneBroker && node_of_group(e.target, t.lanes()[i].name)) lane = static_cast<int>(i);
+    }
+    if (lane < 0) lane = t.lane(kLaneEvents, "other nodes");
+    const std::string text = e.target.empty() || e.detail.find(e.target) != std::string::npos
+                                 ? e.detail
+                                 : fmt::format("{}: {}", e.target, e.detail);
+    t.mark(lane, ms_since(origin, e.at), check::event_kind_name(e.kind), text);
+  }
+}
+
+}  // namespace ferry::sim::report

@@ -1,0 +1,42 @@
+// The timeline's lane kinds, one function each: each reads a History and adds its lanes (or its
+// marks on lanes already there) to a Timeline. x is milliseconds since `origin` (ms_since). To
+// show a new kind of record (route changes, offset commits), add one function here and call it
+// from report_model.cc; the page draws any lane the same way (columns of counts, marks).
+//
+//   add_send_lanes     one lane "broker" per broker group: each send at the time its outcome was
+//                      known, counted as ok / not durable / failed / unknown. A stored send goes
+//                      to the group that stored it; a failed or unknown one to the group its error
+//                      names last (the last broker tried), else to one lane "unplaced".
+//   add_consume_lanes  one lane "consumer" per consumer node: each delivery counted as first (the
+//                      first time its group saw the message), again (a redelivery) or corrupt.
+//   add_event_marks    every History event (crash, start, fault, heal, rebalance) as a mark on its
+//                      node's lane (a broker node marks its group's lane: "broker-a-s1" is
+//                      broker-a's), else on one lane "events" for the other nodes.
+//
+// The lanes named in `groups` / `consumers` come first, in that order, even when empty; others
+// the history mentions follow, sorted by name.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "runtime/time.h"
+#include "sim/check/history.h"
+#include "sim/report/timeline.h"
+
+namespace ferry::sim::report {
+
+inline constexpr const char* kLaneBroker = "broker";
+inline constexpr const char* kLaneUnplaced = "unplaced";
+inline constexpr const char* kLaneConsumer = "consumer";
+inline constexpr const char* kLaneEvents = "events";
+
+// Milliseconds from origin to t (negative when t is earlier).
+std::int64_t ms_since(MonoTime origin, MonoTime t);
+
+void add_send_lanes(Timeline& t, const check::History& h, MonoTime origin, const std::vector<std::string>& groups);
+void add_consume_lanes(Timeline& t, const check::History& h, MonoTime origin, const std::vector<std::string>& consumers);
+void add_event_marks(Timeline& t, const check::History& h, MonoTime origin);
+
+}  // namespace ferry::sim::report

@@ -1,0 +1,45 @@
+// RouteObserver: a Watch observer (watch.h) that records, into the History, what every
+// NameServer and every client node's route of each scenario topic shows (a RouteRecord each time
+// it changes) and every registration a NameServer takes (a RegistrationRecord each time a
+// broker's live entry is refreshed). The route-staleness checker (sim/check/route_staleness.h)
+// judges the records; the failover and report pages read them too.
+//
+// Only reads: NameServer route tables (Cluster::namesrv), the ClientInstance of workload app
+// nodes (sim/cluster/workload.h). A node that is down is skipped (its next record, once it is
+// up, is compared with its last one).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/check/history.h"
+#include "sim/cluster/cluster.h"
+
+namespace ferry::sim::scenario {
+
+class RouteObserver {
+ public:
+  // `clients`: the client nodes by name, as the runner adds them (read at every call, so nodes
+  // added later are observed from then on). The cluster, the map and the history outlive it.
+  RouteObserver(cluster::Cluster& c, const std::map<std::string, NodeId>& clients, std::shared_ptr<check::History> history);
+
+  void operator()(MonoTime now);
+
+ private:
+  void record_route(MonoTime now, const std::string& observer, const std::string& topic,
+                    std::map<std::string, check::RouteGroup> groups);
+
+  cluster::Cluster& cluster_;
+  const std::map<std::string, NodeId>& clients_;
+  std::shared_ptr<check::History> history_;
+  std::map<std::string, std::string> broker_by_addr_;  // "127.0.0.12:10911" -> "broker-a"
+  // The last record of each (observer, topic) and the last registration time of each
+  // (namesrv, broker address), to record changes only.
+  std::map<std::pair<std::string, std::string>, std::map<std::string, check::RouteGroup>> last_route_;
+  std::map<std::pair<std::string, std::string>, MonoTime> last_registration_;
+};
+
+}  // namespace ferry::sim::scenario
