@@ -117,7 +117,7 @@ TEST_F(ReportInBrowser, LatencyBackoffPageShowsVerdictsLanesAndWindows) {
 
   // The checkers mqsim printed ("  lost-acked: PASS acked=..."): each must have its row.
   std::set<std::string> checkers;
-  const std::regex verdict_line(R"(^  ([a-z-]+): (PASS|FAIL))");
+  const std::regex verdict_line(R"(^  ([a-z_-]+): (PASS|FAIL))");  // named checks: latency_backoff
   std::istringstream lines(printed);
   for (std::string line; std::getline(lines, line);) {
     std::smatch m;
