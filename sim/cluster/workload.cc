@@ -8,6 +8,7 @@
 #include "common/big_endian.h"
 #include "common/crc.h"
 #include "runtime/assert.h"
+#include "sim/check/acked_progress.h"
 #include "sim/check/lost_acked.h"
 #include "sim/cluster/consumer_apps.h"
 
@@ -204,24 +205,23 @@ bool producer_done(Cluster& c, NodeId node) {
 
 // ---- liveness requirements -----------------------------------------------------------------
 
+// Both are asked after every event of the liveness phase: an AckedProgress carries what it has
+// seen instead of scanning the whole History each time.
 Convergence all_acked_consumed(std::shared_ptr<History> history, std::string group) {
-  return Convergence{"acknowledged messages consumed by " + group, [history, group]() -> std::optional<std::string> {
-                       // The group's own topics (every topic if it never subscribed: nothing is excused).
-                       auto subscribed = history->subscriptions.find(group);
-                       const std::set<std::string> topics = subscribed != history->subscriptions.end() ? subscribed->second
-                                                                                                        : std::set<std::string>{};
-                       const auto missing = check::acked_not_consumed(*history, group, topics);
-                       if (missing.empty()) return std::nullopt;
-                       return fmt::format("{} acknowledged messages not consumed yet (first: {})", missing.size(), missing.front()->id());
+  auto progress = std::make_shared<check::AckedProgress>(check::AckedProgress::for_group(history, group));
+  return Convergence{"acknowledged messages consumed by " + group, [progress]() -> std::optional<std::string> {
+                       const auto [n, first] = progress->missing();
+                       if (n == 0) return std::nullopt;
+                       return fmt::format("{} acknowledged messages not consumed yet (first: {})", n, first->id());
                      }};
 }
 
 Convergence all_acked_consumed_by(std::shared_ptr<History> history, std::string consumer) {
-  return Convergence{"acknowledged messages consumed by broadcast consumer " + consumer,
-                     [history, consumer]() -> std::optional<std::string> {
-                       const auto missing = check::acked_not_consumed_by(*history, consumer);
-                       if (missing.empty()) return std::nullopt;
-                       return fmt::format("{} acknowledged messages not consumed yet (first: {})", missing.size(), missing.front()->id());
+  auto progress = std::make_shared<check::AckedProgress>(check::AckedProgress::for_consumer(history, consumer));
+  return Convergence{"acknowledged messages consumed by broadcast consumer " + consumer, [progress]() -> std::optional<std::string> {
+                       const auto [n, first] = progress->missing();
+                       if (n == 0) return std::nullopt;
+                       return fmt::format("{} acknowledged messages not consumed yet (first: {})", n, first->id());
                      }};
 }
 

@@ -2,6 +2,7 @@
 // corrupt and per_key_order settings, on hand-built histories.
 #include <gtest/gtest.h>
 
+#include "sim/check/acked_progress.h"
 #include "sim/check/checkers.h"
 #include "tests/sim/check/history_builder.h"
 
@@ -101,6 +102,60 @@ TEST(CheckSettings, PerKeyOrderOverridesTheOrderedTopicDefault) {
   const Verdict off = check_key_order(b.h);
   EXPECT_TRUE(off.passed) << off.to_line();
   EXPECT_EQ(off.figures.at("reorders"), 1);
+}
+
+// The liveness phase's incremental count agrees with the checker's full scan after every append:
+// sends still in flight, completed later, consumptions arriving, a broadcast consumer's start.
+TEST(AckedProgress, AgreesWithTheFullScanAsTheHistoryGrows) {
+  auto h = std::make_shared<History>();
+  h->subscriptions["g"].insert("Orders");
+  watcher(*h, "w-0", 15);
+  AckedProgress group = AckedProgress::for_group(h, "g");
+  AckedProgress broadcast = AckedProgress::for_consumer(h, "w-0");
+  auto agree = [&](const std::string& step) {
+    const auto [gn, gfirst] = group.missing();
+    const auto full_g = acked_not_consumed(*h, "g", {"Orders"});
+    EXPECT_EQ(gn, full_g.size()) << step;
+    EXPECT_EQ(gfirst, full_g.empty() ? nullptr : full_g.front()) << step;
+    const auto [bn, bfirst] = broadcast.missing();
+    const auto full_b = acked_not_consumed_by(*h, "w-0");
+    EXPECT_EQ(bn, full_b.size()) << step;
+    EXPECT_EQ(bfirst, full_b.empty() ? nullptr : full_b.front()) << step;
+  };
+  HistoryBuilder b;
+  for (std::uint64_t i = 0; i < 6; ++i) b.send("p", i, queue(static_cast<std::int32_t>(i % 2)), static_cast<std::int64_t>(i / 2));
+  b.send("p", 6, queue(0, "broker-a", "Other"), 0);  // another topic: owed to nobody here
+  for (SendRecord s : b.h.sends) {
+    // In flight first (outcome unknown, not completed), completed at the next step.
+    const SendOutcome outcome = s.outcome;
+    s.outcome = SendOutcome::unknown;
+    s.done_at = MonoTime{};
+    h->sends.push_back(s);
+    agree("in flight " + s.id());
+    h->sends.back().outcome = s.seq == 3 ? SendOutcome::failed : outcome;
+    h->sends.back().done_at = s.sent_at + std::chrono::milliseconds(5);
+    agree("completed " + s.id());
+  }
+  auto consume = [&](const std::string& consumer, const std::string& group, std::uint64_t seq) {
+    const SendRecord& s = h->sends.at(seq);
+    ConsumeRecord c;
+    c.consumer = consumer;
+    c.group = group;
+    c.topic = s.topic;
+    c.queue = s.queue;
+    c.queue_offset = s.queue_offset;
+    c.intact = true;
+    c.producer = s.producer;
+    c.seq = s.seq;
+    c.key = s.key;
+    h->consumes.push_back(c);
+    agree(consumer + " consumed " + s.id());
+  };
+  for (std::uint64_t seq : {1u, 0u, 2u, 5u, 4u}) consume("c-0", "g", seq);
+  EXPECT_EQ(group.missing().first, 0u) << "p#3 failed, p#6 is of another topic";
+  EXPECT_EQ(broadcast.missing().first, 3u) << "w-0 started at 15 ms: it owes p#2, p#4, p#5";
+  for (std::uint64_t seq : {4u, 5u}) consume("w-0", "w", seq);
+  EXPECT_EQ(broadcast.missing().first, 0u) << "it started reading queue 0 at offset 2: p#2 (offset 1) came before";
 }
 
 }  // namespace
