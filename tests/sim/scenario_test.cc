@@ -499,6 +499,8 @@ INSTANTIATE_TEST_SUITE_P(
                 "faults[0].peers: action clog needs peers"},
         BadCase{"fault after the run", "[run]\nlength = \"10s\"\n[[faults]]\nat = \"11s\"\naction = \"heal_all\"\n",
                 "t.toml:3: faults[0].at: 11s is after the end of the run"},
+        BadCase{"a CommitLog file the size of the largest message", "[[brokers]]\ncommit_log_file_size_bytes = 65536\n",
+                "brokers[0].message_size_max_bytes: 65536 bytes and a file's 8-byte end marker do not fit a CommitLog file"},
         BadCase{"a slow disk without its latency", "[[faults]]\nat = \"1s\"\naction = \"slow_disk\"\ntarget = \"broker-a\"\n",
                 "t.toml:1: faults[0].latency: slow_disk needs the extra latency"},
         BadCase{"a slow disk takes no peers",
