@@ -23,7 +23,7 @@ namespace ferry::sim::check {
 
 enum class HistoryEncoding : std::uint8_t { json, binary };
 
-inline constexpr std::uint32_t kHistoryVersion = 2;
+inline constexpr std::uint32_t kHistoryVersion = 3;  // 3: settings.send_outcomes
 inline constexpr std::string_view kHistoryFormatName = "ferry-history";
 inline constexpr std::string_view kHistoryBinaryMagic = "FERRYHST";
 inline constexpr std::size_t kHistoryBinaryHeaderBytes = 8 + 4 + 8 + 4;  // magic, version, length, crc

@@ -99,6 +99,14 @@ check::CheckSettings history_check_settings(const Scenario& s) {
       c.latency_backoff = check::LatencyBackoffBounds{check_option<std::string>(n, "broker"), ms(n, "slack")};
     } else if (n.name == "offset_persistence") {
       c.offset_persistence = check::OffsetPersistenceBounds{ms(n, "persist_interval"), ms(n, "slack")};
+    } else if (n.name == "send_outcomes") {
+      c.send_outcomes = check::SendOutcomesBounds{check_option<std::int64_t>(n, "failed_max"),
+                                                  check_option<std::int64_t>(n, "unknown_max"),
+                                                  check_option<std::int64_t>(n, "not_durable_min"),
+                                                  ms(n, "slow"),
+                                                  check_option<std::int64_t>(n, "slow_ok_min"),
+                                                  check_option<std::string>(n, "group"),
+                                                  ms(n, "writes_resume_within")};
     } else {
       FERRY_ASSERT(false, "named check {} (line {}) is in the catalog but not carried into the history's settings", n.name, n.line);
     }
