@@ -134,6 +134,18 @@ struct OffsetPersistenceBounds {
   std::int64_t slack_ms = 1'000;
 };
 
+// send_outcomes.h: the producers' answers counted (-1: counted only), slow acknowledgements,
+// and, with a group, how long after its fault ends it takes writes again.
+struct SendOutcomesBounds {
+  std::int64_t failed_max = -1;
+  std::int64_t unknown_max = -1;
+  std::int64_t not_durable_min = 0;
+  std::int64_t slow_ms = 1'000;
+  std::int64_t slow_ok_min = 0;
+  std::string group;  // "" = no group figures
+  std::int64_t writes_resume_within_ms = 0;
+};
+
 // ---- error-level log lines (captured by the runner, sim/scenario/log_capture.h) -------------
 
 // One log line of a node: when (the World's virtual time, not the node's skewed clock), whose,
@@ -163,6 +175,7 @@ struct CheckSettings {
   std::optional<RouteStalenessBounds> route_staleness;
   std::optional<LatencyBackoffBounds> latency_backoff;
   std::optional<OffsetPersistenceBounds> offset_persistence;
+  std::optional<SendOutcomesBounds> send_outcomes;
 
   // Error-level log lines the scenario expects (substrings of the text); the error-logs checker
   // fails on any other (error_logs.h).

@@ -146,13 +146,21 @@ void serialize(Ar& ar, LogLine& l) {
 }
 
 template <class Ar>
+void serialize(Ar& ar, SendOutcomesBounds& b) {
+  ar(cereal::make_nvp("failed_max", b.failed_max), cereal::make_nvp("unknown_max", b.unknown_max),
+     cereal::make_nvp("not_durable_min", b.not_durable_min), cereal::make_nvp("slow_ms", b.slow_ms),
+     cereal::make_nvp("slow_ok_min", b.slow_ok_min), cereal::make_nvp("group", b.group),
+     cereal::make_nvp("writes_resume_within_ms", b.writes_resume_within_ms));
+}
+
+template <class Ar>
 void serialize(Ar& ar, CheckSettings& s) {
   ar(cereal::make_nvp("lost_strict", s.lost_strict), cereal::make_nvp("duplicates_max", s.duplicates_max),
      cereal::make_nvp("offsets_dense", s.offsets_dense), cereal::make_nvp("failover", s.failover),
      cereal::make_nvp("route_staleness", s.route_staleness), cereal::make_nvp("latency_backoff", s.latency_backoff),
      cereal::make_nvp("offset_persistence", s.offset_persistence));
-  // Since version 3: the error-logs checker's substrings.
-  ar(cereal::make_nvp("expected_errors", s.expected_errors));
+  // Since version 3: the error-logs checker's substrings; since 4: send_outcomes.
+  ar(cereal::make_nvp("expected_errors", s.expected_errors), cereal::make_nvp("send_outcomes", s.send_outcomes));
 }
 
 template <class Ar>

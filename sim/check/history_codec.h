@@ -24,7 +24,8 @@ namespace ferry::sim::check {
 enum class HistoryEncoding : std::uint8_t { json, binary };
 
 // 3: CheckSettings::expected_errors, History::error_logs and error_logs_not_kept.
-inline constexpr std::uint32_t kHistoryVersion = 3;
+// 4: CheckSettings::send_outcomes.
+inline constexpr std::uint32_t kHistoryVersion = 4;
 inline constexpr std::string_view kHistoryFormatName = "ferry-history";
 inline constexpr std::string_view kHistoryBinaryMagic = "FERRYHST";
 inline constexpr std::size_t kHistoryBinaryHeaderBytes = 8 + 4 + 8 + 4;  // magic, version, length, crc
