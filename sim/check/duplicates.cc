@@ -38,6 +38,7 @@ Verdict check_duplicates(const History& h) {
   if (!v.passed) {
     const ConsumeRecord& c = *first_duplicate;
     v.violations = duplicates - bound;
+    v.first_violation_at = c.at;
     v.first_violation = fmt::format("{} duplicate deliveries, more than the bound {}; the first: {} again from {} offset {} to {} ({}) at {} ms",
                                     duplicates, bound, c.id(), c.queue.to_string(), c.queue_offset.value(), c.consumer, c.group,
                                     ms_of(c.at));

@@ -25,14 +25,16 @@ const Event* first_promotion_of(const History& h, const std::string& group, Mono
   return nullptr;
 }
 
-// Judges one figure against its bound (0: measured only). `figure` unset: not measurable.
-void judge(Verdict& v, const char* name, std::optional<std::int64_t> figure, std::int64_t bound_ms, const std::string& why_unmeasured) {
+// Judges one figure against its bound (0: measured only). `figure` unset: not measurable. A
+// violation is timed at `since`, the event the figure is measured from.
+void judge(Verdict& v, const char* name, std::optional<std::int64_t> figure, std::int64_t bound_ms, const std::string& why_unmeasured,
+           MonoTime since) {
   if (figure) v.figures[name] = *figure;
   if (bound_ms <= 0) return;
   if (!figure) {
-    v.violation(fmt::format("{}: not measurable ({}), bound {} ms", name, why_unmeasured, bound_ms));
+    v.violation(fmt::format("{}: not measurable ({}), bound {} ms", name, why_unmeasured, bound_ms), since);
   } else if (*figure > bound_ms) {
-    v.violation(fmt::format("{} = {} ms exceeds the bound of {} ms", name, *figure, bound_ms));
+    v.violation(fmt::format("{} = {} ms exceeds the bound of {} ms", name, *figure, bound_ms), since);
   }
 }
 
@@ -68,7 +70,7 @@ Verdict check_failover(const History& h, const FailoverBounds& b) {
     }
   }
   v.figures["failed_sends"] = failed;
-  judge(v, "sends_resume_ms", resume, b.sends_resume_within_ms, "no send succeeded on another group after the death");
+  judge(v, "sends_resume_ms", resume, b.sends_resume_within_ms, "no send succeeded on another group after the death", dead_at);
 
   // Consumption: what was left unread at the death, and when the group's messages flowed again.
   std::map<std::string, std::set<std::pair<std::string, std::uint64_t>>> consumed_before;  // group -> messages
@@ -95,11 +97,13 @@ Verdict check_failover(const History& h, const FailoverBounds& b) {
   judge(v, "consume_from_slave_ms", from_slave, b.consume_from_slave_within_ms,
         backlog == 0 ? fmt::format("nothing of {} was left unread at its death: make the consumers lag", b.group)
                      : fmt::format("{} messages of {} were left unread at its death and none was consumed before {}", backlog,
-                                   b.group, promotion != nullptr ? "the promotion" : "the end"));
+                                   b.group, promotion != nullptr ? "the promotion" : "the end"),
+        dead_at);
   if (promotion != nullptr || b.writes_after_promotion_within_ms > 0) {
     judge(v, "writes_after_promotion_ms", writes_again, b.writes_after_promotion_within_ms,
           promotion == nullptr ? std::string("no slave of the group was promoted")
-                               : fmt::format("no send started after the promotion was stored on {}", b.group));
+                               : fmt::format("no send started after the promotion was stored on {}", b.group),
+          promotion != nullptr ? promotion->at : dead_at);
   }
   v.passed = v.violations == 0;
   return v;

@@ -75,6 +75,14 @@ void History::record_event(MonoTime at, EventKind kind, std::string target, std:
   events.push_back(Event{at, kind, std::move(target), std::move(detail)});
 }
 
+void History::record_error_log(LogLine line) {
+  if (error_logs.size() < kErrorLogsKeptMax) {
+    error_logs.push_back(std::move(line));
+  } else {
+    ++error_logs_not_kept;
+  }
+}
+
 std::int64_t ms_of(MonoTime t) { return to_ms(t - MonoTime{}); }
 
 }  // namespace ferry::sim::check

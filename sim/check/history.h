@@ -134,6 +134,32 @@ struct OffsetPersistenceBounds {
   std::int64_t slack_ms = 1'000;
 };
 
+// send_outcomes.h: the producers' answers counted (-1: counted only), slow acknowledgements,
+// and, with a group, how long after its fault ends it takes writes again.
+struct SendOutcomesBounds {
+  std::int64_t failed_max = -1;
+  std::int64_t unknown_max = -1;
+  std::int64_t not_durable_min = 0;
+  std::int64_t slow_ms = 1'000;
+  std::int64_t slow_ok_min = 0;
+  std::string group;  // "" = no group figures
+  std::int64_t writes_resume_within_ms = 0;
+};
+
+// ---- error-level log lines (captured by the runner, sim/scenario/log_capture.h) -------------
+
+// One log line of a node: when (the World's virtual time, not the node's skewed clock), whose,
+// its level ("error", "critical"; the runner's ring of recent lines also keeps "info", "warn")
+// and its text (the message alone, without the node/time/level prefix).
+struct LogLine {
+  MonoTime at{};
+  std::string node;
+  std::string level;
+  std::string text;
+};
+// History::error_logs keeps the first this many lines; the rest are only counted.
+inline constexpr std::size_t kErrorLogsKeptMax = 1'000;
+
 // How the scenario wants the history judged (checkers.h). Saved with the history, so that a
 // recorded run is judged again by the same rules.
 struct CheckSettings {
@@ -149,6 +175,11 @@ struct CheckSettings {
   std::optional<RouteStalenessBounds> route_staleness;
   std::optional<LatencyBackoffBounds> latency_backoff;
   std::optional<OffsetPersistenceBounds> offset_persistence;
+  std::optional<SendOutcomesBounds> send_outcomes;
+
+  // Error-level log lines the scenario expects (substrings of the text); the error-logs checker
+  // fails on any other (error_logs.h).
+  std::vector<std::string> expected_errors;
   // ---- consumer apps' settings (committed offsets, corruption, per-key order) ----
   // Fail when a broker's committed offset of a (group, queue) moves back unexplained
   // (committed_offsets.h); when false the moves are figures only.
@@ -221,6 +252,13 @@ struct History {
   void record_consumer(MonoTime at, const std::string& name, ConsumerInfo info);
 
   void record_event(MonoTime at, EventKind kind, std::string target, std::string detail);
+
+  // Every error- and critical-level log line of every node, in time order: the first
+  // kErrorLogsKeptMax, then only counted in error_logs_not_kept.
+  std::vector<LogLine> error_logs;
+  std::int64_t error_logs_not_kept = 0;
+  // Keeps `line` while fewer than kErrorLogsKeptMax are kept, else counts it.
+  void record_error_log(LogLine line);
 };
 
 // Milliseconds since the simulation's epoch, for messages.

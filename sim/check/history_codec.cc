@@ -157,11 +157,27 @@ void serialize(Ar& ar, OffsetPersistenceBounds& b) {
 }
 
 template <class Ar>
+void serialize(Ar& ar, LogLine& l) {
+  time_field(ar, "at_ns", l.at);
+  ar(cereal::make_nvp("node", l.node), cereal::make_nvp("level", l.level), cereal::make_nvp("text", l.text));
+}
+
+template <class Ar>
+void serialize(Ar& ar, SendOutcomesBounds& b) {
+  ar(cereal::make_nvp("failed_max", b.failed_max), cereal::make_nvp("unknown_max", b.unknown_max),
+     cereal::make_nvp("not_durable_min", b.not_durable_min), cereal::make_nvp("slow_ms", b.slow_ms),
+     cereal::make_nvp("slow_ok_min", b.slow_ok_min), cereal::make_nvp("group", b.group),
+     cereal::make_nvp("writes_resume_within_ms", b.writes_resume_within_ms));
+}
+
+template <class Ar>
 void serialize(Ar& ar, CheckSettings& s) {
   ar(cereal::make_nvp("lost_strict", s.lost_strict), cereal::make_nvp("duplicates_max", s.duplicates_max),
      cereal::make_nvp("offsets_dense", s.offsets_dense), cereal::make_nvp("failover", s.failover),
      cereal::make_nvp("route_staleness", s.route_staleness), cereal::make_nvp("latency_backoff", s.latency_backoff),
      cereal::make_nvp("offset_persistence", s.offset_persistence));
+  // Since version 3: the error-logs checker's substrings; since 4: send_outcomes.
+  ar(cereal::make_nvp("expected_errors", s.expected_errors), cereal::make_nvp("send_outcomes", s.send_outcomes));
   // ---- consumer apps' settings ----
   later_field(ar, "offsets_monotonic", s.offsets_monotonic);
   later_field(ar, "corrupt_fails", s.corrupt_fails);
@@ -193,6 +209,14 @@ void serialize(Ar& ar, History& h) {
      cereal::make_nvp("events", h.events), cereal::make_nvp("subscriptions", h.subscriptions), cereal::make_nvp("next_seq", h.next_seq),
      cereal::make_nvp("latency_fault_producers", h.latency_fault_producers), cereal::make_nvp("routes", h.routes),
      cereal::make_nvp("registrations", h.registrations));
+  // Since version 3: the nodes' error-level log lines (a loaded file may not hold more than a run keeps).
+  ar(cereal::make_nvp("error_logs", h.error_logs), cereal::make_nvp("error_logs_not_kept", h.error_logs_not_kept));
+  if constexpr (Ar::is_loading::value) {
+    if (h.error_logs.size() > kErrorLogsKeptMax) {
+      throw cereal::Exception(fmt::format("error_logs holds {} lines, more than the {} a run keeps", h.error_logs.size(), kErrorLogsKeptMax));
+    }
+    if (h.error_logs_not_kept < 0) throw cereal::Exception(fmt::format("error_logs_not_kept = {} is negative", h.error_logs_not_kept));
+  }
   // ---- consumers and committed offsets ----
   later_field(ar, "consumers", h.consumers);
   later_field(ar, "commits", h.commits);

@@ -40,7 +40,8 @@ Verdict check_key_order(const History& h) {
       const ConsumeRecord& later = *p.high_at;
       v.violation(fmt::format("key {} of {}: {} ({} offset {}) first consumed by {} ({}) at {} ms, after {}#{} ({} offset {}) at {} ms",
                               it->second->key, c.producer, c.id(), c.queue.to_string(), c.queue_offset.value(), c.consumer, c.group,
-                              ms_of(c.at), c.producer, p.high, later.queue.to_string(), later.queue_offset.value(), ms_of(later.at)));
+                              ms_of(c.at), c.producer, p.high, later.queue.to_string(), later.queue_offset.value(), ms_of(later.at)),
+                  c.at);
     }
     if (!p.any || c.seq > p.high) {
       p.any = true;

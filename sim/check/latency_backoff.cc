@@ -86,7 +86,8 @@ Verdict check_latency_backoff(const History& h, const LatencyBackoffBounds& b) {
         }
         if (++elsewhere >= kTryAgainWithin && enabled) {
           v.violation(fmt::format("{} never tried {} again after its {} ms avoidance ended at {} ms ({} sends went elsewhere)", producer,
-                                  b.group, to_ms(current->until - current->from), ms_of(current->until), elsewhere));
+                                  b.group, to_ms(current->until - current->from), ms_of(current->until), elsewhere),
+                      current->until);
           return;
         }
       }
@@ -102,7 +103,8 @@ Verdict check_latency_backoff(const History& h, const LatencyBackoffBounds& b) {
           if (enabled) {
             v.violation(fmt::format("{} sent #{} to {} at {} ms, inside the {} ms avoidance set by #{} ({} ms latency) until {} ms", producer,
                                     s.seq, b.group, ms_of(s.sent_at), to_ms(current->until - current->from), current->cause_seq,
-                                    current->latency_ms, ms_of(current->until)));
+                                    current->latency_ms, ms_of(current->until)),
+                        s.sent_at);
           }
         }
       }
@@ -135,7 +137,8 @@ Verdict check_latency_backoff(const History& h, const LatencyBackoffBounds& b) {
         if (n >= kRoundRobinSends && n_b == 0) {
           v.violation(fmt::format("{} (sendLatencyFaultEnable off) sent {} times between {} ms and {} ms and never to {}: round robin "
                                   "should go on",
-                                  producer, n, ms_of(w.from), ms_of(w.until), b.group));
+                                  producer, n, ms_of(w.from), ms_of(w.until), b.group),
+                      w.from);
         }
       }
     }

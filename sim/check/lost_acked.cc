@@ -50,7 +50,8 @@ Verdict check_lost_acked(const History& h) {
     for (const SendRecord* s : acked_not_consumed(h, group, topics)) {
       ++lost;
       v.violation(fmt::format("{} acknowledged at {} ms as {} offset {} was never consumed by {}", s->id(), ms_of(s->done_at),
-                              s->queue.to_string(), s->queue_offset.value(), group));
+                              s->queue.to_string(), s->queue_offset.value(), group),
+                  s->done_at);
     }
   }
   for (const auto& [name, info] : h.consumers) {

@@ -102,7 +102,8 @@ Verdict check_offset_persistence(const History& h, const OffsetPersistenceBounds
     v.violation(fmt::format("{} first consumed by {} at {} ms from {} offset {} was redelivered to {} at {} ms: no crash or rebalance "
                             "within {} ms after the first delivery explains it",
                             c.id(), f.consumer, ms_of(f.at), f.queue.to_string(), f.queue_offset.value(), c.consumer, ms_of(c.at),
-                            to_ms(interval + slack)));
+                            to_ms(interval + slack)),
+                c.at);
   }
   v.figures["consumed"] = consumed;
   v.figures["redelivered"] = redelivered;

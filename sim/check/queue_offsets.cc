@@ -27,12 +27,14 @@ Verdict check_queue_offsets(const History& h) {
   struct Last {
     const ConsumeRecord* record = nullptr;
     std::set<std::int64_t> offsets;
+    std::map<std::int64_t, MonoTime> first_at;  // offset -> when it was first consumed
   };
   std::map<std::pair<std::string, MessageQueue>, Last> queues;
   std::int64_t explained = 0, unexplained = 0;
   for (const ConsumeRecord& c : h.consumes) {
     Last& q = queues[{h.audience(c), c.queue}];
     q.offsets.insert(c.queue_offset.value());
+    q.first_at.try_emplace(c.queue_offset.value(), c.at);
     const ConsumeRecord* prev = q.record;
     q.record = &c;
     if (prev == nullptr || c.queue_offset > prev->queue_offset) continue;
@@ -44,7 +46,8 @@ Verdict check_queue_offsets(const History& h) {
     v.violation(fmt::format("{} offset {} ({}) consumed by {} ({}) at {} ms after offset {} ({}) at {} ms, with no crash, restart or "
                             "rebalance recorded between",
                             c.queue.to_string(), c.queue_offset.value(), c.id(), c.consumer, c.group, ms_of(c.at),
-                            prev->queue_offset.value(), prev->id(), ms_of(prev->at)));
+                            prev->queue_offset.value(), prev->id(), ms_of(prev->at)),
+                c.at);
   }
   std::int64_t holes = 0;
   for (const auto& [gq, q] : queues) {
@@ -55,8 +58,11 @@ Verdict check_queue_offsets(const History& h) {
     if (!h.settings.offsets_dense) continue;
     std::int64_t first_hole = lo;
     while (q.offsets.count(first_hole) > 0) ++first_hole;
+    // Its time: when the offset after the first hole was consumed (the hole was skipped then).
+    const auto after_hole = q.first_at.upper_bound(first_hole);
     v.violation(fmt::format("{} ({}): {} offsets between {} and {} never delivered, the first {}", gq.second.to_string(), gq.first,
-                            missing, lo, hi, first_hole));
+                            missing, lo, hi, first_hole),
+                after_hole->second);
   }
   v.figures["queues"] = static_cast<std::int64_t>(queues.size());
   v.figures["backward_explained"] = explained;

@@ -40,13 +40,15 @@ std::optional<Outage> outage_of(const History& h, const std::string& node) {
   return o;
 }
 
-void judge(Verdict& v, const char* name, std::optional<std::int64_t> figure, std::int64_t bound_ms, const std::string& why) {
+// A violation is timed at `since`, the event the figure is measured from.
+void judge(Verdict& v, const char* name, std::optional<std::int64_t> figure, std::int64_t bound_ms, const std::string& why,
+           MonoTime since) {
   if (figure) v.figures[name] = *figure;
   if (bound_ms <= 0) return;
   if (!figure) {
-    v.violation(fmt::format("{}: not measurable ({}), bound {} ms", name, why, bound_ms));
+    v.violation(fmt::format("{}: not measurable ({}), bound {} ms", name, why, bound_ms), since);
   } else if (*figure > bound_ms) {
-    v.violation(fmt::format("{} = {} ms exceeds the bound of {} ms", name, *figure, bound_ms));
+    v.violation(fmt::format("{} = {} ms exceeds the bound of {} ms", name, *figure, bound_ms), since);
   }
 }
 
@@ -82,7 +84,7 @@ void judge_outage(const History& h, const RouteStalenessBounds& b, const Outage&
     why = fmt::format("{} of {} NameServers dropped {}{}", dropped.size(), namesrvs.size(), g,
                       out.back ? fmt::format(" before it was back at {} ms", ms_of(*out.back)) : "");
   }
-  judge(v, "namesrv_drop_ms", ns_drop, b.namesrv_drop_within_ms, why);
+  judge(v, "namesrv_drop_ms", ns_drop, b.namesrv_drop_within_ms, why, out.from);
   if (dropped.size() < namesrvs.size() || dropped.empty()) return;
   MonoTime all_dropped{};
   for (const auto& [ns, at] : dropped) all_dropped = std::max(all_dropped, at);
@@ -112,7 +114,8 @@ void judge_outage(const History& h, const RouteStalenessBounds& b, const Outage&
         continue;
       }
       v.violation(fmt::format("{} still routed to {}'s master after every NameServer dropped it at {} ms", client, g,
-                              ms_of(all_dropped)));
+                              ms_of(all_dropped)),
+                  all_dropped);
       continue;
     }
     last_follow = std::max(last_follow, f->second);
@@ -120,7 +123,7 @@ void judge_outage(const History& h, const RouteStalenessBounds& b, const Outage&
   }
   v.figures["clients_followed"] = static_cast<std::int64_t>(followed.size());
   if (unmeasured > 0) v.figures["clients_unmeasured"] = unmeasured;
-  judge(v, "client_route_ms", client_lag, b.client_route_within_ms, "no client routed to " + g + " before the outage");
+  judge(v, "client_route_ms", client_lag, b.client_route_within_ms, "no client routed to " + g + " before the outage", all_dropped);
 
   std::int64_t failed = 0, slow = 0;
   for (const SendRecord& s : h.sends) {
@@ -153,6 +156,7 @@ void judge_queue_changes(const History& h, const RouteStalenessBounds& b, Verdic
   std::map<std::tuple<std::string, std::string, std::string>, RouteGroup> last;  // (namesrv, topic, group)
   std::optional<std::int64_t> lag;
   std::int64_t changes = 0;
+  MonoTime first_change{};
   for (const RouteRecord& r : h.routes) {
     if (!is_namesrv(r.observer)) continue;
     for (const auto& [g, now] : r.groups) {
@@ -161,19 +165,26 @@ void judge_queue_changes(const History& h, const RouteStalenessBounds& b, Verdic
       const RouteGroup before = prev->second;
       prev->second = now;
       if (before.write_queues == now.write_queues && before.read_queues == now.read_queues) continue;
-      ++changes;
-      // Every client whose route of the topic named the group before the change.
+      if (changes++ == 0) first_change = r.at;
+      // Every client whose route of the topic named the group before the change, and whether it
+      // shows the new counts: a client may already have them (a restarted NameServer learns a
+      // change the other NameServer served long ago: nothing for the client to follow).
       std::map<std::string, bool> follows;  // client -> caught up
+      auto shows = [&](const RouteGroup& rg) { return rg.write_queues == now.write_queues && rg.read_queues == now.read_queues; };
       for (const RouteRecord& c : h.routes) {
         if (is_namesrv(c.observer) || c.topic != r.topic) continue;
         auto cg = c.groups.find(g);
         if (c.at <= r.at) {
-          if (cg != c.groups.end()) follows[c.observer] = false;
+          if (cg != c.groups.end()) {
+            follows[c.observer] = shows(cg->second);
+          } else {
+            follows.erase(c.observer);
+          }
           continue;
         }
         auto f = follows.find(c.observer);
         if (f == follows.end() || f->second || cg == c.groups.end()) continue;
-        if (cg->second.write_queues == now.write_queues && cg->second.read_queues == now.read_queues) {
+        if (shows(cg->second)) {
           f->second = true;
           lag = std::max(lag.value_or(0), ms_between(r.at, c.at));
         }
@@ -181,14 +192,15 @@ void judge_queue_changes(const History& h, const RouteStalenessBounds& b, Verdic
       for (const auto& [client, caught_up] : follows) {
         if (!caught_up) {
           v.violation(fmt::format("{}'s route of {} never showed {} with {} write queues ({} changed it at {} ms)", client, r.topic, g,
-                                  now.write_queues, r.observer, ms_of(r.at)));
+                                  now.write_queues, r.observer, ms_of(r.at)),
+                      r.at);
         }
       }
     }
   }
   if (changes == 0) return;
   v.figures["queue_changes"] = changes;
-  judge(v, "client_queue_lag_ms", lag, b.client_route_within_ms, "no client used the topic");
+  judge(v, "client_queue_lag_ms", lag, b.client_route_within_ms, "no client used the topic", first_change);
 }
 
 }  // namespace

@@ -17,16 +17,16 @@ Verdict check_unexpected(const History& h) {
                                           c.consumer, c.group, ms_of(c.at));
     if (!c.intact) {
       ++corrupt;
-      v.violation("corrupt body: " + where);
+      v.violation("corrupt body: " + where, c.at);
       continue;
     }
     auto it = sent.find({c.producer, c.seq});
     if (it == sent.end()) {
       ++unexpected;
-      v.violation(fmt::format("{} was never sent: {}", c.id(), where));
+      v.violation(fmt::format("{} was never sent: {}", c.id(), where), c.at);
     } else if (it->second->key != c.key) {
       ++corrupt;
-      v.violation(fmt::format("{} carries key \"{}\", sent with \"{}\": {}", c.id(), c.key, it->second->key, where));
+      v.violation(fmt::format("{} carries key \"{}\", sent with \"{}\": {}", c.id(), c.key, it->second->key, where), c.at);
     }
   }
   v.figures["deliveries"] = static_cast<std::int64_t>(h.consumes.size());

@@ -8,6 +8,11 @@ void Verdict::violation(std::string text) {
   if (violations++ == 0) first_violation = std::move(text);
 }
 
+void Verdict::violation(std::string text, MonoTime at) {
+  if (violations == 0) first_violation_at = at;
+  violation(std::move(text));
+}
+
 std::string Verdict::to_line() const {
   std::string line = fmt::format("{}: {}", name, passed ? "PASS" : "FAIL");
   for (const auto& [k, v] : figures) line += fmt::format(" {}={}", k, v);

@@ -71,6 +71,7 @@ void legend(std::string& out) {
          "<span class=\"sw s-corrupt\"></span>corrupt"
          " &nbsp; marks:<span class=\"sw m-crash\"></span>crash<span class=\"sw m-start\"></span>start"
          "<span class=\"sw m-rebalance\"></span>rebalance<span class=\"sw m-fault\"></span>fault<span class=\"sw m-heal\"></span>heal"
+         "<span class=\"sw m-promote\"></span>promote<span class=\"sw m-route\"></span>route change"
          " &nbsp; shaded: fault windows</p>\n";
 }
 

@@ -132,4 +132,19 @@ void add_event_marks(Timeline& t, const check::History& h, MonoTime origin) {
   }
 }
 
+void add_route_marks(Timeline& t, const check::History& h, MonoTime origin) {
+  std::set<std::pair<std::string, std::string>> seen;  // (observer, topic) with a first route
+  int lane = -1;
+  for (const check::RouteRecord& r : h.routes) {
+    if (seen.emplace(r.observer, r.topic).second) continue;  // what it showed from the start
+    if (lane < 0) lane = t.lane(kLaneRoutes, "route changes");
+    std::string groups;
+    for (const auto& [g, q] : r.groups) {
+      if (!groups.empty()) groups += ", ";
+      groups += q.master ? fmt::format("{} {}w/{}r", g, q.write_queues, q.read_queues) : fmt::format("{} (no master)", g);
+    }
+    t.mark(lane, ms_since(origin, r.at), "route", fmt::format("{}: {} -> {}", r.observer, r.topic, groups.empty() ? "no route" : groups));
+  }
+}
+
 }  // namespace ferry::sim::report

@@ -9,9 +9,12 @@
 //                      names last (the last broker tried), else to one lane "unplaced".
 //   add_consume_lanes  one lane "consumer" per consumer node: each delivery counted as first (the
 //                      first time its group saw the message), again (a redelivery) or corrupt.
-//   add_event_marks    every History event (crash, start, fault, heal, rebalance) as a mark on its
-//                      node's lane (a broker node marks its group's lane: "broker-a-s1" is
-//                      broker-a's), else on one lane "events" for the other nodes.
+//   add_event_marks    every History event (crash, start, fault, heal, rebalance, promote) as a
+//                      mark on its node's lane (a broker node marks its group's lane:
+//                      "broker-a-s1" is broker-a's), else on one lane "events" for the other nodes.
+//   add_route_marks    one lane "routes": every change of a NameServer's or a client's route of a
+//                      topic after the first one it showed (History::routes), as a mark naming
+//                      the observer and the groups the route then had.
 //
 // The lanes named in `groups` / `consumers` come first, in that order, even when empty; others
 // the history mentions follow, sorted by name.
@@ -31,6 +34,7 @@ inline constexpr const char* kLaneBroker = "broker";
 inline constexpr const char* kLaneUnplaced = "unplaced";
 inline constexpr const char* kLaneConsumer = "consumer";
 inline constexpr const char* kLaneEvents = "events";
+inline constexpr const char* kLaneRoutes = "routes";
 
 // Milliseconds from origin to t (negative when t is earlier).
 std::int64_t ms_since(MonoTime origin, MonoTime t);
@@ -38,5 +42,6 @@ std::int64_t ms_since(MonoTime origin, MonoTime t);
 void add_send_lanes(Timeline& t, const check::History& h, MonoTime origin, const std::vector<std::string>& groups);
 void add_consume_lanes(Timeline& t, const check::History& h, MonoTime origin, const std::vector<std::string>& consumers);
 void add_event_marks(Timeline& t, const check::History& h, MonoTime origin);
+void add_route_marks(Timeline& t, const check::History& h, MonoTime origin);
 
 }  // namespace ferry::sim::report

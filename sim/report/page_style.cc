@@ -52,6 +52,8 @@ svg.timeline .mark line { stroke-width: 1.5; }
 .mark-rebalance line, .mark-rebalance path { stroke: #1565c0; fill: #1565c0; } .m-rebalance { background: #1565c0; }
 .mark-fault line, .mark-fault path { stroke: #ef6c00; fill: #ef6c00; } .m-fault { background: #ef6c00; }
 .mark-heal line, .mark-heal path { stroke: #00897b; fill: #00897b; } .m-heal { background: #00897b; }
+.mark-promote line, .mark-promote path { stroke: #6a1b9a; fill: #6a1b9a; } .m-promote { background: #6a1b9a; }
+.mark-route line, .mark-route path { stroke: #546e7a; fill: #546e7a; } .m-route { background: #546e7a; }
 )css";
 }
 

@@ -80,6 +80,7 @@ ReportModel model_from_run(const scenario::Scenario& s, const scenario::RunOutco
   add_send_lanes(m.timeline, h, origin, groups);
   add_consume_lanes(m.timeline, h, origin, consumers);
   add_event_marks(m.timeline, h, origin);
+  add_route_marks(m.timeline, h, origin);
   add_schedule_windows(m.timeline, s);
   return m;
 }
@@ -103,6 +104,7 @@ ReportModel model_from_history(const check::History& h, std::string_view source,
   add_send_lanes(m.timeline, h, first, {});
   add_consume_lanes(m.timeline, h, first, {});
   add_event_marks(m.timeline, h, first);
+  add_route_marks(m.timeline, h, first);
   add_event_windows(m.timeline, h, first);
   return m;
 }

@@ -39,7 +39,7 @@ std::string bounded_text(std::string_view text, std::size_t max_bytes = kTextByt
 
 struct Mark {
   std::int64_t at_ms = 0;
-  std::string kind;  // "crash", "start", "rebalance", "fault", "heal" (a CSS class on the page)
+  std::string kind;  // "crash", "start", "rebalance", "fault", "heal", "promote", "route" (a CSS class)
   std::string text;
 };
 

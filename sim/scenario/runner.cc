@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "sim/scenario/fault_schedule.h"
+#include "sim/scenario/log_capture.h"
 #include "sim/scenario/offset_observer.h"
 #include "sim/scenario/route_observer.h"
 #include "sim/scenario/watch.h"
@@ -83,7 +84,10 @@ struct GroupMembers {
 
 }  // namespace
 
-RunOutcome run_scenario(const Scenario& s, std::uint64_t seed) {
+namespace {
+
+// One seed, its nodes' log lines captured by `capture` (attached once the World exists).
+RunOutcome run_captured(const Scenario& s, std::uint64_t seed, LogCapture& capture) {
   RunOutcome out;
   out.seed = seed;
   if (auto mixed = mixed_models(s)) {
@@ -92,6 +96,7 @@ RunOutcome run_scenario(const Scenario& s, std::uint64_t seed) {
   }
   out.cluster = std::make_unique<cluster::Cluster>(world_options(s, seed), s.cluster);
   cluster::Cluster& c = *out.cluster;
+  capture.attach(c.world(), out.history);
   const MonoTime world_start = c.world().now();
   if (Status booted = c.boot(std::chrono::minutes(2)); !booted.ok()) {
     out.error = Error(booted.error().code, "boot: " + booted.error().detail);
@@ -161,6 +166,7 @@ RunOutcome run_scenario(const Scenario& s, std::uint64_t seed) {
       switch (r) {
         case Requirement::brokers_running: require.push_back(c.brokers_running()); break;
         case Requirement::routes_converged:
+          if (!s.checks.routes) break;  // [checks] routes = false: the file does not judge routes
           for (const cluster::TopicSpec& t : s.cluster.topics) require.push_back(c.routes_converged(t.name));
           break;
         case Requirement::producers_done: require.push_back(cluster::producers_done(c, producers)); break;
@@ -188,6 +194,15 @@ RunOutcome run_scenario(const Scenario& s, std::uint64_t seed) {
   out.verdicts = check::run_all_checks(*out.history);
   out.trace_hash = c.world().final_hash();
   out.simulated = c.world().now() - world_start;
+  return out;
+}
+
+}  // namespace
+
+RunOutcome run_scenario(const Scenario& s, std::uint64_t seed) {
+  LogCapture capture;  // puts the process's log sinks and level back however the run ends
+  RunOutcome out = run_captured(s, seed, capture);
+  out.recent_logs = capture.finish();
   return out;
 }
 

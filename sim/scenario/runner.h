@@ -14,6 +14,11 @@
 //
 // Observers (watch.h): an OffsetObserver (offset_observer.h) records the masters' committed
 // offsets into History::commits every 250 ms of virtual time, for the committed-offsets checker.
+//
+// Logs: the run captures its nodes' log lines whatever the printed level (log_capture.h): error
+// lines into the History (judged by the error-logs checker against the file's expected_errors),
+// the last lines at info and above into RunOutcome::recent_logs. The process's log sinks and
+// level are put back when run_scenario returns or throws.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +30,7 @@
 #include "sim/check/checkers.h"
 #include "sim/cluster/cluster.h"
 #include "sim/cluster/workload.h"
+#include "sim/scenario/recent_logs.h"
 #include "sim/scenario/scenario.h"
 
 namespace ferry::sim::scenario {
@@ -41,6 +47,11 @@ struct RunOutcome {
   // Why the run could not be carried out (boot failed, a fault could not be applied, an
   // unsupported client); the verdicts are then empty.
   std::optional<Error> error;
+
+  // ---- the run's log (log_capture.h) ----
+  // The last lines every node logged at info and above (bounded, timed by the World), whatever
+  // the printed level: `mqsim run` prints those around a failed seed's first violation.
+  RecentLogs recent_logs;
 
   // True when the run was carried out, converged (if liveness is enabled) and every checker passed.
   bool passed() const;

@@ -93,8 +93,9 @@ enum class FaultAction : std::uint8_t {
                       // is retired: the liveness phase does not start it again
   update_topic,       // the operator changes `topic`'s queue count to `queues` on the target masters
                       // (UPDATE_AND_CREATE_TOPIC, as mqadmin updateTopic)
+  slow_disk,          // every sync of the targets' disks takes `latency` more; duration: restored
 };
-inline constexpr std::uint8_t kFaultActionMax = static_cast<std::uint8_t>(FaultAction::update_topic);
+inline constexpr std::uint8_t kFaultActionMax = static_cast<std::uint8_t>(FaultAction::slow_disk);
 const char* fault_action_name(FaultAction a);
 std::optional<FaultAction> parse_fault_action(std::string_view name);
 
@@ -118,7 +119,7 @@ struct FaultEntry {
   std::optional<Duration> duration;
   CrashKind kind = CrashKind::process_kill;  // restart: how the node goes down
   bool wipe = false;                         // restart: wipe the disk while down
-  Duration latency{};                        // clog: the extra latency (> 0)
+  Duration latency{};                        // clog, slow_disk: the extra latency (> 0)
   std::int64_t skew_ms = 0;                  // skew_clock: the jump of the wall clock
   std::uint64_t free_bytes = 0;              // fill_disk: what is left free
   // promote_slave: the role the slave takes; unset = its group's configured master role.
@@ -184,7 +185,7 @@ struct CheckSettings {
   std::optional<bool> per_key_order;
   bool offsets_dense = false;      // a group's consumed offsets of a queue have no holes
   bool offsets_monotonic = true;   // committed offsets move forward only (or an explained reset)
-  bool routes = true;              // routes converge after the heal
+  bool routes = true;              // routes converge after the heal (false: the liveness phase skips routes_converged)
   // Error-level log lines the scenario expects (substrings); any other fails the run.
   std::vector<std::string> expected_errors;
   std::vector<NamedCheck> named;   // in the order of the catalog
@@ -209,8 +210,8 @@ struct Scenario {
 };
 
 // The settings a History carries for the checkers (sim/check): strict loss, the duplicate bound,
-// dense and monotonic offsets, corruption, per-key order. (`routes`, `expected_errors` and the
-// named checks are the runner's to apply.)
+// dense and monotonic offsets, corruption, per-key order, the expected error lines, the named
+// checks. (The other checks of CheckSettings are the runner's to apply.)
 check::CheckSettings history_check_settings(const Scenario& s);
 
 // The World's options for one seed of `s`: sim::swarm_options(seed) when run.swarm, else the

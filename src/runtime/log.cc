@@ -79,4 +79,10 @@ void set_default_log_sinks(std::vector<spdlog::sink_ptr> sinks) {
   d.sinks = std::move(sinks);
 }
 
+std::vector<spdlog::sink_ptr> default_log_sinks() {
+  Defaults& d = defaults();
+  std::lock_guard lock(d.mu);
+  return d.sinks;
+}
+
 }  // namespace ferry

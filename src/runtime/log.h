@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace ferry {
 
@@ -22,6 +23,10 @@ std::shared_ptr<spdlog::logger> make_node_logger(const std::string& node, const 
 void set_default_log_level(spdlog::level::level_enum level);
 spdlog::level::level_enum default_log_level();
 // Replaces the sinks new node loggers write to (e.g. console + rotating file in the daemons).
+// Loggers made before keep the sinks they were made with.
 void set_default_log_sinks(std::vector<spdlog::sink_ptr> sinks);
+// The sinks new node loggers write to now (shared with them): a caller that replaces them for a
+// while (the simulator's per-run log capture) puts these back after.
+std::vector<spdlog::sink_ptr> default_log_sinks();
 
 }  // namespace ferry

@@ -91,7 +91,7 @@ TEST(MqsimCheck, ARecordedRunPassesAndAPlantedViolationFailsNamingIt) {
     EXPECT_NE(r.output.find("lost-acked: PASS"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("acked=80"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("ordered_acked=40"), std::string::npos) << r.output;
-    EXPECT_NE(r.output.find("6 passed, 0 failed"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("7 passed, 0 failed"), std::string::npos) << r.output;
   }
 
   // Planted: the first delivery of an acknowledged message vanishes (lost), and a delivery of a
@@ -123,10 +123,53 @@ TEST(MqsimCheck, ARecordedRunPassesAndAPlantedViolationFailsNamingIt) {
   EXPECT_NE(t.output.find("truncated"), std::string::npos) << t.output;
 }
 
+// Seconds in "12.345678s" at `pos` (the node loggers' virtual time), or -1.
+double seconds_at(const std::string& text, std::size_t pos) {
+  const std::size_t end = text.find('s', pos);
+  if (end == std::string::npos) return -1;
+  try {
+    return std::stod(text.substr(pos, end - pos));
+  } catch (const std::exception&) {
+    return -1;
+  }
+}
+
+// After "FAILED:", the nodes' log lines around the first violation: a heading naming the
+// violation's time, then lines "    [T s] [node] [level] text" with T within 2 s before to 1 s
+// after it, some of them info lines (below the printed level), the broker's among them, and a
+// marker where the violation falls.
+void expect_node_logs_near_the_violation(const std::string& output) {
+  const std::size_t failed = output.find("FAILED:");
+  ASSERT_NE(failed, std::string::npos) << output;
+  const std::string key = "(the first violation at ";
+  const std::size_t heading = output.find(key, failed);
+  ASSERT_NE(heading, std::string::npos) << output;
+  const double t = seconds_at(output, heading + key.size());
+  ASSERT_GT(t, 0) << output;
+  EXPECT_NE(output.find("---- ", heading), std::string::npos) << output;
+  std::size_t lines = 0, info = 0, broker = 0;
+  for (std::size_t at = output.find("\n    [", heading); at != std::string::npos && at < output.find("  replay:", heading);
+       at = output.find("\n    [", at + 1)) {
+    const double line_t = seconds_at(output, at + 6);
+    const std::size_t eol = output.find('\n', at + 1);
+    const std::string line = output.substr(at + 1, eol - at - 1);
+    ++lines;
+    EXPECT_GE(line_t, t - 2.0 - 1e-6) << line;
+    EXPECT_LE(line_t, t + 1.0 + 1e-6) << line;
+    info += line.find("] [info] ") != std::string::npos ? 1 : 0;
+    broker += line.find("] [broker-a] ") != std::string::npos ? 1 : 0;
+  }
+  EXPECT_GT(lines, 0u) << output;
+  EXPECT_LE(lines, 60u) << output;
+  EXPECT_GT(info, 0u) << "info lines are shown though --log-level hid them\n" << output;
+  EXPECT_GT(broker, 0u) << output;
+}
+
 // A scenario that loses acknowledged messages (an ASYNC_FLUSH broker without a slave powered off
 // under load, the loss judged strictly): mqsim run says FAILED with the first violation, prints the
 // command that replays the seed, saves the history, and exits 1; mqsim check on that history fails
-// the same way.
+// the same way. Under FAILED it shows the nodes' log lines around the first violation, at info
+// and above, whatever --log-level printed.
 TEST(MqsimRun, AFailedSeedSaysWhyPrintsItsReplayAndSavesItsHistory) {
   const std::string file = scratch_dir() + "lossy.toml";
   {
@@ -172,6 +215,12 @@ lost = "strict"
   const Ran c = mqsim("check " + history);
   EXPECT_EQ(c.exit_code, 1) << c.output;
   EXPECT_NE(c.output.find("lost-acked: FAIL"), std::string::npos) << c.output;
+  expect_node_logs_near_the_violation(r.output);
+
+  // Nothing printed while it ran, the lines around the violation all the same.
+  const Ran quiet = mqsim("run " + file + " --seed 1 --log-level off");
+  EXPECT_EQ(quiet.exit_code, 1) << quiet.output;
+  expect_node_logs_near_the_violation(quiet.output);
 }
 
 TEST(MqsimCheck, UsageAndHelp) {

@@ -117,7 +117,7 @@ TEST_F(ReportInBrowser, LatencyBackoffPageShowsVerdictsLanesAndWindows) {
 
   // The checkers mqsim printed ("  lost-acked: PASS acked=..."): each must have its row.
   std::set<std::string> checkers;
-  const std::regex verdict_line(R"(^  ([a-z_-]+): (PASS|FAIL))");  // named checks: latency_backoff
+  const std::regex verdict_line(R"(^  ([a-z_-]+): (PASS|FAIL))");
   std::istringstream lines(printed);
   for (std::string line; std::getline(lines, line);) {
     std::smatch m;
@@ -162,8 +162,9 @@ TEST_F(ReportInBrowser, LatencyBackoffPageShowsVerdictsLanesAndWindows) {
     first_blue += p == 0x1565c0 ? 1 : 0;  // .s-first: first deliveries
   }
   EXPECT_GT(colours.size(), 32u) << "a blank or nearly blank screenshot";
-  EXPECT_GT(ok_green, 2000u) << "the broker lanes' ok columns are not painted";
-  EXPECT_GT(first_blue, 2000u) << "the consumer lane's columns are not painted";
+  // (A 14-minute run at 1400 px: columns of 750 ms, each a thin bar; an unpainted lane has none.)
+  EXPECT_GT(ok_green, 800u) << "the broker lanes' ok columns are not painted";
+  EXPECT_GT(first_blue, 800u) << "the consumer lane's columns are not painted";
 }
 
 }  // namespace

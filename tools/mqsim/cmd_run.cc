@@ -1,9 +1,9 @@
 // mqsim run FILE [--seed N | --seeds A..B] [--swarm] [--check-determinism] [--history FILE]
 //                [--report FILE.html] [--log-level LEVEL]
 // Runs a scenario file (docs/scenarios.md) on each seed: one line per checker with its figures,
-// the trace hash, simulated and real time; on a failure the first violation, the history saved
-// (always) and the one command that replays the seed; with --report, one HTML page a seed
-// (sim/report/html_report.h) and where it went. Exit 0 only when every seed passes.
+// the trace hash, simulated and real time; on a failure the first violation, the nodes' log lines
+// around it (log_window.h), the history saved (always) and the one command that replays the seed;
+// with --report, one HTML page a seed (sim/report/html_report.h) and where it went. Exit 0 only when every seed passes.
 #include <fmt/format.h>
 
 #include <charconv>
@@ -18,6 +18,7 @@
 #include "sim/scenario/runner.h"
 #include "tools/mqsim/command.h"
 #include "tools/mqsim/history_file.h"
+#include "tools/mqsim/log_window.h"
 #include "tools/mqsim/report_file.h"
 #include "tools/mqsim/scenario_file.h"
 
@@ -40,7 +41,8 @@ constexpr const char* kRunUsage =
     "  --report FILE.html    write each seed's report: one self-contained HTML page (verdicts and a\n"
     "                        timeline of sends, deliveries, faults); with several seeds the seed goes\n"
     "                        before the extension (FILE-seedN.html)\n"
-    "  --log-level LEVEL     the nodes' log level (default warn)\n"
+    "  --log-level LEVEL     the nodes' printed log level (default warn); a failed seed also shows\n"
+    "                        its nodes' lines at info and above around the first violation\n"
     "Exit 0 when every seed passes, 1 when one fails, 2 on bad usage.\n";
 
 std::optional<std::uint64_t> number(std::string_view text) {
@@ -173,8 +175,10 @@ int run_run(const std::vector<std::string>& args) {
       out += "  PASSED\n";
     } else {
       ++failed;
-      out += fmt::format("  FAILED: {}\n  replay: build/bin/mqsim run {} --seed {}{}\n", failure, *file, seed,
-                         swarm ? " --swarm" : "");
+      out += fmt::format("  FAILED: {}\n", failure);
+      // What the nodes said around the first violation, whatever --log-level printed.
+      if (const std::optional<MonoTime> at = first_violation_time(run)) out += format_log_window(run.recent_logs, *at);
+      out += fmt::format("  replay: build/bin/mqsim run {} --seed {}{}\n", *file, seed, swarm ? " --swarm" : "");
     }
     std::fputs(out.c_str(), stdout);
     std::fflush(stdout);
