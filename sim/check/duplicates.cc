@@ -19,7 +19,7 @@ Verdict check_duplicates(const History& h) {
   for (const ConsumeRecord& c : h.consumes) {
     if (!c.intact) continue;
     const Msg m{c.producer, c.seq};
-    if (deliveries[{c.group, m}]++ > 0) {
+    if (deliveries[{h.audience(c), m}]++ > 0) {
       ++duplicates;
       if (first_duplicate == nullptr) first_duplicate = &c;
     }

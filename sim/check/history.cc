@@ -53,6 +53,24 @@ std::set<std::string> History::groups() const {
   return out;
 }
 
+bool History::broadcast_group(const std::string& group) const {
+  for (const auto& [name, info] : consumers) {
+    if (info.group == group && info.broadcast) return true;
+  }
+  return false;
+}
+
+std::string History::audience(const ConsumeRecord& c) const {
+  auto it = consumers.find(c.consumer);
+  if (it != consumers.end() && it->second.broadcast) return c.group + "/" + c.consumer;
+  return c.group;
+}
+
+void History::record_consumer(MonoTime at, const std::string& name, ConsumerInfo info) {
+  auto [it, fresh] = consumers.emplace(name, std::move(info));
+  if (fresh) it->second.first_start = at;
+}
+
 void History::record_event(MonoTime at, EventKind kind, std::string target, std::string detail) {
   events.push_back(Event{at, kind, std::move(target), std::move(detail)});
 }

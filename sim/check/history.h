@@ -134,6 +134,18 @@ struct OffsetPersistenceBounds {
   std::int64_t slack_ms = 1'000;
 };
 
+// send_outcomes.h: the producers' answers counted (-1: counted only), slow acknowledgements,
+// and, with a group, how long after its fault ends it takes writes again.
+struct SendOutcomesBounds {
+  std::int64_t failed_max = -1;
+  std::int64_t unknown_max = -1;
+  std::int64_t not_durable_min = 0;
+  std::int64_t slow_ms = 1'000;
+  std::int64_t slow_ok_min = 0;
+  std::string group;  // "" = no group figures
+  std::int64_t writes_resume_within_ms = 0;
+};
+
 // ---- error-level log lines (captured by the runner, sim/scenario/log_capture.h) -------------
 
 // One log line of a node: when (the World's virtual time, not the node's skewed clock), whose,
@@ -163,10 +175,43 @@ struct CheckSettings {
   std::optional<RouteStalenessBounds> route_staleness;
   std::optional<LatencyBackoffBounds> latency_backoff;
   std::optional<OffsetPersistenceBounds> offset_persistence;
+  std::optional<SendOutcomesBounds> send_outcomes;
 
   // Error-level log lines the scenario expects (substrings of the text); the error-logs checker
   // fails on any other (error_logs.h).
   std::vector<std::string> expected_errors;
+  // ---- consumer apps' settings (committed offsets, corruption, per-key order) ----
+  // Fail when a broker's committed offset of a (group, queue) moves back unexplained
+  // (committed_offsets.h); when false the moves are figures only.
+  bool offsets_monotonic = true;
+  // Fail on a corrupt delivery (a body failing its checksum, or one nobody sent); when false
+  // they are counted only.
+  bool corrupt_fails = true;
+  // Per-key order (key_order.h): unset judges the sends to ordered topics; true judges every
+  // acknowledged send; false counts reorders without failing.
+  std::optional<bool> per_key_order;
+};
+
+// ---- consumers and committed offsets ------------------------------------------------------
+
+// One consumer node as its app described itself at (first) start, and when it left for good.
+struct ConsumerInfo {
+  std::string group;
+  std::string topic;
+  bool broadcast = false;  // message model BROADCASTING: it must receive everything itself
+  std::string kind;        // "push-concurrently", "push-orderly", "lite-pull" (for people)
+  MonoTime first_start{};
+  std::optional<MonoTime> left_at;  // stopped for good (a scenario's stop_at)
+};
+
+// An offset a broker's ConsumerOffsetManager held at `at` for (group, queue), recorded by an
+// observer of the running masters whenever it changed (sim/scenario/offset_observer.h).
+struct CommitRecord {
+  MonoTime at{};
+  std::string broker;  // the broker node ("broker-a", "broker-a-s1" once promoted)
+  std::string group;
+  MessageQueue queue;  // queue.broker_name is the broker group
+  QueueOffset offset;
 };
 
 struct History {
@@ -185,6 +230,12 @@ struct History {
   // What the runner's observers saw (sim/scenario/route_observer.h), in time order.
   std::vector<RouteRecord> routes;
   std::vector<RegistrationRecord> registrations;
+  // ---- consumers and committed offsets ----
+  // Every consumer node by name (recorded by the consumer apps; empty in histories that predate
+  // it: every group is then judged as a clustering group).
+  std::map<std::string, ConsumerInfo> consumers;
+  // Committed offsets as the brokers held them, in time order (checker committed-offsets).
+  std::vector<CommitRecord> commits;
 
   // Sends acknowledged with SEND_OK, by (producer, seq).
   std::set<std::pair<std::string, std::uint64_t>> acked() const;
@@ -192,6 +243,13 @@ struct History {
   std::set<std::pair<std::string, std::uint64_t>> consumed_by(const std::string& group) const;
   // Every group that subscribed or consumed something, sorted.
   std::set<std::string> groups() const;
+  // True when `group`'s consumers are broadcast ones (ConsumerInfo::broadcast).
+  bool broadcast_group(const std::string& group) const;
+  // Who must receive a message once: the group of a clustering consumer, "group/consumer" of a
+  // broadcast one. Duplicates, order and offsets are judged per audience.
+  std::string audience(const ConsumeRecord& c) const;
+  // Records a consumer app's start: the first start sets first_start, a later one keeps it.
+  void record_consumer(MonoTime at, const std::string& name, ConsumerInfo info);
 
   void record_event(MonoTime at, EventKind kind, std::string target, std::string detail);
 

@@ -66,6 +66,23 @@ void enum_field(Ar& ar, const char* name, E& e, std::uint8_t max, const char* (*
   }
 }
 
+// A field added after version 2 was written: a json file without it still loads (the field keeps
+// its default; cereal looks fields up by name, so the order of the others does not matter);
+// binary files always carry it.
+template <class Ar, class T>
+void later_field(Ar& ar, const char* name, T& value) {
+  if constexpr (Ar::is_loading::value && cereal::traits::is_text_archive<Ar>::value) {
+    try {
+      ar(cereal::make_nvp(name, value));
+    } catch (const cereal::Exception& e) {
+      // cereal's words for exactly this field missing (its lookup throws before reading anything).
+      if (std::string_view(e.what()) != fmt::format("JSON Parsing failed - provided NVP ({}) not found", name)) throw;
+    }
+  } else {
+    ar(cereal::make_nvp(name, value));
+  }
+}
+
 }  // namespace
 
 template <class Ar>
@@ -146,13 +163,44 @@ void serialize(Ar& ar, LogLine& l) {
 }
 
 template <class Ar>
+void serialize(Ar& ar, SendOutcomesBounds& b) {
+  ar(cereal::make_nvp("failed_max", b.failed_max), cereal::make_nvp("unknown_max", b.unknown_max),
+     cereal::make_nvp("not_durable_min", b.not_durable_min), cereal::make_nvp("slow_ms", b.slow_ms),
+     cereal::make_nvp("slow_ok_min", b.slow_ok_min), cereal::make_nvp("group", b.group),
+     cereal::make_nvp("writes_resume_within_ms", b.writes_resume_within_ms));
+}
+
+template <class Ar>
 void serialize(Ar& ar, CheckSettings& s) {
   ar(cereal::make_nvp("lost_strict", s.lost_strict), cereal::make_nvp("duplicates_max", s.duplicates_max),
      cereal::make_nvp("offsets_dense", s.offsets_dense), cereal::make_nvp("failover", s.failover),
      cereal::make_nvp("route_staleness", s.route_staleness), cereal::make_nvp("latency_backoff", s.latency_backoff),
      cereal::make_nvp("offset_persistence", s.offset_persistence));
-  // Since version 3: the error-logs checker's substrings.
-  ar(cereal::make_nvp("expected_errors", s.expected_errors));
+  // Since version 3: the error-logs checker's substrings; since 4: send_outcomes.
+  ar(cereal::make_nvp("expected_errors", s.expected_errors), cereal::make_nvp("send_outcomes", s.send_outcomes));
+  // ---- consumer apps' settings ----
+  later_field(ar, "offsets_monotonic", s.offsets_monotonic);
+  later_field(ar, "corrupt_fails", s.corrupt_fails);
+  later_field(ar, "per_key_order", s.per_key_order);
+}
+
+// ---- consumers and committed offsets ----
+
+template <class Ar>
+void serialize(Ar& ar, ConsumerInfo& c) {
+  ar(cereal::make_nvp("group", c.group), cereal::make_nvp("topic", c.topic), cereal::make_nvp("broadcast", c.broadcast),
+     cereal::make_nvp("kind", c.kind));
+  time_field(ar, "first_start_ns", c.first_start);
+  std::optional<std::int64_t> left = c.left_at ? std::optional<std::int64_t>(to_ns(*c.left_at)) : std::nullopt;
+  ar(cereal::make_nvp("left_at_ns", left));
+  if constexpr (Ar::is_loading::value) c.left_at = left ? std::optional<MonoTime>(MonoTime(Duration(*left))) : std::nullopt;
+}
+
+template <class Ar>
+void serialize(Ar& ar, CommitRecord& c) {
+  time_field(ar, "at_ns", c.at);
+  ar(cereal::make_nvp("broker_node", c.broker), cereal::make_nvp("group", c.group));
+  queue_fields(ar, c.queue, c.offset);
 }
 
 template <class Ar>
@@ -169,6 +217,9 @@ void serialize(Ar& ar, History& h) {
     }
     if (h.error_logs_not_kept < 0) throw cereal::Exception(fmt::format("error_logs_not_kept = {} is negative", h.error_logs_not_kept));
   }
+  // ---- consumers and committed offsets ----
+  later_field(ar, "consumers", h.consumers);
+  later_field(ar, "commits", h.commits);
 }
 
 namespace {

@@ -8,7 +8,9 @@
 //
 // decode_history() never crashes on bad input: a wrong magic or version, a short or damaged
 // file, a missing field or a value out of range come back as Errc::corrupt (or
-// Errc::unsupported for another version) with what was wrong. encode_history() cannot fail.
+// Errc::unsupported for another version) with what was wrong. Fields added to version 2 later
+// (History::consumers and commits, the later CheckSettings) may be missing from a json file: they
+// keep their defaults. encode_history() cannot fail.
 // Files are read and written by the caller (tools/mqsim/history_file.h): nothing here does I/O.
 #pragma once
 
@@ -24,7 +26,8 @@ namespace ferry::sim::check {
 enum class HistoryEncoding : std::uint8_t { json, binary };
 
 // 3: CheckSettings::expected_errors, History::error_logs and error_logs_not_kept.
-inline constexpr std::uint32_t kHistoryVersion = 3;
+// 4: CheckSettings::send_outcomes.
+inline constexpr std::uint32_t kHistoryVersion = 4;
 inline constexpr std::string_view kHistoryFormatName = "ferry-history";
 inline constexpr std::string_view kHistoryBinaryMagic = "FERRYHST";
 inline constexpr std::size_t kHistoryBinaryHeaderBytes = 8 + 4 + 8 + 4;  // magic, version, length, crc

@@ -7,6 +7,8 @@
 // producers' sends interleave as they arrive). The promise needs an orderly consumer
 // (MessageListenerOrderly): a concurrent one may redeliver through its retry topic out of order,
 // so a workload marks its sends ordered only when its consumers consume orderly.
+// Judged per group, and per consumer in broadcast groups (History::audience). settings.per_key_order:
+// unset judges ordered sends; true judges every acknowledged send; false counts, never fails.
 // Figures: ordered_acked, keys, reorders.
 #pragma once
 

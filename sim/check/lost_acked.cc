@@ -17,6 +17,26 @@ std::vector<const SendRecord*> acked_not_consumed(const History& h, const std::s
   return out;
 }
 
+std::vector<const SendRecord*> acked_not_consumed_by(const History& h, const std::string& consumer) {
+  std::vector<const SendRecord*> out;
+  auto info = h.consumers.find(consumer);
+  if (info == h.consumers.end()) return out;
+  std::set<std::pair<std::string, std::uint64_t>> consumed;
+  std::map<MessageQueue, QueueOffset> started_at;  // the first offset it consumed of each queue
+  for (const ConsumeRecord& c : h.consumes) {
+    if (c.consumer != consumer || !c.intact) continue;
+    consumed.emplace(c.producer, c.seq);
+    started_at.emplace(c.queue, c.queue_offset);
+  }
+  for (const SendRecord& s : h.sends) {
+    if (s.outcome != SendOutcome::ok || s.topic != info->second.topic || s.sent_at < info->second.first_start) continue;
+    auto start = started_at.find(s.queue);
+    if (start != started_at.end() && s.queue_offset < start->second) continue;
+    if (consumed.count({s.producer, s.seq}) == 0) out.push_back(&s);
+  }
+  return out;
+}
+
 Verdict check_lost_acked(const History& h) {
   Verdict v;
   v.name = "lost-acked";
@@ -24,8 +44,9 @@ Verdict check_lost_acked(const History& h) {
   // its own topic: records are matched by the producer and sequence its body names.
   std::map<std::string, std::set<std::string>> topics_of_group = h.subscriptions;
   for (const ConsumeRecord& c : h.consumes) topics_of_group[c.group].insert(c.topic);
-  std::int64_t lost = 0;
+  std::int64_t lost = 0, broadcast_consumers = 0;
   for (const auto& [group, topics] : topics_of_group) {
+    if (h.broadcast_group(group)) continue;  // judged per consumer below
     for (const SendRecord* s : acked_not_consumed(h, group, topics)) {
       ++lost;
       v.violation(fmt::format("{} acknowledged at {} ms as {} offset {} was never consumed by {}", s->id(), ms_of(s->done_at),
@@ -33,6 +54,16 @@ Verdict check_lost_acked(const History& h) {
                   s->done_at);
     }
   }
+  for (const auto& [name, info] : h.consumers) {
+    if (!info.broadcast || info.left_at) continue;
+    ++broadcast_consumers;
+    for (const SendRecord* s : acked_not_consumed_by(h, name)) {
+      ++lost;
+      v.violation(fmt::format("{} acknowledged at {} ms as {} offset {} was never consumed by broadcast consumer {} ({})", s->id(),
+                              ms_of(s->done_at), s->queue.to_string(), s->queue_offset.value(), name, info.group));
+    }
+  }
+  v.figures["broadcast_consumers"] = broadcast_consumers;
   v.figures["acked"] = static_cast<std::int64_t>(h.acked().size());
   v.figures["lost"] = lost;
   v.figures["groups"] = static_cast<std::int64_t>(topics_of_group.size());

@@ -1,8 +1,14 @@
 // Checker (a): acknowledged messages lost. Every send acknowledged with SEND_OK must be consumed,
-// intact, by every group that consumes its topic (a group consumes a topic it subscribed to,
-// History::subscriptions, or that the history shows it consumed something of). Strict (settings.lost_strict: SYNC_FLUSH + SYNC_MASTER) fails on
-// any loss; tolerant passes and reports the loss as the figure `lost` (async modes).
-// Figures: acked, lost, groups. A violation names producer#seq, where it was stored and the group.
+// intact, by every clustering group that consumes its topic (a group consumes a topic it
+// subscribed to, History::subscriptions, or that the history shows it consumed something of),
+// and by every broadcast consumer (History::consumers) that stayed to the end: each of those must
+// have received every acknowledged send of its topic that was sent after its first start and
+// stored at or after where it started reading that queue (the first offset it consumed there; a
+// consumer starting at the last offset skips what came before). Strict (settings.lost_strict:
+// SYNC_FLUSH + SYNC_MASTER) fails on any loss; tolerant passes and reports the loss as the
+// figure `lost` (async modes).
+// Figures: acked, lost, groups, broadcast_consumers. A violation names producer#seq, where it was
+// stored and the group (or the broadcast consumer).
 #pragma once
 
 #include <set>
@@ -20,5 +26,10 @@ Verdict check_lost_acked(const History& h);
 // `topics` is empty, else of those topics. The liveness requirement all_acked_consumed
 // (sim/cluster/workload.h) waits for this to be empty.
 std::vector<const SendRecord*> acked_not_consumed(const History& h, const std::string& group, const std::set<std::string>& topics);
+
+// The acknowledged sends broadcast consumer `consumer` (a key of History::consumers) should have
+// received and has not (the rule above), in send order; empty for an unknown consumer. The
+// liveness requirement all_acked_consumed_by (sim/cluster/workload.h) waits for this to be empty.
+std::vector<const SendRecord*> acked_not_consumed_by(const History& h, const std::string& consumer);
 
 }  // namespace ferry::sim::check

@@ -32,7 +32,7 @@ Verdict check_queue_offsets(const History& h) {
   std::map<std::pair<std::string, MessageQueue>, Last> queues;
   std::int64_t explained = 0, unexplained = 0;
   for (const ConsumeRecord& c : h.consumes) {
-    Last& q = queues[{c.group, c.queue}];
+    Last& q = queues[{h.audience(c), c.queue}];
     q.offsets.insert(c.queue_offset.value());
     q.first_at.try_emplace(c.queue_offset.value(), c.at);
     const ConsumeRecord* prev = q.record;

@@ -1,4 +1,4 @@
-// Checker (e): per-queue consumed offsets. For each group and queue, in the order the listeners
+// Checker (e): per-queue consumed offsets. For each group (each consumer of a broadcast group) and queue, in the order the listeners
 // saw them, a delivered offset never goes back (or repeats) unless the step is explained: the
 // queue moved to another consumer of the group (a rebalance, seen in the history), or an event
 // (crash, start, fault, heal, rebalance: History::events) lies between the queue's previous

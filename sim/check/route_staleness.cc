@@ -166,18 +166,25 @@ void judge_queue_changes(const History& h, const RouteStalenessBounds& b, Verdic
       prev->second = now;
       if (before.write_queues == now.write_queues && before.read_queues == now.read_queues) continue;
       if (changes++ == 0) first_change = r.at;
-      // Every client whose route of the topic named the group before the change.
+      // Every client whose route of the topic named the group before the change, and whether it
+      // shows the new counts: a client may already have them (a restarted NameServer learns a
+      // change the other NameServer served long ago: nothing for the client to follow).
       std::map<std::string, bool> follows;  // client -> caught up
+      auto shows = [&](const RouteGroup& rg) { return rg.write_queues == now.write_queues && rg.read_queues == now.read_queues; };
       for (const RouteRecord& c : h.routes) {
         if (is_namesrv(c.observer) || c.topic != r.topic) continue;
         auto cg = c.groups.find(g);
         if (c.at <= r.at) {
-          if (cg != c.groups.end()) follows[c.observer] = false;
+          if (cg != c.groups.end()) {
+            follows[c.observer] = shows(cg->second);
+          } else {
+            follows.erase(c.observer);
+          }
           continue;
         }
         auto f = follows.find(c.observer);
         if (f == follows.end() || f->second || cg == c.groups.end()) continue;
-        if (cg->second.write_queues == now.write_queues && cg->second.read_queues == now.read_queues) {
+        if (shows(cg->second)) {
           f->second = true;
           lag = std::max(lag.value_or(0), ms_between(r.at, c.at));
         }

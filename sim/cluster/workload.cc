@@ -8,7 +8,9 @@
 #include "common/big_endian.h"
 #include "common/crc.h"
 #include "runtime/assert.h"
+#include "sim/check/acked_progress.h"
 #include "sim/check/lost_acked.h"
+#include "sim/cluster/consumer_apps.h"
 
 namespace ferry::sim::cluster {
 
@@ -142,70 +144,6 @@ class ProducerApp final : public ClientApp {
   bool done_ = false;
 };
 
-class ConsumerApp final : public ClientApp {
- public:
-  ConsumerApp(Runtime& rt, const client::ClientConfig& cc, ConsumerSpec spec, std::shared_ptr<History> history)
-      : spec_(std::move(spec)) {
-    spec_.config.group = spec_.group;
-    instance_ = std::make_unique<client::ClientInstance>(rt, cc);
-    instance_->start();
-    consumer_ = std::make_unique<client::PushConsumer>(*instance_, spec_.config);
-    const Status sub = consumer_->subscribe(spec_.topic, spec_.expression);
-    FERRY_ASSERT(sub.ok(), "subscribe {}: {}", spec_.topic, sub.ok() ? "" : sub.error().to_string());
-    const std::string name = cc.instance_name;
-    const std::string group = spec_.group;
-    history->record_event(rt.now(), EventKind::start, name, "consumer started in " + group);
-    history->subscriptions[group].insert(spec_.topic);
-    Runtime* r = &rt;
-    client::PushConsumer* pc = consumer_.get();
-    auto seen = std::make_shared<std::map<MessageQueue, std::weak_ptr<const client::ProcessQueue>>>();
-    consumer_->set_listener([history, name, group, r, pc, seen](const std::vector<MessageExt>& msgs, client::ConsumeConcurrentlyContext& ctx) {
-      // A batch from another ProcessQueue than the queue's last one: the queue was dropped and
-      // taken again (a rebalance on this client), so it restarts from the committed offset.
-      // Recorded, as it explains the redelivery that follows (checker queue-offsets).
-      std::shared_ptr<const client::ProcessQueue> now = pc->process_queue(ctx.queue);
-      auto [it, fresh] = seen->emplace(ctx.queue, now);
-      const bool same = !it->second.owner_before(now) && !now.owner_before(it->second) && !it->second.expired();
-      if (!fresh && !same) {
-        history->record_event(r->now(), EventKind::rebalance, name, "took " + ctx.queue.to_string() + " again");
-        it->second = now;
-      }
-      for (const MessageExt& m : msgs) {
-        ConsumeRecord c;
-        c.consumer = name;
-        c.group = group;
-        c.topic = m.topic;
-        c.queue = ctx.queue;
-        c.queue_offset = m.queue_offset;
-        c.reconsume_times = m.reconsume_times;
-        c.at = r->now();
-        c.pulled_from = now ? now->pulled_from() : -1;
-        if (auto f = parse_body(as_text(Bytes(m.body.data(), m.body.size())))) {
-          c.intact = true;
-          c.producer = std::move(f->producer);
-          c.seq = f->seq;
-          c.key = std::move(f->key);
-        }
-        history->consumes.push_back(std::move(c));
-      }
-      return client::ConsumeConcurrentlyStatus::CONSUME_SUCCESS;
-    });
-    const Status started = consumer_->start();
-    FERRY_ASSERT(started.ok(), "consumer {} did not start: {}", name, started.ok() ? "" : started.error().to_string());
-  }
-  ~ConsumerApp() override {
-    consumer_.reset();
-    instance_.reset();
-  }
-  client::PushConsumer& consumer() { return *consumer_; }
-  const client::ClientInstance& client_instance() const override { return *instance_; }
-
- private:
-  ConsumerSpec spec_;
-  std::unique_ptr<client::ClientInstance> instance_;
-  std::unique_ptr<client::PushConsumer> consumer_;
-};
-
 }  // namespace
 
 ClientFactory producer_app(ProducerSpec spec, std::shared_ptr<History> history) {
@@ -217,13 +155,42 @@ ClientFactory producer_app(ProducerSpec spec, std::shared_ptr<History> history) 
 
 ClientFactory consumer_app(ConsumerSpec spec, std::shared_ptr<History> history) {
   return [spec, history](Runtime& rt, const client::ClientConfig& cc) -> std::unique_ptr<NodeProcess> {
-    return std::make_unique<ConsumerApp>(rt, cc, spec, history);
+    return std::make_unique<PushConsumerApp>(rt, cc, spec, false, history);
   };
 }
 
+ClientFactory orderly_consumer_app(ConsumerSpec spec, std::shared_ptr<History> history) {
+  return [spec, history](Runtime& rt, const client::ClientConfig& cc) -> std::unique_ptr<NodeProcess> {
+    return std::make_unique<PushConsumerApp>(rt, cc, spec, true, history);
+  };
+}
+
+ClientFactory lite_pull_consumer_app(ConsumerSpec spec, std::shared_ptr<History> history) {
+  return [spec, history](Runtime& rt, const client::ClientConfig& cc) -> std::unique_ptr<NodeProcess> {
+    return std::make_unique<LitePullConsumerApp>(rt, cc, spec, history);
+  };
+}
+
+namespace {
+
+ConsumerNode* consumer_node(Cluster& c, NodeId node) { return dynamic_cast<ConsumerNode*>(c.world().node(node).process()); }
+
+}  // namespace
+
 client::PushConsumer* push_consumer_of(Cluster& c, NodeId node) {
-  auto* app = dynamic_cast<ConsumerApp*>(c.world().node(node).process());
-  return app ? &app->consumer() : nullptr;
+  ConsumerNode* app = consumer_node(c, node);
+  return app ? app->push() : nullptr;
+}
+
+client::LitePullConsumer* lite_pull_consumer_of(Cluster& c, NodeId node) {
+  ConsumerNode* app = consumer_node(c, node);
+  return app ? app->lite_pull() : nullptr;
+}
+
+std::optional<std::vector<MessageQueue>> held_queues_of(Cluster& c, NodeId node) {
+  ConsumerNode* app = consumer_node(c, node);
+  if (app == nullptr) return std::nullopt;
+  return app->held_queues();
 }
 
 const client::ClientInstance* client_instance_of(Cluster& c, NodeId node) {
@@ -238,15 +205,57 @@ bool producer_done(Cluster& c, NodeId node) {
 
 // ---- liveness requirements -----------------------------------------------------------------
 
+// Both are asked after every event of the liveness phase: an AckedProgress carries what it has
+// seen instead of scanning the whole History each time.
 Convergence all_acked_consumed(std::shared_ptr<History> history, std::string group) {
-  return Convergence{"acknowledged messages consumed by " + group, [history, group]() -> std::optional<std::string> {
-                       const auto missing = check::acked_not_consumed(*history, group, {});
-                       if (missing.empty()) return std::nullopt;
-                       return fmt::format("{} acknowledged messages not consumed yet (first: {})", missing.size(), missing.front()->id());
+  auto progress = std::make_shared<check::AckedProgress>(check::AckedProgress::for_group(history, group));
+  return Convergence{"acknowledged messages consumed by " + group, [progress]() -> std::optional<std::string> {
+                       const auto [n, first] = progress->missing();
+                       if (n == 0) return std::nullopt;
+                       return fmt::format("{} acknowledged messages not consumed yet (first: {})", n, first->id());
                      }};
 }
 
-Convergence consumers_assigned(Cluster& c, std::string topic, std::vector<NodeId> consumers) {
+Convergence all_acked_consumed_by(std::shared_ptr<History> history, std::string consumer) {
+  auto progress = std::make_shared<check::AckedProgress>(check::AckedProgress::for_consumer(history, consumer));
+  return Convergence{"acknowledged messages consumed by broadcast consumer " + consumer, [progress]() -> std::optional<std::string> {
+                       const auto [n, first] = progress->missing();
+                       if (n == 0) return std::nullopt;
+                       return fmt::format("{} acknowledged messages not consumed yet (first: {})", n, first->id());
+                     }};
+}
+
+namespace {
+
+// Broadcasting: every consumer that is up holds every queue.
+Convergence every_consumer_holds_all(Cluster& c, std::string topic, std::vector<NodeId> consumers) {
+  return Convergence{"queues of " + topic + " held by every broadcast consumer", [&c, topic, consumers]() -> std::optional<std::string> {
+                       std::int32_t queues = 0;
+                       for (const TopicSpec& t : c.spec().topics) {
+                         if (t.name == topic) queues = t.queues;
+                       }
+                       std::size_t up = 0;
+                       for (NodeId n : consumers) {
+                         std::optional<std::vector<MessageQueue>> held = held_queues_of(c, n);
+                         if (!held) continue;
+                         ++up;
+                         const std::set<MessageQueue> has(held->begin(), held->end());
+                         for (const BrokerGroupSpec& g : c.spec().brokers) {
+                           for (std::int32_t i = 0; i < queues; ++i) {
+                             const MessageQueue q{topic, g.name, QueueId(i)};
+                             if (has.count(q) == 0) return fmt::format("{} not held by {}", q.to_string(), c.name_of(n));
+                           }
+                         }
+                       }
+                       if (up == 0) return std::string("no consumer is up");
+                       return std::nullopt;
+                     }};
+}
+
+}  // namespace
+
+Convergence consumers_assigned(Cluster& c, std::string topic, std::vector<NodeId> consumers, bool broadcast) {
+  if (broadcast) return every_consumer_holds_all(c, std::move(topic), std::move(consumers));
   return Convergence{"queues of " + topic + " assigned", [&c, topic, consumers]() -> std::optional<std::string> {
                        std::int32_t queues = 0;
                        for (const TopicSpec& t : c.spec().topics) {
@@ -255,10 +264,10 @@ Convergence consumers_assigned(Cluster& c, std::string topic, std::vector<NodeId
                        std::map<MessageQueue, std::string> holder;
                        std::size_t up = 0;
                        for (NodeId n : consumers) {
-                         client::PushConsumer* pc = push_consumer_of(c, n);
-                         if (pc == nullptr) continue;
+                         std::optional<std::vector<MessageQueue>> held = held_queues_of(c, n);
+                         if (!held) continue;
                          ++up;
-                         for (const MessageQueue& q : pc->held_queues()) {
+                         for (const MessageQueue& q : *held) {
                            if (q.topic != topic) continue;
                            auto [it, fresh] = holder.emplace(q, c.name_of(n));
                            if (!fresh) return fmt::format("{} held by both {} and {}", q.to_string(), it->second, c.name_of(n));

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "client/client_instance.h"
+#include "client/lite_pull_consumer.h"
 #include "client/producer.h"
 #include "client/push_consumer.h"
 #include "sim/check/history.h"
@@ -85,22 +86,39 @@ struct ConsumerSpec {
 // A factory for Cluster::add_client: a ClientInstance and a producer that sends spec.messages
 // messages (shared count: a restarted node continues), recording each send in `history`.
 ClientFactory producer_app(ProducerSpec spec, std::shared_ptr<History> history);
-// A factory for Cluster::add_client: a ClientInstance and a clustering push consumer recording
-// every delivery in `history`.
+// Factories for Cluster::add_client: a ClientInstance and a consumer recording every delivery in
+// `history` (sim/cluster/consumer_apps.h), clustering or broadcasting per
+// spec.config.message_model. consumer_app: a push consumer with a concurrent listener;
+// orderly_consumer_app: a push consumer with an orderly listener (broker locks per queue);
+// lite_pull_consumer_app: a lite pull consumer subscribed to spec.topic (its rebalance picks the
+// queues), polling in a loop, auto commit (the push-specific knobs of spec.config do not apply).
 ClientFactory consumer_app(ConsumerSpec spec, std::shared_ptr<History> history);
+ClientFactory orderly_consumer_app(ConsumerSpec spec, std::shared_ptr<History> history);
+ClientFactory lite_pull_consumer_app(ConsumerSpec spec, std::shared_ptr<History> history);
 
-// The push consumer of a consumer_app node, nullptr while the node is down.
+// The push consumer of a consumer_app / orderly_consumer_app node, nullptr while the node is down
+// (or for another kind of node).
 client::PushConsumer* push_consumer_of(Cluster& c, NodeId node);
+// The lite pull consumer of a lite_pull_consumer_app node, nullptr while the node is down.
+client::LitePullConsumer* lite_pull_consumer_of(Cluster& c, NodeId node);
+// The queues a consumer node of any kind holds now (orderly: those it holds the broker lock of);
+// nullopt while it is down or for a node that is not a consumer app.
+std::optional<std::vector<MessageQueue>> held_queues_of(Cluster& c, NodeId node);
 // True once a producer_app node has sent all its messages (and they all completed).
 bool producer_done(Cluster& c, NodeId node);
 
 // ---- liveness requirements -----------------------------------------------------------------
 
-// Every message acknowledged (SEND_OK) by then was consumed, intact, by `group`.
+// Every message acknowledged (SEND_OK) by then, of the topics `group` subscribed to, was consumed,
+// intact, by (clustering) `group`.
 Convergence all_acked_consumed(std::shared_ptr<History> history, std::string group);
-// Every queue of `topic` on every broker group is held by exactly one of `consumers` (clustering),
-// and every consumer that is up holds its share.
-Convergence consumers_assigned(Cluster& c, std::string topic, std::vector<NodeId> consumers);
+// Every acknowledged message broadcast consumer `consumer` should have (check::acked_not_consumed_by:
+// sent after its first start, at or after where it started reading) was consumed by it.
+Convergence all_acked_consumed_by(std::shared_ptr<History> history, std::string consumer);
+// Clustering: every queue of `topic` on every broker group is held by exactly one of `consumers`
+// (orderly: with its broker lock). Broadcast: every one of `consumers` that is up holds every
+// queue. At least one must be up.
+Convergence consumers_assigned(Cluster& c, std::string topic, std::vector<NodeId> consumers, bool broadcast = false);
 // Every producer node finished its sends.
 Convergence producers_done(Cluster& c, std::vector<NodeId> producers);
 

@@ -30,7 +30,8 @@ bool lasts(const FaultEntry& f) {
     case FaultAction::partition_one_way:
     case FaultAction::isolate:
     case FaultAction::clog:
-    case FaultAction::fill_disk: return true;
+    case FaultAction::fill_disk:
+    case FaultAction::slow_disk: return true;
     case FaultAction::restart: return f.duration.has_value() && f.duration->count() > 0;
     default: return false;
   }
@@ -63,6 +64,7 @@ std::string latency_text(Duration d) {
 std::string describe(const FaultEntry& f) {
   std::string text = scenario::FaultStep{f.at, &f, false}.describe();
   if (f.action == FaultAction::clog) text += fmt::format(" (+{} latency)", latency_text(f.latency));
+  if (f.action == FaultAction::slow_disk) text += fmt::format(" (+{} a sync)", latency_text(f.latency));
   if (f.action == FaultAction::restart) text += fmt::format(" (down {})", scenario::format_duration(*f.duration));
   return text;
 }

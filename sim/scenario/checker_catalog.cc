@@ -8,6 +8,7 @@ namespace {
 
 using std::chrono::seconds;
 constexpr std::int64_t kHourMs = 3'600'000;
+constexpr std::int64_t kCountMax = 1'000'000'000;
 
 std::vector<CheckerInfo> make_catalog() {
   return {
@@ -46,6 +47,23 @@ std::vector<CheckerInfo> make_catalog() {
             "the consumers' persistConsumerOffsetInterval (the broker's flushConsumerOffsetInterval is the same 5 s)", 1,
             kHourMs},
            {"slack", Duration(seconds(1)), "tolerance on each window's edge (a pull or commit in flight)", 0, kHourMs},
+       }},
+      {"send_outcomes",
+       "what the producers were told, counted: ok, not durable, failed, unknown, slow acknowledgements; with a group, "
+       "how soon it takes writes again after its fault ends",
+       {
+           {"failed_max", std::int64_t{-1}, "sends that may end failed (after the client's retries); -1: counted only", -1,
+            kCountMax},
+           {"unknown_max", std::int64_t{-1}, "sends that may end unknown (a timeout or a broken connection); -1: counted only",
+            -1, kCountMax},
+           {"not_durable_min", std::int64_t{0}, "sends that must be answered stored-but-not-durable (FLUSH_DISK_TIMEOUT)", 0,
+            kCountMax},
+           {"slow", Duration(seconds(1)), "an acknowledged send slower than this (call to answer) is slow", 1, kHourMs},
+           {"slow_ok_min", std::int64_t{0}, "acknowledged sends that must be slow", 0, kCountMax},
+           {"group", std::string(), "a broker group whose fault window is measured (\"\": none)", 0, 0, true, true},
+           {"writes_resume_within", Duration{},
+            "bound on the time from the end of the group's fault to its first acknowledged send; 0s: measured only", 0,
+            kHourMs},
        }},
   };
 }

@@ -21,6 +21,8 @@ struct CheckOptionInfo {
   std::int64_t max = 0;
   // Strings naming a broker group ("broker-a") are checked against the cluster.
   bool names_group = false;
+  // A group option that may be left empty (""): the figures about a group are then not measured.
+  bool optional = false;
 };
 
 struct CheckerInfo {

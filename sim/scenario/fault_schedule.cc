@@ -25,7 +25,8 @@ bool undoable(const FaultEntry& f) {
     case FaultAction::partition:
     case FaultAction::partition_one_way:
     case FaultAction::clog:
-    case FaultAction::fill_disk: return f.duration.has_value();
+    case FaultAction::fill_disk:
+    case FaultAction::slow_disk: return f.duration.has_value();
     default: return false;
   }
 }
@@ -144,6 +145,11 @@ Status FaultInjector::apply_now(const FaultStep& step) {
           restore_disk(n);
           return Status();
         });
+      case FaultAction::slow_disk:
+        return each_target(f, [&](NodeId n) {
+          restore_sync_latency(n);
+          return Status();
+        });
       default: return {};
     }
   }
@@ -205,6 +211,11 @@ Status FaultInjector::apply_now(const FaultStep& step) {
         return {};
       });
     case FaultAction::fill_disk: return each_target(f, [&](NodeId n) { return fill_disk(n, f); });
+    case FaultAction::slow_disk:
+      return each_target(f, [&](NodeId n) {
+        slow_disk(n, f);
+        return Status();
+      });
     case FaultAction::promote_slave: return each_target(f, [&](NodeId n) { return promote(n, f); });
     case FaultAction::update_topic:
       return each_target(f, [&](NodeId n) {
@@ -260,8 +271,27 @@ void FaultInjector::restore_disk(NodeId n) {
   capacity_before_fill_.erase(it);
 }
 
+void FaultInjector::slow_disk(NodeId n, const FaultEntry& f) {
+  SimDisk& disk = cluster_.world().node(n).disk();
+  DiskOptions o = disk.options();
+  sync_latency_before_slow_.emplace(n, o.sync_latency);  // the first slow-down's: what heal restores
+  o.sync_latency += f.latency;
+  disk.set_options(o);
+}
+
+void FaultInjector::restore_sync_latency(NodeId n) {
+  auto it = sync_latency_before_slow_.find(n);
+  if (it == sync_latency_before_slow_.end()) return;
+  SimDisk& disk = cluster_.world().node(n).disk();
+  DiskOptions o = disk.options();
+  o.sync_latency = it->second;
+  disk.set_options(o);
+  sync_latency_before_slow_.erase(it);
+}
+
 void FaultInjector::restore_disks() {
   while (!capacity_before_fill_.empty()) restore_disk(capacity_before_fill_.begin()->first);
+  while (!sync_latency_before_slow_.empty()) restore_sync_latency(sync_latency_before_slow_.begin()->first);
 }
 
 void FaultInjector::heal_all() {

@@ -9,7 +9,7 @@
 //
 // fault_timeline() turns every entry with a duration into two steps: the fault at `at` and its
 // undo at `at + duration` (resume a pause, rejoin a silenced or isolated host, heal a partition,
-// unclog, give a filled disk its capacity back). Crashes with a duration (kill, power_off,
+// unclog, give a filled disk its capacity back, give a slowed disk its sync latency back). Crashes with a duration (kill, power_off,
 // restart) are one step: World::restart starts the node again itself after the delay.
 #pragma once
 
@@ -40,7 +40,8 @@ struct FaultStep {
 std::vector<FaultStep> fault_timeline(const Scenario& s);
 
 // Applies steps to one Cluster, whose every node the steps name must exist (the runner adds the
-// client nodes before their first step). Keeps what heal_all() must restore (disk capacities).
+// client nodes before their first step). Keeps what heal_all() must restore (disk capacities and
+// sync latencies).
 // Single-threaded, like the Cluster; holds a reference to it.
 class FaultInjector {
  public:
@@ -54,8 +55,9 @@ class FaultInjector {
   // the slave's node and completes later (a failure is logged there at error level); the group's
   // old master is retired (Cluster::retire: the heal leaves it down, as the operator would).
   Status apply(const FaultStep& step);
-  // Restores every filled disk's capacity, then Cluster::heal_all(). The liveness phase calls it
-  // (or Cluster::heal_and_converge after restore_disks()).
+  // Restores every filled disk's capacity and every slowed disk's sync latency, then
+  // Cluster::heal_all(). The liveness phase calls it (or Cluster::heal_and_converge after
+  // restore_disks()).
   void heal_all();
   void restore_disks();
 
@@ -66,6 +68,8 @@ class FaultInjector {
   Status promote(NodeId n, const FaultEntry& f);
   Status fill_disk(NodeId n, const FaultEntry& f);
   void restore_disk(NodeId n);
+  void slow_disk(NodeId n, const FaultEntry& f);
+  void restore_sync_latency(NodeId n);
 
   Status apply_now(const FaultStep& step);
   void record(const FaultStep& step);
@@ -73,6 +77,7 @@ class FaultInjector {
   cluster::Cluster& cluster_;
   std::shared_ptr<check::History> history_;
   std::map<NodeId, std::uint64_t> capacity_before_fill_;
+  std::map<NodeId, Duration> sync_latency_before_slow_;
 };
 
 }  // namespace ferry::sim::scenario

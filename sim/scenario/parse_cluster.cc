@@ -3,6 +3,7 @@
 #include <set>
 
 #include "common/names.h"
+#include "common/record_format.h"
 #include "sim/scenario/parse_sections.h"
 
 namespace ferry::sim::scenario {
@@ -29,9 +30,12 @@ void parse_group(TableReader& r, std::size_t index, cluster::BrokerGroupSpec& g)
   r.read_int("message_size_max_bytes", g.store.message_size_max_bytes, 1024, 4 * 1024 * 1024);
   r.read_duration("sync_flush_timeout", g.store.sync_flush_timeout, std::chrono::milliseconds(1),
                   std::chrono::minutes(10));
-  if (g.store.message_size_max_bytes > g.store.commit_log_file_size_bytes) {
-    r.fail("message_size_max_bytes", fmt::format("{} is larger than a CommitLog file ({} bytes)",
-                                                 g.store.message_size_max_bytes, g.store.commit_log_file_size_bytes));
+  // A CommitLog file must hold the largest message and the BLANK marker that ends a file.
+  const auto blank = static_cast<std::int64_t>(record::kBlankBytes);
+  if (g.store.message_size_max_bytes + blank > g.store.commit_log_file_size_bytes) {
+    r.fail("message_size_max_bytes",
+           fmt::format("{} bytes and a file's {}-byte end marker do not fit a CommitLog file ({} bytes)",
+                       g.store.message_size_max_bytes, blank, g.store.commit_log_file_size_bytes));
   }
   r.finish();
 }

@@ -110,7 +110,7 @@ void parse_entry(TableReader& r, const Scenario& s, const std::set<std::string>&
   if (action_takes(rules, "wipe")) r.read("wipe", f.wipe);
   refuse_unless(action_takes(rules, "wipe"), "wipe");
   if (action_takes(rules, "latency")) {
-    if (!r.has("latency")) r.fail("latency", "clog needs the extra latency (latency = \"500ms\")");
+    if (!r.has("latency")) r.fail("latency", fmt::format("{} needs the extra latency (latency = \"500ms\")", action));
     r.read_duration("latency", f.latency, std::chrono::microseconds(1), std::chrono::minutes(10));
   }
   refuse_unless(action_takes(rules, "latency"), "latency");

@@ -49,7 +49,7 @@ void parse_named_check(TableReader& r, const CheckerInfo& info, const Scenario& 
     } else if (auto* str = std::get_if<std::string>(&v)) {
       r.read(key, *str);
       if (o.names_group) {
-        if (str->empty()) r.fail(key, fmt::format("check {} needs {}: {}", info.name, key, o.story));
+        if (str->empty() && !o.optional) r.fail(key, fmt::format("check {} needs {}: {}", info.name, key, o.story));
         bool found = str->empty();
         for (const cluster::BrokerGroupSpec& g : s.cluster.brokers) found = found || g.name == *str;
         if (!found) r.fail(key, fmt::format("\"{}\" is not a broker group of the cluster", *str));

@@ -9,6 +9,7 @@
 
 #include "sim/scenario/fault_schedule.h"
 #include "sim/scenario/log_capture.h"
+#include "sim/scenario/offset_observer.h"
 #include "sim/scenario/route_observer.h"
 #include "sim/scenario/watch.h"
 
@@ -51,6 +52,36 @@ std::vector<ClientStep> client_steps(const Scenario& s) {
   return steps;
 }
 
+bool broadcasting(const ConsumerScenario& k) { return k.spec.config.message_model == client::MessageModel::BROADCASTING; }
+
+// The workload app of a consumer entry: by kind, mode (the listener) and, inside the app, model.
+cluster::ClientFactory consumer_factory(const ConsumerScenario& k, std::shared_ptr<check::History> history) {
+  if (k.kind == ConsumerKind::lite_pull) return cluster::lite_pull_consumer_app(k.spec, std::move(history));
+  if (k.mode == ConsumeMode::orderly) return cluster::orderly_consumer_app(k.spec, std::move(history));
+  return cluster::consumer_app(k.spec, std::move(history));
+}
+
+// One group's members must share a message model: RocketMQ keys a group's rebalance and its
+// offsets (broker or local file) by it.
+std::optional<Error> mixed_models(const Scenario& s) {
+  std::map<std::string, const ConsumerScenario*> first;
+  for (const ConsumerScenario& k : s.consumers) {
+    auto [it, fresh] = first.emplace(k.spec.group, &k);
+    if (!fresh && broadcasting(*it->second) != broadcasting(k)) {
+      return Error(Errc::invalid_argument, fmt::format("consumers {} and {} of group {} differ in message model", it->second->node, k.node,
+                                                       k.spec.group));
+    }
+  }
+  return std::nullopt;
+}
+
+// The members of one (group, topic) that stay to the end, for the liveness requirements.
+struct GroupMembers {
+  bool broadcast = false;
+  std::vector<NodeId> nodes;
+  std::vector<std::string> names;
+};
+
 }  // namespace
 
 namespace {
@@ -59,13 +90,9 @@ namespace {
 RunOutcome run_captured(const Scenario& s, std::uint64_t seed, LogCapture& capture) {
   RunOutcome out;
   out.seed = seed;
-  for (const ConsumerScenario& k : s.consumers) {
-    if (k.kind != ConsumerKind::push || k.mode != ConsumeMode::concurrently) {
-      out.error = Error(Errc::unsupported, fmt::format("consumer {}: only push consumers consuming concurrently have a "
-                                                       "workload app yet",
-                                                       k.node));
-      return out;
-    }
+  if (auto mixed = mixed_models(s)) {
+    out.error = std::move(mixed);
+    return out;
   }
   out.cluster = std::make_unique<cluster::Cluster>(world_options(s, seed), s.cluster);
   cluster::Cluster& c = *out.cluster;
@@ -80,7 +107,7 @@ RunOutcome run_captured(const Scenario& s, std::uint64_t seed, LogCapture& captu
 
   std::map<std::string, NodeId> nodes;
   std::vector<NodeId> producers;
-  std::map<std::pair<std::string, std::string>, std::vector<NodeId>> groups;  // (group, topic) -> members
+  std::map<std::pair<std::string, std::string>, GroupMembers> groups;  // (group, topic) -> members
   FaultInjector faults(c, out.history);
   const std::vector<FaultStep> fault_steps = fault_timeline(s);
   const std::vector<ClientStep> clients = client_steps(s);
@@ -88,6 +115,8 @@ RunOutcome run_captured(const Scenario& s, std::uint64_t seed, LogCapture& captu
   Watch watch(kWatchEvery);
   RouteObserver route_observer(c, nodes, out.history);
   watch.add([&](MonoTime now) { route_observer(now); });
+  OffsetObserver offsets(c, out.history);
+  watch.add([&offsets](MonoTime now) { offsets.look(now); });
   std::size_t f = 0, k = 0;
   while (f < fault_steps.size() || k < clients.size()) {
     const bool client_next = k < clients.size() && (f >= fault_steps.size() || clients[k].at <= fault_steps[f].at);
@@ -100,7 +129,9 @@ RunOutcome run_captured(const Scenario& s, std::uint64_t seed, LogCapture& captu
         const NodeId n = nodes.at(name);
         c.retire(n);
         c.kill(n);
+        // It left for good: a broadcast consumer is not asked for what came after (lost-acked).
         out.history->record_event(c.world().now(), check::EventKind::crash, name, "stopped for good (stop_at)");
+        if (auto it = out.history->consumers.find(name); it != out.history->consumers.end()) it->second.left_at = c.world().now();
         continue;
       }
       NodeId n;
@@ -109,8 +140,13 @@ RunOutcome run_captured(const Scenario& s, std::uint64_t seed, LogCapture& captu
         producers.push_back(n);
       } else {
         const ConsumerScenario& cs = s.consumers[step.consumer];
-        n = c.add_client(name, cluster::consumer_app(cs.spec, out.history));
-        if (!cs.stop_at) groups[{cs.spec.group, cs.spec.topic}].push_back(n);
+        n = c.add_client(name, consumer_factory(cs, out.history));
+        if (!cs.stop_at) {
+          GroupMembers& g = groups[{cs.spec.group, cs.spec.topic}];
+          g.broadcast = broadcasting(cs);
+          g.nodes.push_back(n);
+          g.names.push_back(name);
+        }
       }
       nodes.emplace(name, n);
       continue;
@@ -135,10 +171,19 @@ RunOutcome run_captured(const Scenario& s, std::uint64_t seed, LogCapture& captu
           break;
         case Requirement::producers_done: require.push_back(cluster::producers_done(c, producers)); break;
         case Requirement::all_acked_consumed:
-          for (const auto& [key, members] : groups) require.push_back(cluster::all_acked_consumed(out.history, key.first));
+          // Clustering: the group as a whole; broadcasting: each member that stays.
+          for (const auto& [key, members] : groups) {
+            if (!members.broadcast) {
+              require.push_back(cluster::all_acked_consumed(out.history, key.first));
+              continue;
+            }
+            for (const std::string& m : members.names) require.push_back(cluster::all_acked_consumed_by(out.history, m));
+          }
           break;
         case Requirement::consumers_assigned:
-          for (const auto& [key, members] : groups) require.push_back(cluster::consumers_assigned(c, key.second, members));
+          for (const auto& [key, members] : groups) {
+            require.push_back(cluster::consumers_assigned(c, key.second, members.nodes, members.broadcast));
+          }
           break;
       }
     }

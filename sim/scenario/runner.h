@@ -3,10 +3,17 @@
 // played out, the liveness phase (heal everything, then the file's requirements within its bound),
 // and every checker run on the recorded History. `mqsim run` and the scenario tests call it.
 //
-// Clients: producer_app / consumer_app (sim/cluster/workload.h) nodes, added at `start_at`;
-// `stop_at` retires the node and kills it (a consumer that leaves for good; the liveness heal
-// does not bring it back). Lite-pull and orderly consumers have no workload app yet: such a file
-// is refused (unsupported), naming the consumer.
+// Clients: producer_app and, by a consumer's kind and mode, consumer_app (push, concurrently),
+// orderly_consumer_app (push, orderly) or lite_pull_consumer_app (sim/cluster/workload.h) nodes,
+// clustering or broadcasting per their model, added at `start_at`; `stop_at` retires the node
+// and kills it (a consumer that leaves for good; the liveness heal does not bring it back), an
+// Event and ConsumerInfo::left_at of the History. Members of one group must share a model (else
+// invalid_argument). The liveness requirements fit each: a clustering group consumes every
+// acknowledged message as a whole and holds each queue once; every broadcast consumer that stays
+// consumes what was sent since it started and holds every queue.
+//
+// Observers (watch.h): an OffsetObserver (offset_observer.h) records the masters' committed
+// offsets into History::commits every 250 ms of virtual time, for the committed-offsets checker.
 //
 // Logs: the run captures its nodes' log lines whatever the printed level (log_capture.h): error
 // lines into the History (judged by the error-logs checker against the file's expected_errors),

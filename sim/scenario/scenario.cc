@@ -16,7 +16,7 @@ namespace {
 constexpr const char* kActionNames[] = {
     "kill",     "power_off", "restart", "silence",    "pause",     "resume",    "partition",  "partition_one_way",
     "isolate",  "heal",      "heal_all", "clog",      "skew_clock", "wipe_disk", "fill_disk", "promote_slave",
-    "update_topic",
+    "update_topic", "slow_disk",
 };
 static_assert(std::size(kActionNames) == kFaultActionMax + 1, "a name for every FaultAction");
 
@@ -55,6 +55,7 @@ ActionKeys action_keys(FaultAction a) {
     case FaultAction::fill_disk: return {true, false, true, "free_bytes"};
     case FaultAction::promote_slave: return {true, false, false, "role"};
     case FaultAction::update_topic: return {true, false, false, "topic,queues"};
+    case FaultAction::slow_disk: return {true, false, true, "latency"};
   }
   return {};
 }
@@ -86,6 +87,9 @@ check::CheckSettings history_check_settings(const Scenario& s) {
   c.lost_strict = s.checks.lost == LostMode::strict;
   c.duplicates_max = s.checks.duplicates_max.value_or(-1);
   c.offsets_dense = s.checks.offsets_dense;
+  c.offsets_monotonic = s.checks.offsets_monotonic;
+  c.corrupt_fails = s.checks.corrupt;
+  c.per_key_order = s.checks.per_key_order;
   c.expected_errors = s.checks.expected_errors;
   auto ms = [](const NamedCheck& n, std::string_view option) { return to_ms(check_option<Duration>(n, option)); };
   for (const NamedCheck& n : s.checks.named) {
@@ -99,6 +103,14 @@ check::CheckSettings history_check_settings(const Scenario& s) {
       c.latency_backoff = check::LatencyBackoffBounds{check_option<std::string>(n, "broker"), ms(n, "slack")};
     } else if (n.name == "offset_persistence") {
       c.offset_persistence = check::OffsetPersistenceBounds{ms(n, "persist_interval"), ms(n, "slack")};
+    } else if (n.name == "send_outcomes") {
+      c.send_outcomes = check::SendOutcomesBounds{check_option<std::int64_t>(n, "failed_max"),
+                                                  check_option<std::int64_t>(n, "unknown_max"),
+                                                  check_option<std::int64_t>(n, "not_durable_min"),
+                                                  ms(n, "slow"),
+                                                  check_option<std::int64_t>(n, "slow_ok_min"),
+                                                  check_option<std::string>(n, "group"),
+                                                  ms(n, "writes_resume_within")};
     } else {
       FERRY_ASSERT(false, "named check {} (line {}) is in the catalog but not carried into the history's settings", n.name, n.line);
     }

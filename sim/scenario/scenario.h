@@ -61,7 +61,8 @@ const char* consume_mode_name(ConsumeMode m);
 struct ConsumerScenario {
   std::string node;  // the client node's name ("consumer-0", ...)
   Duration start_at{};
-  // Stop the node (a graceful shutdown: it leaves its group) at this time; unset = runs on.
+  // The node leaves for good at this time (the runner kills it: the broker sees its connections
+  // close and the group rebalances; the liveness heal leaves it down); unset = runs on.
   std::optional<Duration> stop_at;
   ConsumerKind kind = ConsumerKind::push;
   ConsumeMode mode = ConsumeMode::concurrently;
@@ -92,8 +93,9 @@ enum class FaultAction : std::uint8_t {
                       // is retired: the liveness phase does not start it again
   update_topic,       // the operator changes `topic`'s queue count to `queues` on the target masters
                       // (UPDATE_AND_CREATE_TOPIC, as mqadmin updateTopic)
+  slow_disk,          // every sync of the targets' disks takes `latency` more; duration: restored
 };
-inline constexpr std::uint8_t kFaultActionMax = static_cast<std::uint8_t>(FaultAction::update_topic);
+inline constexpr std::uint8_t kFaultActionMax = static_cast<std::uint8_t>(FaultAction::slow_disk);
 const char* fault_action_name(FaultAction a);
 std::optional<FaultAction> parse_fault_action(std::string_view name);
 
@@ -117,7 +119,7 @@ struct FaultEntry {
   std::optional<Duration> duration;
   CrashKind kind = CrashKind::process_kill;  // restart: how the node goes down
   bool wipe = false;                         // restart: wipe the disk while down
-  Duration latency{};                        // clog: the extra latency (> 0)
+  Duration latency{};                        // clog, slow_disk: the extra latency (> 0)
   std::int64_t skew_ms = 0;                  // skew_clock: the jump of the wall clock
   std::uint64_t free_bytes = 0;              // fill_disk: what is left free
   // promote_slave: the role the slave takes; unset = its group's configured master role.
@@ -208,8 +210,8 @@ struct Scenario {
 };
 
 // The settings a History carries for the checkers (sim/check): strict loss, the duplicate bound,
-// dense offsets, the expected error lines, the named checks. (The other checks of CheckSettings
-// are the runner's to apply.)
+// dense and monotonic offsets, corruption, per-key order, the expected error lines, the named
+// checks. (The other checks of CheckSettings are the runner's to apply.)
 check::CheckSettings history_check_settings(const Scenario& s);
 
 // The World's options for one seed of `s`: sim::swarm_options(seed) when run.swarm, else the

@@ -170,7 +170,12 @@ void write_settings(Writer& w, const Scenario& s) {
   w.line("expected_errors", quoted_list(c.expected_errors));
   for (const NamedCheck& n : c.named) {
     w.header(fmt::format("[checks.{}]", n.name));
-    for (const auto& [key, value] : n.options) w.line(key, check_value(value));
+    for (const auto& [key, value] : n.options) {
+      // An optional group left empty is its default and cannot be written (the reader refuses "").
+      const std::string* text = std::get_if<std::string>(&value);
+      if (text != nullptr && text->empty()) continue;
+      w.line(key, check_value(value));
+    }
   }
 }
 

@@ -120,6 +120,7 @@ Task<void> LitePullConsumer::shutdown() {
 Task<std::vector<MessageExt>> LitePullConsumer::poll(Duration timeout) {
   const MonoTime deadline = rt_.now() + timeout;
   const std::string group_retry = retry_topic(config_.group);
+  last_polled_.reset();
   while (running_) {
     if (config_.auto_commit && rt_.now() >= next_auto_commit_) co_await commit();
     for (auto it = cache_.begin(); it != cache_.end();) {
@@ -134,6 +135,7 @@ Task<std::vector<MessageExt>> LitePullConsumer::poll(Duration timeout) {
       b.q->cached -= b.msgs.size();
       if (stale) continue;
       b.q->consumed = b.msgs.back().queue_offset + 1;
+      last_polled_ = b.q->mq;
       for (MessageExt& m : b.msgs) {
         if (m.topic == group_retry) {
           if (auto original = m.retry_topic()) m.topic = std::string(*original);

@@ -40,6 +40,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -90,6 +91,9 @@ class LitePullConsumer final : public ConsumerHandle {
   std::vector<MessageQueue> assignment() const;
   const LitePullConsumerConfig& config() const { return config_; }
   std::size_t cached_messages() const { return cached_msgs_; }
+  // The queue of the batch the last poll() returned (a MessageExt does not name its broker);
+  // nullopt before the first poll and after one that returned nothing.
+  const std::optional<MessageQueue>& last_polled_queue() const { return last_polled_; }
 
   // ConsumerHandle
   remoting::body::ConsumerData consumer_data() const override;
@@ -138,6 +142,7 @@ class LitePullConsumer final : public ConsumerHandle {
   std::map<MessageQueue, std::shared_ptr<QueueState>> queues_;
   std::deque<Batch> cache_;  // bounded by the pull thresholds
   std::size_t cached_msgs_ = 0;
+  std::optional<MessageQueue> last_polled_;
   WakeSignal arrived_;
   MonoTime next_auto_commit_{};
   bool started_ = false;

@@ -6,7 +6,9 @@
 //                 else (no reply, no broker).
 //   persist_all — UPDATE_CONSUMER_OFFSET, oneway, for every held queue with an in-memory offset
 //                 (the client instance calls it every 5 s through the consumer); offsets of
-//                 queues no longer held are dropped from memory.
+//                 queues no longer held are dropped from memory. Each offset is read as its
+//                 update is sent (an update waiting on an unreachable broker must not make a
+//                 later one carry a stale value).
 //   persist     — the same for one queue.
 //   persist_final — persist_all at shutdown, but two-way: each UPDATE_CONSUMER_OFFSET awaits the
 //                 broker's answer (a broker may drop a oneway request, and no round follows).
@@ -36,8 +38,8 @@ class RemoteOffsetStore final : public OffsetStore {
   Task<void> persist_final(std::vector<MessageQueue> mqs) override;
 
  private:
-  // The in-memory offsets of `mqs`; every other queue's offset is forgotten.
-  std::vector<std::pair<MessageQueue, QueueOffset>> keep_only(std::vector<MessageQueue> mqs);
+  // The queues of `mqs` with an in-memory offset, sorted; every other queue's offset is forgotten.
+  std::vector<MessageQueue> keep_only(std::vector<MessageQueue> mqs);
 
   ClientInstance& ci_;
   const std::string group_;

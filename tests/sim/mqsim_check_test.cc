@@ -91,7 +91,7 @@ TEST(MqsimCheck, ARecordedRunPassesAndAPlantedViolationFailsNamingIt) {
     EXPECT_NE(r.output.find("lost-acked: PASS"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("acked=80"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("ordered_acked=40"), std::string::npos) << r.output;
-    EXPECT_NE(r.output.find("6 passed, 0 failed"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("7 passed, 0 failed"), std::string::npos) << r.output;
   }
 
   // Planted: the first delivery of an acknowledged message vanishes (lost), and a delivery of a
@@ -234,6 +234,81 @@ TEST(MqsimCheck, UsageAndHelp) {
   r = mqsim("check " + scratch_dir() + "no-such-history.json");
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find("not_found"), std::string::npos) << r.output;
+}
+
+// A run of a scenario with offsets_monotonic = false, a lite pull and a broadcast consumer: the
+// history records every consumer, the brokers' committed offsets and the setting; mqsim check
+// re-judges a planted step back of a committed offset by it (counted), and fails it once the
+// setting is true.
+TEST(MqsimRun, CommittedOffsetsAndTheirSettingReachTheHistoryAndMqsimCheck) {
+  const std::string file = scratch_dir() + "offsets.toml";
+  {
+    std::ofstream out(file);
+    out << R"(name = "offsets"
+[[brokers]]
+name = "broker-a"
+flush = "SYNC_FLUSH"
+[[topics]]
+name = "T"
+queues = 2
+[[producers]]
+node = "producer-0"
+rate = 20
+duration = "10s"
+[[consumers]]
+node = "puller-0"
+group = "pullers"
+kind = "lite_pull"
+consume_from = "CONSUME_FROM_FIRST_OFFSET"
+[[consumers]]
+node = "watcher-0"
+group = "watchers"
+model = "BROADCASTING"
+consume_from = "CONSUME_FROM_FIRST_OFFSET"
+[run]
+length = "20s"
+[checks]
+offsets_monotonic = false
+)";
+  }
+  const std::string saved = scratch_dir() + "offsets-run.json";
+  const Ran r = mqsim("run " + file + " --seed 2 --history " + saved);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("committed-offsets: PASS"), std::string::npos) << r.output;
+  Result<History> h = mqsim::load_history_file(saved);
+  ASSERT_TRUE(h.ok()) << h.error().to_string();
+  EXPECT_FALSE(h->settings.offsets_monotonic);
+  ASSERT_EQ(h->consumers.size(), 2u);
+  EXPECT_TRUE(h->consumers.at("watcher-0").broadcast);
+  EXPECT_EQ(h->consumers.at("puller-0").kind, "lite-pull");
+  EXPECT_EQ(h->consumed_by("pullers").size(), 200u);
+  EXPECT_EQ(h->consumed_by("watchers").size(), 200u);
+  // The lite pull group's committed offsets, as broker-a held them: 200 messages over 2 queues.
+  std::int64_t committed = 0;
+  for (const check::CommitRecord& c : h->commits) {
+    if (c.group == "pullers" && c.broker == "broker-a") committed = std::max(committed, c.offset.value());
+  }
+  EXPECT_GE(committed, 90) << "the last auto commit of a queue that got about 100 messages";
+  // Planted, long after the run's events: a committed offset moves on, then back to 0.
+  History planted = *h;
+  check::CommitRecord on = planted.commits.back();
+  on.at = on.at + std::chrono::seconds(100);
+  on.offset = on.offset + 1;
+  check::CommitRecord back = on;
+  back.at = on.at + std::chrono::seconds(1);
+  back.offset = QueueOffset(0);
+  planted.commits.push_back(on);
+  planted.commits.push_back(back);
+  const std::string path = scratch_dir() + "offsets-planted.json";
+  ASSERT_TRUE(mqsim::save_history_file(path, planted).ok());
+  const Ran tolerant = mqsim("check " + path);
+  EXPECT_EQ(tolerant.exit_code, 0) << tolerant.output;
+  EXPECT_NE(tolerant.output.find("backward_unexplained=1"), std::string::npos) << tolerant.output;
+  planted.settings.offsets_monotonic = true;
+  ASSERT_TRUE(mqsim::save_history_file(path, planted).ok());
+  const Ran strict = mqsim("check " + path);
+  EXPECT_EQ(strict.exit_code, 1) << strict.output;
+  EXPECT_NE(strict.output.find("committed-offsets: FAIL"), std::string::npos) << strict.output;
 }
 
 }  // namespace

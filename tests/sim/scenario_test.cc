@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 
 #include "sim/check/checkers.h"
@@ -185,6 +186,13 @@ free_bytes = 4096
 duration = "7s"
 
 [[faults]]
+at = "44s"
+action = "slow_disk"
+target = ["broker-a-s1", "broker-b"]
+latency = "6s"
+duration = "4s"
+
+[[faults]]
 at = "50s"
 action = "heal_all"
 
@@ -271,7 +279,7 @@ TEST(ScenarioParse, FullExample) {
   EXPECT_EQ(s.consumers[1].node, "consumer-1");
   EXPECT_EQ(s.consumers[1].kind, ConsumerKind::lite_pull);
   // faults
-  ASSERT_EQ(s.faults.size(), 8u);
+  ASSERT_EQ(s.faults.size(), 9u);
   EXPECT_EQ(s.faults[0].at, 20s);
   EXPECT_EQ(s.faults[0].action, FaultAction::kill);
   EXPECT_EQ(s.faults[0].targets, std::vector<std::string>{"broker-a"});
@@ -288,7 +296,11 @@ TEST(ScenarioParse, FullExample) {
   EXPECT_EQ(s.faults[4].duration, 2s);
   EXPECT_EQ(s.faults[5].skew_ms, -5000);
   EXPECT_EQ(s.faults[6].free_bytes, 4096u);
-  EXPECT_TRUE(s.faults[7].targets.empty());
+  EXPECT_EQ(s.faults[7].action, FaultAction::slow_disk);
+  EXPECT_EQ(s.faults[7].targets, (std::vector<std::string>{"broker-a-s1", "broker-b"}));
+  EXPECT_EQ(s.faults[7].latency, 6s);
+  EXPECT_EQ(s.faults[7].duration, 4s);
+  EXPECT_TRUE(s.faults[8].targets.empty());
   // run, liveness, checks
   EXPECT_EQ(s.run.length, 90s);
   EXPECT_TRUE(s.run.swarm);
@@ -327,6 +339,8 @@ TEST(ScenarioParse, TimelineExpandsDurationsIntoUndoSteps) {
                        "41s restart namesrv-1",
                        "42s skew_clock consumer-1",
                        "43s fill_disk broker-b",
+                       "44s slow_disk broker-a-s1,broker-b",
+                       "48s end of slow_disk broker-a-s1,broker-b",
                        "50s end of fill_disk broker-b",
                        "50s heal_all",
                    }));
@@ -358,6 +372,9 @@ TEST(ScenarioWrite, TheResolvedFormParsesToTheSameScenario) {
   const std::string text = write_scenario(parse_ok(kFull));
   EXPECT_NE(text.find("interval = \"20ms\""), std::string::npos) << text;
   EXPECT_NE(text.find("skew = \"-5s\""), std::string::npos) << text;
+  EXPECT_NE(text.find("action = \"slow_disk\"\ntarget = [\"broker-a-s1\", \"broker-b\"]\nduration = \"4s\"\nlatency = \"6s\""),
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("consume_from_slave_within = \"0s\""), std::string::npos) << "defaults are written: " << text;
 }
 
@@ -483,6 +500,16 @@ INSTANTIATE_TEST_SUITE_P(
                 "faults[0].peers: action clog needs peers"},
         BadCase{"fault after the run", "[run]\nlength = \"10s\"\n[[faults]]\nat = \"11s\"\naction = \"heal_all\"\n",
                 "t.toml:3: faults[0].at: 11s is after the end of the run"},
+        BadCase{"a CommitLog file the size of the largest message", "[[brokers]]\ncommit_log_file_size_bytes = 65536\n",
+                "brokers[0].message_size_max_bytes: 65536 bytes and a file's 8-byte end marker do not fit a CommitLog file"},
+        BadCase{"a slow disk without its latency", "[[faults]]\nat = \"1s\"\naction = \"slow_disk\"\ntarget = \"broker-a\"\n",
+                "t.toml:1: faults[0].latency: slow_disk needs the extra latency"},
+        BadCase{"a slow disk takes no peers",
+                "[[faults]]\nat = \"1s\"\naction = \"slow_disk\"\ntarget = \"broker-a\"\nlatency = \"1s\"\npeers = \"namesrv-0\"\n",
+                "t.toml:6: faults[0].peers: not used by action slow_disk"},
+        BadCase{"a slow disk's latency out of range",
+                "[[faults]]\nat = \"1s\"\naction = \"slow_disk\"\ntarget = \"broker-a\"\nlatency = \"11m\"\n",
+                "t.toml:5: faults[0].latency: 11m is out of range"},
         BadCase{"a skew finer than a millisecond",
                 "[[faults]]\nat = \"1s\"\naction = \"skew_clock\"\ntarget = \"broker-a\"\nskew = \"1500us\"\n",
                 "t.toml:5: faults[0].skew: a wall clock jumps by whole milliseconds"},
@@ -504,6 +531,10 @@ INSTANTIATE_TEST_SUITE_P(
                 "t.toml:4: consumers[0].node: \"broker-a\" is the name of another node"},
         BadCase{"duplicate group", "[[brokers]]\nname = \"b\"\n[[brokers]]\nname = \"b\"\n",
                 "t.toml:4: brokers[1].name: \"b\" is used by another group"},
+        BadCase{"a count bound below -1", "[checks.send_outcomes]\nfailed_max = -2\n",
+                "t.toml:2: checks.send_outcomes.failed_max: -2 is out of range -1..1000000000"},
+        BadCase{"an optional group must still exist", "[checks.send_outcomes]\ngroup = \"broker-q\"\n",
+                "t.toml:2: checks.send_outcomes.group: \"broker-q\" is not a broker group"},
         BadCase{"check names a missing group", "[checks.failover]\ngroup = \"broker-q\"\n",
                 "t.toml:2: checks.failover.group: \"broker-q\" is not a broker group"},
         BadCase{"TOML syntax", "name = \"x\"\n[run\n", "t.toml:2: "}),
@@ -551,7 +582,7 @@ TEST(ScenarioFiles, AMissingFileIsNotFound) {
 // ---- applying a schedule to a running cluster ----------------------------------------------
 
 constexpr const char* kTiny = R"(
-story = "a broker killed at 2 s and restarted at 6 s; a client cut off from it for 3 s; its disk filled for 2 s"
+story = "a broker killed at 2 s and restarted at 6 s; a client cut off from it for 3 s; its disk filled for 2 s, then slow for 1 s"
 [[topics]]
 name = "T"
 queues = 2
@@ -577,6 +608,12 @@ at = "16s"
 action = "fill_disk"
 target = "broker-a"
 duration = "2s"
+[[faults]]
+at = "18500ms"
+action = "slow_disk"
+target = "broker-a"
+latency = "700ms"
+duration = "1s"
 [run]
 length = "20s"
 )";
@@ -630,6 +667,11 @@ TEST(ScenarioRun, AppliedScheduleKillsRestartsCutsAndFills) {
         EXPECT_EQ(disk.options().capacity_bytes, disk.used_bytes()) << "full: free_bytes defaults to 0";
       }
     }
+    if (step.entry->action == FaultAction::slow_disk) {
+      const SimDisk& disk = c.world().node(broker).disk();
+      const Duration normal = DiskOptions{}.sync_latency;
+      EXPECT_EQ(disk.options().sync_latency, step.undo ? normal : normal + 700ms) << step.describe();
+    }
   }
   EXPECT_EQ(sends_ok_between(3s, 6s), 0u) << "nothing is acknowledged while the only broker is dead";
   std::vector<std::string> events;
@@ -645,6 +687,8 @@ TEST(ScenarioRun, AppliedScheduleKillsRestartsCutsAndFills) {
                         "heal broker-a 15s end of partition producer-0 / broker-a",
                         "fault broker-a 16s fill_disk broker-a",
                         "heal broker-a 18s end of fill_disk broker-a",
+                        "fault broker-a 18s500ms slow_disk broker-a",
+                        "heal broker-a 19s500ms end of slow_disk broker-a",
                     }))
       << "every applied step is an event of the history";
   run_to(s.run.length);
@@ -737,6 +781,138 @@ TEST(ScenarioRun, EveryFileRunsAndConverges) {
       }
     }
   }
+}
+
+// Every consumer kind runs: two orderly members split the queues (each holding its broker locks),
+// a lite pull consumer holds all of its group's, each of two broadcast consumers holds every queue
+// and receives everything itself; the History knows each consumer and the brokers' commits.
+TEST(ScenarioRun, EveryConsumerKindRunsAndHoldsItsQueues) {
+  const Scenario s = parse_ok(R"(
+[[brokers]]
+name = "broker-a"
+flush = "SYNC_FLUSH"
+[[brokers]]
+name = "broker-b"
+flush = "SYNC_FLUSH"
+[[topics]]
+name = "T"
+queues = 2
+ordered = true
+[[producers]]
+rate = 20
+duration = "10s"
+[[consumers]]
+node = "orderly-0"
+group = "o"
+mode = "orderly"
+consume_from = "CONSUME_FROM_FIRST_OFFSET"
+[[consumers]]
+node = "orderly-1"
+group = "o"
+mode = "orderly"
+consume_from = "CONSUME_FROM_FIRST_OFFSET"
+[[consumers]]
+node = "puller"
+group = "p"
+kind = "lite_pull"
+consume_from = "CONSUME_FROM_FIRST_OFFSET"
+[[consumers]]
+node = "watcher-0"
+group = "w"
+model = "BROADCASTING"
+consume_from = "CONSUME_FROM_FIRST_OFFSET"
+[[consumers]]
+node = "watcher-1"
+group = "w"
+model = "BROADCASTING"
+consume_from = "CONSUME_FROM_FIRST_OFFSET"
+[run]
+length = "20s"
+[checks]
+corrupt = false
+per_key_order = false
+offsets_monotonic = false
+)");
+  RunOutcome run = run_file(s, 5);
+  ASSERT_FALSE(run.error.has_value()) << run.error->to_string();
+  cluster::Cluster& c = *run.cluster;
+  ferry::testing::record_trace(c.world());
+  ASSERT_TRUE(run.live.converged) << run.live.to_string() << "; " << c.describe();
+  EXPECT_TRUE(run.passed()) << run.first_failure();
+  auto held = [&](const std::string& name) {
+    const std::optional<NodeId> n = c.world().find_node(name);
+    EXPECT_TRUE(n.has_value()) << name;
+    std::optional<std::vector<MessageQueue>> q = n ? cluster::held_queues_of(c, *n) : std::nullopt;
+    EXPECT_TRUE(q.has_value()) << name << " is up";
+    std::set<MessageQueue> of_t;  // (push clustering consumers also hold %RETRY%{group})
+    for (const MessageQueue& m : q.value_or(std::vector<MessageQueue>{})) {
+      if (m.topic == "T") of_t.insert(m);
+    }
+    return of_t;
+  };
+  const std::set<MessageQueue> all = {{"T", "broker-a", QueueId(0)}, {"T", "broker-a", QueueId(1)},
+                                      {"T", "broker-b", QueueId(0)}, {"T", "broker-b", QueueId(1)}};
+  const std::set<MessageQueue> o0 = held("orderly-0"), o1 = held("orderly-1");
+  EXPECT_EQ(o0.size(), 2u);
+  EXPECT_EQ(o1.size(), 2u);
+  std::set<MessageQueue> both = o0;
+  both.insert(o1.begin(), o1.end());
+  EXPECT_EQ(both, all) << "the orderly members split the queues, each locked by one";
+  EXPECT_EQ(held("puller"), all);
+  EXPECT_EQ(held("watcher-0"), all) << "a broadcast consumer holds every queue";
+  EXPECT_EQ(held("watcher-1"), all);
+  const std::optional<NodeId> orderly = c.world().find_node("orderly-0");
+  ASSERT_NE(cluster::push_consumer_of(c, *orderly), nullptr);
+  EXPECT_TRUE(cluster::push_consumer_of(c, *orderly)->orderly());
+  EXPECT_NE(cluster::lite_pull_consumer_of(c, *c.world().find_node("puller")), nullptr);
+  EXPECT_EQ(cluster::push_consumer_of(c, *c.world().find_node("puller")), nullptr);
+
+  const check::History& h = *run.history;
+  EXPECT_EQ(h.acked().size(), 200u);
+  for (const char* w : {"watcher-0", "watcher-1"}) {
+    std::set<std::uint64_t> got;
+    for (const check::ConsumeRecord& r : h.consumes) {
+      if (r.consumer == w) got.insert(r.seq);
+    }
+    EXPECT_EQ(got.size(), 200u) << w << " received everything itself";
+  }
+  EXPECT_EQ(h.consumed_by("o").size(), 200u);
+  EXPECT_EQ(h.consumed_by("p").size(), 200u);
+  ASSERT_EQ(h.consumers.size(), 5u);
+  EXPECT_EQ(h.consumers.at("orderly-1").kind, "push-orderly");
+  EXPECT_EQ(h.consumers.at("puller").kind, "lite-pull");
+  EXPECT_TRUE(h.consumers.at("watcher-1").broadcast);
+  EXPECT_FALSE(h.consumers.at("orderly-1").broadcast);
+  // Commits of the clustering groups on both brokers (broadcast offsets live in local files).
+  std::set<std::pair<std::string, std::string>> committed;  // (group, broker)
+  for (const check::CommitRecord& r : h.commits) committed.emplace(r.group, r.broker);
+  for (const char* g : {"o", "p"}) {
+    EXPECT_EQ(committed.count({g, "broker-a"}), 1u) << g;
+    EXPECT_EQ(committed.count({g, "broker-b"}), 1u) << g;
+  }
+  EXPECT_EQ(committed.count({"w", "broker-a"}), 0u);
+  // The file's check settings reach the History (mqsim check re-judges with them).
+  EXPECT_FALSE(h.settings.corrupt_fails);
+  EXPECT_EQ(h.settings.per_key_order, std::optional<bool>(false));
+  EXPECT_FALSE(h.settings.offsets_monotonic);
+}
+
+TEST(ScenarioRun, AGroupMixingMessageModelsIsRefused) {
+  const Scenario s = parse_ok(R"(
+[[topics]]
+name = "T"
+[[consumers]]
+node = "a"
+group = "g"
+[[consumers]]
+node = "b"
+group = "g"
+model = "BROADCASTING"
+)");
+  const RunOutcome run = run_file(s, 1);
+  ASSERT_TRUE(run.error.has_value());
+  EXPECT_EQ(run.error->code, Errc::invalid_argument);
+  EXPECT_NE(run.error->detail.find("consumers a and b of group g differ in message model"), std::string::npos) << run.error->detail;
 }
 
 TEST(ScenarioRun, FailoverFilePromotesTheSlave) {

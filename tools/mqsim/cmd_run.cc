@@ -3,8 +3,11 @@
 // Runs a scenario file (docs/scenarios.md) on each seed: one line per checker with its figures,
 // the trace hash, simulated and real time; on a failure the first violation, the nodes' log lines
 // around it (log_window.h), the history saved (always) and the one command that replays the seed;
-// with --report, one HTML page a seed (sim/report/html_report.h) and where it went. Exit 0 only when every seed passes.
+// with --report, one HTML page a seed (sim/report/html_report.h) and where it went; with a seed
+// range on a terminal, a progress line on stderr. Exit 0 only when every seed passes.
 #include <fmt/format.h>
+
+#include <unistd.h>
 
 #include <charconv>
 #include <chrono>
@@ -130,8 +133,19 @@ int run_run(const std::vector<std::string>& args) {
   sim::scenario::Scenario s = std::move(*loaded);
   if (swarm) s.run.swarm = true;
   const bool several = last > first;
+  // On a terminal, a long seed range shows where it is on one line of stderr, rewritten per seed.
+  const bool progress = several && isatty(fileno(stderr)) != 0;
+  const auto started = std::chrono::steady_clock::now();
   std::size_t passed = 0, failed = 0;
   for (std::uint64_t seed = first; seed <= last; ++seed) {
+    if (progress) {
+      const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      std::fputs(fmt::format("\r\033[K  seed {} ({} of {}): {} passed, {} failed, {:.0f} s", seed, seed - first + 1,
+                             last - first + 1, passed, failed, elapsed)
+                     .c_str(),
+                 stderr);
+      std::fflush(stderr);
+    }
     const auto t0 = std::chrono::steady_clock::now();
     sim::scenario::RunOutcome run = sim::scenario::run_scenario(s, seed);
     const double real_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -180,6 +194,7 @@ int run_run(const std::vector<std::string>& args) {
       if (const std::optional<MonoTime> at = first_violation_time(run)) out += format_log_window(run.recent_logs, *at);
       out += fmt::format("  replay: build/bin/mqsim run {} --seed {}{}\n", *file, seed, swarm ? " --swarm" : "");
     }
+    if (progress) std::fputs("\r\033[K", stderr);  // the seed's lines replace the progress line
     std::fputs(out.c_str(), stdout);
     std::fflush(stdout);
   }

@@ -32,6 +32,7 @@ History sample() {
   b.h.settings.route_staleness = RouteStalenessBounds{"broker-b", 130000, 30000};
   b.h.settings.latency_backoff = LatencyBackoffBounds{"broker-b", 1000};
   b.h.settings.offset_persistence = OffsetPersistenceBounds{5000, 250};
+  b.h.settings.send_outcomes = SendOutcomesBounds{0, -1, 3, 1500, 2, "broker-a", 12000};
   b.h.next_seq = {{"producer-0", 1}, {"producer-1", 6}};
   b.h.subscriptions["g"] = {"Orders", "%RETRY%g"};
   b.h.latency_fault_producers = {"producer-0"};
@@ -103,6 +104,16 @@ void expect_same(const History& a, const History& b) {
   ASSERT_EQ(a.settings.offset_persistence.has_value(), b.settings.offset_persistence.has_value());
   if (a.settings.offset_persistence) {
     EXPECT_EQ(a.settings.offset_persistence->slack_ms, b.settings.offset_persistence->slack_ms);
+  }
+  ASSERT_EQ(a.settings.send_outcomes.has_value(), b.settings.send_outcomes.has_value());
+  if (a.settings.send_outcomes) {
+    EXPECT_EQ(a.settings.send_outcomes->failed_max, b.settings.send_outcomes->failed_max);
+    EXPECT_EQ(a.settings.send_outcomes->unknown_max, b.settings.send_outcomes->unknown_max);
+    EXPECT_EQ(a.settings.send_outcomes->not_durable_min, b.settings.send_outcomes->not_durable_min);
+    EXPECT_EQ(a.settings.send_outcomes->slow_ms, b.settings.send_outcomes->slow_ms);
+    EXPECT_EQ(a.settings.send_outcomes->slow_ok_min, b.settings.send_outcomes->slow_ok_min);
+    EXPECT_EQ(a.settings.send_outcomes->group, b.settings.send_outcomes->group);
+    EXPECT_EQ(a.settings.send_outcomes->writes_resume_within_ms, b.settings.send_outcomes->writes_resume_within_ms);
   }
   ASSERT_EQ(a.routes.size(), b.routes.size());
   for (std::size_t i = 0; i < a.routes.size(); ++i) {

@@ -93,6 +93,27 @@ TEST(RouteStaleness, AQueueCountChangeReachesEveryClientWithinAPoll) {
       << v.first_violation;
 }
 
+// namesrv-1 is down when broker-a gets 8 queues at 20 s; namesrv-0 serves the change and the
+// clients follow. namesrv-1 restarts and learns the 8 queues at 60 s: the clients have them already.
+TEST(RouteStaleness, ARestartedNameServerLearningAnOldChangeIsNothingToFollow) {
+  HistoryBuilder b;
+  route(b, 1'000, "namesrv-0", {{"broker-a", true}});
+  route(b, 1'000, "namesrv-1", {{"broker-a", true}});
+  route(b, 2'000, "producer-0", {{"broker-a", true}});
+  route(b, 20'000, "namesrv-0", {{"broker-a", true}}, 8);
+  route(b, 31'000, "producer-0", {{"broker-a", true}}, 8);
+  route(b, 60'000, "namesrv-1", {{"broker-a", true}}, 8);
+  Verdict v = check_route_staleness(b.h, RouteStalenessBounds{"broker-b", 130'000, 30'000});
+  EXPECT_TRUE(v.passed) << v.to_line();
+  EXPECT_EQ(v.figures.at("queue_changes"), 2);
+  EXPECT_EQ(v.figures.at("client_queue_lag_ms"), 11'000) << "the first change only";
+  route(b, 70'000, "namesrv-1", {{"broker-a", true}}, 16);  // a change nobody follows fails still
+  v = check_route_staleness(b.h, RouteStalenessBounds{"broker-b", 130'000, 30'000});
+  EXPECT_FALSE(v.passed);
+  EXPECT_NE(v.first_violation.find("producer-0's route of Orders never showed broker-a with 16 write queues"), std::string::npos)
+      << v.first_violation;
+}
+
 TEST(RouteStaleness, NothingToJudgeFails) {
   const Verdict v = check_route_staleness(History{}, RouteStalenessBounds{"broker-b", 130'000, 30'000});
   EXPECT_FALSE(v.passed);

@@ -1,0 +1,53 @@
+#include "sim/check/acked_progress.h"
+
+namespace ferry::sim::check {
+
+AckedProgress AckedProgress::for_group(std::shared_ptr<const History> h, std::string group) {
+  return AckedProgress(std::move(h), std::move(group), "");
+}
+
+AckedProgress AckedProgress::for_consumer(std::shared_ptr<const History> h, std::string consumer) {
+  return AckedProgress(std::move(h), "", std::move(consumer));
+}
+
+void AckedProgress::take_new_consumes() {
+  for (; consumes_seen_ < h_->consumes.size(); ++consumes_seen_) {
+    const ConsumeRecord& c = h_->consumes[consumes_seen_];
+    if (!c.intact) continue;
+    if (consumer_.empty() ? c.group != group_ : c.consumer != consumer_) continue;
+    consumed_.emplace(c.producer, c.seq);
+    if (!consumer_.empty()) started_at_.emplace(c.queue, c.queue_offset);
+  }
+}
+
+bool AckedProgress::owed(const SendRecord& s) const {
+  if (s.outcome != SendOutcome::ok) return false;
+  if (consumer_.empty()) {
+    // acked_not_consumed with the group's subscribed topics (every topic if it never subscribed).
+    auto subscribed = h_->subscriptions.find(group_);
+    return subscribed == h_->subscriptions.end() || subscribed->second.count(s.topic) > 0;
+  }
+  auto info = h_->consumers.find(consumer_);
+  if (info == h_->consumers.end() || s.topic != info->second.topic || s.sent_at < info->second.first_start) return false;
+  auto start = started_at_.find(s.queue);
+  return start == started_at_.end() || !(s.queue_offset < start->second);
+}
+
+std::pair<std::size_t, const SendRecord*> AckedProgress::missing() {
+  take_new_consumes();
+  const std::vector<SendRecord>& sends = h_->sends;
+  auto consumed = [&](const SendRecord& s) { return consumed_.count({s.producer, s.seq}) > 0; };
+  // A send still in flight (done_at unset) may yet be acknowledged: not settled.
+  while (settled_ < sends.size() && sends[settled_].done_at != MonoTime{} && (!owed(sends[settled_]) || consumed(sends[settled_]))) {
+    ++settled_;
+  }
+  std::size_t n = 0;
+  const SendRecord* first = nullptr;
+  for (std::size_t i = settled_; i < sends.size(); ++i) {
+    if (!owed(sends[i]) || consumed(sends[i])) continue;
+    if (n++ == 0) first = &sends[i];
+  }
+  return {n, first};
+}
+
+}  // namespace ferry::sim::check

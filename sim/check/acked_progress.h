@@ -1,0 +1,51 @@
+// AckedProgress: "which acknowledged sends has this audience not consumed yet", asked again and
+// again while a run goes on (the liveness requirements all_acked_consumed / all_acked_consumed_by
+// in sim/cluster/workload.h are asked after every event). It gives the same answer as
+// acked_not_consumed / acked_not_consumed_by (lost_acked.h) on the History as it stands, but
+// carries what it learnt between calls instead of scanning the whole History each time: the
+// consumptions it has seen, and the prefix of sends that are settled for good (completed, and
+// either consumed or not owed).
+//
+// Assumes what the runner guarantees: records are only appended (a send's record is completed in
+// place once), and a group's subscriptions and a consumer's ConsumerInfo do not change after the
+// first call (every client has started before the liveness phase).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+
+#include "sim/check/history.h"
+
+namespace ferry::sim::check {
+
+class AckedProgress {
+ public:
+  // A clustering group: its subscribed topics' acknowledged sends, consumed by any member.
+  static AckedProgress for_group(std::shared_ptr<const History> h, std::string group);
+  // A broadcast consumer: the sends acked_not_consumed_by() says it owes, consumed by itself.
+  static AckedProgress for_consumer(std::shared_ptr<const History> h, std::string consumer);
+
+  // How many acknowledged sends are owed and not consumed, and the first of them (nullptr: none).
+  std::pair<std::size_t, const SendRecord*> missing();
+
+ private:
+  AckedProgress(std::shared_ptr<const History> h, std::string group, std::string consumer)
+      : h_(std::move(h)), group_(std::move(group)), consumer_(std::move(consumer)) {}
+  void take_new_consumes();
+  bool owed(const SendRecord& s) const;  // acknowledged, of the audience's topics, after its start
+
+  std::shared_ptr<const History> h_;
+  std::string group_;     // for_group
+  std::string consumer_;  // for_consumer
+  std::size_t consumes_seen_ = 0;
+  std::size_t settled_ = 0;  // every send before it is complete and consumed or not owed
+  std::set<std::pair<std::string, std::uint64_t>> consumed_;
+  std::map<MessageQueue, QueueOffset> started_at_;  // for_consumer: first offset it consumed per queue
+};
+
+}  // namespace ferry::sim::check

@@ -1,0 +1,78 @@
+#include "sim/check/committed_offsets.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace ferry::sim::check {
+
+namespace {
+
+using Stream = std::tuple<std::string, std::string, MessageQueue>;  // (broker, group, queue)
+
+bool loses_offset_file(const Event& e) {
+  return e.detail.find("power_off") != std::string::npos || e.detail.find("wipe") != std::string::npos;
+}
+
+// Why the step back from `prev` to `cur` is allowed, or "" when nothing explains it.
+std::string explanation(const History& h, const std::set<std::string>& members, const std::vector<const CommitRecord*>& stream,
+                        const CommitRecord& prev, const CommitRecord& cur) {
+  for (const Event& e : h.events) {
+    if (e.at > cur.at) break;
+    if (members.count(e.target) > 0 && e.at + kGroupEventReach >= prev.at) {
+      return fmt::format("{} {} at {} ms", event_kind_name(e.kind), e.target, ms_of(e.at));
+    }
+    if (e.target != cur.broker || e.at < prev.at || (e.kind != EventKind::crash && e.kind != EventKind::start)) continue;
+    if (loses_offset_file(e)) return fmt::format("{} of {} at {} ms ({})", event_kind_name(e.kind), e.target, ms_of(e.at), e.detail);
+    // The reload brings back what was persisted: at least what the broker held a persist
+    // interval (and the observer's slack) before the crash.
+    const MonoTime persisted_by = e.at - kBrokerPersistInterval - kObserverSlack;
+    const CommitRecord* floor = nullptr;
+    for (const CommitRecord* r : stream) {
+      if (r->at > persisted_by) break;
+      floor = r;
+    }
+    if (floor == nullptr || cur.offset >= floor->offset) {
+      return fmt::format("{} of {} at {} ms", event_kind_name(e.kind), e.target, ms_of(e.at));
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+Verdict check_committed_offsets(const History& h) {
+  Verdict v;
+  v.name = "committed-offsets";
+  std::map<std::string, std::set<std::string>> members;  // group -> consumer nodes
+  for (const auto& [name, info] : h.consumers) members[info.group].insert(name);
+  for (const ConsumeRecord& c : h.consumes) members[c.group].insert(c.consumer);
+  std::map<Stream, std::vector<const CommitRecord*>> streams;
+  std::int64_t explained = 0, unexplained = 0;
+  for (const CommitRecord& r : h.commits) {
+    std::vector<const CommitRecord*>& stream = streams[Stream{r.broker, r.group, r.queue}];
+    const CommitRecord* prev = stream.empty() ? nullptr : stream.back();
+    if (prev != nullptr && r.offset < prev->offset) {
+      if (!explanation(h, members[r.group], stream, *prev, r).empty()) {
+        ++explained;
+      } else {
+        ++unexplained;
+        v.violation(fmt::format("{} committed offset of {} on {} went back from {} (at {} ms) to {} (at {} ms) with no crash of the "
+                                "broker nor event of the group that explains it",
+                                r.queue.to_string(), r.group, r.broker, prev->offset.value(), ms_of(prev->at), r.offset.value(),
+                                ms_of(r.at)));
+      }
+    }
+    stream.push_back(&r);
+  }
+  v.figures["commits"] = static_cast<std::int64_t>(h.commits.size());
+  v.figures["streams"] = static_cast<std::int64_t>(streams.size());
+  v.figures["backward_explained"] = explained;
+  v.figures["backward_unexplained"] = unexplained;
+  v.passed = unexplained == 0 || !h.settings.offsets_monotonic;
+  return v;
+}
+
+}  // namespace ferry::sim::check

@@ -1,0 +1,34 @@
+// Checker (f): committed offsets ("committed-offsets"). History::commits holds, per broker node,
+// group and queue, the offsets the broker's ConsumerOffsetManager held, recorded whenever one
+// changed (sim/scenario/offset_observer.h). Each such stream must never go back unless the
+// history explains it:
+//  * a crash or restart of that broker node (an Event of kind crash or start naming it) between
+//    the two records: it reloads the offsets it persisted, at most kBrokerPersistInterval before
+//    the crash, so the new offset must be at least the one recorded kBrokerPersistInterval +
+//    kObserverSlack before the crash (a power loss or a wiped disk may lose the file: any value);
+//  * or an event of a member of the group (a consumer's start, crash, fault, heal, rebalance;
+//    members are History::consumers and whoever consumed for the group) from kGroupEventReach
+//    before the previous record up to the new one: a queue that moves between consumers is
+//    taken from the offset committed when it was taken, and the previous holder's last commit
+//    may land after that (RocketMQ's at-least-once hand-over); a consumer may also reset.
+// Anything else is a violation; settings.offsets_monotonic false reports them without failing.
+// Figures: commits, streams, backward_explained, backward_unexplained.
+#pragma once
+
+#include "runtime/time.h"
+#include "sim/check/history.h"
+#include "sim/check/verdict.h"
+
+namespace ferry::sim::check {
+
+// The broker's flush_consumer_offset_interval (consumerOffset.json written this often).
+inline constexpr Duration kBrokerPersistInterval = std::chrono::seconds(5);
+// How late the observer may see a change (it looks every 250 ms), with room to spare.
+inline constexpr Duration kObserverSlack = std::chrono::seconds(1);
+// How far back a group's event still explains a step back: a rebalance round (20 s) and a
+// consumer's offset persist (5 s), with room to spare.
+inline constexpr Duration kGroupEventReach = std::chrono::seconds(30);
+
+Verdict check_committed_offsets(const History& h);
+
+}  // namespace ferry::sim::check

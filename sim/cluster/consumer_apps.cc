@@ -1,0 +1,178 @@
+#include "sim/cluster/consumer_apps.h"
+
+#include <fmt/format.h>
+
+#include "runtime/assert.h"
+#include "sim/cluster/workload.h"
+
+namespace ferry::sim::cluster {
+
+// ---- DeliveryLog ---------------------------------------------------------------------------
+
+DeliveryLog::DeliveryLog(Runtime& rt, std::shared_ptr<check::History> history, std::string consumer, std::string group)
+    : rt_(rt), history_(std::move(history)), consumer_(std::move(consumer)), group_(std::move(group)) {}
+
+void DeliveryLog::record(const std::vector<MessageExt>& msgs, const MessageQueue& queue, std::int64_t pulled_from) {
+  for (const MessageExt& m : msgs) {
+    check::ConsumeRecord c;
+    c.consumer = consumer_;
+    c.group = group_;
+    c.topic = m.topic;
+    c.queue = queue;
+    c.queue_offset = m.queue_offset;
+    c.reconsume_times = m.reconsume_times;
+    c.at = rt_.now();
+    c.pulled_from = pulled_from;
+    if (auto f = parse_body(as_text(Bytes(m.body.data(), m.body.size())))) {
+      c.intact = true;
+      c.producer = std::move(f->producer);
+      c.seq = f->seq;
+      c.key = std::move(f->key);
+    }
+    history_->consumes.push_back(std::move(c));
+  }
+}
+
+void DeliveryLog::retaken(const MessageQueue& queue) {
+  // The queue restarts from its committed offset: this explains the redelivery that follows
+  // (checker queue-offsets).
+  history_->record_event(rt_.now(), check::EventKind::rebalance, consumer_, "took " + queue.to_string() + " again");
+}
+
+void DeliveryLog::note_process_queue(const MessageQueue& queue, const std::shared_ptr<const client::ProcessQueue>& now) {
+  auto [it, fresh] = process_queues_.emplace(queue, now);
+  const bool same = !it->second.owner_before(now) && !now.owner_before(it->second) && !it->second.expired();
+  if (!fresh && !same) {
+    retaken(queue);
+    it->second = now;
+  }
+}
+
+void DeliveryLog::note_assignment(const std::vector<MessageQueue>& held) {
+  std::set<MessageQueue> now(held.begin(), held.end());
+  for (const MessageQueue& q : now) {
+    if (held_.count(q) == 0 && !ever_held_.insert(q).second) retaken(q);
+  }
+  held_ = std::move(now);
+}
+
+namespace {
+
+std::string describe_start(const ConsumerSpec& spec, const char* kind) {
+  const bool broadcast = spec.config.message_model == client::MessageModel::BROADCASTING;
+  return fmt::format("{} consumer started in {}{}", kind, spec.group, broadcast ? " (broadcasting)" : "");
+}
+
+void record_start(Runtime& rt, check::History& h, const std::string& name, const ConsumerSpec& spec, const char* kind) {
+  h.record_event(rt.now(), check::EventKind::start, name, describe_start(spec, kind));
+  h.subscriptions[spec.group].insert(spec.topic);
+  check::ConsumerInfo info;
+  info.group = spec.group;
+  info.topic = spec.topic;
+  info.broadcast = spec.config.message_model == client::MessageModel::BROADCASTING;
+  info.kind = kind;
+  h.record_consumer(rt.now(), name, std::move(info));
+}
+
+}  // namespace
+
+// ---- PushConsumerApp -----------------------------------------------------------------------
+
+PushConsumerApp::PushConsumerApp(Runtime& rt, const client::ClientConfig& cc, const ConsumerSpec& spec, bool orderly,
+                                 std::shared_ptr<check::History> history) {
+  const std::string name = cc.instance_name;
+  log_ = std::make_shared<DeliveryLog>(rt, history, name, spec.group);
+  client::PushConsumerConfig config = spec.config;
+  config.group = spec.group;
+  instance_ = std::make_unique<client::ClientInstance>(rt, cc);
+  instance_->start();
+  consumer_ = std::make_unique<client::PushConsumer>(*instance_, config);
+  const Status sub = consumer_->subscribe(spec.topic, spec.expression);
+  FERRY_ASSERT(sub.ok(), "subscribe {}: {}", spec.topic, sub.ok() ? "" : sub.error().to_string());
+  record_start(rt, *history, name, spec, orderly ? "push-orderly" : "push-concurrently");
+  client::PushConsumer* pc = consumer_.get();
+  std::shared_ptr<DeliveryLog> log = log_;
+  if (orderly) {
+    consumer_->set_listener([log, pc](const std::vector<MessageExt>& msgs, client::ConsumeOrderlyContext& ctx) {
+      std::shared_ptr<const client::ProcessQueue> pq = pc->process_queue(ctx.queue);
+      log->note_process_queue(ctx.queue, pq);
+      log->record(msgs, ctx.queue, pq ? pq->pulled_from() : -1);
+      return client::ConsumeOrderlyStatus::SUCCESS;
+    });
+  } else {
+    consumer_->set_listener([log, pc](const std::vector<MessageExt>& msgs, client::ConsumeConcurrentlyContext& ctx) {
+      std::shared_ptr<const client::ProcessQueue> pq = pc->process_queue(ctx.queue);
+      log->note_process_queue(ctx.queue, pq);
+      log->record(msgs, ctx.queue, pq ? pq->pulled_from() : -1);
+      return client::ConsumeConcurrentlyStatus::CONSUME_SUCCESS;
+    });
+  }
+  const Status started = consumer_->start();
+  FERRY_ASSERT(started.ok(), "consumer {} did not start: {}", name, started.ok() ? "" : started.error().to_string());
+}
+
+PushConsumerApp::~PushConsumerApp() {
+  consumer_.reset();
+  instance_.reset();
+}
+
+std::vector<MessageQueue> PushConsumerApp::held_queues() const {
+  std::vector<MessageQueue> out;
+  for (const MessageQueue& q : consumer_->held_queues()) {
+    if (consumer_->orderly() && consumer_->clustering()) {
+      std::shared_ptr<const client::ProcessQueue> pq = consumer_->process_queue(q);
+      if (pq == nullptr || !pq->locked()) continue;  // taken, but not (yet) locked at the broker
+    }
+    out.push_back(q);
+  }
+  return out;
+}
+
+// ---- LitePullConsumerApp -------------------------------------------------------------------
+
+LitePullConsumerApp::LitePullConsumerApp(Runtime& rt, const client::ClientConfig& cc, const ConsumerSpec& spec,
+                                         std::shared_ptr<check::History> history)
+    : rt_(rt) {
+  const std::string name = cc.instance_name;
+  log_ = std::make_shared<DeliveryLog>(rt, history, name, spec.group);
+  client::LitePullConsumerConfig config;
+  config.group = spec.group;
+  config.message_model = spec.config.message_model;
+  config.consume_from_where = spec.config.consume_from_where;
+  config.consume_timestamp_ms = spec.config.consume_timestamp_ms;
+  config.allocate_strategy = spec.config.allocate_strategy;
+  config.offset_store_dir = spec.config.offset_store_dir;
+  instance_ = std::make_unique<client::ClientInstance>(rt, cc);
+  instance_->start();
+  consumer_ = std::make_unique<client::LitePullConsumer>(*instance_, config);
+  const Status sub = consumer_->subscribe(spec.topic, spec.expression);
+  FERRY_ASSERT(sub.ok(), "subscribe {}: {}", spec.topic, sub.ok() ? "" : sub.error().to_string());
+  record_start(rt, *history, name, spec, "lite-pull");
+  const Status started = consumer_->start();
+  FERRY_ASSERT(started.ok(), "lite pull consumer {} did not start: {}", name, started.ok() ? "" : started.error().to_string());
+  // In the node's task set: a crash destroys the loop before the app.
+  rt.spawn(run(this), "workload-lite-pull");
+}
+
+LitePullConsumerApp::~LitePullConsumerApp() {
+  consumer_.reset();
+  instance_.reset();
+}
+
+Task<void> LitePullConsumerApp::run(LitePullConsumerApp* self) {
+  for (;;) {
+    const MonoTime before = self->rt_.now();
+    std::vector<MessageExt> batch = co_await self->consumer_->poll(kPollTimeout);
+    self->log_->note_assignment(self->consumer_->assignment());
+    if (batch.empty()) {
+      // A poll that returned at once with nothing (the consumer not running): no busy loop.
+      if (self->rt_.now() == before) co_await self->rt_.sleep(kPollTimeout);
+      continue;
+    }
+    const std::optional<MessageQueue>& queue = self->consumer_->last_polled_queue();
+    FERRY_ASSERT(queue.has_value(), "poll returned {} messages but names no queue", batch.size());
+    self->log_->record(batch, *queue);
+  }
+}
+
+}  // namespace ferry::sim::cluster

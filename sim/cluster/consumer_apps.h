@@ -1,0 +1,98 @@
+// The consumer apps behind consumer_app / orderly_consumer_app / lite_pull_consumer_app
+// (workload.h): one node's component each, recording every delivery into the History as a
+// ConsumeRecord (group, consumer, queue, offset, time, the parsed self-checking body) and
+// describing itself in History::consumers (group, topic, broadcast or not) at start.
+//
+//  * PushConsumerApp: a PushConsumer with a concurrent or an orderly listener (always
+//    CONSUME_SUCCESS / SUCCESS). A batch from another ProcessQueue than the queue's last one means
+//    the queue was dropped and taken again on this client: recorded as a rebalance Event.
+//  * LitePullConsumerApp: a LitePullConsumer subscribed to the topic (the rebalance picks its
+//    queues), auto commit as configured, polling in a loop on the node's runtime. A queue that
+//    comes back into its assignment is recorded as a rebalance Event.
+// Internal to sim/cluster: other code goes through workload.h.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "client/client_instance.h"
+#include "client/lite_pull_consumer.h"
+#include "client/push_consumer.h"
+#include "sim/check/history.h"
+#include "sim/cluster/workload.h"
+#include "sim/node.h"
+
+namespace ferry::sim::cluster {
+
+// Appends one consumer node's deliveries to the History.
+class DeliveryLog {
+ public:
+  DeliveryLog(Runtime& rt, std::shared_ptr<check::History> history, std::string consumer, std::string group);
+  // `pulled_from`: the broker id that served the batch (ConsumeRecord::pulled_from), -1 unknown.
+  void record(const std::vector<MessageExt>& msgs, const MessageQueue& queue, std::int64_t pulled_from = -1);
+  // Push consumers: a rebalance Event when `now` is not the ProcessQueue `queue` had last time.
+  void note_process_queue(const MessageQueue& queue, const std::shared_ptr<const client::ProcessQueue>& now);
+  // Lite pull consumers: a rebalance Event for each queue held again after it was given up.
+  void note_assignment(const std::vector<MessageQueue>& held);
+
+ private:
+  void retaken(const MessageQueue& queue);
+
+  Runtime& rt_;
+  std::shared_ptr<check::History> history_;
+  std::string consumer_;
+  std::string group_;
+  std::map<MessageQueue, std::weak_ptr<const client::ProcessQueue>> process_queues_;
+  std::set<MessageQueue> held_;      // the assignment at the last look
+  std::set<MessageQueue> ever_held_;
+};
+
+// What the liveness requirements and tests ask of every consumer node.
+class ConsumerNode : public ClientApp {
+ public:
+  // The queues this consumer holds now, sorted (orderly: only those it holds the broker lock of).
+  virtual std::vector<MessageQueue> held_queues() const = 0;
+  virtual client::PushConsumer* push() { return nullptr; }
+  virtual client::LitePullConsumer* lite_pull() { return nullptr; }
+};
+
+class PushConsumerApp final : public ConsumerNode {
+ public:
+  PushConsumerApp(Runtime& rt, const client::ClientConfig& cc, const ConsumerSpec& spec, bool orderly,
+                  std::shared_ptr<check::History> history);
+  ~PushConsumerApp() override;
+  std::vector<MessageQueue> held_queues() const override;
+  client::PushConsumer* push() override { return consumer_.get(); }
+  const client::ClientInstance& client_instance() const override { return *instance_; }
+
+ private:
+  std::shared_ptr<DeliveryLog> log_;
+  std::unique_ptr<client::ClientInstance> instance_;
+  std::unique_ptr<client::PushConsumer> consumer_;
+};
+
+class LitePullConsumerApp final : public ConsumerNode {
+ public:
+  // How long one poll waits for messages: short, so that the assignment is looked at often.
+  static constexpr Duration kPollTimeout = std::chrono::milliseconds(200);
+
+  LitePullConsumerApp(Runtime& rt, const client::ClientConfig& cc, const ConsumerSpec& spec, std::shared_ptr<check::History> history);
+  ~LitePullConsumerApp() override;
+  std::vector<MessageQueue> held_queues() const override { return consumer_->assignment(); }
+  client::LitePullConsumer* lite_pull() override { return consumer_.get(); }
+  const client::ClientInstance& client_instance() const override { return *instance_; }
+
+ private:
+  static Task<void> run(LitePullConsumerApp* self);
+
+  Runtime& rt_;
+  std::shared_ptr<DeliveryLog> log_;
+  std::unique_ptr<client::ClientInstance> instance_;
+  std::unique_ptr<client::LitePullConsumer> consumer_;
+};
+
+}  // namespace ferry::sim::cluster

@@ -1,0 +1,31 @@
+#include "sim/scenario/offset_observer.h"
+
+namespace ferry::sim::scenario {
+
+void OffsetObserver::look(MonoTime now) {
+  for (std::size_t i = 0; i < cluster_.broker_count(); ++i) {
+    broker::Broker* b = cluster_.broker(i);
+    if (b == nullptr || b->state() != broker::Broker::State::running || b->config().broker_role == broker::BrokerRole::slave) continue;
+    const std::string& node = cluster_.broker_label(i);
+    const std::string& group_name = cluster_.spec().brokers.at(cluster_.broker_group(i)).name;
+    for (const auto& [key, offsets] : b->offsets().table()) {
+      // "topic@group": topic names cannot hold '@' (RocketMQ's name rules).
+      const std::size_t at = key.find('@');
+      if (at == std::string::npos) continue;
+      for (const auto& [queue_id, offset] : offsets) {
+        auto [it, fresh] = last_.emplace(std::tuple{node, key, queue_id}, offset);
+        if (!fresh && it->second == offset) continue;
+        it->second = offset;
+        check::CommitRecord r;
+        r.at = now;
+        r.broker = node;
+        r.group = key.substr(at + 1);
+        r.queue = MessageQueue{key.substr(0, at), group_name, QueueId(queue_id)};
+        r.offset = QueueOffset(offset);
+        history_->commits.push_back(std::move(r));
+      }
+    }
+  }
+}
+
+}  // namespace ferry::sim::scenario
