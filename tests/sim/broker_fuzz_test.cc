@@ -4,15 +4,18 @@
 //   2. opens connections and sends generated and mutated requests (tests/sim/fuzz/): every request
 //      code plus unknown ones, hostile headers and bodies, JSON and binary headers, damaged
 //      frames, several requests in flight per connection and several connections at once, some
-//      closed mid-frame; one connection in four goes to the slave;
+//      closed mid-frame, one in four to the slave; three more connections stop mid-frame (or
+//      before a byte) and stay open;
 //   3. lets two virtual hours pass (delayed deliveries and the broker's timers work on what the
-//      fuzzed requests stored), restarts the broker (process kill or power loss), and checks that
-//      every acknowledged message is still readable, intact, and that a valid send works.
+//      fuzzed requests stored; the stalled connections must have been closed by then), restarts
+//      the broker (process kill or power loss), and checks that every acknowledged message is
+//      still readable, intact, and that a valid send works.
 // Per connection (stream_oracle.h): every request the broker can decode gets a reply with its
 // opaque, and a stream that goes bad is closed, within kReplyBound of virtual time. Records that
 // fuzzed sends stored are aimed at by later requests that take a CommitLog offset. After every
-// round a fresh connection's valid request must be answered, by the master and by the slave. A FERRY_ASSERT in the broker aborts
-// the binary: the seed and replay line are printed before each seed runs.
+// round a fresh connection's valid request must be answered, by the master and by the slave. A
+// FERRY_ASSERT in the broker aborts the binary: the seed and replay line are printed before each
+// seed runs.
 //
 //   build/bin/sim_broker_fuzz_test                                     # CI: seeds 1-4, 300 requests each
 //   FERRY_SIM_SEEDS=17 build/bin/sim_broker_fuzz_test                  # replay seed 17
@@ -296,6 +299,7 @@ class FuzzRun {
 
   void fuzz(int requests) {
     RequestGenerator g(client_rt().random().fork(), fuzz_targets());
+    stall_connections(g);
     std::int32_t opaque = 1000;
     while (sent_ < requests && failures_.empty()) {
       ++rounds_;
@@ -356,6 +360,24 @@ class FuzzRun {
     }
   }
 
+  // Connections that stop mid-frame (or never send a byte) and stay open: the broker must close
+  // them (idle_timeout, 120 s), or a client could hold its connections and buffers for ever.
+  // Checked after the two virtual hours of settle_and_restart().
+  void stall_connections(RequestGenerator& g) {
+    for (int i = 0; i < 3; ++i) {
+      auto run = std::make_shared<ConnectionRun>();
+      std::vector<std::uint8_t> stream;
+      if (i > 0) {
+        stream = g.frame(g.command(900 + i), 0).bytes;
+        stream.resize(g.random().below(stream.size()));
+      }
+      run->expect.close = true;
+      run->what = fmt::format("a connection stalled after {} bytes", stream.size());
+      client_rt().spawn(drive_connection(&client_rt(), i == 2 ? slave_ : broker_, std::move(stream), false, run), "fuzz-stall");
+      stalled_.push_back(run);
+    }
+  }
+
   // What the fuzzed requests left behind is worked on later too: delayed messages are delivered
   // (the longest level is 2 h), offsets persisted, long polls expire. Then the broker restarts
   // (a process kill or a power loss, drawn from the seed) and recovers a log that holds whatever
@@ -363,6 +385,10 @@ class FuzzRun {
   void settle_and_restart() {
     if (!failures_.empty()) return;
     cluster_.run_for(std::chrono::hours(2) + std::chrono::minutes(1));
+    for (const auto& r : stalled_) {
+      if (!r->done || !r->closed_by_peer) failures_.push_back(r->what + " was not closed by the broker in 2 hours");
+      for (const std::string& f : r->failures) failures_.push_back(r->what + ": " + f);
+    }
     const NodeId b = cluster_.broker_node(0);
     if (cluster_.broker(0) == nullptr || cluster_.broker(0)->state() != broker::Broker::State::running) {
       failures_.push_back("the broker is not running after the fuzzed requests were worked on");
@@ -460,6 +486,7 @@ class FuzzRun {
   std::size_t frame_max_ = 0;
   std::unique_ptr<remoting::RpcClient> rpc_;
   std::vector<Acked> acked_;
+  std::vector<std::shared_ptr<ConnectionRun>> stalled_;
   std::vector<std::string> failures_;
   int rounds_ = 0;
   int sent_ = 0;
