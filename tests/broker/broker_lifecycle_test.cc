@@ -96,7 +96,8 @@ TEST_F(BrokerTest, LongPollIsAnsweredWhenAMessageArrives) {
   EXPECT_TRUE(sender.sent());
 }
 
-// Found by the broker fuzzer (sim_broker_fuzz_test, under UBSan): suspendTimeoutMillis was
+// Found while fuzzing the broker (sim_broker_fuzz_test sends such pulls; the overflow is silent
+// but for UBSan, and was spotted reading the code the fuzzer reached): suspendTimeoutMillis was
 // converted to nanoseconds before it was capped at suspend_timeout_max, so a value past about
 // 9.2e12 ms overflowed (undefined behaviour; in practice a negative hold: the pull was answered
 // PULL_NOT_FOUND at once instead of being held). Any huge value is held up to the cap.
