@@ -96,11 +96,12 @@ TEST_F(BrokerTest, LongPollIsAnsweredWhenAMessageArrives) {
   EXPECT_TRUE(sender.sent());
 }
 
-// Found while fuzzing the broker (sim_broker_fuzz_test sends such pulls; the overflow is silent
-// but for UBSan, and was spotted reading the code the fuzzer reached): suspendTimeoutMillis was
-// converted to nanoseconds before it was capped at suspend_timeout_max, so a value past about
-// 9.2e12 ms overflowed (undefined behaviour; in practice a negative hold: the pull was answered
-// PULL_NOT_FOUND at once instead of being held). Any huge value is held up to the cap.
+// Found by the broker fuzzer under UBSan (sim_broker_fuzz_test before this fix: FERRY_SIM_SEEDS=7
+// FERRY_FUZZ_ITERATIONS=500 in the ASan+UBSan build; in Release the overflow is silent):
+// suspendTimeoutMillis was converted to nanoseconds before it was capped at suspend_timeout_max,
+// so a value past about 9.2e12 ms overflowed (undefined behaviour; in practice a negative hold:
+// the pull was answered PULL_NOT_FOUND at once instead of being held). Any huge value is held up
+// to the cap.
 TEST_F(BrokerTest, AHugeSuspendTimeoutIsHeldLikeTheCapNotOverflowed) {
   without_buggify("needs the pull held until the arrival (a pull not held answers it at once)");
   boot();
