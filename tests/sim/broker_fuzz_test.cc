@@ -62,18 +62,7 @@ constexpr Duration kReplyBound = 90s;
 
 // ---- knobs (tests may read the environment) -------------------------------------------------
 
-std::vector<std::uint64_t> seeds() {
-  std::uint64_t first = 1, last = 4;
-  if (const char* env = std::getenv("FERRY_SIM_SEEDS")) {
-    const std::string s(env);
-    const auto dash = s.find('-');
-    first = std::stoull(s.substr(0, dash));
-    last = dash == std::string::npos ? first : std::stoull(s.substr(dash + 1));
-  }
-  std::vector<std::uint64_t> out;
-  for (std::uint64_t s = first; s <= last; ++s) out.push_back(s);
-  return out;
-}
+std::vector<std::uint64_t> seeds() { return testing::sim_seeds(1, 4); }
 
 int iterations() {
   const char* env = std::getenv("FERRY_FUZZ_ITERATIONS");

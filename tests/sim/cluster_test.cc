@@ -179,19 +179,8 @@ Outcome run_seed(std::uint64_t seed) {
   return out;
 }
 
-std::vector<std::uint64_t> seeds() {
-  // Tests may read the environment: FERRY_SIM_SEEDS="17" or "1-40" replays or sweeps.
-  std::uint64_t first = 1, last = 6;
-  if (const char* env = std::getenv("FERRY_SIM_SEEDS")) {
-    const std::string s(env);
-    const auto dash = s.find('-');
-    first = std::stoull(s.substr(0, dash));
-    last = dash == std::string::npos ? first : std::stoull(s.substr(dash + 1));
-  }
-  std::vector<std::uint64_t> out;
-  for (std::uint64_t s = first; s <= last; ++s) out.push_back(s);
-  return out;
-}
+// FERRY_SIM_SEEDS="17" or "1-40" replays or sweeps.
+std::vector<std::uint64_t> seeds() { return testing::sim_seeds(1, 6); }
 
 TEST(ClusterSim, EveryAcknowledgedMessageIsConsumedAfterSwarmFaultsAndTheSameSeedReplaysExactly) {
   testing::test_options(0);  // quiet logs unless FERRY_LOG is set

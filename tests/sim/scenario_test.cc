@@ -750,12 +750,8 @@ RunOutcome run_file(const Scenario& s, std::uint64_t seed) {
 
 // Seed 1, or FERRY_SIM_SEEDS="17" / "1-40" (tests may read the environment).
 std::pair<std::uint64_t, std::uint64_t> seed_range() {
-  const char* env = std::getenv("FERRY_SIM_SEEDS");
-  if (env == nullptr) return {1, 1};
-  const std::string s(env);
-  const auto dash = s.find('-');
-  const std::uint64_t first = std::stoull(s.substr(0, dash));
-  return {first, dash == std::string::npos ? first : std::stoull(s.substr(dash + 1))};
+  const std::vector<std::uint64_t> seeds = testing::sim_seeds(1, 1);
+  return {seeds.front(), seeds.back()};
 }
 
 TEST(ScenarioRun, EveryFileRunsAndConverges) {

@@ -25,6 +25,20 @@ inline WorldOptions test_options(std::uint64_t seed) {
 inline std::vector<std::uint8_t> bytes_of(const std::string& s) { return std::vector<std::uint8_t>(s.begin(), s.end()); }
 inline Bytes view_of(const std::vector<std::uint8_t>& v) { return Bytes(v.data(), v.size()); }
 
+// The seeds a sweep test runs: FERRY_SIM_SEEDS="17" or "1-40" (tests may read the environment),
+// else first..last.
+inline std::vector<std::uint64_t> sim_seeds(std::uint64_t first, std::uint64_t last) {
+  if (const char* env = std::getenv("FERRY_SIM_SEEDS")) {
+    const std::string s(env);
+    const auto dash = s.find('-');
+    first = std::stoull(s.substr(0, dash));
+    last = dash == std::string::npos ? first : std::stoull(s.substr(dash + 1));
+  }
+  std::vector<std::uint64_t> out;
+  for (std::uint64_t s = first; s <= last; ++s) out.push_back(s);
+  return out;
+}
+
 // FERRY_TRY for coroutines returning Task<Status>/Task<Result<T>>.
 #define SIM_CO_TRY(expr)                                        \
   do {                                                          \
