@@ -67,6 +67,7 @@ SimNode::~SimNode() {
   // The world tears nodes down through crash(); here only what is left (never-started nodes).
   executor_.tasks().destroy_all();
   process_.reset();
+  forget_node_clock(name_, &clock_);  // a line logged after this shows no time, not a dead clock's
 }
 
 Task<void> SimNode::offload(std::function<void()> fn) {

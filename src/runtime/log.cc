@@ -4,6 +4,8 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 
 #include <cstdlib>
+#include <map>
+#include <string_view>
 #include <mutex>
 
 #include "runtime/clock.h"
@@ -27,21 +29,33 @@ Defaults& defaults() {
   return d;
 }
 
-// %V: the node's virtual time in seconds with microseconds.
+// The clock of each simulated node's logger, by the logger's (node's) name.
+struct NodeClocks {
+  std::mutex mu;
+  std::map<std::string, const Clock*, std::less<>> by_node;
+};
+NodeClocks& node_clocks() {
+  static NodeClocks c;
+  return c;
+}
+
+// %V: the logging node's virtual time in seconds with microseconds ("?" once its clock is gone).
 class VirtualTimeFlag final : public spdlog::custom_flag_formatter {
  public:
-  explicit VirtualTimeFlag(const Clock* clock) : clock_(clock) {}
-  void format(const spdlog::details::log_msg&, const std::tm&, spdlog::memory_buf_t& dest) override {
-    const std::int64_t ns = to_ns(clock_->now());
-    const auto text = fmt::format("{}.{:06}s", ns / 1'000'000'000, (ns % 1'000'000'000) / 1000);
+  void format(const spdlog::details::log_msg& msg, const std::tm&, spdlog::memory_buf_t& dest) override {
+    NodeClocks& c = node_clocks();
+    std::string text = "?";
+    {
+      std::lock_guard lock(c.mu);
+      auto it = c.by_node.find(std::string_view(msg.logger_name.data(), msg.logger_name.size()));
+      if (it != c.by_node.end()) {
+        const std::int64_t ns = to_ns(it->second->now());
+        text = fmt::format("{}.{:06}s", ns / 1'000'000'000, (ns % 1'000'000'000) / 1000);
+      }
+    }
     dest.append(text.data(), text.data() + text.size());
   }
-  std::unique_ptr<custom_flag_formatter> clone() const override {
-    return std::make_unique<VirtualTimeFlag>(clock_);
-  }
-
- private:
-  const Clock* clock_;
+  std::unique_ptr<custom_flag_formatter> clone() const override { return std::make_unique<VirtualTimeFlag>(); }
 };
 
 }  // namespace
@@ -52,13 +66,25 @@ std::shared_ptr<spdlog::logger> make_node_logger(const std::string& node, const 
   auto logger = std::make_shared<spdlog::logger>(node, d.sinks.begin(), d.sinks.end());
   logger->set_level(d.level);
   if (virtual_clock) {
+    {
+      NodeClocks& c = node_clocks();
+      std::lock_guard clocks_lock(c.mu);
+      c.by_node[node] = virtual_clock;
+    }
     auto f = std::make_unique<spdlog::pattern_formatter>();
-    f->add_flag<VirtualTimeFlag>('V', virtual_clock).set_pattern("[%V] [%n] [%^%l%$] %v");
+    f->add_flag<VirtualTimeFlag>('V').set_pattern("[%V] [%n] [%^%l%$] %v");
     logger->set_formatter(std::move(f));
   } else {
     logger->set_pattern("[%Y-%m-%d %H:%M:%S.%e] [%n] [%^%l%$] %v");
   }
   return logger;
+}
+
+void forget_node_clock(const std::string& node, const Clock* virtual_clock) {
+  NodeClocks& c = node_clocks();
+  std::lock_guard lock(c.mu);
+  auto it = c.by_node.find(node);
+  if (it != c.by_node.end() && it->second == virtual_clock) c.by_node.erase(it);
 }
 
 void set_default_log_level(spdlog::level::level_enum level) {

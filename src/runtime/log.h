@@ -16,7 +16,14 @@ class Clock;
 // A logger for one node writing to the process-wide sinks (stderr unless replaced). When
 // `virtual_clock` is given (simulation), each line shows that clock's time instead of the real
 // time. The level is the process default (see set_default_log_level).
+//
+// The sinks are shared, and spdlog gives a sink one formatter, so the time is not held by the
+// formatter: lines find their node's clock by the logger's name in a process-wide table that
+// make_node_logger fills (the latest node of a name wins) and forget_node_clock empties when the
+// node goes. A line of a node whose clock is gone shows "?" for the time, never a stale clock.
 std::shared_ptr<spdlog::logger> make_node_logger(const std::string& node, const Clock* virtual_clock);
+// Drops `node`'s clock from the table when it is still `virtual_clock` (the node's destructor).
+void forget_node_clock(const std::string& node, const Clock* virtual_clock);
 
 // Process-wide defaults, for programs and tests (not component code). The initial level comes
 // from the FERRY_LOG environment variable (trace|debug|info|warn|error|off), default "info".
