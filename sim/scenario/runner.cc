@@ -82,10 +82,6 @@ struct GroupMembers {
   std::vector<std::string> names;
 };
 
-}  // namespace
-
-namespace {
-
 // One seed, its nodes' log lines captured by `capture` (attached once the World exists).
 RunOutcome run_captured(const Scenario& s, std::uint64_t seed, LogCapture& capture) {
   RunOutcome out;

@@ -5,8 +5,8 @@
 
 #include <cstdlib>
 #include <map>
-#include <string_view>
 #include <mutex>
+#include <string_view>
 
 #include "runtime/clock.h"
 

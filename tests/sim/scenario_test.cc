@@ -510,6 +510,22 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"a slow disk's latency out of range",
                 "[[faults]]\nat = \"1s\"\naction = \"slow_disk\"\ntarget = \"broker-a\"\nlatency = \"11m\"\n",
                 "t.toml:5: faults[0].latency: 11m is out of range"},
+        BadCase{"a queue change of a topic the scenario does not have",
+                "[[topics]]\nname = \"T\"\n[[faults]]\nat = \"1s\"\naction = \"update_topic\"\ntarget = \"broker-a\"\n"
+                "topic = \"U\"\nqueues = 8\n",
+                "t.toml:7: faults[0].topic: \"U\" is not a topic of the scenario"},
+        BadCase{"a queue change without its count",
+                "[[topics]]\nname = \"T\"\n[[faults]]\nat = \"1s\"\naction = \"update_topic\"\ntarget = \"broker-a\"\n"
+                "topic = \"T\"\n",
+                "faults[0].queues: update_topic needs the new queue count"},
+        BadCase{"a queue count out of range",
+                "[[topics]]\nname = \"T\"\n[[faults]]\nat = \"1s\"\naction = \"update_topic\"\ntarget = \"broker-a\"\n"
+                "topic = \"T\"\nqueues = 0\n",
+                "t.toml:8: faults[0].queues:"},
+        BadCase{"a queue change sent to a NameServer",
+                "[[topics]]\nname = \"T\"\n[[faults]]\nat = \"1s\"\naction = \"update_topic\"\ntarget = \"namesrv-0\"\n"
+                "topic = \"T\"\nqueues = 8\n",
+                "faults[0].target: \"namesrv-0\" is not a broker group's master"},
         BadCase{"a skew finer than a millisecond",
                 "[[faults]]\nat = \"1s\"\naction = \"skew_clock\"\ntarget = \"broker-a\"\nskew = \"1500us\"\n",
                 "t.toml:5: faults[0].skew: a wall clock jumps by whole milliseconds"},
