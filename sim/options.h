@@ -83,6 +83,13 @@ struct DiskOptions {
   // Probability that a sector kept by a torn write holds garbage instead of the bytes written
   // since the last sync (bytes of the sector that were already durable stay intact).
   std::uint32_t corrupt_torn_sector_ppm = 0;
+  // A volatile write cache that lies (write-back caching on a drive without power-loss
+  // protection, or a hypervisor that acknowledges flushes it has not done): while set, every sync
+  // completes successfully without making anything durable. What it "covered" stays dirty: a
+  // later honest sync makes it durable, a power loss before that loses it. The store cannot see
+  // this; a SYNC_FLUSH broker acknowledges data a power loss then takes (the store-prefix and
+  // lost-acked checkers must catch it). Namespace operations stay durable at once.
+  bool lying_sync = false;
 
   void check() const;
 };

@@ -184,7 +184,10 @@ Task<Status> SimDisk::finish_at(MonoTime due, std::function<Status()> effect) {
 
 Task<Status> SimDisk::sync(std::shared_ptr<Inode> inode) {
   ++stats_.syncs;
-  auto snap = std::make_shared<Inode::Snapshot>(inode->snapshot());
+  const bool lie = options_.lying_sync;
+  // A lying sync takes no snapshot: the writes stay dirty (and a truncation's low-water mark
+  // stays pending) for the next honest sync.
+  auto snap = lie ? nullptr : std::make_shared<Inode::Snapshot>(inode->snapshot());
   Duration latency = options_.sync_latency;
   if (random_.chance_ppm(options_.slow_sync_ppm)) latency += options_.slow_sync_latency;
   const bool fail = random_.chance_ppm(options_.eio_on_sync_ppm);
@@ -194,6 +197,10 @@ Task<Status> SimDisk::sync(std::shared_ptr<Inode> inode) {
   // (The effect is a named local: GCC 12 mishandles lambda temporaries inside co_await.)
   std::function<Status()> effect = [this, inode, snap, fail, generation]() -> Status {
     if (generation != generation_) return Error(Errc::io_error, "the disk crashed during sync");
+    if (snap == nullptr) {
+      ++stats_.lied_syncs;
+      return {};
+    }
     if (fail) {
       ++stats_.sync_errors;
       inode->drop(*snap);
@@ -264,8 +271,16 @@ void SimDisk::digest(TraceHash& trace) const {
   }
 }
 
+std::optional<Bytes> SimDisk::peek(const std::string& path) const {
+  auto it = files_.find(path);
+  if (it == files_.end()) return std::nullopt;
+  const std::vector<std::uint8_t>& data = *it->second->data();
+  return Bytes(data.data(), data.size());
+}
+
 void SimDisk::wipe() {
   ++generation_;
+  ++stats_.wipes;
   for (auto& [path, inode] : files_) inode->set_linked(false);
   files_.clear();
   dirs_.clear();

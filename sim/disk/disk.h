@@ -9,7 +9,9 @@
 // cache survives; unsynced data stays unsynced). Syncs complete in the order they were called,
 // after sync_latency (+ slow_sync_latency with slow_sync_ppm), and fail with io_error with
 // eio_on_sync_ppm: then, as on Linux, the writes that sync covered are marked clean without
-// becoming durable (a later sync succeeds; a power loss loses them). Reads fail with io_error with
+// becoming durable (a later sync succeeds; a power loss loses them). With lying_sync set when a
+// sync is called, it succeeds (whatever eio_on_sync_ppm drew) and makes nothing durable: the
+// writes stay dirty until an honest sync. Reads fail with io_error with
 // eio_on_read_ppm and stall the node's loop with slow_read_ppm. Capacity counts the sizes of
 // linked files; a write or truncation that would exceed it fails with no_space and changes
 // nothing. A removed file's space is freed at once even if it is still open.
@@ -21,6 +23,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -46,6 +49,8 @@ class SimDisk {
     std::uint64_t slow_reads = 0;
     std::uint64_t crashes = 0;
     std::uint64_t torn_sectors_kept = 0;
+    std::uint64_t lied_syncs = 0;  // syncs that reported success with lying_sync set
+    std::uint64_t wipes = 0;       // wipe() calls
   };
 
   SimDisk(World& world, NodeId node, DiskOptions options, Random random);
@@ -86,6 +91,10 @@ class SimDisk {
   std::uint64_t used_bytes() const { return used_bytes_; }
   // Every file's path, sorted (directories are not listed). For tests that inspect a disk.
   std::vector<std::string> paths() const;
+  // The current contents of the file at `path` (normalized, see file_system.h), as the process
+  // would read them; nullopt when no such file. For observers and tests: no fault, no random
+  // draw, nothing traced. The view is valid until the next write, truncation, crash or wipe.
+  std::optional<Bytes> peek(const std::string& path) const;
 
  private:
   bool is_dir(const std::string& path) const { return path.empty() || dirs_.count(path) > 0; }

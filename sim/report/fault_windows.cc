@@ -31,7 +31,8 @@ bool lasts(const FaultEntry& f) {
     case FaultAction::isolate:
     case FaultAction::clog:
     case FaultAction::fill_disk:
-    case FaultAction::slow_disk: return true;
+    case FaultAction::slow_disk:
+    case FaultAction::lying_disk: return true;
     case FaultAction::restart: return f.duration.has_value() && f.duration->count() > 0;
     default: return false;
   }

@@ -2,7 +2,8 @@
 //
 //   add_schedule_windows  a scenario's fault schedule (x = its `at`, since the workload's start):
 //                         an entry that lasts (kill, power_off, silence, pause, partition,
-//                         partition_one_way, isolate, clog, fill_disk, restart with a downtime)
+//                         partition_one_way, isolate, clog, fill_disk, slow_disk, lying_disk,
+//                         restart with a downtime)
 //                         from `at` to `at + duration`; without a duration until the first later
 //                         entry that ends it (heal_all; heal, resume or restart naming one of its
 //                         targets) or else the end of the fault phase (run.length: the liveness

@@ -26,7 +26,8 @@ bool undoable(const FaultEntry& f) {
     case FaultAction::partition_one_way:
     case FaultAction::clog:
     case FaultAction::fill_disk:
-    case FaultAction::slow_disk: return f.duration.has_value();
+    case FaultAction::slow_disk:
+    case FaultAction::lying_disk: return f.duration.has_value();
     default: return false;
   }
 }
@@ -150,6 +151,11 @@ Status FaultInjector::apply_now(const FaultStep& step) {
           restore_sync_latency(n);
           return Status();
         });
+      case FaultAction::lying_disk:
+        return each_target(f, [&](NodeId n) {
+          restore_honest_sync(n);
+          return Status();
+        });
       default: return {};
     }
   }
@@ -214,6 +220,11 @@ Status FaultInjector::apply_now(const FaultStep& step) {
     case FaultAction::slow_disk:
       return each_target(f, [&](NodeId n) {
         slow_disk(n, f);
+        return Status();
+      });
+    case FaultAction::lying_disk:
+      return each_target(f, [&](NodeId n) {
+        lying_disk(n);
         return Status();
       });
     case FaultAction::promote_slave: return each_target(f, [&](NodeId n) { return promote(n, f); });
@@ -289,9 +300,28 @@ void FaultInjector::restore_sync_latency(NodeId n) {
   sync_latency_before_slow_.erase(it);
 }
 
+void FaultInjector::lying_disk(NodeId n) {
+  SimDisk& disk = cluster_.world().node(n).disk();
+  DiskOptions o = disk.options();
+  lying_before_.emplace(n, o.lying_sync);  // the first lie's: what heal restores
+  o.lying_sync = true;
+  disk.set_options(o);
+}
+
+void FaultInjector::restore_honest_sync(NodeId n) {
+  auto it = lying_before_.find(n);
+  if (it == lying_before_.end()) return;
+  SimDisk& disk = cluster_.world().node(n).disk();
+  DiskOptions o = disk.options();
+  o.lying_sync = it->second;
+  disk.set_options(o);
+  lying_before_.erase(it);
+}
+
 void FaultInjector::restore_disks() {
   while (!capacity_before_fill_.empty()) restore_disk(capacity_before_fill_.begin()->first);
   while (!sync_latency_before_slow_.empty()) restore_sync_latency(sync_latency_before_slow_.begin()->first);
+  while (!lying_before_.empty()) restore_honest_sync(lying_before_.begin()->first);
 }
 
 void FaultInjector::heal_all() {

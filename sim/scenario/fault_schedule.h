@@ -9,7 +9,8 @@
 //
 // fault_timeline() turns every entry with a duration into two steps: the fault at `at` and its
 // undo at `at + duration` (resume a pause, rejoin a silenced or isolated host, heal a partition,
-// unclog, give a filled disk its capacity back, give a slowed disk its sync latency back). Crashes with a duration (kill, power_off,
+// unclog, give a filled disk its capacity back, give a slowed disk its sync latency back, make a
+// lying disk honest again). Crashes with a duration (kill, power_off,
 // restart) are one step: World::restart starts the node again itself after the delay.
 #pragma once
 
@@ -40,8 +41,8 @@ struct FaultStep {
 std::vector<FaultStep> fault_timeline(const Scenario& s);
 
 // Applies steps to one Cluster, whose every node the steps name must exist (the runner adds the
-// client nodes before their first step). Keeps what heal_all() must restore (disk capacities and
-// sync latencies).
+// client nodes before their first step). Keeps what heal_all() must restore (disk capacities,
+// sync latencies and honest syncs).
 // Single-threaded, like the Cluster; holds a reference to it.
 class FaultInjector {
  public:
@@ -55,7 +56,8 @@ class FaultInjector {
   // the slave's node and completes later (a failure is logged there at error level); the group's
   // old master is retired (Cluster::retire: the heal leaves it down, as the operator would).
   Status apply(const FaultStep& step);
-  // Restores every filled disk's capacity and every slowed disk's sync latency, then
+  // Restores every filled disk's capacity, every slowed disk's sync latency and every lying
+  // disk's honesty, then
   // Cluster::heal_all(). The liveness phase calls it (or Cluster::heal_and_converge after
   // restore_disks()).
   void heal_all();
@@ -70,6 +72,8 @@ class FaultInjector {
   void restore_disk(NodeId n);
   void slow_disk(NodeId n, const FaultEntry& f);
   void restore_sync_latency(NodeId n);
+  void lying_disk(NodeId n);
+  void restore_honest_sync(NodeId n);
 
   Status apply_now(const FaultStep& step);
   void record(const FaultStep& step);
@@ -78,6 +82,7 @@ class FaultInjector {
   std::shared_ptr<check::History> history_;
   std::map<NodeId, std::uint64_t> capacity_before_fill_;
   std::map<NodeId, Duration> sync_latency_before_slow_;
+  std::map<NodeId, bool> lying_before_;  // lying_disk: each lying disk's lying_sync before the fault
 };
 
 }  // namespace ferry::sim::scenario

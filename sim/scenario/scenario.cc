@@ -16,7 +16,7 @@ namespace {
 constexpr const char* kActionNames[] = {
     "kill",     "power_off", "restart", "silence",    "pause",     "resume",    "partition",  "partition_one_way",
     "isolate",  "heal",      "heal_all", "clog",      "skew_clock", "wipe_disk", "fill_disk", "promote_slave",
-    "update_topic", "slow_disk",
+    "update_topic", "slow_disk", "lying_disk",
 };
 static_assert(std::size(kActionNames) == kFaultActionMax + 1, "a name for every FaultAction");
 
@@ -56,6 +56,7 @@ ActionKeys action_keys(FaultAction a) {
     case FaultAction::promote_slave: return {true, false, false, "role"};
     case FaultAction::update_topic: return {true, false, false, "topic,queues"};
     case FaultAction::slow_disk: return {true, false, true, "latency"};
+    case FaultAction::lying_disk: return {true, false, true, ""};
   }
   return {};
 }

@@ -94,8 +94,10 @@ enum class FaultAction : std::uint8_t {
   update_topic,       // the operator changes `topic`'s queue count to `queues` on the target masters
                       // (UPDATE_AND_CREATE_TOPIC, as mqadmin updateTopic)
   slow_disk,          // every sync of the targets' disks takes `latency` more; duration: restored
+  lying_disk,         // the targets' disks report syncs done without making anything durable
+                      // (DiskOptions::lying_sync); duration: honest again after it
 };
-inline constexpr std::uint8_t kFaultActionMax = static_cast<std::uint8_t>(FaultAction::slow_disk);
+inline constexpr std::uint8_t kFaultActionMax = static_cast<std::uint8_t>(FaultAction::lying_disk);
 const char* fault_action_name(FaultAction a);
 std::optional<FaultAction> parse_fault_action(std::string_view name);
 

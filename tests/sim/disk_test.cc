@@ -231,6 +231,58 @@ TEST(SimDisk, AFailedSyncLosesTheDataItCoveredEvenIfARetrySucceeds) {
   EXPECT_EQ(read_file(world.node(n), "f"), std::string(4, '\0')) << "the write never reached the disk";
 }
 
+// A lying write cache (DiskOptions::lying_sync): the sync reports success, nothing becomes
+// durable, and a power loss takes what it "covered"; with the lie off, the same sync keeps it.
+TEST(SimDisk, ALyingSyncSucceedsAndAPowerLossStillLosesItsWrites) {
+  WorldOptions o = test_options(18);
+  o.disk.lying_sync = true;
+  World world(o);
+  const NodeId n = world.add_node("n");
+  auto r = world.run_task(n, write_and_sync(&world.node(n), "f", "lied"), 1s);
+  ASSERT_TRUE(r.ok()) << r.report.message;
+  EXPECT_TRUE(r.value->ok()) << "a lying disk reports the sync done: " << r.value->error().to_string();
+  EXPECT_EQ(world.node(n).disk().stats().lied_syncs, 1u);
+  EXPECT_EQ(read_file(world.node(n), "f"), "lied") << "the page cache shows the write";
+  world.power_off(n);
+  world.start(n);
+  EXPECT_EQ(read_file(world.node(n), "f"), "") << "the synced write was lost: the sync lied";
+
+  DiskOptions honest = world.node(n).disk().options();
+  honest.lying_sync = false;
+  world.node(n).disk().set_options(honest);
+  r = world.run_task(n, write_and_sync(&world.node(n), "f", "kept"), 1s);
+  ASSERT_TRUE(r.ok() && r.value->ok());
+  world.power_off(n);
+  world.start(n);
+  EXPECT_EQ(read_file(world.node(n), "f"), "kept") << "an honest sync's write survives the power loss";
+  EXPECT_EQ(world.node(n).disk().stats().lied_syncs, 1u);
+}
+
+// What a lying sync left dirty is made durable by the next honest one (the cache is flushed then).
+Task<Status> lie_then_sync(Runtime* rt, SimDisk* disk) {
+  auto f = rt->fs().open("f", OpenOptions{.create = true});
+  if (!f.ok()) co_return std::move(f).error();
+  SIM_CO_TRY(co_await write_at(f->get(), 0, "first"));
+  SIM_CO_TRY(co_await (*f)->sync());
+  DiskOptions honest = disk->options();
+  honest.lying_sync = false;
+  disk->set_options(honest);
+  SIM_CO_TRY(co_await write_at(f->get(), 5, "+second"));
+  co_return co_await (*f)->sync();
+}
+
+TEST(SimDisk, AnHonestSyncAfterTheLieMakesEverythingBeforeItDurable) {
+  WorldOptions o = test_options(19);
+  o.disk.lying_sync = true;
+  World world(o);
+  const NodeId n = world.add_node("n");
+  auto r = world.run_task(n, lie_then_sync(&world.node(n), &world.node(n).disk()), 1s);
+  ASSERT_TRUE(r.ok() && r.value->ok()) << r.report.message;
+  world.power_off(n);
+  world.start(n);
+  EXPECT_EQ(read_file(world.node(n), "f"), "first+second");
+}
+
 TEST(SimDisk, ProcessKillKeepsUnsyncedWritesUntilAPowerLoss) {
   World world(test_options(16));
   const NodeId n = world.add_node("n");
