@@ -214,6 +214,38 @@ struct CommitRecord {
   QueueOffset offset;
 };
 
+// ---- broker stores across restarts (checker store-prefix) ----------------------------------
+
+// One restart of a broker node (master or slave) as the runner's StoreObserver saw it
+// (sim/scenario/store_observer.h): on its first look at the node's new life, the CommitLog that
+// recovery left, set against what the observer had seen of the node's log before.
+//  * before_max, before_synced: the log's end and the highest flushed (synced) offset seen in the
+//    earlier lives (0 when none was seen);
+//  * recovered_end: where recovery ended the log (RecoveryInfo::commit_log.end);
+//  * records_compared, bytes_compared: the records seen before at offsets below recovered_end
+//    (and not cleaned up since) that were read again in the recovered log and compared (size and
+//    CRC-32 of the record's bytes);
+//  * first_mismatch: the first such offset whose record differs (missing, another size or other
+//    bytes), with `detail` saying what was seen there;
+//  * lives_missed: lives of the node that started and ended between two looks (their appends
+//    were never seen, so only records below before_synced, which no later life may replace, were
+//    compared);
+//  * wiped: the disk was wiped while the node was down: a new life with nothing to compare.
+// The store's promise (docs/store.md, "Recovery"): recovered_end >= before_synced, and no mismatch.
+struct StoreRestartRecord {
+  MonoTime at{};       // the look that found the new life
+  std::string broker;  // the broker node ("broker-a", "broker-a-s1")
+  PhysicalOffset before_max;
+  PhysicalOffset before_synced;
+  PhysicalOffset recovered_end;
+  std::int64_t records_compared = 0;
+  std::int64_t bytes_compared = 0;
+  std::optional<PhysicalOffset> first_mismatch;
+  std::int64_t lives_missed = 0;
+  bool wiped = false;
+  std::string detail;  // what differed at first_mismatch, or a note ("wiped", "nothing seen before")
+};
+
 struct History {
   std::vector<SendRecord> sends;
   std::vector<ConsumeRecord> consumes;
@@ -236,6 +268,9 @@ struct History {
   std::map<std::string, ConsumerInfo> consumers;
   // Committed offsets as the brokers held them, in time order (checker committed-offsets).
   std::vector<CommitRecord> commits;
+  // ---- broker stores ----
+  // Every broker restart the StoreObserver judged, in time order (checker store-prefix).
+  std::vector<StoreRestartRecord> store_restarts;
 
   // Sends acknowledged with SEND_OK, by (producer, seq).
   std::set<std::pair<std::string, std::uint64_t>> acked() const;

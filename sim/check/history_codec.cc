@@ -204,7 +204,32 @@ void serialize(Ar& ar, CommitRecord& c) {
 }
 
 template <class Ar>
-void serialize(Ar& ar, History& h) {
+void serialize(Ar& ar, StoreRestartRecord& r) {
+  time_field(ar, "at_ns", r.at);
+  std::int64_t before_max = r.before_max.value(), before_synced = r.before_synced.value(), end = r.recovered_end.value();
+  std::optional<std::int64_t> mismatch = r.first_mismatch ? std::optional<std::int64_t>(r.first_mismatch->value()) : std::nullopt;
+  ar(cereal::make_nvp("broker_node", r.broker), cereal::make_nvp("before_max", before_max),
+     cereal::make_nvp("before_synced", before_synced), cereal::make_nvp("recovered_end", end),
+     cereal::make_nvp("records_compared", r.records_compared), cereal::make_nvp("bytes_compared", r.bytes_compared),
+     cereal::make_nvp("first_mismatch", mismatch), cereal::make_nvp("lives_missed", r.lives_missed),
+     cereal::make_nvp("wiped", r.wiped), cereal::make_nvp("detail", r.detail));
+  if constexpr (Ar::is_loading::value) {
+    r.before_max = PhysicalOffset(before_max);
+    r.before_synced = PhysicalOffset(before_synced);
+    r.recovered_end = PhysicalOffset(end);
+    r.first_mismatch = mismatch ? std::optional<PhysicalOffset>(PhysicalOffset(*mismatch)) : std::nullopt;
+  }
+}
+
+// A History as a file of `version` holds it: the fields added after that version are absent.
+struct VersionedHistory {
+  History& h;
+  std::uint32_t version = kHistoryVersion;
+};
+
+template <class Ar>
+void serialize(Ar& ar, VersionedHistory& v) {
+  History& h = v.h;
   ar(cereal::make_nvp("settings", h.settings), cereal::make_nvp("sends", h.sends), cereal::make_nvp("consumes", h.consumes),
      cereal::make_nvp("events", h.events), cereal::make_nvp("subscriptions", h.subscriptions), cereal::make_nvp("next_seq", h.next_seq),
      cereal::make_nvp("latency_fault_producers", h.latency_fault_producers), cereal::make_nvp("routes", h.routes),
@@ -220,6 +245,8 @@ void serialize(Ar& ar, History& h) {
   // ---- consumers and committed offsets ----
   later_field(ar, "consumers", h.consumers);
   later_field(ar, "commits", h.commits);
+  // Since version 5: the broker restarts the StoreObserver judged.
+  if (v.version >= 5) ar(cereal::make_nvp("store_restarts", h.store_restarts));
 }
 
 namespace {
@@ -234,13 +261,20 @@ std::uint64_t get_le(std::string_view in, std::size_t at, int bytes) {
   return v;
 }
 
+Status readable_version(std::uint64_t version) {
+  if (version >= kHistoryVersionReadMin && version <= kHistoryVersion) return {};
+  return Error(Errc::unsupported, fmt::format("history version {}; this build reads versions {} to {}", version,
+                                              kHistoryVersionReadMin, kHistoryVersion));
+}
+
 std::string encode_json(const History& h) {
   std::ostringstream os;
   {
     cereal::JSONOutputArchive ar(os);
     std::string format(kHistoryFormatName);
     std::uint32_t version = kHistoryVersion;
-    ar(cereal::make_nvp("format", format), cereal::make_nvp("version", version), cereal::make_nvp("history", h));
+    VersionedHistory v{const_cast<History&>(h), kHistoryVersion};  // saving only reads it
+    ar(cereal::make_nvp("format", format), cereal::make_nvp("version", version), cereal::make_nvp("history", v));
   }
   os << '\n';
   return os.str();
@@ -250,7 +284,8 @@ std::string encode_binary(const History& h) {
   std::ostringstream os;
   {
     cereal::PortableBinaryOutputArchive ar(os);
-    ar(h);
+    VersionedHistory v{const_cast<History&>(h), kHistoryVersion};  // saving only reads it
+    ar(v);
   }
   const std::string payload = os.str();
   std::string out(kHistoryBinaryMagic);
@@ -269,11 +304,10 @@ Result<History> decode_json(std::string_view bytes) {
   ar(cereal::make_nvp("format", format));
   if (format != kHistoryFormatName) return Error(Errc::corrupt, fmt::format("format is \"{}\", not \"{}\"", format, kHistoryFormatName));
   ar(cereal::make_nvp("version", version));
-  if (version != kHistoryVersion) {
-    return Error(Errc::unsupported, fmt::format("history version {}; this build reads version {}", version, kHistoryVersion));
-  }
+  if (Status readable = readable_version(version); !readable.ok()) return std::move(readable).error();
   History h;
-  ar(cereal::make_nvp("history", h));
+  VersionedHistory v{h, version};
+  ar(cereal::make_nvp("history", v));
   return h;
 }
 
@@ -285,9 +319,7 @@ Result<History> decode_binary(std::string_view bytes) {
     return Error(Errc::corrupt, "not a binary history (bad magic; a .json file must be named *.json)");
   }
   const std::uint64_t version = get_le(bytes, 8, 4);
-  if (version != kHistoryVersion) {
-    return Error(Errc::unsupported, fmt::format("history version {}; this build reads version {}", version, kHistoryVersion));
-  }
+  if (Status readable = readable_version(version); !readable.ok()) return std::move(readable).error();
   const std::uint64_t length = get_le(bytes, 12, 8);
   const std::uint32_t want_crc = static_cast<std::uint32_t>(get_le(bytes, 20, 4));
   const std::string_view payload = bytes.substr(kHistoryBinaryHeaderBytes);
@@ -301,7 +333,8 @@ Result<History> decode_binary(std::string_view bytes) {
   std::istringstream is{std::string(payload)};
   cereal::PortableBinaryInputArchive ar(is);
   History h;
-  ar(h);
+  VersionedHistory v{h, static_cast<std::uint32_t>(version)};
+  ar(v);
   if (is.peek() != std::char_traits<char>::eof()) return Error(Errc::corrupt, "bytes left over after the history");
   return h;
 }

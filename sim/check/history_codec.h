@@ -8,7 +8,8 @@
 //
 // decode_history() never crashes on bad input: a wrong magic or version, a short or damaged
 // file, a missing field or a value out of range come back as Errc::corrupt (or
-// Errc::unsupported for another version) with what was wrong. Fields added to version 2 later
+// Errc::unsupported for a version outside [kHistoryVersionReadMin, kHistoryVersion]) with what
+// was wrong. Fields added to version 2 later
 // (History::consumers and commits, the later CheckSettings) may be missing from a json file: they
 // keep their defaults. encode_history() cannot fail.
 // Files are read and written by the caller (tools/mqsim/history_file.h): nothing here does I/O.
@@ -27,7 +28,11 @@ enum class HistoryEncoding : std::uint8_t { json, binary };
 
 // 3: CheckSettings::expected_errors, History::error_logs and error_logs_not_kept.
 // 4: CheckSettings::send_outcomes.
-inline constexpr std::uint32_t kHistoryVersion = 4;
+// 5: History::store_restarts.
+inline constexpr std::uint32_t kHistoryVersion = 5;
+// The oldest version a reader still takes: a version 4 file loads with no store_restarts (the
+// store-prefix checker then has no restart to judge). Older ones are refused (unsupported).
+inline constexpr std::uint32_t kHistoryVersionReadMin = 4;
 inline constexpr std::string_view kHistoryFormatName = "ferry-history";
 inline constexpr std::string_view kHistoryBinaryMagic = "FERRYHST";
 inline constexpr std::size_t kHistoryBinaryHeaderBytes = 8 + 4 + 8 + 4;  // magic, version, length, crc

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "common/crc.h"
 #include "sim/check/checkers.h"
 #include "tests/sim/check/history_builder.h"
 
@@ -39,6 +40,21 @@ History sample() {
   b.h.routes.push_back(RouteRecord{testing::at_ms(250), "namesrv-0", "Orders", {{"broker-a", RouteGroup{4, 4, true}}, {"broker-b", RouteGroup{8, 2, false}}}});
   b.h.routes.push_back(RouteRecord{testing::at_ms(500), "producer-0", "Orders", {}});
   b.h.registrations.push_back(RegistrationRecord{testing::at_ms(30001), "namesrv-1", "broker-b-s1"});
+  StoreRestartRecord restart;
+  restart.at = testing::at_ms(21'250);
+  restart.broker = "broker-a-s1";
+  restart.before_max = PhysicalOffset(40'960);
+  restart.before_synced = PhysicalOffset(39'000);
+  restart.recovered_end = PhysicalOffset(38'000);
+  restart.records_compared = 190;
+  restart.bytes_compared = 38'000;
+  restart.first_mismatch = PhysicalOffset(1'200);
+  restart.lives_missed = 1;
+  restart.detail = "a record of 200 bytes seen, none recovered";
+  b.h.store_restarts.push_back(restart);
+  restart.first_mismatch.reset();
+  restart.wiped = true;
+  b.h.store_restarts.push_back(restart);
   return b.h;
 }
 
@@ -128,6 +144,21 @@ void expect_same(const History& a, const History& b) {
     EXPECT_EQ(a.registrations[i].namesrv, b.registrations[i].namesrv);
     EXPECT_EQ(a.registrations[i].broker, b.registrations[i].broker);
   }
+  ASSERT_EQ(a.store_restarts.size(), b.store_restarts.size());
+  for (std::size_t i = 0; i < a.store_restarts.size(); ++i) {
+    const StoreRestartRecord &x = a.store_restarts[i], &y = b.store_restarts[i];
+    EXPECT_EQ(x.at, y.at);
+    EXPECT_EQ(x.broker, y.broker);
+    EXPECT_EQ(x.before_max, y.before_max);
+    EXPECT_EQ(x.before_synced, y.before_synced);
+    EXPECT_EQ(x.recovered_end, y.recovered_end);
+    EXPECT_EQ(x.records_compared, y.records_compared);
+    EXPECT_EQ(x.bytes_compared, y.bytes_compared);
+    EXPECT_EQ(x.first_mismatch, y.first_mismatch);
+    EXPECT_EQ(x.lives_missed, y.lives_missed);
+    EXPECT_EQ(x.wiped, y.wiped);
+    EXPECT_EQ(x.detail, y.detail);
+  }
 }
 
 TEST(HistoryCodec, TheEncodingFollowsTheFileName) {
@@ -195,6 +226,44 @@ TEST(HistoryCodec, AnotherVersionIsRefusedAsUnsupported) {
   r = decode_history(json, HistoryEncoding::json);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, Errc::unsupported) << r.error().to_string();
+}
+
+// A version 4 file is a version 5 one without its last field, store_restarts: it loads with none.
+TEST(HistoryCodec, AVersion4FileLoadsWithNoStoreRestarts) {
+  History h = sample();
+  h.store_restarts.clear();
+  const std::string v5 = encode_history(h, HistoryEncoding::binary);
+  // The payload ends with store_restarts' element count, 8 bytes of zero (cereal's size_type).
+  ASSERT_EQ(v5.substr(v5.size() - 8), std::string(8, '\0'));
+  std::string payload = v5.substr(kHistoryBinaryHeaderBytes, v5.size() - kHistoryBinaryHeaderBytes - 8);
+  std::string v4(kHistoryBinaryMagic);
+  auto put_le = [&v4](std::uint64_t v, int bytes) {
+    for (int i = 0; i < bytes; ++i) v4.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+  };
+  put_le(4, 4);
+  put_le(payload.size(), 8);
+  put_le(crc32_update(0, as_bytes(payload)), 4);
+  v4 += payload;
+  Result<History> back = decode_history(v4, HistoryEncoding::binary);
+  ASSERT_TRUE(back.ok()) << back.error().to_string();
+  expect_same(h, *back);
+
+  std::string json = encode_history(h, HistoryEncoding::json);
+  const std::string version = fmt::format("\"version\": {}", kHistoryVersion);
+  json.replace(json.find(version), version.size(), "\"version\": 4");
+  const std::size_t field = json.find(",\n        \"store_restarts\": []");
+  ASSERT_NE(field, std::string::npos) << json;
+  json.erase(field, std::string(",\n        \"store_restarts\": []").size());
+  back = decode_history(json, HistoryEncoding::json);
+  ASSERT_TRUE(back.ok()) << back.error().to_string();
+  expect_same(h, *back);
+
+  std::string v3 = v5;
+  v3[8] = 3;
+  Result<History> refused = decode_history(v3, HistoryEncoding::binary);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code, Errc::unsupported);
+  EXPECT_NE(refused.error().detail.find("reads versions 4 to 5"), std::string::npos) << refused.error().to_string();
 }
 
 TEST(HistoryCodec, TruncatedDamagedOrForeignJsonIsRefused) {
