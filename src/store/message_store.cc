@@ -64,7 +64,9 @@ Task<Status> MessageStore::open() {
   // 3. The disk state, a new store's first file, and the abort file.
   cleanup_.refresh_disk();
   co_await preallocate_first_file();
-  co_return co_await create_abort_file();
+  Status created = co_await create_abort_file();
+  opened_ = created.ok();
+  co_return created;
 }
 
 Task<void> MessageStore::preallocate_first_file() {

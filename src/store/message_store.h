@@ -108,6 +108,9 @@ class MessageStore {
   // checkpoint, removes the abort file.
   Task<Status> shutdown();
   const RecoveryInfo& recovery() const { return recovery_; }
+  // True once open() has succeeded: recovery() is final, and the CommitLog is what recovery kept
+  // plus what was appended since (the broker may still fail to start after it: a bad config file).
+  bool opened() const { return opened_; }
 
   PutResult put_message(const PutRequest& request);
   // A batch for one topic-queue: consecutive queue offsets, all records in one CommitLog file.
@@ -234,6 +237,7 @@ class MessageStore {
   std::function<void(PhysicalOffset)> appended_;
   TagsCodeHook tags_code_hook_;
   std::vector<RecordFields> fields_;  // reused per put
+  bool opened_ = false;
   bool started_ = false;
   bool stopped_ = false;
   bool preallocating_ = false;  // a run_preallocation() task is in flight

@@ -1,0 +1,190 @@
+#include "sim/scenario/store_observer.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "common/crc.h"
+#include "common/record_reader.h"
+#include "runtime/assert.h"
+#include "sim/disk/disk.h"
+#include "sim/disk/file_system.h"
+#include "sim/node.h"
+
+namespace ferry::sim::scenario {
+
+namespace {
+
+// What a node's disk holds now at a CommitLog offset, read no further than `limit`.
+struct RecordSeen {
+  bool file = false;  // a CommitLog file holds the offset and is on the disk
+  RecordKind kind = RecordKind::unwritten;
+  std::int64_t size = 0;
+  std::uint32_t crc = 0;
+  std::string detail;  // when not a message: what was there
+};
+
+RecordSeen record_at(const store::CommitLog& log, const SimDisk& disk, std::int64_t at, std::int64_t limit) {
+  RecordSeen seen;
+  const store::MappedFile* f = log.files().find(at);
+  if (f == nullptr) {
+    seen.detail = fmt::format("no CommitLog file holds offset {}", at);
+    return seen;
+  }
+  auto path = normalize_path(f->path());
+  const std::optional<Bytes> bytes = path.ok() ? disk.peek(*path) : std::nullopt;
+  if (!bytes) {
+    seen.detail = fmt::format("the file {} is not on the disk", f->path());
+    return seen;
+  }
+  seen.file = true;
+  const std::int64_t pos = at - f->start_offset();
+  if (pos >= f->write_position() && f->full()) {
+    seen.kind = RecordKind::blank;  // the rest of a file closed early (mark_full after a BLANK)
+    return seen;
+  }
+  const std::int64_t end =
+      std::min({f->write_position(), static_cast<std::int64_t>(bytes->size()), limit - f->start_offset()});
+  if (pos >= end) {
+    seen.detail = fmt::format("nothing written at {} (the file's data ends at {})", at, f->start_offset() + end);
+    return seen;
+  }
+  const Bytes rest = bytes->subspan(static_cast<std::size_t>(pos), static_cast<std::size_t>(end - pos));
+  RecordDecodeOptions options;
+  options.check_crc = false;  // the CRC of the whole record is compared instead
+  options.size_bytes_max = static_cast<std::size_t>(std::max<std::int64_t>(end - pos, 0));
+  const RecordRead r = decode_record(rest, options);
+  seen.kind = r.kind;
+  if (r.kind == RecordKind::message) {
+    seen.size = static_cast<std::int64_t>(r.size_bytes);
+    seen.crc = crc32_update(0, rest.first(r.size_bytes));
+  } else {
+    seen.detail = fmt::format("{} ({})", record_kind_name(r.kind), r.detail);
+  }
+  return seen;
+}
+
+// The detail of the latest crash Event of `node` after `since` (the fault that ended the life).
+std::string crash_detail(const check::History& h, const std::string& node, MonoTime since) {
+  for (auto it = h.events.rbegin(); it != h.events.rend() && it->at >= since; ++it) {
+    if (it->kind == check::EventKind::crash && it->target == node) return it->detail;
+  }
+  return "";
+}
+
+}  // namespace
+
+void StoreObserver::look(MonoTime now) {
+  for (std::size_t i = 0; i < cluster_.broker_count(); ++i) {
+    // Once the store has opened (recovered), even when the broker then failed to start (a config
+    // file a power loss took): the log is what recovery left.
+    broker::Broker* b = cluster_.broker(i);
+    if (b == nullptr || !b->store().opened()) continue;
+    const std::uint64_t incarnation = cluster_.world().node(cluster_.broker_node(i)).incarnation();
+    NodeLog& log = logs_[cluster_.broker_label(i)];
+    if (log.incarnation != incarnation) judge_restart(now, i, log, incarnation);
+    follow(i, log);
+    log.last_look = now;
+  }
+}
+
+void StoreObserver::follow(std::size_t broker, NodeLog& log) {
+  const store::CommitLog& cl = cluster_.broker(broker)->store().commit_log();
+  const SimDisk& disk = cluster_.world().node(cluster_.broker_node(broker)).disk();
+  const std::int64_t min = cl.min_offset().value(), end = cl.max_offset().value();
+  while (!log.records.empty() && log.records.front().offset < min) log.records.pop_front();  // cleaned up
+  std::int64_t at = std::max(log.scanned_to.value(), min);
+  while (at < end) {
+    const RecordSeen seen = record_at(cl, disk, at, end);
+    if (seen.kind == RecordKind::blank) {
+      at = cl.next_file_start(PhysicalOffset(at)).value();
+      continue;
+    }
+    if (!seen.file || seen.kind != RecordKind::message) break;  // half a record (a slave's), or unreadable
+    FERRY_ASSERT(log.records.empty() || log.records.back().offset < at, "a digest at {} after one at {}", at,
+                 log.records.back().offset);
+    log.records.push_back(RecordDigest{at, static_cast<std::int32_t>(seen.size), seen.crc});
+    if (log.records.size() > kDigestsPerNodeMax) log.records.pop_front();
+    at += seen.size;
+  }
+  log.scanned_to = PhysicalOffset(at);
+  log.max_seen = PhysicalOffset(end);
+  log.synced_seen = std::max(log.synced_seen, cl.flushed_offset());
+}
+
+void StoreObserver::judge_restart(MonoTime now, std::size_t broker, NodeLog& log, std::uint64_t incarnation) {
+  const std::string& node = cluster_.broker_label(broker);
+  store::MessageStore& st = cluster_.broker(broker)->store();
+  const store::CommitLog& cl = st.commit_log();
+  const SimDisk& disk = cluster_.world().node(cluster_.broker_node(broker)).disk();
+  const bool first_life = log.incarnation == 0;
+  const std::uint64_t lives_missed = first_life ? 0 : incarnation - log.incarnation - 1;
+  const bool wiped = !first_life && disk.stats().wipes != log.wipes;
+  FERRY_ASSERT(first_life || incarnation > log.incarnation, "{} went from incarnation {} back to {}", node, log.incarnation,
+               incarnation);
+  const PhysicalOffset recovered_end = st.recovery().commit_log.end;
+  log.incarnation = incarnation;
+  log.wipes = disk.stats().wipes;
+  if (first_life || wiped) {
+    if (wiped) {
+      check::StoreRestartRecord r;
+      r.at = now;
+      r.broker = node;
+      r.before_max = log.max_seen;
+      r.before_synced = log.synced_seen;
+      r.recovered_end = recovered_end;
+      r.lives_missed = static_cast<std::int64_t>(lives_missed);
+      r.wiped = true;
+      r.detail = fmt::format("the disk was wiped while the node was down ({}): a new life", crash_detail(*history_, node, log.last_look));
+      history_->store_restarts.push_back(std::move(r));
+    }
+    log.records.clear();
+    log.scanned_to = cl.min_offset();
+    log.max_seen = PhysicalOffset(0);
+    log.synced_seen = PhysicalOffset(0);
+    return;
+  }
+
+  check::StoreRestartRecord r;
+  r.at = now;
+  r.broker = node;
+  r.before_max = log.max_seen;
+  r.before_synced = log.synced_seen;
+  r.recovered_end = recovered_end;
+  r.lives_missed = static_cast<std::int64_t>(lives_missed);
+  // Records of a missed life may lie over the old unsynced tail: compare only the synced part.
+  const std::int64_t compare_below =
+      lives_missed > 0 ? std::min(recovered_end, log.synced_seen).value() : recovered_end.value();
+  const std::int64_t min = cl.min_offset().value();
+  std::size_t keep = 0;  // digests before this index stay (the verified prefix)
+  for (; keep < log.records.size(); ++keep) {
+    const RecordDigest& d = log.records[keep];
+    const bool past = lives_missed > 0 ? d.offset + d.size > compare_below : d.offset >= compare_below;
+    if (past) break;
+    if (d.offset < min) continue;  // cleaned up since; dropped by follow()
+    // Read no further than the recovered end: a record recovery cut through reads as torn.
+    const RecordSeen now_there = record_at(cl, disk, d.offset, recovered_end.value());
+    ++r.records_compared;
+    r.bytes_compared += d.size;
+    if (now_there.file && now_there.kind == RecordKind::message && now_there.size == d.size && now_there.crc == d.crc) continue;
+    r.first_mismatch = PhysicalOffset(d.offset);
+    r.detail = now_there.kind == RecordKind::message
+                   ? fmt::format("a record of {} bytes (CRC {:08x}) was seen there, the recovered log holds one of {} bytes (CRC {:08x})",
+                                 d.size, d.crc, now_there.size, now_there.crc)
+                   : fmt::format("a record of {} bytes (CRC {:08x}) was seen there, the recovered log holds {}", d.size, d.crc,
+                                 now_there.detail);
+    break;
+  }
+  if (!r.first_mismatch) {
+    r.detail = crash_detail(*history_, node, log.last_look);
+    if (lives_missed > 0) r.detail += fmt::format(" ({} lives missed: only the synced prefix compared)", lives_missed);
+  }
+  history_->store_restarts.push_back(std::move(r));
+  // The new life goes on from the verified prefix; what lay past it is the old life's, gone.
+  log.records.erase(log.records.begin() + static_cast<std::ptrdiff_t>(keep), log.records.end());
+  log.scanned_to = log.records.empty() ? cl.min_offset() : PhysicalOffset(log.records.back().offset + log.records.back().size);
+  log.max_seen = PhysicalOffset(0);
+  log.synced_seen = PhysicalOffset(0);
+}
+
+}  // namespace ferry::sim::scenario
