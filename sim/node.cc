@@ -80,6 +80,7 @@ bool SimNode::buggify(const char* file, int line) { return world_.buggify(file, 
 void SimNode::start() {
   FERRY_ASSERT(state_ == State::down, "start() of node {} that is up", name_);
   ++incarnation_;
+  ++starts_;
   state_ = State::running;
   busy_until_ = MonoTime{};
   world_.net().power_on_node(id_);

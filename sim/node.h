@@ -88,6 +88,9 @@ class SimNode final : public Runtime {
   State state() const { return state_; }
   bool up() const { return state_ == State::running || state_ == State::paused; }
   std::uint64_t incarnation() const { return incarnation_; }
+  // How many times the node was started: each start is a new life (a crash bumps incarnation()
+  // too, so incarnations do not count lives).
+  std::uint64_t starts() const { return starts_; }
   EventTag tag() const { return EventTag{id_, incarnation_}; }
   World& world() { return world_; }
   SimClock& sim_clock() { return clock_; }
@@ -118,6 +121,7 @@ class SimNode final : public Runtime {
   State state_ = State::down;
   CrashKind crash_kind_ = CrashKind::power_loss;
   std::uint64_t incarnation_ = 0;
+  std::uint64_t starts_ = 0;
   MonoTime busy_until_{};
 
   SimClock clock_;

@@ -80,9 +80,9 @@ void StoreObserver::look(MonoTime now) {
     // file a power loss took): the log is what recovery left.
     broker::Broker* b = cluster_.broker(i);
     if (b == nullptr || !b->store().opened()) continue;
-    const std::uint64_t incarnation = cluster_.world().node(cluster_.broker_node(i)).incarnation();
+    const std::uint64_t life = cluster_.world().node(cluster_.broker_node(i)).starts();
     NodeLog& log = logs_[cluster_.broker_label(i)];
-    if (log.incarnation != incarnation) judge_restart(now, i, log, incarnation);
+    if (log.life != life) judge_restart(now, i, log, life);
     follow(i, log);
     log.last_look = now;
   }
@@ -112,18 +112,17 @@ void StoreObserver::follow(std::size_t broker, NodeLog& log) {
   log.synced_seen = std::max(log.synced_seen, cl.flushed_offset());
 }
 
-void StoreObserver::judge_restart(MonoTime now, std::size_t broker, NodeLog& log, std::uint64_t incarnation) {
+void StoreObserver::judge_restart(MonoTime now, std::size_t broker, NodeLog& log, std::uint64_t life) {
   const std::string& node = cluster_.broker_label(broker);
   store::MessageStore& st = cluster_.broker(broker)->store();
   const store::CommitLog& cl = st.commit_log();
   const SimDisk& disk = cluster_.world().node(cluster_.broker_node(broker)).disk();
-  const bool first_life = log.incarnation == 0;
-  const std::uint64_t lives_missed = first_life ? 0 : incarnation - log.incarnation - 1;
+  const bool first_life = log.life == 0;
+  const std::uint64_t lives_missed = first_life ? 0 : life - log.life - 1;
   const bool wiped = !first_life && disk.stats().wipes != log.wipes;
-  FERRY_ASSERT(first_life || incarnation > log.incarnation, "{} went from incarnation {} back to {}", node, log.incarnation,
-               incarnation);
+  FERRY_ASSERT(first_life || life > log.life, "{} went from life {} back to {}", node, log.life, life);
   const PhysicalOffset recovered_end = st.recovery().commit_log.end;
-  log.incarnation = incarnation;
+  log.life = life;
   log.wipes = disk.stats().wipes;
   if (first_life || wiped) {
     if (wiped) {

@@ -6,7 +6,7 @@
 //
 // At each look, for every broker node (masters and slaves) whose store has opened
 // (MessageStore::opened(): recovered; the broker may be running or have failed to start after):
-//  * the node's life is its SimNode incarnation. In the life it watches, the observer keeps a
+//  * a node's life is one start of it (SimNode::starts()). In the life it watches, the observer keeps a
 //    digest (offset, size, CRC-32 of the bytes) of every CommitLog record appended since its
 //    last look, the log's end and the highest flushed offset the CommitLog reported
 //    (CommitLog::flushed_offset: what a completed sync covered, as the store believes it).
@@ -68,7 +68,7 @@ class StoreObserver {
   };
   // What the observer knows of one broker node's CommitLog in the life it watches.
   struct NodeLog {
-    std::uint64_t incarnation = 0;  // the life watched; 0: never seen opened
+    std::uint64_t life = 0;         // the life watched (SimNode::starts()); 0: never seen opened
     std::uint64_t wipes = 0;        // the disk's wipe count when that life was first seen
     std::deque<RecordDigest> records;  // ascending offsets, the newest kDigestsPerNodeMax
     PhysicalOffset scanned_to;         // the next record to digest
@@ -81,7 +81,7 @@ class StoreObserver {
   // half of one until the next batch) and notes the log's end and flushed offset.
   void follow(std::size_t broker, NodeLog& log);
   // The first look at a new life: compares, records a StoreRestartRecord, and starts the life.
-  void judge_restart(MonoTime now, std::size_t broker, NodeLog& log, std::uint64_t incarnation);
+  void judge_restart(MonoTime now, std::size_t broker, NodeLog& log, std::uint64_t life);
 
   cluster::Cluster& cluster_;
   std::shared_ptr<check::History> history_;

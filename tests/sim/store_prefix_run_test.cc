@@ -8,13 +8,16 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "sim/check/checkers.h"
 #include "sim/cluster/cluster.h"
 #include "sim/cluster/workload.h"
+#include "sim/disk/disk.h"
 #include "sim/scenario/fault_schedule.h"
 #include "sim/scenario/runner.h"
 #include "sim/scenario/scenario_parser.h"
+#include "sim/scenario/scenario_writer.h"
 #include "sim/scenario/store_observer.h"
 #include "sim/scenario/watch.h"
 #include "tests/sim/sim_test_util.h"
@@ -66,6 +69,11 @@ Scenario parse_ok(const std::string& text) {
   return s.ok() ? *s : Scenario{};
 }
 
+std::string parse_error(const std::string& text) {
+  auto s = parse_scenario(text, "t.toml");
+  return s.ok() ? "(parsed)" : s.error().detail;
+}
+
 const check::Verdict& verdict(const RunOutcome& run, const std::string& name) {
   for (const check::Verdict& v : run.verdicts) {
     if (v.name == name) return v;
@@ -73,6 +81,35 @@ const check::Verdict& verdict(const RunOutcome& run, const std::string& name) {
   ADD_FAILURE() << "no verdict " << name;
   static const check::Verdict none;
   return none;
+}
+
+// The lying_disk action: parsed, written back, undone after its duration or by the heal.
+TEST(StorePrefixRun, LyingDiskParsesWritesBackAndIsUndone) {
+  const Scenario s = parse_ok(power_loss_scenario(
+      "[[faults]]\nat = \"1s\"\naction = \"lying_disk\"\ntarget = \"broker-a\"\nduration = \"2s\"\n"
+      "[[faults]]\nat = \"4s\"\naction = \"lying_disk\"\ntarget = \"broker-a\"\n"));
+  ASSERT_EQ(s.faults.size(), 3u);
+  EXPECT_EQ(s.faults[0].action, FaultAction::lying_disk);
+  EXPECT_NE(write_scenario(s).find("action = \"lying_disk\"\ntarget = [\"broker-a\"]\nduration = \"2s\""), std::string::npos)
+      << write_scenario(s);
+  EXPECT_NE(parse_error("[[faults]]\nat = \"1s\"\naction = \"lying_disk\"\ntarget = \"broker-a\"\nlatency = \"1s\"\n")
+                .find("faults[0].latency: not used by action lying_disk"),
+            std::string::npos);
+
+  cluster::Cluster c(testing::test_options(5), s.cluster);
+  ASSERT_TRUE(c.boot().ok()) << c.describe();
+  FaultInjector faults(c, std::make_shared<check::History>());
+  const SimDisk& disk = c.world().node(c.broker_node(0)).disk();
+  std::vector<std::string> seen;
+  for (const FaultStep& step : fault_timeline(s)) {
+    if (step.entry->action == FaultAction::power_off) continue;
+    ASSERT_TRUE(faults.apply(step).ok()) << step.describe();
+    seen.push_back(fmt::format("{}: {}", step.describe(), disk.options().lying_sync ? "lying" : "honest"));
+  }
+  EXPECT_EQ(seen, (std::vector<std::string>{"1s lying_disk broker-a: lying", "3s end of lying_disk broker-a: honest",
+                                            "4s lying_disk broker-a: lying"}));
+  faults.heal_all();
+  EXPECT_FALSE(disk.options().lying_sync) << "the heal makes the disk honest again";
 }
 
 TEST(StorePrefixRun, APowerLossUnderSyncFlushKeepsASyncedPrefix) {
