@@ -24,7 +24,8 @@ struct RecordSeen {
   std::string detail;  // when not a message: what was there
 };
 
-RecordSeen record_at(const store::CommitLog& log, const SimDisk& disk, std::int64_t at, std::int64_t limit) {
+RecordSeen record_at(const store::CommitLog& log, const SimDisk& disk, std::int64_t at, std::int64_t limit,
+                     std::size_t size_max) {
   RecordSeen seen;
   const store::MappedFile* f = log.files().find(at);
   if (f == nullptr) {
@@ -52,7 +53,7 @@ RecordSeen record_at(const store::CommitLog& log, const SimDisk& disk, std::int6
   const Bytes rest = bytes->subspan(static_cast<std::size_t>(pos), static_cast<std::size_t>(end - pos));
   RecordDecodeOptions options;
   options.check_crc = false;  // the CRC of the whole record is compared instead
-  options.size_bytes_max = static_cast<std::size_t>(std::max<std::int64_t>(end - pos, 0));
+  options.size_bytes_max = size_max;  // the store's: a record cut short reads as torn, not corrupt
   const RecordRead r = decode_record(rest, options);
   seen.kind = r.kind;
   if (r.kind == RecordKind::message) {
@@ -92,10 +93,11 @@ void StoreObserver::follow(std::size_t broker, NodeLog& log) {
   const store::CommitLog& cl = cluster_.broker(broker)->store().commit_log();
   const SimDisk& disk = cluster_.world().node(cluster_.broker_node(broker)).disk();
   const std::int64_t min = cl.min_offset().value(), end = cl.max_offset().value();
+  const auto size_max = static_cast<std::size_t>(cluster_.broker(broker)->store().config().message_size_max_bytes);
   while (!log.records.empty() && log.records.front().offset < min) log.records.pop_front();  // cleaned up
   std::int64_t at = std::max(log.scanned_to.value(), min);
   while (at < end) {
-    const RecordSeen seen = record_at(cl, disk, at, end);
+    const RecordSeen seen = record_at(cl, disk, at, end, size_max);
     if (seen.kind == RecordKind::blank) {
       at = cl.next_file_start(PhysicalOffset(at)).value();
       continue;
@@ -117,6 +119,7 @@ void StoreObserver::judge_restart(MonoTime now, std::size_t broker, NodeLog& log
   store::MessageStore& st = cluster_.broker(broker)->store();
   const store::CommitLog& cl = st.commit_log();
   const SimDisk& disk = cluster_.world().node(cluster_.broker_node(broker)).disk();
+  const auto size_max = static_cast<std::size_t>(st.config().message_size_max_bytes);
   const bool first_life = log.life == 0;
   const std::uint64_t lives_missed = first_life ? 0 : life - log.life - 1;
   const bool wiped = !first_life && disk.stats().wipes != log.wipes;
@@ -162,7 +165,7 @@ void StoreObserver::judge_restart(MonoTime now, std::size_t broker, NodeLog& log
     if (past) break;
     if (d.offset < min) continue;  // cleaned up since; dropped by follow()
     // Read no further than the recovered end: a record recovery cut through reads as torn.
-    const RecordSeen now_there = record_at(cl, disk, d.offset, recovered_end.value());
+    const RecordSeen now_there = record_at(cl, disk, d.offset, recovered_end.value(), size_max);
     ++r.records_compared;
     r.bytes_compared += d.size;
     if (now_there.file && now_there.kind == RecordKind::message && now_there.size == d.size && now_there.crc == d.crc) continue;

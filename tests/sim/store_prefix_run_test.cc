@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/check/checkers.h"
+#include "sim/check/store_prefix.h"
 #include "sim/cluster/cluster.h"
 #include "sim/cluster/workload.h"
 #include "sim/disk/disk.h"
@@ -146,6 +147,53 @@ TEST(StorePrefixRun, ALyingDiskLosesSyncedRecordsAndBothCheckersSaySo) {
   const check::Verdict& lost = verdict(run, "lost-acked");
   EXPECT_FALSE(lost.passed) << lost.to_line();
   EXPECT_GT(lost.figures.at("lost"), 0) << lost.to_line();
+}
+
+// A planted violation the observer must see: while broker-a is down after a power loss, one byte
+// of a synced record is flipped on its disk. Recovery in skip mode marks the damaged range
+// unreadable and keeps the records after it: the log is no longer a prefix of what was appended.
+TEST(StorePrefixRun, ARecordDamagedWhileTheBrokerIsDownIsAMismatch) {
+  Scenario s = parse_ok(power_loss_scenario(""));
+  s.cluster.brokers[0].store.recover_mode = store::RecoverMode::skip;
+  cluster::Cluster c(testing::test_options(6), s.cluster);
+  ASSERT_TRUE(c.boot().ok()) << c.describe();
+  auto history = std::make_shared<check::History>();
+  c.add_client(s.producers[0].node, cluster::producer_app(s.producers[0].spec, history));
+  Watch watch(250ms);
+  StoreObserver stores(c, history);
+  watch.add([&stores](MonoTime now) { stores.look(now); });
+  const NodeId broker = c.broker_node(0);
+  const MonoTime start = c.world().now();
+  watch.advance(c, start + 5s);
+  const std::int64_t flushed = c.broker(0)->store().commit_log().flushed_offset().value();
+  ASSERT_GT(flushed, 4096) << "enough synced to damage one record in the middle";
+  c.crash(broker, CrashKind::power_loss);
+
+  SimNode& node = c.world().node(broker);
+  std::string log_file;
+  for (const std::string& p : node.disk().paths()) {
+    if (p.find("commitlog/") != std::string::npos && log_file.empty()) log_file = p;
+  }
+  ASSERT_FALSE(log_file.empty()) << "no CommitLog file on the disk";
+  auto f = node.fs().open(log_file, OpenOptions{});
+  ASSERT_TRUE(f.ok()) << f.error().to_string();
+  std::uint8_t byte = 0;
+  ASSERT_TRUE((*f)->pread(2000, MutableBytes(&byte, 1)).ok());
+  byte ^= 0x5a;
+  ASSERT_TRUE((*f)->pwrite(2000, Bytes(&byte, 1)).ok());
+
+  c.start(broker);
+  watch.advance(c, start + 8s);
+  ASSERT_EQ(history->store_restarts.size(), 1u);
+  const check::StoreRestartRecord& r = history->store_restarts.front();
+  ASSERT_TRUE(r.first_mismatch.has_value()) << r.detail;
+  EXPECT_LE(r.first_mismatch->value(), 2000);
+  EXPECT_GT(r.first_mismatch->value() + 400, 2000) << "the record holding byte 2000";
+  const check::Verdict v = check::check_store_prefix(*history);
+  EXPECT_FALSE(v.passed);
+  EXPECT_EQ(v.figures.at("mismatches"), 1) << v.to_line();
+  EXPECT_NE(v.first_violation.find("broker-a restarted"), std::string::npos) << v.first_violation;
+  EXPECT_NE(v.first_violation.find(fmt::format("at offset {}", r.first_mismatch->value())), std::string::npos) << v.first_violation;
 }
 
 // The observer reads the stores and the disks without changing anything: the same seed and
