@@ -117,76 +117,66 @@ void StoreObserver::follow(std::size_t broker, NodeLog& log) {
 void StoreObserver::judge_restart(MonoTime now, std::size_t broker, NodeLog& log, std::uint64_t life) {
   const std::string& node = cluster_.broker_label(broker);
   store::MessageStore& st = cluster_.broker(broker)->store();
-  const store::CommitLog& cl = st.commit_log();
   const SimDisk& disk = cluster_.world().node(cluster_.broker_node(broker)).disk();
-  const auto size_max = static_cast<std::size_t>(st.config().message_size_max_bytes);
+  FERRY_ASSERT(life > log.life, "{} went from life {} back to {}", node, log.life, life);
   const bool first_life = log.life == 0;
-  const std::uint64_t lives_missed = first_life ? 0 : life - log.life - 1;
-  const bool wiped = !first_life && disk.stats().wipes != log.wipes;
-  FERRY_ASSERT(first_life || life > log.life, "{} went from life {} back to {}", node, log.life, life);
-  const PhysicalOffset recovered_end = st.recovery().commit_log.end;
-  log.life = life;
-  log.wipes = disk.stats().wipes;
-  if (first_life || wiped) {
-    if (wiped) {
-      check::StoreRestartRecord r;
-      r.at = now;
-      r.broker = node;
-      r.before_max = log.max_seen;
-      r.before_synced = log.synced_seen;
-      r.recovered_end = recovered_end;
-      r.lives_missed = static_cast<std::int64_t>(lives_missed);
-      r.wiped = true;
-      r.detail = fmt::format("the disk was wiped while the node was down ({}): a new life", crash_detail(*history_, node, log.last_look));
-      history_->store_restarts.push_back(std::move(r));
-    }
-    log.records.clear();
-    log.scanned_to = cl.min_offset();
-    log.max_seen = PhysicalOffset(0);
-    log.synced_seen = PhysicalOffset(0);
-    return;
-  }
-
   check::StoreRestartRecord r;
   r.at = now;
   r.broker = node;
   r.before_max = log.max_seen;
   r.before_synced = log.synced_seen;
-  r.recovered_end = recovered_end;
-  r.lives_missed = static_cast<std::int64_t>(lives_missed);
-  // Records of a missed life may lie over the old unsynced tail: compare only the synced part.
-  const std::int64_t compare_below =
-      lives_missed > 0 ? std::min(recovered_end, log.synced_seen).value() : recovered_end.value();
-  const std::int64_t min = cl.min_offset().value();
-  std::size_t keep = 0;  // digests before this index stay (the verified prefix)
-  for (; keep < log.records.size(); ++keep) {
-    const RecordDigest& d = log.records[keep];
-    const bool past = lives_missed > 0 ? d.offset + d.size > compare_below : d.offset >= compare_below;
-    if (past) break;
-    if (d.offset < min) continue;  // cleaned up since; dropped by follow()
-    // Read no further than the recovered end: a record recovery cut through reads as torn.
-    const RecordSeen now_there = record_at(cl, disk, d.offset, recovered_end.value(), size_max);
-    ++r.records_compared;
-    r.bytes_compared += d.size;
-    if (now_there.file && now_there.kind == RecordKind::message && now_there.size == d.size && now_there.crc == d.crc) continue;
-    r.first_mismatch = PhysicalOffset(d.offset);
-    r.detail = now_there.kind == RecordKind::message
-                   ? fmt::format("a record of {} bytes (CRC {:08x}) was seen there, the recovered log holds one of {} bytes (CRC {:08x})",
-                                 d.size, d.crc, now_there.size, now_there.crc)
-                   : fmt::format("a record of {} bytes (CRC {:08x}) was seen there, the recovered log holds {}", d.size, d.crc,
-                                 now_there.detail);
-    break;
+  r.recovered_end = st.recovery().commit_log.end;
+  r.lives_missed = first_life ? 0 : static_cast<std::int64_t>(life - log.life - 1);
+  r.wiped = !first_life && disk.stats().wipes != log.wipes;
+  const std::string crash = crash_detail(*history_, node, log.last_look);
+  log.life = life;
+  log.wipes = disk.stats().wipes;
+  if (first_life || r.wiped) {
+    log.records.clear();
+  } else {
+    log.records.resize(compare_prefix(broker, log, r));
   }
-  if (!r.first_mismatch) {
-    r.detail = crash_detail(*history_, node, log.last_look);
-    if (lives_missed > 0) r.detail += fmt::format(" ({} lives missed: only the synced prefix compared)", lives_missed);
+  if (r.wiped) r.detail = fmt::format("the disk was wiped while the node was down ({}): a new life", crash);
+  if (!first_life && !r.wiped && !r.first_mismatch) {
+    r.detail = crash;
+    if (r.lives_missed > 0) r.detail += fmt::format(" ({} lives missed: only the synced prefix compared)", r.lives_missed);
   }
-  history_->store_restarts.push_back(std::move(r));
-  // The new life goes on from the verified prefix; what lay past it is the old life's, gone.
-  log.records.erase(log.records.begin() + static_cast<std::ptrdiff_t>(keep), log.records.end());
+  if (!first_life) history_->store_restarts.push_back(std::move(r));
+  // The new life goes on from the verified prefix; what lay past it was the old life's.
+  const store::CommitLog& cl = st.commit_log();
   log.scanned_to = log.records.empty() ? cl.min_offset() : PhysicalOffset(log.records.back().offset + log.records.back().size);
   log.max_seen = PhysicalOffset(0);
   log.synced_seen = PhysicalOffset(0);
+}
+
+std::size_t StoreObserver::compare_prefix(std::size_t broker, const NodeLog& log, check::StoreRestartRecord& r) const {
+  store::MessageStore& st = cluster_.broker(broker)->store();
+  const store::CommitLog& cl = st.commit_log();
+  const SimDisk& disk = cluster_.world().node(cluster_.broker_node(broker)).disk();
+  const auto size_max = static_cast<std::size_t>(st.config().message_size_max_bytes);
+  // Records of a missed life may lie over the old unsynced tail: compare only the synced part.
+  const bool missed = r.lives_missed > 0;
+  const std::int64_t below = missed ? std::min(r.recovered_end, r.before_synced).value() : r.recovered_end.value();
+  const std::int64_t min = cl.min_offset().value();
+  std::size_t i = 0;
+  for (; i < log.records.size(); ++i) {
+    const RecordDigest& d = log.records[i];
+    if (missed ? d.offset + d.size > below : d.offset >= below) break;
+    if (d.offset < min) continue;  // cleaned up since (follow() drops it)
+    // Read no further than the recovered end: a record recovery cut through reads as torn.
+    const RecordSeen there = record_at(cl, disk, d.offset, r.recovered_end.value(), size_max);
+    ++r.records_compared;
+    r.bytes_compared += d.size;
+    if (there.file && there.kind == RecordKind::message && there.size == d.size && there.crc == d.crc) continue;
+    r.first_mismatch = PhysicalOffset(d.offset);
+    r.detail = there.kind == RecordKind::message
+                   ? fmt::format("a record of {} bytes (CRC {:08x}) was seen there, the recovered log holds one of {} bytes (CRC {:08x})",
+                                 d.size, d.crc, there.size, there.crc)
+                   : fmt::format("a record of {} bytes (CRC {:08x}) was seen there, the recovered log holds {}", d.size, d.crc,
+                                 there.detail);
+    break;
+  }
+  return i;
 }
 
 }  // namespace ferry::sim::scenario

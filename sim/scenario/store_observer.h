@@ -80,8 +80,13 @@ class StoreObserver {
   // Digests the records appended since `log.scanned_to` (whole records only: a slave may hold
   // half of one until the next batch) and notes the log's end and flushed offset.
   void follow(std::size_t broker, NodeLog& log);
-  // The first look at a new life: compares, records a StoreRestartRecord, and starts the life.
+  // The first look at a new life: compares, records a StoreRestartRecord (not for the node's
+  // first life), and starts the life.
   void judge_restart(MonoTime now, std::size_t broker, NodeLog& log, std::uint64_t life);
+  // Reads again every digest `r` says to compare (below r.recovered_end, or below r.before_synced
+  // when lives were missed) and fills r's counts and first mismatch. Returns how many leading
+  // digests form the verified prefix (up to the first mismatch or the first not compared).
+  std::size_t compare_prefix(std::size_t broker, const NodeLog& log, check::StoreRestartRecord& r) const;
 
   cluster::Cluster& cluster_;
   std::shared_ptr<check::History> history_;
