@@ -111,7 +111,9 @@ void StoreObserver::follow(std::size_t broker, NodeLog& log) {
   }
   log.scanned_to = PhysicalOffset(at);
   log.max_seen = PhysicalOffset(end);
-  log.synced_seen = std::max(log.synced_seen, cl.flushed_offset());
+  const PhysicalOffset flushed = cl.flushed_offset();
+  if (log.loaded_flushed && flushed > *log.loaded_flushed) log.loaded_flushed.reset();  // a sync of this life
+  if (!log.loaded_flushed) log.synced_seen = std::max(log.synced_seen, flushed);
 }
 
 void StoreObserver::judge_restart(MonoTime now, std::size_t broker, NodeLog& log, std::uint64_t life) {
@@ -141,12 +143,18 @@ void StoreObserver::judge_restart(MonoTime now, std::size_t broker, NodeLog& log
     r.detail = crash;
     if (r.lives_missed > 0) r.detail += fmt::format(" ({} lives missed: only the synced prefix compared)", r.lives_missed);
   }
+  // What was synced before and recovered stays synced; see NodeLog::loaded_flushed.
+  const bool carried = !first_life && !r.wiped;
+  const PhysicalOffset synced_floor = carried ? std::min(r.recovered_end, r.before_synced) : PhysicalOffset(0);
+  const PhysicalOffset recovered_end = r.recovered_end;  // what the store's load takes as flushed
   if (!first_life) history_->store_restarts.push_back(std::move(r));
   // The new life goes on from the verified prefix; what lay past it was the old life's.
   const store::CommitLog& cl = st.commit_log();
   log.scanned_to = log.records.empty() ? cl.min_offset() : PhysicalOffset(log.records.back().offset + log.records.back().size);
   log.max_seen = PhysicalOffset(0);
-  log.synced_seen = PhysicalOffset(0);
+  log.synced_seen = synced_floor;
+  log.loaded_flushed.reset();
+  if (carried && st.config().flush_mode == store::FlushMode::async_flush) log.loaded_flushed = recovered_end;
 }
 
 std::size_t StoreObserver::compare_prefix(std::size_t broker, const NodeLog& log, check::StoreRestartRecord& r) const {

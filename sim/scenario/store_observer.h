@@ -9,7 +9,11 @@
 //  * a node's life is one start of it (SimNode::starts()). In the life it watches, the observer keeps a
 //    digest (offset, size, CRC-32 of the bytes) of every CommitLog record appended since its
 //    last look, the log's end and the highest flushed offset the CommitLog reported
-//    (CommitLog::flushed_offset: what a completed sync covered, as the store believes it).
+//    (CommitLog::flushed_offset: what a completed sync covered, as the store believes it). After
+//    a restart, a SYNC_FLUSH store has synced everything it recovered before opening; an
+//    ASYNC_FLUSH one only assumes it (a killed process's page cache), so there the flushed offset
+//    counts only once a sync of the new life moves it, and until then what was synced before
+//    and recovered (min(recovered end, synced before)) is the synced offset.
 //  * on its first look at a new life, it compares. The recovered end is RecoveryInfo's
 //    (MessageStore::recovery().commit_log.end), not the current end: records the new life
 //    appended before this look lie at or past it. Every digest below the recovered end, and not
@@ -44,6 +48,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "common/offsets.h"
@@ -73,7 +78,12 @@ class StoreObserver {
     std::deque<RecordDigest> records;  // ascending offsets, the newest kDigestsPerNodeMax
     PhysicalOffset scanned_to;         // the next record to digest
     PhysicalOffset max_seen;           // the log's end at the last look
-    PhysicalOffset synced_seen;        // the highest flushed offset seen in this life
+    PhysicalOffset synced_seen;        // the highest offset seen synced (see follow())
+    // ASYNC_FLUSH after a restart: the flushed offset the store took on load (it assumes what it
+    // loaded is durable, but a killed process may have left it in the page cache only, and
+    // nothing re-syncs it). Until a sync of this life moves the flushed offset past it, only
+    // synced_seen's floor (what was synced before and recovered) counts as synced.
+    std::optional<PhysicalOffset> loaded_flushed;
     MonoTime last_look{};
   };
 
