@@ -7,6 +7,7 @@
 #include "common/sys_flag.h"
 #include "runtime/assert.h"
 #include "store/file_names.h"
+#include "store/file_room.h"
 #include "store/time_name.h"
 
 namespace ferry::store {
@@ -60,6 +61,7 @@ Result<IndexFile*> IndexService::writable_file() {
   }
   const WallMs ms = std::max<WallMs>(clock_.wall_ms(), last_name_ms_ + 1);
   const std::string path = join_path(dir_, time_file_name(ms));
+  FERRY_TRY(check_room_for_file(fs_, FileRoom{"index", 0}, geometry_.file_size()));
   FERRY_TRY(fs_.create_dirs(dir_));
   auto f = IndexFile::create(fs_, path, geometry_);
   if (!f.ok()) return std::move(f).error();
