@@ -14,15 +14,15 @@
 //  (b) a PULL with a tag filter that matches nothing over a queue of --messages small messages
 //      (tag "a"), maxMsgNums --pull-max;
 //  (c) VIEW_MESSAGE_BY_ID inside a record (at the body of a message whose first 4 bytes read as a
-//      2 GiB size) and at a huge offset (2^62);
+//      64 KiB size) and at a huge offset (2^62);
 //  (d) a slow reader: --slow-pulls pulls of about 256 KiB replies each on one connection whose
 //      receive buffer is 4 KiB and which never reads; the broker's RssAnon (/proc/PID/status) is
 //      sampled before, at its peak during, and after the connection is closed, when the broker
 //      runs here (--pid, or the only process named mqbroker).
 //
 // Set-up (idempotent, so old and new brokers get the same data shape): topics HostileProbe,
-// HostileScan, HostileView and HostileBig (one queue each); HostileScan filled up to --messages
-// messages, HostileBig up to 16 of 64 KiB, HostileView given one crafted message per run.
+// HostileScan, HostileView and HostileBig (one queue each); HostileView given one crafted message
+// per run, then HostileScan filled up to --messages messages and HostileBig up to 16 of 60 KiB.
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -46,7 +46,7 @@ constexpr std::string_view kSub = "hostile";
 constexpr auto kMinWindow = std::chrono::seconds(1);
 constexpr auto kQuietGap = std::chrono::milliseconds(300);
 constexpr std::int64_t kBigMessages = 16;
-constexpr std::size_t kBigBodyBytes = 64 * 1024;
+constexpr std::size_t kBigBodyBytes = 60 * 1024;  // a record under 64 KiB: fits a small maxMessageSize too
 
 struct Options {
   std::string broker;
@@ -153,6 +153,12 @@ class HostileRun {
     WireConn conn;
     FERRY_TRY(conn.connect(o_.broker, kSetupCallTimeout));
     for (const char* t : {"HostileProbe", "HostileScan", "HostileView", "HostileBig"}) FERRY_TRY(create_topic(conn, t));
+    // The crafted record first: on a fresh store the scanned queue's records follow it, so the
+    // size its body forges (64 KiB) lies within written bytes, as an attacker would choose it.
+    const std::string crafted = std::string("\x00\x01\x00\x00", 4) + "hostile";
+    auto at = fill_queue(conn, "HostileView", 1, crafted, "", 1);
+    if (!at.ok()) return std::move(at).error();
+    crafted_record_ = *at;
     auto have = max_offset(conn, "HostileScan");
     if (!have.ok()) return std::move(have).error();
     if (*have < o_.messages) {
@@ -168,11 +174,6 @@ class HostileRun {
       auto filled = fill_queue(conn, "HostileBig", kBigMessages - *big, std::string(kBigBodyBytes, 'b'), "", 4);
       if (!filled.ok()) return std::move(filled).error();
     }
-    // A body whose first 4 bytes, read as a record's size, say 0x7FFFFFF0.
-    const std::string crafted = std::string("\x7f\xff\xff\xf0", 4) + "hostile";
-    auto at = fill_queue(conn, "HostileView", 1, crafted, "", 1);
-    if (!at.ok()) return std::move(at).error();
-    crafted_record_ = *at;
     return {};
   }
 
