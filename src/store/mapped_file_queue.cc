@@ -134,7 +134,12 @@ Result<MappedFile*> MappedFileQueue::file_for_append(std::int64_t start_if_empty
 Status MappedFileQueue::check_room_for_next() const {
   // The pre-allocated successor already holds its space (truncate() and file_for_append()
   // drop one that is not the successor).
-  if (ready_) return {};
+  if (ready_) {
+    FERRY_ASSERT(files_.empty() || ready_->start_offset() == files_.back()->end_offset(),
+                 "pre-allocated segment {} does not follow the last one, which ends at {}", ready_->path(),
+                 files_.back()->end_offset());
+    return {};
+  }
   return check_room_for_file(fs_, room_, file_size_);
 }
 

@@ -2,7 +2,7 @@
 // limit that has no room for the next CommitLog file refuses the put that needs it with a clear
 // 14 ("disk full: the next CommitLog file needs N bytes, M free"), creates and appends nothing,
 // loses nothing stored, says so in write_refusal() (brokerStatus), and takes writes again by
-// itself once the room is back. The same holds for a ConsumeQueue file, on the indexing path.
+// itself once the room is back. ConsumeQueue and index files are checked too, on the indexing path.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -39,8 +39,9 @@ class NextFileRoomTest : public ::testing::Test {
     rt_.kill();
     store_.reset();
   }
-  void open(bool preallocate) {
+  void open(bool preallocate, void (*adjust)(StoreConfig&) = nullptr) {
     config_ = room_config(preallocate);
+    if (adjust != nullptr) adjust(config_);
     store_ = std::make_unique<MessageStore>(rt_.runtime(), config_);
     ASSERT_TRUE(rt_.run(store_->open()).ok());
   }
@@ -181,6 +182,42 @@ TEST_F(NextFileRoomTest, AConsumeQueueFileWithoutRoomIsNotCreatedAndIsRetried) {
   rt_.run_for(2 * MessageStore::kDispatchRetryInterval);
   EXPECT_FALSE(store_->write_refusal().has_value()) << store_->write_refusal().value_or("");
   EXPECT_EQ(store_->get_messages("New", QueueId(0), QueueOffset(0), 32, nullptr).messages.size(), 1u);
+}
+
+// A new index file too (no reserve either). The disk-ratio limits are lifted here: the free space
+// left (under one small index file) would otherwise be over 90 % used, and this test is about the
+// file, not the ratio.
+TEST_F(NextFileRoomTest, AnIndexFileWithoutRoomIsNotCreatedAndIsRetried) {
+  open(/*preallocate=*/false, [](StoreConfig& c) {
+    c.disk_max_used_space_ratio_pct = 100;
+    c.disk_space_clean_forcibly_ratio_pct = 100;
+    c.disk_space_warning_level_ratio_pct = 100;
+  });
+  store_->start();
+  std::int64_t keyed = 0;
+  while (store_->index().file_count() == 0 || !store_->index().file(0).full()) {
+    ASSERT_EQ(store_->put_message(TestMessage{}.keys(fmt::format("K{}", keyed++)).request()).status, PutStatus::ok);
+  }
+  ASSERT_EQ(store_->index().file_count(), 1u);
+  const std::int64_t index_file = config_.index_geometry.file_size();
+  rt_.set_capacity_bytes(rt_.used_bytes() + static_cast<std::uint64_t>(index_file) - 1);
+
+  const PutResult stored = store_->put_message(TestMessage{}.keys("Last").request());
+  ASSERT_EQ(stored.status, PutStatus::ok) << stored.detail << " (the record is in the CommitLog)";
+  const std::optional<std::string> why = store_->write_refusal();
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find(fmt::format("disk full: the next index file needs {} bytes, {} free", index_file, index_file - 1)),
+            std::string::npos)
+      << *why;
+  EXPECT_EQ(store_->index().file_count(), 1u) << "no index file was left behind";
+
+  rt_.set_capacity_bytes(std::uint64_t{1} << 30);
+  rt_.run_for(2 * MessageStore::kDispatchRetryInterval);
+  EXPECT_FALSE(store_->write_refusal().has_value()) << store_->write_refusal().value_or("");
+  auto found = store_->query_by_key("T", "Last", 10, 0, INT64_MAX);
+  ASSERT_TRUE(found.ok());
+  EXPECT_EQ(found->messages.size(), 1u) << "indexed once the room returned";
+  EXPECT_EQ(readable(QueueOffset(0)), keyed + 1);
 }
 
 }  // namespace
