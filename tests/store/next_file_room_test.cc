@@ -194,15 +194,17 @@ TEST_F(NextFileRoomTest, AnIndexFileWithoutRoomIsNotCreatedAndIsRetried) {
     c.disk_space_warning_level_ratio_pct = 100;
   });
   store_->start();
+  // One entry left in the index file: the last record's two keys need the next file.
+  const std::int32_t entries = config_.index_geometry.entries;
   std::int64_t keyed = 0;
-  while (store_->index().file_count() == 0 || !store_->index().file(0).full()) {
+  while (store_->index().file_count() == 0 || store_->index().file(0).header().index_count < entries - 1) {
     ASSERT_EQ(store_->put_message(TestMessage{}.keys(fmt::format("K{}", keyed++)).request()).status, PutStatus::ok);
   }
   ASSERT_EQ(store_->index().file_count(), 1u);
   const std::int64_t index_file = config_.index_geometry.file_size();
   rt_.set_capacity_bytes(rt_.used_bytes() + static_cast<std::uint64_t>(index_file) - 1);
 
-  const PutResult stored = store_->put_message(TestMessage{}.keys("Last").request());
+  const PutResult stored = store_->put_message(TestMessage{}.uniq("U-Last").keys("Last").request());
   ASSERT_EQ(stored.status, PutStatus::ok) << stored.detail << " (the record is in the CommitLog)";
   const std::optional<std::string> why = store_->write_refusal();
   ASSERT_TRUE(why.has_value());
@@ -210,13 +212,16 @@ TEST_F(NextFileRoomTest, AnIndexFileWithoutRoomIsNotCreatedAndIsRetried) {
             std::string::npos)
       << *why;
   EXPECT_EQ(store_->index().file_count(), 1u) << "no index file was left behind";
+  EXPECT_EQ(store_->index().file(0).header().index_count, entries - 1) << "none of the record's keys went in";
 
   rt_.set_capacity_bytes(std::uint64_t{1} << 30);
   rt_.run_for(2 * MessageStore::kDispatchRetryInterval);
   EXPECT_FALSE(store_->write_refusal().has_value()) << store_->write_refusal().value_or("");
-  auto found = store_->query_by_key("T", "Last", 10, 0, INT64_MAX);
-  ASSERT_TRUE(found.ok());
-  EXPECT_EQ(found->messages.size(), 1u) << "indexed once the room returned";
+  for (const char* key : {"U-Last", "Last"}) {
+    auto found = store_->query_by_key("T", key, 10, 0, INT64_MAX);
+    ASSERT_TRUE(found.ok());
+    EXPECT_EQ(found->messages.size(), 1u) << key << " indexed once the room returned";
+  }
   EXPECT_EQ(readable(QueueOffset(0)), keyed + 1);
 }
 

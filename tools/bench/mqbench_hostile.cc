@@ -126,7 +126,7 @@ std::int64_t find_broker_pid() {
 
 class HostileRun {
  public:
-  HostileRun(Options o) : o_(std::move(o)), probe_(o_.broker, "HostileProbe", o_.interval, o_.probe_timeout) {}
+  explicit HostileRun(Options o) : o_(std::move(o)), probe_(o_.broker, "HostileProbe", o_.interval, o_.probe_timeout) {}
 
   int run() {
     if (Status st = set_up(); !st.ok()) {
