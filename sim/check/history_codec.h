@@ -28,11 +28,12 @@ enum class HistoryEncoding : std::uint8_t { json, binary };
 
 // 3: CheckSettings::expected_errors, History::error_logs and error_logs_not_kept.
 // 4: CheckSettings::send_outcomes.
-// 5: History::store_restarts.
-inline constexpr std::uint32_t kHistoryVersion = 5;
-// The oldest version a reader still takes: a version 4 file loads with no store_restarts (the
+// 5: ConsumeRecord::lock_at (orderly-exclusive), History::takes (queues consumers took).
+// 6: History::store_restarts.
+inline constexpr std::uint32_t kHistoryVersion = 6;
+// The oldest version a reader still takes: a version 5 file loads with no store_restarts (the
 // store-prefix checker then has no restart to judge). Older ones are refused (unsupported).
-inline constexpr std::uint32_t kHistoryVersionReadMin = 4;
+inline constexpr std::uint32_t kHistoryVersionReadMin = 5;
 inline constexpr std::string_view kHistoryFormatName = "ferry-history";
 inline constexpr std::string_view kHistoryBinaryMagic = "FERRYHST";
 inline constexpr std::size_t kHistoryBinaryHeaderBytes = 8 + 4 + 8 + 4;  // magic, version, length, crc

@@ -12,6 +12,7 @@
 #include "sim/scenario/offset_observer.h"
 #include "sim/scenario/route_observer.h"
 #include "sim/scenario/store_observer.h"
+#include "sim/scenario/take_observer.h"
 #include "sim/scenario/watch.h"
 
 namespace ferry::sim::scenario {
@@ -114,6 +115,8 @@ RunOutcome run_captured(const Scenario& s, std::uint64_t seed, LogCapture& captu
   watch.add([&](MonoTime now) { route_observer(now); });
   OffsetObserver offsets(c, out.history);
   watch.add([&offsets](MonoTime now) { offsets.look(now); });
+  TakeObserver takes(c, nodes, out.history);
+  watch.add([&takes](MonoTime now) { takes.look(now); });
   StoreObserver stores(c, out.history);
   watch.add([&stores](MonoTime now) { stores.look(now); });
   std::size_t f = 0, k = 0;

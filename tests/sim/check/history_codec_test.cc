@@ -23,6 +23,7 @@ History sample() {
   b.h.sends.back().detail = "timed_out: send";
   b.consume("consumer-0", "g", "producer-0", 0, queue(3, "broker-b"), 7, 1234);
   b.h.consumes.back().reconsume_times = 2;
+  b.h.consumes.back().lock_at = MonoTime(std::chrono::milliseconds(1100));
   b.consume("consumer-0", "g", "", 0, queue(1), 9, 1300);
   b.h.consumes.back().intact = false;
   b.event(1250, EventKind::crash, "broker-a");
@@ -90,6 +91,7 @@ void expect_same(const History& a, const History& b) {
     EXPECT_EQ(x.seq, y.seq);
     EXPECT_EQ(x.key, y.key);
     EXPECT_EQ(x.pulled_from, y.pulled_from);
+    EXPECT_EQ(x.lock_at, y.lock_at);
   }
   for (std::size_t i = 0; i < a.events.size(); ++i) {
     EXPECT_EQ(a.events[i].at, b.events[i].at);
@@ -228,42 +230,43 @@ TEST(HistoryCodec, AnotherVersionIsRefusedAsUnsupported) {
   EXPECT_EQ(r.error().code, Errc::unsupported) << r.error().to_string();
 }
 
-// A version 4 file is a version 5 one without its last field, store_restarts: it loads with none.
-TEST(HistoryCodec, AVersion4FileLoadsWithNoStoreRestarts) {
+// A version 5 file is a version 6 one without its last field, store_restarts: it loads with none.
+TEST(HistoryCodec, AVersion5FileLoadsWithNoStoreRestarts) {
   History h = sample();
   h.store_restarts.clear();
-  const std::string v5 = encode_history(h, HistoryEncoding::binary);
+  const std::string v6 = encode_history(h, HistoryEncoding::binary);
   // The payload ends with store_restarts' element count, 8 bytes of zero (cereal's size_type).
-  ASSERT_EQ(v5.substr(v5.size() - 8), std::string(8, '\0'));
-  std::string payload = v5.substr(kHistoryBinaryHeaderBytes, v5.size() - kHistoryBinaryHeaderBytes - 8);
-  std::string v4(kHistoryBinaryMagic);
-  auto put_le = [&v4](std::uint64_t v, int bytes) {
-    for (int i = 0; i < bytes; ++i) v4.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+  ASSERT_EQ(v6.substr(v6.size() - 8), std::string(8, '\0'));
+  std::string payload = v6.substr(kHistoryBinaryHeaderBytes, v6.size() - kHistoryBinaryHeaderBytes - 8);
+  std::string v5(kHistoryBinaryMagic);
+  auto put_le = [&v5](std::uint64_t v, int bytes) {
+    for (int i = 0; i < bytes; ++i) v5.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
   };
-  put_le(4, 4);
+  put_le(5, 4);
   put_le(payload.size(), 8);
   put_le(crc32_update(0, as_bytes(payload)), 4);
-  v4 += payload;
-  Result<History> back = decode_history(v4, HistoryEncoding::binary);
+  v5 += payload;
+  Result<History> back = decode_history(v5, HistoryEncoding::binary);
   ASSERT_TRUE(back.ok()) << back.error().to_string();
   expect_same(h, *back);
 
   std::string json = encode_history(h, HistoryEncoding::json);
   const std::string version = fmt::format("\"version\": {}", kHistoryVersion);
-  json.replace(json.find(version), version.size(), "\"version\": 4");
-  const std::size_t field = json.find(",\n        \"store_restarts\": []");
-  ASSERT_NE(field, std::string::npos) << json;
-  json.erase(field, std::string(",\n        \"store_restarts\": []").size());
+  json.replace(json.find(version), version.size(), "\"version\": 5");
+  const std::string field = ",\n        \"store_restarts\": []";
+  const std::size_t at = json.find(field);
+  ASSERT_NE(at, std::string::npos) << json;
+  json.erase(at, field.size());
   back = decode_history(json, HistoryEncoding::json);
   ASSERT_TRUE(back.ok()) << back.error().to_string();
   expect_same(h, *back);
 
-  std::string v3 = v5;
-  v3[8] = 3;
-  Result<History> refused = decode_history(v3, HistoryEncoding::binary);
+  std::string v4 = v6;
+  v4[8] = 4;
+  Result<History> refused = decode_history(v4, HistoryEncoding::binary);
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.error().code, Errc::unsupported);
-  EXPECT_NE(refused.error().detail.find("reads versions 4 to 5"), std::string::npos) << refused.error().to_string();
+  EXPECT_NE(refused.error().detail.find("reads versions 5 to 6"), std::string::npos) << refused.error().to_string();
 }
 
 TEST(HistoryCodec, TruncatedDamagedOrForeignJsonIsRefused) {
