@@ -130,6 +130,9 @@ Child::Child(const std::string& exe, const std::vector<std::string>& args, std::
       ::dup2(fd, 2);
       ::close(fd);
     }
+    // Nothing of the test process (its sockets, its files) leaks into the daemon: it would hold
+    // the test's connections open and count against the daemon's descriptor limit.
+    ::close_range(3, ~0U, 0);
     if (options.open_files_limit) {
       const rlimit lim{static_cast<rlim_t>(*options.open_files_limit), static_cast<rlim_t>(*options.open_files_limit)};
       if (::setrlimit(RLIMIT_NOFILE, &lim) != 0) {

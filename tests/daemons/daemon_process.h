@@ -52,7 +52,8 @@ struct ChildOptions {
   std::optional<std::uint64_t> open_files_limit;
 };
 
-// One child process; stdout and stderr go to `output_path`. The destructor SIGKILLs it if it
+// One child process; stdout and stderr go to `output_path`, and no other descriptor of the test
+// process is inherited. The destructor SIGKILLs it if it
 // is still running and reaps it, so no test leaves a daemon behind.
 class Child {
  public:

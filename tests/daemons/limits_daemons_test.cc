@@ -186,5 +186,203 @@ TEST_F(LimitsTest, NameServerClosesAConnectionThatNeverSpeaksAndKeepsOneThatDoes
   EXPECT_NE(read_file(dir_ / "ns/logs/namesrv.log").find("(serverChannelMaxIdleTimeSeconds)"), std::string::npos);
 }
 
+// A peer that sends pulls with ~2 MiB replies and never reads them. Unbounded, the broker would
+// hold every reply; bounded (docs/operations.md, Limits), it stops reading the connection while
+// 64 MiB of replies back up, so its anonymous memory grows by about that much. Meanwhile another
+// connection is served. A second slow peer, after the first closed, peaks no higher (what the
+// first one's replies held was freed and reused, not leaked), and the broker serves after both.
+TEST_F(LimitsTest, APeerThatNeverReadsItsRepliesHoldsBoundedMemory) {
+  constexpr int kMessages = 32;             // one pull's worth (maxMsgNums 32)
+  constexpr std::size_t kBodyBytes = 64'000;  // under maxMessageSize 65536 with the properties
+  constexpr int kSlowRequests = 512;
+  constexpr std::int64_t kMiB = 1024 * 1024;
+  constexpr std::int64_t kWriteQueueBytesMax = 64 * kMiB;  // RpcOptions::write_queue_bytes_max
+  // The CommitLog in one 64 MiB file, and a pull may carry all 32 messages (2 MiB).
+  start_broker("mappedFileSizeCommitLog=67108864\nmaxTransferBytesOnMessageInMemory=4194304\n");
+  WireClient client(dir_ / "client");
+  for (int i = 0; i < kMessages; ++i) {
+    const SendOutcome s = client.send_now(broker_addr(), "Big", 0, std::string(kBodyBytes, static_cast<char>('a' + i % 26)));
+    ASSERT_EQ(s.code, 0) << s.error;
+  }
+  // One reply's size, and a warm-up (the allocator's pools for such replies exist before the
+  // baseline).
+  RawConn probe(broker_port_);
+  std::int64_t reply_bytes = 0;
+  for (int i = 0; i < 4; ++i) {
+    auto reply = probe.request(make_pull_request("Big", 0, 0));
+    ASSERT_TRUE(reply.has_value()) << probe.error();
+    ASSERT_EQ(reply->code, 0);
+    reply_bytes = static_cast<std::int64_t>(reply->body.size());
+  }
+  ASSERT_GE(reply_bytes, kMessages * static_cast<std::int64_t>(kBodyBytes));
+  probe.close();
+  ASSERT_EQ(client.send_now(broker_addr(), "Small", 0, "warm").code, 0);
+  const std::int64_t base_kib = rss_anon_kib(broker_->pid());
+  ASSERT_GT(base_kib, 0);
+
+  // The bound: 64 MiB of replies queued or waiting for queue space, plus the one reply that
+  // crossed it (reading stops only once the queue is full), plus a margin of 32 MiB for what is
+  // not a reply: the reply being built, the read buffer, the requests read but not served, the
+  // ordinary client's traffic and the allocator's slack. The operations.md bound has one more
+  // term, parked long-polling pulls woken together; these pulls find messages and never park.
+  const std::int64_t bound = kWriteQueueBytesMax + reply_bytes + 32 * kMiB;
+
+  // Two slow peers, one after the other: the second must find the memory the first one's
+  // replies held free again (a leak would add up).
+  std::int64_t first_peak_kib = 0;
+  for (int peer = 1; peer <= 2; ++peer) {
+    // The slow peer's requests (~300 bytes each) fit the TCP buffers: all are sent.
+    RawConn slow(broker_port_);
+    ASSERT_TRUE(slow.valid()) << slow.error();
+    int sent = 0;
+    for (; sent < kSlowRequests; ++sent) {
+      if (!slow.send(make_pull_request("Big", 0, 0), 10s)) break;
+    }
+    EXPECT_EQ(sent, kSlowRequests) << slow.error();
+    const std::int64_t unbounded_bytes = sent * reply_bytes;
+
+    // While it is stuck: another connection sends and pulls, and the broker's memory is sampled.
+    std::int64_t peak_kib = base_kib;
+    const std::size_t before = client.pull_all(broker_addr(), "Small", 0).size();
+    std::vector<std::string> served;
+    for (int round = 0; round < 30; ++round) {
+      peak_kib = std::max(peak_kib, rss_anon_kib(broker_->pid()));
+      const std::string body = "small-" + std::to_string(peer) + "-" + std::to_string(round);
+      const SendOutcome s = client.send_now(broker_addr(), "Small", 0, body);
+      ASSERT_EQ(s.code, 0) << "round " << round << ": " << s.error;
+      served.push_back(body);
+      std::this_thread::sleep_for(100ms);
+    }
+    peak_kib = std::max(peak_kib, rss_anon_kib(broker_->pid()));
+    const std::vector<PulledMessage> got = client.pull_all(broker_addr(), "Small", 0);
+    ASSERT_EQ(got.size(), before + served.size());
+    EXPECT_EQ(got.back().body, served.back());
+
+    const std::int64_t growth = (peak_kib - base_kib) * 1024;
+    std::printf("[ figures  ] slow reader %d: %d pulls of %.2f MiB replies never read, unbounded %.0f MiB; RssAnon "
+                "%.1f -> peak %.1f MiB, growth %.1f MiB (bound %.0f MiB)\n",
+                peer, sent, static_cast<double>(reply_bytes) / kMiB, static_cast<double>(unbounded_bytes) / kMiB,
+                static_cast<double>(base_kib) / 1024, static_cast<double>(peak_kib) / 1024,
+                static_cast<double>(growth) / kMiB, static_cast<double>(bound) / kMiB);
+    EXPECT_LT(growth, bound) << "the broker holds replies the peer does not read";
+    EXPECT_LT(bound, unbounded_bytes / 4) << "the test would not tell bounded from unbounded";
+    if (peer == 1) {
+      first_peak_kib = peak_kib;
+    } else {
+      EXPECT_LT(peak_kib - first_peak_kib, 16 * 1024) << "the second slow peer added to the first one's memory";
+    }
+    slow.close();  // its replies are dropped
+  }
+  expect_broker_serves();
+  const SendOutcome s = client.send_now(broker_addr(), "Small", 0, "after");
+  EXPECT_EQ(s.code, 0) << s.error;
+  EXPECT_EQ(client.pull_all(broker_addr(), "Big", 0).size(), static_cast<std::size_t>(kMessages));
+}
+
+// A broker with a hard limit of 128 descriptors. Raw connections use up what start-up left;
+// then accept fails and backs off (a count of failures, not a busy loop), and a client connected
+// before sends to a new topic, whose ConsumeQueue file cannot be created: the send that wrote the
+// record stands, later sends are refused naming indexing, and the broker does not crash. Once
+// the connections close, the retry indexes the record, sends succeed, and every acknowledged
+// message is read back.
+TEST_F(LimitsTest, ABrokerOutOfDescriptorsBacksOffRefusesWritesAndRecovers) {
+  constexpr std::uint64_t kLimit = 128;
+  ChildOptions limited;
+  limited.open_files_limit = kLimit;
+  start_broker("", limited);
+  const pid_t pid = broker_->pid();
+  EXPECT_TRUE(eventually([&] {
+    return broker_->output().find("open files: soft limit 128 (hard 128); below the 65536 recommended") !=
+           std::string::npos;
+  })) << broker_->output();
+
+  WireClient client(dir_ / "client");  // connected before the descriptors run out
+  std::map<std::pair<std::string, std::int32_t>, std::vector<std::string>> acked;
+  auto send = [&](const std::string& topic, std::int32_t queue, const std::string& body) {
+    const SendOutcome s = client.send_now(broker_addr(), topic, queue, body);
+    if (s.code == 0) acked[{topic, queue}].push_back(body);
+    return s;
+  };
+  ASSERT_EQ(send("Warm", 0, "warm-0").code, 0);
+  const std::int64_t fds_at_start = open_fd_count(pid);
+  ASSERT_GT(fds_at_start, 0);
+  ASSERT_LT(fds_at_start, static_cast<std::int64_t>(kLimit) - 16) << "start-up left too few descriptors to test";
+
+  // Use up the rest, plus some that stay in the listen backlog (accepted by the kernel, not by
+  // the broker) so that accept keeps failing.
+  struct rlimit own {};
+  ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &own), 0);
+  ASSERT_GT(own.rlim_cur, 2 * kLimit) << "the test process needs descriptors too";
+  std::vector<RawConn> raw;
+  const std::int64_t to_open = static_cast<std::int64_t>(kLimit) - fds_at_start + 8;
+  for (std::int64_t i = 0; i < to_open; ++i) {
+    raw.emplace_back(broker_port_);
+    ASSERT_TRUE(raw.back().valid()) << i << ": " << raw.back().error();
+  }
+  const std::string accept_failed = "accept on " + broker_addr() + " failed (";
+  ASSERT_TRUE(eventually([&] { return count_of(broker_->output(), accept_failed) >= 1; })) << broker_->output();
+  const std::int64_t fds_exhausted = open_fd_count(pid);
+  EXPECT_NE(broker_->output().find(accept_failed + "1 failures so far; next try in 10 ms): "), std::string::npos)
+      << broker_->output();
+
+  // A new topic: its ConsumeQueue file needs a descriptor there is none of.
+  const SendOutcome first = send("Fresh", 0, "fresh-0");
+  EXPECT_TRUE(first.code == 0 || first.code == 14) << first.code << " " << first.error;
+  const SendOutcome refused = send("Warm", 0, "refused");
+  EXPECT_EQ(refused.code, 14) << refused.error;
+  EXPECT_NE(refused.error.find("indexing the CommitLog at offset"), std::string::npos) << refused.error;
+  EXPECT_TRUE(broker_->running()) << broker_->output();
+
+  // Accept backs off: the second report (10 s after the first) counts the failures since start.
+  ASSERT_TRUE(eventually([&] { return count_of(broker_->output(), accept_failed) >= 2; }, 30s)) << broker_->output();
+  const std::string out = broker_->output();
+  const std::size_t second = out.find(accept_failed, out.find(accept_failed) + 1);
+  const long failures = std::strtol(out.c_str() + second + accept_failed.size(), nullptr, 10);
+  // With the back-off (10 ms doubling to 1 s), about 17 failures in those 10 s; a busy loop
+  // would fail hundreds of thousands of times.
+  EXPECT_GE(failures, 2);
+  EXPECT_LE(failures, 100) << "accept failures are a busy loop";
+
+  // Descriptors come back: the retry indexes the record, writes are taken again.
+  raw.clear();
+  EXPECT_TRUE(eventually([&] { return send("Warm", 0, "after-" + std::to_string(acked.size())).code == 0; }, 30s))
+      << broker_->output();
+  EXPECT_NE(broker_->output().find("indexing caught up at CommitLog offset"), std::string::npos) << broker_->output();
+  // The topic table, which could not be written either, is retried too (not only on the next
+  // topic change): the restart below needs it.
+  EXPECT_TRUE(eventually([&] {
+    return broker_->output().find("topics: persisted config/topics.json after") != std::string::npos;
+  })) << broker_->output();
+  ASSERT_EQ(send("Fresh", 0, "fresh-1").code, 0);
+  ASSERT_EQ(send("Fresh", 1, "fresh-q1").code, 0);
+  for (const auto& [where, bodies] : acked) {
+    const std::vector<PulledMessage> got = client.pull_all(broker_addr(), where.first, where.second);
+    std::vector<std::string> read;
+    for (const PulledMessage& m : got) read.push_back(m.body);
+    EXPECT_EQ(read, bodies) << where.first << " queue " << where.second;
+  }
+  expect_broker_serves();
+
+  // And after a crash: the topic created while descriptors were out is still known, every
+  // acknowledged message is read back.
+  broker_->signal(SIGKILL);
+  ASSERT_TRUE(broker_->wait(kEventually).has_value());
+  broker_ = std::make_unique<Child>(mqbroker_path(), std::vector<std::string>{"-c", dir_ / "broker.conf"},
+                                    dir_ / "broker-restarted.out");
+  ASSERT_TRUE(wait_for_port(broker_port_, kReady)) << broker_->output();
+  WireClient reader(dir_ / "reader");
+  for (const auto& [where, bodies] : acked) {
+    const std::vector<PulledMessage> got = reader.pull_all(broker_addr(), where.first, where.second);
+    std::vector<std::string> read;
+    for (const PulledMessage& m : got) read.push_back(m.body);
+    EXPECT_EQ(read, bodies) << where.first << " queue " << where.second << " after a restart";
+  }
+  std::printf("[ figures  ] open files: hard limit %llu, %lld descriptors after start-up, %lld raw connections, %lld "
+              "descriptors when exhausted; %ld accept failures by the second report (10 s after the first); first send to a new "
+              "topic: code %d\n",
+              static_cast<unsigned long long>(kLimit), static_cast<long long>(fds_at_start),
+              static_cast<long long>(to_open), static_cast<long long>(fds_exhausted), failures, first.code);
+}
+
 }  // namespace
 }  // namespace ferry::daemons_test
