@@ -13,7 +13,6 @@
 #include <cstdio>
 #include <map>
 #include <memory>
-#include <regex>
 #include <thread>
 
 #include "remoting/request_code.h"
