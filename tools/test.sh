@@ -5,9 +5,19 @@
 #                            fresh seeds, ASan+UBSan build of the runtime/simulator tests, a short
 #                            libFuzzer run of the frame decoder
 #   FERRY_FAST=1 tools/test.sh   Release build + tests only (for quick local iterations)
+#   tools/test.sh --long     the full run, then the nightly extras: every ordering property on
+#                            FERRY_LONG_CASES (default 20000) generated clusters each, and every
+#                            scenario on ten more fresh seeds
 #
 # Exits non-zero on any failure.
 set -euo pipefail
+long=0
+for arg in "$@"; do
+  case "$arg" in
+    --long) long=1 ;;
+    *) echo "usage: tools/test.sh [--long]" >&2; exit 2 ;;
+  esac
+done
 cd "$(dirname "$0")/.."
 root=$(pwd)
 jobs=${FERRY_JOBS:-$(nproc)}
@@ -65,5 +75,20 @@ mkdir -p build-fuzz/corpus
 build-fuzz/bin/fuzz_frame -max_total_time="${FERRY_FUZZ_SECONDS:-30}" -rss_limit_mb=2048 \
   build-fuzz/corpus >build-fuzz/fuzz.log 2>&1 || { tail -40 build-fuzz/fuzz.log; exit 1; }
 tail -2 build-fuzz/fuzz.log
+
+if [ "$long" = "1" ]; then
+  # The properties ctest ran on FERRY_PROPERTY_CASES cases each, here on many more; a failure
+  # prints its shrunk counterexample, RC_PARAMS="reproduce=..." and the mqsim replay line.
+  cases=${FERRY_LONG_CASES:-20000}
+  step "ordering properties on $cases cases each (--long)"
+  (cd build && RC_PARAMS="max_success=$cases" bin/sim_property_test --gtest_filter='Guarantees.*')
+  seeds_from=$((fresh + 2))
+  step "scenarios on fresh seeds ${seeds_from}..$((seeds_from + 9)) (--long)"
+  for f in scenarios/*.toml; do
+    build/bin/mqsim run "$f" --seeds "${seeds_from}..$((seeds_from + 9))" 2>>build/mqsim-fresh.log |
+      grep -E '^== |FAILED|replay|history:|passed, ' ||
+      { tail -40 build/mqsim-fresh.log; echo "scenario $f failed on a fresh seed (--long)"; exit 1; }
+  done
+fi
 
 step "all tests passed"

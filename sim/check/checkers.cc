@@ -4,7 +4,7 @@ namespace ferry::sim::check {
 
 std::vector<Verdict> run_all_checks(const History& h) {
   std::vector<Verdict> out = {check_lost_acked(h), check_unexpected(h), check_duplicates(h), check_key_order(h),
-                              check_queue_offsets(h), check_committed_offsets(h)};
+                              check_queue_offsets(h), check_committed_offsets(h), check_orderly_exclusive(h)};
   const CheckSettings& s = h.settings;
   if (s.failover) out.push_back(check_failover(h, *s.failover));
   if (s.route_staleness) out.push_back(check_route_staleness(h, *s.route_staleness));

@@ -1,5 +1,5 @@
 // Every checker of a History, in a fixed order: lost-acked, unexpected, duplicates, key-order,
-// queue-offsets, committed-offsets (one file each in sim/check/), then the named checks the
+// queue-offsets, committed-offsets, orderly-exclusive (one file each in sim/check/), then the named checks the
 // settings ask for: failover, route_staleness, latency_backoff, offset_persistence, send_outcomes;
 // last, error-logs (no error-level log line the scenario did not expect). The scenario's rules
 // come from History::settings.
@@ -16,6 +16,7 @@
 #include "sim/check/latency_backoff.h"
 #include "sim/check/lost_acked.h"
 #include "sim/check/offset_persistence.h"
+#include "sim/check/orderly_exclusive.h"
 #include "sim/check/queue_offsets.h"
 #include "sim/check/route_staleness.h"
 #include "sim/check/send_outcomes.h"

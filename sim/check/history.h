@@ -59,6 +59,10 @@ struct ConsumeRecord {
   // this one was consumed (push consumers; -1 unknown). A batch pulled from the master before it
   // died may still be consumed after the slave answered a later pull: the label is the queue's.
   std::int64_t pulled_from = -1;
+  // An orderly consumer of a clustering group: when its broker lock of the queue was last
+  // confirmed before this delivery (ProcessQueue::last_lock_time, the consumer's clock); unset for
+  // every other kind of consumer (checker orderly-exclusive).
+  std::optional<MonoTime> lock_at;
   bool intact = false;   // the body parsed and its checksum holds
   std::string producer;  // from the body, when intact
   std::uint64_t seq = 0;
@@ -204,6 +208,17 @@ struct ConsumerInfo {
   std::optional<MonoTime> left_at;  // stopped for good (a scenario's stop_at)
 };
 
+// A push consumer took a queue (a new ProcessQueue) and starts reading it at `offset`, seen at
+// `at` by an observer of the client nodes (sim/scenario/take_observer.h; within 250 ms of the
+// take). A broadcast consumer owes every message of a queue from its first take on: what was sent
+// after it, and what lies at or beyond the offset it started at.
+struct TakeRecord {
+  MonoTime at{};
+  std::string consumer;
+  MessageQueue queue;
+  QueueOffset offset;
+};
+
 // An offset a broker's ConsumerOffsetManager held at `at` for (group, queue), recorded by an
 // observer of the running masters whenever it changed (sim/scenario/offset_observer.h).
 struct CommitRecord {
@@ -236,6 +251,8 @@ struct History {
   std::map<std::string, ConsumerInfo> consumers;
   // Committed offsets as the brokers held them, in time order (checker committed-offsets).
   std::vector<CommitRecord> commits;
+  // The queues push consumers took, in time order (lost-acked, for broadcast consumers).
+  std::vector<TakeRecord> takes;
 
   // Sends acknowledged with SEND_OK, by (producer, seq).
   std::set<std::pair<std::string, std::uint64_t>> acked() const;

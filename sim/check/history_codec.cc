@@ -104,6 +104,13 @@ void serialize(Ar& ar, ConsumeRecord& c) {
   ar(cereal::make_nvp("reconsume_times", c.reconsume_times));
   time_field(ar, "at_ns", c.at);
   ar(cereal::make_nvp("pulled_from", c.pulled_from));
+  // Since version 5: -1 for none (a lock time is never negative).
+  std::int64_t lock_at_ns = c.lock_at ? to_ns(*c.lock_at) : -1;
+  ar(cereal::make_nvp("lock_at_ns", lock_at_ns));
+  if constexpr (Ar::is_loading::value) {
+    if (lock_at_ns < -1) throw cereal::Exception(fmt::format("lock_at_ns = {} is out of range", lock_at_ns));
+    c.lock_at = lock_at_ns < 0 ? std::nullopt : std::optional<MonoTime>(MonoTime(Duration(lock_at_ns)));
+  }
   ar(cereal::make_nvp("intact", c.intact), cereal::make_nvp("producer", c.producer), cereal::make_nvp("seq", c.seq),
      cereal::make_nvp("key", c.key));
 }
@@ -204,6 +211,13 @@ void serialize(Ar& ar, CommitRecord& c) {
 }
 
 template <class Ar>
+void serialize(Ar& ar, TakeRecord& t) {
+  time_field(ar, "at_ns", t.at);
+  ar(cereal::make_nvp("consumer", t.consumer));
+  queue_fields(ar, t.queue, t.offset);
+}
+
+template <class Ar>
 void serialize(Ar& ar, History& h) {
   ar(cereal::make_nvp("settings", h.settings), cereal::make_nvp("sends", h.sends), cereal::make_nvp("consumes", h.consumes),
      cereal::make_nvp("events", h.events), cereal::make_nvp("subscriptions", h.subscriptions), cereal::make_nvp("next_seq", h.next_seq),
@@ -220,6 +234,8 @@ void serialize(Ar& ar, History& h) {
   // ---- consumers and committed offsets ----
   later_field(ar, "consumers", h.consumers);
   later_field(ar, "commits", h.commits);
+  // Since version 5.
+  later_field(ar, "takes", h.takes);
 }
 
 namespace {

@@ -27,7 +27,8 @@ enum class HistoryEncoding : std::uint8_t { json, binary };
 
 // 3: CheckSettings::expected_errors, History::error_logs and error_logs_not_kept.
 // 4: CheckSettings::send_outcomes.
-inline constexpr std::uint32_t kHistoryVersion = 4;
+// 5: ConsumeRecord::lock_at (orderly-exclusive), History::takes (queues consumers took).
+inline constexpr std::uint32_t kHistoryVersion = 5;
 inline constexpr std::string_view kHistoryFormatName = "ferry-history";
 inline constexpr std::string_view kHistoryBinaryMagic = "FERRYHST";
 inline constexpr std::size_t kHistoryBinaryHeaderBytes = 8 + 4 + 8 + 4;  // magic, version, length, crc

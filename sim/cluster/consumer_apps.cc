@@ -12,7 +12,8 @@ namespace ferry::sim::cluster {
 DeliveryLog::DeliveryLog(Runtime& rt, std::shared_ptr<check::History> history, std::string consumer, std::string group)
     : rt_(rt), history_(std::move(history)), consumer_(std::move(consumer)), group_(std::move(group)) {}
 
-void DeliveryLog::record(const std::vector<MessageExt>& msgs, const MessageQueue& queue, std::int64_t pulled_from) {
+void DeliveryLog::record(const std::vector<MessageExt>& msgs, const MessageQueue& queue, std::int64_t pulled_from,
+                         std::optional<MonoTime> lock_at) {
   for (const MessageExt& m : msgs) {
     check::ConsumeRecord c;
     c.consumer = consumer_;
@@ -23,6 +24,7 @@ void DeliveryLog::record(const std::vector<MessageExt>& msgs, const MessageQueue
     c.reconsume_times = m.reconsume_times;
     c.at = rt_.now();
     c.pulled_from = pulled_from;
+    c.lock_at = lock_at;
     if (auto f = parse_body(as_text(Bytes(m.body.data(), m.body.size())))) {
       c.intact = true;
       c.producer = std::move(f->producer);
@@ -96,7 +98,11 @@ PushConsumerApp::PushConsumerApp(Runtime& rt, const client::ClientConfig& cc, co
     consumer_->set_listener([log, pc](const std::vector<MessageExt>& msgs, client::ConsumeOrderlyContext& ctx) {
       std::shared_ptr<const client::ProcessQueue> pq = pc->process_queue(ctx.queue);
       log->note_process_queue(ctx.queue, pq);
-      log->record(msgs, ctx.queue, pq ? pq->pulled_from() : -1);
+      // Clustering: the listener runs only under the queue's broker lock; when it was confirmed
+      // bounds the time this consumer has held the queue as its own (checker orderly-exclusive).
+      std::optional<MonoTime> lock_at;
+      if (pq != nullptr && pc->clustering()) lock_at = pq->last_lock_time();
+      log->record(msgs, ctx.queue, pq ? pq->pulled_from() : -1, lock_at);
       return client::ConsumeOrderlyStatus::SUCCESS;
     });
   } else {
@@ -132,7 +138,7 @@ std::vector<MessageQueue> PushConsumerApp::held_queues() const {
 
 LitePullConsumerApp::LitePullConsumerApp(Runtime& rt, const client::ClientConfig& cc, const ConsumerSpec& spec,
                                          std::shared_ptr<check::History> history)
-    : rt_(rt) {
+    : rt_(rt), rewind_every_(spec.rewind_every), last_rewind_(rt.now()) {
   const std::string name = cc.instance_name;
   log_ = std::make_shared<DeliveryLog>(rt, history, name, spec.group);
   client::LitePullConsumerConfig config;
@@ -172,6 +178,12 @@ Task<void> LitePullConsumerApp::run(LitePullConsumerApp* self) {
     const std::optional<MessageQueue>& queue = self->consumer_->last_polled_queue();
     FERRY_ASSERT(queue.has_value(), "poll returned {} messages but names no queue", batch.size());
     self->log_->record(batch, *queue);
+    if (self->rewind_every_ && self->rt_.now() - self->last_rewind_ >= *self->rewind_every_) {
+      // ConsumerSpec::rewind_every: back a few offsets before the batch's last, silently.
+      self->last_rewind_ = self->rt_.now();
+      const std::int64_t back = std::max<std::int64_t>(0, batch.back().queue_offset.value() - 3);
+      (void)co_await self->consumer_->seek(*queue, QueueOffset(back));
+    }
   }
 }
 

@@ -32,8 +32,10 @@ namespace ferry::sim::cluster {
 class DeliveryLog {
  public:
   DeliveryLog(Runtime& rt, std::shared_ptr<check::History> history, std::string consumer, std::string group);
-  // `pulled_from`: the broker id that served the batch (ConsumeRecord::pulled_from), -1 unknown.
-  void record(const std::vector<MessageExt>& msgs, const MessageQueue& queue, std::int64_t pulled_from = -1);
+  // `pulled_from`: the broker id that served the batch (ConsumeRecord::pulled_from), -1 unknown;
+  // `lock_at`: an orderly clustering consumer's last lock confirmation (ConsumeRecord::lock_at).
+  void record(const std::vector<MessageExt>& msgs, const MessageQueue& queue, std::int64_t pulled_from = -1,
+              std::optional<MonoTime> lock_at = std::nullopt);
   // Push consumers: a rebalance Event when `now` is not the ProcessQueue `queue` had last time.
   void note_process_queue(const MessageQueue& queue, const std::shared_ptr<const client::ProcessQueue>& now);
   // Lite pull consumers: a rebalance Event for each queue held again after it was given up.
@@ -90,6 +92,8 @@ class LitePullConsumerApp final : public ConsumerNode {
   static Task<void> run(LitePullConsumerApp* self);
 
   Runtime& rt_;
+  std::optional<Duration> rewind_every_;  // ConsumerSpec::rewind_every
+  MonoTime last_rewind_{};
   std::shared_ptr<DeliveryLog> log_;
   std::unique_ptr<client::ClientInstance> instance_;
   std::unique_ptr<client::LitePullConsumer> consumer_;

@@ -97,6 +97,14 @@ class ProducerApp final : public ClientApp {
   const client::ClientInstance& client_instance() const override { return *instance_; }
 
  private:
+  // The selector of an ordered send (ProducerSpec::selector).
+  client::QueueSelector selector(const std::string& key, std::uint64_t seq) const {
+    if (spec_.selector == ProducerSpec::Selector::rotate) {
+      return [seq](std::span<const MessageQueue> queues, const Message&, Random&) { return static_cast<std::size_t>(seq % queues.size()); };
+    }
+    return client::select_by_hash(key);
+  }
+
   static Task<void> run(ProducerApp* self) {
     Runtime& rt = self->rt_;
     History& h = *self->history_;
@@ -115,7 +123,7 @@ class ProducerApp final : public ClientApp {
       sending_record.ordered = self->spec_.ordered;
       h.sends.push_back(std::move(sending_record));
       // (No co_await inside a conditional expression: GCC 12 miscompiles it.)
-      Task<Result<client::SendResult>> sending = self->spec_.ordered ? self->producer_->send(std::move(m), client::select_by_hash(key))
+      Task<Result<client::SendResult>> sending = self->spec_.ordered ? self->producer_->send(std::move(m), self->selector(key, seq))
                                                                      : self->producer_->send(std::move(m));
       Result<client::SendResult> r = co_await std::move(sending);
       SendRecord& rec = h.sends[index];

@@ -73,6 +73,11 @@ struct ProducerSpec {
   std::size_t body_bytes = 200;
   std::vector<std::string> keys = {"key-0", "key-1", "key-2", "key-3"};  // drawn per message
   bool ordered = false;               // select the queue by key hash
+  // How an ordered producer picks its queue: by the key's hash (what per-key order needs), or
+  // `rotate`: the next queue for each send whatever its key — a selector that ignores the key,
+  // which breaks the order it is asked for (the proof that the key-order check can fail).
+  enum class Selector : std::uint8_t { by_key_hash, rotate };
+  Selector selector = Selector::by_key_hash;
   client::ProducerConfig config;      // group is set from `group`
 };
 
@@ -81,6 +86,11 @@ struct ConsumerSpec {
   std::string topic;
   std::string expression = "*";
   client::PushConsumerConfig config;  // group is set from `group`
+  // Lite pull consumers only: every this often, the app seeks the queue it just read back by a
+  // few offsets without telling anyone — an application that rewinds silently, which breaks the
+  // per-queue order a group's deliveries promise (the proof that the queue-offsets check can
+  // fail). Unset: never.
+  std::optional<Duration> rewind_every;
 };
 
 // A factory for Cluster::add_client: a ClientInstance and a producer that sends spec.messages

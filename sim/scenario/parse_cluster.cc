@@ -28,6 +28,12 @@ void parse_group(TableReader& r, std::size_t index, cluster::BrokerGroupSpec& g)
   r.read_int("commit_log_file_size_bytes", g.store.commit_log_file_size_bytes, 4096, kGiB);
   r.read_int("consume_queue_units_per_file", g.store.consume_queue_units_per_file, 16, 1'000'000);
   r.read_int("message_size_max_bytes", g.store.message_size_max_bytes, 1024, 4 * 1024 * 1024);
+  // RocketMQ's rocketmq.broker.rebalance.lockMaxLiveTime: how long a consumer's queue lock
+  // lasts without renewal. Clients renew every 20 s and trust their lock 30 s; a lease shorter
+  // than that lets the broker hand a queue to a second orderly consumer while the first still
+  // processes it (the proof that the orderly-exclusive check can fail).
+  r.read_duration("rebalance_lock_max_live_time", g.config.rebalance_lock_max_live_time, std::chrono::milliseconds(1),
+                  std::chrono::hours(1));
   r.read_duration("sync_flush_timeout", g.store.sync_flush_timeout, std::chrono::milliseconds(1),
                   std::chrono::minutes(10));
   // A CommitLog file must hold the largest message and the BLANK marker that ends a file.

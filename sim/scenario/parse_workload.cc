@@ -46,6 +46,8 @@ void parse_producer(TableReader& r, const Scenario& s, std::size_t index, Produc
   const cluster::TopicSpec* topic = read_topic(r, s, spec.topic);
   spec.ordered = topic != nullptr && topic->ordered;
   r.read("ordered", spec.ordered);
+  r.read_enum("selector", spec.selector, selector_names());
+  if (r.has("selector") && !spec.ordered) r.fail("selector", "a selector picks the queue of ordered sends only (ordered = true)");
   // How many and how fast: messages (count) and interval, or rate (messages a second) and
   // duration; messages = rate x duration.
   if (r.has("rate") && r.has("interval")) r.fail("rate", "give rate or interval, not both");
@@ -102,10 +104,17 @@ void parse_consumer(TableReader& r, const Scenario& s, std::size_t index, Consum
   r.read("expression", spec.expression);
   r.read_enum("model", spec.config.message_model, message_model_names());
   r.read_enum("consume_from", spec.config.consume_from_where, consume_from_names());
+  r.read_enum("allocate", spec.config.allocate_strategy, allocate_strategy_names());
   r.read_enum("kind", c.kind, consumer_kind_names());
   r.read_enum("mode", c.mode, consume_mode_names());
   if (c.kind == ConsumerKind::lite_pull && c.mode == ConsumeMode::orderly) {
     r.fail("mode", "a lite pull consumer has no orderly listener (RocketMQ's DefaultLitePullConsumer)");
+  }
+  if (r.has("rewind_every")) {
+    Duration every{};
+    r.read_duration("rewind_every", every, std::chrono::milliseconds(1), kDurationMax);
+    if (c.kind != ConsumerKind::lite_pull) r.fail("rewind_every", "only a lite pull consumer rewinds (kind = \"lite_pull\")");
+    spec.rewind_every = every;
   }
   spec.config.group = spec.group;
   r.finish();

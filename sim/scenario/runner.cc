@@ -11,6 +11,7 @@
 #include "sim/scenario/log_capture.h"
 #include "sim/scenario/offset_observer.h"
 #include "sim/scenario/route_observer.h"
+#include "sim/scenario/take_observer.h"
 #include "sim/scenario/watch.h"
 
 namespace ferry::sim::scenario {
@@ -113,6 +114,8 @@ RunOutcome run_captured(const Scenario& s, std::uint64_t seed, LogCapture& captu
   watch.add([&](MonoTime now) { route_observer(now); });
   OffsetObserver offsets(c, out.history);
   watch.add([&offsets](MonoTime now) { offsets.look(now); });
+  TakeObserver takes(c, nodes, out.history);
+  watch.add([&takes](MonoTime now) { takes.look(now); });
   std::size_t f = 0, k = 0;
   while (f < fault_steps.size() || k < clients.size()) {
     const bool client_next = k < clients.size() && (f >= fault_steps.size() || clients[k].at <= fault_steps[f].at);

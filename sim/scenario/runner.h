@@ -13,7 +13,9 @@
 // consumes what was sent since it started and holds every queue.
 //
 // Observers (watch.h): an OffsetObserver (offset_observer.h) records the masters' committed
-// offsets into History::commits every 250 ms of virtual time, for the committed-offsets checker.
+// offsets into History::commits every 250 ms of virtual time, for the committed-offsets checker;
+// a TakeObserver (take_observer.h) the queues push consumers take (History::takes), where a
+// broadcast consumer started reading.
 //
 // Logs: the run captures its nodes' log lines whatever the printed level (log_capture.h): error
 // lines into the History (judged by the error-logs checker against the file's expected_errors),

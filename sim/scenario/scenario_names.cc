@@ -31,6 +31,13 @@ const NameTable<ConsumeFromWhere>& consume_from_names() {
   return t;
 }
 
+const NameTable<client::AllocateStrategy>& allocate_strategy_names() {
+  static const NameTable<client::AllocateStrategy> t = {{"averagely", client::AllocateStrategy::averagely},
+                                                        {"by_circle", client::AllocateStrategy::by_circle},
+                                                        {"consistent_hash", client::AllocateStrategy::consistent_hash}};
+  return t;
+}
+
 const NameTable<ConsumerKind>& consumer_kind_names() {
   static const NameTable<ConsumerKind> t = {{"push", ConsumerKind::push}, {"lite_pull", ConsumerKind::lite_pull}};
   return t;
@@ -61,6 +68,12 @@ const NameTable<Requirement>& requirement_names() {
     }
     return out;
   }();
+  return t;
+}
+
+const NameTable<cluster::ProducerSpec::Selector>& selector_names() {
+  static const NameTable<cluster::ProducerSpec::Selector> t = {{"by_key_hash", cluster::ProducerSpec::Selector::by_key_hash},
+                                                               {"rotate", cluster::ProducerSpec::Selector::rotate}};
   return t;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "broker/broker_config.h"
+#include "client/allocate_strategy.h"
 #include "remoting/body/consumer_enums.h"
 #include "runtime/assert.h"
 #include "sim/ids.h"
@@ -25,11 +26,13 @@ const NameTable<store::FlushMode>& flush_mode_names();
 const NameTable<broker::BrokerRole>& master_role_names();  // a group's master: never SLAVE
 const NameTable<remoting::body::MessageModel>& message_model_names();
 const NameTable<remoting::body::ConsumeFromWhere>& consume_from_names();
+const NameTable<client::AllocateStrategy>& allocate_strategy_names();
 const NameTable<ConsumerKind>& consumer_kind_names();
 const NameTable<ConsumeMode>& consume_mode_names();
 const NameTable<CrashKind>& crash_kind_names();
 const NameTable<LostMode>& lost_mode_names();
 const NameTable<Requirement>& requirement_names();
+const NameTable<cluster::ProducerSpec::Selector>& selector_names();
 
 // The name of `value` in `table`; asserts that the table has it.
 template <typename E>

@@ -76,6 +76,7 @@ void write_cluster(Writer& w, const cluster::ClusterSpec& c) {
     w.line("consume_queue_units_per_file", g.store.consume_queue_units_per_file);
     w.line("message_size_max_bytes", g.store.message_size_max_bytes);
     w.line("sync_flush_timeout", dur(g.store.sync_flush_timeout));
+    w.line("rebalance_lock_max_live_time", dur(g.config.rebalance_lock_max_live_time));
   }
   for (const cluster::TopicSpec& t : c.topics) {
     w.header("[[topics]]");
@@ -101,6 +102,7 @@ void write_workload(Writer& w, const Scenario& s) {
       w.line("keys", quoted_list(p.spec.keys));
     }
     w.line("ordered", boolean(p.spec.ordered));
+    if (p.spec.ordered) w.line("selector", quoted(name_in(selector_names(), p.spec.selector)));
     w.line("send_latency_fault_enable", boolean(p.spec.config.send_latency_fault_enable));
     w.line("retry_times_when_send_failed", p.spec.config.retry_times_when_send_failed);
     w.line("retry_another_broker_when_not_store_ok", boolean(p.spec.config.retry_another_broker_when_not_store_ok));
@@ -116,8 +118,10 @@ void write_workload(Writer& w, const Scenario& s) {
     w.line("kind", quoted(name_in(consumer_kind_names(), c.kind)));
     w.line("mode", quoted(name_in(consume_mode_names(), c.mode)));
     w.line("consume_from", quoted(name_in(consume_from_names(), c.spec.config.consume_from_where)));
+    w.line("allocate", quoted(name_in(allocate_strategy_names(), c.spec.config.allocate_strategy)));
     w.line("start_at", dur(c.start_at));
     if (c.stop_at) w.line("stop_at", dur(*c.stop_at));
+    if (c.spec.rewind_every) w.line("rewind_every", dur(*c.spec.rewind_every));
   }
 }
 

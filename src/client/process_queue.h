@@ -28,9 +28,12 @@ namespace ferry::client {
 
 class ProcessQueue {
  public:
-  ProcessQueue(MessageQueue mq, QueueOffset next_offset) : mq_(std::move(mq)), next_offset_(next_offset) {}
+  ProcessQueue(MessageQueue mq, QueueOffset next_offset) : mq_(std::move(mq)), start_offset_(next_offset), next_offset_(next_offset) {}
 
   const MessageQueue& queue() const { return mq_; }
+  // Where this consumer started reading the queue when it took it (the rebalance's consume-from
+  // decision or the stored offset); never changes.
+  QueueOffset start_offset() const { return start_offset_; }
 
   // ---- pulling ----------------------------------------------------------------------------
   QueueOffset next_offset() const { return next_offset_; }
@@ -81,6 +84,8 @@ class ProcessQueue {
     if (locked) last_lock_time_ = now;
   }
   bool lock_expired(MonoTime now, Duration max_live) const { return now - last_lock_time_ > max_live; }
+  // When the broker last confirmed the lock (set_locked(true, t)); epoch before the first time.
+  MonoTime last_lock_time() const { return last_lock_time_; }
   bool previously_locked() const { return previously_locked_; }
   void set_previously_locked() { previously_locked_ = true; }
   // A listener is running for this queue (a removal waits for it: the orderly broker lock must
@@ -93,6 +98,7 @@ class ProcessQueue {
   }
 
   const MessageQueue mq_;
+  const QueueOffset start_offset_;
   QueueOffset next_offset_;
   std::int64_t pulled_from_ = -1;
   std::map<QueueOffset, MessageExt> msgs_;        // cached, not being consumed orderly

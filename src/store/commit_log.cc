@@ -48,11 +48,22 @@ std::optional<std::string> torn_properties(Bytes record, std::int64_t record_off
   return std::nullopt;
 }
 
+// A new CommitLog file must leave room for one ConsumeQueue file and one index file besides
+// itself. A record the CommitLog takes but no ConsumeQueue or index file can index is stored yet
+// invisible to consumers, and stops every write until space returns (the indexing-failure path
+// of message_store.h); a send refused up front is retried by its producer on another broker. So
+// the log stops first, while the files indexing its last records need can still be made (the
+// ConsumeQueue and index files themselves keep no reserve: they only index what is stored).
+FileRoom commit_log_room(const StoreConfig& config) {
+  const std::int64_t queue_file = config.consume_queue_units_per_file * static_cast<std::int64_t>(cq::kUnitBytes);
+  return FileRoom{"CommitLog", queue_file + config.index_geometry.file_size()};
+}
+
 }  // namespace
 
 CommitLog::CommitLog(FileSystem& fs, const StoreConfig& config)
     : config_(config),
-      files_(fs, join_path(config.root, "commitlog"), config.commit_log_file_size_bytes) {
+      files_(fs, join_path(config.root, "commitlog"), config.commit_log_file_size_bytes, commit_log_room(config)) {
   FERRY_ASSERT(config.message_size_max_bytes >= static_cast<std::int64_t>(record::kMinRecordBytes),
                "message_size_max_bytes {} is below the smallest record", config.message_size_max_bytes);
   FERRY_ASSERT(config.commit_log_file_size_bytes >= config.message_size_max_bytes + kBlank,
@@ -262,7 +273,9 @@ Result<MappedFile*> CommitLog::file_with_room(std::int64_t total_bytes) {
   auto f = files_.file_for_append(0);
   if (!f.ok()) return std::move(f).error();
   if (total_bytes + kBlank <= (*f)->remaining()) return *f;
-  // Close the file with the BLANK marker and roll over.
+  // Close the file with the BLANK marker and roll over, once the next file is sure to be had
+  // (a refused roll-over leaves the current file open for records that still fit it).
+  FERRY_TRY(files_.check_room_for_next());
   FERRY_TRY(close_with_blank(**f));
   f = files_.file_for_append(0);
   if (!f.ok()) return std::move(f).error();
@@ -321,8 +334,10 @@ AppendResult CommitLog::append(std::span<RecordFields> records, WallMs store_tim
   }
   auto file = file_with_room(total);
   if (!file.ok()) {
+    // A refused roll-over's detail is the operator's line ("disk full: the next CommitLog file
+    // needs N bytes, M free"); other errors carry their code.
     result.status = file.error().is(Errc::no_space) ? AppendStatus::no_space : AppendStatus::io_error;
-    result.detail = file.error().to_string();
+    result.detail = file.error().is(Errc::no_space) ? file.error().detail : file.error().to_string();
     return result;
   }
   MappedFile* f = *file;

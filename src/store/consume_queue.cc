@@ -19,7 +19,8 @@ ConsumeQueue::ConsumeQueue(FileSystem& fs, const std::string& store_root, std::s
     : topic_(std::move(topic)),
       queue_id_(queue_id),
       units_per_file_(units_per_file),
-      files_(fs, directory(store_root, topic_, queue_id), units_per_file * kUnit) {
+      files_(fs, directory(store_root, topic_, queue_id), units_per_file * kUnit,
+             FileRoom{fmt::format("ConsumeQueue {}:{}", topic_, queue_id.value()), 0}) {
   FERRY_ASSERT(units_per_file > 0, "ConsumeQueue {}:{} with {} units per file", topic_,
                queue_id.value(), units_per_file);
   FERRY_ASSERT(queue_id.value() >= 0, "ConsumeQueue {} with negative queue id {}", topic_,

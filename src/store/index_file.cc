@@ -55,7 +55,14 @@ Result<std::unique_ptr<IndexFile>> IndexFile::create(FileSystem& fs, const std::
   opts.exclusive = true;
   auto file = fs.open(path, opts);
   if (!file.ok()) return std::move(file).error();
-  FERRY_TRY((*file)->truncate(static_cast<std::uint64_t>(geometry.file_size())));
+  Status sized = (*file)->truncate(static_cast<std::uint64_t>(geometry.file_size()));
+  if (!sized.ok()) {
+    // Not left behind half-made: the next attempt creates the same name exclusively.
+    file->reset();
+    Status removed = fs.remove(path);
+    if (!removed.ok() && !removed.error().is(Errc::not_found)) return removed.error();
+    return sized.error();
+  }
   std::unique_ptr<IndexFile> f(new IndexFile(std::move(*file), geometry, IndexHeader{}));
   FERRY_TRY(f->write_header());
   return f;

@@ -48,6 +48,7 @@ struct IndexGeometry {
 class IndexFile {
  public:
   // Creates `path` zero-filled with a fresh header (fails with already_exists if it exists).
+  // When it cannot be sized (no_space, io_error) the file is removed again.
   static Result<std::unique_ptr<IndexFile>> create(FileSystem& fs, const std::string& path,
                                                    IndexGeometry geometry);
   // Opens an existing file. Errors: not_found; corrupt (naming the file) when its size does

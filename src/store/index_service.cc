@@ -7,6 +7,7 @@
 #include "common/sys_flag.h"
 #include "runtime/assert.h"
 #include "store/file_names.h"
+#include "store/file_room.h"
 #include "store/time_name.h"
 
 namespace ferry::store {
@@ -60,6 +61,7 @@ Result<IndexFile*> IndexService::writable_file() {
   }
   const WallMs ms = std::max<WallMs>(clock_.wall_ms(), last_name_ms_ + 1);
   const std::string path = join_path(dir_, time_file_name(ms));
+  FERRY_TRY(check_room_for_file(fs_, FileRoom{"index", 0}, geometry_.file_size()));
   FERRY_TRY(fs_.create_dirs(dir_));
   auto f = IndexFile::create(fs_, path, geometry_);
   if (!f.ok()) return std::move(f).error();
@@ -84,6 +86,21 @@ Status IndexService::put(std::string_view topic, std::string_view key, PhysicalO
   FERRY_UNREACHABLE("a new index file in {} refused a key", dir_);
 }
 
+namespace {
+
+// The non-empty space-separated keys of a KEYS property.
+std::int64_t key_count(std::string_view keys) {
+  std::int64_t n = 0;
+  bool in_key = false;
+  for (const char c : keys) {
+    if (c != ' ' && !in_key) ++n;
+    in_key = c != ' ';
+  }
+  return n;
+}
+
+}  // namespace
+
 Status IndexService::build(const IndexRequest& r) {
   FERRY_ASSERT(!r.topic.empty(), "index request without a topic at offset {}", r.offset.value());
   FERRY_ASSERT(r.offset.value() >= 0, "index request at negative offset {}", r.offset.value());
@@ -92,6 +109,12 @@ Status IndexService::build(const IndexRequest& r) {
     const IndexHeader& h = files_.back().file->header();
     if (h.index_count > index::kFirstEntry && r.offset <= h.end_phy_offset) return {};  // replay
   }
+  // The disk must have room for the index file this record's keys would spill into before any of
+  // them goes in: a failed record is indexed again from its first key, and the replay check above
+  // would skip a record whose first keys went in (an EIO on creation can still split one).
+  const std::int64_t keys = (r.uniq_key.empty() ? 0 : 1) + key_count(r.keys);
+  const std::int64_t left = files_.empty() ? 0 : geometry_.entries - files_.back().file->header().index_count;
+  if (keys > left) FERRY_TRY(check_room_for_file(fs_, FileRoom{"index", 0}, geometry_.file_size()));
   if (!r.uniq_key.empty()) FERRY_TRY(put(r.topic, r.uniq_key, r.offset, r.store_timestamp_ms));
   std::string_view rest = r.keys;
   while (!rest.empty()) {

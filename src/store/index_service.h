@@ -65,7 +65,10 @@ class IndexService {
   std::optional<PhysicalOffset> lost_from() const { return lost_from_; }
   const std::string& lost_detail() const { return lost_detail_; }
 
-  // Indexes one message (see the class comment). Errors: no_space, io_error.
+  // Indexes one message (see the class comment). When its keys need a new index file, the disk
+  // is asked for room for the whole file before any key goes in (file_room.h), so that a record
+  // refused for space is indexed whole by a later call, not skipped as a replay. Errors:
+  // no_space ("disk full: the next index file needs N bytes, M free"), io_error.
   Status build(const IndexRequest& request);
 
   // Offsets whose "topic#key" hash matches and whose store time is in [begin_ms, end_ms],

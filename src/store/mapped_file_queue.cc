@@ -7,8 +7,9 @@
 
 namespace ferry::store {
 
-MappedFileQueue::MappedFileQueue(FileSystem& fs, std::string dir, std::int64_t file_size_bytes)
-    : fs_(fs), dir_(std::move(dir)), file_size_(file_size_bytes) {
+MappedFileQueue::MappedFileQueue(FileSystem& fs, std::string dir, std::int64_t file_size_bytes, FileRoom room)
+    : fs_(fs), dir_(std::move(dir)), file_size_(file_size_bytes), room_(std::move(room)) {
+  if (room_.what.empty()) room_.what = dir_;
   FERRY_ASSERT(file_size_bytes > 0, "segment size must be positive, got {} for {}",
                file_size_bytes, dir_);
   FERRY_ASSERT(!dir_.empty(), "a MappedFileQueue needs a directory");
@@ -95,7 +96,17 @@ Result<std::shared_ptr<MappedFile>> MappedFileQueue::open_segment(std::int64_t s
   auto file = fs_.open(path, opts);
   if (!file.ok()) return std::move(file).error();
   if ((*file)->size() != static_cast<std::uint64_t>(file_size_)) {
-    FERRY_TRY((*file)->truncate(static_cast<std::uint64_t>(file_size_)));
+    Status sized = (*file)->truncate(static_cast<std::uint64_t>(file_size_));
+    if (!sized.ok()) {
+      // A new segment that could not be sized is removed: a short file would break contiguity
+      // now and be grown again by load() after a restart.
+      if (create) {
+        file->reset();
+        Status removed = fs_.remove(path);
+        if (!removed.ok() && !removed.error().is(Errc::not_found)) return removed.error();
+      }
+      return sized.error();
+    }
   }
   return std::make_shared<MappedFile>(std::move(*file), start, file_size_);
 }
@@ -110,6 +121,7 @@ Result<MappedFile*> MappedFileQueue::file_for_append(std::int64_t start_if_empty
     ready_.reset();
   } else {
     FERRY_TRY(discard_ready());
+    FERRY_TRY(check_room_for_file(fs_, room_, file_size_));
     FERRY_TRY(fs_.create_dirs(dir_));
     auto file = open_segment(start, /*create=*/true);
     if (!file.ok()) return std::move(file).error();
@@ -117,6 +129,18 @@ Result<MappedFile*> MappedFileQueue::file_for_append(std::int64_t start_if_empty
   }
   FERRY_ASSERT_EQ(files_.back()->write_position(), 0);
   return files_.back().get();
+}
+
+Status MappedFileQueue::check_room_for_next() const {
+  // The pre-allocated successor already holds its space (truncate() and file_for_append()
+  // drop one that is not the successor).
+  if (ready_) {
+    FERRY_ASSERT(files_.empty() || ready_->start_offset() == files_.back()->end_offset(),
+                 "pre-allocated segment {} does not follow the last one, which ends at {}", ready_->path(),
+                 files_.back()->end_offset());
+    return {};
+  }
+  return check_room_for_file(fs_, room_, file_size_);
 }
 
 Status MappedFileQueue::truncate(std::int64_t offset) {
@@ -200,6 +224,8 @@ Task<Status> MappedFileQueue::preallocate_next(std::int64_t start_if_empty) {
     Status made = fs_.create_dirs(dir_);
     if (!made.ok()) co_return made;
   }
+  Status room = check_room_for_file(fs_, room_, file_size_);
+  if (!room.ok()) co_return room;
   preparing_ = start;
   const std::string path = join_path(dir_, offset_file_name(start));
   OpenOptions opts;

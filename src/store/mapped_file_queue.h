@@ -25,14 +25,16 @@
 #include "runtime/file_system.h"
 #include "runtime/result.h"
 #include "runtime/task.h"
+#include "store/file_room.h"
 #include "store/mapped_file.h"
 
 namespace ferry::store {
 
 class MappedFileQueue {
  public:
-  // `dir` is relative to the node's data root; `file_size_bytes` > 0.
-  MappedFileQueue(FileSystem& fs, std::string dir, std::int64_t file_size_bytes);
+  // `dir` is relative to the node's data root; `file_size_bytes` > 0. `room` names the files in
+  // a disk-full error (the directory when empty) and the reserve a creation keeps (file_room.h).
+  MappedFileQueue(FileSystem& fs, std::string dir, std::int64_t file_size_bytes, FileRoom room = {});
   MappedFileQueue(const MappedFileQueue&) = delete;
   MappedFileQueue& operator=(const MappedFileQueue&) = delete;
 
@@ -63,8 +65,14 @@ class MappedFileQueue {
 
   // The segment to append to: the last one when it has room, otherwise a new segment starting
   // where the last one ends (or at `start_if_empty`, a multiple of the file size, when the queue
-  // has no segment). Uses a pre-allocated segment when one is ready. Errors: no_space, io_error.
+  // has no segment). Uses a pre-allocated segment when one is ready. A new segment is created
+  // only when check_room_for_next() passes: otherwise no_space with its detail, and no file is
+  // touched. Errors: no_space, io_error.
   Result<MappedFile*> file_for_append(std::int64_t start_if_empty = 0);
+  // Whether the next segment can be had without new space: ok when the pre-allocated successor
+  // is ready, or when the disk has the segment's size plus the reserve free (file_room.h).
+  // Errors: no_space "disk full: the next {what} file needs N bytes, M free".
+  Status check_room_for_next() const;
 
   // Recovery: everything at or after `offset` is dropped. The segment containing it keeps
   // [start, offset) (the rest is zeroed); segments starting at or after `offset` are removed.
@@ -105,8 +113,9 @@ class MappedFileQueue {
   // after a roll-over (or awaited when a store opens empty); the queue must outlive
   // it. If the queue rolls over onto that start meanwhile, the roll-over creates the segment
   // itself (same file) and the prepared handle is dropped; if it is truncated below it, the
-  // file is removed again. Errors: no_space, io_error (the file is removed; the roll-over will
-  // then create it itself).
+  // file is removed again. Nothing is created without room for the whole segment (no_space from
+  // check_room_for_next(), no file touched). Errors: no_space, io_error (the file is removed; the
+  // roll-over will then create it itself).
   Task<Status> preallocate_next(std::int64_t start_if_empty = 0);
   // True when preallocate_next() would prepare a segment (none ready or being prepared).
   bool preallocation_wanted() const { return !ready_ && !preparing_; }
@@ -121,6 +130,7 @@ class MappedFileQueue {
   FileSystem& fs_;
   std::string dir_;
   std::int64_t file_size_;
+  FileRoom room_;
   std::vector<std::shared_ptr<MappedFile>> files_;
   std::shared_ptr<MappedFile> ready_;        // pre-allocated successor of the last segment
   std::optional<std::int64_t> preparing_;    // start of a segment being pre-allocated

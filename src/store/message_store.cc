@@ -137,10 +137,13 @@ Task<void> MessageStore::run_preallocation() {
   if (FERRY_BUGGIFY(rt_)) co_await rt_.sleep(std::chrono::milliseconds(rt_.random().between(1, 500)));
   Status st = co_await log_.files().preallocate_next();
   preallocating_ = false;
-  if (!st.ok()) {
+  // Retried after every put: a disk without room for the file is logged once, when it starts.
+  const bool no_room = !st.ok() && st.error().is(Errc::no_space);
+  if (!st.ok() && !(no_room && preallocation_refused_)) {
     rt_.log().warn("store: pre-allocating the next CommitLog file failed (the roll-over will "
                    "create it): {}", st.error().to_string());
   }
+  preallocation_refused_ = no_room;
 }
 
 Task<void> MessageStore::run_queue_flush_loop() {
@@ -217,7 +220,23 @@ std::optional<std::string> MessageStore::write_refusal() const {
   if (cleanup_.disk_full()) {
     return fmt::format("disk full: {}% used (limit {}%)", cleanup_.used_pct(), config_.disk_space_warning_level_ratio_pct);
   }
+  if (next_file_refused_) {
+    // Asked again each time: the refusal ends as soon as the disk has room for the next file.
+    Status room = log_.files().check_room_for_next();
+    if (!room.ok()) return room.error().detail;
+  }
   return std::nullopt;
+}
+
+void MessageStore::note_next_file_room(AppendStatus appended, const std::string& detail) {
+  const bool refused = appended == AppendStatus::no_space;
+  if (refused && !next_file_refused_) {
+    rt_.log().error("store: writes are refused until the disk has room for the next CommitLog file: {}", detail);
+  } else if (!refused && next_file_refused_ && appended == AppendStatus::ok) {
+    rt_.log().warn("store: the disk has room for the next CommitLog file again; writes are taken again");
+  }
+  if (refused) next_file_refused_ = true;
+  if (appended == AppendStatus::ok) next_file_refused_ = false;
 }
 
 PutResult MessageStore::put_message(const PutRequest& request) {
@@ -288,6 +307,7 @@ PutResult MessageStore::put(std::span<const PutRequest> batch) {
   const bool dispatched_to_end = reput_offset_ == log_.max_offset();
   const bool visible_when_durable = config_.flush_mode == FlushMode::sync_flush;
   const AppendResult appended = log_.append(fields_, now);
+  note_next_file_room(appended.status, appended.detail);
   switch (appended.status) {
     case AppendStatus::ok: break;
     case AppendStatus::message_illegal: return refuse(PutStatus::message_illegal, appended.detail);

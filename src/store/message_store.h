@@ -21,6 +21,12 @@
 //    flushes everything, writes the checkpoint and removes the abort file.
 //  * Puts are refused with service_not_available while the disk is 90 % full (as of the last
 //    cleanup pass, every 10 s, or refresh_disk()); reads go on.
+//  * The next CommitLog file is created only when the disk has room for all of it plus the
+//    ConsumeQueue and index files its records need (file_room.h; commit_log.cc says why the
+//    reserve): otherwise the put that needed it gets service_not_available "disk full: the next
+//    CommitLog file needs N bytes, M free", nothing is appended or created, and every later put
+//    is refused alike (write_refusal() says so) until the disk has that room again, which each
+//    put and write_refusal() ask the disk: writes resume by themselves.
 //  * A record that cannot be indexed (a ConsumeQueue or index file that cannot be created: no
 //    space, EIO, no descriptors) is a state, not a crash: its put stands (it is in the
 //    CommitLog), new puts are refused with service_not_available saying why, dispatch is retried
@@ -176,7 +182,8 @@ class MessageStore {
   Result<CleanupReport> run_cleanup() { return cleanup_.run_once(); }
   CleanupService& cleanup() { return cleanup_; }
   DiskPressure refresh_disk() { return cleanup_.refresh_disk(); }
-  // Why puts are refused now (a failed CommitLog sync, a full disk, a shut-down store), or
+  // Why puts are refused now (a failed CommitLog sync, a full disk or no room for the next
+  // CommitLog file, a shut-down store), or
   // nullopt while the store takes writes. For operators (GET_BROKER_RUNTIME_INFO).
   std::optional<std::string> write_refusal() const;
 
@@ -203,6 +210,9 @@ class MessageStore {
   // run_dispatch_retry_loop succeeds; logged once when it starts and once when it ends.
   void note_dispatch(Status st);
   Task<void> run_dispatch_retry_loop();
+  // Records whether an append was refused for want of room for the next CommitLog file (see the
+  // class comment); logged once when the refusal starts and once when it ends.
+  void note_next_file_room(AppendStatus appended, const std::string& detail);
   Status dispatch_record(const RecordFields& f, std::size_t size);
   // After a recovery that skipped damaged ranges: holes for the queue offsets of lost messages
   // below `to`, within lost_offsets_budget_. Errors: corrupt (beyond the budget), io_error.
@@ -237,6 +247,8 @@ class MessageStore {
   bool started_ = false;
   bool stopped_ = false;
   bool preallocating_ = false;  // a run_preallocation() task is in flight
+  bool preallocation_refused_ = false;  // the last pre-allocation found no room (logged once)
+  bool next_file_refused_ = false;  // the last append found no room for the next CommitLog file
 };
 
 }  // namespace ferry::store

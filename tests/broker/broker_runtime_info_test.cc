@@ -132,5 +132,39 @@ TEST_F(RuntimeInfoTest, SaysWhenAndWhyTheStoreRefusesWrites) {
   EXPECT_EQ(full.get("msgPutTotal"), "1") << "the refused put is not counted";
 }
 
+// A disk under the ratio limit without room for the next CommitLog file (issue 17: free space is
+// checked against the next file, not only the 10 s-old ratio): the send that needs the file gets
+// 14 saying so, brokerStatus says why, and sends are taken again once the room is back.
+TEST_F(RuntimeInfoTest, SaysWhenTheDiskHasNoRoomForTheNextCommitLogFile) {
+  config_.store.commit_log_file_size_bytes = 1 << 20;
+  config_.store.consume_queue_units_per_file = 1000;
+  config_.store.index_geometry = store::IndexGeometry{64, 256};
+  config_.store.commit_log_preallocate = false;  // the roll-over creates the next file itself
+  boot();
+  ASSERT_EQ(send(Msg{}).reply.code, code::SUCCESS);
+  sim::SimDisk& disk = node(broker_).disk();
+  sim::DiskOptions d = disk.options();
+  const std::uint64_t capacity = d.capacity_bytes;
+  d.capacity_bytes = disk.used_bytes() + 512 * 1024;  // another process left half a file free
+  disk.set_options(d);
+  ASSERT_NE(broker().store().refresh_disk(), store::DiskPressure::full) << disk.used_bytes() << " bytes used";
+  ASSERT_TRUE(broker().store().commit_log().roll().ok());  // the next send starts the next file
+
+  Call refused = send(Msg{});
+  EXPECT_EQ(refused.reply.code, code::SERVICE_NOT_AVAILABLE);
+  const std::string remark = refused.reply.remark.value_or("");
+  EXPECT_NE(remark.find("disk full: the next CommitLog file needs"), std::string::npos) << remark;
+  remoting::body::KvTable full = runtime_info();
+  EXPECT_EQ(full.get("storeWritable"), "false");
+  const std::string why = full.get("storeWriteRefusal").value_or("");
+  EXPECT_NE(why.find("the next CommitLog file needs"), std::string::npos) << why;
+
+  d.capacity_bytes = capacity;
+  disk.set_options(d);
+  EXPECT_EQ(runtime_info().get("storeWritable"), "true") << "asked of the disk again, not after a 10 s pass";
+  EXPECT_EQ(send(Msg{}).reply.code, code::SUCCESS);
+  EXPECT_EQ(runtime_info().get("msgPutTotal"), "2") << "the refused send is not counted";
+}
+
 }  // namespace
 }  // namespace ferry::broker::testing

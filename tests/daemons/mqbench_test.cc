@@ -1,6 +1,6 @@
 // mqbench against a real mqnamesrv and mqbroker: a 2-second async produce run and a 2-second
 // consume run from the first offset; both summaries must show messages and no error, and the
-// consumer must not receive more than was sent. Also --help and bad flags.
+// consumer must not receive more than was sent. A short hostile run. Also --help and bad flags.
 #include <gtest/gtest.h>
 
 #include <regex>
@@ -70,6 +70,26 @@ TEST_F(MqbenchTest, SyncAndOnewayModesRun) {
   }
 }
 
+// mqbench hostile against a real broker, found through the NameServer: it completes and reports
+// every case beside the baseline (its figures are for docs/benchmarks.md; none is asserted here).
+TEST_F(MqbenchTest, HostileReportsEveryCaseAgainstTheBaseline) {
+  ASSERT_EQ(cluster_.start_namesrv(), "");
+  ASSERT_EQ(cluster_.start_broker(), "");
+  RunResult r = bench({"hostile", "-n", cluster_.namesrv_addr(), "-m", "2000", "--slow-pulls", "200", "--baseline-s", "1",
+                       "--timeout-s", "30", "--probe-timeout-s", "10", "--pid", std::to_string(cluster_.broker()->pid())});
+  ASSERT_EQ(r.status, 0) << r.output;
+  for (const char* line : {"quiet baseline", "(a) properties", "(b) filter scan, 2000 msgs", "(c) view inside a record",
+                           "(c) view at offset 2^62", "(d) slow reader, 200 pulls", "RssAnon: before", "done"}) {
+    EXPECT_NE(r.output.find(line), std::string::npos) << line << " in\n" << r.output;
+  }
+  std::size_t outcomes = 0;
+  for (std::size_t at = r.output.find("hostile: "); at != std::string::npos; at = r.output.find("hostile: ", at + 1)) {
+    ++outcomes;
+  }
+  EXPECT_EQ(outcomes, 5u) << r.output;
+  EXPECT_NE(r.output.find("hostile: reply 13 MESSAGE_ILLEGAL"), std::string::npos) << "(a) is refused\n" << r.output;
+}
+
 TEST_F(MqbenchTest, HelpAndBadFlags) {
   RunResult r = bench({"--help"});
   EXPECT_EQ(r.status, 0) << r.output;
@@ -77,6 +97,14 @@ TEST_F(MqbenchTest, HelpAndBadFlags) {
   r = bench({"produce", "--help"});
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("--window N"), std::string::npos) << r.output;
+  r = bench({"hostile", "--help"});
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("--slow-pulls N"), std::string::npos) << r.output;
+  r = bench({"hostile", "-b", "127.0.0.1:1", "-c", "xyz"});
+  EXPECT_EQ(r.status, 2) << r.output;
+  // Nobody listening: the run fails with a message, it does not hang.
+  r = bench({"hostile", "-b", "127.0.0.1:" + std::to_string(free_port())});
+  EXPECT_EQ(r.status, 1) << r.output;
   r = bench({"consume", "--help"});
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("--from WHERE"), std::string::npos) << r.output;

@@ -367,6 +367,21 @@ void expect_round_trip(const Scenario& s) {
 TEST(ScenarioWrite, TheResolvedFormParsesToTheSameScenario) {
   expect_round_trip(parse_ok(kFull));
   expect_round_trip(parse_ok(""));
+  // The settings that break a guarantee on purpose (docs/properties.md) are written too.
+  const Scenario broken = parse_ok(
+      "[[brokers]]\nrebalance_lock_max_live_time = \"1ms\"\n[[topics]]\nname = \"T\"\nordered = true\n"
+      "[[producers]]\nselector = \"rotate\"\n[[consumers]]\nkind = \"lite_pull\"\nrewind_every = \"2s\"\nallocate = \"by_circle\"\n");
+  expect_round_trip(broken);
+  const std::string broken_text = write_scenario(broken);
+  for (const char* line : {"rebalance_lock_max_live_time = \"1ms\"", "selector = \"rotate\"", "rewind_every = \"2s\"",
+                           "allocate = \"by_circle\""}) {
+    EXPECT_NE(broken_text.find(line), std::string::npos) << line << " in:\n" << broken_text;
+  }
+  const Scenario again = parse_ok(broken_text);
+  EXPECT_EQ(again.cluster.brokers[0].config.rebalance_lock_max_live_time, std::chrono::milliseconds(1));
+  EXPECT_EQ(again.producers[0].spec.selector, cluster::ProducerSpec::Selector::rotate);
+  EXPECT_EQ(again.consumers[0].spec.rewind_every, std::optional<Duration>(std::chrono::seconds(2)));
+  EXPECT_EQ(again.consumers[0].spec.config.allocate_strategy, client::AllocateStrategy::by_circle);
   expect_round_trip(parse_ok("story = \"quotes \\\" and \\\\ backslashes\"\n[[topics]]\nname = \"T\"\n[[producers]]\nrate = 3\n"
                              "keys = [\"a\", \"b\"]\n[liveness]\nrequire = []\n"));
   const std::string text = write_scenario(parse_ok(kFull));
@@ -481,6 +496,12 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"bad enum", "[[brokers]]\nflush = \"SOMETIMES\"\n",
                 "t.toml:2: brokers[0].flush: \"SOMETIMES\" is not one of \"ASYNC_FLUSH\", \"SYNC_FLUSH\""},
         BadCase{"a slave role for a master", "[[brokers]]\nrole = \"SLAVE\"\n", "t.toml:2: brokers[0].role: \"SLAVE\""},
+        BadCase{"a selector for unordered sends", "[[topics]]\nname = \"T\"\n[[producers]]\nselector = \"rotate\"\n",
+                "t.toml:4: producers[0].selector: a selector picks the queue of ordered sends only"},
+        BadCase{"a push consumer that rewinds", "[[topics]]\nname = \"T\"\n[[consumers]]\nrewind_every = \"2s\"\n",
+                "t.toml:4: consumers[0].rewind_every: only a lite pull consumer rewinds"},
+        BadCase{"an unknown allocation", "[[topics]]\nname = \"T\"\n[[consumers]]\nallocate = \"random\"\n",
+                "t.toml:4: consumers[0].allocate: \"random\" is not one of \"averagely\""},
         BadCase{"bad action", "[[faults]]\nat = \"1s\"\naction = \"explode\"\ntarget = \"broker-a\"\n",
                 "t.toml:3: faults[0].action: \"explode\" is not one of kill, power_off"},
         BadCase{"unknown target", "[[faults]]\nat = \"1s\"\naction = \"kill\"\ntarget = \"broker-z\"\n",

@@ -63,6 +63,26 @@ TEST(Broadcast, WhatCameBeforeAConsumerStartedOrWhereItStartedReadingIsNotOwed) 
   EXPECT_EQ(acked_not_consumed_by(b.h, "gone").size(), 3u) << "the liveness phase does not ask it (it is not live)";
 }
 
+TEST(Broadcast, AConsumerOwesAQueueFromItsFirstTake) {
+  HistoryBuilder b = three_sends();  // p#0..2 sent at 0, 10, 20 ms at offsets 0..2
+  watcher(b.h, "idle", 0);
+  watcher(b.h, "skipper", 0);
+  // Its first rebalance (the NameServer had no route until then) took queue 0 at its end, 3: it
+  // consumed nothing, and owes nothing of what came before.
+  b.h.takes.push_back(TakeRecord{at_ms(30), "idle", queue(0), QueueOffset(3)});
+  // Took queue 0 at 5 ms from offset 2: p#1 was sent after the take, so it is owed wherever the
+  // consumer chose to start.
+  b.h.takes.push_back(TakeRecord{at_ms(5), "skipper", queue(0), QueueOffset(2)});
+  b.consume("skipper", "w", "p", 2, queue(0), 2, 100);
+  EXPECT_TRUE(acked_not_consumed_by(b.h, "idle").empty());
+  const std::vector<const SendRecord*> owed = acked_not_consumed_by(b.h, "skipper");
+  ASSERT_EQ(owed.size(), 1u);
+  EXPECT_EQ(owed.front()->id(), "p#1");
+  // A later take (after a rebalance or a restart) does not move where it started.
+  b.h.takes.push_back(TakeRecord{at_ms(200), "skipper", queue(0), QueueOffset(3)});
+  EXPECT_EQ(acked_not_consumed_by(b.h, "skipper").size(), 1u);
+}
+
 TEST(Broadcast, KeyOrderIsJudgedPerBroadcastConsumer) {
   HistoryBuilder b;
   for (std::uint64_t i = 0; i < 2; ++i) b.send("p", i, queue(0), static_cast<std::int64_t>(i), SendOutcome::ok, "k", true);
@@ -156,6 +176,13 @@ TEST(AckedProgress, AgreesWithTheFullScanAsTheHistoryGrows) {
   EXPECT_EQ(broadcast.missing().first, 3u) << "w-0 started at 15 ms: it owes p#2, p#4, p#5";
   for (std::uint64_t seq : {4u, 5u}) consume("w-0", "w", seq);
   EXPECT_EQ(broadcast.missing().first, 0u) << "it started reading queue 0 at offset 2: p#2 (offset 1) came before";
+  // The observer saw its take of queue 0 after the deliveries: from offset 1, at 12 ms (p#2 at
+  // 20 ms came after it and is owed again).
+  h->takes.push_back(TakeRecord{MonoTime(std::chrono::milliseconds(12)), "w-0", queue(0), QueueOffset(1)});
+  agree("a take seen after the deliveries");
+  EXPECT_EQ(broadcast.missing().first, 1u);
+  consume("w-0", "w", 2);
+  EXPECT_EQ(broadcast.missing().first, 0u);
 }
 
 }  // namespace

@@ -22,6 +22,7 @@ History sample() {
   b.h.sends.back().detail = "timed_out: send";
   b.consume("consumer-0", "g", "producer-0", 0, queue(3, "broker-b"), 7, 1234);
   b.h.consumes.back().reconsume_times = 2;
+  b.h.consumes.back().lock_at = MonoTime(std::chrono::milliseconds(1100));
   b.consume("consumer-0", "g", "", 0, queue(1), 9, 1300);
   b.h.consumes.back().intact = false;
   b.event(1250, EventKind::crash, "broker-a");
@@ -74,6 +75,7 @@ void expect_same(const History& a, const History& b) {
     EXPECT_EQ(x.seq, y.seq);
     EXPECT_EQ(x.key, y.key);
     EXPECT_EQ(x.pulled_from, y.pulled_from);
+    EXPECT_EQ(x.lock_at, y.lock_at);
   }
   for (std::size_t i = 0; i < a.events.size(); ++i) {
     EXPECT_EQ(a.events[i].at, b.events[i].at);

@@ -1,0 +1,86 @@
+// execute / require_check / showValue of sim/property.h.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <ostream>
+#include <string>
+
+#include "sim/property.h"
+#include "sim/property/environment.h"
+#include "sim/scenario/scenario_names.h"
+
+namespace ferry::sim::property {
+
+namespace {
+
+std::string describe_fault(const scenario::FaultEntry& f) {
+  std::string line = fmt::format("at {} ms {} {}", to_ms(f.at), scenario::fault_action_name(f.action), fmt::join(f.targets, ","));
+  if (!f.peers.empty()) line += fmt::format(" / {}", fmt::join(f.peers, ","));
+  if (f.latency > Duration{}) line += fmt::format(" +{} ms", to_ms(f.latency));
+  if (f.skew_ms != 0) line += fmt::format(" skew {} ms", f.skew_ms);
+  if (f.duration) line += fmt::format(" for {} ms", to_ms(*f.duration));
+  return line;
+}
+
+// The first violation and how to replay, for a failed requirement.
+std::string failure_text(const Outcome& out, const std::string& what) {
+  return fmt::format("{}\nreplay: {}\n(and RC_PARAMS=\"reproduce=...\" printed below regenerates the same run)", what,
+                     write_replay(out.run));
+}
+
+}  // namespace
+
+void showValue(const GeneratedRun& run, std::ostream& os) {
+  const scenario::Scenario& s = run.scenario;
+  os << fmt::format("seed {}, {} NameServer(s), run {} ms{}\n", run.seed, s.cluster.namesrvs, to_ms(s.run.length),
+                    s.run.swarm ? ", swarm" : "");
+  for (const cluster::BrokerGroupSpec& g : s.cluster.brokers) {
+    os << fmt::format("  group {}: {}, {}, {} slave(s)\n", g.name, scenario::name_in(scenario::flush_mode_names(), g.flush),
+                      scenario::name_in(scenario::master_role_names(), g.role), g.slaves);
+  }
+  for (const cluster::TopicSpec& t : s.cluster.topics) {
+    os << fmt::format("  topic {}: {} queue(s){}\n", t.name, t.queues, t.ordered ? ", ordered" : "");
+  }
+  for (const scenario::ProducerScenario& p : s.producers) {
+    os << fmt::format("  {} -> {}: {} messages every {} ms, {} key(s){}\n", p.node, p.spec.topic, p.spec.messages,
+                      to_ms(p.spec.interval), p.spec.keys.size(), p.spec.ordered ? ", by key hash" : "");
+  }
+  for (const scenario::ConsumerScenario& c : s.consumers) {
+    os << fmt::format("  {} in {} <- {}: {} {}{}{}\n", c.node, c.spec.group, c.spec.topic, scenario::consumer_kind_name(c.kind),
+                      scenario::consume_mode_name(c.mode),
+                      c.start_at > Duration{} ? fmt::format(", joins at {} ms", to_ms(c.start_at)) : "",
+                      c.stop_at ? fmt::format(", leaves at {} ms", to_ms(*c.stop_at)) : "");
+  }
+  if (s.faults.empty()) os << "  no faults\n";
+  for (const scenario::FaultEntry& f : s.faults) os << "  fault " << describe_fault(f) << "\n";
+}
+
+Outcome execute(const GeneratedRun& run) {
+  quiet_logs_unless_asked();
+  Outcome out{run, scenario::run_scenario(run.scenario, run.seed)};
+  if (out.result.error) {
+    RC_FAIL(fmt::format("the generated run could not be carried out (a generator bug): {}\nscenario: {}",
+                        out.result.error->to_string(), write_replay(run)));
+  }
+  return out;
+}
+
+const check::Verdict* verdict(const Outcome& out, std::string_view name) {
+  for (const check::Verdict& v : out.result.verdicts) {
+    if (v.name == name) return &v;
+  }
+  return nullptr;
+}
+
+void require_check(const Outcome& out, std::string_view name) {
+  const check::Verdict* v = verdict(out, name);
+  if (v == nullptr) RC_FAIL(failure_text(out, fmt::format("checker {} did not run", name)));
+  if (!v->passed) RC_FAIL(failure_text(out, v->to_line()));
+}
+
+void require_converged(const Outcome& out) {
+  const scenario::RunOutcome& r = out.result;
+  if (!r.live.converged || !r.live.missing.empty()) RC_FAIL(failure_text(out, "liveness: " + r.live.to_string()));
+}
+
+}  // namespace ferry::sim::property

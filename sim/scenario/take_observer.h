@@ -1,0 +1,40 @@
+// TakeObserver: a Watch observer (watch.h) that records, into History::takes, each queue a push
+// consumer takes: at every look, every ProcessQueue of every running push consumer node that it
+// has not seen yet, with the offset it starts reading at (ProcessQueue::start_offset). The
+// lost-acked checker and the broadcast liveness requirement read a broadcast consumer's first
+// take of a queue as where it started (lost_acked.h, QueueStart): a consumer whose first take
+// found the NameServer empty for a while starts later than its own start, and owes only what
+// came after.
+//
+// Only reads (the World is not changed). A ProcessQueue made and dropped between two looks is
+// not seen; its consumer's deliveries then say where it started. Bounded by the consumers'
+// queue tables: it keeps one weak pointer per (node, queue).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "client/process_queue.h"
+#include "sim/check/history.h"
+#include "sim/cluster/cluster.h"
+
+namespace ferry::sim::scenario {
+
+class TakeObserver {
+ public:
+  // `clients`: the client nodes by name, as the runner adds them (read at every look).
+  TakeObserver(cluster::Cluster& c, const std::map<std::string, NodeId>& clients, std::shared_ptr<check::History> history)
+      : cluster_(c), clients_(clients), history_(std::move(history)) {}
+
+  void look(MonoTime now);
+
+ private:
+  cluster::Cluster& cluster_;
+  const std::map<std::string, NodeId>& clients_;
+  std::shared_ptr<check::History> history_;
+  std::map<std::pair<std::string, MessageQueue>, std::weak_ptr<const client::ProcessQueue>> seen_;
+};
+
+}  // namespace ferry::sim::scenario
