@@ -66,8 +66,8 @@ Broker::Broker(Runtime& rt, BrokerConfig config)
       slave_sync_(rt, config_, client_, registrar_,
                   SlaveSync::Tables{topics_, offsets_, consumer_services_.groups(), consumer_services_.schedule()},
                   address_, config_.broker_role == BrokerRole::slave),
-      server_(rt),
-      vip_server_(rt) {
+      server_(rt, config_.rpc),
+      vip_server_(rt, config_.rpc) {
   register_processors(server_, ServerTag::main);
   register_processors(vip_server_, ServerTag::vip);
   pull_.set_subscriptions(consumer_services_.subscriptions());

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/permission.h"
+#include "remoting/rpc/rpc_options.h"
 #include "runtime/time.h"
 #include "store/ha/ha_config.h"
 #include "store/store_config.h"
@@ -29,6 +30,9 @@ struct BrokerConfig {
   // The "VIP" port (RocketMQ's fastRemotingServer, listen_port - 2): every code but
   // PULL_MESSAGE. Java clients use it only with vipChannelEnabled; off by default here.
   bool vip_channel_enable = false;
+  // The listening servers' bounds (both ports): connections_max (maxConnections) and
+  // idle_timeout (serverChannelMaxIdleTimeSeconds) among them; see rpc_options.h.
+  remoting::RpcOptions rpc;
 
   bool auto_create_topic_enable = true;  // autoCreateTopicEnable
   // Ferry's bound on the topic table (admin-created, auto-created and retry/DLQ topics alike): a

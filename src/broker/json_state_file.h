@@ -15,8 +15,10 @@
 //  * persist_soon(): a persist in a task of the node, encoding the state when the write starts;
 //    coalesced (one task at a time, writing again while changes arrived meanwhile), so a burst
 //    of changes costs at most two writes. A failure is logged ("<what>: persisting <path>
-//    failed: ...") and the next change or persist retries: the state in memory stays
-//    authoritative.
+//    failed: ...", once per run of failures) and retried every kPersistRetryInterval until a
+//    write succeeds (then "<what>: persisted <path> after N failed attempts"): the state in
+//    memory stays authoritative, and a change made while the disk or the descriptors were
+//    missing reaches the file without waiting for another change.
 // Writes through one JsonStateFile are serialized (ConfigFile): the newest content wins.
 //
 // Lifetime: a member of its owner, declared after the state it refers to. Owners are
@@ -36,6 +38,9 @@
 #include "runtime/runtime.h"
 
 namespace ferry::broker {
+
+// How often persist_soon() retries a failed write (as the store retries indexing).
+inline constexpr Duration kPersistRetryInterval = std::chrono::seconds(1);
 
 template <typename State>
 class JsonStateFile {
@@ -103,19 +108,29 @@ class JsonStateFile {
   const std::string& path() const { return file_.path(); }
 
  private:
-  // Ends after one write, or when the node's tasks are destroyed (its write is then abandoned;
-  // the previous file or its backup stays whole).
+  // Ends once a write leaves the state clean, or when the node's tasks are destroyed (its write
+  // is then abandoned; the previous file or its backup stays whole).
   // Coalesces: one task at a time, writing the state as it is when each write starts, again
   // while changes arrived during the write (a burst of N changes costs at most two writes, not N
-  // encodings of the whole table).
+  // encodings of the whole table). A failed write is retried after kPersistRetryInterval (one
+  // write a second at most while the disk or the descriptors are missing).
   static Task<void> persist_in_background(JsonStateFile* self) {
+    std::uint64_t failures = 0;
     do {
       ++self->background_writes_;
       Task<Status> persist = self->persist();
       Status s = co_await std::move(persist);
       if (!s) {
-        self->rt_.log().error("{}: persisting {} failed: {}", self->what_, self->path(), s.error().to_string());
-        break;  // the next change (or periodic persist) retries
+        if (failures++ == 0) {
+          self->rt_.log().error("{}: persisting {} failed (retried every {} ms): {}", self->what_, self->path(),
+                                to_ms(kPersistRetryInterval), s.error().to_string());
+        }
+        co_await self->rt_.sleep(kPersistRetryInterval);
+        continue;
+      }
+      if (failures > 0) {
+        self->rt_.log().warn("{}: persisted {} after {} failed attempt(s)", self->what_, self->path(), failures);
+        failures = 0;
       }
     } while (self->dirty());
     self->background_ = false;

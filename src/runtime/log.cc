@@ -17,6 +17,7 @@ namespace {
 struct Defaults {
   std::mutex mu;
   spdlog::level::level_enum level;
+  spdlog::level::level_enum flush_level = spdlog::level::off;
   std::vector<spdlog::sink_ptr> sinks;
   Defaults() {
     const char* env = std::getenv("FERRY_LOG");
@@ -65,6 +66,7 @@ std::shared_ptr<spdlog::logger> make_node_logger(const std::string& node, const 
   std::lock_guard lock(d.mu);
   auto logger = std::make_shared<spdlog::logger>(node, d.sinks.begin(), d.sinks.end());
   logger->set_level(d.level);
+  logger->flush_on(d.flush_level);
   if (virtual_clock) {
     {
       NodeClocks& c = node_clocks();
@@ -97,6 +99,12 @@ spdlog::level::level_enum default_log_level() {
   Defaults& d = defaults();
   std::lock_guard lock(d.mu);
   return d.level;
+}
+
+void set_default_log_flush_level(spdlog::level::level_enum level) {
+  Defaults& d = defaults();
+  std::lock_guard lock(d.mu);
+  d.flush_level = level;
 }
 
 void set_default_log_sinks(std::vector<spdlog::sink_ptr> sinks) {

@@ -32,6 +32,10 @@ spdlog::level::level_enum default_log_level();
 // Replaces the sinks new node loggers write to (e.g. console + rotating file in the daemons).
 // Loggers made before keep the sinks they were made with.
 void set_default_log_sinks(std::vector<spdlog::sink_ptr> sinks);
+// New node loggers flush their sinks after every line at or above `level` (default off: the
+// sinks' own buffering). The daemons pass trace, so their log file holds every line at once: a
+// `tail -f` shows it and a crash or a kill -9 loses none.
+void set_default_log_flush_level(spdlog::level::level_enum level);
 // The sinks new node loggers write to now (shared with them): a caller that replaces them for a
 // while (the simulator's per-run log capture) puts these back after.
 std::vector<spdlog::sink_ptr> default_log_sinks();

@@ -315,6 +315,40 @@ TEST(NamesrvConf, KeysAndErrors) {
   EXPECT_EQ(c.error().detail, "n.conf:1: listenPort: 0 is out of range [1, 65535]");
 }
 
+// maxConnections and serverChannelMaxIdleTimeSeconds: the server's connection cap and idle
+// timeout, in both files, RpcOptions' defaults without them, bounds checked.
+TEST(ServerKeys, BothDaemonsReadThemAndCheckTheirBounds) {
+  const BrokerConf defaults = default_broker_conf("/srv/u");
+  EXPECT_EQ(defaults.broker.rpc.connections_max, 16384u);
+  EXPECT_EQ(defaults.broker.rpc.idle_timeout, std::chrono::seconds(120));
+  EXPECT_EQ(default_namesrv_conf("/h").namesrv.rpc.connections_max, 16384u);
+  EXPECT_EQ(default_namesrv_conf("/h").namesrv.rpc.idle_timeout, std::chrono::seconds(120));
+
+  auto c = broker("maxConnections=16\nserverChannelMaxIdleTimeSeconds=2\n");
+  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  EXPECT_EQ(c->broker.rpc.connections_max, 16u);
+  EXPECT_EQ(c->broker.rpc.idle_timeout, std::chrono::seconds(2));
+  EXPECT_TRUE(c->warnings.empty()) << c->warnings.front();
+  EXPECT_EQ(error_of("maxConnections=0"), "b.conf:1: maxConnections: 0 is out of range [1, 1048576]");
+  EXPECT_EQ(error_of("a=1\nmaxConnections=many"), "b.conf:2: maxConnections: \"many\" is not an integer");
+  EXPECT_EQ(error_of("serverChannelMaxIdleTimeSeconds=0"),
+            "b.conf:1: serverChannelMaxIdleTimeSeconds: 0 is out of range [1, 86400]");
+  EXPECT_EQ(error_of("serverChannelMaxIdleTimeSeconds=86401"),
+            "b.conf:1: serverChannelMaxIdleTimeSeconds: 86401 is out of range [1, 86400]");
+
+  auto p = parse_properties("maxConnections=100\nserverChannelMaxIdleTimeSeconds=30\n", "n.conf");
+  ASSERT_TRUE(p.ok());
+  auto n = parse_namesrv_conf(*p, "/h");
+  ASSERT_TRUE(n.ok()) << n.error().to_string();
+  EXPECT_EQ(n->namesrv.rpc.connections_max, 100u);
+  EXPECT_EQ(n->namesrv.rpc.idle_timeout, std::chrono::seconds(30));
+  EXPECT_TRUE(n->warnings.empty()) << n->warnings.front();
+  p = parse_properties("\nmaxConnections=-5\n", "n.conf");
+  n = parse_namesrv_conf(*p, "/h");
+  ASSERT_FALSE(n.ok());
+  EXPECT_EQ(n.error().detail, "n.conf:2: maxConnections: -5 is out of range [1, 1048576]");
+}
+
 // Every example in conf/ parses without errors or warnings.
 TEST(ConfExamples, AllParse) {
   const char* src = std::getenv("FERRY_SOURCE_DIR");

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -111,7 +112,8 @@ std::string read_file(const std::string& path) {
   return s.str();
 }
 
-Child::Child(const std::string& exe, const std::vector<std::string>& args, std::string output_path)
+Child::Child(const std::string& exe, const std::vector<std::string>& args, std::string output_path,
+             ChildOptions options)
     : output_path_(std::move(output_path)) {
   std::vector<std::string> argv_s;
   argv_s.push_back(exe);
@@ -127,6 +129,17 @@ Child::Child(const std::string& exe, const std::vector<std::string>& args, std::
       ::dup2(fd, 1);
       ::dup2(fd, 2);
       ::close(fd);
+    }
+    // Nothing of the test process (its sockets, its files) leaks into the daemon: it would hold
+    // the test's connections open and count against the daemon's descriptor limit.
+    ::close_range(3, ~0U, 0);
+    if (options.open_files_limit) {
+      const rlimit lim{static_cast<rlim_t>(*options.open_files_limit), static_cast<rlim_t>(*options.open_files_limit)};
+      if (::setrlimit(RLIMIT_NOFILE, &lim) != 0) {
+        const char msg[] = "daemon_process: setrlimit(RLIMIT_NOFILE) failed before exec\n";
+        (void)!::write(2, msg, sizeof(msg) - 1);  // async-signal-safe: no stdio after fork
+        ::_exit(127);
+      }
     }
     ::execv(argv[0], argv.data());
     ::_exit(127);

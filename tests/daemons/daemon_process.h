@@ -44,11 +44,21 @@ class TempDir {
 void write_file(const std::string& path, const std::string& text);
 std::string read_file(const std::string& path);
 
-// One child process; stdout and stderr go to `output_path`. The destructor SIGKILLs it if it
+// How a Child starts, besides its arguments.
+struct ChildOptions {
+  // RLIMIT_NOFILE (soft and hard) set in the child between fork and exec, e.g. to make a daemon
+  // run out of descriptors with a few hundred connections; unset: inherited. A limit the child
+  // cannot set (above the parent's hard limit) makes it exit 127 before exec, saying so.
+  std::optional<std::uint64_t> open_files_limit;
+};
+
+// One child process; stdout and stderr go to `output_path`, and no other descriptor of the test
+// process is inherited. The destructor SIGKILLs it if it
 // is still running and reaps it, so no test leaves a daemon behind.
 class Child {
  public:
-  Child(const std::string& exe, const std::vector<std::string>& args, std::string output_path);
+  Child(const std::string& exe, const std::vector<std::string>& args, std::string output_path,
+        ChildOptions options = {});
   ~Child();
   Child(const Child&) = delete;
   Child& operator=(const Child&) = delete;

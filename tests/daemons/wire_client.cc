@@ -21,9 +21,11 @@ Task<Result<RemotingCommand>> call(remoting::RpcClient* rpc, std::string addr, R
   co_return co_await rpc->invoke(std::move(addr), std::move(request), kCallTimeout);
 }
 
+}  // namespace
+
 // Built outside the coroutine: GCC 12 at -O3 reports a false -Wrestrict for the string
 // assignments when they are inlined into a coroutine frame.
-[[gnu::noinline]] RemotingCommand pull_request(std::string topic, std::int32_t queue_id, std::int64_t offset) {
+[[gnu::noinline]] RemotingCommand make_pull_request(std::string topic, std::int32_t queue_id, std::int64_t offset) {
   remoting::PullMessageRequestHeader h;
   h.consumer_group = "daemons-test-cg";
   h.topic = std::move(topic);
@@ -37,8 +39,6 @@ Task<Result<RemotingCommand>> call(remoting::RpcClient* rpc, std::string addr, R
   r.ext_fields = h.to_fields();
   return r;
 }
-
-}  // namespace
 
 WireClient::WireClient(const std::string& data_root) {
   AsioRuntime::Options o;
@@ -94,7 +94,7 @@ Task<SendOutcome> WireClient::send(remoting::RpcClient* rpc, std::string addr, s
 
 Task<int> WireClient::pull(remoting::RpcClient* rpc, std::string addr, std::string topic, std::int32_t queue_id,
                            std::int64_t offset, std::vector<PulledMessage>* out, std::int64_t* next) {
-  RemotingCommand r = pull_request(std::move(topic), queue_id, offset);
+  RemotingCommand r = make_pull_request(std::move(topic), queue_id, offset);
   auto reply = co_await call(rpc, std::move(addr), std::move(r));
   if (!reply) co_return -1;
   auto rh = remoting::PullMessageResponseHeader::from_fields(reply->ext_fields);

@@ -28,6 +28,10 @@ struct PulledMessage {
   std::string body;
 };
 
+// PULL_MESSAGE of up to 32 messages of `topic`/`queue_id` from `offset` (group daemons-test-cg,
+// subscription "*", no suspend, no commit); opaque 0 (RpcClient and RawConn set their own).
+remoting::RemotingCommand make_pull_request(std::string topic, std::int32_t queue_id, std::int64_t offset);
+
 class WireClient {
  public:
   explicit WireClient(const std::string& data_root);

@@ -52,6 +52,9 @@ Result<std::vector<std::string>> init_daemon_logging(const std::string& log_dir,
     auto file = std::make_shared<spdlog::sinks::rotating_file_sink_mt>(path, kLogFileBytesMax, kLogFilesKept);
     auto console = std::make_shared<spdlog::sinks::stderr_color_sink_mt>();
     set_default_log_sinks({console, file});
+    // Every line reaches the file when it is logged (the file sink buffers otherwise, so a
+    // broker killed or crashed lost its last lines, the ones that say why).
+    set_default_log_flush_level(spdlog::level::trace);
   } catch (const spdlog::spdlog_ex& e) {
     return Error(Errc::io_error, fmt::format("cannot open log file {}: {}", path, e.what()));
   }

@@ -7,6 +7,7 @@
 #include "common/host_port.h"
 #include "store/ha/ha_format.h"
 #include "tools/daemon/config_binder.h"
+#include "tools/daemon/server_keys.h"
 
 namespace ferry::tools {
 
@@ -106,6 +107,7 @@ void bind_broker(ConfigBinder& b, BrokerConf& c, Extra& x) {
   b.bind_bool("autoCreateSubscriptionGroup", k.auto_create_subscription_group);
   b.bind_int("accessMessageInMemoryMaxRatio", k.access_message_in_memory_max_ratio, 0, 100);
   b.bind_bool("slaveReadEnable", k.slave_read_enable);
+  bind_server_keys(b, k.rpc);  // maxConnections, serverChannelMaxIdleTimeSeconds
 
   // The store.
   b.bind("storePathRootDir", [&c](std::string_view v) -> Status {

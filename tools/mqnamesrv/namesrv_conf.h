@@ -2,7 +2,8 @@
 // NameServerConfig, plus where the daemon keeps its logs.
 //
 // Keys: listenPort (9876), orderMessageEnable (false), scanNotActiveBrokerInterval (ms, 10000),
-// brokerChannelExpiredTime (ms, 120000) and Ferry's dataDir (logs/ go there; default
+// brokerChannelExpiredTime (ms, 120000), the server's bounds maxConnections (16384) and
+// serverChannelMaxIdleTimeSeconds (120; tools/daemon/server_keys.h) and Ferry's dataDir (logs/ go there; default
 // $HOME/namesrv). RocketMQ's other NameServer keys (kvConfigPath, thread pools, ...) are accepted
 // with a warning saying why they do not apply; unknown keys with a warning naming file, line and
 // key; invalid values are errors "{file}:{line}: {key}: {what}".

@@ -54,6 +54,10 @@ Task<Status> Channel::send(RemotingCommand cmd) {
   co_return Status{};
 }
 
+Task<void> Channel::wait_for_room() {
+  while (open_ && held_bytes() >= opts_.write_queue_bytes_max) co_await space_.wait();
+}
+
 Task<void> Channel::read_loop(std::shared_ptr<Channel> self) {
   std::vector<std::uint8_t> buf(self->opts_.read_buffer_bytes);
   while (self->open_) {

@@ -56,6 +56,11 @@ class Channel : public std::enable_shared_from_this<Channel> {
   // invalid_argument (the frame is larger than frame_bytes_max; the channel stays open).
   Task<Status> send(RemotingCommand cmd);
 
+  // Completes once this connection holds less than write_queue_bytes_max for its peer
+  // (held_bytes()) or is closed; at once when that is so already. A server awaits it before
+  // building a reply (RpcPeer::serve), so a peer that does not read its replies makes the server
+  // build no more of them than fit: replies, unlike requests, can be megabytes each.
+  Task<void> wait_for_room();
   // Wakes a reader held by Handler::holds_reading() to check again.
   void resume_reading() { space_.notify_all(); }
   // Closes the connection now; queued frames are dropped. Idempotent.

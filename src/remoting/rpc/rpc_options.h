@@ -22,8 +22,11 @@ struct RpcOptions {
   std::size_t requests_in_flight_max = 65536;
   // Stop reading a connection's requests while its replies (queued plus waiting for queue space)
   // reach write_queue_bytes_max, or while requests_in_flight_pause of its requests are being
-  // served, so a peer that sends requests and never reads the replies is held back by TCP: what
-  // one connection holds stays under write_queue_bytes_max + requests_in_flight_pause replies.
+  // served, so a peer that sends requests and never reads the replies is held back by TCP. A
+  // request already read waits to build its reply until the connection holds less than
+  // write_queue_bytes_max (Channel::wait_for_room): what one connection holds stays under
+  // write_queue_bytes_max + the replies being built at once (one, unless processors that were
+  // already running, parked long polls, finish together).
   // Servers only (RpcServer sets it): a client that stopped reading replies while its own
   // requests back up could deadlock with its server.
   bool pause_reads_while_replies_back_up = false;

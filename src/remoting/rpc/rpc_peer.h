@@ -93,7 +93,12 @@ class RpcPeer : public Channel::Handler {
     std::uint64_t channel_id;
     MonoTime deadline;  // when the timer fails the call
   };
+  // Runs the request's processor and queues its reply. On a server (pause_reads_while_replies_
+  // back_up) a two-way request first waits for room on the channel (Channel::wait_for_room), so
+  // replies are built only as the peer reads them; one that finds the channel closed is dropped.
   static Task<void> serve(RpcPeer* self, std::shared_ptr<Channel> ch, RemotingCommand request);
+  // A request of `ch` is done (replied, dropped or closed): it no longer counts as in flight.
+  void request_done(Channel& ch);
   // Hands `reply` to its call after `delay` (a reply that arrives late); nothing when the peer
   // is gone or the call ended meanwhile.
   static Task<void> finish_later(RpcPeer* self, std::shared_ptr<const bool> alive, RemotingCommand reply, Duration delay);

@@ -62,7 +62,7 @@ Task<void> RpcServer::accept_loop(RpcServer* self) {
     if (self->channels_.size() >= self->opts_.connections_max) {
       ++self->refused_;
       if (self->may_log(self->refusal_logged_at_)) {
-        self->rt_.log().warn("refusing connections on {}: {} open, the cap is {} (connections_max); {} refused since "
+        self->rt_.log().warn("refusing connections on {}: {} open, the cap is {} (maxConnections); {} refused since "
                              "the last report, the latest from {}",
                              self->local_.to_string(), self->channels_.size(), self->opts_.connections_max,
                              self->refused_ - self->refused_logged_, (*conn)->peer().to_string());
@@ -90,7 +90,7 @@ Task<void> RpcServer::idle_loop(RpcServer* self, std::shared_ptr<bool> alive) {
     }
     for (const std::shared_ptr<Channel>& ch : idle) {
       ++self->idle_closed_;
-      self->rt_.log().info("closing connection from {}: idle for {} ms (idle_timeout)", ch->peer_text(),
+      self->rt_.log().info("closing connection from {}: idle for {} ms (serverChannelMaxIdleTimeSeconds)", ch->peer_text(),
                            to_ms(now - ch->last_active()));
       ch->close(fmt::format("idle for {} ms", to_ms(now - ch->last_active())));
     }
