@@ -81,6 +81,11 @@ struct Shape {
   std::set<FaultKind> faults = {FaultKind::kill,      FaultKind::power_off,  FaultKind::partition, FaultKind::clog,
                                 FaultKind::slow_disk, FaultKind::skew_clock, FaultKind::pause};
   std::size_t faults_max = 6;
+  // Kills and power losses may hit brokers (false: only NameServers and clients). A broker keeps
+  // its consumers' queue locks in memory: a restarted broker grants a lock that a consumer
+  // confirmed before the crash still trusts for up to 30 s (as RocketMQ 4.x's does), so orderly
+  // exclusivity is promised only between broker restarts.
+  bool broker_crashes = true;
   Duration length = std::chrono::seconds(40);  // the run before the liveness phase
   bool swarm = false;  // also draw the World's random faults and buggify from the seed
 };

@@ -116,16 +116,20 @@ Nodes nodes_of(const Scenario& s) {
 
 const std::string& pick(const std::vector<std::string>& from, std::size_t index) { return from[index % from.size()]; }
 
-FaultEntry fault_entry(const FaultDraw& d, FaultKind kind, const Nodes& nodes) {
+FaultEntry fault_entry(const FaultDraw& d, FaultKind kind, const Nodes& nodes, bool broker_crashes) {
   FaultEntry f;
   f.at = ms(d.at_ms);
   f.duration = ms(d.duration_ms);
   // NameServers, brokers and producers are there for the whole run; consumers only while present.
   const Duration lasting = ms(d.duration_ms) + std::chrono::seconds(1);
-  const std::vector<std::string> candidates = nodes.present(kind == FaultKind::power_off ? nodes.durable
-                                                            : kind == FaultKind::slow_disk ? nodes.brokers
-                                                                                           : nodes.all,
-                                                            f.at, lasting, kind == FaultKind::kill || kind == FaultKind::power_off);
+  const bool crash = kind == FaultKind::kill || kind == FaultKind::power_off;
+  std::vector<std::string> candidates = nodes.present(kind == FaultKind::power_off ? nodes.durable
+                                                      : kind == FaultKind::slow_disk ? nodes.brokers
+                                                                                     : nodes.all,
+                                                      f.at, lasting, crash);
+  if (crash && !broker_crashes) {
+    std::erase_if(candidates, [&](const std::string& n) { return std::find(nodes.brokers.begin(), nodes.brokers.end(), n) != nodes.brokers.end(); });
+  }
   const std::string& target = pick(candidates, d.target);
   f.targets = {target};
   std::vector<std::string> others;
@@ -292,7 +296,7 @@ rc::Gen<GeneratedRun> gen_run(const Shape& shape) {
       for (const FaultDraw& d : draws) {
         const FaultKind kind = kinds[d.kind % kinds.size()];
         if (kind == FaultKind::power_off && nodes.durable.empty()) continue;
-        s.faults.push_back(fault_entry(d, kind, nodes));
+        s.faults.push_back(fault_entry(d, kind, nodes, shape.broker_crashes));
       }
     }
     s.run.length = shape.length;

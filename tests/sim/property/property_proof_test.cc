@@ -6,7 +6,9 @@
 //   * brokers whose queue locks expire at once (rebalance_lock_max_live_time = 1 ms) under
 //     consumers that disagree on the queue allocation (allocate) — orderly exclusivity;
 //   * a broadcast consumer whose local offset store does not survive a restart (restart with
-//     wipe) — broadcast delivery.
+//     wipe) — broadcast delivery;
+//   * a broker disk that acknowledges syncs it did not do, then a power loss (lying_disk) —
+//     at-least-once and the store prefix.
 // Each test prints the shrunk counterexample, how many shrink steps it took and the run count.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -166,6 +168,49 @@ TEST(PropertiesCanFail, BroadcastWithAnOffsetStoreLostOnRestart) {
       },
       200);
   expect_counterexample(f, "lost-acked: FAIL");
+}
+
+// A disk that acknowledges syncs it did not do (a volatile write cache that lies), from 5 s on,
+// then a power loss of that broker: what SYNC_FLUSH acknowledged is gone.
+void lying_disk_then_power_loss(GeneratedRun& run) {
+  for (cluster::BrokerGroupSpec& g : run.scenario.cluster.brokers) g.flush = store::FlushMode::sync_flush;
+  const std::string target = run.scenario.cluster.brokers.front().name;
+  scenario::FaultEntry lie;
+  lie.at = std::chrono::seconds(5);
+  lie.action = scenario::FaultAction::lying_disk;
+  lie.targets = {target};
+  scenario::FaultEntry power;
+  power.at = std::chrono::milliseconds(*rc::gen::inRange(6'000, 20'000));
+  power.action = scenario::FaultAction::power_off;
+  power.targets = {target};
+  power.duration = std::chrono::seconds(3);
+  run.scenario.faults.push_back(lie);
+  run.scenario.faults.push_back(power);
+}
+
+TEST(PropertiesCanFail, AtLeastOnceWithADiskThatLiesAboutSyncs) {
+  const Found f = find_counterexample(
+      [] {
+        Shape shape;
+        shape.consumers = {Flavor::concurrent, Flavor::orderly, Flavor::lite_pull};
+        GeneratedRun run = *gen_run(shape);
+        lying_disk_then_power_loss(run);
+        const Outcome out = execute(run);
+        require_check(out, "lost-acked");
+      },
+      200);
+  expect_counterexample(f, "lost-acked: FAIL");
+}
+
+TEST(PropertiesCanFail, StorePrefixWithADiskThatLiesAboutSyncs) {
+  const Found f = find_counterexample(
+      [] {
+        GeneratedRun run = *gen_run(Shape{});
+        lying_disk_then_power_loss(run);
+        require_check(execute(run), "store-prefix");
+      },
+      200);
+  expect_counterexample(f, "store-prefix: FAIL");
 }
 
 }  // namespace

@@ -32,10 +32,13 @@ RC_GTEST_PROP(Guarantees, PerQueueFifo, ()) {
   require_check(out, "queue-offsets");
 }
 
-// 3. Orderly exclusivity: no two orderly consumers of a group process one queue at the same time.
+// 3. Orderly exclusivity: no two orderly consumers of a group process one queue at the same time
+// — between broker restarts: a restarted broker has forgotten its queue locks (sim/property.h,
+// Shape::broker_crashes; docs/properties.md).
 RC_GTEST_PROP(Guarantees, OrderlyExclusive, ()) {
   Shape shape;
   shape.consumers = {Flavor::orderly};
+  shape.broker_crashes = false;
   const Outcome out = execute(*gen_run(shape));
   require_check(out, "orderly-exclusive");
 }
@@ -58,6 +61,15 @@ RC_GTEST_PROP(Guarantees, BroadcastReachesEveryConsumer, ()) {
   const Outcome out = execute(*gen_run(shape));
   require_converged(out);
   require_check(out, "lost-acked");
+}
+
+// 6. Store prefix: after any broker restart, its log is a prefix of what it held before the
+// crash, and holds everything that had been synced.
+RC_GTEST_PROP(Guarantees, StorePrefix, ()) {
+  Shape shape;
+  shape.faults = {FaultKind::kill, FaultKind::power_off, FaultKind::slow_disk, FaultKind::partition};
+  const Outcome out = execute(*gen_run(shape));
+  require_check(out, "store-prefix");
 }
 
 }  // namespace
