@@ -19,36 +19,8 @@ SECONDS_PER_RUN="${1:-5}"
 for b in mqnamesrv mqbroker mqadmin mqbench; do
   [ -x "$BIN/$b" ] || { echo "ha_bench: $BIN/$b is missing (build it: ninja -C build $b)" >&2; exit 1; }
 done
-WORK="$(mktemp -d /tmp/ferry-ha-bench.XXXXXX)"
-PIDS=()
-cleanup() {
-  for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  [ -n "${KEEP_WORK:-}" ] && echo "kept $WORK" || rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-free_port() {  # a free TCP port whose successor is free too (the HA port is listenPort + 1)
-  python3 - <<'PY'
-import socket
-while True:
-    s = socket.socket(); s.bind(("127.0.0.1", 0)); p = s.getsockname()[1]
-    t = socket.socket()
-    try:
-        t.bind(("127.0.0.1", p + 1)); t.close(); s.close(); print(p); break
-    except OSError:
-        s.close(); t.close()
-PY
-}
-
-wait_port() {
-  for _ in $(seq 1 100); do
-    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
-    sleep 0.1
-  done
-  echo "ha_bench: nothing listens on $1; see $WORK/*.out" >&2
-  exit 1
-}
+BENCH_NAME=ha_bench
+. "$ROOT/tools/bench/bench_lib.sh"
 
 broker_conf() {  # name id role port dir
   cat > "$WORK/$1.conf" <<CONF
