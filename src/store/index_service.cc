@@ -88,15 +88,18 @@ Status IndexService::put(std::string_view topic, std::string_view key, PhysicalO
 
 namespace {
 
-// The non-empty space-separated keys of a KEYS property.
-std::int64_t key_count(std::string_view keys) {
-  std::int64_t n = 0;
-  bool in_key = false;
-  for (const char c : keys) {
-    if (c != ' ' && !in_key) ++n;
-    in_key = c != ' ';
+// Calls `fn` with each non-empty space-separated key of a KEYS property, stopping at its first
+// error.
+template <typename Fn>
+Status for_each_key(std::string_view keys, Fn&& fn) {
+  while (!keys.empty()) {
+    const auto space = keys.find(' ');
+    const std::string_view key = keys.substr(0, space);
+    if (!key.empty()) FERRY_TRY(fn(key));
+    if (space == std::string_view::npos) break;
+    keys.remove_prefix(space + 1);
   }
-  return n;
+  return {};
 }
 
 }  // namespace
@@ -112,19 +115,15 @@ Status IndexService::build(const IndexRequest& r) {
   // The disk must have room for the index file this record's keys would spill into before any of
   // them goes in: a failed record is indexed again from its first key, and the replay check above
   // would skip a record whose first keys went in (an EIO on creation can still split one).
-  const std::int64_t keys = (r.uniq_key.empty() ? 0 : 1) + key_count(r.keys);
+  std::int64_t keys = r.uniq_key.empty() ? 0 : 1;
+  (void)for_each_key(r.keys, [&](std::string_view) {
+    ++keys;
+    return Status{};
+  });
   const std::int64_t left = files_.empty() ? 0 : geometry_.entries - files_.back().file->header().index_count;
   if (keys > left) FERRY_TRY(check_room_for_file(fs_, FileRoom{"index", 0}, geometry_.file_size()));
   if (!r.uniq_key.empty()) FERRY_TRY(put(r.topic, r.uniq_key, r.offset, r.store_timestamp_ms));
-  std::string_view rest = r.keys;
-  while (!rest.empty()) {
-    const auto space = rest.find(' ');
-    const std::string_view key = rest.substr(0, space);
-    if (!key.empty()) FERRY_TRY(put(r.topic, key, r.offset, r.store_timestamp_ms));
-    if (space == std::string_view::npos) break;
-    rest.remove_prefix(space + 1);
-  }
-  return {};
+  return for_each_key(r.keys, [&](std::string_view key) { return put(r.topic, key, r.offset, r.store_timestamp_ms); });
 }
 
 Result<IndexQueryResult> IndexService::query(std::string_view topic, std::string_view key,
