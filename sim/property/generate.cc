@@ -295,7 +295,6 @@ rc::Gen<GeneratedRun> gen_run(const Shape& shape) {
       const Nodes nodes = nodes_of(s);
       for (const FaultDraw& d : draws) {
         const FaultKind kind = kinds[d.kind % kinds.size()];
-        if (kind == FaultKind::power_off && nodes.durable.empty()) continue;
         s.faults.push_back(fault_entry(d, kind, nodes, shape.broker_crashes));
       }
     }
