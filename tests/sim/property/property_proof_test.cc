@@ -18,6 +18,7 @@
 #include <string>
 
 #include "sim/property.h"
+#include "tests/sim/property/recorded.h"
 
 namespace ferry::sim::property {
 namespace {
@@ -108,7 +109,7 @@ TEST(PropertiesCanFail, PerKeyOrderWithASelectorThatIgnoresTheKey) {
         shape.consumers = {Flavor::orderly};
         GeneratedRun run = *gen_run(shape);
         for (scenario::ProducerScenario& p : run.scenario.producers) p.spec.selector = cluster::ProducerSpec::Selector::rotate;
-        require_check(execute(run), "key-order");
+        require_check(recorded(run), "key-order");
       },
       200);
   expect_counterexample(f, "key-order: FAIL");
@@ -121,7 +122,7 @@ TEST(PropertiesCanFail, PerQueueFifoWithAConsumerThatRewindsSilently) {
         shape.consumers = {Flavor::lite_pull};
         GeneratedRun run = *gen_run(shape);
         for (scenario::ConsumerScenario& c : run.scenario.consumers) c.spec.rewind_every = std::chrono::seconds(2);
-        require_check(execute(run), "queue-offsets");
+        require_check(recorded(run), "queue-offsets");
       },
       200);
   expect_counterexample(f, "queue-offsets: FAIL");
@@ -138,7 +139,7 @@ TEST(PropertiesCanFail, OrderlyExclusiveWithLocksThatExpireAtOnce) {
         for (std::size_t i = 0; i < run.scenario.consumers.size(); i += 2) {
           run.scenario.consumers[i].spec.config.allocate_strategy = client::AllocateStrategy::by_circle;
         }
-        require_check(execute(run), "orderly-exclusive");
+        require_check(recorded(run), "orderly-exclusive");
       },
       200);
   expect_counterexample(f, "orderly-exclusive: FAIL");
@@ -163,7 +164,7 @@ TEST(PropertiesCanFail, BroadcastWithAnOffsetStoreLostOnRestart) {
           f.duration = std::chrono::seconds(3);
           run.scenario.faults.push_back(f);
         }
-        const Outcome out = execute(run);
+        const Outcome out = recorded(run);
         require_check(out, "lost-acked");
       },
       200);
@@ -195,7 +196,7 @@ TEST(PropertiesCanFail, AtLeastOnceWithADiskThatLiesAboutSyncs) {
         shape.consumers = {Flavor::concurrent, Flavor::orderly, Flavor::lite_pull};
         GeneratedRun run = *gen_run(shape);
         lying_disk_then_power_loss(run);
-        const Outcome out = execute(run);
+        const Outcome out = recorded(run);
         require_check(out, "lost-acked");
       },
       200);
@@ -207,7 +208,7 @@ TEST(PropertiesCanFail, StorePrefixWithADiskThatLiesAboutSyncs) {
       [] {
         GeneratedRun run = *gen_run(Shape{});
         lying_disk_then_power_loss(run);
-        require_check(execute(run), "store-prefix");
+        require_check(recorded(run), "store-prefix");
       },
       200);
   expect_counterexample(f, "store-prefix: FAIL");

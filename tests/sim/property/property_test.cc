@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "sim/property.h"
+#include "tests/sim/property/recorded.h"
 
 namespace ferry::sim::property {
 namespace {
@@ -21,14 +22,14 @@ RC_GTEST_PROP(Guarantees, PerKeyOrder, ()) {
   Shape shape;
   shape.topics = TopicOrder::ordered;
   shape.consumers = {Flavor::orderly};
-  const Outcome out = execute(*gen_run(shape));
+  const Outcome out = recorded(*gen_run(shape));
   require_check(out, "key-order");
 }
 
 // 2. Per-queue FIFO: a group's consumed offsets of a queue never go back but for an explained
 // redelivery (a crash, a restart, a fault, a rebalance between the two deliveries).
 RC_GTEST_PROP(Guarantees, PerQueueFifo, ()) {
-  const Outcome out = execute(*gen_run(Shape{}));
+  const Outcome out = recorded(*gen_run(Shape{}));
   require_check(out, "queue-offsets");
 }
 
@@ -39,7 +40,7 @@ RC_GTEST_PROP(Guarantees, OrderlyExclusive, ()) {
   Shape shape;
   shape.consumers = {Flavor::orderly};
   shape.broker_crashes = false;
-  const Outcome out = execute(*gen_run(shape));
+  const Outcome out = recorded(*gen_run(shape));
   require_check(out, "orderly-exclusive");
 }
 
@@ -48,7 +49,7 @@ RC_GTEST_PROP(Guarantees, OrderlyExclusive, ()) {
 RC_GTEST_PROP(Guarantees, AtLeastOnceClustering, ()) {
   Shape shape;
   shape.consumers = {Flavor::concurrent, Flavor::orderly, Flavor::lite_pull};
-  const Outcome out = execute(*gen_run(shape));
+  const Outcome out = recorded(*gen_run(shape));
   require_converged(out);
   require_check(out, "lost-acked");
 }
@@ -58,7 +59,7 @@ RC_GTEST_PROP(Guarantees, AtLeastOnceClustering, ()) {
 RC_GTEST_PROP(Guarantees, BroadcastReachesEveryConsumer, ()) {
   Shape shape;
   shape.consumers = {Flavor::broadcast};
-  const Outcome out = execute(*gen_run(shape));
+  const Outcome out = recorded(*gen_run(shape));
   require_converged(out);
   require_check(out, "lost-acked");
 }
@@ -68,7 +69,7 @@ RC_GTEST_PROP(Guarantees, BroadcastReachesEveryConsumer, ()) {
 RC_GTEST_PROP(Guarantees, StorePrefix, ()) {
   Shape shape;
   shape.faults = {FaultKind::kill, FaultKind::power_off, FaultKind::slow_disk, FaultKind::partition};
-  const Outcome out = execute(*gen_run(shape));
+  const Outcome out = recorded(*gen_run(shape));
   require_check(out, "store-prefix");
 }
 
@@ -87,7 +88,7 @@ RC_GTEST_PROP(Example, DeliveredWithinThirtySecondsWithoutFaults, ()) {
   shape.faults = {};
   shape.joins_and_leaves = false;
   shape.consumers = {Flavor::concurrent, Flavor::orderly, Flavor::lite_pull};
-  const Outcome out = execute(*gen_run(shape));
+  const Outcome out = recorded(*gen_run(shape));
   require_converged(out);
   const check::History& h = *out.result.history;
   // The first delivery of each message to each group.
