@@ -49,6 +49,13 @@ installed() {
   [ -f "$CACHE/node_modules/ali-ons/package.json" ] && [ "$(cat "$CACHE/.ferry-lock-sha256" 2>/dev/null)" = "$lock_sum" ]
 }
 if ! installed; then
+  mkdir -p "$(dirname "$CACHE")" || fail "cannot create $(dirname "$CACHE")"
+  # One installer at a time (ctest runs of several checkouts share the cache); the others wait
+  # here and find it installed.
+  exec 9>"$CACHE.lock" || fail "cannot open $CACHE.lock"
+  flock -w 900 9 || fail "another run held $CACHE.lock for 15 minutes"
+fi
+if ! installed; then
   step "installing ali-ons 3.12.0 into $CACHE (npm ci from tests/interop/package-lock.json)"
   # One look-up of the package itself, with short retries: an unreachable registry answers in
   # seconds, not after npm's default minute of retries.
@@ -58,8 +65,9 @@ if ! installed; then
     if [ -s "$TMP/npm-view.log" ]; then tail -n 5 "$TMP/npm-view.log"; else echo "  (no answer within 30 s)"; fi
     exit $SKIP
   fi
-  mkdir -p "$(dirname "$CACHE")" || fail "cannot create $(dirname "$CACHE")"
+  rm -rf "$CACHE".partial-*  # left by an interrupted install (none runs: this run holds the lock)
   stage="$(mktemp -d "$CACHE.partial-XXXXXX")" || fail "cannot create a folder beside $CACHE"
+  chmod 755 "$stage"  # mktemp made it 0700
   cp "$HERE/package.json" "$HERE/package-lock.json" "$stage/"
   if ! timeout 600 npm ci --prefix "$stage" --no-audit --no-fund --loglevel=error >"$TMP/npm-ci.log" 2>&1; then
     cat "$TMP/npm-ci.log" >&2
@@ -67,11 +75,12 @@ if ! installed; then
     fail "npm ci of ali-ons 3.12.0 failed (the registry answered a moment ago)"
   fi
   echo "$lock_sum" >"$stage/.ferry-lock-sha256"
-  # Only a complete install takes the cache's name; a concurrent run may have won the race.
+  # Only a complete install takes the cache's name (an interrupted one leaves a *.partial-*).
   rm -rf "$CACHE"
-  mv -T "$stage" "$CACHE" 2>/dev/null || rm -rf "$stage"
+  mv -T "$stage" "$CACHE" || fail "cannot rename $stage to $CACHE"
   installed || fail "ali-ons is still not in $CACHE after npm ci"
 fi
+exec 9>&-
 export NODE_PATH="$CACHE/node_modules"
 node -e 'const v = require("ali-ons/package.json").version; if (v !== "3.12.0") { console.error("ali-ons " + v); process.exit(1); }' ||
   fail "the cached ali-ons in $CACHE is not 3.12.0"
