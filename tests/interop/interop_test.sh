@@ -17,7 +17,7 @@ set -uo pipefail
 ROOT="$1"
 BIN="$2"
 HERE="$ROOT/tests/interop"
-CACHE="${FERRY_INTEROP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ferry/interop/ali-ons-3.12.0}"
+CACHE="${FERRY_INTEROP_CACHE:-${XDG_CACHE_HOME:-${HOME:?neither FERRY_INTEROP_CACHE, XDG_CACHE_HOME nor HOME is set}/.cache}/ferry/interop/ali-ons-3.12.0}"
 QS="$ROOT/tools/quickstart.sh"
 SKIP=77
 
