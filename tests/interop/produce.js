@@ -10,7 +10,8 @@
 //                   [--group PID_...]
 // Bodies are "<prefix>-<i>", or with --body-bytes a deterministic text of exactly that size
 // (ali-ons compresses bodies of 4096 bytes and more). Tags cycle through --tags; keys are
-// "<prefix>-key-<i>".
+// "<prefix>-key-<i>". With FERRY_BROKER_HEX set (interop_test.sh: 7F000001 and the broker's port,
+// 16 hex digits), every msgId must start with it: the offset msgId of this broker.
 const crypto = require('crypto');
 const fs = require('fs');
 const { Producer, Message } = require('ali-ons');
