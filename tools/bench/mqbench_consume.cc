@@ -254,7 +254,7 @@ int consume_main(std::span<const std::string> args) {
   if (from != "first" && from != "last") return usage_error(kSub, fmt::format("--from: '{}' is not first or last", from));
   o.from_first = from == "first";
 
-  BenchRuntime br(static_cast<std::size_t>(o.threads));
+  BenchRuntime br(static_cast<std::size_t>(o.threads), a.tls);
   auto bench = std::make_unique<ConsumeBench>(std::move(o), br);
   const int code = br.rt().block_on(bench->run());
   bench.reset();

@@ -432,7 +432,7 @@ int produce_main(std::span<const std::string> args) {
   o.keys = f.has("keys");
   o.tag = f.get("tag");
 
-  BenchRuntime br(1);
+  BenchRuntime br(1, a.tls);
   auto bench = std::make_unique<ProduceBench>(std::move(o), br);
   const int code = br.rt().block_on(bench->run());
   if (bench->stuck()) {
