@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tests/daemons/daemon_process.h"
+#include "tests/daemons/mqadmin_output.h"
 
 namespace ferry::daemons_test {
 namespace {
@@ -27,13 +28,17 @@ bool contains(const std::string& text, const std::string& what) { return text.fi
 class TlsDaemonsTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    // ca.pem signs server.pem; other-ca.pem signs nothing here.
+    // ca.pem signs server.pem and enc.pem (whose key enc.key is encrypted with "secret");
+    // other-ca.pem signs nothing here.
     const std::string script =
         "set -e; cd '" + dir_.path() + "'\n"
         "openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 2 -subj /CN=ferry-test-ca\n"
         "openssl req -newkey rsa:2048 -nodes -keyout server.key -out server.csr -subj /CN=127.0.0.1\n"
         "openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 2\n"
-        "openssl req -x509 -newkey rsa:2048 -nodes -keyout other-ca.key -out other-ca.pem -days 2 -subj /CN=other-ca\n";
+        "openssl req -x509 -newkey rsa:2048 -nodes -keyout other-ca.key -out other-ca.pem -days 2 -subj /CN=other-ca\n"
+        "openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -aes256 -pass pass:secret -out enc.key\n"
+        "openssl req -new -key enc.key -passin pass:secret -out enc.csr -subj /CN=127.0.0.1\n"
+        "openssl x509 -req -in enc.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out enc.pem -days 2\n";
     const RunResult made = run_to_exit("/bin/sh", {"-c", script}, dir_ / "openssl.out", kCommand);
     ASSERT_EQ(made.status, 0) << "making the test certificates failed (is the openssl command installed?):\n"
                               << made.output;
@@ -60,14 +65,19 @@ class TlsDaemonsTest : public ::testing::Test {
     if (!wait_for_port(ns_port_, kReady)) return "mqnamesrv did not come up:\n" + namesrv_->output();
     return "";
   }
-  std::string start_broker(const std::string& conf) {
-    broker_port_ = free_broker_port();
-    const std::string path = dir_ / "broker.conf";
-    write_file(path, "brokerClusterName=TestCluster\nbrokerName=broker-a\nbrokerId=0\nlistenPort=" +
-                         std::to_string(broker_port_) + "\nstorePathRootDir=" + (dir_ / "store") +
+  std::string start_broker(const std::string& conf) { return start_broker_as("broker", 0, conf, broker_port_, broker_); }
+  // broker-a with `id` (0: master), its files named after `name`.
+  std::string start_broker_as(const std::string& name, int id, const std::string& conf, std::uint16_t& port,
+                              std::unique_ptr<Child>& child) {
+    do {
+      port = free_broker_port();
+    } while (port == broker_port_ + 1 || port + 1 == broker_port_);  // a master's two ports stay apart from ours
+    const std::string path = dir_ / (name + ".conf");
+    write_file(path, "brokerClusterName=TestCluster\nbrokerName=broker-a\nbrokerId=" + std::to_string(id) +
+                         "\nlistenPort=" + std::to_string(port) + "\nstorePathRootDir=" + (dir_ / (name + "-store")) +
                          "\nmappedFileSizeCommitLog=1048576\nmaxMessageSize=65536\nnamesrvAddr=" + ns_addr() + "\n" + conf);
-    broker_ = std::make_unique<Child>(mqbroker_path(), std::vector<std::string>{"-c", path}, dir_ / "broker.out");
-    if (!wait_for_port(broker_port_, kReady)) return "mqbroker did not come up:\n" + broker_->output();
+    child = std::make_unique<Child>(mqbroker_path(), std::vector<std::string>{"-c", path}, dir_ / (name + ".out"));
+    if (!wait_for_port(port, kReady)) return "mqbroker did not come up:\n" + child->output();
     return "";
   }
 
@@ -121,6 +131,39 @@ TEST_F(TlsDaemonsTest, EnforcingServesTlsClientsAndClosesPlainOnes) {
   EXPECT_NE(r.status, 0) << r.output;
   EXPECT_TRUE(contains(namesrv_->output(), "plain (non-TLS) connection from 127.0.0.1:")) << namesrv_->output();
   EXPECT_TRUE(contains(namesrv_->output(), "refused: tls.server.mode is enforcing")) << namesrv_->output();
+}
+
+TEST_F(TlsDaemonsTest, ASlaveReplicatesFromItsMasterOverTls) {
+  const std::string both = server_keys("enforcing") + "tls.enable=true\ntls.client.authServer=true\n" +
+                           "tls.client.trustCertPath=" + (dir_ / "ca.pem") + "\n";
+  ASSERT_EQ(start_namesrv(both), "");
+  ASSERT_EQ(start_broker(both + "brokerRole=ASYNC_MASTER\n"), "");
+  const std::string tls = client_file("client.properties", "ca.pem");
+  RunResult r = admin({"updateTopic", "-t", "TlsHa", "-c", "TestCluster", "-r", "1", "-w", "1", "--tls-config", tls});
+  for (int attempt = 0; attempt < 60 && r.status != 0; ++attempt) {  // until the master has registered
+    std::this_thread::sleep_for(500ms);
+    r = admin({"updateTopic", "-t", "TlsHa", "-c", "TestCluster", "-r", "1", "-w", "1", "--tls-config", tls});
+  }
+  ASSERT_EQ(r.status, 0) << r.output;
+  std::uint16_t slave_port = 0;
+  std::unique_ptr<Child> slave;
+  ASSERT_EQ(start_broker_as("slave", 1, both + "brokerRole=SLAVE\n", slave_port, slave), "");
+  for (int i = 0; i < 5; ++i) {
+    r = admin({"sendMessage", "-t", "TlsHa", "-p", "replicated-" + std::to_string(i), "--tls-config", tls});
+    ASSERT_EQ(r.status, 0) << r.output;
+  }
+  // The slave's HA connection to the master's HA port is TLS (enforcing there): caught up means
+  // the same CommitLog offset on both and no lag.
+  bool caught_up = false;
+  for (int attempt = 0; attempt < 120 && !caught_up; ++attempt) {
+    r = admin({"haStatus", "-c", "TestCluster", "--tls-config", tls});
+    const auto rows = table_rows(r.output, "#Broker");
+    caught_up = r.status == 0 && rows.size() == 2 && rows[0].size() == 8 && rows[1].size() == 8 &&
+                rows[0][4] == rows[1][4] && rows[0][4] != "0" && rows[1][5] == "0";
+    if (!caught_up) std::this_thread::sleep_for(500ms);
+  }
+  EXPECT_TRUE(caught_up) << r.output << "\n" << slave->output();
+  EXPECT_FALSE(contains(broker_->output(), "refused")) << broker_->output();
 }
 
 TEST_F(TlsDaemonsTest, PermissiveAcceptsPlainAndTlsClients) {
@@ -183,6 +226,22 @@ TEST_F(TlsDaemonsTest, ABadCertificatePathFailsTheStartNamingTheFileAndTheKey) {
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_TRUE(contains(r.output, "tls.server.keyPath")) << r.output;
   EXPECT_TRUE(contains(r.output, dir_ / "ca.pem")) << r.output;
+}
+
+TEST_F(TlsDaemonsTest, AnEncryptedKeyLoadsWithItsPasswordOnly) {
+  const std::string keys = "tls.server.mode=enforcing\ntls.server.certPath=" + (dir_ / "enc.pem") +
+                           "\ntls.server.keyPath=" + (dir_ / "enc.key") + "\n";
+  const std::string conf = dir_ / "wrong.conf";
+  write_file(conf, "listenPort=" + std::to_string(free_port()) + "\ndataDir=" + (dir_ / "ns-wrong") + "\n" + keys +
+                       "tls.server.keyPassword=not-the-password\n");
+  RunResult r = run_to_exit(mqnamesrv_path(), {"-c", conf}, dir_ / "wrong-namesrv.out", kCommand);
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_TRUE(contains(r.output, "tls.server.keyPath")) << r.output;
+  EXPECT_TRUE(contains(r.output, "tls.server.keyPassword")) << r.output;
+
+  ASSERT_EQ(start_namesrv(keys + "tls.server.keyPassword=secret\n"), "");
+  r = admin({"clusterList", "--tls-config", client_file("client.properties", "ca.pem")});
+  EXPECT_EQ(r.status, 0) << r.output;
 }
 
 }  // namespace

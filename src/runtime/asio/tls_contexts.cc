@@ -51,12 +51,17 @@ Status load_identity(ssl::context& ctx, const KeyNames& names, const std::string
   ctx.use_certificate_chain_file(cert, ec);
   FERRY_TRY(loaded(names.cert, "load certificate chain", cert, ec));
   ctx.use_private_key_file(key, ssl::context::pem, ec);
-  FERRY_TRY(loaded(names.key, "load private key (wrong or missing " + std::string(names.password) + "?)", key, ec));
-  if (::SSL_CTX_check_private_key(ctx.native_handle()) != 1) {
+  const std::string why = ec ? ec.message() : std::string();
+  if (!ec && ::SSL_CTX_check_private_key(ctx.native_handle()) == 1) return Status();
+  if (!ec || why.find("mismatch") != std::string::npos) {
     return Error(Errc::invalid_argument,
                  fmt::format("{}: the private key '{}' does not match the certificate '{}' ({})", names.key, key, cert, names.cert));
   }
-  return Status();
+  if (why.find("decrypt") != std::string::npos || why.find("password") != std::string::npos) {
+    return Error(Errc::invalid_argument, fmt::format("{}: cannot decrypt private key '{}' with {} ({}): {}", names.key, key,
+                                                     names.password, password.empty() ? "none given" : "the one given", why));
+  }
+  return loaded(names.key, "load private key", key, ec);
 }
 
 Status load_trust(ssl::context& ctx, const char* name, const std::string& path) {
