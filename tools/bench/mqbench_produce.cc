@@ -49,7 +49,8 @@ struct ProduceBench::State {
   FILE* human() const { return o.json ? stderr : stdout; }
 
   std::vector<std::unique_ptr<Slot>> slots;
-  bool stopping = false;
+  bool stopping = false;  // no request starts any more (time or count)
+  bool time_up = false;   // stopping because the time passed: a paced request that waited drops out
   int senders_running = 0;
   int batch_tasks_running = 0;
   bool reporter_running = false;
@@ -213,7 +214,7 @@ Task<std::uint64_t> State::reserve(std::uint64_t n) {
                                        std::chrono::duration<double>(static_cast<double>(k) / o.rate));
     const SteadyTime now = steady_now();
     if (due > now) co_await br.rt().sleep(std::chrono::duration_cast<Duration>(due - now));
-    if (stopping) co_return 0;
+    if (time_up) co_return 0;  // (a count reached meanwhile does not drop the reserved messages)
   }
   co_return n;
 }
@@ -388,7 +389,10 @@ Task<void> ProduceBench::send() {
   const SteadyTime deadline = b.start + std::chrono::seconds(b.o.seconds);
   while (true) {  // the time, or the count (done_wake)
     const SteadyTime now = steady_now();
-    if (now >= deadline) break;
+    if (now >= deadline) {
+      b.time_up = true;
+      break;
+    }
     Task<bool> w = b.done_wake->wait_for(std::chrono::duration_cast<Duration>(deadline - now));
     if (co_await std::move(w)) break;
   }
