@@ -90,14 +90,19 @@ EXTRA="$WORK/extra.txt"       # the lines below the table (raw disk, e2e, idle b
 : > "$EXTRA"
 
 log() { echo "compare.sh: $*" >&2; }
-run() {  # OUT CMD...: runs and records the command (paths of the work folder shortened)
+record() {  # CMD...: one line of the commands list (shell-quoted; the work folder and bin shortened)
+  printf '%q ' "$@" | sed "s| $|| ; s|$WORK|\$WORK|g; s|$BIN|build/bin|g" >> "$COMMANDS"
+  echo >> "$COMMANDS"
+}
+run() {  # OUT CMD...: runs and records the command
   local out="$1"; shift
-  echo "$*" | sed "s|$WORK|\$WORK|g; s|$BIN|build/bin|g" >> "$COMMANDS"
+  record "$@"
   "$@" > "$out" 2> "$out.err"
 }
 row() { printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >> "$RESULTS"; }
 start_bg() {  # NAME CMD...: a daemon in the background, its PID recorded for the exit trap
   local name="$1"; shift
+  record "$@"
   "$@" > "$WORK/$name.out" 2>&1 < /dev/null &
   PIDS+=("$!")
   echo "$!" > "$WORK/$name.pid"
@@ -141,6 +146,7 @@ storePathRootDir=$WORK/$1-store
 flushDiskType=$2
 mappedFileSizeCommitLog=1073741824
 CONF
+  echo "# $WORK/$1.conf: $(grep -v '^brokerIP1\|^brokerId' "$WORK/$1.conf" | tr '\n' ' ')" | sed "s|$WORK|\$WORK|g" >> "$COMMANDS"
   start_bg "$1" "$BIN/mqbroker" -c "$WORK/$1.conf"
   wait_port "$BROKER_PORT"
 }
@@ -149,7 +155,7 @@ ferry_cell() {  # FLUSH SHAPE MESSAGES MQBENCH_SHAPE_FLAGS...
   local flush="$1" shape="$2" n="$3"; shift 3
   local topic="Cmp${flush%%_*}${shape//\//_}" out="$WORK/ferry-$flush-${shape//\//_}"
   local warm=800  # 100 a queue: each queue's files exist before the clock starts
-  "$BIN/mqbench" produce -n "$NS" -t "$topic" --create-topic -q 8 --messages "$warm" -m async -w 64 > /dev/null 2>&1 || true
+  run "$out.warm" "$BIN/mqbench" produce -n "$NS" -t "$topic" --create-topic -q 8 --messages "$warm" -m async -w 64 || true
   log "Ferry $flush $shape: $n messages"
   run "$out.produce" "$BIN/mqbench" produce -n "$NS" -t "$topic" --messages "$n" -s "$SIZE" --json "$@" || true
   run "$out.consume" "$BIN/mqbench" consume -n "$NS" -t "$topic" -g "cmp-${topic}" -f first --messages $((n + warm)) -d 120 --json || true
@@ -181,6 +187,7 @@ done
 # --- 5. an idle broker with 100 topics x 8 queues -------------------------------------------------
 log "idle broker: 100 topics x 8 queues, ${IDLE_SECONDS} s"
 start_broker ferry-idle ASYNC_FLUSH
+echo "# for i in 1..100: build/bin/mqadmin updateTopic -n $NS -b 127.0.0.1:$BROKER_PORT -t Idle\$i -r 8 -w 8" >> "$COMMANDS"
 for i in $(seq 1 100); do
   "$BIN/mqadmin" updateTopic -n "$NS" -b "127.0.0.1:$BROKER_PORT" -t "Idle$i" -r 8 -w 8 > /dev/null 2>&1 ||
     "$BIN/mqadmin" updateTopic -n "$NS" -c BenchCluster -t "Idle$i" -r 8 -w 8 > /dev/null 2>&1 || true
@@ -308,7 +315,7 @@ if [ "$WRITE" = 1 ]; then
     echo "The commands (\$WORK is the run's temporary folder; the body is 1,024 'x'):"
     echo
     echo '```'
-    sed "s|$BODY|<1 KiB>|" "$COMMANDS"
+    sed "s|$BODY|'<1 KiB>'|" "$COMMANDS"
     echo '```'
     echo "<!-- compare.sh:end -->"
   } > "$SECTION"
