@@ -4,8 +4,8 @@
 //
 // Server side, applied to every Listener of the node (the remoting port and the HA port alike),
 // decided per connection by the first byte the client sends (a TLS handshake record starts with
-// 0x16; a RocketMQ frame starts with the high byte of its length, which is 0 for any frame Ferry
-// accepts):
+// 0x16; a RocketMQ frame starts with the high byte of its length, at most 0x01 for the 16 MiB
+// frames Ferry accepts, and an HA slave's first report with the high byte of an 8-byte offset):
 //   disabled    plain only; a connection that opens with a TLS handshake is logged and closed.
 //   permissive  both: TLS when the first byte is 0x16, plain otherwise.
 //   enforcing   TLS only; a plain connection is logged and closed.
