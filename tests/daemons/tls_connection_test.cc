@@ -226,6 +226,26 @@ TEST_F(TlsConnectionTest, DisabledClosesATlsClientAndSaysWhy) {
   EXPECT_TRUE(any_ending(s.log(), Errc::reset, "refused: tls.server.mode is disabled")) << endings(s.log());
 }
 
+TEST_F(TlsConnectionTest, RequiredClientCertificatesAreVerified) {
+  TlsOptions need = server(TlsServerMode::enforcing);
+  need.server.need_client_auth = TlsClientAuth::require;
+  need.server.trust_cert_path = dir_ / "cert.pem";
+  EchoServer s(dir_, need);
+  // Without a certificate: the server ends the handshake (the client may see that at its first
+  // read rather than at connect, as TLS 1.3 finishes the client's side first).
+  EchoOutcome bare = round_trip(client(true), s.address(), 64);
+  ASSERT_TRUE(bare.error.has_value()) << "a client without a certificate got " << bare.got.size() << " bytes back";
+  // With one the server trusts (the self-signed certificate is its own CA): served.
+  TlsOptions with_cert = client(true);
+  with_cert.client.cert_path = dir_ / "cert.pem";
+  with_cert.client.key_path = dir_ / "key.pem";
+  EchoOutcome r = round_trip(with_cert, s.address(), 1000);
+  ASSERT_FALSE(r.error) << r.error->to_string();
+  EXPECT_TRUE(r.got == pattern(1000));
+  s.stop();
+  EXPECT_TRUE(any_ending(s.log(), Errc::reset, "TLS handshake from 127.0.0.1:")) << endings(s.log());
+}
+
 TEST_F(TlsConnectionTest, ACloseWhileAReadWaitsCompletesItWithClosed) {
   EchoServer s(dir_, server(TlsServerMode::enforcing));
   AsioRuntime::Options o;

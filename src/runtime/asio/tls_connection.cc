@@ -74,7 +74,8 @@ Task<Result<std::unique_ptr<Connection>>> TlsConnection::handshake(std::shared_p
   if (!st->open) co_return closed_error(*st);
   if (ec) {
     close_socket(*st);
-    co_return Error(Errc::reset, "TLS handshake with " + st->peer.to_string() + " failed: " + ec.message());
+    const char* with = role == Role::client ? "TLS handshake with " : "TLS handshake from ";
+    co_return Error(Errc::reset, with + st->peer.to_string() + " failed: " + ec.message());
   }
   co_return std::unique_ptr<Connection>(new TlsConnection(std::move(st), loop));
 }

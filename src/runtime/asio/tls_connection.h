@@ -35,7 +35,7 @@ class TlsConnection final : public Connection {
   enum class Role { client, server };
   // Runs the TLS handshake on a connected, prepared socket (prepare_socket in tcp_connection.h)
   // and returns the connection. Errors: reset with OpenSSL's reason ("TLS handshake with
-  // 127.0.0.1:9876 failed: certificate verify failed ..."), closed when `cancel` closed the
+  // 127.0.0.1:9876 failed: certificate verify failed", "from" on the server side), closed when `cancel` closed the
   // socket first (the caller's deadline). `ctx` must outlive the connection.
   struct State;
   static Task<Result<std::unique_ptr<Connection>>> handshake(std::shared_ptr<State> st, Role role, Executor& loop);
