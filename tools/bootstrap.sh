@@ -6,6 +6,8 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ ccache pkg-config
   libboost-dev            # Boost.Asio (production runtime)
+  libssl-dev              # TLS in the production runtime (Boost.Asio's ssl::stream over OpenSSL)
+  openssl                 # tests/daemons: makes the TLS tests' CA and certificates at test time
   libcereal-dev rapidjson-dev  # persisted metadata; JSON headers on the hot path
   librapidcheck-dev libgtest-dev libgmock-dev
   libspdlog-dev libfmt-dev

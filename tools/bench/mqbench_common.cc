@@ -15,6 +15,7 @@
 #include "runtime/log.h"
 #include "tools/bench/mqbench.h"
 #include "tools/cli/namesrv_addrs.h"
+#include "tools/cli/tls_flags.h"
 
 namespace ferry::bench {
 
@@ -41,6 +42,8 @@ std::variant<BenchArgs, int> parse_args(std::string_view sub, std::string_view s
                                         const std::vector<cli::FlagSpec>& specs, std::span<const std::string> args) {
   std::vector<cli::FlagSpec> all = specs;
   all.push_back({'n', "namesrvAddr", "ADDRS", "NameServers, 'ip:port;ip:port' (default $NAMESRV_ADDR or 127.0.0.1:9876)"});
+  all.push_back(cli::kTlsFlag);
+  all.push_back(cli::kTlsConfigFlag);
   all.push_back({'h', "help", "", "show this help"});
   Result<cli::ParsedFlags> f = cli::parse_flags(all, args);
   if (!f.ok()) return usage_error(sub, f.error().detail);
@@ -53,7 +56,9 @@ std::variant<BenchArgs, int> parse_args(std::string_view sub, std::string_view s
   Result<std::vector<std::string>> addrs =
       cli::parse_namesrv_addrs(f->get_or("namesrvAddr", env && *env ? env : "127.0.0.1:9876"));
   if (!addrs.ok()) return usage_error(sub, addrs.error().detail);
-  return BenchArgs{std::move(*f), std::move(*addrs)};
+  Result<TlsOptions> tls = cli::client_tls_from_flags(*f);
+  if (!tls.ok()) return usage_error(sub, tls.error().detail);
+  return BenchArgs{std::move(*f), std::move(*addrs), std::move(*tls)};
 }
 
 int usage_error(std::string_view sub, std::string_view message) {
@@ -61,7 +66,7 @@ int usage_error(std::string_view sub, std::string_view message) {
   return kExitUsage;
 }
 
-BenchRuntime::BenchRuntime(std::size_t offload_threads) {
+BenchRuntime::BenchRuntime(std::size_t offload_threads, TlsOptions tls) {
   if (std::getenv("FERRY_LOG") == nullptr) set_default_log_level(spdlog::level::warn);
   data_root_ = make_temp_dir();
   AsioRuntime::Options opts;
@@ -69,6 +74,7 @@ BenchRuntime::BenchRuntime(std::size_t offload_threads) {
   opts.data_root = data_root_;
   opts.offload_threads = std::max<std::size_t>(1, offload_threads);
   opts.sync_namespace = false;
+  opts.tls = std::move(tls);
   rt_ = std::make_unique<AsioRuntime>(opts);
 }
 

@@ -42,7 +42,8 @@ inline constexpr std::size_t kBodyHeaderBytes = 32;
 class BenchRuntime {
  public:
   // `offload_threads`: threads for listener callbacks (consume); at least 1.
-  explicit BenchRuntime(std::size_t offload_threads);
+  // `tls`: the client side of every connection (--tls / --tls-config, tools/cli/tls_flags.h).
+  BenchRuntime(std::size_t offload_threads, TlsOptions tls);
   ~BenchRuntime();
   BenchRuntime(const BenchRuntime&) = delete;
   BenchRuntime& operator=(const BenchRuntime&) = delete;
@@ -100,11 +101,12 @@ class ErrorTally {
 };
 
 // Command-line handling of a subcommand: its flags plus -n (NameServers, default $NAMESRV_ADDR
-// or 127.0.0.1:9876) and -h. Returns the parsed flags and NameServers, or the exit code after
+// or 127.0.0.1:9876), --tls, --tls-config FILE (tools/cli/tls_flags.h) and -h. Returns the parsed flags and NameServers, or the exit code after
 // printing the help (0) or a usage error (2).
 struct BenchArgs {
   cli::ParsedFlags flags;
   std::vector<std::string> namesrv;
+  TlsOptions tls;  // from --tls / --tls-config (checked: the files load)
 };
 std::variant<BenchArgs, int> parse_args(std::string_view sub, std::string_view summary,
                                         const std::vector<cli::FlagSpec>& specs, std::span<const std::string> args);

@@ -4,7 +4,8 @@
 //   mqadmin --help             lists the subcommands
 //   mqadmin SUBCOMMAND --help  shows one subcommand's flags
 //
-// -n defaults to $NAMESRV_ADDR, else 127.0.0.1:9876. Exit codes: 0 success, 1 the operation
+// -n defaults to $NAMESRV_ADDR, else 127.0.0.1:9876. --tls / --tls-config FILE: TLS to the
+// NameServers and brokers (tools/cli/tls_flags.h). Exit codes: 0 success, 1 the operation
 // failed (the message names the NameServer or broker and the reply code), 2 bad usage.
 #include <fmt/format.h>
 
@@ -14,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/cli/tls_flags.h"
 #include "tools/mqadmin/command.h"
 
 namespace {
@@ -25,6 +27,8 @@ constexpr const char* kDefaultNamesrv = "127.0.0.1:9876";
 
 const std::vector<FlagSpec> kCommonFlags = {
     {'n', "namesrvAddr", "ADDRS", "NameServers, 'ip:port;ip:port' (default $NAMESRV_ADDR or 127.0.0.1:9876)"},
+    cli::kTlsFlag,
+    cli::kTlsConfigFlag,
     {'h', "help", "", "show this help"},
 };
 
@@ -85,7 +89,9 @@ int run(int argc, char** argv) {
   const std::string namesrv = flags->get_or("namesrvAddr", env && *env ? env : kDefaultNamesrv);
   Result<std::vector<std::string>> addrs = cli::parse_namesrv_addrs(namesrv);
   if (!addrs.ok()) return usage_error(command->name, addrs.error().detail);
-  AdminSession session(std::move(*addrs));
+  Result<TlsOptions> tls = cli::client_tls_from_flags(*flags);
+  if (!tls.ok()) return usage_error(command->name, tls.error().detail);
+  AdminSession session(std::move(*addrs), std::move(*tls));
   return command->run(*flags, session);
 }
 

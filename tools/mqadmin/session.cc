@@ -26,7 +26,8 @@ std::string make_temp_dir() {
 
 }  // namespace
 
-AdminSession::AdminSession(std::vector<std::string> namesrv_addrs) : namesrv_addrs_(std::move(namesrv_addrs)) {
+AdminSession::AdminSession(std::vector<std::string> namesrv_addrs, TlsOptions tls)
+    : namesrv_addrs_(std::move(namesrv_addrs)) {
   if (std::getenv("FERRY_LOG") == nullptr) set_default_log_level(spdlog::level::warn);
   data_root_ = make_temp_dir();
   AsioRuntime::Options opts;
@@ -34,6 +35,7 @@ AdminSession::AdminSession(std::vector<std::string> namesrv_addrs) : namesrv_add
   opts.data_root = data_root_;
   opts.offload_threads = 1;
   opts.sync_namespace = false;
+  opts.tls = std::move(tls);
   rt_ = std::make_unique<AsioRuntime>(opts);
 
   client::ClientConfig cfg;

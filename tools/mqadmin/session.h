@@ -21,7 +21,8 @@ namespace ferry::mqadmin {
 
 class AdminSession {
  public:
-  explicit AdminSession(std::vector<std::string> namesrv_addrs);
+  // `tls`: the client side (tls.client.*) of every connection (tools/cli/tls_flags.h).
+  AdminSession(std::vector<std::string> namesrv_addrs, TlsOptions tls);
   ~AdminSession();
   AdminSession(const AdminSession&) = delete;
   AdminSession& operator=(const AdminSession&) = delete;

@@ -8,6 +8,7 @@
 #include "store/ha/ha_format.h"
 #include "tools/daemon/config_binder.h"
 #include "tools/daemon/server_keys.h"
+#include "tools/daemon/tls_keys.h"
 
 namespace ferry::tools {
 
@@ -108,6 +109,7 @@ void bind_broker(ConfigBinder& b, BrokerConf& c, Extra& x) {
   b.bind_int("accessMessageInMemoryMaxRatio", k.access_message_in_memory_max_ratio, 0, 100);
   b.bind_bool("slaveReadEnable", k.slave_read_enable);
   bind_server_keys(b, k.rpc);  // maxConnections, serverChannelMaxIdleTimeSeconds
+  bind_tls_keys(b, c.tls, c.tls_config_file);
 
   // The store.
   b.bind("storePathRootDir", [&c](std::string_view v) -> Status {

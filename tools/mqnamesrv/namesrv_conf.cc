@@ -2,6 +2,7 @@
 
 #include "tools/daemon/config_binder.h"
 #include "tools/daemon/server_keys.h"
+#include "tools/daemon/tls_keys.h"
 
 namespace ferry::tools {
 
@@ -21,6 +22,7 @@ Result<NamesrvConf> parse_namesrv_conf(const PropertiesFile& file, const std::st
   b.bind_ms("brokerChannelExpiredTime", n.broker_expiry, 1'000, 86'400'000);
   b.bind_string("dataDir", c.data_dir);
   bind_server_keys(b, n.rpc);  // maxConnections, serverChannelMaxIdleTimeSeconds
+  bind_tls_keys(b, c.tls, c.tls_config_file);
   b.ignore("rocketmqHome", "Ferry does not read a RocketMQ installation");
   b.ignore("kvConfigPath", "Ferry keeps KV settings in memory, like routes");
   b.ignore("configStorePath", "Ferry does not write the NameServer's configuration back");
