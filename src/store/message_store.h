@@ -176,10 +176,10 @@ class MessageStore {
   bool record_boundary(PhysicalOffset offset) const;
   void set_tags_code_hook(TagsCodeHook h) { tags_code_hook_ = std::move(h); }
 
-  // The offset msgIds of a put's records (comma-joined for a batch), read back from the log:
-  // built only when a reply needs them, so the put path does not allocate them. `r` must be a
-  // stored result whose records are still in the log. Errors: not_found (cleaned up).
-  Result<std::string> offset_msg_ids(const PutResult& r) const;
+  // The offset msgIds of a put's records (comma-joined for a batch), from the offsets and sizes
+  // the put recorded: built only when a reply needs them, so the put path does not format them.
+  // `r` must be a stored result.
+  std::string offset_msg_ids(const PutResult& r) const;
 
   // Cleanup: one pass now (what the loop does every 10 s), the disk state, a disk re-read.
   Result<CleanupReport> run_cleanup() { return cleanup_.run_once(); }

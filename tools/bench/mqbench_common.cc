@@ -15,6 +15,7 @@
 #include "runtime/log.h"
 #include "tools/bench/mqbench.h"
 #include "tools/cli/namesrv_addrs.h"
+#include "tools/cli/serialize_type_env.h"
 #include "tools/cli/tls_flags.h"
 
 namespace ferry::bench {
@@ -90,6 +91,9 @@ client::ClientConfig BenchRuntime::client_config(const std::vector<std::string>&
   cfg.instance_name = fmt::format("mqbench-{}-{}", ::getpid(), index);
   cfg.uniq_id_pid = static_cast<std::int32_t>(::getpid());
   cfg.uniq_id_process_hash = static_cast<std::int32_t>(std::random_device{}());
+  Result<std::optional<remoting::SerializeType>> header = cli::serialize_type_from_env();
+  if (!header.ok()) throw std::invalid_argument(header.error().detail);
+  if (*header) cfg.rpc.request_header = **header;
   return cfg;
 }
 

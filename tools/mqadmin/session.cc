@@ -6,8 +6,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <random>
+#include <stdexcept>
 
 #include "runtime/log.h"
+#include "tools/cli/serialize_type_env.h"
 
 namespace ferry::mqadmin {
 
@@ -43,6 +45,9 @@ AdminSession::AdminSession(std::vector<std::string> namesrv_addrs, TlsOptions tl
   cfg.instance_name = fmt::format("mqadmin-{}", ::getpid());
   cfg.uniq_id_pid = static_cast<std::int32_t>(::getpid());
   cfg.uniq_id_process_hash = static_cast<std::int32_t>(std::random_device{}());
+  Result<std::optional<remoting::SerializeType>> header = cli::serialize_type_from_env();
+  if (!header.ok()) throw std::invalid_argument(header.error().detail);
+  if (*header) cfg.rpc.request_header = **header;
   instance_ = std::make_unique<client::ClientInstance>(*rt_, cfg);
   admin_ = std::make_unique<client::AdminClient>(*instance_);
   pull_ = std::make_unique<client::PullAPI>(*instance_);

@@ -44,6 +44,7 @@ Task<Result<RemotingCommand>> RpcPeer::invoke_on(std::shared_ptr<Channel> ch, Re
   const std::int32_t opaque = next_opaque();
   request.opaque = opaque;
   request.flag &= ~(kFlagResponse | kFlagOneway);
+  if (opts_.request_header) request.serialize_type = *opts_.request_header;
   const std::int32_t code = request.code;
   Completion<Result<RemotingCommand>> done(rt_.executor());
   const TimerId timer = rt_.timers().schedule(timeout, [this, opaque, code, timeout, ch] {
@@ -69,6 +70,7 @@ Task<Result<RemotingCommand>> RpcPeer::invoke_on(std::shared_ptr<Channel> ch, Re
 Task<Status> RpcPeer::invoke_oneway_on(std::shared_ptr<Channel> ch, RemotingCommand request) {
   request.opaque = next_opaque();
   request.flag = (request.flag & ~kFlagResponse) | kFlagOneway;
+  if (opts_.request_header) request.serialize_type = *opts_.request_header;
   co_return co_await ch->send(std::move(request));
 }
 
