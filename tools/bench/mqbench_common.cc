@@ -14,6 +14,7 @@
 #include "remoting/response_code.h"
 #include "runtime/log.h"
 #include "tools/bench/mqbench.h"
+#include "tools/cli/credentials.h"
 #include "tools/cli/namesrv_addrs.h"
 
 namespace ferry::bench {
@@ -42,6 +43,7 @@ std::variant<BenchArgs, int> parse_args(std::string_view sub, std::string_view s
   std::vector<cli::FlagSpec> all = specs;
   all.push_back({'n', "namesrvAddr", "ADDRS", "NameServers, 'ip:port;ip:port' (default $NAMESRV_ADDR or 127.0.0.1:9876)"});
   all.push_back({'h', "help", "", "show this help"});
+  for (const cli::FlagSpec& s : cli::credential_flags()) all.push_back(s);
   Result<cli::ParsedFlags> f = cli::parse_flags(all, args);
   if (!f.ok()) return usage_error(sub, f.error().detail);
   if (f->has("help")) {
@@ -53,7 +55,9 @@ std::variant<BenchArgs, int> parse_args(std::string_view sub, std::string_view s
   Result<std::vector<std::string>> addrs =
       cli::parse_namesrv_addrs(f->get_or("namesrvAddr", env && *env ? env : "127.0.0.1:9876"));
   if (!addrs.ok()) return usage_error(sub, addrs.error().detail);
-  return BenchArgs{std::move(*f), std::move(*addrs)};
+  Result<remoting::acl::Credentials> credentials = cli::credentials_from(*f);
+  if (!credentials.ok()) return usage_error(sub, credentials.error().detail);
+  return BenchArgs{std::move(*f), std::move(*addrs), std::move(*credentials)};
 }
 
 int usage_error(std::string_view sub, std::string_view message) {
@@ -84,6 +88,7 @@ client::ClientConfig BenchRuntime::client_config(const std::vector<std::string>&
   cfg.instance_name = fmt::format("mqbench-{}-{}", ::getpid(), index);
   cfg.uniq_id_pid = static_cast<std::int32_t>(::getpid());
   cfg.uniq_id_process_hash = static_cast<std::int32_t>(std::random_device{}());
+  cfg.credentials = credentials_;
   return cfg;
 }
 

@@ -25,6 +25,7 @@
 #include "runtime/task.h"
 #include "runtime/wake_signal.h"
 #include "tools/bench/latency_histogram.h"
+#include "remoting/acl/signature.h"
 #include "tools/cli/flags.h"
 
 namespace ferry::bench {
@@ -43,12 +44,15 @@ class BenchRuntime {
   BenchRuntime& operator=(const BenchRuntime&) = delete;
 
   AsioRuntime& rt() { return *rt_; }
-  // A client config on `namesrv` with instance name "mqbench-{pid}-{index}".
+  // A client config on `namesrv` with instance name "mqbench-{pid}-{index}", signing with the
+  // credentials set_credentials() gave (none by default).
   client::ClientConfig client_config(const std::vector<std::string>& namesrv, int index) const;
+  void set_credentials(remoting::acl::Credentials c) { credentials_ = std::move(c); }
 
  private:
   std::string data_root_;
   std::unique_ptr<AsioRuntime> rt_;
+  remoting::acl::Credentials credentials_;
 };
 
 // Builds message bodies of `size_bytes` (>= kBodyHeaderBytes) in the format above.
@@ -94,6 +98,7 @@ class ErrorTally {
 struct BenchArgs {
   cli::ParsedFlags flags;
   std::vector<std::string> namesrv;
+  remoting::acl::Credentials credentials;  // --access-key/--secret-key or FERRY_ACCESS_KEY/FERRY_SECRET_KEY
 };
 std::variant<BenchArgs, int> parse_args(std::string_view sub, std::string_view summary,
                                         const std::vector<cli::FlagSpec>& specs, std::span<const std::string> args);

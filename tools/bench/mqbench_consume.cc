@@ -255,6 +255,7 @@ int consume_main(std::span<const std::string> args) {
   o.from_first = from == "first";
 
   BenchRuntime br(static_cast<std::size_t>(o.threads));
+  br.set_credentials(a.credentials);
   auto bench = std::make_unique<ConsumeBench>(std::move(o), br);
   const int code = br.rt().block_on(bench->run());
   bench.reset();

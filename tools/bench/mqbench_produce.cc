@@ -433,6 +433,7 @@ int produce_main(std::span<const std::string> args) {
   o.tag = f.get("tag");
 
   BenchRuntime br(1);
+  br.set_credentials(a.credentials);
   auto bench = std::make_unique<ProduceBench>(std::move(o), br);
   const int code = br.rt().block_on(bench->run());
   if (bench->stuck()) {

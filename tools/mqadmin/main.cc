@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/cli/credentials.h"
 #include "tools/mqadmin/command.h"
 
 namespace {
@@ -40,6 +41,7 @@ void print_overview() {
 std::vector<FlagSpec> specs_of(const Command& c) {
   std::vector<FlagSpec> specs = c.flags;
   specs.insert(specs.end(), kCommonFlags.begin(), kCommonFlags.end());
+  for (const FlagSpec& s : cli::credential_flags()) specs.push_back(s);
   return specs;
 }
 
@@ -85,7 +87,9 @@ int run(int argc, char** argv) {
   const std::string namesrv = flags->get_or("namesrvAddr", env && *env ? env : kDefaultNamesrv);
   Result<std::vector<std::string>> addrs = cli::parse_namesrv_addrs(namesrv);
   if (!addrs.ok()) return usage_error(command->name, addrs.error().detail);
-  AdminSession session(std::move(*addrs));
+  Result<remoting::acl::Credentials> credentials = cli::credentials_from(*flags);
+  if (!credentials.ok()) return usage_error(command->name, credentials.error().detail);
+  AdminSession session(std::move(*addrs), std::move(*credentials));
   return command->run(*flags, session);
 }
 

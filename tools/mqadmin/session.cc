@@ -26,7 +26,8 @@ std::string make_temp_dir() {
 
 }  // namespace
 
-AdminSession::AdminSession(std::vector<std::string> namesrv_addrs) : namesrv_addrs_(std::move(namesrv_addrs)) {
+AdminSession::AdminSession(std::vector<std::string> namesrv_addrs, remoting::acl::Credentials credentials)
+    : namesrv_addrs_(std::move(namesrv_addrs)) {
   if (std::getenv("FERRY_LOG") == nullptr) set_default_log_level(spdlog::level::warn);
   data_root_ = make_temp_dir();
   AsioRuntime::Options opts;
@@ -41,6 +42,7 @@ AdminSession::AdminSession(std::vector<std::string> namesrv_addrs) : namesrv_add
   cfg.instance_name = fmt::format("mqadmin-{}", ::getpid());
   cfg.uniq_id_pid = static_cast<std::int32_t>(::getpid());
   cfg.uniq_id_process_hash = static_cast<std::int32_t>(std::random_device{}());
+  cfg.credentials = std::move(credentials);
   instance_ = std::make_unique<client::ClientInstance>(*rt_, cfg);
   admin_ = std::make_unique<client::AdminClient>(*instance_);
   pull_ = std::make_unique<client::PullAPI>(*instance_);

@@ -21,7 +21,8 @@ namespace ferry::mqadmin {
 
 class AdminSession {
  public:
-  explicit AdminSession(std::vector<std::string> namesrv_addrs);
+  // With `credentials` (not empty) every request is signed for RocketMQ ACL.
+  AdminSession(std::vector<std::string> namesrv_addrs, remoting::acl::Credentials credentials = {});
   ~AdminSession();
   AdminSession(const AdminSession&) = delete;
   AdminSession& operator=(const AdminSession&) = delete;
