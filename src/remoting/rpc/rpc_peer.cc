@@ -92,9 +92,15 @@ void RpcPeer::on_command(const std::shared_ptr<Channel>& ch, RemotingCommand cmd
       return;
     }
     if (call->second.channel_id != ch->id()) {
+      // Not this call's reply (a confused or hostile peer): drop it; at most one line per 10 s.
       ++misrouted_replies_;
-      rt_.log().warn("reply from {} with opaque {} dropped: that call went out on another connection", ch->peer_text(),
-                     cmd.opaque);
+      const MonoTime now = rt_.now();
+      if (!misrouted_logged_at_ || now - *misrouted_logged_at_ >= std::chrono::seconds(10)) {
+        rt_.log().warn("reply from {} with opaque {} dropped: that call went out on another connection ({} such "
+                       "replies so far)",
+                       ch->peer_text(), cmd.opaque, misrouted_replies_);
+        misrouted_logged_at_ = now;
+      }
       return;
     }
     // buggify: the reply arrives late, but before its call times out (a slow network or peer).

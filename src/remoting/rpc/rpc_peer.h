@@ -13,8 +13,8 @@
 // costs one branch.
 //
 // Calls: invoke_on() sends a request and waits for the reply with the same opaque that arrives on
-// the channel the call went out on (a reply with that opaque on another channel is dropped with a
-// log line: it is not this call's reply). The outgoing hook (set_outgoing_hook, e.g. signing)
+// the channel the call went out on (a reply with that opaque on another channel is not this call's
+// reply: it is dropped and counted, with a warn line at most every 10 s). The outgoing hook (set_outgoing_hook, e.g. signing)
 // sees every request invoke_on()/invoke_oneway_on() sends, last, after its fields are set. A timeout,
 // or the close of the channel the call went out on, fails exactly the calls it concerns with an
 // error value (timed_out / reset or closed), and a late reply is dropped with a debug log.
@@ -128,6 +128,7 @@ class RpcPeer : public Channel::Handler {
   RequestGuard guard_;
   OutgoingHook outgoing_hook_;
   std::uint64_t misrouted_replies_ = 0;
+  std::optional<MonoTime> misrouted_logged_at_;
   std::map<std::int32_t, PendingCall> pending_;  // by opaque
   std::map<std::uint64_t, std::size_t> in_flight_;  // requests being served, by channel id
   std::int32_t last_opaque_ = 0;
