@@ -15,6 +15,10 @@
 #include "remoting/acl/signature.h"
 #include "remoting/body/heartbeat_data.h"
 #include "remoting/request_code.h"
+#include "remoting/response_code.h"
+#include "remoting/rpc/rpc_client.h"
+#include "remoting/rpc/rpc_server.h"
+#include "sim/net/network.h"
 #include "sim/node.h"
 #include "sim/world.h"
 #include "tests/support/vectors.h"
@@ -377,6 +381,105 @@ TEST(AclCheck, NameServerGuardsOnlyItsWriteCodes) {
     RemotingCommand admin = signed_request(code, {}, "adminUser1", "adminSecret!");
     EXPECT_EQ(check_access(c, p, "172.16.0.5", admin), std::nullopt) << code;
   }
+}
+
+TEST(AclSignature, SecurityTokenIsSignedLikeAnyField) {
+  RemotingCommand r = make_request(rc::GET_MAX_OFFSET, 1);
+  r.ext_fields.set("topic", "T");
+  sign(r, Credentials{"RocketMQ", "12345678", std::string("tok-1")});
+  EXPECT_EQ(*r.ext_fields.find(kSecurityTokenField), "tok-1");
+  EXPECT_EQ(*r.ext_fields.find(kSignatureField), hmac_sha1_base64("RocketMQtok-1T", "12345678"));
+  RemotingCommand other_token = r;
+  other_token.ext_fields.set(kSecurityTokenField, "tok-2");
+  EXPECT_FALSE(signature_matches(other_token, *r.ext_fields.find(kSignatureField), "12345678"));
+  // Signing again replaces the old signature instead of signing it.
+  const std::string first = *r.ext_fields.find(kSignatureField);
+  sign(r, Credentials{"RocketMQ", "12345678", std::string("tok-1")});
+  EXPECT_EQ(*r.ext_fields.find(kSignatureField), first);
+}
+
+// End to end in the simulator: a server guarding dispatch with AccessControl, clients that sign
+// through the outgoing hook (with the right or a wrong secret) and one that does not.
+constexpr std::int32_t kAdminEcho = rc::UPDATE_AND_CREATE_TOPIC;
+
+class GuardedServer {
+ public:
+  explicit GuardedServer(Runtime& rt)
+      : acl_(rt, rt.fs(), "plain_acl.yml", "plain_acl.yml", broker_policy()), server_(rt) {
+    auto f = rt.fs().open("plain_acl.yml", OpenOptions{.create = true, .truncate = true});
+    EXPECT_TRUE(f.ok());
+    EXPECT_TRUE((*f)->pwrite(0, as_bytes(kYaml)).ok());
+    EXPECT_TRUE(acl_.load().ok());
+    server_.set_request_guard([this](const Channel& ch, const RemotingCommand& r) { return acl_.check(ch.peer().host, r); });
+    server_.register_processor(kAdminEcho, [this](RequestContext ctx) { return served(this, std::move(ctx)); });
+    Status s = server_.start(Endpoint{rt.network().host(), 10911});
+    EXPECT_TRUE(s.ok());
+  }
+  static int served_count;
+
+ private:
+  static Task<std::optional<RemotingCommand>> served(GuardedServer*, RequestContext ctx) {
+    ++served_count;
+    co_return make_response(ctx.request, response_code::SUCCESS);
+  }
+  AccessControl acl_;
+  RpcServer server_;
+};
+int GuardedServer::served_count = 0;
+
+struct CallOutcome {
+  int code = -1;
+  std::string remark;
+};
+
+Task<CallOutcome> call_admin(RpcClient* client, std::string addr, bool oneway) {
+  RemotingCommand r = make_request(kAdminEcho, 0);
+  r.ext_fields.set("topic", "T1");
+  if (oneway) {
+    Status s = co_await client->invoke_oneway(addr, std::move(r));
+    co_return CallOutcome{s.ok() ? 0 : -1, ""};
+  }
+  Result<RemotingCommand> reply = co_await client->invoke(addr, std::move(r), std::chrono::seconds(3));
+  if (!reply.ok()) co_return CallOutcome{-1, reply.error().to_string()};
+  co_return CallOutcome{reply->code, reply->remark.value_or("")};
+}
+
+TEST(AclEndToEnd, SignedClientsAreServedOthersRefusedAtDispatch) {
+  GuardedServer::served_count = 0;
+  sim::World world(sim::WorldOptions{});
+  const sim::NodeId server = world.add_node("broker", [](Runtime& rt) { return sim::hosted(std::make_unique<GuardedServer>(rt)); });
+  const sim::NodeId client_node = world.add_node("client");
+  world.run_for(std::chrono::milliseconds(10));
+  const std::string addr = world.net().host_of(server) + ":10911";
+  std::vector<std::unique_ptr<RpcClient>> clients;  // destroyed after the node's tasks (kill below)
+  auto run = [&](std::optional<Credentials> creds, bool oneway = false) {
+    clients.push_back(std::make_unique<RpcClient>(world.node(client_node)));
+    RpcClient& client = *clients.back();
+    if (creds) client.set_outgoing_hook([c = *creds](RemotingCommand& r) { sign(r, c); });
+    auto r = world.run_task(client_node, call_admin(&client, addr, oneway), std::chrono::minutes(1));
+    world.run_for(std::chrono::milliseconds(100));
+    client.shutdown();
+    EXPECT_TRUE(r.ok()) << r.report.message;
+    return r.value.value_or(CallOutcome{});
+  };
+  const CallOutcome admin = run(Credentials{"adminUser1", "adminSecret!", std::nullopt});
+  EXPECT_EQ(admin.code, response_code::SUCCESS) << admin.remark;
+  EXPECT_EQ(GuardedServer::served_count, 1);
+  const CallOutcome wrong = run(Credentials{"adminUser1", "not-the-secret", std::nullopt});
+  EXPECT_EQ(wrong.code, response_code::SYSTEM_ERROR);
+  EXPECT_EQ(wrong.remark, "AclException: Check signature failed for accessKey=adminUser1");
+  const CallOutcome user = run(Credentials{"RocketMQ", "12345678", std::nullopt});
+  EXPECT_EQ(user.code, response_code::SYSTEM_ERROR);
+  EXPECT_TRUE(user.remark.starts_with("AclException: Need admin permission for request code=17")) << user.remark;
+  const CallOutcome none = run(std::nullopt);
+  EXPECT_EQ(none.code, response_code::SYSTEM_ERROR);
+  EXPECT_TRUE(none.remark.starts_with("AclException: No accessKey is configured")) << none.remark;
+  // A refused oneway request is dropped: its processor never runs.
+  (void)run(std::nullopt, /*oneway=*/true);
+  EXPECT_EQ(GuardedServer::served_count, 1);
+  (void)run(Credentials{"adminUser1", "adminSecret!", std::nullopt}, /*oneway=*/true);
+  EXPECT_EQ(GuardedServer::served_count, 2);
+  world.kill(client_node);
 }
 
 // The watcher on a simulated node: virtual time, the node's simulated disk.
