@@ -5,6 +5,8 @@
 // with an admin's keys registers; a bad plain_acl.yml stops a daemon at start with file and line.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include <string>
 #include <thread>
 #include <vector>
@@ -21,6 +23,7 @@ namespace ferry::daemons_test {
 namespace {
 
 std::string mqadmin_path() { return FERRY_MQADMIN_PATH; }
+std::string mqbench_path() { return FERRY_MQBENCH_PATH; }
 
 constexpr const char* kAclYaml =
     "accounts:\n"
@@ -30,6 +33,10 @@ constexpr const char* kAclYaml =
     "  - accessKey: appUser01\n"
     "    secretKey: app-secret-01\n"
     "    defaultTopicPerm: PUB\n"
+    "    defaultGroupPerm: SUB\n"
+    "  - accessKey: deniedUser\n"
+    "    secretKey: denied-secret\n"
+    "    defaultTopicPerm: DENY\n"
     "    defaultGroupPerm: SUB\n";
 
 struct Reply {
@@ -110,6 +117,42 @@ TEST(AclDaemons, BrokerRefusesUnsignedAdminCodesAndServesSignedAdmin) {
   EXPECT_NE(log.find("ACL: refused request code"), std::string::npos) << log;
   EXPECT_EQ(log.find("admin-secret-1"), std::string::npos);
   EXPECT_EQ(log.find("not-the-secret"), std::string::npos);
+}
+
+// mqbench signs every request with keys from the environment: an account with PUB sends, one
+// whose topics are DENY sends nothing (each send refused with the AclException remark).
+TEST(AclDaemons, MqbenchSignsWithKeysFromTheEnvironment) {
+  TempDir dir;
+  write_file(dir / "plain_acl.yml", kAclYaml);
+  LocalCluster cluster(dir);
+  ASSERT_EQ(cluster.start_namesrv(), "");
+  ASSERT_EQ(cluster.start_broker("aclEnable=true\n"), "");
+  RunResult created = run_to_exit(mqadmin_path(),
+                                  {"updateTopic", "-n", cluster.namesrv_addr(), "-b", cluster.broker_addr(), "-t",
+                                   "AclBench", "--access-key", "ferryAdmin", "--secret-key", "admin-secret-1"},
+                                  dir / "create.out", std::chrono::seconds(30));
+  ASSERT_EQ(created.status, 0) << created.output;
+  auto produce = [&](const char* key, const char* secret, const std::string& out) {
+    ::setenv("FERRY_ACCESS_KEY", key, 1);
+    ::setenv("FERRY_SECRET_KEY", secret, 1);
+    RunResult r = run_to_exit(mqbench_path(), {"produce", "-n", cluster.namesrv_addr(), "-t", "AclBench", "-d", "1"},
+                              dir / out, std::chrono::seconds(60));
+    ::unsetenv("FERRY_ACCESS_KEY");
+    ::unsetenv("FERRY_SECRET_KEY");
+    return r;
+  };
+  RunResult allowed = produce("appUser01", "app-secret-01", "bench-ok.out");
+  EXPECT_EQ(allowed.status, 0) << allowed.output;
+  EXPECT_NE(allowed.output.find("sent ok:"), std::string::npos) << allowed.output;
+  EXPECT_EQ(allowed.output.find("sent ok:            0"), std::string::npos) << allowed.output;
+  RunResult denied = produce("deniedUser", "denied-secret", "bench-denied.out");
+  EXPECT_NE(denied.output.find("sent ok:       0"), std::string::npos) << denied.output;
+  EXPECT_NE(denied.output.find("broker reply SYSTEM_ERROR (1)"), std::string::npos) << denied.output;
+  // mqbench shortens the reply's remark; the broker's log has it whole.
+  EXPECT_NE(cluster.broker()->output().find("AclException: No permission PUB for topic:AclBench, accessKey=deniedUser has DENY"),
+            std::string::npos)
+      << cluster.broker()->output();
+  EXPECT_EQ(denied.output.find("denied-secret"), std::string::npos);
 }
 
 TEST(AclDaemons, NameServerRefusesUnsignedRegistrationAndASigningBrokerRegisters) {

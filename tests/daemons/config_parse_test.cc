@@ -2,6 +2,8 @@
 // validation with file:line:key errors, warnings for unknown and unused keys.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +14,7 @@
 #include "tools/daemon/config_binder.h"
 #include "tools/mqnamesrv/namesrv_conf.h"
 #include "tools/daemon/properties_file.h"
+#include "tools/daemon/read_only_dir.h"
 
 namespace ferry::tools {
 namespace {
@@ -394,6 +397,36 @@ TEST(AclKeys, BrokerAndNameServerReadThem) {
   EXPECT_TRUE(n->namesrv.acl_enable);
   EXPECT_EQ(n->namesrv.acl_file_path, "ns_acl.yml");
   EXPECT_EQ(parse_namesrv_conf(props(""), "/h")->namesrv.listen_host, "0.0.0.0");
+}
+
+// The read-only folder the daemons hand the ACL watcher: reads, refuses every change and escape.
+TEST(ReadOnlyDirTest, ReadsAndRefusesChanges) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("ferry-rodir-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  { std::ofstream(dir / "plain_acl.yml") << "accounts:\n"; }
+  ReadOnlyDir fs(dir.string());
+  auto f = fs.open("plain_acl.yml", OpenOptions{});
+  ASSERT_TRUE(f.ok()) << f.error().to_string();
+  EXPECT_EQ((*f)->size(), 10u);
+  std::vector<std::uint8_t> buf(32);
+  auto n = (*f)->pread(0, MutableBytes(buf.data(), buf.size()));
+  ASSERT_TRUE(n.ok());
+  EXPECT_EQ(std::string(buf.begin(), buf.begin() + static_cast<std::ptrdiff_t>(*n)), "accounts:\n");
+  EXPECT_FALSE((*f)->pwrite(0, as_bytes("x")).ok());
+  EXPECT_FALSE((*f)->truncate(0).ok());
+  EXPECT_FALSE(fs.open("plain_acl.yml", OpenOptions{.create = true}).ok());
+  EXPECT_FALSE(fs.open("../etc/passwd", OpenOptions{}).ok());
+  EXPECT_FALSE(fs.open("/etc/passwd", OpenOptions{}).ok());
+  auto missing = fs.open("nope.yml", OpenOptions{});
+  ASSERT_FALSE(missing.ok());
+  EXPECT_TRUE(missing.error().is(Errc::not_found));
+  EXPECT_FALSE(fs.remove("plain_acl.yml").ok());
+  EXPECT_FALSE(fs.rename("plain_acl.yml", "x").ok());
+  EXPECT_TRUE(std::filesystem::exists(dir / "plain_acl.yml"));
+  std::filesystem::remove_all(dir);
+  EXPECT_EQ(split_folder("/etc/ferry/plain_acl.yml"), (std::pair<std::string, std::string>{"/etc/ferry", "plain_acl.yml"}));
+  EXPECT_EQ(split_folder("plain_acl.yml"), (std::pair<std::string, std::string>{".", "plain_acl.yml"}));
+  EXPECT_EQ(split_folder("/x.yml"), (std::pair<std::string, std::string>{"/", "x.yml"}));
 }
 
 // Every example in conf/ parses without errors or warnings.
