@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include <set>
+
 #include "common/names.h"
 #include "remoting/acl/acl_config.h"
 
@@ -100,9 +102,12 @@ Result<Account> account(const YAML::Node& n, std::string_view file) {
   a.white_remote_address = std::move(*pattern);
   auto admin = text("admin");
   if (!admin) return std::move(admin).error();
-  if (*admin == "true" || *admin == "True" || *admin == "TRUE") {
+  // YAML 1.1 booleans, as RocketMQ's SnakeYAML reads them.
+  static const std::set<std::string, std::less<>> kTrue = {"true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON"};
+  static const std::set<std::string, std::less<>> kFalse = {"", "false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF"};
+  if (kTrue.contains(*admin)) {
     a.admin = true;
-  } else if (admin->empty() || *admin == "false" || *admin == "False" || *admin == "FALSE") {
+  } else if (kFalse.contains(*admin)) {
     a.admin = false;
   } else {
     return at(file, line_of(n["admin"]), "admin", fmt::format("\"{}\" is not true or false", *admin));

@@ -242,6 +242,10 @@ TEST(AclYaml, BadFilesNameFileLineAndKeyButNoSecret) {
     EXPECT_EQ(r.error().detail.find("s3cr"), std::string::npos) << r.error().detail;
   }
   EXPECT_TRUE(parse_acl_yaml("", "f").ok());  // an empty file: no account
+  // YAML 1.1 booleans (RocketMQ reads the file with SnakeYAML).
+  auto yes = parse_acl_yaml("accounts:\n  - accessKey: longEnough\n    secretKey: 12345678\n    admin: yes\n", "f");
+  ASSERT_TRUE(yes.ok()) << yes.error().to_string();
+  EXPECT_TRUE(yes->accounts.at("longEnough").admin);
 }
 
 RemotingCommand signed_request(std::int32_t code, ExtFields fields, std::string_view ak, std::string_view sk) {
