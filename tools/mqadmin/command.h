@@ -59,5 +59,6 @@ Command reset_offset_by_time_command();
 Command update_sub_group_command();
 Command ha_status_command();
 Command promote_slave_command();
+Command consumer_status_command();
 
 }  // namespace ferry::mqadmin

@@ -14,6 +14,7 @@ const std::vector<Command>& all_commands() {
       query_msg_by_offset_command(), send_message_command(),     consume_message_command(),
       broker_status_command(),    update_sub_group_command(),    reset_offset_by_time_command(),
       ha_status_command(),        promote_slave_command(),
+      consumer_status_command(),
   };
   return commands;
 }
