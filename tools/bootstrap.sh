@@ -13,6 +13,8 @@ packages=(
   libspdlog-dev libfmt-dev
   zlib1g-dev              # CRC32, compression
   libtomlplusplus-dev     # scenario files
+  libssl-dev              # ACL request signatures: HMAC-SHA1 and base64 (OpenSSL libcrypto)
+  libyaml-cpp-dev         # ACL: RocketMQ's plain_acl.yml
   clang                   # libFuzzer targets (optional at build time, installed for CI)
   libclang-rt-dev         # clang's fuzzer and sanitizer runtimes (not pulled in without recommends)
   procps                  # pkill/pgrep for the real-process tests and quickstart

@@ -46,6 +46,7 @@
 #include "broker/subscription_lookup.h"
 #include "broker/topic_admin_processor.h"
 #include "broker/topic_config_manager.h"
+#include "remoting/acl/access_control.h"
 #include "remoting/rpc/rpc_client.h"
 #include "remoting/rpc/rpc_server.h"
 #include "store/ha/ha_master.h"
@@ -87,6 +88,15 @@ class Broker {
   // "ip:port" clients and NameServers use.
   const std::string& address() const { return address_; }
 
+  // Where config().acl_file_path is read from (before start(); default: the node's FileSystem);
+  // `display` names the file in logs. `files` must outlive the broker.
+  void set_acl_files(FileSystem& files, std::string display) {
+    acl_files_ = &files;
+    acl_display_ = std::move(display);
+  }
+  // The ACL in force (null unless aclEnable and started).
+  const remoting::acl::AccessControl* acl() const { return acl_.get(); }
+
   // Seams for other components.
   void register_processor(std::int32_t code, remoting::Processor p) { server_.register_processor(code, std::move(p)); }
   void set_subscriptions(const SubscriptionLookup& s) { pull_.set_subscriptions(s); }
@@ -119,6 +129,9 @@ class Broker {
   static Task<void> launch_task(Broker* self);
   // Registers every code on `server`; the VIP server gets all but PULL_MESSAGE.
   void register_processors(remoting::RpcServer& server, ServerTag tag);
+  Status start_acl();
+  // The address the servers bind: listen_address, else the advertised host.
+  std::string bind_host() const;
   Status start_servers();
   void stop_servers();
   std::optional<std::int64_t> delay_tags_code(std::string_view topic, std::string_view properties,
@@ -158,6 +171,9 @@ class Broker {
   remoting::RpcServer vip_server_;
   ClientCalls client_calls_;                  // calls to clients over server_ / vip_server_
   ClientAdminProcessor client_admin_;         // 222, 223, 307, 309: the broker asks its clients
+  FileSystem* acl_files_ = nullptr;
+  std::string acl_display_;
+  std::unique_ptr<remoting::acl::AccessControl> acl_;
 };
 
 }  // namespace ferry::broker

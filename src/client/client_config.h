@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "remoting/acl/signature.h"
 #include "remoting/rpc/rpc_options.h"
 #include "runtime/time.h"
 
@@ -39,6 +40,10 @@ struct ClientConfig {
   // supplies them (production: the real pid and a random hash; simulation: per node).
   std::int32_t uniq_id_pid = 0;
   std::int32_t uniq_id_process_hash = 0;
+
+  // accessKey / secretKey (RocketMQ's AclClientRPCHook): when set, every request this instance
+  // sends (NameServers and brokers alike) is signed (remoting/acl/signature.h).
+  remoting::acl::Credentials credentials;
 
   // The RPC layer's limits; requests go out with the binary header (RpcOptions::request_header,
   // RocketMQ's serialize type ROCKETMQ) unless the owner sets another form or nullopt.

@@ -28,6 +28,7 @@
 #include "namesrv/namesrv_config.h"
 #include "namesrv/request_processor.h"
 #include "namesrv/route_table.h"
+#include "remoting/acl/access_control.h"
 #include "remoting/rpc/rpc_server.h"
 #include "runtime/runtime.h"
 
@@ -40,7 +41,16 @@ class NameServer {
   NameServer(const NameServer&) = delete;
   NameServer& operator=(const NameServer&) = delete;
 
-  // Listens and arms the liveness scan. Errors (from listen): address_in_use, invalid_argument.
+  // Where config().acl_file_path is read from (before start(); default: the node's FileSystem);
+  // `display` names it in logs. `files` must outlive the NameServer.
+  void set_acl_files(FileSystem& files, std::string display) {
+    acl_files_ = &files;
+    acl_display_ = std::move(display);
+  }
+  const remoting::acl::AccessControl* acl() const { return acl_.get(); }
+
+  // Loads the ACL file (aclEnable), listens and arms the liveness scan. Errors: from listen
+  // (address_in_use, invalid_argument); the ACL file missing (not_found) or bad (invalid_argument).
   Status start();
   // Stops the scan, the listener and every connection. Idempotent.
   void stop();
@@ -65,6 +75,9 @@ class NameServer {
   KvConfig kv_;
   RequestProcessor processor_;
   remoting::RpcServer server_;
+  FileSystem* acl_files_ = nullptr;
+  std::string acl_display_;
+  std::unique_ptr<remoting::acl::AccessControl> acl_;
   TimerId scan_timer_{};
   bool started_ = false;
   bool stopped_ = false;

@@ -14,6 +14,7 @@
 #include "remoting/response_code.h"
 #include "runtime/log.h"
 #include "tools/bench/mqbench.h"
+#include "tools/cli/credentials.h"
 #include "tools/cli/namesrv_addrs.h"
 #include "tools/cli/serialize_type_env.h"
 #include "tools/cli/tls_flags.h"
@@ -46,6 +47,7 @@ std::variant<BenchArgs, int> parse_args(std::string_view sub, std::string_view s
   all.push_back(cli::kTlsFlag);
   all.push_back(cli::kTlsConfigFlag);
   all.push_back({'h', "help", "", "show this help"});
+  for (const cli::FlagSpec& s : cli::credential_flags()) all.push_back(s);
   Result<cli::ParsedFlags> f = cli::parse_flags(all, args);
   if (!f.ok()) return usage_error(sub, f.error().detail);
   if (f->has("help")) {
@@ -59,7 +61,9 @@ std::variant<BenchArgs, int> parse_args(std::string_view sub, std::string_view s
   if (!addrs.ok()) return usage_error(sub, addrs.error().detail);
   Result<TlsOptions> tls = cli::client_tls_from_flags(*f);
   if (!tls.ok()) return usage_error(sub, tls.error().detail);
-  return BenchArgs{std::move(*f), std::move(*addrs), std::move(*tls)};
+  Result<remoting::acl::Credentials> credentials = cli::credentials_from(*f);
+  if (!credentials.ok()) return usage_error(sub, credentials.error().detail);
+  return BenchArgs{std::move(*f), std::move(*addrs), std::move(*tls), std::move(*credentials)};
 }
 
 int usage_error(std::string_view sub, std::string_view message) {
@@ -94,6 +98,7 @@ client::ClientConfig BenchRuntime::client_config(const std::vector<std::string>&
   Result<std::optional<remoting::SerializeType>> header = cli::serialize_type_from_env();
   if (!header.ok()) throw std::invalid_argument(header.error().detail);
   if (*header) cfg.rpc.request_header = **header;
+  cfg.credentials = credentials_;
   return cfg;
 }
 

@@ -30,6 +30,7 @@
 #include "runtime/task.h"
 #include "runtime/wake_signal.h"
 #include "tools/bench/latency_histogram.h"
+#include "remoting/acl/signature.h"
 #include "tools/cli/flags.h"
 
 namespace ferry::bench {
@@ -49,12 +50,15 @@ class BenchRuntime {
   BenchRuntime& operator=(const BenchRuntime&) = delete;
 
   AsioRuntime& rt() { return *rt_; }
-  // A client config on `namesrv` with instance name "mqbench-{pid}-{index}".
+  // A client config on `namesrv` with instance name "mqbench-{pid}-{index}", signing with the
+  // credentials set_credentials() gave (none by default).
   client::ClientConfig client_config(const std::vector<std::string>& namesrv, int index) const;
+  void set_credentials(remoting::acl::Credentials c) { credentials_ = std::move(c); }
 
  private:
   std::string data_root_;
   std::unique_ptr<AsioRuntime> rt_;
+  remoting::acl::Credentials credentials_;
 };
 
 // The wall clock in microseconds since the epoch (the body's stamp, the consumer's receipt).
@@ -107,6 +111,7 @@ struct BenchArgs {
   cli::ParsedFlags flags;
   std::vector<std::string> namesrv;
   TlsOptions tls;  // from --tls / --tls-config (checked: the files load)
+  remoting::acl::Credentials credentials;  // --access-key/--secret-key or FERRY_ACCESS_KEY/FERRY_SECRET_KEY
 };
 std::variant<BenchArgs, int> parse_args(std::string_view sub, std::string_view summary,
                                         const std::vector<cli::FlagSpec>& specs, std::span<const std::string> args);

@@ -543,6 +543,7 @@ int produce_main(std::span<const std::string> args) {
   const bool json = o->json;
 
   BenchRuntime br(1, std::get<BenchArgs>(parsed).tls);
+  br.set_credentials(std::get<BenchArgs>(parsed).credentials);
   auto bench = std::make_unique<ProduceBench>(std::move(*o), br);
   auto run = [](ProduceBench* b, bool json) -> Task<int> {
     Task<int> ot = b->open();

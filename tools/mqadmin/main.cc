@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/cli/credentials.h"
 #include "tools/cli/tls_flags.h"
 #include "tools/mqadmin/command.h"
 
@@ -44,6 +45,7 @@ void print_overview() {
 std::vector<FlagSpec> specs_of(const Command& c) {
   std::vector<FlagSpec> specs = c.flags;
   specs.insert(specs.end(), kCommonFlags.begin(), kCommonFlags.end());
+  for (const FlagSpec& s : cli::credential_flags()) specs.push_back(s);
   return specs;
 }
 
@@ -91,7 +93,9 @@ int run(int argc, char** argv) {
   if (!addrs.ok()) return usage_error(command->name, addrs.error().detail);
   Result<TlsOptions> tls = cli::client_tls_from_flags(*flags);
   if (!tls.ok()) return usage_error(command->name, tls.error().detail);
-  AdminSession session(std::move(*addrs), std::move(*tls));
+  Result<remoting::acl::Credentials> credentials = cli::credentials_from(*flags);
+  if (!credentials.ok()) return usage_error(command->name, credentials.error().detail);
+  AdminSession session(std::move(*addrs), std::move(*tls), std::move(*credentials));
   return command->run(*flags, session);
 }
 

@@ -28,7 +28,8 @@ std::string make_temp_dir() {
 
 }  // namespace
 
-AdminSession::AdminSession(std::vector<std::string> namesrv_addrs, TlsOptions tls)
+AdminSession::AdminSession(std::vector<std::string> namesrv_addrs, TlsOptions tls,
+                           remoting::acl::Credentials credentials)
     : namesrv_addrs_(std::move(namesrv_addrs)) {
   if (std::getenv("FERRY_LOG") == nullptr) set_default_log_level(spdlog::level::warn);
   data_root_ = make_temp_dir();
@@ -48,6 +49,7 @@ AdminSession::AdminSession(std::vector<std::string> namesrv_addrs, TlsOptions tl
   Result<std::optional<remoting::SerializeType>> header = cli::serialize_type_from_env();
   if (!header.ok()) throw std::invalid_argument(header.error().detail);
   if (*header) cfg.rpc.request_header = **header;
+  cfg.credentials = std::move(credentials);
   instance_ = std::make_unique<client::ClientInstance>(*rt_, cfg);
   admin_ = std::make_unique<client::AdminClient>(*instance_);
   pull_ = std::make_unique<client::PullAPI>(*instance_);

@@ -21,8 +21,9 @@ namespace ferry::mqadmin {
 
 class AdminSession {
  public:
-  // `tls`: the client side (tls.client.*) of every connection (tools/cli/tls_flags.h).
-  AdminSession(std::vector<std::string> namesrv_addrs, TlsOptions tls);
+  // `tls`: the client side (tls.client.*) of every connection (tools/cli/tls_flags.h). With
+  // `credentials` (not empty) every request is signed for RocketMQ ACL.
+  AdminSession(std::vector<std::string> namesrv_addrs, TlsOptions tls, remoting::acl::Credentials credentials = {});
   ~AdminSession();
   AdminSession(const AdminSession&) = delete;
   AdminSession& operator=(const AdminSession&) = delete;

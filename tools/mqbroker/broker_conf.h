@@ -30,6 +30,9 @@ namespace ferry::tools {
 struct BrokerConf {
   broker::BrokerConfig broker;      // broker.store.root is "" (the store is the data root)
   std::string store_root_dir;       // storePathRootDir: the node's data root
+  // The plain_acl.yml (aclFilePath resolved against the folder of the file; tools/daemon/acl_keys.h);
+  // broker.acl_file_path is its name within that folder.
+  std::string acl_file;
   std::vector<std::string> warnings;  // for the log, one line each
   TlsOptions tls;                     // the tls.* keys (tools/daemon/tls_keys.h)
   std::string tls_config_file;        // tls.config.file: applied by finish_tls at start-up

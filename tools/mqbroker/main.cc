@@ -30,6 +30,7 @@
 #include "tools/daemon/daemon_log.h"
 #include "tools/daemon/dir_lock.h"
 #include "tools/daemon/open_files.h"
+#include "tools/daemon/read_only_dir.h"
 #include "tools/daemon/tls_keys.h"
 
 namespace {
@@ -167,7 +168,9 @@ int run(int argc, char** argv) {
 
   int exit_code = 0;
   {
+    tools::ReadOnlyDir acl_folder(tools::split_folder(conf.acl_file).first);
     broker::Broker broker(rt, conf.broker);
+    broker.set_acl_files(acl_folder, conf.acl_file);
     Status started = rt.block_on(start_or_clean_up(&broker));
     if (!started) {
       const std::string why = describe_start_error(started.error(), conf.broker, broker.address());

@@ -20,6 +20,7 @@
 #include "tools/daemon/config_binder.h"
 #include "tools/daemon/daemon_log.h"
 #include "tools/daemon/open_files.h"
+#include "tools/daemon/read_only_dir.h"
 #include "tools/daemon/tls_keys.h"
 #include "tools/mqnamesrv/namesrv_conf.h"
 
@@ -96,7 +97,9 @@ int run(int argc, char** argv) {
   }
   for (const auto& w : conf.warnings) rt.log().warn("{}", w);
 
+  tools::ReadOnlyDir acl_folder(tools::split_folder(conf.acl_file).first);
   namesrv::NameServer ns(rt, conf.namesrv);
+  ns.set_acl_files(acl_folder, conf.acl_file);
   Status started = ns.start();
   if (!started) {
     const std::string addr = conf.namesrv.listen_host + ":" + std::to_string(conf.namesrv.listen_port);
@@ -107,8 +110,10 @@ int run(int argc, char** argv) {
     std::fprintf(stderr, "mqnamesrv: cannot start: %s\n", why.c_str());
     return 1;
   }
-  rt.log().info("The Name Server boot success. listening at {}, data in {}, tls.server.mode={}, tls.enable={}", ns.address(),
-                conf.data_dir, tls_server_mode_name(conf.tls.server.mode), conf.tls.client.enable);
+  rt.log().info("The Name Server boot success. listening at {} (listenAddress {}), data in {}, ACL {}, tls.server.mode={}, tls.enable={}",
+                ns.address(), conf.namesrv.listen_host, conf.data_dir,
+                conf.namesrv.acl_enable ? "on (write requests need an admin signature; " + conf.acl_file + ")" : "off",
+                tls_server_mode_name(conf.tls.server.mode), conf.tls.client.enable);
   rt.on_stop_signal([&rt, &ns](int signal) {
     rt.log().info("signal {}: stopping", signal);
     ns.stop();
