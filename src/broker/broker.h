@@ -30,6 +30,7 @@
 #include "broker/consumer_offset_manager.h"
 #include "broker/consumer_offset_processor.h"
 #include "broker/consumer_services.h"
+#include "broker/admin_stats_processor.h"
 #include "broker/metadata_export_processor.h"
 #include "broker/name_server_registrar.h"
 #include "broker/pull_hold_service.h"
@@ -116,6 +117,8 @@ class Broker {
   static Task<void> launch_task(Broker* self);
   // Registers every code on `server`; the VIP server gets all but PULL_MESSAGE.
   void register_processors(remoting::RpcServer& server, ServerTag tag);
+  // The admin tools' statistics and connection codes (AdminStatsProcessor).
+  void register_admin_processors(remoting::RpcServer& server);
   Status start_servers();
   void stop_servers();
   std::optional<std::int64_t> delay_tags_code(std::string_view topic, std::string_view properties,
@@ -150,6 +153,7 @@ class Broker {
   RuntimeInfoProcessor runtime_info_;
   ConsumerServices consumer_services_;  // uses server_ only once started
   MetadataExportProcessor metadata_export_;  // 21, 43, 45: what slaves copy
+  AdminStatsProcessor admin_stats_;          // 202, 203, 204, 208: admin tools' statistics
   SlaveSync slave_sync_;
   remoting::RpcServer server_;
   remoting::RpcServer vip_server_;

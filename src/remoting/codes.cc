@@ -40,6 +40,8 @@ std::string_view request_code::name(std::int32_t code) {
     case GET_ALL_SUBSCRIPTIONGROUP_CONFIG: return "GET_ALL_SUBSCRIPTIONGROUP_CONFIG";
     case GET_TOPIC_STATS_INFO: return "GET_TOPIC_STATS_INFO";
     case GET_CONSUMER_CONNECTION_LIST: return "GET_CONSUMER_CONNECTION_LIST";
+    case GET_PRODUCER_CONNECTION_LIST: return "GET_PRODUCER_CONNECTION_LIST";
+    case WIPE_WRITE_PERM_OF_BROKER: return "WIPE_WRITE_PERM_OF_BROKER";
     case DELETE_SUBSCRIPTIONGROUP: return "DELETE_SUBSCRIPTIONGROUP";
     case GET_CONSUME_STATS: return "GET_CONSUME_STATS";
     case DELETE_TOPIC_IN_BROKER: return "DELETE_TOPIC_IN_BROKER";
@@ -49,6 +51,7 @@ std::string_view request_code::name(std::int32_t code) {
     case GET_TOPICS_BY_CLUSTER: return "GET_TOPICS_BY_CLUSTER";
     case QUERY_TOPIC_CONSUME_BY_WHO: return "QUERY_TOPIC_CONSUME_BY_WHO";
     case QUERY_DATA_VERSION: return "QUERY_DATA_VERSION";
+    case ADD_WRITE_PERM_OF_BROKER: return "ADD_WRITE_PERM_OF_BROKER";
     case SEND_MESSAGE_V2: return "SEND_MESSAGE_V2";
     case SEND_BATCH_MESSAGE: return "SEND_BATCH_MESSAGE";
     default: return {};
@@ -77,6 +80,7 @@ std::string_view response_code::name(std::int32_t code) {
     case SUBSCRIPTION_NOT_EXIST: return "SUBSCRIPTION_NOT_EXIST";
     case SUBSCRIPTION_NOT_LATEST: return "SUBSCRIPTION_NOT_LATEST";
     case SUBSCRIPTION_GROUP_NOT_EXIST: return "SUBSCRIPTION_GROUP_NOT_EXIST";
+    case CONSUMER_NOT_ONLINE: return "CONSUMER_NOT_ONLINE";
     default: return {};
   }
 }

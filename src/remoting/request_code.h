@@ -41,6 +41,8 @@ inline constexpr std::int32_t UPDATE_AND_CREATE_SUBSCRIPTIONGROUP = 200;
 inline constexpr std::int32_t GET_ALL_SUBSCRIPTIONGROUP_CONFIG = 201;
 inline constexpr std::int32_t GET_TOPIC_STATS_INFO = 202;
 inline constexpr std::int32_t GET_CONSUMER_CONNECTION_LIST = 203;
+inline constexpr std::int32_t GET_PRODUCER_CONNECTION_LIST = 204;
+inline constexpr std::int32_t WIPE_WRITE_PERM_OF_BROKER = 205;
 inline constexpr std::int32_t DELETE_SUBSCRIPTIONGROUP = 207;
 inline constexpr std::int32_t GET_CONSUME_STATS = 208;
 inline constexpr std::int32_t DELETE_TOPIC_IN_BROKER = 215;
@@ -50,6 +52,7 @@ inline constexpr std::int32_t INVOKE_BROKER_TO_RESET_OFFSET = 222;
 inline constexpr std::int32_t GET_TOPICS_BY_CLUSTER = 224;
 inline constexpr std::int32_t QUERY_TOPIC_CONSUME_BY_WHO = 300;
 inline constexpr std::int32_t QUERY_DATA_VERSION = 322;
+inline constexpr std::int32_t ADD_WRITE_PERM_OF_BROKER = 327;
 inline constexpr std::int32_t SEND_MESSAGE_V2 = 310;
 inline constexpr std::int32_t SEND_BATCH_MESSAGE = 320;
 // RocketMQ 5's GET_BROKER_HA_STATUS: a broker's replication state (body: HARuntimeInfo JSON).

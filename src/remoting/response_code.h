@@ -30,6 +30,8 @@ inline constexpr std::int32_t SUBSCRIPTION_PARSE_FAILED = 23;
 inline constexpr std::int32_t SUBSCRIPTION_NOT_EXIST = 24;
 inline constexpr std::int32_t SUBSCRIPTION_NOT_LATEST = 25;
 inline constexpr std::int32_t SUBSCRIPTION_GROUP_NOT_EXIST = 26;
+// Admin: a consumer group with no member online (GET_CONSUMER_CONNECTION_LIST and others).
+inline constexpr std::int32_t CONSUMER_NOT_ONLINE = 206;
 
 // "SUCCESS" for 0; an empty view for a code not listed above. For logs.
 std::string_view name(std::int32_t code);
