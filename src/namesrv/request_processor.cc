@@ -7,6 +7,7 @@
 
 #include "namesrv/namesrv_codes.h"
 #include "remoting/header/route_header.h"
+#include "remoting/header/write_perm_header.h"
 #include "remoting/request_code.h"
 #include "remoting/response_code.h"
 
@@ -19,7 +20,7 @@ namespace response_code = remoting::response_code;
 
 namespace {
 
-constexpr std::array<std::int32_t, 11> kCodes = {
+constexpr std::array<std::int32_t, 13> kCodes = {
     rc::PUT_KV_CONFIG,
     rc::GET_KV_CONFIG,
     rc::DELETE_KV_CONFIG,
@@ -31,6 +32,8 @@ constexpr std::array<std::int32_t, 11> kCodes = {
     namesrv_code::DELETE_TOPIC_IN_NAMESRV,
     namesrv_code::GET_KVLIST_BY_NAMESPACE,
     namesrv_code::GET_TOPICS_BY_CLUSTER,
+    rc::WIPE_WRITE_PERM_OF_BROKER,
+    rc::ADD_WRITE_PERM_OF_BROKER,
 };
 
 // RocketMQ's remark for an unknown topic (FAQUrl.suggestTodo(APPLY_TOPIC_URL) in 4.9).
@@ -66,6 +69,8 @@ RemotingCommand RequestProcessor::process(ChannelId channel, const RemotingComma
     case namesrv_code::DELETE_TOPIC_IN_NAMESRV: return delete_topic(request);
     case namesrv_code::GET_KVLIST_BY_NAMESPACE: return kv_list(request);
     case namesrv_code::GET_TOPICS_BY_CLUSTER: return topics_by_cluster(request);
+    case rc::WIPE_WRITE_PERM_OF_BROKER:
+    case rc::ADD_WRITE_PERM_OF_BROKER: return write_perm(request);
     default: break;
   }
   FERRY_UNREACHABLE("the name server's processor got request code {}, which it does not serve", request.code);
@@ -89,6 +94,19 @@ RemotingCommand RequestProcessor::cluster_info(const RemotingCommand& request) {
 
 RemotingCommand RequestProcessor::all_topics(const RemotingCommand& request) {
   return success(request, routes_.all_topics().encode());
+}
+
+RemotingCommand RequestProcessor::write_perm(const RemotingCommand& request) {
+  auto header = remoting::WritePermOfBrokerRequestHeader::from_fields(request.ext_fields);
+  if (!header) return error_reply(request, header.error().detail);
+  const bool wipe = request.code == rc::WIPE_WRITE_PERM_OF_BROKER;
+  const std::int32_t count =
+      routes_.operate_write_perm(header->broker_name, wipe ? RouteTable::WritePerm::wipe : RouteTable::WritePerm::add);
+  rt_.log().info("{} write perm of broker[{}]: {} topics", wipe ? "wipe" : "add", header->broker_name, count);
+  RemotingCommand reply = success(request);
+  reply.ext_fields = wipe ? remoting::WipeWritePermOfBrokerResponseHeader{count}.to_fields()
+                          : remoting::AddWritePermOfBrokerResponseHeader{count}.to_fields();
+  return reply;
 }
 
 RemotingCommand RequestProcessor::delete_topic(const RemotingCommand& request) {

@@ -3,7 +3,9 @@
 // Served codes (codes()): PUT/GET/DELETE_KV_CONFIG (100-102), REGISTER_BROKER (103),
 // UNREGISTER_BROKER (104), GET_ROUTEINFO_BY_TOPIC (105), GET_BROKER_CLUSTER_INFO (106),
 // GET_ALL_TOPIC_LIST_FROM_NAMESERVER (206), DELETE_TOPIC_IN_NAMESRV (216),
-// GET_KVLIST_BY_NAMESPACE (219), GET_TOPICS_BY_CLUSTER (224).
+// GET_KVLIST_BY_NAMESPACE (219), GET_TOPICS_BY_CLUSTER (224), WIPE_WRITE_PERM_OF_BROKER (205)
+// and ADD_WRITE_PERM_OF_BROKER (327) (reply header wipeTopicCount / addTopicCount;
+// remoting/header/write_perm_header.h).
 //
 // Replies:
 //  * SUCCESS (0) with the header fields / body of the code (DESIGN.md section 3).
@@ -55,6 +57,7 @@ class RequestProcessor {
   Command get_kv(const Command& request);
   Command delete_kv(const Command& request);
   Command kv_list(const Command& request);
+  Command write_perm(const Command& request);
 
   Runtime& rt_;
   const NameServerConfig& config_;
