@@ -59,5 +59,10 @@ Command reset_offset_by_time_command();
 Command update_sub_group_command();
 Command ha_status_command();
 Command promote_slave_command();
+Command consumer_connection_command();
+Command producer_connection_command();
+Command delete_sub_group_command();
+Command wipe_write_perm_command();
+Command add_write_perm_command();
 
 }  // namespace ferry::mqadmin
