@@ -64,6 +64,7 @@ Broker::Broker(Runtime& rt, BrokerConfig config)
       consumer_services_(rt, config_, store_, topics_, server_),
       metadata_export_(topics_, offsets_, consumer_services_.schedule()),
       admin_stats_(config_, store_, topics_, offsets_, consumer_services_.consumers(), consumer_services_.producers()),
+      config_admin_(rt, config_, [this] { registrar_.trigger(); }),
       slave_sync_(rt, config_, client_, registrar_,
                   SlaveSync::Tables{topics_, offsets_, consumer_services_.groups(), consumer_services_.schedule()},
                   address_, config_.broker_role == BrokerRole::slave),
@@ -164,6 +165,10 @@ void Broker::register_admin_processors(remoting::RpcServer& server) {
                              [this](RequestContext ctx) { return admin_stats_.producer_connections(std::move(ctx)); });
   server.register_processor(rc::GET_CONSUME_STATS,
                              [this](RequestContext ctx) { return admin_stats_.consume_stats(std::move(ctx)); });
+  server.register_processor(rc::UPDATE_BROKER_CONFIG,
+                             [this](RequestContext ctx) { return config_admin_.update(std::move(ctx)); });
+  server.register_processor(rc::GET_BROKER_CONFIG,
+                             [this](RequestContext ctx) { return config_admin_.get(std::move(ctx)); });
 }
 
 std::optional<std::int64_t> Broker::delay_tags_code(std::string_view topic, std::string_view properties,

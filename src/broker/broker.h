@@ -31,6 +31,7 @@
 #include "broker/consumer_offset_processor.h"
 #include "broker/consumer_services.h"
 #include "broker/admin_stats_processor.h"
+#include "broker/broker_config_processor.h"
 #include "broker/metadata_export_processor.h"
 #include "broker/name_server_registrar.h"
 #include "broker/pull_hold_service.h"
@@ -90,6 +91,9 @@ class Broker {
   void set_subscriptions(const SubscriptionLookup& s) { pull_.set_subscriptions(s); }
 
   const BrokerConfig& config() const { return config_; }
+  // Where UPDATE_BROKER_CONFIG (25) saves what it changed (the daemon's broker.conf writer);
+  // unset, changes live in memory only. Set before start().
+  void set_config_persister(BrokerConfigProcessor::Persister p) { config_admin_.set_persister(std::move(p)); }
   store::MessageStore& store() { return store_; }
   // Replication: the HA port's server (every broker runs it, as RocketMQ does, so that a promoted
   // slave serves slaves at once) and a slave's link to its master.
@@ -154,6 +158,7 @@ class Broker {
   ConsumerServices consumer_services_;  // uses server_ only once started
   MetadataExportProcessor metadata_export_;  // 21, 43, 45: what slaves copy
   AdminStatsProcessor admin_stats_;          // 202, 203, 204, 208: admin tools' statistics
+  BrokerConfigProcessor config_admin_;       // 25, 26: settings changed at run time
   SlaveSync slave_sync_;
   remoting::RpcServer server_;
   remoting::RpcServer vip_server_;

@@ -34,6 +34,8 @@ inline constexpr std::int32_t GET_BROKER_CLUSTER_INFO = 106;
 inline constexpr std::int32_t GET_ALL_TOPIC_LIST_FROM_NAMESERVER = 206;
 // Admin and operations (RocketMQ 4.9 numbers).
 inline constexpr std::int32_t GET_ALL_TOPIC_CONFIG = 21;
+inline constexpr std::int32_t UPDATE_BROKER_CONFIG = 25;
+inline constexpr std::int32_t GET_BROKER_CONFIG = 26;
 inline constexpr std::int32_t GET_BROKER_RUNTIME_INFO = 28;
 inline constexpr std::int32_t GET_ALL_CONSUMER_OFFSET = 43;
 inline constexpr std::int32_t GET_ALL_DELAY_OFFSET = 45;

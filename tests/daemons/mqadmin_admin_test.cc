@@ -166,5 +166,46 @@ TEST_F(MqadminAdminTest, WipeAndAddWritePermOnTheNameServer) {
   EXPECT_TRUE(contains(r.output, "OK, 0")) << r.output;
 }
 
+TEST_F(MqadminAdminTest, BrokerConfigChangesAtRunTimeAndInBrokerConf) {
+  RunResult r = admin({"getBrokerConfig", "-b", cluster_.broker_addr()});  // 26
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_TRUE(contains(r.output, "============" + cluster_.broker_addr() + "============")) << r.output;
+  EXPECT_TRUE(contains(r.output, "brokerName")) << r.output;
+  EXPECT_TRUE(contains(r.output, "=  broker-a\n")) << r.output;
+
+  r = admin({"updateTopic", "-t", "ConfT", "-c", "TestCluster", "-r", "1", "-w", "1"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  r = admin({"updateBrokerConfig", "-b", cluster_.broker_addr(), "-k", "brokerPermission", "-v", "4"});  // 25
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_TRUE(contains(r.output, "update broker config success, " + cluster_.broker_addr())) << r.output;
+  // Applied at once: the broker refuses writes; saved into the broker.conf it started from.
+  r = admin({"sendMessage", "-t", "ConfT", "-p", "x"});
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_TRUE(contains(read_file(dir_ / "broker.conf"), "\nbrokerPermission=4\n")) << read_file(dir_ / "broker.conf");
+  EXPECT_TRUE(contains(read_file(dir_ / "broker.conf"), "brokerName=broker-a\n"));  // the rest of the file stays
+  r = admin({"getBrokerConfig", "-c", "TestCluster"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_TRUE(contains(r.output, "brokerPermission")) << r.output;
+  EXPECT_TRUE(contains(r.output, "=  4\n")) << r.output;
+
+  r = admin({"updateBrokerConfig", "-b", cluster_.broker_addr(), "-k", "brokerPermission", "-v", "6"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  r = admin({"sendMessage", "-t", "ConfT", "-p", "x"});
+  EXPECT_EQ(r.status, 0) << r.output;
+
+  // Refusals name the key; nothing changes.
+  r = admin({"updateBrokerConfig", "-b", cluster_.broker_addr(), "-k", "listenPort", "-v", "1"});
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_TRUE(contains(r.output, "key 'listenPort' cannot change while the broker runs")) << r.output;
+  r = admin({"updateBrokerConfig", "-b", cluster_.broker_addr(), "-k", "noSuchKey", "-v", "1"});
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_TRUE(contains(r.output, "key 'noSuchKey' is not a broker setting Ferry knows")) << r.output;
+  r = admin({"updateBrokerConfig", "-b", cluster_.broker_addr(), "-k", "brokerPermission", "-v", "9"});
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_TRUE(contains(r.output, "brokerPermission: \"9\" is not 2, 4 or 6")) << r.output;
+  EXPECT_TRUE(contains(read_file(dir_ / "broker.conf"), "\nbrokerPermission=6\n"));
+  EXPECT_FALSE(contains(read_file(dir_ / "broker.conf"), "noSuchKey"));
+}
+
 }  // namespace
 }  // namespace ferry::daemons_test

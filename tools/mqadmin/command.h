@@ -64,5 +64,7 @@ Command producer_connection_command();
 Command delete_sub_group_command();
 Command wipe_write_perm_command();
 Command add_write_perm_command();
+Command update_broker_config_command();
+Command get_broker_config_command();
 
 }  // namespace ferry::mqadmin

@@ -27,6 +27,7 @@
 #include "tools/daemon/daemon_log.h"
 #include "tools/daemon/dir_lock.h"
 #include "tools/daemon/open_files.h"
+#include "tools/daemon/properties_rewrite.h"
 
 namespace {
 
@@ -158,6 +159,12 @@ int run(int argc, char** argv) {
   int exit_code = 0;
   {
     broker::Broker broker(rt, conf.broker);
+    if (conf_path) {
+      // UPDATE_BROKER_CONFIG saves what it changed into the file the broker started from.
+      broker.set_config_persister([path = *conf_path](const std::map<std::string, std::string>& changes) {
+        return tools::rewrite_properties_file(path, changes);
+      });
+    }
     Status started = rt.block_on(start_or_clean_up(&broker));
     if (!started) {
       const std::string why = describe_start_error(started.error(), conf.broker, broker.address());
