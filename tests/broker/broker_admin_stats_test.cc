@@ -4,6 +4,7 @@
 // remarks), and DELETE_SUBSCRIPTIONGROUP 207 with removeOffset.
 #include "remoting/body/admin_stats.h"
 #include "remoting/body/connection.h"
+#include "remoting/body/properties_text.h"
 #include "remoting/body/subscription_group_config.h"
 #include "remoting/header/admin_stats_header.h"
 #include "remoting/header/consumer_offset_header.h"
@@ -190,6 +191,49 @@ TEST_F(AdminStatsTest, DeleteSubscriptionGroupRemovesOffsetsOnlyWhenAsked) {
   EXPECT_TRUE(broker().offsets().query("CG2", "T", QueueId(0)).has_value());  // a group whose name starts alike
   EXPECT_TRUE(broker().offsets().query("XCG", "T", QueueId(0)).has_value());  // a group whose name ends alike
   EXPECT_EQ(consume_stats("CG", "T").offset_table.at(mq("T", 0)).consumer_offset, 0);
+}
+
+RemotingCommand update_config_request(const std::string& text) {
+  RemotingCommand r = remoting::make_request(rc::UPDATE_BROKER_CONFIG, 0);
+  r.body.assign(text.begin(), text.end());
+  return r;
+}
+
+TEST_F(AdminStatsTest, BrokerConfigChangesRunTimeKeysOnlyAndReportsAVersion) {
+  boot();
+  Call got = call(remoting::make_request(rc::GET_BROKER_CONFIG, 0));
+  ASSERT_EQ(got.reply.code, code::SUCCESS) << got.remark();
+  EXPECT_EQ(got.field("version"), R"({"counter":0,"timestamp":0})");
+  auto before = remoting::body::parse_properties_text(text_of(got.reply));
+  ASSERT_TRUE(before.ok()) << before.error().to_string();
+  EXPECT_EQ(before->at("brokerName"), "broker-a");
+  EXPECT_EQ(before->at("brokerPermission"), "6");
+  EXPECT_EQ(before->at("autoCreateTopicEnable"), "true");
+
+  // All or nothing: one refused key refuses the request, naming it.
+  Call fixed = call(update_config_request("autoCreateTopicEnable=false\nlistenPort=1\n"));
+  EXPECT_EQ(fixed.reply.code, code::SYSTEM_ERROR);
+  EXPECT_EQ(fixed.remark(), "updateBrokerConfig: key 'listenPort' cannot change while the broker runs (edit broker.conf and restart)");
+  EXPECT_TRUE(broker().config().auto_create_topic_enable);
+  Call unknown = call(update_config_request("fooBar=1"));
+  EXPECT_EQ(unknown.remark(), "updateBrokerConfig: key 'fooBar' is not a broker setting Ferry knows");
+  Call bad = call(update_config_request("slaveReadEnable=yes"));
+  EXPECT_EQ(bad.remark(), "updateBrokerConfig: slaveReadEnable: \"yes\" is not true or false");
+  Call malformed = call(update_config_request("brokerPermission 4"));
+  EXPECT_NE(malformed.remark().find("expected key=value"), std::string::npos) << malformed.remark();
+
+  // Applied at once: a new topic is no longer auto-created, writes are refused.
+  Call ok = call(update_config_request("# from mqadmin\nautoCreateTopicEnable = false\nbrokerPermission=4\n"));
+  ASSERT_EQ(ok.reply.code, code::SUCCESS) << ok.remark();
+  EXPECT_FALSE(broker().config().auto_create_topic_enable);
+  EXPECT_EQ(send(Msg{.topic = "Fresh"}).reply.code, code::NO_PERMISSION);
+  ASSERT_EQ(call(update_config_request("brokerPermission=6")).reply.code, code::SUCCESS);
+  EXPECT_EQ(send(Msg{.topic = "Fresh"}).reply.code, code::TOPIC_NOT_EXIST);
+  got = call(remoting::make_request(rc::GET_BROKER_CONFIG, 0));
+  EXPECT_NE(got.field("version").find(R"("counter":2)"), std::string::npos) << got.field("version");
+  EXPECT_NE(text_of(got.reply).find("autoCreateTopicEnable=false\n"), std::string::npos) << text_of(got.reply);
+  // An empty body changes nothing.
+  EXPECT_EQ(call(update_config_request("")).reply.code, code::SUCCESS);
 }
 
 }  // namespace
