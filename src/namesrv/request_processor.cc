@@ -20,7 +20,7 @@ namespace response_code = remoting::response_code;
 
 namespace {
 
-constexpr std::array<std::int32_t, 13> kCodes = {
+constexpr std::array<std::int32_t, 15> kCodes = {
     rc::PUT_KV_CONFIG,
     rc::GET_KV_CONFIG,
     rc::DELETE_KV_CONFIG,
@@ -34,6 +34,8 @@ constexpr std::array<std::int32_t, 13> kCodes = {
     namesrv_code::GET_TOPICS_BY_CLUSTER,
     rc::WIPE_WRITE_PERM_OF_BROKER,
     rc::ADD_WRITE_PERM_OF_BROKER,
+    rc::UPDATE_NAMESRV_CONFIG,
+    rc::GET_NAMESRV_CONFIG,
 };
 
 // RocketMQ's remark for an unknown topic (FAQUrl.suggestTodo(APPLY_TOPIC_URL) in 4.9).
@@ -51,7 +53,7 @@ RemotingCommand error_reply(const RemotingCommand& request, std::string what) {
   return make_response(request, response_code::SYSTEM_ERROR, std::move(what));
 }
 
-RequestProcessor::RequestProcessor(Runtime& rt, const NameServerConfig& config, RouteTable& routes, KvConfig& kv)
+RequestProcessor::RequestProcessor(Runtime& rt, NameServerConfig& config, RouteTable& routes, KvConfig& kv)
     : rt_(rt), config_(config), routes_(routes), kv_(kv) {}
 
 std::span<const std::int32_t> RequestProcessor::codes() { return kCodes; }
@@ -71,6 +73,8 @@ RemotingCommand RequestProcessor::process(ChannelId channel, const RemotingComma
     case namesrv_code::GET_TOPICS_BY_CLUSTER: return topics_by_cluster(request);
     case rc::WIPE_WRITE_PERM_OF_BROKER:
     case rc::ADD_WRITE_PERM_OF_BROKER: return write_perm(request);
+    case rc::UPDATE_NAMESRV_CONFIG: return update_config(request);
+    case rc::GET_NAMESRV_CONFIG: return get_config(request);
     default: break;
   }
   FERRY_UNREACHABLE("the name server's processor got request code {}, which it does not serve", request.code);

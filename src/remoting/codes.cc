@@ -55,6 +55,8 @@ std::string_view request_code::name(std::int32_t code) {
     case QUERY_DATA_VERSION: return "QUERY_DATA_VERSION";
     case ADD_WRITE_PERM_OF_BROKER: return "ADD_WRITE_PERM_OF_BROKER";
     case SEND_MESSAGE_V2: return "SEND_MESSAGE_V2";
+    case UPDATE_NAMESRV_CONFIG: return "UPDATE_NAMESRV_CONFIG";
+    case GET_NAMESRV_CONFIG: return "GET_NAMESRV_CONFIG";
     case SEND_BATCH_MESSAGE: return "SEND_BATCH_MESSAGE";
     default: return {};
   }

@@ -56,6 +56,8 @@ inline constexpr std::int32_t QUERY_TOPIC_CONSUME_BY_WHO = 300;
 inline constexpr std::int32_t QUERY_DATA_VERSION = 322;
 inline constexpr std::int32_t ADD_WRITE_PERM_OF_BROKER = 327;
 inline constexpr std::int32_t SEND_MESSAGE_V2 = 310;
+inline constexpr std::int32_t UPDATE_NAMESRV_CONFIG = 318;
+inline constexpr std::int32_t GET_NAMESRV_CONFIG = 319;
 inline constexpr std::int32_t SEND_BATCH_MESSAGE = 320;
 // RocketMQ 5's GET_BROKER_HA_STATUS: a broker's replication state (body: HARuntimeInfo JSON).
 inline constexpr std::int32_t GET_BROKER_HA_STATUS = 907;

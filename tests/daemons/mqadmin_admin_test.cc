@@ -207,5 +207,22 @@ TEST_F(MqadminAdminTest, BrokerConfigChangesAtRunTimeAndInBrokerConf) {
   EXPECT_FALSE(contains(read_file(dir_ / "broker.conf"), "noSuchKey"));
 }
 
+TEST_F(MqadminAdminTest, NamesrvConfigAndUnsupportedKeys) {
+  RunResult r = admin({"getNamesrvConfig"});  // 319
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_TRUE(contains(r.output, "============" + cluster_.namesrv_addr() + "============")) << r.output;
+  EXPECT_TRUE(contains(r.output, "orderMessageEnable")) << r.output;
+  EXPECT_TRUE(contains(r.output, "=  false\n")) << r.output;
+  r = admin({"updateNamesrvConfig", "-k", "orderMessageEnable", "-v", "true"});  // 318
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_TRUE(contains(r.output, "update name server config success!" + cluster_.namesrv_addr())) << r.output;
+  r = admin({"getNamesrvConfig"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_FALSE(contains(r.output, "=  false\n")) << r.output;
+  r = admin({"updateNamesrvConfig", "-k", "listenPort", "-v", "1"});
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_TRUE(contains(r.output, "key 'listenPort' cannot change while the NameServer runs")) << r.output;
+}
+
 }  // namespace
 }  // namespace ferry::daemons_test

@@ -66,5 +66,7 @@ Command wipe_write_perm_command();
 Command add_write_perm_command();
 Command update_broker_config_command();
 Command get_broker_config_command();
+Command update_namesrv_config_command();
+Command get_namesrv_config_command();
 
 }  // namespace ferry::mqadmin

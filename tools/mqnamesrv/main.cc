@@ -18,6 +18,7 @@
 #include "tools/daemon/config_binder.h"
 #include "tools/daemon/daemon_log.h"
 #include "tools/daemon/open_files.h"
+#include "tools/daemon/properties_rewrite.h"
 #include "tools/mqnamesrv/namesrv_conf.h"
 
 namespace {
@@ -88,6 +89,12 @@ int run(int argc, char** argv) {
   for (const auto& w : conf.warnings) rt.log().warn("{}", w);
 
   namesrv::NameServer ns(rt, conf.namesrv);
+  if (conf_path) {
+    // UPDATE_NAMESRV_CONFIG saves what it changed into the file the NameServer started from.
+    ns.set_config_persister([path = *conf_path](const std::map<std::string, std::string>& changes) {
+      return tools::rewrite_properties_file(path, changes);
+    });
+  }
   Status started = ns.start();
   if (!started) {
     const std::string addr = conf.namesrv.listen_host + ":" + std::to_string(conf.namesrv.listen_port);
