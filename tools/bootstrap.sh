@@ -15,6 +15,7 @@ packages=(
   libclang-rt-dev         # clang's fuzzer and sanitizer runtimes (not pulled in without recommends)
   procps                  # pkill/pgrep for the real-process tests and quickstart
   chromium                # headless browser: the test that mqsim's HTML report renders
+  nodejs                  # tests/interop: the ali-ons RocketMQ client (Node.js) against the daemons
 )
 
 missing=()
@@ -24,6 +25,12 @@ for p in "${packages[@]}"; do
     missing+=("$p")
   fi
 done
+
+# npm (tests/interop installs ali-ons with it) only when no npm command exists: Debian's nodejs
+# needs Debian's npm package, while NodeSource's nodejs bundles npm and conflicts with that package.
+if ! command -v npm >/dev/null 2>&1; then
+  missing+=(npm)
+fi
 
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0

@@ -1,6 +1,9 @@
 // mqbench against a real mqnamesrv and mqbroker: a 2-second async produce run and a 2-second
 // consume run from the first offset; both summaries must show messages and no error, and the
-// consumer must not receive more than was sent. A short hostile run. Also --help and bad flags.
+// consumer must not receive more than was sent. Counted runs (--messages) with batches, several
+// connections and --json, whose counts must match exactly; an e2e run at a --rate that must
+// receive every message it sent. A short hostile run. Also --help and bad flags. No figure of
+// speed is asserted.
 #include <gtest/gtest.h>
 
 #include <regex>
@@ -18,6 +21,26 @@ std::string mqbench_path() { return FERRY_MQBENCH_PATH; }
 long long summary_number(const std::string& output, const std::string& label) {
   std::smatch m;
   if (!std::regex_search(output, m, std::regex(label + R"(\s+(\d+))"))) return -1;
+  return std::stoll(m[1].str());
+}
+
+// The JSON object mqbench --json printed (the one line starting with {"sub":), or "".
+std::string json_line(const std::string& output) {
+  std::smatch m;
+  if (!std::regex_search(output, m, std::regex(R"((^|\n)(\{"sub":[^\n]*\}))"))) return "";
+  return m[2].str();
+}
+
+// The integer after "key": in `json` (the first occurrence after `after`, when given), or -1.
+long long json_number(const std::string& json, const std::string& key, const std::string& after = "") {
+  std::size_t from = 0;
+  if (!after.empty()) {
+    from = json.find("\"" + after + "\":");
+    if (from == std::string::npos) return -1;
+  }
+  std::smatch m;
+  const std::string tail = json.substr(from);
+  if (!std::regex_search(tail, m, std::regex("\"" + key + R"(":(\d+))"))) return -1;
   return std::stoll(m[1].str());
 }
 
@@ -70,6 +93,54 @@ TEST_F(MqbenchTest, SyncAndOnewayModesRun) {
   }
 }
 
+// Counted runs: every message is accounted for, whatever the batch, the mode or the connections.
+TEST_F(MqbenchTest, CountedBatchesOverSeveralConnectionsReportExactCountsAsJson) {
+  ASSERT_EQ(cluster_.start_namesrv(), "");
+  ASSERT_EQ(cluster_.start_broker(), "");
+  RunResult p = bench({"produce", "-n", cluster_.namesrv_addr(), "-t", "BatchT", "--create-topic", "-q", "4", "-s", "200",
+                       "--messages", "1000", "--batch", "16", "-m", "async", "-w", "4", "--json"});
+  ASSERT_EQ(p.status, 0) << p.output;
+  std::string j = json_line(p.output);
+  ASSERT_NE(j, "") << p.output;
+  EXPECT_EQ(json_number(j, "sent_ok"), 1000) << j;  // 62 batches of 16 and one of 8
+  EXPECT_EQ(json_number(j, "errors"), 0) << j;
+  EXPECT_EQ(json_number(j, "batch"), 16) << j;
+  EXPECT_EQ(json_number(j, "n", "latency_ms"), 1000) << j;  // one latency per message
+
+  p = bench({"produce", "-n", cluster_.namesrv_addr(), "-t", "BatchT", "-s", "200", "--messages", "500", "--batch", "7",
+             "-m", "sync", "-w", "2", "--connections", "3", "--json"});
+  ASSERT_EQ(p.status, 0) << p.output;
+  j = json_line(p.output);
+  EXPECT_EQ(json_number(j, "sent_ok"), 500) << p.output;
+  EXPECT_EQ(json_number(j, "producers"), 3) << j;
+
+  RunResult c = bench({"consume", "-n", cluster_.namesrv_addr(), "-t", "BatchT", "-g", "BatchG", "-f", "first",
+                       "--messages", "1500", "-d", "50", "--json"});
+  ASSERT_EQ(c.status, 0) << c.output;
+  j = json_line(c.output);
+  EXPECT_EQ(json_number(j, "received"), 1500) << c.output;
+  EXPECT_EQ(json_number(j, "foreign"), 0) << j;
+  EXPECT_EQ(json_number(j, "errors"), 0) << j;
+  EXPECT_EQ(json_number(j, "n", "e2e_ms"), 1500) << j;
+}
+
+// e2e at a rate: every message sent ok is received once, and each has an end-to-end latency.
+TEST_F(MqbenchTest, E2eAtARateReceivesEveryMessageItSent) {
+  ASSERT_EQ(cluster_.start_namesrv(), "");
+  ASSERT_EQ(cluster_.start_broker(), "");
+  RunResult r = bench({"e2e", "-n", cluster_.namesrv_addr(), "-t", "E2eT", "--create-topic", "-q", "4", "-s", "128",
+                       "--rate", "400", "--messages", "600", "--json"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  const std::string j = json_line(r.output);
+  ASSERT_NE(j, "") << r.output;
+  EXPECT_EQ(json_number(j, "sent_ok", "produce"), 600) << j;
+  EXPECT_EQ(json_number(j, "received", "consume"), 600) << j;
+  EXPECT_EQ(json_number(j, "n", "e2e_ms"), 600) << j;
+  EXPECT_EQ(json_number(j, "missing"), 0) << j;
+  EXPECT_EQ(json_number(j, "rate_target"), 400) << j;
+  EXPECT_NE(r.output.find("--- mqbench e2e ---"), std::string::npos) << r.output;  // the human part, on stderr
+}
+
 // mqbench hostile against a real broker, found through the NameServer: it completes and reports
 // every case beside the baseline (its figures are for docs/benchmarks.md; none is asserted here).
 TEST_F(MqbenchTest, HostileReportsEveryCaseAgainstTheBaseline) {
@@ -114,6 +185,18 @@ TEST_F(MqbenchTest, HelpAndBadFlags) {
   r = bench({"produce", "-t", "T", "-s", "8"});
   EXPECT_EQ(r.status, 2) << r.output;
   r = bench({"consume", "-t", "T", "-f", "middle"});
+  EXPECT_EQ(r.status, 2) << r.output;
+  r = bench({"e2e", "--help"});
+  EXPECT_EQ(r.status, 0) << r.output;
+  for (const char* flag : {"--rate N", "--batch N", "--connections N", "--json", "--tail-s S"}) {
+    EXPECT_NE(r.output.find(flag), std::string::npos) << flag << " in\n" << r.output;
+  }
+  r = bench({"produce", "-t", "T", "-m", "oneway", "--batch", "4"});
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("not with --mode oneway"), std::string::npos) << r.output;
+  r = bench({"produce", "-t", "T", "-p", "2", "--connections", "2"});
+  EXPECT_EQ(r.status, 2) << r.output;
+  r = bench({"e2e", "-t", "T", "--rate", "0"});
   EXPECT_EQ(r.status, 2) << r.output;
   r = bench({"bogus"});
   EXPECT_EQ(r.status, 2) << r.output;

@@ -1,5 +1,6 @@
 // mqbench: throughput and latency of a running Ferry (or RocketMQ) cluster through Ferry's client
-// library. `mqbench produce` and `mqbench consume`, each in its own file, and `mqbench hostile`
+// library. `mqbench produce`, `mqbench consume` and `mqbench e2e` (both at once), each in its own
+// file, and `mqbench hostile`
 // (raw frames, tools/bench/wire_conn.h); docs/benchmarks.md
 // describes what each number means.
 #pragma once
@@ -16,5 +17,6 @@ inline constexpr int kExitUsage = 2;    // bad flags
 int produce_main(std::span<const std::string> args);
 int consume_main(std::span<const std::string> args);
 int hostile_main(std::span<const std::string> args);  // mqbench_hostile.cc
+int e2e_main(std::span<const std::string> args);      // mqbench_e2e.cc
 
 }  // namespace ferry::bench

@@ -99,10 +99,16 @@ BodyMaker::BodyMaker(std::size_t size_bytes) : templ_(size_bytes, 0) {
   }
 }
 
+std::int64_t wall_now_us() {
+  const auto wall = std::chrono::system_clock::now().time_since_epoch();
+  return std::chrono::duration_cast<std::chrono::microseconds>(wall).count();
+}
+
 std::vector<std::uint8_t> BodyMaker::make(std::uint32_t producer, std::uint64_t sequence) const {
   std::vector<std::uint8_t> b = templ_;
   put_be(b, 12, producer, 4);
   put_be(b, 16, sequence, 8);
+  put_be(b, 24, static_cast<std::uint64_t>(wall_now_us()), 8);
   put_be(b, 8, crc_of_tail(b), 4);
   return b;
 }
@@ -114,6 +120,12 @@ BodyCheck check_body(const std::vector<std::uint8_t>& body) {
   std::uint32_t stored = 0;
   for (std::size_t i = 8; i < 12; ++i) stored = (stored << 8) | body[i];
   return stored == crc_of_tail(body) ? BodyCheck::ok : BodyCheck::corrupt;
+}
+
+std::int64_t body_stamp_us(const std::vector<std::uint8_t>& body) {
+  std::uint64_t v = 0;
+  for (std::size_t i = 24; i < 32 && i < body.size(); ++i) v = (v << 8) | body[i];
+  return static_cast<std::int64_t>(v);
 }
 
 void ErrorTally::add(const std::string& kind, const std::string& example) {
@@ -160,6 +172,18 @@ std::string ms_text(std::int64_t us) { return fmt::format("{:.2f}", static_cast<
 std::string percentiles_text(const LatencyHistogram& h) {
   return fmt::format("p50 {} p99 {} p999 {} max {}", ms_text(h.percentile_us(50)), ms_text(h.percentile_us(99)),
                      ms_text(h.percentile_us(99.9)), ms_text(h.max_us()));
+}
+
+}  // namespace ferry::bench
+
+namespace ferry::bench {
+
+std::string json_latency(const LatencyHistogram& h) {
+  auto ms = [](double us) { return us / 1000.0; };
+  return fmt::format("{{\"p50\":{:.3f},\"p99\":{:.3f},\"p999\":{:.3f},\"max\":{:.3f},\"mean\":{:.3f},\"n\":{}}}",
+                     ms(static_cast<double>(h.percentile_us(50))), ms(static_cast<double>(h.percentile_us(99))),
+                     ms(static_cast<double>(h.percentile_us(99.9))), ms(static_cast<double>(h.max_us())), ms(h.mean_us()),
+                     h.count());
 }
 
 }  // namespace ferry::bench

@@ -7,7 +7,12 @@
 //   bytes 8..11  CRC-32 (the zlib polynomial) of bytes 12.., big-endian
 //   bytes 12..15 producer index, big-endian
 //   bytes 16..23 sequence number within the producer, big-endian
-//   bytes 24..   filler (printable pseudo-random characters, the same for every message)
+//   bytes 24..31 the producer's wall clock (system_clock) in microseconds since the epoch when it
+//                made the body, just before the send call; big-endian
+//   bytes 32..   filler (printable pseudo-random characters, the same for every message)
+// The consumer's end-to-end latency is its wall clock at receipt minus bytes 24..31 (microsecond
+// resolution, unlike the message's millisecond born timestamp); across machines it is only as
+// good as their clocks' agreement.
 #pragma once
 
 #include <chrono>
@@ -30,7 +35,7 @@
 namespace ferry::bench {
 
 inline constexpr std::string_view kBodyMagic = "MQBENCH1";
-inline constexpr std::size_t kBodyHeaderBytes = 24;
+inline constexpr std::size_t kBodyHeaderBytes = 32;
 
 // The loop runtime and where its (unused) data root lives; the directory is removed on
 // destruction. Client logs go to stderr at "warn" unless FERRY_LOG says otherwise.
@@ -51,10 +56,14 @@ class BenchRuntime {
   std::unique_ptr<AsioRuntime> rt_;
 };
 
+// The wall clock in microseconds since the epoch (the body's stamp, the consumer's receipt).
+std::int64_t wall_now_us();
+
 // Builds message bodies of `size_bytes` (>= kBodyHeaderBytes) in the format above.
 class BodyMaker {
  public:
   explicit BodyMaker(std::size_t size_bytes);
+  // Stamped with wall_now_us().
   std::vector<std::uint8_t> make(std::uint32_t producer, std::uint64_t sequence) const;
 
  private:
@@ -65,6 +74,8 @@ enum class BodyCheck : std::uint8_t { ok, foreign, corrupt };
 // ok: an mqbench body whose CRC matches; foreign: not an mqbench body (too short or no magic);
 // corrupt: an mqbench body whose CRC does not match.
 BodyCheck check_body(const std::vector<std::uint8_t>& body);
+// Bytes 24..31 of a body check_body() called ok.
+std::int64_t body_stamp_us(const std::vector<std::uint8_t>& body);
 
 // Counts failures by kind and keeps the first detail of each kind (bounded: at most
 // kKindsMax kinds, later new kinds count as "other").
@@ -112,5 +123,7 @@ Task<void> until_tick(WakeSignal& wake, SteadyTime start, int tick);
 std::string ms_text(std::int64_t us);
 // "p50 0.62 p99 2.31 p999 4.10 max 6.02" of `h`, in ms.
 std::string percentiles_text(const LatencyHistogram& h);
+// {"p50":0.62,"p99":2.31,"p999":4.1,"max":6.02,"mean":0.7,"n":1000} of `h`, in ms.
+std::string json_latency(const LatencyHistogram& h);
 
 }  // namespace ferry::bench

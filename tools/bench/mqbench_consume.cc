@@ -1,44 +1,22 @@
-// mqbench consume: one push consumer (clustering, its own ClientInstance) in a consumer group for
-// S seconds; the listener returns CONSUME_SUCCESS for every message.
-//
-// Per message, in the listener (an offload thread of the runtime): the end-to-end latency, the
-// wall clock now minus the message's born timestamp (the producer's clock when it built the
-// message; ms resolution, so up to 1 ms high; meaningful only when producer and consumer clocks
-// agree: a born time in the future is counted and recorded as 0), the body size, and the body's
-// mqbench checksum (mqbench_common.h): a body that carries the mqbench magic but a wrong CRC is
-// an error ("corrupt body"); a body without the magic is "foreign" (another producer), not an
-// error. Messages with reconsumeTimes > 0 are counted as redelivered.
-//
-// The listener threads and the report loop share the counters under one mutex. The summary's
-// throughput divides by the whole run and, separately, by the time between the first and the last
-// message received (the time the consumer was busy, e.g. draining a backlog from --from first).
+// mqbench consume (and the consuming half of mqbench e2e): mqbench_consume.h has the contract.
+#include "tools/bench/mqbench_consume.h"
+
 #include <fmt/format.h>
 
 #include <cstdio>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 #include "client/push_consumer.h"
 #include "runtime/wake_signal.h"
 #include "tools/bench/mqbench.h"
-#include "tools/bench/mqbench_common.h"
 
 namespace ferry::bench {
 
 namespace {
 
 constexpr std::string_view kSub = "consume";
-
-struct Options {
-  std::vector<std::string> namesrv;
-  std::string topic;
-  std::string group;
-  std::string expression = "*";
-  std::int64_t seconds = 10;
-  bool from_first = false;
-  int threads = 20;
-  int batch = 1;
-};
 
 // What the listener threads record; every field under `mu`.
 struct Counters {
@@ -58,7 +36,9 @@ struct Counters {
   std::optional<SteadyTime> last;
 
   void on_message(const MessageExt& m, std::int64_t now_us, SteadyTime at) {
-    std::int64_t e2e_us = now_us - m.born_timestamp_ms * 1000;
+    const BodyCheck check = check_body(m.body);
+    const std::int64_t sent_us = check == BodyCheck::ok ? body_stamp_us(m.body) : m.born_timestamp_ms * 1000;
+    std::int64_t e2e_us = now_us - sent_us;
     if (e2e_us < 0) {
       ++born_in_future;
       e2e_us = 0;
@@ -70,7 +50,7 @@ struct Counters {
     bytes_interval += m.body.size();
     bytes_total += m.body.size();
     if (m.reconsume_times > 0) ++redelivered;
-    switch (check_body(m.body)) {
+    switch (check) {
       case BodyCheck::ok: break;
       case BodyCheck::foreign: ++foreign; break;
       case BodyCheck::corrupt:
@@ -84,36 +64,36 @@ struct Counters {
   }
 };
 
-class ConsumeBench {
- public:
-  ConsumeBench(Options o, BenchRuntime& br) : o_(std::move(o)), br_(br), counters_(std::make_shared<Counters>()) {}
+}  // namespace
 
-  Task<int> run();
+struct ConsumeBench::State {
+  State(ConsumeOptions o, BenchRuntime& b) : o(std::move(o)), br(b), counters(std::make_shared<Counters>()) {}
+  FILE* human() const { return o.json ? stderr : stdout; }
 
- private:
-  static Task<void> reporter(ConsumeBench* b);
-  void print_summary(SteadyTime start, SteadyTime end);
-
-  const Options o_;
-  BenchRuntime& br_;
-  std::shared_ptr<Counters> counters_;  // shared with the listener (it may outlive the bench)
-  std::unique_ptr<client::ClientInstance> ci_;
-  std::unique_ptr<client::PushConsumer> consumer_;
-  std::unique_ptr<WakeSignal> report_wake_;
-  bool stopping_ = false;
-  bool reporter_running_ = false;
-  SteadyTime start_{};
+  const ConsumeOptions o;
+  BenchRuntime& br;
+  std::shared_ptr<Counters> counters;  // shared with the listener (it may outlive the bench)
+  std::unique_ptr<client::ClientInstance> ci;
+  std::unique_ptr<client::PushConsumer> consumer;
+  std::unique_ptr<WakeSignal> report_wake;
+  bool started = false;  // the consumer started (so stop() shuts it down)
+  bool stopping = false;
+  bool reporter_running = false;
+  SteadyTime start{};
+  SteadyTime end{};
 };
 
-Task<void> ConsumeBench::reporter(ConsumeBench* b) {
-  SteadyTime last = b->start_;
-  for (int tick = 1; !b->stopping_; ++tick) {
-    Task<void> tick_wait = until_tick(*b->report_wake_, b->start_, tick);
+namespace {
+
+Task<void> reporter(ConsumeBench::State* b) {
+  SteadyTime last = b->start;
+  for (int tick = 1; !b->stopping; ++tick) {
+    Task<void> tick_wait = until_tick(*b->report_wake, b->start, tick);
     co_await std::move(tick_wait);
-    if (b->stopping_) break;
+    if (b->stopping) break;
     std::string line;
     {
-      Counters& c = *b->counters_;
+      Counters& c = *b->counters;
       std::lock_guard<std::mutex> lock(c.mu);
       const SteadyTime at = steady_now();
       const double secs = seconds_between(last, at);
@@ -127,77 +107,106 @@ Task<void> ConsumeBench::reporter(ConsumeBench* b) {
       c.bytes_interval = 0;
       c.corrupt_interval = 0;
     }
-    std::fputs(line.c_str(), stdout);
-    std::fflush(stdout);
+    std::fputs(line.c_str(), b->human());
+    std::fflush(b->human());
   }
-  b->reporter_running_ = false;
+  b->reporter_running = false;
 }
 
-Task<int> ConsumeBench::run() {
-  ci_ = std::make_unique<client::ClientInstance>(br_.rt(), br_.client_config(o_.namesrv, 0));
+}  // namespace
+
+ConsumeBench::ConsumeBench(ConsumeOptions o, BenchRuntime& br) : s_(std::make_unique<State>(std::move(o), br)) {}
+ConsumeBench::~ConsumeBench() = default;
+
+std::uint64_t ConsumeBench::received() const {
+  std::lock_guard<std::mutex> lock(s_->counters->mu);
+  return s_->counters->received_total;
+}
+
+bool ConsumeBench::pulling() const {
+  if (!s_->consumer) return false;
+  const std::size_t held = s_->consumer->held_queues().size();
+  return held > 0 && s_->consumer->stats().pulls >= held;
+}
+
+Task<int> ConsumeBench::open() {
+  State& b = *s_;
+  b.ci = std::make_unique<client::ClientInstance>(b.br.rt(), b.br.client_config(b.o.namesrv, 1000));
   client::PushConsumerConfig pc;
-  pc.group = o_.group;
-  pc.consume_from_where = o_.from_first ? client::ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET
-                                        : client::ConsumeFromWhere::CONSUME_FROM_LAST_OFFSET;
-  pc.consume_threads = o_.threads;
-  pc.consume_message_batch_max_size = o_.batch;
-  consumer_ = std::make_unique<client::PushConsumer>(*ci_, pc);
-  std::shared_ptr<Counters> counters = counters_;
+  pc.group = b.o.group;
+  pc.consume_from_where = b.o.from_first ? client::ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET
+                                         : client::ConsumeFromWhere::CONSUME_FROM_LAST_OFFSET;
+  pc.consume_threads = b.o.threads;
+  pc.consume_message_batch_max_size = b.o.batch;
+  b.consumer = std::make_unique<client::PushConsumer>(*b.ci, pc);
+  std::shared_ptr<Counters> counters = b.counters;
   client::ConcurrentListener listener = [counters](const std::vector<MessageExt>& msgs, client::ConsumeConcurrentlyContext&) {
-    const auto wall = std::chrono::system_clock::now().time_since_epoch();
-    const std::int64_t now_us = std::chrono::duration_cast<std::chrono::microseconds>(wall).count();
+    const std::int64_t now_us = wall_now_us();
     const SteadyTime at = steady_now();
     std::lock_guard<std::mutex> lock(counters->mu);
     for (const MessageExt& m : msgs) counters->on_message(m, now_us, at);
     return client::ConsumeConcurrentlyStatus::CONSUME_SUCCESS;
   };
-  Status st = consumer_->subscribe(o_.topic, o_.expression);
+  Status st = b.consumer->subscribe(b.o.topic, b.o.expression);
   if (st.ok()) {
-    consumer_->set_listener(std::move(listener));
-    st = consumer_->start();
+    b.consumer->set_listener(std::move(listener));
+    st = b.consumer->start();
   }
   if (!st.ok()) {
     std::fprintf(stderr, "mqbench consume: %s\n", st.error().to_string().c_str());
-    Task<void> t = ci_->shutdown();
-    co_await std::move(t);
     co_return kExitFailed;
   }
-  std::fputs(fmt::format("mqbench consume: topic {} ({}), group {}, from {}, {} listener thread(s), batch {}, {} s\n",
-                         o_.topic, o_.expression, o_.group, o_.from_first ? "first" : "last", o_.threads, o_.batch,
-                         o_.seconds)
+  b.started = true;
+  std::string limits = fmt::format("{} s", b.o.seconds);
+  if (b.o.messages > 0) limits += fmt::format(" or {} messages", b.o.messages);
+  std::fputs(fmt::format("mqbench consume: topic {} ({}), group {}, from {}, {} listener thread(s), batch {}, {}\n",
+                         b.o.topic, b.o.expression, b.o.group, b.o.from_first ? "first" : "last", b.o.threads, b.o.batch,
+                         limits)
                  .c_str(),
-             stdout);
-  std::fflush(stdout);
-
-  start_ = steady_now();
-  report_wake_ = std::make_unique<WakeSignal>(br_.rt());
-  reporter_running_ = true;
-  br_.rt().spawn(reporter(this), "mqbench-report");
-  co_await br_.rt().sleep(std::chrono::seconds(o_.seconds));
-  stopping_ = true;
-  report_wake_->wake();
-  const SteadyTime end = steady_now();
-  while (reporter_running_) co_await br_.rt().sleep(std::chrono::milliseconds(5));
-  // Stop consuming before the summary: persists the group's offsets, unregisters it.
-  Task<void> stop = consumer_->shutdown();
-  co_await std::move(stop);
-  print_summary(start_, end);
-  Task<void> t = ci_->shutdown();
-  co_await std::move(t);
-  std::lock_guard<std::mutex> lock(counters_->mu);
-  co_return counters_->errors.total() == 0 ? kExitOk : kExitFailed;
+             b.human());
+  std::fflush(b.human());
+  b.start = steady_now();
+  b.report_wake = std::make_unique<WakeSignal>(b.br.rt());
+  b.reporter_running = true;
+  b.br.rt().spawn(reporter(&b), "mqbench-report");
+  co_return kExitOk;
 }
 
-void ConsumeBench::print_summary(SteadyTime start, SteadyTime end) {
-  Counters& c = *counters_;
+Task<void> ConsumeBench::wait(std::function<bool(std::uint64_t received)> enough) {
+  State& b = *s_;
+  const SteadyTime deadline = b.start + std::chrono::seconds(b.o.seconds);
+  while (steady_now() < deadline) {
+    const std::uint64_t got = received();
+    if (b.o.messages > 0 && got >= static_cast<std::uint64_t>(b.o.messages)) break;
+    if (enough && enough(got)) break;
+    co_await b.br.rt().sleep(std::chrono::milliseconds(10));
+  }
+}
+
+Task<void> ConsumeBench::stop() {
+  State& b = *s_;
+  b.stopping = true;
+  if (b.report_wake) b.report_wake->wake();
+  b.end = steady_now();
+  while (b.reporter_running) co_await b.br.rt().sleep(std::chrono::milliseconds(5));
+  // Stop consuming before the summary: persists the group's offsets, unregisters it.
+  if (b.started) {
+    Task<void> stop = b.consumer->shutdown();
+    co_await std::move(stop);
+  }
+}
+
+void ConsumeBench::summary() {
+  State& b = *s_;
+  Counters& c = *b.counters;
   std::lock_guard<std::mutex> lock(c.mu);
-  const double secs = seconds_between(start, end);
+  const double secs = seconds_between(b.start, b.end);
   const double tps = secs > 0 ? static_cast<double>(c.received_total) / secs : 0.0;
   const double mbs = secs > 0 ? static_cast<double>(c.bytes_total) / secs / 1e6 : 0.0;
-  const client::PushConsumer::Stats& st = consumer_->stats();
+  const client::PushConsumer::Stats& st = b.consumer->stats();
   std::string out = "\n--- mqbench consume summary ---\n";
-  out += fmt::format("topic {}, group {}, from {}, {} listener thread(s), batch {}\n", o_.topic, o_.group,
-                     o_.from_first ? "first" : "last", o_.threads, o_.batch);
+  out += fmt::format("topic {}, group {}, from {}, {} listener thread(s), batch {}\n", b.o.topic, b.o.group,
+                     b.o.from_first ? "first" : "last", b.o.threads, b.o.batch);
   out += fmt::format("duration:      {:.2f} s\n", secs);
   out += fmt::format("received:      {} ({} not from mqbench, {} redelivered)\n", c.received_total, c.foreign, c.redelivered);
   out += fmt::format("errors:        {}\n", c.errors.total());
@@ -209,23 +218,54 @@ void ConsumeBench::print_summary(SteadyTime start, SteadyTime end) {
                        static_cast<double>(c.received_total) / busy, busy);
   }
   out += "\n";
-  out += fmt::format("e2e ms:        avg {}, {} (n={}, now - born timestamp{})\n",
+  out += fmt::format("e2e ms:        avg {}, {} (n={}, now - body stamp or born timestamp{})\n",
                      ms_text(static_cast<std::int64_t>(c.total.mean_us())), percentiles_text(c.total), c.total.count(),
                      c.born_in_future > 0 ? fmt::format("; {} born in the future, as 0", c.born_in_future) : "");
   out += fmt::format("pulls:         {} ({} messages), flow-control pauses {}\n", st.pulls, st.pulled_messages,
                      st.flow_controlled);
-  std::fputs(out.c_str(), stdout);
-  std::fflush(stdout);
+  std::fputs(out.c_str(), b.human());
+  std::fflush(b.human());
 }
+
+std::string ConsumeBench::json_members() const {
+  const State& b = *s_;
+  Counters& c = *b.counters;
+  std::lock_guard<std::mutex> lock(c.mu);
+  const double secs = seconds_between(b.start, b.end);
+  double busy_tps = 0;
+  if (c.first && c.last && *c.last > *c.first) {
+    busy_tps = static_cast<double>(c.received_total) / seconds_between(*c.first, *c.last);
+  }
+  return fmt::format(
+      "\"received\":{},\"foreign\":{},\"redelivered\":{},\"errors\":{},\"seconds\":{:.3f},\"msgs_per_s\":{:.1f},"
+      "\"busy_msgs_per_s\":{:.1f},\"mb_per_s\":{:.3f},\"e2e_ms\":{}",
+      c.received_total, c.foreign, c.redelivered, c.errors.total(), secs,
+      secs > 0 ? static_cast<double>(c.received_total) / secs : 0.0, busy_tps,
+      secs > 0 ? static_cast<double>(c.bytes_total) / secs / 1e6 : 0.0, json_latency(c.total));
+}
+
+Task<int> ConsumeBench::close() {
+  State& b = *s_;
+  if (b.ci) {
+    Task<void> t = b.ci->shutdown();
+    co_await std::move(t);
+  }
+  std::lock_guard<std::mutex> lock(b.counters->mu);
+  co_return b.counters->errors.total() == 0 ? kExitOk : kExitFailed;
+}
+
+namespace {
 
 const std::vector<cli::FlagSpec> kSpecs = {
     {'t', "topic", "TOPIC", "topic to consume", true},
     {'g', "group", "GROUP", "consumer group (default mqbench_consumer)"},
     {'e', "expression", "EXPR", "tag expression, e.g. 'TagA || TagB' (default *)"},
-    {'d', "seconds", "S", "how long to consume (default 10)"},
+    {'d', "seconds", "S", "how long to consume at most (default 10; 3600 with --messages)"},
+    {0, "messages", "N", "stop once N messages were received (default: no count)"},
     {'f', "from", "WHERE", "where a queue without a committed offset starts: first | last (default last)"},
     {0, "threads", "N", "listener calls at once (consumeThreadMax, default 20)"},
     {0, "batch", "N", "messages per listener call (consumeMessageBatchMaxSize, default 1)"},
+    {0, "json", "", "print the summary's figures as one JSON object on stdout (the rest goes to stderr)"},
 };
 
 }  // namespace
@@ -236,27 +276,50 @@ int consume_main(std::span<const std::string> args) {
   if (const int* code = std::get_if<int>(&parsed)) return *code;
   BenchArgs& a = std::get<BenchArgs>(parsed);
   const cli::ParsedFlags& f = a.flags;
-  Options o;
+  ConsumeOptions o;
   o.namesrv = a.namesrv;
   o.topic = *f.get("topic");
   o.group = f.get_or("group", "mqbench_consumer");
   o.expression = f.get_or("expression", "*");
-  Result<std::int64_t> seconds = f.int_in("seconds", 1, 86400, 10);
+  Result<std::int64_t> messages = f.int_in("messages", 1, std::int64_t{1} << 40, 0);
+  Result<std::int64_t> seconds = f.int_in("seconds", 1, 86400, f.has("messages") ? 3600 : 10);
   Result<std::int64_t> threads = f.int_in("threads", 1, 256, 20);
   Result<std::int64_t> batch = f.int_in("batch", 1, 1024, 1);
-  for (const auto* r : {&seconds, &threads, &batch}) {
+  for (const auto* r : {&messages, &seconds, &threads, &batch}) {
     if (!r->ok()) return usage_error(kSub, r->error().detail);
   }
+  o.messages = *messages;
   o.seconds = *seconds;
   o.threads = static_cast<int>(*threads);
   o.batch = static_cast<int>(*batch);
   const std::string from = f.get_or("from", "last");
   if (from != "first" && from != "last") return usage_error(kSub, fmt::format("--from: '{}' is not first or last", from));
   o.from_first = from == "first";
+  o.json = f.has("json");
+  const bool json = o.json;
 
   BenchRuntime br(static_cast<std::size_t>(o.threads));
   auto bench = std::make_unique<ConsumeBench>(std::move(o), br);
-  const int code = br.rt().block_on(bench->run());
+  auto run = [](ConsumeBench* b, bool json) -> Task<int> {
+    Task<int> ot = b->open();
+    if (const int opened = co_await std::move(ot); opened != kExitOk) {
+      Task<int> ct = b->close();
+      (void)co_await std::move(ct);
+      co_return opened;
+    }
+    Task<void> wt = b->wait({});
+    co_await std::move(wt);
+    Task<void> st = b->stop();
+    co_await std::move(st);
+    b->summary();
+    if (json) {
+      std::fputs(fmt::format("{{\"sub\":\"consume\",{}}}\n", b->json_members()).c_str(), stdout);
+      std::fflush(stdout);
+    }
+    Task<int> ct = b->close();
+    co_return co_await std::move(ct);
+  };
+  const int code = br.rt().block_on(run(bench.get(), json));
   bench.reset();
   return code;
 }

@@ -4,7 +4,12 @@
 // fdatasync() per batch of 1, 16 and 256 records.
 //
 //   store_bench [--messages N] [--sync-messages M] [--size BYTES] [--queues Q] [--file-mb MB]
-//               [--dir DIR] [--only async|sync] [--repeat R]
+//               [--dir DIR] [--only async|sync|raw] [--repeat R]
+//
+// `--only raw` measures no store: only the file system's synced sequential write bandwidth
+// (pwrite + fdatasync every 256 records, M records, median of R) and the latency of one
+// fdatasync (M/10 times a record's pwrite then fdatasync, each timed: p50 / p99 / max), for
+// tools/bench/compare.sh, which shows a broker's SYNC_FLUSH figures beside them.
 //
 // Modes (each on a fresh store directory):
 //   ASYNC_FLUSH            N puts from one task; the 500 ms flush loop runs in the background
@@ -236,6 +241,39 @@ Row run_baseline(const Options& o, const std::string& name, std::int64_t n, std:
   return row;
 }
 
+// M/10 single-record pwrite + fdatasync pairs, each timed (the latency a SYNC_FLUSH send cannot
+// beat); prints one line.
+void run_sync_latency(const Options& o, std::int64_t record_bytes) {
+  const std::string path = o.dir + "/sync-latency";
+  const int fd = ::open(path.c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0644);
+  if (fd < 0) {
+    std::perror("open sync-latency");
+    std::exit(1);
+  }
+  const std::int64_t n = std::max<std::int64_t>(o.sync_messages / 10, 1);
+  std::vector<char> record(static_cast<std::size_t>(record_bytes), 'r');
+  std::vector<std::int64_t> ns;
+  ns.reserve(static_cast<std::size_t>(n));
+  off_t at = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const auto t0 = Clock::now();
+    if (::pwrite(fd, record.data(), record.size(), at) != static_cast<ssize_t>(record.size()) || ::fdatasync(fd) != 0) {
+      std::perror("pwrite + fdatasync");
+      std::exit(1);
+    }
+    ns.push_back(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count());
+    at += static_cast<off_t>(record.size());
+  }
+  ::close(fd);
+  ::unlink(path.c_str());
+  std::sort(ns.begin(), ns.end());
+  auto pct = [&](double p) {
+    return static_cast<double>(ns[static_cast<std::size_t>(p / 100.0 * static_cast<double>(ns.size() - 1) + 0.5)]) / 1e6;
+  };
+  std::printf("fdatasync latency: p50 %.3f ms p99 %.3f ms max %.3f ms (n=%lld, one %lld-byte pwrite + fdatasync each)\n",
+              pct(50), pct(99), pct(100), static_cast<long long>(n), static_cast<long long>(record_bytes));
+}
+
 std::int64_t record_bytes_for(const Options& o) {
   // The size of one stored record for this body and these properties (as the store encodes it).
   const MessageSource src(o.size, o.queues, 1);
@@ -284,12 +322,13 @@ int main(int argc, char** argv) {
       o.repeat = std::atoi(value());
     } else if (a == "--dir") {
       o.dir = value();
-    } else if (a == "--only" && i + 1 < argc && (std::string(argv[i + 1]) == "async" || std::string(argv[i + 1]) == "sync")) {
+    } else if (a == "--only" && i + 1 < argc &&
+               (std::string(argv[i + 1]) == "async" || std::string(argv[i + 1]) == "sync" || std::string(argv[i + 1]) == "raw")) {
       o.only = value();
     } else {
       std::fprintf(stderr,
                    "usage: %s [--messages N] [--sync-messages M] [--size BYTES] [--queues Q] "
-                   "[--file-mb MB] [--dir DIR] [--only async|sync] [--repeat R]\n", argv[0]);
+                   "[--file-mb MB] [--dir DIR] [--only async|sync|raw] [--repeat R]\n", argv[0]);
       return a == "--help" ? 0 : 2;
     }
   }
@@ -314,6 +353,20 @@ int main(int argc, char** argv) {
   std::printf("store_bench: %lld-byte bodies (%lld-byte records), %d queues, %lld MiB CommitLog files, in %s\n\n",
               static_cast<long long>(o.size), static_cast<long long>(record), o.queues,
               static_cast<long long>(o.file_mb), o.dir.c_str());
+
+  if (o.only == "raw") {
+    std::vector<Row> runs;
+    for (int r = 0; r < o.repeat; ++r) runs.push_back(run_baseline(o, "pwrite + fdatasync/256", o.sync_messages, record, 256));
+    const Row m = median(runs);
+    std::printf("raw synced write: %.1f MB/s, %.0f records/s (pwrite + fdatasync every 256 records, %lld records, median of %d)\n",
+                m.mbps(), m.rate(), static_cast<long long>(m.messages), o.repeat);
+    run_sync_latency(o, record);
+    if (own_dir) {
+      std::error_code ignored;
+      std::filesystem::remove_all(o.dir, ignored);
+    }
+    return 0;
+  }
 
   // Each mode runs `repeat` times, alternating with its baseline so that both see the same
   // machine; the table shows the median run of each (the machine's background varies).

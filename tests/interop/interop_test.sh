@@ -1,0 +1,188 @@
+#!/usr/bin/env bash
+# A real third-party RocketMQ client against Ferry's daemons: the Node.js package ali-ons 3.12.0
+# (docs/interop.md). Installs it once into a cache outside the build tree, starts mqnamesrv and
+# mqbroker on free ports in a temp folder (tools/quickstart.sh does that part, as for
+# quickstart_test.sh), then runs the cases below; any failure exits 1.
+#
+#   interop_test.sh REPO_ROOT BIN_DIR
+#
+# Exits 77 (ctest SKIP_RETURN_CODE) only when ali-ons is not cached and the npm registry cannot
+# be reached. Environment:
+#   FERRY_INTEROP_CACHE   where ali-ons is installed (default
+#                         ${XDG_CACHE_HOME:-$HOME/.cache}/ferry/interop/ali-ons-3.12.0)
+#   FERRY_KEEP_TEST_DIRS=1  keep the temp folder (data, daemon and client logs) and print it
+#   FERRY_ACCESS_KEY, FERRY_SECRET_KEY   passed to the Node scripts: ali-ons signs its requests
+set -uo pipefail
+
+ROOT="$1"
+BIN="$2"
+HERE="$ROOT/tests/interop"
+CACHE="${FERRY_INTEROP_CACHE:-${XDG_CACHE_HOME:-${HOME:?neither FERRY_INTEROP_CACHE, XDG_CACHE_HOME nor HOME is set}/.cache}/ferry/interop/ali-ons-3.12.0}"
+QS="$ROOT/tools/quickstart.sh"
+SKIP=77
+
+TMP="$(mktemp -d "${TMPDIR:-/tmp}/ferry-interop-XXXXXX")"
+export FERRY_QUICKSTART_DATA="$TMP/data" FERRY_QUICKSTART_BIN="$BIN"
+export FERRY_INTEROP_LOG="$TMP/ali-ons.log"
+
+cleanup() {
+  "$QS" stop >/dev/null 2>&1 || true
+  if [ "${FERRY_KEEP_TEST_DIRS:-0}" = "1" ]; then echo "kept $TMP"; else rm -rf "$TMP"; fi
+}
+trap cleanup EXIT
+
+fail() {
+  echo "FAIL: $*" >&2
+  for f in "$FERRY_QUICKSTART_DATA/broker.out" "$FERRY_INTEROP_LOG"; do
+    [ -f "$f" ] && { echo "--- last lines of $f" >&2; tail -n 25 "$f" >&2; }
+  done
+  exit 1
+}
+
+step() { printf '\n== %s\n' "$*"; }
+
+# --- ali-ons, installed once ------------------------------------------------------------------
+command -v node >/dev/null || fail "node is not installed (tools/bootstrap.sh installs nodejs and npm)"
+command -v npm >/dev/null || fail "npm is not installed (tools/bootstrap.sh installs nodejs and npm)"
+lock_sum="$(sha256sum "$HERE/package-lock.json" | cut -d' ' -f1)"
+installed() {
+  [ -f "$CACHE/node_modules/ali-ons/package.json" ] && [ "$(cat "$CACHE/.ferry-lock-sha256" 2>/dev/null)" = "$lock_sum" ]
+}
+if ! installed; then
+  mkdir -p "$(dirname "$CACHE")" || fail "cannot create $(dirname "$CACHE")"
+  # One installer at a time (ctest runs of several checkouts share the cache); the others wait
+  # here and find it installed.
+  exec 9>"$CACHE.lock" || fail "cannot open $CACHE.lock"
+  flock -w 900 9 || fail "another run held $CACHE.lock for 15 minutes"
+fi
+if ! installed; then
+  step "installing ali-ons 3.12.0 into $CACHE (npm ci from tests/interop/package-lock.json)"
+  # One look-up of the package itself, with short retries: an unreachable registry answers in
+  # seconds, not after npm's default minute of retries.
+  if ! timeout 30 npm view ali-ons@3.12.0 version --fetch-retries=1 --fetch-retry-mintimeout=1000 \
+      --fetch-retry-maxtimeout=2000 --fetch-timeout=10000 >"$TMP/npm-view.log" 2>&1; then
+    echo "SKIP: ali-ons 3.12.0 is not in $CACHE and the npm registry ($(npm config get registry 2>/dev/null)) cannot be reached:"
+    if [ -s "$TMP/npm-view.log" ]; then tail -n 5 "$TMP/npm-view.log"; else echo "  (no answer within 30 s)"; fi
+    exit $SKIP
+  fi
+  rm -rf "$CACHE".partial-*  # left by an interrupted install (none runs: this run holds the lock)
+  stage="$(mktemp -d "$CACHE.partial-XXXXXX")" || fail "cannot create a folder beside $CACHE"
+  chmod 755 "$stage"  # mktemp made it 0700
+  cp "$HERE/package.json" "$HERE/package-lock.json" "$stage/"
+  if ! timeout 600 npm ci --prefix "$stage" --no-audit --no-fund --loglevel=error >"$TMP/npm-ci.log" 2>&1; then
+    cat "$TMP/npm-ci.log" >&2
+    rm -rf "$stage"
+    fail "npm ci of ali-ons 3.12.0 failed (the registry answered a moment ago)"
+  fi
+  echo "$lock_sum" >"$stage/.ferry-lock-sha256"
+  # Only a complete install takes the cache's name (an interrupted one leaves a *.partial-*).
+  rm -rf "$CACHE"
+  mv -T "$stage" "$CACHE" || fail "cannot rename $stage to $CACHE"
+  installed || fail "ali-ons is still not in $CACHE after npm ci"
+fi
+exec 9>&-
+export NODE_PATH="$CACHE/node_modules"
+node -e 'const v = require("ali-ons/package.json").version; if (v !== "3.12.0") { console.error("ali-ons " + v); process.exit(1); }' ||
+  fail "the cached ali-ons in $CACHE is not 3.12.0"
+echo "ali-ons 3.12.0 from $CACHE, node $(node --version)"
+
+# --- the cluster ------------------------------------------------------------------------------
+step "starting mqnamesrv and mqbroker (tools/quickstart.sh, data in $TMP/data)"
+timeout 60 "$QS" >"$TMP/quickstart.out" 2>&1 || { cat "$TMP/quickstart.out"; fail "quickstart.sh could not start the cluster"; }
+# shellcheck disable=SC1091
+. "$FERRY_QUICKSTART_DATA/ports.env"
+export FERRY_NAMESRV="127.0.0.1:$QS_NAMESRV_PORT"
+# The first 16 hex digits of every offset msgId this broker hands out: 127.0.0.1 and its port.
+FERRY_BROKER_HEX="$(printf '7F000001%08X' "$QS_BROKER_PORT")"
+export FERRY_BROKER_HEX
+echo "NameServer $FERRY_NAMESRV, broker 127.0.0.1:$QS_BROKER_PORT"
+
+admin() { timeout 60 "$BIN/mqadmin" "$@" -n "$FERRY_NAMESRV"; }
+produce() { timeout 120 node "$HERE/produce.js" "$@" || fail "produce.js $*"; }
+consume() { timeout 120 node "$HERE/consume.js" "$@" || fail "consume.js $*"; }
+# Prints "msgId tag key body" per line of a produce.js output, sorted.
+sent_table() { node -e '
+  for (const l of require("fs").readFileSync(process.argv[1], "utf8").split("\n").filter(Boolean)) {
+    const m = JSON.parse(l); console.log([m.msgId, m.tag, m.key, m.body].join(" "));
+  }' "$1" | sort; }
+
+T=InteropTopic
+# 1 -------------------------------------------------------------------------------------------
+step "1. mqadmin updateTopic creates $T with 4 queues"
+for topic in "$T" InteropBig InteropRetry InteropResume InteropFromFerry; do
+  out="$(admin updateTopic -t "$topic" -c DefaultCluster -r 4 -w 4 2>&1)" || fail "updateTopic $topic: $out"
+  [[ "$out" == *success* ]] || fail "updateTopic $topic did not say success: $out"
+done
+route="$(admin topicRoute -t "$T" 2>&1)" || fail "topicRoute $T: $route"
+[[ "$route" =~ broker-a\ +4\ +4\ +6 ]] || fail "the route of $T does not show 4 read and 4 write queues, perm 6: $route"
+
+# 2 -------------------------------------------------------------------------------------------
+step "2. the ali-ons producer sends 1,000 messages with tags and keys"
+produce --topic "$T" --count 1000 --prefix interop --tags TagA,TagB,TagC --out "$TMP/sent.jsonl"
+[ "$(wc -l <"$TMP/sent.jsonl")" -eq 1000 ] || fail "produce.js recorded $(wc -l <"$TMP/sent.jsonl") results, not 1000"
+[ "$(grep -o '"msgId":"[0-9A-F]*"' "$TMP/sent.jsonl" | sort -u | wc -l)" -eq 1000 ] ||
+  fail "the 1,000 sends did not get 1,000 distinct msgIds"
+status="$(admin topicStatus -t "$T" 2>&1)" || fail "topicStatus $T: $status"
+total="$(awk '$1 == "broker-a" { n += $4 - $3 } END { print n + 0 }' <<<"$status")"
+[ "$total" -eq 1000 ] || fail "topicStatus counts $total messages in $T, not 1000: $status"
+
+# 3 -------------------------------------------------------------------------------------------
+step "3. an ali-ons consumer (clustering) receives exactly those bodies, tags and keys"
+consume --topic "$T" --group GID_INTEROP_ALL --expect "$TMP/sent.jsonl"
+
+# 4 -------------------------------------------------------------------------------------------
+step "4. a tag-filtered subscription ('TagB', ali-ons' default consumeFromWhere) gets only TagB"
+consume --topic "$T" --group GID_INTEROP_TAGB --sub TagB --only-tag TagB --from default --expect "$TMP/sent.jsonl"
+
+# 5 -------------------------------------------------------------------------------------------
+step "5. a 10,000-byte body (compressed by the client) arrives intact"
+produce --topic InteropBig --count 2 --prefix big --body-bytes 10000 --tags Big --out "$TMP/big.jsonl"
+consume --topic InteropBig --group GID_INTEROP_BIG --expect "$TMP/big.jsonl" --expect-compressed
+big_id="$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8").split("\n")[0]).msgId)' "$TMP/big.jsonl")"
+view="$(admin queryMsgById -i "$big_id" 2>&1)" || fail "queryMsgById $big_id: $view"
+[[ "$view" == *"big-0 line 0 0"* ]] || fail "mqadmin queryMsgById does not show the decompressed body of $big_id: ${view:0:600}"
+
+# 6 -------------------------------------------------------------------------------------------
+step "6. a handler that throws once gets each message again through %RETRY%GID_INTEROP_RETRY"
+produce --topic InteropRetry --count 3 --prefix retry --out "$TMP/retry.jsonl"
+consume --topic InteropRetry --group GID_INTEROP_RETRY --expect "$TMP/retry.jsonl" --throw-once --timeout-ms 60000
+status="$(admin topicStatus -t %RETRY%GID_INTEROP_RETRY 2>&1)" || fail "topicStatus %RETRY%GID_INTEROP_RETRY: $status"
+retry_total="$(awk '$1 == "broker-a" { n += $4 - $3 } END { print n + 0 }' <<<"$status")"
+[ "$retry_total" -eq 3 ] || fail "%RETRY%GID_INTEROP_RETRY holds $retry_total messages, not the 3 sent back: $status"
+
+# 7 -------------------------------------------------------------------------------------------
+step "7. the consumer stops, more messages arrive, it restarts and resumes at its committed offsets"
+produce --topic InteropResume --count 40 --prefix before --out "$TMP/resume1.jsonl"
+consume --topic InteropResume --group GID_INTEROP_RESUME --expect "$TMP/resume1.jsonl"
+progress="$(admin consumerProgress -g GID_INTEROP_RESUME -t InteropResume 2>&1)" || fail "consumerProgress: $progress"
+committed="$(awk '$1 == "InteropResume" { n += $5 } END { print n + 0 }' <<<"$progress")"
+[ "$committed" -eq 40 ] || fail "the group committed $committed of 40 offsets when it stopped: $progress"
+produce --topic InteropResume --count 20 --prefix after --out "$TMP/resume2.jsonl"
+# Only the 20 new messages may arrive (any of the first 40 is "unexpected"), and every queue must
+# start at the offset committed before the stop.
+consume --topic InteropResume --group GID_INTEROP_RESUME --expect "$TMP/resume2.jsonl" --resume-after "$TMP/resume1.jsonl"
+
+# 8 -------------------------------------------------------------------------------------------
+step "8. mqadmin queryMsgByKey finds a message the Node producer sent"
+want="$(grep '"key":"interop-key-7"' "$TMP/sent.jsonl")"
+want_id="$(grep -o '"msgId":"[0-9A-F]*"' <<<"$want" | cut -d'"' -f4)"
+found="$(admin queryMsgByKey -t "$T" -k interop-key-7 2>&1)" || fail "queryMsgByKey: $found"
+[[ "$found" =~ $want_id.*TagB.*interop-7 ]] || fail "queryMsgByKey interop-key-7 does not show $want_id, TagB, body interop-7: $found"
+
+# 9 -------------------------------------------------------------------------------------------
+step "9a. Ferry's consumer (mqadmin consumeMessage) reads the 1,000 messages ali-ons produced"
+got="$(admin consumeMessage -t "$T" -c 1000 --timeout 30000 2>&1)" || fail "consumeMessage: ${got:0:2000}"
+[[ "$got" == *"Received 1000 messages from topic $T"* ]] || fail "consumeMessage did not receive 1000 messages: $(tail -n 3 <<<"$got")"
+# Columns: Broker Queue Offset MsgId Tags Keys StoreDate StoreTime Body
+awk '$1 == "broker-a" { print $4, $5, $6, $9 }' <<<"$got" | sort >"$TMP/ferry-read.txt"
+sent_table "$TMP/sent.jsonl" >"$TMP/sent.txt"
+diff -u "$TMP/sent.txt" "$TMP/ferry-read.txt" >"$TMP/9a.diff" ||
+  fail "what mqadmin read (msgId tag key body) differs from what ali-ons sent: $(head -n 20 "$TMP/9a.diff")"
+
+step "9b. ali-ons reads what Ferry's producer (mqadmin sendMessage) sent"
+out="$(admin sendMessage -t InteropFromFerry -p 'ferry-{i}' -g FerryTag -k ferry-key -c 30 2>&1)" || fail "sendMessage: $out"
+for i in $(seq 0 29); do printf '{"body":"ferry-%d","tag":"FerryTag","key":"ferry-key"}\n' "$i"; done >"$TMP/ferry-sent.jsonl"
+consume --topic InteropFromFerry --group GID_INTEROP_FROM_FERRY --expect "$TMP/ferry-sent.jsonl"
+
+echo
+echo "PASS: ali-ons 3.12.0 against Ferry"
