@@ -96,7 +96,7 @@ TEST_F(MqadminAdminTest, ConnectionsStatsAndGroupDeletion) {
     EXPECT_TRUE(contains(r.output, "Topic: StatsT")) << r.output;
     EXPECT_TRUE(contains(r.output, "MessageModel: CLUSTERING")) << r.output;
 
-    auto producer = bench({"produce", "-t", "StatsT", "-g", "PGX", "-m", "sync", "-w", "1", "-s", "24", "-d", "120"});
+    auto producer = bench({"produce", "-t", "StatsT", "-g", "PGX", "-m", "sync", "-w", "1", "-s", "32", "-d", "120"});
     r = admin_until_ok({"producerConnection", "-g", "PGX", "-t", "StatsT"}, kOnline);  // 204
     ASSERT_EQ(r.status, 0) << r.output << producer->output();
     auto producers = table_rows(r.output, "#No");

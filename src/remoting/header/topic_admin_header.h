@@ -72,7 +72,7 @@ struct DeleteSubscriptionGroupRequestHeader {
     using H = DeleteSubscriptionGroupRequestHeader;
     return header_table("DeleteSubscriptionGroupRequestHeader",
                         required("groupName", &H::group_name),
-                        optional("removeOffset", &H::remove_offset));
+                        only_if_true("removeOffset", &H::remove_offset));
   }
   // Errors (Errc::invalid_argument) name the missing or malformed field.
   static Result<DeleteSubscriptionGroupRequestHeader> from_fields(const ExtFields& f) {
