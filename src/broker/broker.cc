@@ -69,7 +69,9 @@ Broker::Broker(Runtime& rt, BrokerConfig config)
                   SlaveSync::Tables{topics_, offsets_, consumer_services_.groups(), consumer_services_.schedule()},
                   address_, config_.broker_role == BrokerRole::slave),
       server_(rt, config_.rpc),
-      vip_server_(rt, config_.rpc) {
+      vip_server_(rt, config_.rpc),
+      client_calls_(server_, vip_server_),
+      client_admin_(rt, config_, store_, topics_, offsets_, consumer_services_.consumers(), client_calls_) {
   register_processors(server_, ServerTag::main);
   register_processors(vip_server_, ServerTag::vip);
   pull_.set_subscriptions(consumer_services_.subscriptions());
@@ -153,6 +155,15 @@ void Broker::register_processors(remoting::RpcServer& server, ServerTag tag) {
                              [this](RequestContext ctx) { return metadata_export_.all_consumer_offsets(std::move(ctx)); });
   server.register_processor(rc::GET_ALL_DELAY_OFFSET,
                              [this](RequestContext ctx) { return metadata_export_.all_delay_offsets(std::move(ctx)); });
+  // Broker-to-client requests (client_admin_processor.h).
+  server.register_processor(rc::INVOKE_BROKER_TO_RESET_OFFSET,
+                            [this](RequestContext ctx) { return client_admin_.reset_offset(std::move(ctx)); });
+  server.register_processor(rc::INVOKE_BROKER_TO_GET_CONSUMER_STATUS,
+                            [this](RequestContext ctx) { return client_admin_.consumer_status(std::move(ctx)); });
+  server.register_processor(rc::GET_CONSUMER_RUNNING_INFO,
+                            [this](RequestContext ctx) { return client_admin_.running_info(std::move(ctx)); });
+  server.register_processor(rc::CONSUME_MESSAGE_DIRECTLY,
+                            [this](RequestContext ctx) { return client_admin_.consume_directly(std::move(ctx)); });
   register_admin_processors(server);
 }
 

@@ -17,7 +17,8 @@
 // 12/33 query and view, 17/215 topic admin, 28 runtime info (BrokerStats), 21/43/45 whole
 // metadata tables for slaves (MetadataExportProcessor); through ConsumerServices: 34/35/38 client
 // registrations, 36 send-back, 41/42 queue locks, 200/201/207 subscription groups, and the
-// delivery of delayed messages. Other components add theirs through register_processor().
+// delivery of delayed messages; through ClientAdminProcessor: 222/223/307/309, which the broker
+// answers by asking its clients. Other components add theirs through register_processor().
 // A slave (broker_role slave) copies its master's metadata every slave_sync_interval
 // (SlaveSync, fed the master's address by the registrar).
 #pragma once
@@ -27,6 +28,8 @@
 
 #include "broker/broker_config.h"
 #include "broker/broker_stats.h"
+#include "broker/client_admin_processor.h"
+#include "broker/client_calls.h"
 #include "broker/consumer_offset_manager.h"
 #include "broker/consumer_offset_processor.h"
 #include "broker/consumer_services.h"
@@ -162,6 +165,8 @@ class Broker {
   SlaveSync slave_sync_;
   remoting::RpcServer server_;
   remoting::RpcServer vip_server_;
+  ClientCalls client_calls_;                  // calls to clients over server_ / vip_server_
+  ClientAdminProcessor client_admin_;         // 222, 223, 307, 309: the broker asks its clients
 };
 
 }  // namespace ferry::broker

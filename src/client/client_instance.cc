@@ -54,6 +54,7 @@ ClientInstance::ClientInstance(Runtime& rt, ClientConfig config)
   rpc_.register_processor(rc::NOTIFY_CONSUMER_IDS_CHANGED, [this](remoting::RequestContext ctx) {
     return on_consumer_ids_changed(this, std::move(ctx));
   });
+  register_broker_requests();
 }
 
 ClientInstance::~ClientInstance() {

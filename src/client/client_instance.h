@@ -18,6 +18,13 @@
 // when a producer or consumer registers. Before each round, brokers that no route mentions any
 // more are forgotten (RocketMQ's cleanOfflineBroker).
 //
+// Broker-to-client requests (client_requests.cc; docs/client.md): RESET_CONSUMER_CLIENT_OFFSET
+// (220, oneway), GET_CONSUMER_STATUS_FROM_CLIENT (221), GET_CONSUMER_RUNNING_INFO (307) and
+// CONSUME_MESSAGE_DIRECTLY (309) go to the registered consumer of the request's group
+// (ConsumerHandle). 221 answers an empty table for a group not registered here; 307 and 309 answer
+// SYSTEM_ERROR "The Consumer Group <G> not exist in this consumer" (RocketMQ's remark); a bad
+// header or body gets SYSTEM_ERROR naming the field (220, oneway: a log line).
+//
 // Consumers: every rebalance interval (20 s), and at once when a broker sends
 // NOTIFY_CONSUMER_IDS_CHANGED (served on the instance's RpcClient), each registered consumer is
 // asked to rebalance (ConsumerHandle::rebalance_soon); every 5 s (first after 10 s) to persist
@@ -146,6 +153,8 @@ class ClientInstance {
   std::uint64_t heartbeat_rounds() const { return heartbeat_rounds_; }
   std::uint64_t heartbeats_accepted() const { return heartbeats_accepted_; }
   std::uint64_t notifications() const { return notifications_; }
+  // Broker-to-client requests served (220, 221, 307, 309), whatever their outcome.
+  std::uint64_t broker_requests() const { return broker_requests_; }
 
  private:
   static Task<void> poll_loop(ClientInstance* self);
@@ -155,6 +164,15 @@ class ClientInstance {
   static Task<void> persist_loop(ClientInstance* self);
   static Task<std::optional<remoting::RemotingCommand>> on_consumer_ids_changed(ClientInstance* self,
                                                                                remoting::RequestContext ctx);
+  // client_requests.cc
+  void register_broker_requests();
+  ConsumerHandle* find_consumer(const std::string& group) const;
+  static Task<std::optional<remoting::RemotingCommand>> on_reset_offset(ClientInstance* self, remoting::RequestContext ctx);
+  static Task<std::optional<remoting::RemotingCommand>> on_consumer_status(ClientInstance* self,
+                                                                          remoting::RequestContext ctx);
+  static Task<std::optional<remoting::RemotingCommand>> on_running_info(ClientInstance* self, remoting::RequestContext ctx);
+  static Task<std::optional<remoting::RemotingCommand>> on_consume_directly(ClientInstance* self,
+                                                                           remoting::RequestContext ctx);
   Task<Result<TopicRouteData>> fetch_route(std::string topic);
   void apply_route(const std::string& topic, TopicRouteData route, bool force);
   void clean_offline_brokers();
@@ -183,6 +201,7 @@ class ClientInstance {
   std::uint64_t heartbeats_accepted_ = 0;
   std::uint64_t heartbeat_unsupported_logged_ = 0;
   std::uint64_t notifications_ = 0;
+  std::uint64_t broker_requests_ = 0;
   WakeSignal rebalance_wake_;
   std::unique_ptr<Producer> inner_producer_;  // destroyed first (explicitly, in ~ClientInstance)
   OwnedTasks tasks_;  // last: destroyed first, before what its frames use

@@ -161,9 +161,17 @@ Task<void> ConsumeService::consume_concurrently(ConsumeRequest r) {
   };
   ++ctx_.stats.listener_calls;
   ++pq->in_listener;
+  const MonoTime call_began = ctx_.rt.now();
   Task<void> t = ctx_.rt.offload(std::move(fn));
   co_await std::move(t);
   --pq->in_listener;
+  pq->last_consume_time = ctx_.rt.now();
+  if (ctx_.rates != nullptr) {
+    const bool ok = call->status == ConsumeConcurrentlyStatus::CONSUME_SUCCESS;
+    const auto n = static_cast<std::int64_t>(call->msgs.size());
+    const std::int64_t acked = ok ? std::min<std::int64_t>(n, std::int64_t{call->ctx.ack_index} + 1) : 0;
+    ctx_.rates->consumed(pq->queue().topic, acked, n - acked, pq->last_consume_time - call_began, pq->last_consume_time);
+  }
   if (pq->dropped()) co_return;  // given up meanwhile: the new holder consumes again
 
   const auto n = static_cast<std::int32_t>(call->msgs.size());
@@ -293,9 +301,17 @@ Task<void> ConsumeService::consume_orderly(std::shared_ptr<ProcessQueue> pq) {
     };
     ++ctx_.stats.listener_calls;
     ++pq->in_listener;
+    const MonoTime call_began = ctx_.rt.now();
     Task<void> t = ctx_.rt.offload(std::move(fn));
     co_await std::move(t);
     --pq->in_listener;
+    pq->last_consume_time = ctx_.rt.now();
+    if (ctx_.rates != nullptr) {
+      const auto n = static_cast<std::int64_t>(call->msgs.size());
+      const bool ok = call->status == ConsumeOrderlyStatus::SUCCESS;
+      ctx_.rates->consumed(pq->queue().topic, ok ? n : 0, ok ? 0 : n, pq->last_consume_time - call_began,
+                           pq->last_consume_time);
+    }
 
     bool suspend = call->status == ConsumeOrderlyStatus::SUSPEND_CURRENT_QUEUE_A_MOMENT;
     if (suspend) {

@@ -88,6 +88,22 @@ class ProcessQueue {
   MonoTime last_lock_time() const { return last_lock_time_; }
   bool previously_locked() const { return previously_locked_; }
   void set_previously_locked() { previously_locked_ = true; }
+  // When a pull of this queue last found messages and a listener call on it last ended (monotonic;
+  // epoch before the first). GET_CONSUMER_RUNNING_INFO reports them.
+  MonoTime last_pull_time{};
+  MonoTime last_consume_time{};
+  // The cached offsets' smallest and largest, nullopt when nothing is cached.
+  std::optional<std::pair<QueueOffset, QueueOffset>> cached_range() const {
+    std::optional<QueueOffset> lo;
+    std::optional<QueueOffset> hi;
+    for (const auto* m : {&msgs_, &consuming_}) {
+      if (m->empty()) continue;
+      if (!lo || m->begin()->first < *lo) lo = m->begin()->first;
+      if (!hi || m->rbegin()->first > *hi) hi = m->rbegin()->first;
+    }
+    if (!lo) return std::nullopt;
+    return std::make_pair(*lo, *hi);
+  }
   // A listener is running for this queue (a removal waits for it: the orderly broker lock must
   // not be released while a message of the queue is being consumed).
   int in_listener = 0;

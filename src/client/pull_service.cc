@@ -53,6 +53,7 @@ Task<void> PullService::pull_loop(PullService* self, std::shared_ptr<ProcessQueu
       if (committed && committed->value() > 0) req.commit_offset = committed;
     }
     ++self->ctx_.stats.pulls;
+    const MonoTime pull_began = self->ctx_.rt.now();
     Task<Result<PullResult>> pt = self->pull_api_.pull(std::move(req));
     Result<PullResult> r = co_await std::move(pt);
     if (!self->running_ || pq->dropped()) break;
@@ -66,6 +67,11 @@ Task<void> PullService::pull_loop(PullService* self, std::shared_ptr<ProcessQueu
         pq->set_next_offset(r->next_begin_offset);
         pq->set_pulled_from(r->pulled_from_broker_id);
         self->ctx_.stats.pulled_messages += r->messages.size();
+        pq->last_pull_time = self->ctx_.rt.now();
+        if (self->ctx_.rates != nullptr) {
+          self->ctx_.rates->pulled(mq.topic, static_cast<std::int64_t>(r->messages.size()), pq->last_pull_time - pull_began,
+                                   pq->last_pull_time);
+        }
         if (!r->messages.empty()) self->consume_.dispatch(pq, std::move(r->messages));
         break;
       case PullStatus::NO_NEW_MSG:

@@ -90,8 +90,12 @@ Status PushConsumer::start() {
 }
 
 void PushConsumer::build_jobs(WallMs consume_timestamp_ms) {
+  std::vector<std::string> subscribed;
+  for (const auto& [topic, s] : subscriptions_) subscribed.push_back(topic);
+  rates_ = std::make_unique<ConsumeRates>(subscribed);
+  start_timestamp_ms_ = rt_.wall_ms();
   const PushContext ctx{.ci = ci_, .rt = rt_, .config = config_, .offsets = *offsets_, .tasks = tasks_,
-                        .stats = stats_, .orderly = orderly()};
+                        .stats = stats_, .orderly = orderly(), .rates = rates_.get()};
   // The links point back through this object: each job is built before the one that serves it.
   ConsumeService::Links links;
   links.lock = [this](MessageQueue mq) { return rebalance_->lock_one(std::move(mq)); };

@@ -46,6 +46,7 @@
 #include <vector>
 
 #include "client/client_instance.h"
+#include "client/consume_rates.h"
 #include "client/consume_service.h"
 #include "client/consumer_config.h"
 #include "client/consumer_handle.h"
@@ -86,6 +87,15 @@ class PushConsumer final : public ConsumerHandle {
   void on_subscribe_queues_changed(const std::string& topic, const std::vector<MessageQueue>& queues) override;
   void rebalance_soon() override;
   void persist_offsets_soon() override;
+  // Broker-to-client requests (consumer_handle.h; docs/client.md): 220 restarts the held queues
+  // of the topic at the given offsets (PushRebalance::reset_offsets), 221 answers the in-memory
+  // offsets of the topic's queues, 307 the subscriptions, held queues, offsets, rates and
+  // configuration, 309 calls the listener once (consume_directly.h).
+  void reset_offsets(const std::string& topic, const std::map<MessageQueue, QueueOffset>& offsets) override;
+  std::map<MessageQueue, QueueOffset> offsets_of(const std::string& topic) const override;
+  std::optional<remoting::body::ConsumerRunningInfo> running_info() const override;
+  Task<std::optional<remoting::body::ConsumeMessageDirectlyResult>> consume_directly(MessageExt msg,
+                                                                                    std::string broker_name) override;
 
   // One rebalance round now (coalesced with a running one), one persist round, one lock round.
   Task<void> rebalance();
@@ -125,7 +135,9 @@ class PushConsumer final : public ConsumerHandle {
   bool started_ = false;
   bool running_ = false;
   bool persisting_ = false;
+  WallMs start_timestamp_ms_ = 0;  // when start() ran (PROP_CONSUMER_START_TIMESTAMP)
   Stats stats_;
+  std::unique_ptr<ConsumeRates> rates_;  // built by start(), before the jobs that record into it
   // Built by start(), in this order (each refers to the one before); destroyed after tasks_.
   std::unique_ptr<ConsumeService> consume_;
   std::unique_ptr<PullService> pull_;

@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "client/client_instance.h"
+#include "client/consume_rates.h"
 #include "client/consumer_config.h"
 #include "client/offset_store.h"
 #include "client/owned_tasks.h"
@@ -30,6 +31,7 @@ struct PushConsumerStats {
   std::uint64_t send_back_failed = 0;       // both failed: consumed again locally
   std::uint64_t expired = 0;                // consume_timeout passed: sent back, removed
   std::uint64_t lock_rounds = 0;            // PushRebalance: lock_all() rounds
+  std::uint64_t offset_resets = 0;          // PushRebalance: queues restarted by RESET_CONSUMER_CLIENT_OFFSET
 };
 
 struct PushContext {
@@ -40,6 +42,7 @@ struct PushContext {
   OwnedTasks& tasks;
   PushConsumerStats& stats;
   bool orderly = false;  // the listener is orderly (fixed at start())
+  ConsumeRates* rates = nullptr;  // pull and consume rates per topic (running info); owned by the consumer
 
   bool clustering() const { return config.message_model == MessageModel::CLUSTERING; }
   // Orderly clustering consumers consume a queue only while they hold its broker lock.

@@ -157,6 +157,38 @@ Task<void> PushRebalance::release_all() {
   }
 }
 
+// ---- offset resets -----------------------------------------------------------------------------
+
+std::size_t PushRebalance::reset_offsets(const std::string& topic, const std::map<MessageQueue, QueueOffset>& offsets) {
+  if (!running_) return 0;
+  std::vector<MessageQueue> reset;
+  for (auto& [mq, pq] : queues_) {
+    if (mq.topic != topic) continue;
+    auto target = offsets.find(mq);
+    if (target == offsets.end()) continue;
+    FERRY_ASSERT(target->second >= QueueOffset(0), "reset of {} to the negative offset {}", mq.to_string(), target->second);
+    pq->drop();
+    auto fresh = std::make_shared<ProcessQueue>(mq, target->second);
+    if (ctx_.needs_locks()) {
+      fresh->set_locked(pq->locked(), pq->last_lock_time());
+      if (pq->previously_locked()) fresh->set_previously_locked();
+    }
+    ctx_.rt.log().info("group '{}': {} restarts at offset {} (reset; it was at {})", ctx_.config.group, mq.to_string(),
+                       target->second, pq->next_offset());
+    pq = fresh;
+    ctx_.offsets.update(mq, target->second, false);
+    ++ctx_.stats.offset_resets;
+    reset.push_back(mq);
+    pull_.start(fresh);
+  }
+  if (!reset.empty()) ctx_.tasks.spawn(persist_queues(this, reset), "consumer-persist-reset");
+  return reset.size();
+}
+
+Task<void> PushRebalance::persist_queues(PushRebalance* self, std::vector<MessageQueue> mqs) {
+  for (const MessageQueue& mq : mqs) co_await self->ctx_.offsets.persist(mq);
+}
+
 // ---- the table ---------------------------------------------------------------------------------
 
 std::vector<MessageQueue> PushRebalance::held_queues() const {

@@ -71,6 +71,17 @@ class PushRebalance {
   Task<void> release_all();
   void clear() { queues_.clear(); }
 
+  // RESET_CONSUMER_CLIENT_OFFSET: every held queue of `topic` named in `offsets` restarts there
+  // at once — its ProcessQueue is dropped (its pull loop and consume requests stop and never
+  // commit), a new one takes its place in the table from the new offset (orderly clustering: with
+  // the old one's lock state), the in-memory offset is set (also backwards) and its pull loop
+  // started; then the new offsets are persisted (in ctx.tasks). Queues not held are left alone (their
+  // holders get the same request). RocketMQ suspends the consumer and waits 10 s for listener
+  // calls in flight; Ferry does not wait, as a dropped queue's late results are ignored — but an
+  // orderly listener already running on the old cache may overlap the first call on the new one.
+  // Returns how many queues restarted. Nothing after stop().
+  std::size_t reset_offsets(const std::string& topic, const std::map<MessageQueue, QueueOffset>& offsets);
+
   // The queues held now (sorted), their ProcessQueues (in queue order), one of them (nullptr
   // when not held).
   std::vector<MessageQueue> held_queues() const;
@@ -86,6 +97,8 @@ class PushRebalance {
   Task<void> update_queue_table(std::string topic, std::vector<MessageQueue> allocated);
   // false: the queue stays (an orderly listener runs on it).
   Task<bool> remove_queue(std::shared_ptr<ProcessQueue> pq);
+  // Persists the offsets of `mqs` (after a reset).
+  static Task<void> persist_queues(PushRebalance* self, std::vector<MessageQueue> mqs);
 
   const PushContext ctx_;
   const std::vector<std::string> topics_;

@@ -51,6 +51,13 @@ inline constexpr std::int32_t DELETE_TOPIC_IN_BROKER = 215;
 inline constexpr std::int32_t DELETE_TOPIC_IN_NAMESRV = 216;
 inline constexpr std::int32_t GET_KVLIST_BY_NAMESPACE = 219;
 inline constexpr std::int32_t INVOKE_BROKER_TO_RESET_OFFSET = 222;
+// The broker asks its clients (docs/client.md, "Broker-to-client requests"): 220/221 broker →
+// client, 223 admin → broker, 307/309 admin → broker → client (relayed by clientId).
+inline constexpr std::int32_t RESET_CONSUMER_CLIENT_OFFSET = 220;
+inline constexpr std::int32_t GET_CONSUMER_STATUS_FROM_CLIENT = 221;
+inline constexpr std::int32_t INVOKE_BROKER_TO_GET_CONSUMER_STATUS = 223;
+inline constexpr std::int32_t GET_CONSUMER_RUNNING_INFO = 307;
+inline constexpr std::int32_t CONSUME_MESSAGE_DIRECTLY = 309;
 inline constexpr std::int32_t GET_TOPICS_BY_CLUSTER = 224;
 inline constexpr std::int32_t QUERY_TOPIC_CONSUME_BY_WHO = 300;
 inline constexpr std::int32_t QUERY_DATA_VERSION = 322;

@@ -30,8 +30,10 @@ inline constexpr std::int32_t SUBSCRIPTION_PARSE_FAILED = 23;
 inline constexpr std::int32_t SUBSCRIPTION_NOT_EXIST = 24;
 inline constexpr std::int32_t SUBSCRIPTION_NOT_LATEST = 25;
 inline constexpr std::int32_t SUBSCRIPTION_GROUP_NOT_EXIST = 26;
-// Admin: a consumer group with no member online (GET_CONSUMER_CONNECTION_LIST and others).
+// Broker-to-client requests: no consumer of the group is connected (INVOKE_BROKER_TO_RESET_OFFSET);
+// a relayed client call timed out (GET_CONSUMER_RUNNING_INFO, CONSUME_MESSAGE_DIRECTLY).
 inline constexpr std::int32_t CONSUMER_NOT_ONLINE = 206;
+inline constexpr std::int32_t CONSUME_MSG_TIMEOUT = 207;
 
 // "SUCCESS" for 0; an empty view for a code not listed above. For logs.
 std::string_view name(std::int32_t code);

@@ -1,8 +1,9 @@
 // Ferry's client library (producer, push consumer, admin, through the client_api wrappers) against
 // a real mqnamesrv and mqbroker: every message sent arrives with its body, keys and tags (and a
 // tag subscription gets exactly its tag); a consumer group's committed offsets survive a SIGTERM
-// restart of the broker; and mqadmin resetOffsetByTime refuses while the group has a consumer
-// online. (The SYNC_FLUSH kill -9 test in daemons_test.cc reads its messages back with the client
+// restart of the broker; mqadmin resetOffsetByTime with the group's consumer online goes through
+// the broker, which tells the consumer (it consumes everything again), and mqadmin consumerStatus
+// shows the consumer's running state. (The SYNC_FLUSH kill -9 test in daemons_test.cc reads its messages back with the client
 // library too.)
 #include <gtest/gtest.h>
 
@@ -108,12 +109,33 @@ TEST_F(ClientDaemonsTest, EveryMessageArrivesWithItsBodyKeysAndTags) {
   }
   for (const MessageExt& m : (*tag_a)->snapshot()) EXPECT_EQ(m.tags().value_or("<none>"), "TagA") << body_text(m);
 
-  // With the group's consumer online, resetOffsetByTime refuses (the consumer would overwrite it).
+  // With the group's consumer online, resetOffsetByTime goes through the broker
+  // (INVOKE_BROKER_TO_RESET_OFFSET → RESET_CONSUMER_CLIENT_OFFSET): the consumer restarts its
+  // queues at the first offset and receives all 200 messages once more.
+  const std::size_t before = (*all)->size();
   const RunResult r = run_to_exit(mqadmin_path(),
                                   {"resetOffsetByTime", "-n", cluster_.namesrv_addr(), "-g", "AllG", "-t", "ClientT", "-s", "0"},
                                   dir_ / "reset.out", 30s);
-  EXPECT_EQ(r.status, 1) << r.output;
-  EXPECT_NE(r.output.find("consumer(s) online"), std::string::npos) << r.output;
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("through its online consumers"), std::string::npos) << r.output;
+  EXPECT_TRUE((*all)->wait_until([&](const auto& msgs) { return msgs.size() >= before + sent.size(); }, kDelivery))
+      << (*all)->size() << " deliveries, " << before << " before the reset";
+  std::map<std::string, int> times;
+  for (const MessageExt& m : (*all)->snapshot()) ++times[std::string(m.msg_id())];
+  for (const auto& [id, sent_one] : sent) EXPECT_GE(times[id], 2) << "not consumed again: " << sent_one.body;
+
+  // consumerStatus: the group's one client and its running state.
+  const RunResult st = run_to_exit(mqadmin_path(), {"consumerStatus", "-n", cluster_.namesrv_addr(), "-g", "AllG"},
+                                   dir_ / "status.out", 30s);
+  EXPECT_EQ(st.status, 0) << st.output;
+  for (const char* want : {"@consumer", "#Consumer Properties#", "PROP_CONSUME_TYPE", "CONSUME_PASSIVELY",
+                           "CONSUME_FROM_FIRST_OFFSET", "#Consumer Subscription#", "ClientT", "%RETRY%AllG",
+                           "#Consumer RT&TPS#"}) {
+    EXPECT_NE(st.output.find(want), std::string::npos) << want << "\n" << st.output;
+  }
+  const RunResult nobody = run_to_exit(mqadmin_path(), {"consumerStatus", "-n", cluster_.namesrv_addr(), "-g", "NobodyG"},
+                                       dir_ / "status-nobody.out", 30s);
+  EXPECT_EQ(nobody.status, 1) << nobody.output;
 }
 
 TEST_F(ClientDaemonsTest, CommittedOffsetsSurviveABrokerSigtermRestart) {

@@ -1,13 +1,17 @@
-// resetOffsetByTime: moves a consumer group's committed offset of every readable queue of a topic
-// to the first message stored at or after a point in time (RocketMQ's resetOffsetByTimeOld path:
-// SEARCH_OFFSET_BY_TIMESTAMP, then UPDATE_CONSUMER_OFFSET at each queue's master, awaiting its
-// reply). A time after the newest message gives the queue's max offset (skip everything).
+// resetOffsetByTime: moves a consumer group's offsets of every queue of a topic to the first
+// message stored at or after a point in time (RocketMQ's ResetOffsetByTimeCommand).
 //
-// Ferry's brokers do not tell running consumers to reset (RocketMQ's INVOKE_BROKER_TO_RESET_OFFSET
-// and RESET_CONSUMER_CLIENT_OFFSET): a running consumer would overwrite the reset with its own
-// offset at its next commit. So the command refuses while any broker of the topic lists a
-// consumer of the group (GET_CONSUMER_LIST_BY_GROUP); stop the consumers (they commit on
-// shutdown), reset, start them again.
+// First, with the group's consumers online: INVOKE_BROKER_TO_RESET_OFFSET (222) to the master of
+// each broker of the topic; the broker computes the offsets and tells every online consumer
+// (RESET_CONSUMER_CLIENT_OFFSET), which restart their queues there and commit the new offsets.
+// The table shows what each broker sent. "-s now" is RocketMQ's -1: each queue's max offset.
+//
+// When a broker answers CONSUMER_NOT_ONLINE (206), as RocketMQ's tool the command resets the
+// stored offsets itself (its resetOffsetByTimeOld path): SEARCH_OFFSET_BY_TIMESTAMP, then
+// UPDATE_CONSUMER_OFFSET at each queue's master, awaiting its reply. A time after the newest
+// message gives the queue's max offset. That path still refuses when some broker lists a
+// consumer of the group (GET_CONSUMER_LIST_BY_GROUP: one that came online meanwhile would
+// overwrite the reset with its own offset at its next commit).
 //
 // -f false (RocketMQ's --force): only move offsets back; a queue whose committed offset is already
 // before the time's offset keeps it.
@@ -18,6 +22,8 @@
 
 #include "client/consumer_calls.h"
 #include "remoting/body/consumer_id_list.h"
+#include "remoting/body/offset_tables.h"
+#include "remoting/header/client_admin_header.h"
 #include "remoting/header/client_header.h"
 #include "remoting/header/consumer_offset_header.h"
 #include "remoting/request_code.h"
@@ -56,6 +62,30 @@ Result<std::vector<std::string>> online_consumers(AdminSession& s, const std::st
   return std::vector<std::string>(ids.begin(), ids.end());
 }
 
+// 222 to the master of each broker of `queues`; nullopt when a broker answered CONSUMER_NOT_ONLINE
+// (the caller resets the stored offsets), else every offset the brokers sent their consumers.
+Result<std::optional<remoting::body::OffsetTable>> reset_through_consumers(AdminSession& s, const std::string& group,
+                                                                           const std::string& topic, std::int64_t ts,
+                                                                           bool force,
+                                                                           const std::vector<MessageQueue>& queues) {
+  remoting::body::OffsetTable all;
+  std::set<std::string> asked;
+  for (const MessageQueue& q : queues) {
+    if (!asked.insert(q.broker_name).second) continue;
+    std::optional<std::string> addr = s.instance().master_address(q.broker_name);
+    if (!addr) return Error(Errc::not_found, fmt::format("no master address for broker '{}'", q.broker_name));
+    remoting::RemotingCommand req = remoting::make_request(rc::INVOKE_BROKER_TO_RESET_OFFSET, 0);
+    req.ext_fields = remoting::ResetOffsetRequestHeader{topic, group, ts, force}.to_fields();
+    Result<remoting::RemotingCommand> r = call_broker(s, *addr, std::move(req), {code::SUCCESS, code::CONSUMER_NOT_ONLINE});
+    if (!r.ok()) return std::move(r).error();
+    if (r->code == code::CONSUMER_NOT_ONLINE) return std::optional<remoting::body::OffsetTable>();
+    Result<remoting::body::ResetOffsetBody> body = remoting::body::ResetOffsetBody::decode(r->body);
+    if (!body.ok()) return Error(Errc::corrupt, fmt::format("broker {}: reset offsets: {}", *addr, body.error().detail));
+    all.insert(body->offset_table.begin(), body->offset_table.end());
+  }
+  return std::optional<remoting::body::OffsetTable>(std::move(all));
+}
+
 int run(const ParsedFlags& f, AdminSession& s) {
   constexpr std::string_view kName = "resetOffsetByTime";
   const std::string group = *f.get("group");
@@ -72,14 +102,30 @@ int run(const ParsedFlags& f, AdminSession& s) {
   const std::vector<MessageQueue> queues = s.instance().subscribe_queues(topic);
   if (queues.empty()) return fail(kName, fmt::format("topic '{}' has no readable queue", topic));
 
-  Result<std::vector<std::string>> online = online_consumers(s, group, queues);
+  const bool to_max = *f.get("timestamp") == "now";  // RocketMQ sends -1 for "now"
+  Result<std::optional<remoting::body::OffsetTable>> online =
+      reset_through_consumers(s, group, topic, to_max ? remoting::kResetToMax : *ts, force, queues);
   if (!online.ok()) return fail(kName, online.error());
-  if (!online->empty()) {
+  if (online->has_value()) {
+    cli::Table t({"#Broker", "Queue", "ResetOffset"});
+    for (const auto& [mq, offset] : **online) {
+      t.add_row({mq.broker_name, std::to_string(mq.queue_id.value()), std::to_string(offset.value())});
+    }
+    std::printf("reset group %s on topic %s to %s (%lld ms) through its online consumers, force %s\n%s", group.c_str(),
+                topic.c_str(), cli::format_utc_ms(*ts).c_str(), static_cast<long long>(*ts), force ? "true" : "false",
+                t.render().c_str());
+    return kExitOk;
+  }
+
+  // CONSUMER_NOT_ONLINE: the stored offsets, unless a consumer came online meanwhile.
+  Result<std::vector<std::string>> listed = online_consumers(s, group, queues);
+  if (!listed.ok()) return fail(kName, listed.error());
+  if (!listed->empty()) {
     std::string list;
-    for (const std::string& id : *online) list += (list.empty() ? "" : ", ") + id;
+    for (const std::string& id : *listed) list += (list.empty() ? "" : ", ") + id;
     return fail(kName, fmt::format("group '{}' has {} consumer(s) online ({}); a running consumer overwrites a reset "
                                    "offset with its own at its next commit: stop them, then run this again",
-                                   group, online->size(), list));
+                                   group, listed->size(), list));
   }
 
   cli::Table t({"#Broker", "Queue", "BrokerOffset", "ConsumerOffset", "TimestampOffset", "ResetOffset"});
@@ -112,7 +158,7 @@ int run(const ParsedFlags& f, AdminSession& s) {
 Command reset_offset_by_time_command() {
   return Command{
       "resetOffsetByTime",
-      "move a consumer group's offsets on a topic to the first message stored at or after a time (consumers stopped)",
+      "move a consumer group's offsets on a topic to the first message stored at or after a time (online consumers restart there)",
       {
           {'g', "group", "GROUP", "consumer group", true},
           {'t', "topic", "TOPIC", "topic", true},

@@ -68,5 +68,6 @@ Command update_broker_config_command();
 Command get_broker_config_command();
 Command update_namesrv_config_command();
 Command get_namesrv_config_command();
+Command consumer_status_command();
 
 }  // namespace ferry::mqadmin

@@ -1,0 +1,135 @@
+// ClientInstance (client_instance.h): the requests a broker sends to the consumers of this
+// instance — RESET_CONSUMER_CLIENT_OFFSET (220), GET_CONSUMER_STATUS_FROM_CLIENT (221),
+// GET_CONSUMER_RUNNING_INFO (307), CONSUME_MESSAGE_DIRECTLY (309) (RocketMQ's
+// ClientRemotingProcessor). docs/client.md, "Broker-to-client requests".
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "client/client_instance.h"
+#include "common/message_decoder.h"
+#include "remoting/body/offset_tables.h"
+#include "remoting/header/client_admin_header.h"
+#include "remoting/request_code.h"
+#include "remoting/response_code.h"
+
+namespace ferry::client {
+
+namespace rc = remoting::request_code;
+namespace code = remoting::response_code;
+using remoting::RemotingCommand;
+using Reply = std::optional<RemotingCommand>;
+
+namespace {
+
+// Ferry's client in PROP_CLIENT_VERSION (RocketMQ writes its MQVersion, e.g. V4_9_4).
+constexpr std::string_view kClientVersion = "FERRY_V4_9_COMPATIBLE";
+
+RemotingCommand error_reply(const RemotingCommand& request, std::string remark) {
+  return remoting::make_response(request, code::SYSTEM_ERROR, std::move(remark));
+}
+
+std::string not_here(const std::string& group) {
+  return fmt::format("The Consumer Group <{}> not exist in this consumer", group);
+}
+
+}  // namespace
+
+void ClientInstance::register_broker_requests() {
+  rpc_.register_processor(rc::RESET_CONSUMER_CLIENT_OFFSET,
+                          [this](remoting::RequestContext ctx) { return on_reset_offset(this, std::move(ctx)); });
+  rpc_.register_processor(rc::GET_CONSUMER_STATUS_FROM_CLIENT,
+                          [this](remoting::RequestContext ctx) { return on_consumer_status(this, std::move(ctx)); });
+  rpc_.register_processor(rc::GET_CONSUMER_RUNNING_INFO,
+                          [this](remoting::RequestContext ctx) { return on_running_info(this, std::move(ctx)); });
+  rpc_.register_processor(rc::CONSUME_MESSAGE_DIRECTLY,
+                          [this](remoting::RequestContext ctx) { return on_consume_directly(this, std::move(ctx)); });
+}
+
+ConsumerHandle* ClientInstance::find_consumer(const std::string& group) const {
+  auto it = consumers_.find(group);
+  return it == consumers_.end() ? nullptr : it->second;
+}
+
+Task<Reply> ClientInstance::on_reset_offset(ClientInstance* self, remoting::RequestContext ctx) {
+  ++self->broker_requests_;
+  auto h = remoting::ResetOffsetRequestHeader::from_fields(ctx.request.ext_fields);
+  if (!h.ok()) {
+    self->rt_.log().warn("RESET_CONSUMER_CLIENT_OFFSET from {} with a bad header: {}", ctx.channel->peer_text(),
+                         h.error().to_string());
+    co_return std::nullopt;
+  }
+  remoting::body::ResetOffsetBody body;
+  if (!ctx.request.body.empty()) {
+    auto decoded = remoting::body::ResetOffsetBody::decode(ctx.request.body);
+    if (!decoded.ok()) {
+      self->rt_.log().warn("RESET_CONSUMER_CLIENT_OFFSET from {} (group {}, topic {}) with a bad body: {}",
+                           ctx.channel->peer_text(), h->group, h->topic, decoded.error().to_string());
+      co_return std::nullopt;
+    }
+    body = std::move(*decoded);
+  }
+  self->rt_.log().info("reset offsets from broker {}: topic={}, group={}, timestamp={}, {} queue(s)", ctx.channel->peer_text(),
+                       h->topic, h->group, h->timestamp, body.offset_table.size());
+  ConsumerHandle* c = self->find_consumer(h->group);
+  if (c == nullptr) {
+    self->rt_.log().info("[reset-offset] consumer group '{}' is not registered in client {}", h->group, self->client_id_);
+  } else {
+    c->reset_offsets(h->topic, body.offset_table);
+  }
+  // RocketMQ answers nothing (the broker sends it oneway); a two-way request gets SUCCESS.
+  if (ctx.request.is_oneway()) co_return std::nullopt;
+  co_return remoting::make_response(ctx.request, code::SUCCESS);
+}
+
+Task<Reply> ClientInstance::on_consumer_status(ClientInstance* self, remoting::RequestContext ctx) {
+  ++self->broker_requests_;
+  auto h = remoting::GetConsumerStatusRequestHeader::from_fields(ctx.request.ext_fields);
+  if (!h.ok()) co_return error_reply(ctx.request, h.error().detail);
+  remoting::body::GetConsumerStatusBody body;
+  if (ConsumerHandle* c = self->find_consumer(h->group)) body.message_queue_table = c->offsets_of(h->topic);
+  RemotingCommand out = remoting::make_response(ctx.request, code::SUCCESS);
+  out.body = body.encode();
+  co_return out;
+}
+
+Task<Reply> ClientInstance::on_running_info(ClientInstance* self, remoting::RequestContext ctx) {
+  ++self->broker_requests_;
+  auto h = remoting::GetConsumerRunningInfoRequestHeader::from_fields(ctx.request.ext_fields);
+  if (!h.ok()) co_return error_reply(ctx.request, h.error().detail);
+  ConsumerHandle* c = self->find_consumer(h->consumer_group);
+  std::optional<remoting::body::ConsumerRunningInfo> info = c == nullptr ? std::nullopt : c->running_info();
+  if (!info) co_return error_reply(ctx.request, not_here(h->consumer_group));
+  // What the instance adds (RocketMQ's MQClientInstance.consumerRunningInfo).
+  std::string names;
+  for (const std::string& a : self->config_.namesrv_addrs) names += a + ";";
+  info->properties[std::string(remoting::body::kPropNamesrvAddr)] = names;
+  info->properties[std::string(remoting::body::kPropConsumeType)] =
+      std::string(remoting::body::name(c->consumer_data().consume_type));
+  info->properties[std::string(remoting::body::kPropClientVersion)] = std::string(kClientVersion);
+  info->properties["clientId"] = self->client_id_;
+  RemotingCommand out = remoting::make_response(ctx.request, code::SUCCESS);
+  out.body = info->encode();
+  co_return out;
+}
+
+Task<Reply> ClientInstance::on_consume_directly(ClientInstance* self, remoting::RequestContext ctx) {
+  ++self->broker_requests_;
+  auto h = remoting::ConsumeMessageDirectlyResultRequestHeader::from_fields(ctx.request.ext_fields);
+  if (!h.ok()) co_return error_reply(ctx.request, h.error().detail);
+  auto msgs = decode_messages(Bytes(ctx.request.body.data(), ctx.request.body.size()), MessagesDecodeOptions{});
+  if (!msgs.ok()) co_return error_reply(ctx.request, fmt::format("CONSUME_MESSAGE_DIRECTLY: the message: {}", msgs.error().to_string()));
+  if (msgs->size() != 1) {
+    co_return error_reply(ctx.request, fmt::format("CONSUME_MESSAGE_DIRECTLY: the body holds {} messages, not 1", msgs->size()));
+  }
+  ConsumerHandle* c = self->find_consumer(h->consumer_group);
+  if (c == nullptr) co_return error_reply(ctx.request, not_here(h->consumer_group));
+  Task<std::optional<remoting::body::ConsumeMessageDirectlyResult>> t =
+      c->consume_directly(std::move(msgs->front()), h->broker_name.value_or(""));
+  std::optional<remoting::body::ConsumeMessageDirectlyResult> r = co_await std::move(t);
+  if (!r) co_return error_reply(ctx.request, not_here(h->consumer_group));
+  RemotingCommand out = remoting::make_response(ctx.request, code::SUCCESS);
+  out.body = r->encode();
+  co_return out;
+}
+
+}  // namespace ferry::client
