@@ -33,7 +33,8 @@ Task<Result<std::vector<MessageQueue>>> allocated_queues(ClientInstance& ci, All
 }
 
 Task<Result<QueueOffset>> start_offset(ClientInstance& ci, OffsetStore& store, StartOffsetRequest req) {
-  Result<std::optional<QueueOffset>> stored = co_await store.read_store(req.queue);
+  Result<std::optional<QueueOffset>> stored =
+      req.remember_stored ? co_await store.read_store(req.queue) : co_await store.query_store(req.queue);
   if (!stored.ok()) co_return std::move(stored).error();
   if (stored->has_value()) co_return **stored;
   const bool retry = req.queue.topic.starts_with(kRetryTopicPrefix);
