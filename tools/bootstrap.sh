@@ -6,11 +6,14 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ ccache pkg-config
   libboost-dev            # Boost.Asio (production runtime)
+  libssl-dev              # OpenSSL: TLS in the production runtime (Boost.Asio's ssl::stream), ACL signatures (HMAC-SHA1, base64)
+  openssl                 # tests/daemons: makes the TLS tests' CA and certificates at test time
   libcereal-dev rapidjson-dev  # persisted metadata; JSON headers on the hot path
   librapidcheck-dev libgtest-dev libgmock-dev
   libspdlog-dev libfmt-dev
   zlib1g-dev              # CRC32, compression
   libtomlplusplus-dev     # scenario files
+  libyaml-cpp-dev         # ACL: RocketMQ's plain_acl.yml
   clang                   # libFuzzer targets (optional at build time, installed for CI)
   libclang-rt-dev         # clang's fuzzer and sanitizer runtimes (not pulled in without recommends)
   procps                  # pkill/pgrep for the real-process tests and quickstart

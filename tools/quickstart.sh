@@ -148,7 +148,9 @@ wait_ready() {
 
 start_namesrv() {
   echo "== starting the NameServer on 127.0.0.1:$NS_PORT"
-  nohup "$BIN/mqnamesrv" -p "$NS_PORT" -d "$DATA/namesrv" > "$DATA/namesrv.out" 2>&1 < /dev/null &
+  # Loopback only: a quickstart cluster is for this machine (docs/operations.md, "Security").
+  printf '# written by tools/quickstart.sh\nlistenAddress=127.0.0.1\n' > "$DATA/namesrv.conf"
+  nohup "$BIN/mqnamesrv" -c "$DATA/namesrv.conf" -p "$NS_PORT" -d "$DATA/namesrv" > "$DATA/namesrv.out" 2>&1 < /dev/null &
   echo $! > "$DATA/namesrv.pid"
   wait_ready namesrv "$NS_PORT"
 }
@@ -179,6 +181,7 @@ brokerClusterName=DefaultCluster
 brokerName=broker-a
 brokerId=0
 brokerIP1=127.0.0.1
+listenAddress=127.0.0.1
 listenPort=$BROKER_PORT
 namesrvAddr=127.0.0.1:$NS_PORT
 storePathRootDir=$DATA/store

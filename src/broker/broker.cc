@@ -63,6 +63,8 @@ Broker::Broker(Runtime& rt, BrokerConfig config)
       runtime_info_(rt, config_, store_, stats_, ha_status_, rt.wall_ms()),
       consumer_services_(rt, config_, store_, topics_, server_),
       metadata_export_(topics_, offsets_, consumer_services_.schedule()),
+      admin_stats_(config_, store_, topics_, offsets_, consumer_services_.consumers(), consumer_services_.producers()),
+      config_admin_(rt, config_, [this] { registrar_.trigger(); }),
       slave_sync_(rt, config_, client_, registrar_,
                   SlaveSync::Tables{topics_, offsets_, consumer_services_.groups(), consumer_services_.schedule()},
                   address_, config_.broker_role == BrokerRole::slave),
@@ -70,10 +72,14 @@ Broker::Broker(Runtime& rt, BrokerConfig config)
       vip_server_(rt, config_.rpc),
       client_calls_(server_, vip_server_),
       client_admin_(rt, config_, store_, topics_, offsets_, consumer_services_.consumers(), client_calls_) {
+  if (!config_.credentials.empty()) {
+    client_.set_outgoing_hook([creds = config_.credentials](remoting::RemotingCommand& r) { remoting::acl::sign(r, creds); });
+  }
   register_processors(server_, ServerTag::main);
   register_processors(vip_server_, ServerTag::vip);
   pull_.set_subscriptions(consumer_services_.subscriptions());
   send_.set_subscription_groups(&consumer_services_.groups());
+  consumer_services_.group_admin().set_offset_remover([this](std::string_view group) { offsets_.remove_group(group); });
   // Before the store opens: recovery re-dispatches what the ConsumeQueues miss, and a schedule
   // queue's units must carry their delivery time then too (not the tag's hash).
   store_.set_tags_code_hook([this](std::string_view topic, std::string_view props, WallMs ts) {
@@ -88,14 +94,35 @@ Broker::~Broker() {
 
 std::string Broker::vip_address() const { return fmt::format("{}:{}", host_, config_.listen_port - 2); }
 
+Status Broker::start_acl() {
+  if (!config_.acl_enable) return Status();
+  FileSystem& files = acl_files_ != nullptr ? *acl_files_ : rt_.fs();
+  acl_ = std::make_unique<remoting::acl::AccessControl>(rt_, files, config_.acl_file_path,
+                                                        acl_display_.empty() ? config_.acl_file_path : acl_display_,
+                                                        remoting::acl::broker_policy());
+  Status loaded = acl_->load();
+  if (!loaded) {
+    acl_.reset();
+    return Error(loaded.error().code, "aclEnable=true but " + loaded.error().detail);
+  }
+  auto guard = [this](const remoting::Channel& ch, const remoting::RemotingCommand& r) { return acl_->check(ch.peer().host, r); };
+  server_.set_request_guard(guard);
+  vip_server_.set_request_guard(guard);
+  acl_->start_watching();
+  return Status();
+}
+
+std::string Broker::bind_host() const { return config_.listen_address.empty() ? host_ : config_.listen_address; }
+
 Status Broker::start_servers() {
-  FERRY_TRY(server_.start(Endpoint{host_, config_.listen_port}));
+  FERRY_TRY(start_acl());
+  FERRY_TRY(server_.start(Endpoint{bind_host(), config_.listen_port}));
   server_.on_channel_closed([this](const std::shared_ptr<remoting::Channel>& ch) {
     consumer_services_.channel_closed(ch, ServerTag::main);
   });
   if (!config_.vip_channel_enable) return Status();
   FERRY_ASSERT(config_.listen_port >= 2, "listenPort {} leaves no VIP port", config_.listen_port);
-  Status vip = vip_server_.start(Endpoint{host_, static_cast<std::uint16_t>(config_.listen_port - 2)});
+  Status vip = vip_server_.start(Endpoint{bind_host(), static_cast<std::uint16_t>(config_.listen_port - 2)});
   if (!vip) {
     stop_servers();
     return vip;
@@ -111,6 +138,7 @@ void Broker::stop_servers() {
   vip_server_.on_channel_closed(nullptr);
   server_.stop();
   vip_server_.stop();
+  if (acl_) acl_->stop();
 }
 
 void Broker::register_processors(remoting::RpcServer& server, ServerTag tag) {
@@ -161,6 +189,22 @@ void Broker::register_processors(remoting::RpcServer& server, ServerTag tag) {
                             [this](RequestContext ctx) { return client_admin_.running_info(std::move(ctx)); });
   server.register_processor(rc::CONSUME_MESSAGE_DIRECTLY,
                             [this](RequestContext ctx) { return client_admin_.consume_directly(std::move(ctx)); });
+  register_admin_processors(server);
+}
+
+void Broker::register_admin_processors(remoting::RpcServer& server) {
+  server.register_processor(rc::GET_TOPIC_STATS_INFO,
+                             [this](RequestContext ctx) { return admin_stats_.topic_stats(std::move(ctx)); });
+  server.register_processor(rc::GET_CONSUMER_CONNECTION_LIST,
+                             [this](RequestContext ctx) { return admin_stats_.consumer_connections(std::move(ctx)); });
+  server.register_processor(rc::GET_PRODUCER_CONNECTION_LIST,
+                             [this](RequestContext ctx) { return admin_stats_.producer_connections(std::move(ctx)); });
+  server.register_processor(rc::GET_CONSUME_STATS,
+                             [this](RequestContext ctx) { return admin_stats_.consume_stats(std::move(ctx)); });
+  server.register_processor(rc::UPDATE_BROKER_CONFIG,
+                             [this](RequestContext ctx) { return config_admin_.update(std::move(ctx)); });
+  server.register_processor(rc::GET_BROKER_CONFIG,
+                             [this](RequestContext ctx) { return config_admin_.get(std::move(ctx)); });
 }
 
 std::optional<std::int64_t> Broker::delay_tags_code(std::string_view topic, std::string_view properties,
@@ -189,7 +233,7 @@ Task<Status> Broker::start() {
   if (loaded) loaded = consumer_services_.load();
   if (loaded) loaded = start_servers();
   if (loaded) {
-    loaded = ha_master_.start(Endpoint{host_, static_cast<std::uint16_t>(config_.listen_port + 1)});
+    loaded = ha_master_.start(Endpoint{bind_host(), static_cast<std::uint16_t>(config_.listen_port + 1)});
     if (!loaded) stop_servers();
   }
   if (!loaded) {
@@ -223,8 +267,10 @@ Task<Status> Broker::start() {
   });
   rt_.spawn(slave_sync_.run_loop(), "slave-sync");
   state_ = State::running;
-  rt_.log().info("broker {} ({}, id {}) serving at {}", config_.broker_name, config_.broker_cluster_name,
-                 config_.broker_id, address_);
+  rt_.log().info("broker {} ({}, id {}) serving at {}; bound to {}:{} (HA {}){}{}", config_.broker_name,
+                 config_.broker_cluster_name, config_.broker_id, address_, bind_host(), config_.listen_port,
+                 config_.listen_port + 1, config_.vip_channel_enable ? ", VIP port also" : "",
+                 config_.acl_enable ? "; ACL on" : "");
   co_return Status();
 }
 

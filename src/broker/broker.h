@@ -33,6 +33,8 @@
 #include "broker/consumer_offset_manager.h"
 #include "broker/consumer_offset_processor.h"
 #include "broker/consumer_services.h"
+#include "broker/admin_stats_processor.h"
+#include "broker/broker_config_processor.h"
 #include "broker/metadata_export_processor.h"
 #include "broker/name_server_registrar.h"
 #include "broker/pull_hold_service.h"
@@ -46,6 +48,7 @@
 #include "broker/subscription_lookup.h"
 #include "broker/topic_admin_processor.h"
 #include "broker/topic_config_manager.h"
+#include "remoting/acl/access_control.h"
 #include "remoting/rpc/rpc_client.h"
 #include "remoting/rpc/rpc_server.h"
 #include "store/ha/ha_master.h"
@@ -87,11 +90,23 @@ class Broker {
   // "ip:port" clients and NameServers use.
   const std::string& address() const { return address_; }
 
+  // Where config().acl_file_path is read from (before start(); default: the node's FileSystem);
+  // `display` names the file in logs. `files` must outlive the broker.
+  void set_acl_files(FileSystem& files, std::string display) {
+    acl_files_ = &files;
+    acl_display_ = std::move(display);
+  }
+  // The ACL in force (null unless aclEnable and started).
+  const remoting::acl::AccessControl* acl() const { return acl_.get(); }
+
   // Seams for other components.
   void register_processor(std::int32_t code, remoting::Processor p) { server_.register_processor(code, std::move(p)); }
   void set_subscriptions(const SubscriptionLookup& s) { pull_.set_subscriptions(s); }
 
   const BrokerConfig& config() const { return config_; }
+  // Where UPDATE_BROKER_CONFIG (25) saves what it changed (the daemon's broker.conf writer);
+  // unset, changes live in memory only. Set before start().
+  void set_config_persister(BrokerConfigProcessor::Persister p) { config_admin_.set_persister(std::move(p)); }
   store::MessageStore& store() { return store_; }
   // Replication: the HA port's server (every broker runs it, as RocketMQ does, so that a promoted
   // slave serves slaves at once) and a slave's link to its master.
@@ -119,6 +134,11 @@ class Broker {
   static Task<void> launch_task(Broker* self);
   // Registers every code on `server`; the VIP server gets all but PULL_MESSAGE.
   void register_processors(remoting::RpcServer& server, ServerTag tag);
+  Status start_acl();
+  // The address the servers bind: listen_address, else the advertised host.
+  std::string bind_host() const;
+  // The admin tools' statistics and connection codes (AdminStatsProcessor).
+  void register_admin_processors(remoting::RpcServer& server);
   Status start_servers();
   void stop_servers();
   std::optional<std::int64_t> delay_tags_code(std::string_view topic, std::string_view properties,
@@ -153,11 +173,16 @@ class Broker {
   RuntimeInfoProcessor runtime_info_;
   ConsumerServices consumer_services_;  // uses server_ only once started
   MetadataExportProcessor metadata_export_;  // 21, 43, 45: what slaves copy
+  AdminStatsProcessor admin_stats_;          // 202, 203, 204, 208: admin tools' statistics
+  BrokerConfigProcessor config_admin_;       // 25, 26: settings changed at run time
   SlaveSync slave_sync_;
   remoting::RpcServer server_;
   remoting::RpcServer vip_server_;
   ClientCalls client_calls_;                  // calls to clients over server_ / vip_server_
   ClientAdminProcessor client_admin_;         // 222, 223, 307, 309: the broker asks its clients
+  FileSystem* acl_files_ = nullptr;
+  std::string acl_display_;
+  std::unique_ptr<remoting::acl::AccessControl> acl_;
 };
 
 }  // namespace ferry::broker

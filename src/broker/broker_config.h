@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/permission.h"
+#include "remoting/acl/signature.h"
 #include "remoting/rpc/rpc_options.h"
 #include "runtime/time.h"
 #include "store/ha/ha_config.h"
@@ -30,6 +31,17 @@ struct BrokerConfig {
   // The "VIP" port (RocketMQ's fastRemotingServer, listen_port - 2): every code but
   // PULL_MESSAGE. Java clients use it only with vipChannelEnabled; off by default here.
   bool vip_channel_enable = false;
+  // listenAddress (Ferry's): the address the servers bind (main, VIP and HA ports); empty =
+  // the advertised host (brokerIP1, else the runtime's host). "0.0.0.0" binds every address.
+  std::string listen_address;
+  // aclEnable: RocketMQ 4.x plain ACL on both client ports (remoting/acl/access_check.h).
+  // acl_file_path is the plain_acl.yml, relative to the FileSystem the owner hands to
+  // Broker::set_acl_files (the node's own by default). A missing or bad file fails start().
+  bool acl_enable = false;
+  std::string acl_file_path = "plain_acl.yml";
+  // accessKey / secretKey (Ferry's): the broker signs its own calls (registration with the
+  // NameServers, a slave's calls to its master) with these when set.
+  remoting::acl::Credentials credentials;
   // The listening servers' bounds (both ports): connections_max (maxConnections) and
   // idle_timeout (serverChannelMaxIdleTimeSeconds) among them; see rpc_options.h.
   remoting::RpcOptions rpc;

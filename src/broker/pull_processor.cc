@@ -6,10 +6,8 @@
 
 #include "common/message_const.h"
 #include "common/permission.h"
-#include "common/record_reader.h"
 #include "remoting/response_code.h"
 #include "runtime/assert.h"
-#include "store/property_scan.h"
 
 namespace ferry::broker {
 
@@ -124,30 +122,18 @@ RemotingCommand PullProcessor::fetch(const RemotingCommand& request, const PullM
 
   std::int32_t result_code = code::SYSTEM_ERROR;
   std::string remark;
-  std::vector<std::uint8_t> body;
+  std::vector<FileView> messages;
   switch (got.status) {
     case GetStatus::found: {
-      std::size_t bytes = 0;
-      for (const FileView& v : got.messages) bytes += v.size();
-      body.reserve(bytes);
-      std::int64_t returned = 0;
-      for (const FileView& v : got.messages) {
-        if (!filter.all) {
-          const RecordRead r = decode_record(v.bytes(), RecordDecodeOptions{.check_crc = false});
-          const auto tag = r.kind == RecordKind::message ? store::find_property(r.fields.properties, prop::kTags)
-                                                         : std::optional<std::string_view>();
-          if (!filter.matches_tag(tag)) continue;
-        }
-        body.insert(body.end(), v.bytes().begin(), v.bytes().end());
-        ++returned;
-      }
-      if (body.empty()) {
-        result_code = code::PULL_RETRY_IMMEDIATELY;
-        remark = "no message matched the subscription's tags";
-      } else {
-        result_code = code::SUCCESS;
-        stats_.on_get(rt_.now(), returned, static_cast<std::int64_t>(body.size()));
-      }
+      // The store kept the units whose tag hash the subscription names; the client checks the
+      // exact tag (RocketMQ's broker filters by hash only, and so does this one: a record is
+      // never decoded here). The records go out as views of the CommitLog, never copied.
+      std::int64_t bytes = 0;
+      for (const FileView& v : got.messages) bytes += static_cast<std::int64_t>(v.size());
+      FERRY_ASSERT(!got.messages.empty(), "pull of {}: status found with no message", h.topic);
+      result_code = code::SUCCESS;
+      stats_.on_get(rt_.now(), static_cast<std::int64_t>(got.messages.size()), bytes);
+      messages = std::move(got.messages);
       break;
     }
     case GetStatus::no_matched_message:
@@ -187,7 +173,7 @@ RemotingCommand PullProcessor::fetch(const RemotingCommand& request, const PullM
   rh.max_offset = got.max_offset;
   RemotingCommand out = reply(request, result_code, std::move(remark));
   out.ext_fields = rh.to_fields();
-  out.body = std::move(body);
+  out.body_views = std::move(messages);
   return out;
 }
 

@@ -39,10 +39,11 @@
 // Answering 20 instead would make them spin on the slave (the client pulls again at once) and,
 // since a 20 moves the client to nextBeginOffset, skip whatever the slave holds.
 //
-// Filtering: the store filters on the ConsumeQueue tag hash; this processor then checks the
-// exact TAGS of each record it returns, so hash collisions never leave the broker (RocketMQ
-// leaves that check to the client; Ferry's client re-checks too). If the exact check drops
-// everything the reply is 20 with the store's nextBeginOffset.
+// Filtering: the store filters on the ConsumeQueue tag hash, and that is all, as RocketMQ's
+// broker does: a message whose tag shares the hash of a subscribed one (Java's String.hashCode:
+// "Aa" and "BB") is delivered, and the client drops it on the exact tag (Ferry's client does, as
+// RocketMQ's and ali-ons do). The broker never decodes a record to serve a pull; the reply's
+// records are views of the CommitLog (RemotingCommand::body_views), written without a copy.
 //
 // The commitOffset flag (bit 1) stores commitOffset for the group, forward only, on the first
 // pass only, and never on a slave (a slave's offsets come from UPDATE_CONSUMER_OFFSET and from

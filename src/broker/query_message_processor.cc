@@ -34,7 +34,7 @@ Task<Reply> QueryMessageProcessor::query(RequestContext ctx) {
   RemotingCommand out = reply(ctx.request, found->messages.empty() ? code::QUERY_NOT_FOUND : code::SUCCESS,
                               found->messages.empty() ? "can not find message, maybe time range not correct" : "");
   out.ext_fields = rh.to_fields();
-  for (const FileView& v : found->messages) out.body.insert(out.body.end(), v.bytes().begin(), v.bytes().end());
+  out.body_views = std::move(found->messages);
   co_return out;
 }
 
@@ -50,7 +50,7 @@ Task<Reply> QueryMessageProcessor::view(RequestContext ctx) {
                     fmt::format("can not find message by the offset {}: {}", h->offset, record.error().to_string()));
   }
   RemotingCommand out = reply(ctx.request, code::SUCCESS);
-  out.body.assign(record->bytes().begin(), record->bytes().end());
+  out.body_views.push_back(std::move(*record));
   co_return out;
 }
 

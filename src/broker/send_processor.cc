@@ -37,12 +37,36 @@ HostPort born_host_of(const RequestContext& ctx) {
 }
 
 // WAIT: absent means true; otherwise Java's Boolean.parseBoolean.
-bool wait_store_ok(const Properties& p) {
-  auto v = p.get(prop::kWait);
+bool wait_store_ok(std::optional<std::string_view> v) {
   if (!v) return true;
   std::string lower(*v);
   std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return lower == "true";
+}
+
+bool wait_store_ok(const Properties& p) { return wait_store_ok(p.get(prop::kWait)); }
+
+// The stored properties of a plain send — not to a retry topic, no DELAY, no transient key, no
+// CLUSTER of its own, no key twice, no empty entry — are its text with CLUSTER appended: what
+// decoding, editing and re-encoding would produce, without building the map (most sends are
+// plain). Also reads WAIT. nullopt: the send takes the map's way (send_one).
+struct PlainSend {
+  std::string stored_properties;
+  bool wait = true;
+};
+std::optional<PlainSend> plain_send(std::string_view topic, std::string_view text, std::string_view cluster) {
+  if (is_retry_topic(topic)) return std::nullopt;
+  bool delayed = false;
+  std::optional<std::string_view> wait;
+  const Status read = visit_properties(text, [&](std::string_view k, std::string_view v) {
+    if (k == prop::kDelay) delayed = true;
+    if (k == prop::kWait) wait = v;
+    return !delayed;
+  });
+  if (!read.ok() || delayed) return std::nullopt;
+  std::optional<std::string> stored = append_property_if_plain(text, prop::kCluster, cluster, prop::kTransientPrefix);
+  if (!stored) return std::nullopt;
+  return PlainSend{std::move(*stored), wait_store_ok(wait)};
 }
 
 // A properties text longer than a record can hold is refused before it is parsed: a hostile
@@ -128,6 +152,11 @@ Task<Reply> SendProcessor::process(RequestContext ctx) {
 
 Task<Reply> SendProcessor::send_one(RequestContext ctx, SendMessageRequestHeader h, Target target) {
   if (auto why = oversized_properties(h.properties.value_or(""))) co_return reply(ctx.request, code::MESSAGE_ILLEGAL, *why);
+  if (std::optional<PlainSend> plain = plain_send(target.topic, h.properties.value_or(""), config_.broker_cluster_name)) {
+    store::PutResult put = put_one(ctx, h, target.topic, target.queue_id, plain->stored_properties);
+    Task<Reply> t = finish(std::move(ctx.request), std::move(put), target.queue_id, plain->wait);
+    co_return co_await std::move(t);
+  }
   auto props = decode_properties(h.properties.value_or(""));
   if (!props) co_return reply(ctx.request, code::MESSAGE_ILLEGAL, "properties: " + props.error().detail);
   add_broker_properties(*props, config_.broker_cluster_name);
@@ -166,21 +195,25 @@ Task<Reply> SendProcessor::send_one(RequestContext ctx, SendMessageRequestHeader
   auto text = encode_properties(m.properties);
   if (!text) co_return reply(ctx.request, code::MESSAGE_ILLEGAL, "properties: " + text.error().detail);
   const bool wait = wait_store_ok(m.properties);
+  store::PutResult put = put_one(ctx, h, topic, queue_id, *text);
+  // The reply names the queue the client asked for (a delayed message's real queue).
+  Task<Reply> t = finish(std::move(ctx.request), std::move(put), target.queue_id, wait);
+  co_return co_await std::move(t);
+}
 
+store::PutResult SendProcessor::put_one(const RequestContext& ctx, const SendMessageRequestHeader& h,
+                                        std::string_view topic, QueueId queue_id, std::string_view properties) {
   store::PutRequest req;
   req.topic = topic;
   req.queue_id = queue_id;
   req.flag = h.flag;
   req.body = Bytes(ctx.request.body.data(), ctx.request.body.size());
-  req.properties = *text;
+  req.properties = properties;
   req.sys_flag = h.sys_flag;
   req.born_timestamp_ms = h.born_timestamp;
   req.born_host = born_host_of(ctx);
   req.reconsume_times = h.reconsume_times.value_or(0);
-  store::PutResult put = store_.put_message(req);
-  // The reply names the queue the client asked for (a delayed message's real queue).
-  Task<Reply> t = finish(std::move(ctx.request), std::move(put), target.queue_id, wait);
-  co_return co_await std::move(t);
+  return store_.put_message(req);
 }
 
 Task<Reply> SendProcessor::send_batch(RequestContext ctx, SendMessageRequestHeader h, Target target) {
@@ -255,9 +288,7 @@ Task<Reply> SendProcessor::finish(RemotingCommand request, store::PutResult put,
       co_return reply(request, code::SYSTEM_ERROR, fmt::format("unexpected put status {}", put_status_name(put.status)));
   }
   stats_.on_put(rt_.now(), put.message_count, put.wrote_bytes);
-  // msgIds are read back from the log now, before any await (the records are surely there).
-  auto ids = store_.offset_msg_ids(put);
-  if (!ids) co_return reply(request, code::SYSTEM_ERROR, "stored, but the msgId: " + ids.error().to_string());
+  std::string ids = store_.offset_msg_ids(put);
   std::int32_t result_code = put.status == PutStatus::ok ? code::SUCCESS : code::FLUSH_DISK_TIMEOUT;
   std::string remark;
   if (result_code == code::SUCCESS && wait && config_.flush_disk_type == store::FlushMode::sync_flush) {
@@ -279,7 +310,7 @@ Task<Reply> SendProcessor::finish(RemotingCommand request, store::PutResult put,
     }
   }
   SendMessageResponseHeader rh;
-  rh.msg_id = std::move(*ids);
+  rh.msg_id = std::move(ids);
   rh.queue_id = queue_id;
   rh.queue_offset = put.queue_offset;
   rh.msg_region = config_.region_id;

@@ -78,6 +78,9 @@ class SendProcessor {
                                               const remoting::SendMessageRequestHeader& h);
   Task<Reply> send_one(RequestContext ctx, remoting::SendMessageRequestHeader h, Target target);
   Task<Reply> send_batch(RequestContext ctx, remoting::SendMessageRequestHeader h, Target target);
+  // Puts the request's body as one message with these (encoded) properties.
+  store::PutResult put_one(const RequestContext& ctx, const remoting::SendMessageRequestHeader& h,
+                           std::string_view topic, QueueId queue_id, std::string_view properties);
   // Maps the put status; awaits durability under SYNC_FLUSH when `wait`.
   Task<Reply> finish(RemotingCommand request, store::PutResult put, QueueId queue_id, bool wait);
 

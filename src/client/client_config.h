@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "remoting/acl/signature.h"
 #include "remoting/rpc/rpc_options.h"
 #include "runtime/time.h"
 
@@ -40,7 +41,19 @@ struct ClientConfig {
   std::int32_t uniq_id_pid = 0;
   std::int32_t uniq_id_process_hash = 0;
 
-  remoting::RpcOptions rpc;
+  // accessKey / secretKey (RocketMQ's AclClientRPCHook): when set, every request this instance
+  // sends (NameServers and brokers alike) is signed (remoting/acl/signature.h).
+  remoting::acl::Credentials credentials;
+
+  // The RPC layer's limits; requests go out with the binary header (RpcOptions::request_header,
+  // RocketMQ's serialize type ROCKETMQ) unless the owner sets another form or nullopt.
+  remoting::RpcOptions rpc = default_rpc_options();
+
+  static remoting::RpcOptions default_rpc_options() {
+    remoting::RpcOptions o;
+    o.request_header = remoting::SerializeType::rocketmq;
+    return o;
+  }
 
   // Asserts that every knob is usable (a NameServer, positive intervals).
   void check() const;

@@ -51,6 +51,9 @@ ClientInstance::ClientInstance(Runtime& rt, ClientConfig config)
       rebalance_wake_(rt),
       tasks_(rt) {
   config_.check();
+  if (!config_.credentials.empty()) {
+    rpc_.set_outgoing_hook([creds = config_.credentials](remoting::RemotingCommand& r) { remoting::acl::sign(r, creds); });
+  }
   rpc_.register_processor(rc::NOTIFY_CONSUMER_IDS_CHANGED, [this](remoting::RequestContext ctx) {
     return on_consumer_ids_changed(this, std::move(ctx));
   });

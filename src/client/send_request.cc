@@ -22,8 +22,11 @@ Result<PreparedMessage> prepare_message(const Message& msg, const ProducerConfig
   p.topic = msg.topic;
   p.flag = msg.flag;
   p.batch = batch;
-  Properties props = msg.properties;
+  // Only a retry's properties change (two move to the header); others encode as they are.
+  std::optional<Properties> edited;
   if (is_retry_topic(msg.topic)) {
+    edited = msg.properties;
+    Properties& props = *edited;
     if (auto v = props.get(prop::kReconsumeTime)) {
       Result<std::int32_t> n = parse_int32_property(prop::kReconsumeTime, *v);
       if (!n.ok()) return std::move(n).error();
@@ -37,7 +40,7 @@ Result<PreparedMessage> prepare_message(const Message& msg, const ProducerConfig
       props.erase(prop::kMaxReconsumeTimes);
     }
   }
-  Result<std::string> text = encode_properties(props);
+  Result<std::string> text = encode_properties(edited ? *edited : msg.properties);
   if (!text.ok()) return Error(Errc::invalid_argument, fmt::format("message to '{}': {}", msg.topic, text.error().detail));
   p.properties = std::move(*text);
   if (auto id = msg.uniq_key()) p.msg_id = std::string(*id);

@@ -22,6 +22,18 @@ const std::string* OrderedStringMap::find(std::string_view key) const {
   return nullptr;
 }
 
+const std::string* OrderedStringMap::find_from(std::string_view key, std::size_t& cursor) const {
+  const std::size_t n = entries_.size();
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t i = (cursor + k) % n;
+    if (entries_[i].first == key) {
+      cursor = i + 1;
+      return &entries_[i].second;
+    }
+  }
+  return nullptr;
+}
+
 std::optional<std::string_view> OrderedStringMap::get(std::string_view key) const {
   const std::string* v = find(key);
   if (v == nullptr) return std::nullopt;

@@ -51,6 +51,22 @@ class OrderedStringMap {
   // Removes `key` (the others keep their order); returns whether it was present.
   bool erase(std::string_view key);
   void clear() { entries_.clear(); }
+  void reserve(std::size_t n) { entries_.reserve(n); }
+
+  // Appends an entry whose key the caller knows is absent (a header table writing its distinct
+  // field names): set() without the scan for the key. Appending a present key breaks the map's
+  // invariant; only callers that guarantee absence may use it.
+  template <typename K, typename V>
+    requires std::convertible_to<const K&, std::string_view> &&
+             std::convertible_to<const V&, std::string_view>
+  void append_absent(K&& key, V&& value) {
+    entries_.emplace_back(std::string(std::forward<K>(key)), std::string(std::forward<V>(value)));
+  }
+
+  // find() for a reader that asks for keys in about the order they were stored (a header table
+  // decoding what a writer of the same table encoded): looks at entry `cursor` first, then at the
+  // rest, and on a hit leaves `cursor` just past the entry found. Same result as find().
+  const std::string* find_from(std::string_view key, std::size_t& cursor) const;
 
   std::size_t size() const { return entries_.size(); }
   bool empty() const { return entries_.empty(); }

@@ -51,29 +51,70 @@ Result<std::string> encode_properties(const Properties& props) {
   return out;
 }
 
+namespace properties_detail {
+
+Error entry_without_separator(std::size_t index, std::string_view entry) {
+  return Error(Errc::corrupt, fmt::format("property entry {} has no name/value separator: '{}'",
+                                          index, quote(entry)));
+}
+
+Error entry_with_empty_key(std::size_t index, std::string_view entry) {
+  return Error(Errc::corrupt, fmt::format("property entry {} has an empty key: '{}'", index, quote(entry)));
+}
+
+}  // namespace properties_detail
+
 Result<Properties> decode_properties(std::string_view text) {
   OrderedStringMapBuilder props;
-  std::size_t index = 0;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::size_t end = text.find(kPropertySeparator, pos);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view entry = text.substr(pos, end - pos);
-    pos = end + 1;
-    ++index;
-    if (entry.empty()) continue;
-    std::size_t sep = entry.find(kNameValueSeparator);
-    if (sep == std::string_view::npos) {
-      return Error(Errc::corrupt, fmt::format("property entry {} has no name/value separator: '{}'",
-                                              index, quote(entry)));
-    }
-    if (sep == 0) {
-      return Error(Errc::corrupt,
-                   fmt::format("property entry {} has an empty key: '{}'", index, quote(entry)));
-    }
-    props.set(entry.substr(0, sep), entry.substr(sep + 1));
-  }
+  Status read = visit_properties(text, [&](std::string_view k, std::string_view v) {
+    props.set(k, v);
+    return true;
+  });
+  if (!read.ok()) return std::move(read).error();
   return std::move(props).take();
+}
+
+std::optional<std::string> append_property_if_plain(std::string_view text, std::string_view key,
+                                                     std::string_view value,
+                                                     std::string_view drop_prefix) {
+  // Repeated keys are looked for by comparing each key with those before it: quadratic, so only
+  // up to a bound (real sends carry a handful of properties); more keys take the map's way.
+  constexpr std::size_t kKeysMax = 32;
+  std::string_view keys[kKeysMax];
+  std::size_t n = 0;
+  std::size_t entries_bytes = 0;
+  bool plain = true;
+  Status read = visit_properties(text, [&](std::string_view k, std::string_view v) {
+    if (n == kKeysMax || k == key || k.starts_with(drop_prefix)) {
+      plain = false;
+      return false;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      if (keys[i] == k) {
+        plain = false;
+        return false;
+      }
+    }
+    keys[n++] = k;
+    entries_bytes += k.size() + 1 + v.size() + 1;
+    return true;
+  });
+  // Every byte of a plain text is in an entry or one separator between two entries: anything
+  // more is an empty entry, which the map's way would drop.
+  const std::size_t plain_bytes = entries_bytes == 0 ? 0 : entries_bytes - 1;
+  if (!read.ok() || !plain || plain_bytes != text.size()) return std::nullopt;
+  if (key.empty() || key.find_first_of("\x01\x02") != std::string_view::npos ||
+      value.find(kPropertySeparator) != std::string_view::npos) {
+    return std::nullopt;
+  }
+  std::string out;
+  out.reserve(text.size() + 1 + key.size() + 1 + value.size());
+  out.append(text);
+  if (!text.empty()) out += kPropertySeparator;
+  out.append(key);
+  out += kNameValueSeparator;
+  out.append(value);
+  return out;
 }
 
 }  // namespace ferry

@@ -44,11 +44,26 @@ NameServer::~NameServer() { stop(); }
 Status NameServer::start() {
   FERRY_ASSERT(!started_, "NameServer started twice");
   FERRY_ASSERT(!stopped_, "NameServer started after stop()");
+  if (config_.acl_enable) {
+    FileSystem& files = acl_files_ != nullptr ? *acl_files_ : rt_.fs();
+    acl_ = std::make_unique<remoting::acl::AccessControl>(rt_, files, config_.acl_file_path,
+                                                          acl_display_.empty() ? config_.acl_file_path : acl_display_,
+                                                          remoting::acl::namesrv_policy());
+    if (Status loaded = acl_->load(); !loaded) {
+      acl_.reset();
+      return Error(loaded.error().code, "aclEnable=true but " + loaded.error().detail);
+    }
+    server_.set_request_guard([this](const remoting::Channel& ch, const RemotingCommand& r) {
+      return acl_->check(ch.peer().host, r);
+    });
+  }
   FERRY_TRY(server_.start(Endpoint{config_.listen_host, config_.listen_port}));
+  if (acl_) acl_->start_watching();
   started_ = true;
   arm_scan(config_.scan_initial_delay);
-  rt_.log().info("name server listening on {} (scan every {} ms, broker expiry {} ms)", address(),
-                 to_ms(config_.scan_interval), to_ms(config_.broker_expiry));
+  rt_.log().info("name server listening on {} (listenAddress {}; scan every {} ms, broker expiry {} ms; ACL {})",
+                 address(), config_.listen_host, to_ms(config_.scan_interval), to_ms(config_.broker_expiry),
+                 acl_ ? "on for write requests" : "off");
   return {};
 }
 
@@ -57,6 +72,7 @@ void NameServer::stop() {
   stopped_ = true;
   if (started_) rt_.timers().cancel(scan_timer_);
   server_.stop();
+  if (acl_) acl_->stop();
 }
 
 void NameServer::arm_scan(Duration delay) {

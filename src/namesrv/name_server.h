@@ -28,6 +28,7 @@
 #include "namesrv/namesrv_config.h"
 #include "namesrv/request_processor.h"
 #include "namesrv/route_table.h"
+#include "remoting/acl/access_control.h"
 #include "remoting/rpc/rpc_server.h"
 #include "runtime/runtime.h"
 
@@ -40,7 +41,16 @@ class NameServer {
   NameServer(const NameServer&) = delete;
   NameServer& operator=(const NameServer&) = delete;
 
-  // Listens and arms the liveness scan. Errors (from listen): address_in_use, invalid_argument.
+  // Where config().acl_file_path is read from (before start(); default: the node's FileSystem);
+  // `display` names it in logs. `files` must outlive the NameServer.
+  void set_acl_files(FileSystem& files, std::string display) {
+    acl_files_ = &files;
+    acl_display_ = std::move(display);
+  }
+  const remoting::acl::AccessControl* acl() const { return acl_.get(); }
+
+  // Loads the ACL file (aclEnable), listens and arms the liveness scan. Errors: from listen
+  // (address_in_use, invalid_argument); the ACL file missing (not_found) or bad (invalid_argument).
   Status start();
   // Stops the scan, the listener and every connection. Idempotent.
   void stop();
@@ -54,17 +64,23 @@ class NameServer {
   const RouteTable& routes() const { return routes_; }
   const KvConfig& kv() const { return kv_; }
   const NameServerConfig& config() const { return config_; }
+  // Where UPDATE_NAMESRV_CONFIG (318) saves what it changed (the daemon's namesrv.conf writer);
+  // unset, changes live in memory only.
+  void set_config_persister(RequestProcessor::Persister p) { processor_.set_persister(std::move(p)); }
 
  private:
   void arm_scan(Duration delay);
   void on_channel_closed(const std::shared_ptr<remoting::Channel>& channel);
 
   Runtime& rt_;
-  const NameServerConfig config_;
+  NameServerConfig config_;  // UPDATE_NAMESRV_CONFIG changes its run-time keys (RequestProcessor)
   RouteTable routes_;
   KvConfig kv_;
   RequestProcessor processor_;
   remoting::RpcServer server_;
+  FileSystem* acl_files_ = nullptr;
+  std::string acl_display_;
+  std::unique_ptr<remoting::acl::AccessControl> acl_;
   TimerId scan_timer_{};
   bool started_ = false;
   bool stopped_ = false;

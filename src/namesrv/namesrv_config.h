@@ -37,8 +37,15 @@ struct KvLimits {
 };
 
 struct NameServerConfig {
-  // "0.0.0.0" listens on every address of the node.
+  // listenAddress (Ferry's): the address the server binds; "0.0.0.0" (the default, RocketMQ's
+  // behaviour) listens on every address of the node, "127.0.0.1" on loopback only.
   std::string listen_host = "0.0.0.0";
+  // aclEnable / aclFilePath (Ferry's; RocketMQ 4.9's NameServer has no ACL): the write codes
+  // (remoting/acl/access_check.h, namesrv_policy) need an admin account's signature from this
+  // plain_acl.yml, relative to the FileSystem handed to NameServer::set_acl_files (the node's own
+  // by default). A missing or bad file fails start().
+  bool acl_enable = false;
+  std::string acl_file_path = "plain_acl.yml";
   std::uint16_t listen_port = kDefaultNamesrvPort;
   // The liveness scan: first after scan_initial_delay, then every scan_interval; it drops a
   // broker not heard from for more than broker_expiry (RocketMQ: 5 s, 10 s, 120 s).

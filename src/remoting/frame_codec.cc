@@ -25,11 +25,12 @@ Status encode_frame_head(const RemotingCommand& cmd, std::vector<std::uint8_t>& 
                  fmt::format("header of {} bytes exceeds the {}-byte limit of the frame format",
                              header_bytes, kHeaderBytesMax));
   }
-  const std::size_t frame_bytes = head.size() + cmd.body.size();
+  const std::size_t body_bytes = cmd.body_size();
+  const std::size_t frame_bytes = head.size() + body_bytes;
   if (frame_bytes > frame_bytes_max) {
     return Error(Errc::invalid_argument,
                  fmt::format("frame of {} bytes (header {}, body {}) exceeds the maximum {}",
-                             frame_bytes, header_bytes, cmd.body.size(), frame_bytes_max));
+                             frame_bytes, header_bytes, body_bytes, frame_bytes_max));
   }
   FERRY_ASSERT_LE(frame_bytes - kLengthFieldBytes, std::size_t{0x7FFF'FFFF});  // int32 totalLen
   const auto total_len = static_cast<std::uint32_t>(frame_bytes - kLengthFieldBytes);
@@ -45,6 +46,7 @@ Result<std::vector<std::uint8_t>> encode_frame(const RemotingCommand& cmd,
   std::vector<std::uint8_t> frame;
   FERRY_TRY(encode_frame_head(cmd, frame, frame_bytes_max));
   frame.insert(frame.end(), cmd.body.begin(), cmd.body.end());
+  for (const FileView& v : cmd.body_views) frame.insert(frame.end(), v.bytes().begin(), v.bytes().end());
   return frame;
 }
 

@@ -1,8 +1,8 @@
 // Writing and reading whole frames (frame_format.h has the layout). Pure functions: no I/O.
 //
 // Sending: encode_frame_head() builds `totalLen | markedHeaderLen | header` in a reusable buffer;
-// the frame on the wire is that buffer followed by the command's body, written with one gather
-// write, so a body (a pull reply of stored messages) is never copied.
+// the frame on the wire is that buffer followed by the command's body and body views, written
+// with one gather write, so stored messages in a pull reply (body_views) are never copied.
 //
 // Receiving whole frames: decode_frame(). From a byte stream: FrameDecoder (frame_decoder.h).
 #pragma once

@@ -21,4 +21,12 @@ RemotingCommand make_response(const RemotingCommand& request, std::int32_t code,
   return cmd;
 }
 
+std::vector<std::uint8_t> RemotingCommand::body_bytes() const {
+  std::vector<std::uint8_t> out;
+  out.reserve(body_size());
+  out.insert(out.end(), body.begin(), body.end());
+  for (const FileView& v : body_views) out.insert(out.end(), v.bytes().begin(), v.bytes().end());
+  return out;
+}
+
 }  // namespace ferry::remoting

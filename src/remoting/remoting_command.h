@@ -2,6 +2,10 @@
 //
 // A command is a plain value: it owns its remark, fields and body. frame_codec.h turns it into
 // frame bytes and back; header/ and body/ turn extFields and bodies into typed structs.
+//
+// A command being sent may also carry body_views: stored records (a pull reply's messages) that
+// follow `body` on the wire, written from the mapped files by the same gather write that sends
+// the header, never copied. A decoded command has its whole body in `body`.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +16,7 @@
 #include "remoting/ext_fields.h"
 #include "remoting/frame_format.h"
 #include "remoting/language_code.h"
+#include "runtime/file_system.h"
 
 namespace ferry::remoting {
 
@@ -33,8 +38,19 @@ struct RemotingCommand {
   std::optional<std::string> remark;
   ExtFields ext_fields;
   std::vector<std::uint8_t> body;
+  // The rest of the body, after `body`, as views pinning file ranges (see above).
+  std::vector<FileView> body_views;
   // The header serialization this command arrived in / will be sent in.
   SerializeType serialize_type = SerializeType::json;
+
+  // The body's length on the wire: `body` and every view.
+  std::size_t body_size() const {
+    std::size_t n = body.size();
+    for (const FileView& v : body_views) n += v.size();
+    return n;
+  }
+  // The whole body in one owned buffer (copies the views; tests and rare paths).
+  std::vector<std::uint8_t> body_bytes() const;
 
   bool is_response() const { return (flag & kFlagResponse) != 0; }
   bool is_oneway() const { return (flag & kFlagOneway) != 0; }

@@ -15,6 +15,7 @@
 // Paths are '/'-separated and relative to the node's data root; ".." is rejected.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -37,6 +38,10 @@ class FileView {
   Bytes bytes() const { return bytes_; }
   std::size_t size() const { return bytes_.size(); }
   bool empty() const { return bytes_.empty(); }
+  // Equal when they show the same bytes (wherever those are).
+  bool operator==(const FileView& o) const {
+    return bytes_.size() == o.bytes_.size() && std::equal(bytes_.begin(), bytes_.end(), o.bytes_.begin());
+  }
 
  private:
   std::shared_ptr<const void> pin_;

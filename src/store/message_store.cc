@@ -320,6 +320,10 @@ PutResult MessageStore::put(std::span<const PutRequest> batch) {
   result.wrote_offset = appended.wrote_offset;
   result.wrote_bytes = appended.wrote_bytes;
   result.message_count = static_cast<std::int32_t>(batch.size());
+  if (batch.size() > 1) {
+    const std::span<const std::size_t> sizes = log_.last_record_sizes();
+    result.record_sizes.assign(sizes.begin(), sizes.end());
+  }
   result.store_timestamp_ms = now;
   if (appended_) appended_(log_.max_offset());
   if (next_it == next_queue_offset_.end()) {
@@ -359,16 +363,19 @@ PutResult MessageStore::put(std::span<const PutRequest> batch) {
   return result;
 }
 
-Result<std::string> MessageStore::offset_msg_ids(const PutResult& r) const {
+std::string MessageStore::offset_msg_ids(const PutResult& r) const {
   FERRY_ASSERT(r.stored(), "msgIds of a put that stored nothing ({})", put_status_name(r.status));
+  if (r.record_sizes.empty()) {
+    FERRY_ASSERT_EQ(r.message_count, 1);
+    return encode_offset_msg_id(config_.store_host, r.wrote_offset);
+  }
+  FERRY_ASSERT_EQ(r.record_sizes.size(), static_cast<std::size_t>(r.message_count));
   std::string ids;
   PhysicalOffset at = r.wrote_offset;
-  for (std::int32_t i = 0; i < r.message_count; ++i) {
-    auto record = message_at(at);
-    if (!record.ok()) return std::move(record).error();
+  for (std::size_t i = 0; i < r.record_sizes.size(); ++i) {
     if (i > 0) ids.push_back(',');
     ids += encode_offset_msg_id(config_.store_host, at);
-    at += static_cast<std::int64_t>(record->size());
+    at += r.record_sizes[i];
   }
   FERRY_ASSERT_EQ(at.value(), r.end().value());
   return ids;
@@ -563,6 +570,17 @@ Result<WallMs> MessageStore::earliest_store_time(const std::string& topic, Queue
     return Error(Errc::not_found, fmt::format("queue {}:{} is empty", topic, queue_id.value()));
   }
   auto u = q->read(q->min_offset());
+  if (!u.ok()) return std::move(u).error();
+  return log_.store_timestamp(u->commit_log_offset, u->size);
+}
+
+Result<WallMs> MessageStore::store_time_at(const std::string& topic, QueueId queue_id, QueueOffset offset) const {
+  const ConsumeQueue* q = find_queue(topic, queue_id);
+  if (q == nullptr || offset < q->min_offset() || offset >= q->max_offset()) {
+    return Error(Errc::not_found, fmt::format("queue {}:{} has no message at offset {}", topic, queue_id.value(),
+                                              offset.value()));
+  }
+  auto u = q->read(offset);
   if (!u.ok()) return std::move(u).error();
   return log_.store_timestamp(u->commit_log_offset, u->size);
 }

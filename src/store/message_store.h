@@ -143,6 +143,9 @@ class MessageStore {
   Result<QueueOffset> offset_by_time(const std::string& topic, QueueId queue_id, WallMs ts) const;
   // Store time of the queue's first message. Errors: not_found for an empty queue.
   Result<WallMs> earliest_store_time(const std::string& topic, QueueId queue_id) const;
+  // Store time of the queue's message at `offset`. Errors: not_found when the queue has no
+  // message there (empty, cleaned up, not yet written), those of reading the log.
+  Result<WallMs> store_time_at(const std::string& topic, QueueId queue_id, QueueOffset offset) const;
 
   // Records whose "topic#key" matches (re-checked against each record's UNIQ_KEY and KEYS),
   // newest first, at most max_results.
@@ -176,10 +179,10 @@ class MessageStore {
   bool record_boundary(PhysicalOffset offset) const;
   void set_tags_code_hook(TagsCodeHook h) { tags_code_hook_ = std::move(h); }
 
-  // The offset msgIds of a put's records (comma-joined for a batch), read back from the log:
-  // built only when a reply needs them, so the put path does not allocate them. `r` must be a
-  // stored result whose records are still in the log. Errors: not_found (cleaned up).
-  Result<std::string> offset_msg_ids(const PutResult& r) const;
+  // The offset msgIds of a put's records (comma-joined for a batch), from the offsets and sizes
+  // the put recorded: built only when a reply needs them, so the put path does not format them.
+  // `r` must be a stored result.
+  std::string offset_msg_ids(const PutResult& r) const;
 
   // Cleanup: one pass now (what the loop does every 10 s), the disk state, a disk re-read.
   Result<CleanupReport> run_cleanup() { return cleanup_.run_once(); }

@@ -33,6 +33,9 @@ struct [[nodiscard]] PutResult {
   std::int64_t wrote_bytes = 0;   // all records
   QueueOffset queue_offset;       // of the first message
   std::int32_t message_count = 0; // records written (their msgIds: MessageStore::offset_msg_ids)
+  // A batch's record sizes in order (empty for one record: wrote_bytes is its size), so its
+  // msgIds need no read of the log.
+  std::vector<std::int64_t> record_sizes;
   WallMs store_timestamp_ms = 0;
   std::string detail;             // why, when not ok
   PhysicalOffset end() const { return wrote_offset + wrote_bytes; }

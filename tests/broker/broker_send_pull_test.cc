@@ -193,6 +193,27 @@ TEST_F(BrokerTest, TagFilteredPull) {
   EXPECT_EQ(pull(bad).reply.code, code::SUBSCRIPTION_PARSE_FAILED);
 }
 
+TEST_F(BrokerTest, TheBrokerFiltersByTagHashOnlyAsRocketMQ) {
+  // "Aa" and "BB" share a Java hashCode, the ConsumeQueue's tagsCode: a broker that filters by
+  // hash, as RocketMQ's does, returns both to a subscription of "Aa"; the client drops "BB" on the
+  // exact tag (tests/client/push_consumer_test.cc, TagFilterDeliversOnlyExactTags). "TagA" is filtered out.
+  boot();
+  for (const char* t : {"Aa", "BB", "TagA", "Aa"}) {
+    Msg m;
+    m.body = t;
+    m.tag(t);
+    ASSERT_EQ(send(m).reply.code, code::SUCCESS);
+  }
+  Pull p;
+  p.subscription = "Aa";
+  const auto got = all_of(p);
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_EQ(got[0].queue_offset.value(), 0);
+  EXPECT_EQ(got[1].queue_offset.value(), 1);
+  EXPECT_EQ(got[1].tags().value_or(""), "BB");
+  EXPECT_EQ(got[2].queue_offset.value(), 3);
+}
+
 TEST_F(BrokerTest, PullStatusCodesAndOffsets) {
   boot();
   ASSERT_EQ(send(Msg{.queue_id = 3}).reply.code, code::SUCCESS);  // creates T

@@ -40,18 +40,21 @@ TEST_P(RebalanceSeeds, TwoConsumersSplitAndRebalanceOnJoinAndCrash) {
   ASSERT_TRUE(eventually([&] { return held(c1, "T") == all; }, 30s)) << seed_text();
   std::set<std::string> sent = send_n("T", 40, "a");
 
-  // A second consumer joins: both rebalance at once (well before the 20 s timer).
+  // A second consumer joins: consumer-1 hears of it from the broker (NOTIFY_CONSUMER_IDS_CHANGED)
+  // as soon as consumer-2's heartbeat arrives, well before its 20 s rebalance timer. The split
+  // itself then takes a few calls per queue (under swarm latency, seconds each), so the bound is
+  // on the notification, the split's on the whole.
+  const std::uint64_t notified_before = app(c1).instance->notifications();
   auto c2 = add_push_consumer("consumer-2", pc, {"T", out});
-  const MonoTime joined = client_rt().now();
+  auto noticed = cluster().run_until([&] { return app(c1).instance->notifications() > notified_before; }, 10s);
+  EXPECT_TRUE(noticed.ok()) << "the join is noticed by NOTIFY_CONSUMER_IDS_CHANGED within 10 s" << seed_text();
   std::vector<std::string> ids = {client_id(c1), client_id(c2)};
   std::sort(ids.begin(), ids.end());
   auto share = [&](sim::NodeId id) { return allocate_averagely(all, ids, client_id(id)); };
   auto split = cluster().run_until([&] { return held(c1, "T") == share(c1) && held(c2, "T") == share(c2); }, 30s);
   ASSERT_TRUE(split.ok()) << held(c1, "T").size() << " + " << held(c2, "T").size() << seed_text();
-  EXPECT_LT(client_rt().now() - joined, 10s) << "the join is noticed by NOTIFY_CONSUMER_IDS_CHANGED" << seed_text();
   EXPECT_EQ(held(c1, "T").size(), 4u);
   EXPECT_EQ(held(c2, "T").size(), 4u);
-  EXPECT_GT(app(c1).instance->notifications(), 0u) << seed_text();
   std::set<std::string> more = send_n("T", 40, "b");
   sent.insert(more.begin(), more.end());
   ASSERT_TRUE(wait_all(out, sent, 60s)) << seed_text();

@@ -85,5 +85,31 @@ TEST(Properties, DecodingManyRepeatedKeysIsLinear) {
   EXPECT_EQ(props->get("key49999"), "v3");
 }
 
+TEST(OrderedStringMap, FindFromFindsWhatFindFindsWhateverTheCursor) {
+  OrderedStringMap m;
+  m.reserve(4);
+  m.append_absent("a", "1");
+  m.append_absent("b", "2");
+  m.append_absent("c", "3");
+  for (std::size_t start = 0; start < 5; ++start) {
+    for (const char* key : {"a", "b", "c", "zz"}) {
+      std::size_t cursor = start;
+      const std::string* got = m.find_from(key, cursor);
+      EXPECT_EQ(got, m.find(key)) << key << " from " << start;
+      if (got != nullptr) EXPECT_EQ(m.find_from(key, cursor = 0), got);
+    }
+  }
+  // In stored order, each look-up leaves the cursor at the next entry.
+  std::size_t cursor = 0;
+  EXPECT_EQ(*m.find_from("a", cursor), "1");
+  EXPECT_EQ(cursor, 1u);
+  EXPECT_EQ(*m.find_from("b", cursor), "2");
+  EXPECT_EQ(cursor, 2u);
+  EXPECT_EQ(m.find_from("zz", cursor), nullptr);
+  EXPECT_EQ(cursor, 2u);
+  std::size_t empty_cursor = 0;
+  EXPECT_EQ(OrderedStringMap().find_from("a", empty_cursor), nullptr);
+}
+
 }  // namespace
 }  // namespace ferry

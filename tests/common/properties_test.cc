@@ -126,6 +126,62 @@ TEST(Message, KeysSplitOnSpacesDroppingEmpties) {
   EXPECT_EQ(m.keys(), (std::vector<std::string_view>{"a", "b", "c"}));
 }
 
+// The broker's way to add CLUSTER without a map must give exactly what the map's way gives.
+std::string by_the_map(std::string_view text, std::string_view key, std::string_view value) {
+  Properties p = decode_properties(text).value();
+  p.set(key, value);
+  return encode_properties(p).value();
+}
+
+TEST(Properties, AppendToAPlainTextIsWhatTheMapWouldEncode) {
+  const std::string text = "TAGS\x01TagA\x02KEYS\x01k1 k2\x02UNIQ_KEY\x01" "AB\x02WAIT\x01true";
+  auto appended = append_property_if_plain(text, "CLUSTER", "DefaultCluster", "__RMQ.TRANSIENT.");
+  ASSERT_TRUE(appended.has_value());
+  EXPECT_EQ(*appended, text + "\x02" "CLUSTER\x01" "DefaultCluster");
+  EXPECT_EQ(*appended, by_the_map(text, "CLUSTER", "DefaultCluster"));
+  EXPECT_EQ(append_property_if_plain("", "CLUSTER", "C", "__RMQ.TRANSIENT.").value(), "CLUSTER\x01" "C");
+  // A value may hold \x01 (only the first one separates).
+  EXPECT_EQ(append_property_if_plain("A\x01x\x01y", "K", "v", "__").value(), "A\x01x\x01y\x02K\x01v");
+}
+
+TEST(Properties, AppendRefusesWhatTheMapWouldChange) {
+  const std::string_view drop = "__RMQ.TRANSIENT.";
+  EXPECT_FALSE(append_property_if_plain("A\x01" "1\x02", "K", "v", drop));              // trailing \x02
+  EXPECT_FALSE(append_property_if_plain("\x02" "A\x01" "1", "K", "v", drop));            // leading \x02
+  EXPECT_FALSE(append_property_if_plain("A\x01" "1\x02\x02" "B\x01" "2", "K", "v", drop));  // empty entry
+  EXPECT_FALSE(append_property_if_plain("A\x01" "1\x02" "A\x01" "2", "K", "v", drop));  // repeated key
+  EXPECT_FALSE(append_property_if_plain("K\x01old", "K", "v", drop));                    // key present
+  EXPECT_FALSE(append_property_if_plain("__RMQ.TRANSIENT.X\x01" "1", "K", "v", drop));    // dropped key
+  EXPECT_FALSE(append_property_if_plain("A", "K", "v", drop));                            // malformed
+  EXPECT_FALSE(append_property_if_plain("A\x01" "1", "K", "v\x02w", drop));              // unencodable
+}
+
+RC_GTEST_PROP(Properties, AppendWhenPresentEqualsTheMapsWay, ()) {
+  // Texts over a tiny alphabet, so repeats, empty entries and the key itself come up often.
+  const auto text = *rc::gen::container<std::string>(rc::gen::element('A', 'B', 'K', '_', '\x01', '\x02'));
+  const auto appended = append_property_if_plain(text, "K", "v", "_");
+  if (!appended) return;
+  RC_ASSERT(decode_properties(text).ok());
+  RC_ASSERT(*appended == by_the_map(text, "K", "v"));
+}
+
+RC_GTEST_PROP(Properties, AppendTakesEveryPlainText, (const std::vector<std::pair<std::string, std::string>>& kvs)) {
+  // Any map without the key or the prefix, encoded, is plain: appending must not refuse it.
+  Properties p;
+  for (const auto& [k, v] : kvs) {
+    std::string key = "k" + k;
+    std::erase_if(key, [](char c) { return c == '\x01' || c == '\x02'; });
+    std::string value = v;
+    std::erase(value, '\x02');
+    p.set(key, value);
+  }
+  RC_PRE(p.size() <= 32u);
+  const std::string text = encode_properties(p).value();
+  const auto appended = append_property_if_plain(text, "CLUSTER", "c", "__");
+  RC_ASSERT(appended.has_value());
+  RC_ASSERT(*appended == by_the_map(text, "CLUSTER", "c"));
+}
+
 TEST(Message, WaitFollowsJavaParseBoolean) {
   Message m;
   m.properties.set(prop::kWait, "TRUE");

@@ -2,13 +2,20 @@
 // validation with file:line:key errors, warnings for unknown and unused keys.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
+#include "remoting/acl/acl_config.h"
 #include "tools/mqbroker/broker_conf.h"
 #include "tools/daemon/config_binder.h"
 #include "tools/mqnamesrv/namesrv_conf.h"
 #include "tools/daemon/properties_file.h"
+#include "tools/daemon/properties_rewrite.h"
+#include "tools/daemon/read_only_dir.h"
 
 namespace ferry::tools {
 namespace {
@@ -349,6 +356,80 @@ TEST(ServerKeys, BothDaemonsReadThemAndCheckTheirBounds) {
   EXPECT_EQ(n.error().detail, "n.conf:2: maxConnections: -5 is out of range [1, 1048576]");
 }
 
+std::string read_file_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+TEST(AclKeys, BrokerAndNameServerReadThem) {
+  auto b = parse_broker_conf(props("aclEnable=true\nlistenAddress=0.0.0.0\naccessKey=ferryAdmin\nsecretKey=s3cret-value\n"), "/h");
+  ASSERT_TRUE(b.ok()) << b.error().to_string();
+  EXPECT_TRUE(b->broker.acl_enable);
+  EXPECT_EQ(b->broker.listen_address, "0.0.0.0");
+  EXPECT_EQ(b->broker.credentials.access_key, "ferryAdmin");
+  EXPECT_EQ(b->broker.credentials.secret_key, "s3cret-value");
+  EXPECT_TRUE(b->warnings.empty()) << b->warnings.front();
+  // The default file is plain_acl.yml beside the .conf; a relative aclFilePath is relative to it.
+  auto in_conf = parse_properties("aclEnable=true\n", "/etc/ferry/broker.conf");
+  ASSERT_TRUE(in_conf.ok());
+  auto d = parse_broker_conf(*in_conf, "/h");
+  ASSERT_TRUE(d.ok());
+  EXPECT_EQ(d->acl_file, "/etc/ferry/plain_acl.yml");
+  EXPECT_EQ(d->broker.acl_file_path, "plain_acl.yml");
+  auto rel = parse_properties("aclFilePath=acl/accounts.yml\n", "/etc/ferry/broker.conf");
+  ASSERT_TRUE(rel.ok());
+  EXPECT_EQ(parse_broker_conf(*rel, "/h")->acl_file, "/etc/ferry/acl/accounts.yml");
+  auto abs = parse_properties("aclFilePath=/srv/acl.yml\n", "/etc/ferry/broker.conf");
+  ASSERT_TRUE(abs.ok());
+  EXPECT_EQ(parse_broker_conf(*abs, "/h")->acl_file, "/srv/acl.yml");
+
+  auto half = parse_broker_conf(props("accessKey=ferryAdmin\n"), "/h");
+  ASSERT_FALSE(half.ok());
+  EXPECT_NE(half.error().detail.find("accessKey and secretKey go together"), std::string::npos);
+  auto bad_address = parse_broker_conf(props("listenAddress=localhost\n"), "/h");
+  ASSERT_FALSE(bad_address.ok());
+  EXPECT_NE(bad_address.error().detail.find("listenAddress"), std::string::npos);
+
+  auto n = parse_namesrv_conf(props("listenAddress=127.0.0.1\naclEnable=true\naclFilePath=ns_acl.yml\n"), "/h");
+  ASSERT_TRUE(n.ok()) << n.error().to_string();
+  EXPECT_EQ(n->namesrv.listen_host, "127.0.0.1");
+  EXPECT_TRUE(n->namesrv.acl_enable);
+  EXPECT_EQ(n->namesrv.acl_file_path, "ns_acl.yml");
+  EXPECT_EQ(parse_namesrv_conf(props(""), "/h")->namesrv.listen_host, "0.0.0.0");
+}
+
+// The read-only folder the daemons hand the ACL watcher: reads, refuses every change and escape.
+TEST(ReadOnlyDirTest, ReadsAndRefusesChanges) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("ferry-rodir-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  { std::ofstream(dir / "plain_acl.yml") << "accounts:\n"; }
+  ReadOnlyDir fs(dir.string());
+  auto f = fs.open("plain_acl.yml", OpenOptions{});
+  ASSERT_TRUE(f.ok()) << f.error().to_string();
+  EXPECT_EQ((*f)->size(), 10u);
+  std::vector<std::uint8_t> buf(32);
+  auto n = (*f)->pread(0, MutableBytes(buf.data(), buf.size()));
+  ASSERT_TRUE(n.ok());
+  EXPECT_EQ(std::string(buf.begin(), buf.begin() + static_cast<std::ptrdiff_t>(*n)), "accounts:\n");
+  EXPECT_FALSE((*f)->pwrite(0, as_bytes("x")).ok());
+  EXPECT_FALSE((*f)->truncate(0).ok());
+  EXPECT_FALSE(fs.open("plain_acl.yml", OpenOptions{.create = true}).ok());
+  EXPECT_FALSE(fs.open("../etc/passwd", OpenOptions{}).ok());
+  EXPECT_FALSE(fs.open("/etc/passwd", OpenOptions{}).ok());
+  auto missing = fs.open("nope.yml", OpenOptions{});
+  ASSERT_FALSE(missing.ok());
+  EXPECT_TRUE(missing.error().is(Errc::not_found));
+  EXPECT_FALSE(fs.remove("plain_acl.yml").ok());
+  EXPECT_FALSE(fs.rename("plain_acl.yml", "x").ok());
+  EXPECT_TRUE(std::filesystem::exists(dir / "plain_acl.yml"));
+  std::filesystem::remove_all(dir);
+  EXPECT_EQ(split_folder("/etc/ferry/plain_acl.yml"), (std::pair<std::string, std::string>{"/etc/ferry", "plain_acl.yml"}));
+  EXPECT_EQ(split_folder("plain_acl.yml"), (std::pair<std::string, std::string>{".", "plain_acl.yml"}));
+  EXPECT_EQ(split_folder("/x.yml"), (std::pair<std::string, std::string>{"/", "x.yml"}));
+}
+
 // Every example in conf/ parses without errors or warnings.
 TEST(ConfExamples, AllParse) {
   const char* src = std::getenv("FERRY_SOURCE_DIR");
@@ -356,6 +437,13 @@ TEST(ConfExamples, AllParse) {
   int brokers = 0;
   for (const auto& entry : std::filesystem::directory_iterator(std::string(src) + "/conf")) {
     const std::string path = entry.path().string();
+    if (entry.path().extension() == ".yml") {  // plain_acl.yml: the ACL accounts example
+      const std::string text = read_file_text(path);
+      auto acl = remoting::acl::parse_acl_yaml(text, path);
+      ASSERT_TRUE(acl.ok()) << acl.error().to_string();
+      EXPECT_EQ(acl->accounts.size(), 2u);
+      continue;
+    }
     auto file = read_properties(path);
     ASSERT_TRUE(file.ok()) << file.error().to_string();
     if (entry.path().filename() == "namesrv.conf") {
@@ -374,3 +462,15 @@ TEST(ConfExamples, AllParse) {
 
 }  // namespace
 }  // namespace ferry::tools
+
+// properties_rewrite: a run-time change keeps the rest of the file and replaces every line of
+// the key (the last one is what a reader keeps), appending keys the file lacks.
+TEST(PropertiesRewriteTest, ReplacesEveryLineOfAKeyKeepsTheRestAndAppendsNewKeys) {
+  const std::string before = "# broker\nbrokerName = broker-a\nbrokerPermission=6\n\n! old\nbrokerPermission=2\n";
+  const std::string after =
+      ferry::tools::rewrite_properties_text(before, {{"brokerPermission", "4"}, {"slaveReadEnable", "true"}});
+  EXPECT_EQ(after, "# broker\nbrokerName = broker-a\nbrokerPermission=4\n\n! old\nbrokerPermission=4\nslaveReadEnable=true\n");
+  auto parsed = ferry::tools::parse_properties(after, "broker.conf");
+  ASSERT_TRUE(parsed.ok()) << parsed.error().to_string();
+  EXPECT_EQ(ferry::tools::rewrite_properties_text("a=1", {}), "a=1\n");  // a missing final newline is added
+}

@@ -2,7 +2,9 @@
 // of bad input reported as an error value that names the reason.
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "remoting/frame_codec.h"
 #include "remoting/frame_decoder.h"
@@ -58,6 +60,30 @@ void expect_error(const std::vector<std::uint8_t>& bytes, std::string_view reaso
   EXPECT_EQ(again.error().detail, r.error().detail);
   EXPECT_FALSE(d.feed(to_bytes("x")).ok());
   EXPECT_TRUE(d.failed());
+}
+
+TEST(FrameCodec, BodyViewsEncodeAsTheSameBytesAsAnOwnedBody) {
+  auto pinned = std::make_shared<const std::vector<std::uint8_t>>(std::vector<std::uint8_t>{'x', 'y', 'z'});
+  RemotingCommand viewed = make_request(11, 7);
+  viewed.ext_fields.set("k", "v");
+  viewed.body = {'a', 'b'};
+  viewed.body_views.emplace_back(pinned, Bytes(pinned->data(), 3));
+  viewed.body_views.emplace_back(pinned, Bytes(pinned->data() + 1, 2));
+  RemotingCommand owned = viewed;
+  owned.body_views.clear();
+  owned.body = {'a', 'b', 'x', 'y', 'z', 'y', 'z'};
+  EXPECT_EQ(viewed.body_size(), 7u);
+  EXPECT_EQ(viewed.body_bytes(), owned.body);
+  const auto a = encode_frame(viewed);
+  const auto b = encode_frame(owned);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(*a, *b);
+  auto back = decode_frame(Bytes(a->data(), a->size()));
+  ASSERT_TRUE(back.ok()) << back.error().to_string();
+  EXPECT_EQ(back->body, owned.body);
+  EXPECT_TRUE(back->body_views.empty());
+  // The frame limit counts the views.
+  EXPECT_FALSE(encode_frame(viewed, a->size() - 1).ok());
 }
 
 TEST(FrameDecoder, ByteByByte) {

@@ -14,7 +14,10 @@
 #include "remoting/response_code.h"
 #include "runtime/log.h"
 #include "tools/bench/mqbench.h"
+#include "tools/cli/credentials.h"
 #include "tools/cli/namesrv_addrs.h"
+#include "tools/cli/serialize_type_env.h"
+#include "tools/cli/tls_flags.h"
 
 namespace ferry::bench {
 
@@ -41,7 +44,10 @@ std::variant<BenchArgs, int> parse_args(std::string_view sub, std::string_view s
                                         const std::vector<cli::FlagSpec>& specs, std::span<const std::string> args) {
   std::vector<cli::FlagSpec> all = specs;
   all.push_back({'n', "namesrvAddr", "ADDRS", "NameServers, 'ip:port;ip:port' (default $NAMESRV_ADDR or 127.0.0.1:9876)"});
+  all.push_back(cli::kTlsFlag);
+  all.push_back(cli::kTlsConfigFlag);
   all.push_back({'h', "help", "", "show this help"});
+  for (const cli::FlagSpec& s : cli::credential_flags()) all.push_back(s);
   Result<cli::ParsedFlags> f = cli::parse_flags(all, args);
   if (!f.ok()) return usage_error(sub, f.error().detail);
   if (f->has("help")) {
@@ -53,7 +59,11 @@ std::variant<BenchArgs, int> parse_args(std::string_view sub, std::string_view s
   Result<std::vector<std::string>> addrs =
       cli::parse_namesrv_addrs(f->get_or("namesrvAddr", env && *env ? env : "127.0.0.1:9876"));
   if (!addrs.ok()) return usage_error(sub, addrs.error().detail);
-  return BenchArgs{std::move(*f), std::move(*addrs)};
+  Result<TlsOptions> tls = cli::client_tls_from_flags(*f);
+  if (!tls.ok()) return usage_error(sub, tls.error().detail);
+  Result<remoting::acl::Credentials> credentials = cli::credentials_from(*f);
+  if (!credentials.ok()) return usage_error(sub, credentials.error().detail);
+  return BenchArgs{std::move(*f), std::move(*addrs), std::move(*tls), std::move(*credentials)};
 }
 
 int usage_error(std::string_view sub, std::string_view message) {
@@ -61,7 +71,7 @@ int usage_error(std::string_view sub, std::string_view message) {
   return kExitUsage;
 }
 
-BenchRuntime::BenchRuntime(std::size_t offload_threads) {
+BenchRuntime::BenchRuntime(std::size_t offload_threads, TlsOptions tls) {
   if (std::getenv("FERRY_LOG") == nullptr) set_default_log_level(spdlog::level::warn);
   data_root_ = make_temp_dir();
   AsioRuntime::Options opts;
@@ -69,6 +79,7 @@ BenchRuntime::BenchRuntime(std::size_t offload_threads) {
   opts.data_root = data_root_;
   opts.offload_threads = std::max<std::size_t>(1, offload_threads);
   opts.sync_namespace = false;
+  opts.tls = std::move(tls);
   rt_ = std::make_unique<AsioRuntime>(opts);
 }
 
@@ -84,6 +95,10 @@ client::ClientConfig BenchRuntime::client_config(const std::vector<std::string>&
   cfg.instance_name = fmt::format("mqbench-{}-{}", ::getpid(), index);
   cfg.uniq_id_pid = static_cast<std::int32_t>(::getpid());
   cfg.uniq_id_process_hash = static_cast<std::int32_t>(std::random_device{}());
+  Result<std::optional<remoting::SerializeType>> header = cli::serialize_type_from_env();
+  if (!header.ok()) throw std::invalid_argument(header.error().detail);
+  if (*header) cfg.rpc.request_header = **header;
+  cfg.credentials = credentials_;
   return cfg;
 }
 

@@ -30,6 +30,7 @@
 #include "runtime/task.h"
 #include "runtime/wake_signal.h"
 #include "tools/bench/latency_histogram.h"
+#include "remoting/acl/signature.h"
 #include "tools/cli/flags.h"
 
 namespace ferry::bench {
@@ -42,18 +43,22 @@ inline constexpr std::size_t kBodyHeaderBytes = 32;
 class BenchRuntime {
  public:
   // `offload_threads`: threads for listener callbacks (consume); at least 1.
-  explicit BenchRuntime(std::size_t offload_threads);
+  // `tls`: the client side of every connection (--tls / --tls-config, tools/cli/tls_flags.h).
+  BenchRuntime(std::size_t offload_threads, TlsOptions tls);
   ~BenchRuntime();
   BenchRuntime(const BenchRuntime&) = delete;
   BenchRuntime& operator=(const BenchRuntime&) = delete;
 
   AsioRuntime& rt() { return *rt_; }
-  // A client config on `namesrv` with instance name "mqbench-{pid}-{index}".
+  // A client config on `namesrv` with instance name "mqbench-{pid}-{index}", signing with the
+  // credentials set_credentials() gave (none by default).
   client::ClientConfig client_config(const std::vector<std::string>& namesrv, int index) const;
+  void set_credentials(remoting::acl::Credentials c) { credentials_ = std::move(c); }
 
  private:
   std::string data_root_;
   std::unique_ptr<AsioRuntime> rt_;
+  remoting::acl::Credentials credentials_;
 };
 
 // The wall clock in microseconds since the epoch (the body's stamp, the consumer's receipt).
@@ -100,11 +105,13 @@ class ErrorTally {
 };
 
 // Command-line handling of a subcommand: its flags plus -n (NameServers, default $NAMESRV_ADDR
-// or 127.0.0.1:9876) and -h. Returns the parsed flags and NameServers, or the exit code after
+// or 127.0.0.1:9876), --tls, --tls-config FILE (tools/cli/tls_flags.h) and -h. Returns the parsed flags and NameServers, or the exit code after
 // printing the help (0) or a usage error (2).
 struct BenchArgs {
   cli::ParsedFlags flags;
   std::vector<std::string> namesrv;
+  TlsOptions tls;  // from --tls / --tls-config (checked: the files load)
+  remoting::acl::Credentials credentials;  // --access-key/--secret-key or FERRY_ACCESS_KEY/FERRY_SECRET_KEY
 };
 std::variant<BenchArgs, int> parse_args(std::string_view sub, std::string_view summary,
                                         const std::vector<cli::FlagSpec>& specs, std::span<const std::string> args);

@@ -298,7 +298,8 @@ int consume_main(std::span<const std::string> args) {
   o.json = f.has("json");
   const bool json = o.json;
 
-  BenchRuntime br(static_cast<std::size_t>(o.threads));
+  BenchRuntime br(static_cast<std::size_t>(o.threads), a.tls);
+  br.set_credentials(a.credentials);
   auto bench = std::make_unique<ConsumeBench>(std::move(o), br);
   auto run = [](ConsumeBench* b, bool json) -> Task<int> {
     Task<int> ot = b->open();

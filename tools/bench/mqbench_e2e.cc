@@ -123,7 +123,8 @@ int e2e_main(std::span<const std::string> args) {
   const E2eOptions e{*warmup, *tail};
   const bool json = po->json;
 
-  BenchRuntime br(static_cast<std::size_t>(co.threads));
+  BenchRuntime br(static_cast<std::size_t>(co.threads), a.tls);
+  br.set_credentials(a.credentials);
   auto producer = std::make_unique<ProduceBench>(std::move(*po), br);
   auto consumer = std::make_unique<ConsumeBench>(std::move(co), br);
   const int code = br.rt().block_on(run_e2e(producer.get(), consumer.get(), e, json, &br));

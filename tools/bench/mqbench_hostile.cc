@@ -305,6 +305,7 @@ int hostile_main(std::span<const std::string> args) {
   auto parsed = parse_args(kSub, "the latency another client sees while a broker serves hostile requests", kSpecs, args);
   if (std::holds_alternative<int>(parsed)) return std::get<int>(parsed);
   const BenchArgs& a = std::get<BenchArgs>(parsed);
+  if (a.tls.client.enable) return usage_error(kSub, "--tls / --tls-config: hostile speaks plain TCP only (raw frames)");
   Options o;
   auto num = [&](std::string_view name, std::int64_t lo, std::int64_t hi, std::int64_t fallback) -> std::optional<std::int64_t> {
     auto v = a.flags.int_in(name, lo, hi, fallback);

@@ -542,7 +542,8 @@ int produce_main(std::span<const std::string> args) {
   if (!o.ok()) return usage_error(kSub, o.error().detail);
   const bool json = o->json;
 
-  BenchRuntime br(1);
+  BenchRuntime br(1, std::get<BenchArgs>(parsed).tls);
+  br.set_credentials(std::get<BenchArgs>(parsed).credentials);
   auto bench = std::make_unique<ProduceBench>(std::move(*o), br);
   auto run = [](ProduceBench* b, bool json) -> Task<int> {
     Task<int> ot = b->open();

@@ -4,7 +4,8 @@
 //   mqadmin --help             lists the subcommands
 //   mqadmin SUBCOMMAND --help  shows one subcommand's flags
 //
-// -n defaults to $NAMESRV_ADDR, else 127.0.0.1:9876. Exit codes: 0 success, 1 the operation
+// -n defaults to $NAMESRV_ADDR, else 127.0.0.1:9876. --tls / --tls-config FILE: TLS to the
+// NameServers and brokers (tools/cli/tls_flags.h). Exit codes: 0 success, 1 the operation
 // failed (the message names the NameServer or broker and the reply code), 2 bad usage.
 #include <fmt/format.h>
 
@@ -14,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "tools/cli/credentials.h"
+#include "tools/cli/tls_flags.h"
 #include "tools/mqadmin/command.h"
 
 namespace {
@@ -25,6 +28,8 @@ constexpr const char* kDefaultNamesrv = "127.0.0.1:9876";
 
 const std::vector<FlagSpec> kCommonFlags = {
     {'n', "namesrvAddr", "ADDRS", "NameServers, 'ip:port;ip:port' (default $NAMESRV_ADDR or 127.0.0.1:9876)"},
+    cli::kTlsFlag,
+    cli::kTlsConfigFlag,
     {'h', "help", "", "show this help"},
 };
 
@@ -40,6 +45,7 @@ void print_overview() {
 std::vector<FlagSpec> specs_of(const Command& c) {
   std::vector<FlagSpec> specs = c.flags;
   specs.insert(specs.end(), kCommonFlags.begin(), kCommonFlags.end());
+  for (const FlagSpec& s : cli::credential_flags()) specs.push_back(s);
   return specs;
 }
 
@@ -85,7 +91,11 @@ int run(int argc, char** argv) {
   const std::string namesrv = flags->get_or("namesrvAddr", env && *env ? env : kDefaultNamesrv);
   Result<std::vector<std::string>> addrs = cli::parse_namesrv_addrs(namesrv);
   if (!addrs.ok()) return usage_error(command->name, addrs.error().detail);
-  AdminSession session(std::move(*addrs));
+  Result<TlsOptions> tls = cli::client_tls_from_flags(*flags);
+  if (!tls.ok()) return usage_error(command->name, tls.error().detail);
+  Result<remoting::acl::Credentials> credentials = cli::credentials_from(*flags);
+  if (!credentials.ok()) return usage_error(command->name, credentials.error().detail);
+  AdminSession session(std::move(*addrs), std::move(*tls), std::move(*credentials));
   return command->run(*flags, session);
 }
 

@@ -6,8 +6,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <random>
+#include <stdexcept>
 
 #include "runtime/log.h"
+#include "tools/cli/serialize_type_env.h"
 
 namespace ferry::mqadmin {
 
@@ -26,7 +28,9 @@ std::string make_temp_dir() {
 
 }  // namespace
 
-AdminSession::AdminSession(std::vector<std::string> namesrv_addrs) : namesrv_addrs_(std::move(namesrv_addrs)) {
+AdminSession::AdminSession(std::vector<std::string> namesrv_addrs, TlsOptions tls,
+                           remoting::acl::Credentials credentials)
+    : namesrv_addrs_(std::move(namesrv_addrs)) {
   if (std::getenv("FERRY_LOG") == nullptr) set_default_log_level(spdlog::level::warn);
   data_root_ = make_temp_dir();
   AsioRuntime::Options opts;
@@ -34,6 +38,7 @@ AdminSession::AdminSession(std::vector<std::string> namesrv_addrs) : namesrv_add
   opts.data_root = data_root_;
   opts.offload_threads = 1;
   opts.sync_namespace = false;
+  opts.tls = std::move(tls);
   rt_ = std::make_unique<AsioRuntime>(opts);
 
   client::ClientConfig cfg;
@@ -41,6 +46,10 @@ AdminSession::AdminSession(std::vector<std::string> namesrv_addrs) : namesrv_add
   cfg.instance_name = fmt::format("mqadmin-{}", ::getpid());
   cfg.uniq_id_pid = static_cast<std::int32_t>(::getpid());
   cfg.uniq_id_process_hash = static_cast<std::int32_t>(std::random_device{}());
+  Result<std::optional<remoting::SerializeType>> header = cli::serialize_type_from_env();
+  if (!header.ok()) throw std::invalid_argument(header.error().detail);
+  if (*header) cfg.rpc.request_header = **header;
+  cfg.credentials = std::move(credentials);
   instance_ = std::make_unique<client::ClientInstance>(*rt_, cfg);
   admin_ = std::make_unique<client::AdminClient>(*instance_);
   pull_ = std::make_unique<client::PullAPI>(*instance_);

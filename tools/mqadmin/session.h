@@ -21,7 +21,9 @@ namespace ferry::mqadmin {
 
 class AdminSession {
  public:
-  explicit AdminSession(std::vector<std::string> namesrv_addrs);
+  // `tls`: the client side (tls.client.*) of every connection (tools/cli/tls_flags.h). With
+  // `credentials` (not empty) every request is signed for RocketMQ ACL.
+  AdminSession(std::vector<std::string> namesrv_addrs, TlsOptions tls, remoting::acl::Credentials credentials = {});
   ~AdminSession();
   AdminSession(const AdminSession&) = delete;
   AdminSession& operator=(const AdminSession&) = delete;

@@ -6,8 +6,11 @@
 
 #include "common/host_port.h"
 #include "store/ha/ha_format.h"
+#include "tools/daemon/acl_keys.h"
 #include "tools/daemon/config_binder.h"
+#include "tools/daemon/read_only_dir.h"
 #include "tools/daemon/server_keys.h"
+#include "tools/daemon/tls_keys.h"
 
 namespace ferry::tools {
 
@@ -57,6 +60,7 @@ std::string normal(const std::string& path) {
 }
 
 struct Extra {  // keys checked after the whole file is applied
+  AclKeys acl;
   std::string store_path_commit_log;
   std::int64_t ha_listen_port = -1;
 };
@@ -108,6 +112,8 @@ void bind_broker(ConfigBinder& b, BrokerConf& c, Extra& x) {
   b.bind_int("accessMessageInMemoryMaxRatio", k.access_message_in_memory_max_ratio, 0, 100);
   b.bind_bool("slaveReadEnable", k.slave_read_enable);
   bind_server_keys(b, k.rpc);  // maxConnections, serverChannelMaxIdleTimeSeconds
+  bind_tls_keys(b, c.tls, c.tls_config_file);
+  bind_acl_keys(b, x.acl);     // aclEnable, aclFilePath, accessKey, secretKey, listenAddress
 
   // The store.
   b.bind("storePathRootDir", [&c](std::string_view v) -> Status {
@@ -195,7 +201,6 @@ void bind_broker(ConfigBinder& b, BrokerConf& c, Extra& x) {
     b.ignore(key, threads);
   }
   b.ignore("rocketmqHome", "Ferry does not read a RocketMQ installation");
-  b.ignore("aclEnable", "ACL is not implemented");
   b.ignore("enableDLegerCommitLog", "DLedger is not implemented");
   b.ignore("transientStorePoolEnable", "Ferry writes to the mapped CommitLog files directly");
   b.ignore("messageDelayLevel", "Ferry uses RocketMQ's default delay levels (1s 5s ... 2h)");
@@ -296,6 +301,12 @@ Result<BrokerConf> parse_broker_conf(const PropertiesFile& file, const std::stri
   auto applied = binder.apply(file);
   if (!applied) return std::move(applied).error();
   FERRY_TRY(check_combinations(file, *applied, c, x));
+  FERRY_TRY(check_acl_keys(x.acl, file.file));
+  c.broker.acl_enable = x.acl.enable;
+  c.acl_file = acl_file_of(x.acl, file.file);
+  c.broker.acl_file_path = split_folder(c.acl_file).second;
+  c.broker.credentials = x.acl.credentials;
+  c.broker.listen_address = x.acl.listen_address;
   c.warnings = std::move(applied->warnings);
   return c;
 }

@@ -11,7 +11,10 @@
 // the NameServers, persist consumer offsets and topics, flush and checkpoint the store, remove
 // the abort file, exit 0. After a kill -9 the abort file is still there and the next start
 // recovers the CommitLog record by record (docs/operations.md).
-// Exit codes: 0 after a graceful stop, 1 when it cannot start (bad or missing config file, store
+// TLS: the tls.* keys of broker.conf and tls.config.file (tools/daemon/tls_keys.h), for the listen
+// and HA ports and for the broker's own connections (NameServers, HA master).
+// Exit codes: 0 after a graceful stop, 1 when it cannot start (bad or missing config file, a TLS
+// certificate or key that does not load, store
 // recovery failed, port in use), 2 for bad flags.
 #include <getopt.h>
 #include <unistd.h>
@@ -27,6 +30,9 @@
 #include "tools/daemon/daemon_log.h"
 #include "tools/daemon/dir_lock.h"
 #include "tools/daemon/open_files.h"
+#include "tools/daemon/properties_rewrite.h"
+#include "tools/daemon/read_only_dir.h"
+#include "tools/daemon/tls_keys.h"
 
 namespace {
 
@@ -124,6 +130,11 @@ int run(int argc, char** argv) {
     conf.broker.namesrv_addr = std::move(*addrs);
   }
 
+  if (Status tls = tools::finish_tls(conf.tls, conf.tls_config_file, conf.warnings); !tls) {
+    std::fprintf(stderr, "mqbroker: cannot start: %s\n", tls.error().detail.c_str());
+    return 1;
+  }
+
   if (Status d = tools::ensure_dir(conf.store_root_dir); !d) {
     std::fprintf(stderr, "mqbroker: storePathRootDir: %s\n", d.error().detail.c_str());
     return 1;
@@ -143,6 +154,7 @@ int run(int argc, char** argv) {
   opts.node_name = conf.broker.broker_name;
   opts.data_root = conf.store_root_dir;
   if (!conf.broker.broker_ip1.empty()) opts.advertised_host = conf.broker.broker_ip1;
+  opts.tls = conf.tls;  // the listen and HA ports (server), NameServer and HA connections (client)
   AsioRuntime rt(opts);
   for (const auto& w : *log_warnings) rt.log().warn("{}", w);
   if (const tools::OpenFilesReport files = tools::raise_open_files_limit(); files.low() || !files.error.empty()) {
@@ -157,7 +169,15 @@ int run(int argc, char** argv) {
 
   int exit_code = 0;
   {
+    tools::ReadOnlyDir acl_folder(tools::split_folder(conf.acl_file).first);
     broker::Broker broker(rt, conf.broker);
+    broker.set_acl_files(acl_folder, conf.acl_file);
+    if (conf_path) {
+      // UPDATE_BROKER_CONFIG saves what it changed into the file the broker started from.
+      broker.set_config_persister([path = *conf_path](const std::map<std::string, std::string>& changes) {
+        return tools::rewrite_properties_file(path, changes);
+      });
+    }
     Status started = rt.block_on(start_or_clean_up(&broker));
     if (!started) {
       const std::string why = describe_start_error(started.error(), conf.broker, broker.address());
@@ -165,9 +185,10 @@ int run(int argc, char** argv) {
       std::fprintf(stderr, "mqbroker: cannot start: %s\n", why.c_str());
       exit_code = 1;
     } else {
-      rt.log().info("The broker[{}, {}] boot success. store in {}, flushDiskType={}", conf.broker.broker_name,
-                    broker.address(), conf.store_root_dir,
-                    conf.broker.flush_disk_type == store::FlushMode::sync_flush ? "SYNC_FLUSH" : "ASYNC_FLUSH");
+      rt.log().info("The broker[{}, {}] boot success. store in {}, flushDiskType={}, tls.server.mode={}, tls.enable={}",
+                    conf.broker.broker_name, broker.address(), conf.store_root_dir,
+                    conf.broker.flush_disk_type == store::FlushMode::sync_flush ? "SYNC_FLUSH" : "ASYNC_FLUSH",
+                    tls_server_mode_name(conf.tls.server.mode), conf.tls.client.enable);
       Node node{&rt, &broker};
       rt.on_stop_signal([&node](int signal) {
         if (node.stopping) {

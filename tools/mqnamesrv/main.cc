@@ -5,7 +5,9 @@
 // -p overrides listenPort and -d overrides dataDir of the file (namesrv_conf.h). Logs go to
 // stderr and to {dataDir}/logs/namesrv.log (rotating); FERRY_LOG sets the level. SIGTERM or
 // SIGINT stops it: it closes the listener and every connection and exits 0.
-// Exit codes: 0 after a graceful stop, 1 when it cannot start (bad config file, port in use),
+// TLS: the tls.* keys of namesrv.conf and tls.config.file (tools/daemon/tls_keys.h).
+// Exit codes: 0 after a graceful stop, 1 when it cannot start (bad config file, a TLS certificate
+// or key that does not load, port in use),
 // 2 for bad flags.
 #include <unistd.h>
 
@@ -18,6 +20,9 @@
 #include "tools/daemon/config_binder.h"
 #include "tools/daemon/daemon_log.h"
 #include "tools/daemon/open_files.h"
+#include "tools/daemon/properties_rewrite.h"
+#include "tools/daemon/read_only_dir.h"
+#include "tools/daemon/tls_keys.h"
 #include "tools/mqnamesrv/namesrv_conf.h"
 
 namespace {
@@ -68,6 +73,11 @@ int run(int argc, char** argv) {
   }
   if (data_dir) conf.data_dir = *data_dir;
 
+  if (Status tls = tools::finish_tls(conf.tls, conf.tls_config_file, conf.warnings); !tls) {
+    std::fprintf(stderr, "mqnamesrv: cannot start: %s\n", tls.error().detail.c_str());
+    return 1;
+  }
+
   auto log_warnings = tools::init_daemon_logging(conf.data_dir + "/logs", "namesrv.log");
   if (!log_warnings) {
     std::fprintf(stderr, "mqnamesrv: %s\n", log_warnings.error().detail.c_str());
@@ -78,6 +88,7 @@ int run(int argc, char** argv) {
   opts.node_name = "namesrv";
   opts.data_root = conf.data_dir;
   opts.offload_threads = 1;
+  opts.tls = conf.tls;
   AsioRuntime rt(opts);
   for (const auto& w : *log_warnings) rt.log().warn("{}", w);
   if (const tools::OpenFilesReport files = tools::raise_open_files_limit(); files.low() || !files.error.empty()) {
@@ -87,7 +98,15 @@ int run(int argc, char** argv) {
   }
   for (const auto& w : conf.warnings) rt.log().warn("{}", w);
 
+  tools::ReadOnlyDir acl_folder(tools::split_folder(conf.acl_file).first);
   namesrv::NameServer ns(rt, conf.namesrv);
+  ns.set_acl_files(acl_folder, conf.acl_file);
+  if (conf_path) {
+    // UPDATE_NAMESRV_CONFIG saves what it changed into the file the NameServer started from.
+    ns.set_config_persister([path = *conf_path](const std::map<std::string, std::string>& changes) {
+      return tools::rewrite_properties_file(path, changes);
+    });
+  }
   Status started = ns.start();
   if (!started) {
     const std::string addr = conf.namesrv.listen_host + ":" + std::to_string(conf.namesrv.listen_port);
@@ -98,7 +117,10 @@ int run(int argc, char** argv) {
     std::fprintf(stderr, "mqnamesrv: cannot start: %s\n", why.c_str());
     return 1;
   }
-  rt.log().info("The Name Server boot success. listening at {}, data in {}", ns.address(), conf.data_dir);
+  rt.log().info("The Name Server boot success. listening at {} (listenAddress {}), data in {}, ACL {}, tls.server.mode={}, tls.enable={}",
+                ns.address(), conf.namesrv.listen_host, conf.data_dir,
+                conf.namesrv.acl_enable ? "on (write requests need an admin signature; " + conf.acl_file + ")" : "off",
+                tls_server_mode_name(conf.tls.server.mode), conf.tls.client.enable);
   rt.on_stop_signal([&rt, &ns](int signal) {
     rt.log().info("signal {}: stopping", signal);
     ns.stop();

@@ -1,7 +1,10 @@
 #include "tools/mqnamesrv/namesrv_conf.h"
 
+#include "tools/daemon/acl_keys.h"
 #include "tools/daemon/config_binder.h"
+#include "tools/daemon/read_only_dir.h"
 #include "tools/daemon/server_keys.h"
+#include "tools/daemon/tls_keys.h"
 
 namespace ferry::tools {
 
@@ -21,6 +24,9 @@ Result<NamesrvConf> parse_namesrv_conf(const PropertiesFile& file, const std::st
   b.bind_ms("brokerChannelExpiredTime", n.broker_expiry, 1'000, 86'400'000);
   b.bind_string("dataDir", c.data_dir);
   bind_server_keys(b, n.rpc);  // maxConnections, serverChannelMaxIdleTimeSeconds
+  bind_tls_keys(b, c.tls, c.tls_config_file);
+  AclKeys acl;
+  bind_acl_keys(b, acl);  // listenAddress, aclEnable, aclFilePath (accessKey/secretKey: unused here)
   b.ignore("rocketmqHome", "Ferry does not read a RocketMQ installation");
   b.ignore("kvConfigPath", "Ferry keeps KV settings in memory, like routes");
   b.ignore("configStorePath", "Ferry does not write the NameServer's configuration back");
@@ -31,6 +37,13 @@ Result<NamesrvConf> parse_namesrv_conf(const PropertiesFile& file, const std::st
   auto applied = b.apply(file);
   if (!applied) return std::move(applied).error();
   c.warnings = std::move(applied->warnings);
+  if (!acl.credentials.empty()) {
+    c.warnings.push_back(file.file + ": accessKey/secretKey are ignored: a NameServer calls nobody");
+  }
+  n.acl_enable = acl.enable;
+  c.acl_file = acl_file_of(acl, file.file);
+  n.acl_file_path = split_folder(c.acl_file).second;
+  if (!acl.listen_address.empty()) n.listen_host = acl.listen_address;
   return c;
 }
 

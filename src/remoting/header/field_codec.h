@@ -35,6 +35,7 @@
 //   "PullMessageRequestHeader: field queueId = \"x1\" is not an int32"
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -46,6 +47,7 @@
 #include "common/offsets.h"
 #include "remoting/decimal_text.h"
 #include "remoting/ext_fields.h"
+#include "runtime/assert.h"
 #include "runtime/result.h"
 
 namespace ferry::remoting {
@@ -137,7 +139,7 @@ class FieldReader {
   template <typename T>
   void read(std::string_view name, FieldPresence presence, T& out) {
     using Value = typename FieldValue<T>::type;
-    const std::string* text = fields_.find(name);
+    const std::string* text = fields_.find_from(name, cursor_);
     if (text == nullptr) {
       if (presence == FieldPresence::required) missing(name);
       return;
@@ -160,19 +162,20 @@ class FieldReader {
   const ExtFields& fields_;
   std::string_view header_name_;
   std::optional<Error> error_;
+  std::size_t cursor_ = 0;  // where the next field is most likely (ExtFields::find_from)
 };
 
 // Writes `value` as field `name` unless its kind says to leave it out (a nullopt optional, a
-// false only_if_true).
+// false only_if_true). `name` must not be in `f` yet (a table's names are distinct: HeaderTable::encode).
 template <typename T>
 void put_field(ExtFields& f, std::string_view name, FieldPresence presence, const T& value) {
   if constexpr (FieldValue<T>::kOptional) {
-    if (value) f.set(name, FieldText<typename FieldValue<T>::type>::format(*value));
+    if (value) f.append_absent(name, FieldText<typename FieldValue<T>::type>::format(*value));
   } else {
     if constexpr (std::is_same_v<T, bool>) {
       if (presence == FieldPresence::only_if_true && !value) return;
     }
-    f.set(name, FieldText<T>::format(value));
+    f.append_absent(name, FieldText<T>::format(value));
   }
 }
 
@@ -196,7 +199,13 @@ class HeaderTable {
 
   // The fields in table order.
   [[nodiscard]] ExtFields encode(const Header& h) const {
+    // put_field appends without looking for the name: it relies on the names being distinct,
+    // which debug builds (the sanitizer build's tests) check on every encode.
+#ifndef NDEBUG
+    FERRY_ASSERT(names_distinct(), "header table {} names a field twice", name_);
+#endif
     ExtFields f;
+    f.reserve(sizeof...(Fields));
     std::apply(
         [&](const auto&... field) {
           (put_field(f, field.name, field.presence, h.*field.member), ...);
@@ -206,6 +215,17 @@ class HeaderTable {
   }
 
  private:
+  bool names_distinct() const {
+    const std::array<std::string_view, sizeof...(Fields)> names =
+        std::apply([](const auto&... field) { return std::array<std::string_view, sizeof...(Fields)>{field.name...}; }, fields_);
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      for (std::size_t j = i + 1; j < names.size(); ++j) {
+        if (names[i] == names[j]) return false;
+      }
+    }
+    return true;
+  }
+
   std::string_view name_;
   std::tuple<Fields...> fields_;
 };

@@ -37,7 +37,9 @@ Task<Status> Channel::send(RemotingCommand cmd) {
   OutFrame frame;
   Status encoded = encode_frame_head(cmd, frame.head, opts_.frame_bytes_max);
   if (!encoded) co_return encoded;
+  frame.bytes = frame.head.size() + cmd.body_size();
   frame.body = std::move(cmd.body);
+  frame.views = std::move(cmd.body_views);
   // Back-pressure: wait while the queue is over its bound (a frame larger than the bound is
   // still accepted into an empty queue, so it cannot wait forever).
   if (open_ && queued_bytes_ > 0 && queued_bytes_ + frame.size() > opts_.write_queue_bytes_max) {
@@ -116,6 +118,7 @@ Task<void> Channel::write_loop(std::shared_ptr<Channel> self) {
     for (const OutFrame& f : batch) {
       bufs.emplace_back(f.head);
       if (!f.body.empty()) bufs.emplace_back(f.body);
+      for (const FileView& v : f.views) bufs.push_back(v.bytes());
     }
     Status written;
     // buggify: the batch goes out as several small writes instead of one gather write.

@@ -83,7 +83,9 @@ class Channel : public std::enable_shared_from_this<Channel> {
   struct OutFrame {
     std::vector<std::uint8_t> head;
     std::vector<std::uint8_t> body;
-    std::size_t size() const { return head.size() + body.size(); }
+    std::vector<FileView> views;  // after body: pinned file ranges, written in place
+    std::size_t bytes = 0;        // head, body and views
+    std::size_t size() const { return bytes; }
   };
   static Task<void> read_loop(std::shared_ptr<Channel> self);
   static Task<void> write_loop(std::shared_ptr<Channel> self);

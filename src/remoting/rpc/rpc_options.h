@@ -3,6 +3,8 @@
 
 #include <cstddef>
 
+#include <optional>
+
 #include "remoting/frame_format.h"
 #include "runtime/time.h"
 
@@ -33,6 +35,12 @@ struct RpcOptions {
   std::size_t requests_in_flight_pause = 1024;
   // Calls awaiting a reply, per peer; beyond, invoke fails with Errc::busy.
   std::size_t pending_calls_max = 65536;
+  // Calls: the header form (serialize type) every request goes out in; nullopt sends each in its
+  // own (make_request's default is JSON). A reply always takes its request's form, so this also
+  // picks the replies' form. Ferry's client library sets the binary form (SerializeType::rocketmq):
+  // it costs both sides less per request than JSON (docs/benchmarks.md, "Where the time goes"),
+  // and every RocketMQ server since 4.0 reads both.
+  std::optional<SerializeType> request_header;
   // Client: how long a connect may take.
   Duration connect_timeout = std::chrono::seconds(3);
   // Server: connections open at once; one accepted over the cap is closed at once (logged,

@@ -44,6 +44,8 @@ Task<Result<RemotingCommand>> RpcPeer::invoke_on(std::shared_ptr<Channel> ch, Re
   const std::int32_t opaque = next_opaque();
   request.opaque = opaque;
   request.flag &= ~(kFlagResponse | kFlagOneway);
+  if (opts_.request_header) request.serialize_type = *opts_.request_header;
+  if (outgoing_hook_) outgoing_hook_(request);
   const std::int32_t code = request.code;
   Completion<Result<RemotingCommand>> done(rt_.executor());
   const TimerId timer = rt_.timers().schedule(timeout, [this, opaque, code, timeout, ch] {
@@ -69,6 +71,8 @@ Task<Result<RemotingCommand>> RpcPeer::invoke_on(std::shared_ptr<Channel> ch, Re
 Task<Status> RpcPeer::invoke_oneway_on(std::shared_ptr<Channel> ch, RemotingCommand request) {
   request.opaque = next_opaque();
   request.flag = (request.flag & ~kFlagResponse) | kFlagOneway;
+  if (opts_.request_header) request.serialize_type = *opts_.request_header;
+  if (outgoing_hook_) outgoing_hook_(request);
   co_return co_await ch->send(std::move(request));
 }
 
@@ -87,6 +91,18 @@ void RpcPeer::on_command(const std::shared_ptr<Channel>& ch, RemotingCommand cmd
     if (call == pending_.end()) {
       rt_.log().debug("reply from {} with opaque {} matches no pending call (timed out?)",
                       ch->peer_text(), cmd.opaque);
+      return;
+    }
+    if (call->second.channel_id != ch->id()) {
+      // Not this call's reply (a confused or hostile peer): drop it; at most one line per 10 s.
+      ++misrouted_replies_;
+      const MonoTime now = rt_.now();
+      if (!misrouted_logged_at_ || now - *misrouted_logged_at_ >= std::chrono::seconds(10)) {
+        rt_.log().warn("reply from {} with opaque {} dropped: that call went out on another connection ({} such "
+                       "replies so far)",
+                       ch->peer_text(), cmd.opaque, misrouted_replies_);
+        misrouted_logged_at_ = now;
+      }
       return;
     }
     // buggify: the reply arrives late, but before its call times out (a slow network or peer).
@@ -160,7 +176,11 @@ Task<void> RpcPeer::serve(RpcPeer* self, std::shared_ptr<Channel> ch, RemotingCo
   const Processor* processor = it != self->processors_.end() ? &it->second
                                : self->default_processor_ ? &self->default_processor_
                                                           : nullptr;
-  if (processor == nullptr) {
+  std::optional<std::string> refused;
+  if (self->guard_) refused = self->guard_(*ch, request);
+  if (refused) {
+    reply = make_response(request_head, response_code::SYSTEM_ERROR, std::move(*refused));
+  } else if (processor == nullptr) {
     reply = make_response(request_head, response_code::REQUEST_CODE_NOT_SUPPORTED,
                           "request type " + std::to_string(code) + " not supported");
   } else {

@@ -8,7 +8,14 @@
 // is queued for writing) get SYSTEM_BUSY (2); a
 // processor that throws gets SYSTEM_ERROR (1) with the exception's text (and an error log).
 //
-// Calls: invoke_on() sends a request and waits for the reply with the same opaque. A timeout,
+// Guard (set_request_guard, e.g. ACL): consulted for every request before its processor; a refusal
+// is answered SYSTEM_ERROR (1) with the guard's remark (a oneway request is dropped). Unset, it
+// costs one branch.
+//
+// Calls: invoke_on() sends a request and waits for the reply with the same opaque that arrives on
+// the channel the call went out on (a reply with that opaque on another channel is not this call's
+// reply: it is dropped and counted, with a warn line at most every 10 s). The outgoing hook (set_outgoing_hook, e.g. signing)
+// sees every request invoke_on()/invoke_oneway_on() sends, last, after its fields are set. A timeout,
 // or the close of the channel the call went out on, fails exactly the calls it concerns with an
 // error value (timed_out / reset or closed), and a late reply is dropped with a debug log.
 // Destroying the peer fails its pending calls with Errc::closed.
@@ -35,6 +42,10 @@ struct RequestContext {
 
 // Returns the reply to send (make_response(request, code) plus fields/body), or nullopt.
 using Processor = std::function<Task<std::optional<RemotingCommand>>(RequestContext)>;
+// nullopt: serve the request; otherwise the remark of the SYSTEM_ERROR that refuses it.
+using RequestGuard = std::function<std::optional<std::string>(const Channel&, const RemotingCommand&)>;
+// Changes a request just before it is sent (adds a signature, say).
+using OutgoingHook = std::function<void(RemotingCommand&)>;
 
 class RpcPeer : public Channel::Handler {
  public:
@@ -47,6 +58,10 @@ class RpcPeer : public Channel::Handler {
   void register_processor(std::int32_t code, Processor p);
   // Used for codes with no processor instead of the REQUEST_CODE_NOT_SUPPORTED reply.
   void set_default_processor(Processor p) { default_processor_ = std::move(p); }
+  void set_request_guard(RequestGuard g) { guard_ = std::move(g); }
+  void set_outgoing_hook(OutgoingHook h) { outgoing_hook_ = std::move(h); }
+  // Replies dropped because they came on a channel other than their call's.
+  std::uint64_t misrouted_replies() const { return misrouted_replies_; }
 
   // Sends `request` on `ch` (its opaque is replaced by a fresh one) and waits for the reply.
   // Errors: timed_out, closed/reset (the channel closed first), busy (too many pending calls),
@@ -110,6 +125,10 @@ class RpcPeer : public Channel::Handler {
 
   std::map<std::int32_t, Processor> processors_;
   Processor default_processor_;
+  RequestGuard guard_;
+  OutgoingHook outgoing_hook_;
+  std::uint64_t misrouted_replies_ = 0;
+  std::optional<MonoTime> misrouted_logged_at_;
   std::map<std::int32_t, PendingCall> pending_;  // by opaque
   std::map<std::uint64_t, std::size_t> in_flight_;  // requests being served, by channel id
   std::int32_t last_opaque_ = 0;

@@ -7,6 +7,7 @@
 #include "runtime/asio/errors.h"
 #include "runtime/asio/tcp_connection.h"
 #include "runtime/asio/tcp_listener.h"
+#include "runtime/asio/tls_connection.h"
 #include "runtime/completion.h"
 
 namespace ferry::asio_rt {
@@ -20,16 +21,26 @@ namespace {
 struct Connecting {
   explicit Connecting(net::io_context& io) : socket(io) {}
   tcp::socket socket;
+  std::shared_ptr<TlsConnection::State> tls;  // once the TLS handshake owns the socket
   bool timed_out = false;
+
+  void abort() {
+    error_code ignored;
+    socket.close(ignored);  // a pending async_connect completes with operation_aborted
+    if (tls) TlsConnection::close_socket(*tls);
+  }
 };
 
 }  // namespace
 
-AsioNetwork::AsioNetwork(net::io_context& io, Executor& loop, Timers& timers, std::string advertised_host)
-    : io_(io), loop_(loop), timers_(timers), host_(std::move(advertised_host)) {}
+AsioNetwork::AsioNetwork(net::io_context& io, Executor& loop, Timers& timers, std::string advertised_host,
+                         std::shared_ptr<TlsContexts> tls, spdlog::logger& log)
+    : io_(io), loop_(loop), timers_(timers), host_(std::move(advertised_host)), tls_(std::move(tls)), log_(log) {
+  FERRY_ASSERT(tls_ != nullptr, "AsioNetwork for {} without TLS settings (even disabled ones)", host_);
+}
 
 Result<std::unique_ptr<Listener>> AsioNetwork::listen(const Endpoint& addr) {
-  return TcpListener::open(io_, loop_, addr);
+  return TcpListener::open(io_, loop_, addr, tls_, log_);
 }
 
 Task<Result<std::unique_ptr<Connection>>> AsioNetwork::connect(Endpoint addr, Duration timeout) {
@@ -41,22 +52,39 @@ Task<Result<std::unique_ptr<Connection>>> AsioNetwork::connect(Endpoint addr, Du
   Completion<error_code> done(loop_);
   const TimerId deadline = timers_.schedule(timeout, [st] {
     st->timed_out = true;
-    error_code ignored;
-    st->socket.close(ignored);  // async_connect completes with operation_aborted
+    st->abort();
   });
   done.on_abandon([st, deadline, timers = &timers_] {
     timers->cancel(deadline);
-    error_code ignored;
-    st->socket.close(ignored);
+    st->abort();
   });
   st->socket.async_connect(tcp::endpoint(*ip, addr.port), [done](const error_code& ec) {
     if (!done.abandoned()) done.complete(ec);
   });
   const error_code ec = co_await done.wait();
-  timers_.cancel(deadline);
   if (st->timed_out) co_return Error(Errc::timed_out, what + " after " + std::to_string(to_ms(timeout)) + " ms");
-  if (ec) co_return net_error(ec, what);
-  co_return TcpConnection::adopt(std::move(st->socket), loop_);
+  if (ec) {
+    timers_.cancel(deadline);
+    co_return net_error(ec, what);
+  }
+  if (!tls_->client) {
+    timers_.cancel(deadline);
+    co_return TcpConnection::adopt(std::move(st->socket), loop_);
+  }
+  // TLS: the handshake runs under the same deadline (the timer closes its socket).
+  auto ends = prepare_socket(st->socket);
+  if (!ends) {
+    timers_.cancel(deadline);
+    co_return std::move(ends).error();
+  }
+  st->tls = TlsConnection::prepare(std::move(st->socket), *tls_->client, ends->first, ends->second);
+  Task<Result<std::unique_ptr<Connection>>> hs = TlsConnection::handshake(st->tls, TlsConnection::Role::client, loop_);
+  Result<std::unique_ptr<Connection>> secured = co_await std::move(hs);
+  timers_.cancel(deadline);
+  if (st->timed_out) {
+    co_return Error(Errc::timed_out, what + ": TLS handshake not done after " + std::to_string(to_ms(timeout)) + " ms");
+  }
+  co_return secured;
 }
 
 }  // namespace ferry::asio_rt

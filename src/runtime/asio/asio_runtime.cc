@@ -18,6 +18,7 @@
 #include "runtime/asio/io_thread.h"
 #include "runtime/asio/posix_file_system.h"
 #include "runtime/asio/system_clock.h"
+#include "runtime/asio/tls_contexts.h"
 #include "runtime/log.h"
 
 namespace ferry {
@@ -36,6 +37,13 @@ std::string prepare_data_root(const std::string& root) {
   return absolute.lexically_normal().string();
 }
 
+std::shared_ptr<asio_rt::TlsContexts> load_tls_or_abort(const TlsOptions& options, const std::string& node) {
+  auto loaded = asio_rt::TlsContexts::load(options);
+  FERRY_ASSERT(loaded.ok(), "node {}: TLS settings do not load (check_tls_options first): {}", node,
+               loaded.ok() ? std::string() : loaded.error().detail);
+  return std::move(*loaded);
+}
+
 std::uint64_t os_seed() {
   std::random_device rd;
   return (static_cast<std::uint64_t>(rd()) << 32) ^ static_cast<std::uint64_t>(rd());
@@ -51,7 +59,8 @@ struct AsioRuntime::Impl {
         random(os_seed()),
         logger(make_node_logger(options.node_name, nullptr)),
         offload_pool(std::max<std::size_t>(1, options.offload_threads)),
-        network(io, executor, timers, options.advertised_host),
+        tls(load_tls_or_abort(options.tls, options.node_name)),
+        network(io, executor, timers, options.advertised_host, tls, *logger),
         fs(prepare_data_root(options.data_root), asio_rt::DiskThreads{io_thread, alloc_thread}, options.sync_namespace) {
     timers.bind(executor);
   }
@@ -68,6 +77,7 @@ struct AsioRuntime::Impl {
   asio_rt::IoThread io_thread{executor};
   asio_rt::IoThread alloc_thread{executor};
   net::thread_pool offload_pool;
+  std::shared_ptr<asio_rt::TlsContexts> tls;
   asio_rt::AsioNetwork network;
   asio_rt::PosixFileSystem fs;
   std::function<void(int)> stop_handler;

@@ -28,6 +28,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "runtime/asio/tls_options.h"
 #include "runtime/runtime.h"
 
 namespace ferry {
@@ -46,6 +47,9 @@ class AsioRuntime final : public Runtime {
     // namespace operations are durable when they return (file_system.h). Off: only sync_dir()
     // makes them durable.
     bool sync_namespace = true;
+    // TLS for this node's listeners (server) and connects (client); off by default. Check it
+    // with check_tls_options() first: the constructor asserts that it loads.
+    TlsOptions tls;
   };
 
   // Aborts (FERRY_ASSERT) when data_root is empty or cannot be created: a daemon cannot run

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "runtime/asio/errors.h"
+#include "runtime/asio/tls_options.h"
 #include "runtime/completion.h"
 
 namespace ferry::asio_rt {
@@ -24,6 +25,7 @@ struct TcpConnection::State {
   Endpoint local;
   Endpoint peer;
   bool open = true;
+  spdlog::logger* refuse_tls_log = nullptr;  // set until the first read was checked
 };
 
 namespace {
@@ -125,7 +127,7 @@ Endpoint to_endpoint(const tcp::endpoint& ep) {
   return Endpoint{ep.address().to_string(), ep.port()};
 }
 
-Result<std::unique_ptr<Connection>> TcpConnection::adopt(tcp::socket socket, Executor& loop) {
+Result<std::pair<Endpoint, Endpoint>> prepare_socket(tcp::socket& socket) {
   error_code ec;
   socket.set_option(tcp::no_delay(true), ec);
   if (!ec) socket.set_option(boost::asio::socket_base::keep_alive(true), ec);
@@ -136,9 +138,16 @@ Result<std::unique_ptr<Connection>> TcpConnection::adopt(tcp::socket socket, Exe
   if (!ec) local = socket.local_endpoint(ec);
   if (!ec) remote = socket.remote_endpoint(ec);
   if (ec) return net_error(ec, "set up accepted/connected socket");
+  return std::pair<Endpoint, Endpoint>(to_endpoint(local), to_endpoint(remote));
+}
+
+Result<std::unique_ptr<Connection>> TcpConnection::adopt(tcp::socket socket, Executor& loop, spdlog::logger* refuse_tls_log) {
+  auto ends = prepare_socket(socket);
+  if (!ends) return std::move(ends).error();
   auto st = std::make_shared<State>(std::move(socket));
-  st->local = to_endpoint(local);
-  st->peer = to_endpoint(remote);
+  st->local = ends->first;
+  st->peer = ends->second;
+  st->refuse_tls_log = refuse_tls_log;
   return std::unique_ptr<Connection>(new TcpConnection(std::move(st), loop));
 }
 
@@ -158,7 +167,18 @@ Task<Result<std::size_t>> TcpConnection::read_some(MutableBytes buf) {
   } else {
     loop_.post([st = st_, buf, done] { attempt_read(st, buf, done); });
   }
-  co_return co_await done.wait();
+  Result<std::size_t> got = co_await done.wait();
+  if (st_->refuse_tls_log != nullptr && got.ok()) {
+    spdlog::logger* log = std::exchange(st_->refuse_tls_log, nullptr);
+    if (admit_connection(TlsServerMode::disabled, buf[0]) == TlsAdmission::refuse_tls) {
+      const std::string why = "TLS handshake from " + st_->peer.to_string() +
+                              " refused: tls.server.mode is disabled on " + st_->local.to_string() + "; connection closed";
+      log->warn("{}", why);
+      close();
+      co_return Error(Errc::reset, why);
+    }
+  }
+  co_return got;
 }
 
 bool TcpConnection::take_inline_turn() {

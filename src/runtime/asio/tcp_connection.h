@@ -17,6 +17,9 @@
 #include <boost/asio/ip/tcp.hpp>
 
 #include <memory>
+#include <utility>
+
+#include <spdlog/logger.h>
 
 #include "runtime/executor.h"
 #include "runtime/network.h"
@@ -26,7 +29,11 @@ namespace ferry::asio_rt {
 class TcpConnection final : public Connection {
  public:
   // Takes a connected socket. Errors: reset when the peer is already gone (no addresses).
-  static Result<std::unique_ptr<Connection>> adopt(boost::asio::ip::tcp::socket socket, Executor& loop);
+  // With `refuse_tls_log` (a listener in tls.server.mode=disabled), a connection whose first
+  // byte is a TLS handshake record is closed: the read fails with Errc::reset and the refusal is
+  // logged there (tls_options.h).
+  static Result<std::unique_ptr<Connection>> adopt(boost::asio::ip::tcp::socket socket, Executor& loop,
+                                                   spdlog::logger* refuse_tls_log = nullptr);
   ~TcpConnection() override;
 
   Task<Result<std::size_t>> read_some(MutableBytes buf) override;
@@ -53,5 +60,9 @@ class TcpConnection final : public Connection {
 };
 
 Endpoint to_endpoint(const boost::asio::ip::tcp::endpoint& ep);
+
+// What adopt() does to every socket: TCP_NODELAY, keepalive with the dead-peer timeout
+// (network.h), non-blocking; then reads both addresses. Errors: reset when the peer is gone.
+Result<std::pair<Endpoint, Endpoint>> prepare_socket(boost::asio::ip::tcp::socket& socket);
 
 }  // namespace ferry::asio_rt

@@ -5,6 +5,7 @@
 #include <optional>
 #include <utility>
 
+#include "runtime/asio/detecting_connection.h"
 #include "runtime/asio/errors.h"
 #include "runtime/asio/tcp_connection.h"
 #include "runtime/completion.h"
@@ -50,7 +51,9 @@ Result<net::ip::address_v4> parse_ipv4(const std::string& host, const std::strin
   return ip;
 }
 
-Result<std::unique_ptr<Listener>> TcpListener::open(net::io_context& io, Executor& loop, const Endpoint& addr) {
+Result<std::unique_ptr<Listener>> TcpListener::open(net::io_context& io, Executor& loop, const Endpoint& addr,
+                                                   std::shared_ptr<TlsContexts> tls, spdlog::logger& log) {
+  FERRY_ASSERT(tls != nullptr, "listen on {} without TLS settings (even disabled ones)", addr.to_string());
   const std::string what = "listen on " + addr.to_string();
   auto ip = parse_ipv4(addr.host, what);
   if (!ip.ok()) return std::move(ip).error();
@@ -65,10 +68,11 @@ Result<std::unique_ptr<Listener>> TcpListener::open(net::io_context& io, Executo
   if (!ec) bound = st->acceptor.local_endpoint(ec);
   if (ec) return net_error(ec, what);
   st->local = to_endpoint(bound);
-  return std::unique_ptr<Listener>(new TcpListener(std::move(st), loop));
+  return std::unique_ptr<Listener>(new TcpListener(std::move(st), loop, std::move(tls), log));
 }
 
-TcpListener::TcpListener(std::shared_ptr<State> state, Executor& loop) : st_(std::move(state)), loop_(loop) {}
+TcpListener::TcpListener(std::shared_ptr<State> state, Executor& loop, std::shared_ptr<TlsContexts> tls, spdlog::logger& log)
+    : st_(std::move(state)), loop_(loop), tls_(std::move(tls)), log_(log) {}
 
 TcpListener::~TcpListener() { close(); }
 
@@ -77,6 +81,8 @@ Task<Result<std::unique_ptr<Connection>>> TcpListener::accept() {
   // the resumed frame must not touch it.
   const std::shared_ptr<State> st = st_;
   Executor& loop = loop_;
+  const std::shared_ptr<TlsContexts> tls = tls_;
+  spdlog::logger& log = log_;
   if (!st->open) co_return Error(Errc::closed, "listener on " + st->local.to_string() + " was closed");
   Completion<Accepted> done(loop);
   start_accept(st, done);
@@ -85,7 +91,8 @@ Task<Result<std::unique_ptr<Connection>>> TcpListener::accept() {
     if (!st->open) co_return Error(Errc::closed, "listener on " + st->local.to_string() + " was closed");
     co_return net_error(a.ec, "accept on " + st->local.to_string());
   }
-  co_return TcpConnection::adopt(std::move(*a.socket), loop);
+  if (tls->server_mode == TlsServerMode::disabled) co_return TcpConnection::adopt(std::move(*a.socket), loop, &log);
+  co_return DetectingConnection::adopt(std::move(*a.socket), loop, tls, log);
 }
 
 void TcpListener::close() {

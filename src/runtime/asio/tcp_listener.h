@@ -2,7 +2,9 @@
 // daemon can bind while old connections linger in TIME_WAIT; Linux still refuses a second
 // listener on the same address with address_in_use).
 //
-// accept() waits on the loop with async_accept and returns a TcpConnection. A connection reset
+// accept() waits on the loop with async_accept and returns a connection chosen by the node's
+// tls.server.mode (tls_options.h): disabled, a TcpConnection that closes a TLS handshake
+// attempt on its first read; permissive or enforcing, a DetectingConnection. A connection reset
 // before it was accepted is skipped; running out of descriptors is Errc::busy. close() stops
 // listening at once: a pending accept completes with Errc::closed. If the awaiting frame is
 // destroyed, a connection accepted for it is closed. Loop thread only.
@@ -12,6 +14,9 @@
 
 #include <memory>
 
+#include <spdlog/logger.h>
+
+#include "runtime/asio/tls_contexts.h"
 #include "runtime/executor.h"
 #include "runtime/network.h"
 
@@ -21,7 +26,9 @@ class TcpListener final : public Listener {
  public:
   // Binds and listens on `addr` (port 0 picks a free port).
   // Errors: address_in_use, invalid_argument (bad host, or not a local address).
-  static Result<std::unique_ptr<Listener>> open(boost::asio::io_context& io, Executor& loop, const Endpoint& addr);
+  // `tls` and `log` must outlive the listener and its connections.
+  static Result<std::unique_ptr<Listener>> open(boost::asio::io_context& io, Executor& loop, const Endpoint& addr,
+                                                std::shared_ptr<TlsContexts> tls, spdlog::logger& log);
   ~TcpListener() override;
 
   Task<Result<std::unique_ptr<Connection>>> accept() override;
@@ -31,9 +38,11 @@ class TcpListener final : public Listener {
   struct State;
 
  private:
-  TcpListener(std::shared_ptr<State> state, Executor& loop);
+  TcpListener(std::shared_ptr<State> state, Executor& loop, std::shared_ptr<TlsContexts> tls, spdlog::logger& log);
   std::shared_ptr<State> st_;
   Executor& loop_;
+  std::shared_ptr<TlsContexts> tls_;
+  spdlog::logger& log_;
 };
 
 // Parses a dotted IPv4 address. Errors: invalid_argument naming `what`.

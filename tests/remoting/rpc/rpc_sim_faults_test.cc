@@ -20,6 +20,7 @@ namespace {
 
 constexpr std::int32_t kEcho = 9101;
 constexpr std::int32_t kSlow = 9102;
+constexpr std::int32_t kSpoof = 9103;
 constexpr std::uint16_t kPort = 10911;
 
 // The server node's component: an RpcServer with an echo and a slow processor.
@@ -190,6 +191,86 @@ TEST(RpcBuggify, APullNobodyServesIsNotSupportedNeverBusy) {
   }
   client->shutdown();
   world.kill(client_node);  // destroys the client's tasks before the client object
+}
+
+// A server that answers kSpoof by first sending, on the same connection, a "reply" with the
+// opaque just below the request's own (another call of the client's, which went out on another
+// connection), then its own reply; and kSlow after 1 s with its name in the body.
+class SpoofServer {
+ public:
+  SpoofServer(Runtime& rt, std::string name) : rt_(rt), name_(std::move(name)), server_(rt) {
+    server_.register_processor(kSpoof, [](RequestContext ctx) { return spoof(std::move(ctx)); });
+    server_.register_processor(kSlow, [this](RequestContext ctx) { return slow(&rt_, name_, std::move(ctx)); });
+    Status s = server_.start(Endpoint{rt.network().host(), kPort});
+    if (!s.ok()) ADD_FAILURE() << "listen: " << s.error().to_string();
+  }
+
+ private:
+  static Task<std::optional<RemotingCommand>> spoof(RequestContext ctx) {
+    RemotingCommand fake = make_response(ctx.request, 0);
+    fake.opaque = ctx.request.opaque - 1;
+    fake.body = {'f', 'a', 'k', 'e'};
+    Status sent = co_await ctx.channel->send(std::move(fake));
+    EXPECT_TRUE(sent.ok());
+    co_return make_response(ctx.request, 0);
+  }
+  static Task<std::optional<RemotingCommand>> slow(Runtime* rt, std::string name, RequestContext ctx) {
+    co_await rt->sleep(std::chrono::seconds(1));
+    RemotingCommand reply = make_response(ctx.request, 0);
+    reply.body.assign(name.begin(), name.end());
+    co_return reply;
+  }
+  Runtime& rt_;
+  std::string name_;
+  RpcServer server_;
+};
+
+struct TwoCalls {
+  std::string slow_body;
+  bool slow_ok = false;
+  bool spoof_ok = false;
+};
+
+Task<TwoCalls> slow_then_spoof(RpcClient* client, std::string a, std::string b) {
+  struct Slow {
+    static Task<void> go(RpcClient* c, std::string addr, std::shared_ptr<TwoCalls> out, std::shared_ptr<bool> done) {
+      Result<RemotingCommand> r = co_await c->invoke(addr, make_request(kSlow, 0), std::chrono::seconds(5));
+      out->slow_ok = r.ok();
+      if (r.ok()) out->slow_body.assign(r->body.begin(), r->body.end());
+      *done = true;
+    }
+  };
+  auto out = std::make_shared<TwoCalls>();
+  auto done = std::make_shared<bool>(false);
+  client->runtime().spawn(Slow::go(client, a, out, done), "slow");
+  co_await client->runtime().sleep(std::chrono::milliseconds(100));  // the slow call is out (opaque n)
+  Result<RemotingCommand> spoofed = co_await client->invoke(b, make_request(kSpoof, 0), std::chrono::seconds(5));
+  out->spoof_ok = spoofed.ok();
+  while (!*done) co_await client->runtime().sleep(std::chrono::milliseconds(100));
+  co_return *out;
+}
+
+// A reply is tied to the connection its call went out on: a reply with the opaque of a call to
+// server A, arriving from server B, is dropped (and counted); A's own reply still completes it.
+TEST(RpcReplies, AReplyOnAnotherConnectionIsDropped) {
+  sim::World world(sim::WorldOptions{});
+  const sim::NodeId a = world.add_node("a", [](Runtime& rt) { return sim::hosted(std::make_unique<SpoofServer>(rt, "from-a")); });
+  const sim::NodeId b = world.add_node("b", [](Runtime& rt) { return sim::hosted(std::make_unique<SpoofServer>(rt, "from-b")); });
+  const sim::NodeId client_node = world.add_node("client");
+  auto client = std::make_unique<RpcClient>(world.node(client_node));
+  const std::string addr_a = world.net().host_of(a) + ":" + std::to_string(kPort);
+  const std::string addr_b = world.net().host_of(b) + ":" + std::to_string(kPort);
+  // Connect to B first, so that the spoofing request is the next opaque after the slow call's.
+  auto warm = world.run_task(client_node, client->channel(addr_b, std::chrono::seconds(3)), std::chrono::minutes(1));
+  ASSERT_TRUE(warm.ok()) << warm.report.message;
+  auto r = world.run_task(client_node, slow_then_spoof(client.get(), addr_a, addr_b), std::chrono::minutes(1));
+  ASSERT_TRUE(r.ok()) << r.report.message;
+  EXPECT_TRUE(r.value->spoof_ok);
+  EXPECT_TRUE(r.value->slow_ok);
+  EXPECT_EQ(r.value->slow_body, "from-a");  // not B's "fake"
+  EXPECT_EQ(client->misrouted_replies(), 1u);
+  client->shutdown();
+  world.kill(client_node);
 }
 
 }  // namespace

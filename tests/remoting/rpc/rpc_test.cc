@@ -26,6 +26,8 @@ constexpr std::int32_t kEcho = 9001;
 constexpr std::int32_t kSlow = 9002;
 constexpr std::int32_t kNote = 9003;
 constexpr std::int32_t kCloseMe = 9004;
+constexpr std::int32_t kViews = 9005;  // replies "views:" then the request's body 300 times, as views
+constexpr std::int32_t kForm = 9006;   // replies with the request's header form as the remark
 
 struct Factory {
   std::string name;
@@ -43,6 +45,8 @@ class Rpc : public ::testing::TestWithParam<Factory> {
     server_->register_processor(kSlow, [this](RequestContext ctx) { return slow(&h_->peer(), std::move(ctx)); });
     server_->register_processor(kNote, [this](RequestContext ctx) { return note(this, std::move(ctx)); });
     server_->register_processor(kCloseMe, [](RequestContext ctx) { return close_me(std::move(ctx)); });
+    server_->register_processor(kViews, [](RequestContext ctx) { return views(std::move(ctx)); });
+    server_->register_processor(kForm, [](RequestContext ctx) { return form(std::move(ctx)); });
     Status started = server_->start(h_->listen_address(h_->peer()));
     ASSERT_TRUE(started.ok()) << started.error().to_string();
     addr_ = server_->local().to_string();
@@ -70,6 +74,20 @@ class Rpc : public ::testing::TestWithParam<Factory> {
   static Task<std::optional<RemotingCommand>> note(Rpc* self, RequestContext ctx) {
     self->notes_.push_back(std::string(ctx.request.body.begin(), ctx.request.body.end()));
     co_return std::nullopt;
+  }
+  // The reply's body is a small owned part followed by 300 views of one pinned buffer, as a pull
+  // reply's records are views of the CommitLog: the client must read them in order, intact.
+  static Task<std::optional<RemotingCommand>> views(RequestContext ctx) {
+    auto pinned = std::make_shared<const std::vector<std::uint8_t>>(ctx.request.body);
+    RemotingCommand reply = make_response(ctx.request, response_code::SUCCESS);
+    const std::string head = "views:";
+    reply.body.assign(head.begin(), head.end());
+    for (int i = 0; i < 300; ++i) reply.body_views.emplace_back(pinned, Bytes(pinned->data(), pinned->size()));
+    co_return reply;
+  }
+  static Task<std::optional<RemotingCommand>> form(RequestContext ctx) {
+    const bool binary = ctx.request.serialize_type == SerializeType::rocketmq;
+    co_return make_response(ctx.request, response_code::SUCCESS, binary ? "rocketmq" : "json");
   }
   static Task<std::optional<RemotingCommand>> close_me(RequestContext ctx) {
     ctx.channel->close("test closes mid-call");
@@ -130,6 +148,40 @@ TEST_P(Rpc, EchoRoundTripInBothSerializations) {
   EXPECT_EQ(json.body, "hello");
   EXPECT_TRUE(binary.ok) << binary.text;
   EXPECT_EQ(binary.body, "binary");
+}
+
+TEST_P(Rpc, ABodyOfViewsArrivesWholeAndInOrder) {
+  Outcome got;
+  ASSERT_TRUE(run(call(client_.get(), addr_, request(kViews, "0123456789"), std::chrono::seconds(3), &got)));
+  ASSERT_TRUE(got.ok) << got.text;
+  std::string expected = "views:";
+  for (int i = 0; i < 300; ++i) expected += "0123456789";
+  EXPECT_EQ(got.body, expected);
+}
+
+Task<void> call_form(RpcClient* c, std::string addr, Outcome* out, SerializeType* reply_form) {
+  Result<RemotingCommand> r = co_await c->invoke(addr, make_request(kForm, 0), std::chrono::seconds(3));
+  *out = outcome_of(r);
+  if (r.ok()) *reply_form = r->serialize_type;
+}
+
+TEST_P(Rpc, RequestHeaderOptionPicksTheFormOfRequestsAndReplies) {
+  // Without the option a request goes out in its own form (make_request: JSON).
+  Outcome plain;
+  SerializeType plain_reply = SerializeType::rocketmq;
+  ASSERT_TRUE(run(call_form(client_.get(), addr_, &plain, &plain_reply)));
+  EXPECT_EQ(plain.remark, "json");
+  EXPECT_EQ(plain_reply, SerializeType::json);
+  // With it every request is sent in that form, and the server answers in the same.
+  RpcOptions opts;
+  opts.request_header = SerializeType::rocketmq;
+  auto binary_client = std::make_unique<RpcClient>(h_->rt(), opts);
+  Outcome binary;
+  SerializeType binary_reply = SerializeType::json;
+  ASSERT_TRUE(run(call_form(binary_client.get(), addr_, &binary, &binary_reply)));
+  EXPECT_EQ(binary.remark, "rocketmq");
+  EXPECT_EQ(binary_reply, SerializeType::rocketmq);
+  binary_client->shutdown();
 }
 
 Task<void> many_calls(RpcClient* c, std::string addr, int n, int* ok, int* wrong) {

@@ -1,0 +1,284 @@
+// The Asio runtime's TLS connections on loopback, without the daemons: a server runtime (its own
+// thread) echoing what it reads, in each tls.server.mode, and client runtimes with TLS on or off.
+// Certificates: a self-signed one made with the openssl command in the test's temp directory.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "runtime/asio/asio_runtime.h"
+#include "tests/daemons/daemon_process.h"
+
+namespace ferry::daemons_test {
+namespace {
+
+using namespace std::chrono_literals;
+
+// What the server saw: how each connection ended (appended on the server's loop thread, read by
+// the test after that thread has been joined).
+struct ServerLog {
+  std::vector<Error> endings;
+};
+
+Task<void> echo(std::unique_ptr<Connection> conn, ServerLog* log) {
+  std::vector<std::uint8_t> buf(4096);
+  for (;;) {
+    Result<std::size_t> n = co_await conn->read_some(MutableBytes(buf));
+    if (!n) {
+      log->endings.push_back(std::move(n).error());
+      co_return;
+    }
+    Status written = co_await conn->write(Bytes(buf.data(), *n));
+    if (!written) {
+      log->endings.push_back(std::move(written).error());
+      co_return;
+    }
+  }
+}
+
+Task<void> accept_loop(Listener* listener, Runtime* rt, ServerLog* log) {
+  for (;;) {
+    Result<std::unique_ptr<Connection>> conn = co_await listener->accept();
+    if (!conn) co_return;
+    rt->spawn(echo(std::move(*conn), log), "echo");
+  }
+}
+
+// An echo server on 127.0.0.1, its loop on its own thread until destruction.
+class EchoServer {
+ public:
+  EchoServer(const TempDir& dir, TlsOptions tls) {
+    AsioRuntime::Options o;
+    o.node_name = "echo-server";
+    o.data_root = dir / "server";
+    o.offload_threads = 1;
+    o.tls = std::move(tls);
+    rt_ = std::make_unique<AsioRuntime>(o);
+    auto l = rt_->network().listen(Endpoint{"127.0.0.1", 0});
+    EXPECT_TRUE(l.ok()) << l.error().to_string();
+    listener_ = std::move(*l);
+    rt_->spawn(accept_loop(listener_.get(), rt_.get(), &log_), "accept");
+    thread_ = std::thread([this] { rt_->run(); });
+  }
+  ~EchoServer() { stop(); }
+  // Stops the loop; afterwards log() may be read.
+  void stop() {
+    if (!thread_.joinable()) return;
+    rt_->stop();
+    thread_.join();
+  }
+  Endpoint address() const { return listener_->local(); }
+  const ServerLog& log() const { return log_; }
+
+ private:
+  std::unique_ptr<AsioRuntime> rt_;
+  std::unique_ptr<Listener> listener_;
+  ServerLog log_;
+  std::thread thread_;
+};
+
+std::vector<std::uint8_t> pattern(std::size_t size) {
+  std::vector<std::uint8_t> data(size);
+  for (std::size_t i = 0; i < size; ++i) data[i] = static_cast<std::uint8_t>(i * 7 + i / 251);
+  return data;
+}
+
+Task<void> write_all(std::shared_ptr<Connection> conn, std::vector<std::uint8_t> data, std::shared_ptr<Status> out) {
+  // A gather write of two halves.
+  const std::size_t half = data.size() / 2;
+  const Bytes parts[] = {Bytes(data.data(), half), Bytes(data.data() + half, data.size() - half)};
+  *out = co_await conn->write(std::span<const Bytes>(parts));
+}
+
+struct EchoOutcome {
+  std::optional<Error> error;     // connect or read failure
+  std::vector<std::uint8_t> got;  // what came back
+  Status write = Status();
+};
+
+// Connects, writes `size` patterned bytes while reading the echo back, then closes.
+Task<EchoOutcome> echo_round_trip(Runtime* rt, Endpoint server, std::size_t size) {
+  EchoOutcome out;
+  Result<std::unique_ptr<Connection>> c = co_await rt->network().connect(server, 10s);
+  if (!c) {
+    out.error = std::move(c).error();
+    co_return out;
+  }
+  std::shared_ptr<Connection> conn = std::move(*c);
+  std::vector<std::uint8_t> data = pattern(size);
+  auto written = std::make_shared<Status>();
+  rt->spawn(write_all(conn, data, written), "writer");
+  out.got.resize(size);
+  std::size_t have = 0;
+  while (have < size) {
+    Result<std::size_t> n = co_await conn->read_some(MutableBytes(out.got.data() + have, size - have));
+    if (!n) {
+      out.error = std::move(n).error();
+      out.got.resize(have);
+      break;
+    }
+    have += *n;
+  }
+  out.write = *written;
+  conn->close();
+  co_return out;
+}
+
+class TlsConnectionTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const std::string script = "set -e; cd '" + dir_.path() +
+                               "'\nopenssl req -x509 -newkey rsa:2048 -nodes -keyout key.pem -out cert.pem -days 2 "
+                               "-subj /CN=127.0.0.1\n";
+    const RunResult made = run_to_exit("/bin/sh", {"-c", script}, dir_ / "openssl.out", 60s);
+    ASSERT_EQ(made.status, 0) << made.output;
+  }
+
+  TlsOptions server(TlsServerMode mode) const {
+    TlsOptions t;
+    t.server.mode = mode;
+    if (mode != TlsServerMode::disabled) {
+      t.server.cert_path = dir_ / "cert.pem";
+      t.server.key_path = dir_ / "key.pem";
+    }
+    return t;
+  }
+  TlsOptions client(bool tls) const {
+    TlsOptions t;
+    t.client.enable = tls;
+    t.client.auth_server = tls;
+    t.client.trust_cert_path = dir_ / "cert.pem";  // the self-signed certificate is its own CA
+    return t;
+  }
+
+  EchoOutcome round_trip(const TlsOptions& tls, Endpoint server, std::size_t size) {
+    AsioRuntime::Options o;
+    o.node_name = "client-" + std::to_string(++clients_);
+    o.data_root = dir_ / o.node_name;
+    o.offload_threads = 1;
+    o.tls = tls;
+    AsioRuntime rt(o);
+    return rt.block_on(echo_round_trip(&rt, std::move(server), size));
+  }
+
+  static bool any_ending(const ServerLog& log, Errc code, const std::string& text) {
+    for (const Error& e : log.endings) {
+      if (e.code == code && e.detail.find(text) != std::string::npos) return true;
+    }
+    return false;
+  }
+  static std::string endings(const ServerLog& log) {
+    std::string s;
+    for (const Error& e : log.endings) s += e.to_string() + "\n";
+    return s;
+  }
+
+  TempDir dir_;
+  int clients_ = 0;
+};
+
+TEST_F(TlsConnectionTest, EnforcingEchoesEveryByteInOrderAndAPeerCloseIsEof) {
+  EchoServer s(dir_, server(TlsServerMode::enforcing));
+  constexpr std::size_t kSize = 3 * 1024 * 1024 + 17;  // many TLS records, more than the socket buffers
+  EchoOutcome r = round_trip(client(true), s.address(), kSize);
+  ASSERT_FALSE(r.error) << r.error->to_string();
+  EXPECT_TRUE(r.write.ok()) << r.write.error().to_string();
+  EXPECT_TRUE(r.got == pattern(kSize));
+  s.stop();
+  // The client closed without TLS's close_notify (as Ferry and Java do): the server read eof.
+  ASSERT_EQ(s.log().endings.size(), 1u) << endings(s.log());
+  EXPECT_EQ(s.log().endings[0].code, Errc::eof) << endings(s.log());
+}
+
+TEST_F(TlsConnectionTest, EnforcingClosesAPlainClientAndSaysWhy) {
+  EchoServer s(dir_, server(TlsServerMode::enforcing));
+  EchoOutcome r = round_trip(client(false), s.address(), 64);
+  ASSERT_TRUE(r.error.has_value()) << "a plain client got " << r.got.size() << " bytes back from an enforcing server";
+  EXPECT_TRUE(r.error->is(Errc::eof) || r.error->is(Errc::reset)) << r.error->to_string();
+  s.stop();
+  EXPECT_TRUE(any_ending(s.log(), Errc::reset, "plain (non-TLS) connection from 127.0.0.1:")) << endings(s.log());
+}
+
+TEST_F(TlsConnectionTest, PermissiveServesPlainAndTlsClients) {
+  EchoServer s(dir_, server(TlsServerMode::permissive));
+  constexpr std::size_t kSize = 100'000;
+  EchoOutcome plain = round_trip(client(false), s.address(), kSize);
+  ASSERT_FALSE(plain.error) << plain.error->to_string();
+  EXPECT_TRUE(plain.got == pattern(kSize));
+  EchoOutcome tls = round_trip(client(true), s.address(), kSize);
+  ASSERT_FALSE(tls.error) << tls.error->to_string();
+  EXPECT_TRUE(tls.got == pattern(kSize));
+  s.stop();
+  EXPECT_FALSE(any_ending(s.log(), Errc::reset, "refused")) << endings(s.log());
+}
+
+TEST_F(TlsConnectionTest, DisabledClosesATlsClientAndSaysWhy) {
+  EchoServer s(dir_, server(TlsServerMode::disabled));
+  EchoOutcome r = round_trip(client(true), s.address(), 64);
+  ASSERT_TRUE(r.error.has_value());
+  EXPECT_NE(r.error->detail.find("TLS handshake with 127.0.0.1:"), std::string::npos) << r.error->to_string();
+  EchoOutcome plain = round_trip(client(false), s.address(), 64);
+  ASSERT_FALSE(plain.error) << plain.error->to_string();
+  EXPECT_TRUE(plain.got == pattern(64));
+  s.stop();
+  EXPECT_TRUE(any_ending(s.log(), Errc::reset, "refused: tls.server.mode is disabled")) << endings(s.log());
+}
+
+TEST_F(TlsConnectionTest, RequiredClientCertificatesAreVerified) {
+  TlsOptions need = server(TlsServerMode::enforcing);
+  need.server.need_client_auth = TlsClientAuth::require;
+  need.server.trust_cert_path = dir_ / "cert.pem";
+  EchoServer s(dir_, need);
+  // Without a certificate: the server ends the handshake (the client may see that at its first
+  // read rather than at connect, as TLS 1.3 finishes the client's side first).
+  EchoOutcome bare = round_trip(client(true), s.address(), 64);
+  ASSERT_TRUE(bare.error.has_value()) << "a client without a certificate got " << bare.got.size() << " bytes back";
+  // With one the server trusts (the self-signed certificate is its own CA): served.
+  TlsOptions with_cert = client(true);
+  with_cert.client.cert_path = dir_ / "cert.pem";
+  with_cert.client.key_path = dir_ / "key.pem";
+  EchoOutcome r = round_trip(with_cert, s.address(), 1000);
+  ASSERT_FALSE(r.error) << r.error->to_string();
+  EXPECT_TRUE(r.got == pattern(1000));
+  s.stop();
+  EXPECT_TRUE(any_ending(s.log(), Errc::reset, "TLS handshake from 127.0.0.1:")) << endings(s.log());
+}
+
+TEST_F(TlsConnectionTest, ACloseWhileAReadWaitsCompletesItWithClosed) {
+  EchoServer s(dir_, server(TlsServerMode::enforcing));
+  AsioRuntime::Options o;
+  o.node_name = "closer";
+  o.data_root = dir_ / "closer";
+  o.offload_threads = 1;
+  o.tls = client(true);
+  AsioRuntime rt(o);
+  struct Seen {
+    std::optional<Error> error;
+  };
+  auto seen = std::make_shared<Seen>();
+  struct Steps {
+    static Task<void> close_soon(std::shared_ptr<Connection> c, Runtime* rt) {
+      co_await rt->timers().sleep(10ms);  // the read below is waiting by then (the server sends nothing)
+      c->close();
+    }
+    static Task<Status> run(Runtime* rt, Endpoint at, std::shared_ptr<Seen> seen) {
+      Result<std::unique_ptr<Connection>> c = co_await rt->network().connect(at, 10s);
+      if (!c) co_return std::move(c).error();
+      std::shared_ptr<Connection> conn = std::move(*c);
+      rt->spawn(close_soon(conn, rt), "closer");
+      std::uint8_t b[16];
+      Result<std::size_t> n = co_await conn->read_some(MutableBytes(b, sizeof b));
+      if (!n) seen->error = std::move(n).error();
+      co_return Status();
+    }
+  };
+  Status st = rt.block_on(Steps::run(&rt, s.address(), seen));
+  ASSERT_TRUE(st.ok()) << st.error().to_string();
+  ASSERT_TRUE(seen->error.has_value()) << "the read returned bytes the server never sent";
+  EXPECT_EQ(seen->error->code, Errc::closed) << seen->error->to_string();
+}
+
+}  // namespace
+}  // namespace ferry::daemons_test
