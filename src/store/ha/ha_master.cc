@@ -194,7 +194,8 @@ Task<void> HaMaster::send_loop(HaMaster* self, std::shared_ptr<Link> link) {
   while (!link->closed && !link->requested) (void)co_await link->wake.wait_for(cfg.heartbeat_interval);
   MonoTime last_write = self->rt_.now();
   while (!link->closed) {
-    const PhysicalOffset end = self->store_.max_phy_offset();
+    // Under SYNC_FLUSH only durable bytes leave the node (MessageStore::replicable_offset).
+    const PhysicalOffset end = self->store_.replicable_offset();
     if (link->next < end) {
       auto view = self->store_.commit_log().view_to_file_end(link->next);
       if (!view.ok()) {
