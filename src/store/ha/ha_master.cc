@@ -205,7 +205,11 @@ Task<void> HaMaster::send_loop(HaMaster* self, std::shared_ptr<Link> link) {
                                       view.error().to_string()));
         co_return;
       }
-      std::int64_t n = std::min<std::int64_t>(static_cast<std::int64_t>(view->size()), cfg.transfer_batch_bytes);
+      // The view runs to the file's write position, which may be past `end` (unsynced bytes).
+      std::int64_t n = std::min<std::int64_t>({static_cast<std::int64_t>(view->size()), cfg.transfer_batch_bytes,
+                                               end - link->next});
+      FERRY_ASSERT(n > 0, "ha: an empty batch for slave {} at {} (end {}, view {} bytes)", link->peer,
+                   link->next.value(), end.value(), view->size());
       // buggify: a short batch (the slave then holds half a record until the next one).
       if (FERRY_BUGGIFY(self->rt_) && n > 1) n = 1 + static_cast<std::int64_t>(self->rt_.random().below(static_cast<std::uint64_t>(n)));
       const auto head = encode_batch_header(BatchHeader{link->next, static_cast<std::int32_t>(n)});
