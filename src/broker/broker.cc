@@ -63,6 +63,8 @@ Broker::Broker(Runtime& rt, BrokerConfig config)
       runtime_info_(rt, config_, store_, stats_, ha_status_, rt.wall_ms()),
       consumer_services_(rt, config_, store_, topics_, server_),
       metadata_export_(topics_, offsets_, consumer_services_.schedule()),
+      admin_stats_(config_, store_, topics_, offsets_, consumer_services_.consumers(), consumer_services_.producers()),
+      config_admin_(rt, config_, [this] { registrar_.trigger(); }),
       slave_sync_(rt, config_, client_, registrar_,
                   SlaveSync::Tables{topics_, offsets_, consumer_services_.groups(), consumer_services_.schedule()},
                   address_, config_.broker_role == BrokerRole::slave),
@@ -77,6 +79,7 @@ Broker::Broker(Runtime& rt, BrokerConfig config)
   register_processors(vip_server_, ServerTag::vip);
   pull_.set_subscriptions(consumer_services_.subscriptions());
   send_.set_subscription_groups(&consumer_services_.groups());
+  consumer_services_.group_admin().set_offset_remover([this](std::string_view group) { offsets_.remove_group(group); });
   // Before the store opens: recovery re-dispatches what the ConsumeQueues miss, and a schedule
   // queue's units must carry their delivery time then too (not the tag's hash).
   store_.set_tags_code_hook([this](std::string_view topic, std::string_view props, WallMs ts) {
@@ -186,6 +189,22 @@ void Broker::register_processors(remoting::RpcServer& server, ServerTag tag) {
                             [this](RequestContext ctx) { return client_admin_.running_info(std::move(ctx)); });
   server.register_processor(rc::CONSUME_MESSAGE_DIRECTLY,
                             [this](RequestContext ctx) { return client_admin_.consume_directly(std::move(ctx)); });
+  register_admin_processors(server);
+}
+
+void Broker::register_admin_processors(remoting::RpcServer& server) {
+  server.register_processor(rc::GET_TOPIC_STATS_INFO,
+                             [this](RequestContext ctx) { return admin_stats_.topic_stats(std::move(ctx)); });
+  server.register_processor(rc::GET_CONSUMER_CONNECTION_LIST,
+                             [this](RequestContext ctx) { return admin_stats_.consumer_connections(std::move(ctx)); });
+  server.register_processor(rc::GET_PRODUCER_CONNECTION_LIST,
+                             [this](RequestContext ctx) { return admin_stats_.producer_connections(std::move(ctx)); });
+  server.register_processor(rc::GET_CONSUME_STATS,
+                             [this](RequestContext ctx) { return admin_stats_.consume_stats(std::move(ctx)); });
+  server.register_processor(rc::UPDATE_BROKER_CONFIG,
+                             [this](RequestContext ctx) { return config_admin_.update(std::move(ctx)); });
+  server.register_processor(rc::GET_BROKER_CONFIG,
+                             [this](RequestContext ctx) { return config_admin_.get(std::move(ctx)); });
 }
 
 std::optional<std::int64_t> Broker::delay_tags_code(std::string_view topic, std::string_view properties,

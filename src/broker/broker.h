@@ -33,6 +33,8 @@
 #include "broker/consumer_offset_manager.h"
 #include "broker/consumer_offset_processor.h"
 #include "broker/consumer_services.h"
+#include "broker/admin_stats_processor.h"
+#include "broker/broker_config_processor.h"
 #include "broker/metadata_export_processor.h"
 #include "broker/name_server_registrar.h"
 #include "broker/pull_hold_service.h"
@@ -102,6 +104,9 @@ class Broker {
   void set_subscriptions(const SubscriptionLookup& s) { pull_.set_subscriptions(s); }
 
   const BrokerConfig& config() const { return config_; }
+  // Where UPDATE_BROKER_CONFIG (25) saves what it changed (the daemon's broker.conf writer);
+  // unset, changes live in memory only. Set before start().
+  void set_config_persister(BrokerConfigProcessor::Persister p) { config_admin_.set_persister(std::move(p)); }
   store::MessageStore& store() { return store_; }
   // Replication: the HA port's server (every broker runs it, as RocketMQ does, so that a promoted
   // slave serves slaves at once) and a slave's link to its master.
@@ -132,6 +137,8 @@ class Broker {
   Status start_acl();
   // The address the servers bind: listen_address, else the advertised host.
   std::string bind_host() const;
+  // The admin tools' statistics and connection codes (AdminStatsProcessor).
+  void register_admin_processors(remoting::RpcServer& server);
   Status start_servers();
   void stop_servers();
   std::optional<std::int64_t> delay_tags_code(std::string_view topic, std::string_view properties,
@@ -166,6 +173,8 @@ class Broker {
   RuntimeInfoProcessor runtime_info_;
   ConsumerServices consumer_services_;  // uses server_ only once started
   MetadataExportProcessor metadata_export_;  // 21, 43, 45: what slaves copy
+  AdminStatsProcessor admin_stats_;          // 202, 203, 204, 208: admin tools' statistics
+  BrokerConfigProcessor config_admin_;       // 25, 26: settings changed at run time
   SlaveSync slave_sync_;
   remoting::RpcServer server_;
   remoting::RpcServer vip_server_;

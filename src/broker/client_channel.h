@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "remoting/language_code.h"
 #include "remoting/rpc/channel.h"
 #include "runtime/time.h"
 
@@ -26,6 +27,9 @@ struct ClientChannel {
   std::string client_id;
   MonoTime last_update{};
   std::uint64_t key = 0;  // client_key() of the channel
+  // What the client's heartbeat said of itself (for GET_*_CONNECTION_LIST).
+  remoting::LanguageCode language = remoting::LanguageCode::JAVA;
+  std::int32_t version = 0;
 };
 
 }  // namespace ferry::broker

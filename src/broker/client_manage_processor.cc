@@ -64,7 +64,7 @@ Task<Reply> ClientManageProcessor::heartbeat(RequestContext ctx, ServerTag tag) 
         }
       }
     }
-    if (!consumers_.register_consumer(c, ClientChannel{ctx.channel, hb.client_id, now, key}, notify)) {
+    if (!consumers_.register_consumer(c, ClientChannel{ctx.channel, hb.client_id, now, key, req.language, req.version}, notify)) {
       co_return reply(req, code::SYSTEM_BUSY,
                       fmt::format("too many client registrations ({}); consumer {} of {} not registered",
                                   config_.client_channels_max, hb.client_id, c.group_name));
@@ -74,7 +74,7 @@ Task<Reply> ClientManageProcessor::heartbeat(RequestContext ctx, ServerTag tag) 
     const std::size_t max = config_.client_channels_max > consumers_.registrations()
                                 ? config_.client_channels_max - consumers_.registrations()
                                 : 0;
-    if (!producers_.register_producer(p.group_name, ClientChannel{ctx.channel, hb.client_id, now, key}, max)) {
+    if (!producers_.register_producer(p.group_name, ClientChannel{ctx.channel, hb.client_id, now, key, req.language, req.version}, max)) {
       co_return reply(req, code::SYSTEM_BUSY,
                       fmt::format("too many client registrations ({}); producer {} of {} not registered",
                                   config_.client_channels_max, hb.client_id, p.group_name));

@@ -74,6 +74,20 @@ void ConsumerOffsetManager::remove_topic(std::string_view topic) {
   }
 }
 
+void ConsumerOffsetManager::remove_group(std::string_view group) {
+  const std::string suffix = fmt::format("@{}", group);
+  for (auto it = table_.begin(); it != table_.end();) {
+    // A topic holds no '@' (names.h), so the suffix after the key's only '@' is the group.
+    if (it->first.size() > suffix.size() && it->first.ends_with(suffix) &&
+        it->first.find('@') == it->first.size() - suffix.size()) {
+      it = table_.erase(it);
+      file_.changed();
+    } else {
+      ++it;
+    }
+  }
+}
+
 Result<std::size_t> ConsumerOffsetManager::put_all(const OffsetTable& from) {
   std::size_t added = 0;
   for (const auto& [k, queues] : from) {

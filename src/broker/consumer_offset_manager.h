@@ -51,6 +51,8 @@ class ConsumerOffsetManager {
   std::optional<QueueOffset> query(std::string_view group, std::string_view topic, QueueId queue) const;
   // Drops every group's offsets of `topic` (DELETE_TOPIC_IN_BROKER).
   void remove_topic(std::string_view topic);
+  // Drops `group`'s offsets of every topic (DELETE_SUBSCRIPTIONGROUP with removeOffset).
+  void remove_group(std::string_view group);
   // A slave takes its master's offsets (SlaveSync; RocketMQ's syncConsumerOffset, a putAll):
   // each topic@group of `from` replaces that pair's offsets here; pairs `from` lacks stay (a
   // group that committed only here while the master was away keeps its offsets). Returns how

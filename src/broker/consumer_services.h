@@ -55,6 +55,7 @@ class ConsumerServices {
   ProducerManager& producers() { return producers_; }
   ScheduleMessageService& schedule() { return schedule_; }
   RebalanceLockManager& locks() { return locks_; }
+  SubscriptionGroupAdminProcessor& group_admin() { return group_admin_; }
   ClientNotifier& notifier() { return notifier_; }
 
  private:

@@ -67,4 +67,10 @@ std::vector<std::string> ProducerManager::client_ids(std::string_view group) con
   return out;
 }
 
+const std::map<std::uint64_t, ClientChannel>* ProducerManager::find_group(std::string_view group) const {
+  auto it = groups_.find(group);
+  if (it == groups_.end() || it->second.empty()) return nullptr;
+  return &it->second;
+}
+
 }  // namespace ferry::broker

@@ -34,6 +34,8 @@ class ProducerManager {
   std::size_t registrations() const;
   // The client ids of a group, sorted (empty when unknown).
   std::vector<std::string> client_ids(std::string_view group) const;
+  // The members of a group by client_key(), or nullptr when the group has none online.
+  const std::map<std::uint64_t, ClientChannel>* find_group(std::string_view group) const;
 
  private:
   Runtime& rt_;

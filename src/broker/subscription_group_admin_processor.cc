@@ -43,7 +43,12 @@ Task<Reply> SubscriptionGroupAdminProcessor::get_all(RequestContext ctx) {
 Task<Reply> SubscriptionGroupAdminProcessor::remove(RequestContext ctx) {
   auto h = remoting::DeleteSubscriptionGroupRequestHeader::from_fields(ctx.request.ext_fields);
   if (!h) co_return bad_header(ctx.request, h.error());
+  if (h->remove_offset && !remove_offsets_) {
+    co_return reply(ctx.request, code::SYSTEM_ERROR,
+                    fmt::format("removeOffset: this broker cannot remove the offsets of group '{}'", h->group_name));
+  }
   (void)groups_.remove(h->group_name);
+  if (h->remove_offset) remove_offsets_(h->group_name);
   co_return reply(ctx.request, code::SUCCESS);
 }
 

@@ -64,13 +64,16 @@ class NameServer {
   const RouteTable& routes() const { return routes_; }
   const KvConfig& kv() const { return kv_; }
   const NameServerConfig& config() const { return config_; }
+  // Where UPDATE_NAMESRV_CONFIG (318) saves what it changed (the daemon's namesrv.conf writer);
+  // unset, changes live in memory only.
+  void set_config_persister(RequestProcessor::Persister p) { processor_.set_persister(std::move(p)); }
 
  private:
   void arm_scan(Duration delay);
   void on_channel_closed(const std::shared_ptr<remoting::Channel>& channel);
 
   Runtime& rt_;
-  const NameServerConfig config_;
+  NameServerConfig config_;  // UPDATE_NAMESRV_CONFIG changes its run-time keys (RequestProcessor)
   RouteTable routes_;
   KvConfig kv_;
   RequestProcessor processor_;

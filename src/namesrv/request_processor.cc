@@ -7,6 +7,7 @@
 
 #include "namesrv/namesrv_codes.h"
 #include "remoting/header/route_header.h"
+#include "remoting/header/write_perm_header.h"
 #include "remoting/request_code.h"
 #include "remoting/response_code.h"
 
@@ -19,7 +20,7 @@ namespace response_code = remoting::response_code;
 
 namespace {
 
-constexpr std::array<std::int32_t, 11> kCodes = {
+constexpr std::array<std::int32_t, 15> kCodes = {
     rc::PUT_KV_CONFIG,
     rc::GET_KV_CONFIG,
     rc::DELETE_KV_CONFIG,
@@ -31,6 +32,10 @@ constexpr std::array<std::int32_t, 11> kCodes = {
     namesrv_code::DELETE_TOPIC_IN_NAMESRV,
     namesrv_code::GET_KVLIST_BY_NAMESPACE,
     namesrv_code::GET_TOPICS_BY_CLUSTER,
+    rc::WIPE_WRITE_PERM_OF_BROKER,
+    rc::ADD_WRITE_PERM_OF_BROKER,
+    rc::UPDATE_NAMESRV_CONFIG,
+    rc::GET_NAMESRV_CONFIG,
 };
 
 // RocketMQ's remark for an unknown topic (FAQUrl.suggestTodo(APPLY_TOPIC_URL) in 4.9).
@@ -48,7 +53,7 @@ RemotingCommand error_reply(const RemotingCommand& request, std::string what) {
   return make_response(request, response_code::SYSTEM_ERROR, std::move(what));
 }
 
-RequestProcessor::RequestProcessor(Runtime& rt, const NameServerConfig& config, RouteTable& routes, KvConfig& kv)
+RequestProcessor::RequestProcessor(Runtime& rt, NameServerConfig& config, RouteTable& routes, KvConfig& kv)
     : rt_(rt), config_(config), routes_(routes), kv_(kv) {}
 
 std::span<const std::int32_t> RequestProcessor::codes() { return kCodes; }
@@ -66,6 +71,10 @@ RemotingCommand RequestProcessor::process(ChannelId channel, const RemotingComma
     case namesrv_code::DELETE_TOPIC_IN_NAMESRV: return delete_topic(request);
     case namesrv_code::GET_KVLIST_BY_NAMESPACE: return kv_list(request);
     case namesrv_code::GET_TOPICS_BY_CLUSTER: return topics_by_cluster(request);
+    case rc::WIPE_WRITE_PERM_OF_BROKER:
+    case rc::ADD_WRITE_PERM_OF_BROKER: return write_perm(request);
+    case rc::UPDATE_NAMESRV_CONFIG: return update_config(request);
+    case rc::GET_NAMESRV_CONFIG: return get_config(request);
     default: break;
   }
   FERRY_UNREACHABLE("the name server's processor got request code {}, which it does not serve", request.code);
@@ -89,6 +98,19 @@ RemotingCommand RequestProcessor::cluster_info(const RemotingCommand& request) {
 
 RemotingCommand RequestProcessor::all_topics(const RemotingCommand& request) {
   return success(request, routes_.all_topics().encode());
+}
+
+RemotingCommand RequestProcessor::write_perm(const RemotingCommand& request) {
+  auto header = remoting::WritePermOfBrokerRequestHeader::from_fields(request.ext_fields);
+  if (!header) return error_reply(request, header.error().detail);
+  const bool wipe = request.code == rc::WIPE_WRITE_PERM_OF_BROKER;
+  const std::int32_t count =
+      routes_.operate_write_perm(header->broker_name, wipe ? RouteTable::WritePerm::wipe : RouteTable::WritePerm::add);
+  rt_.log().info("{} write perm of broker[{}]: {} topics", wipe ? "wipe" : "add", header->broker_name, count);
+  RemotingCommand reply = success(request);
+  reply.ext_fields = wipe ? remoting::WipeWritePermOfBrokerResponseHeader{count}.to_fields()
+                          : remoting::AddWritePermOfBrokerResponseHeader{count}.to_fields();
+  return reply;
 }
 
 RemotingCommand RequestProcessor::delete_topic(const RemotingCommand& request) {

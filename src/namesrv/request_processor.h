@@ -3,7 +3,13 @@
 // Served codes (codes()): PUT/GET/DELETE_KV_CONFIG (100-102), REGISTER_BROKER (103),
 // UNREGISTER_BROKER (104), GET_ROUTEINFO_BY_TOPIC (105), GET_BROKER_CLUSTER_INFO (106),
 // GET_ALL_TOPIC_LIST_FROM_NAMESERVER (206), DELETE_TOPIC_IN_NAMESRV (216),
-// GET_KVLIST_BY_NAMESPACE (219), GET_TOPICS_BY_CLUSTER (224).
+// GET_KVLIST_BY_NAMESPACE (219), GET_TOPICS_BY_CLUSTER (224), WIPE_WRITE_PERM_OF_BROKER (205)
+// and ADD_WRITE_PERM_OF_BROKER (327) (reply header wipeTopicCount / addTopicCount;
+// remoting/header/write_perm_header.h), UPDATE_NAMESRV_CONFIG (318) and GET_NAMESRV_CONFIG (319)
+// (properties text bodies, remoting/body/properties_text.h). 318 changes only keys that can
+// change while running (orderMessageEnable); a fixed key (listenPort, scan and expiry periods)
+// or an unknown one is refused with SYSTEM_ERROR naming it, and nothing changes. 319 reports
+// every known key.
 //
 // Replies:
 //  * SUCCESS (0) with the header fields / body of the code (DESIGN.md section 3).
@@ -20,7 +26,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <span>
+#include <string>
 
 #include "namesrv/kv_config.h"
 #include "namesrv/namesrv_config.h"
@@ -33,7 +42,12 @@ namespace ferry::namesrv {
 class RequestProcessor {
  public:
   // The processor keeps references to all four; they must outlive it.
-  RequestProcessor(Runtime& rt, const NameServerConfig& config, RouteTable& routes, KvConfig& kv);
+  RequestProcessor(Runtime& rt, NameServerConfig& config, RouteTable& routes, KvConfig& kv);
+
+  // Saves applied 318 changes into the daemon's configuration file; errors are reported to the
+  // requester (the change stays applied).
+  using Persister = std::function<Status(const std::map<std::string, std::string>& changes)>;
+  void set_persister(Persister p) { persister_ = std::move(p); }
 
   // The request codes process() serves.
   static std::span<const std::int32_t> codes();
@@ -55,9 +69,13 @@ class RequestProcessor {
   Command get_kv(const Command& request);
   Command delete_kv(const Command& request);
   Command kv_list(const Command& request);
+  Command write_perm(const Command& request);
+  Command update_config(const Command& request);
+  Command get_config(const Command& request);
 
   Runtime& rt_;
-  const NameServerConfig& config_;
+  NameServerConfig& config_;
+  Persister persister_;
   RouteTable& routes_;
   KvConfig& kv_;
 };

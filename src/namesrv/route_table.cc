@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "common/permission.h"
 #include "runtime/assert.h"
 
 namespace ferry::namesrv {
@@ -234,6 +235,17 @@ std::vector<std::string> RouteTable::drop_channel(ChannelId channel) {
     drop_broker_addr(addr);
   }
   return dropped;
+}
+
+std::int32_t RouteTable::operate_write_perm(const std::string& broker_name, WritePerm op) {
+  std::int32_t touched = 0;
+  for (auto& [topic, queues] : topics_) {
+    auto q = queues.find(broker_name);
+    if (q == queues.end()) continue;
+    q->second.perm = op == WritePerm::wipe ? (q->second.perm & ~perm::kWrite) : perm::kReadWrite;
+    ++touched;
+  }
+  return touched;
 }
 
 bool RouteTable::delete_topic(const std::string& topic, const std::optional<std::string>& cluster) {

@@ -120,6 +120,14 @@ class RouteTable {
   // when given). Returns whether anything was removed.
   bool delete_topic(const std::string& topic, const std::optional<std::string>& cluster);
 
+  // WIPE_WRITE_PERM_OF_BROKER / ADD_WRITE_PERM_OF_BROKER (RocketMQ's operateWritePermOfBroker):
+  // every topic's queue data of `broker_name` loses the write bit (wipe) or becomes read+write
+  // (add; as RocketMQ, other bits are dropped). Returns how many topics it touched. The change
+  // lasts until the broker's topic config changes (its next registration with a new dataVersion
+  // rewrites its queue data), as in RocketMQ.
+  enum class WritePerm { wipe, add };
+  std::int32_t operate_write_perm(const std::string& broker_name, WritePerm op);
+
   // The liveness scan: drops every broker whose last registration is older than `expiry` at
   // `now` (last_update + expiry < now), like a closed connection, and returns them in address
   // order (the caller closes their connections).

@@ -574,4 +574,15 @@ Result<WallMs> MessageStore::earliest_store_time(const std::string& topic, Queue
   return log_.store_timestamp(u->commit_log_offset, u->size);
 }
 
+Result<WallMs> MessageStore::store_time_at(const std::string& topic, QueueId queue_id, QueueOffset offset) const {
+  const ConsumeQueue* q = find_queue(topic, queue_id);
+  if (q == nullptr || offset < q->min_offset() || offset >= q->max_offset()) {
+    return Error(Errc::not_found, fmt::format("queue {}:{} has no message at offset {}", topic, queue_id.value(),
+                                              offset.value()));
+  }
+  auto u = q->read(offset);
+  if (!u.ok()) return std::move(u).error();
+  return log_.store_timestamp(u->commit_log_offset, u->size);
+}
+
 }  // namespace ferry::store

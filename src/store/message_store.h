@@ -143,6 +143,9 @@ class MessageStore {
   Result<QueueOffset> offset_by_time(const std::string& topic, QueueId queue_id, WallMs ts) const;
   // Store time of the queue's first message. Errors: not_found for an empty queue.
   Result<WallMs> earliest_store_time(const std::string& topic, QueueId queue_id) const;
+  // Store time of the queue's message at `offset`. Errors: not_found when the queue has no
+  // message there (empty, cleaned up, not yet written), those of reading the log.
+  Result<WallMs> store_time_at(const std::string& topic, QueueId queue_id, QueueOffset offset) const;
 
   // Records whose "topic#key" matches (re-checked against each record's UNIQ_KEY and KEYS),
   // newest first, at most max_results.

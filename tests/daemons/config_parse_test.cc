@@ -14,6 +14,7 @@
 #include "tools/daemon/config_binder.h"
 #include "tools/mqnamesrv/namesrv_conf.h"
 #include "tools/daemon/properties_file.h"
+#include "tools/daemon/properties_rewrite.h"
 #include "tools/daemon/read_only_dir.h"
 
 namespace ferry::tools {
@@ -461,3 +462,15 @@ TEST(ConfExamples, AllParse) {
 
 }  // namespace
 }  // namespace ferry::tools
+
+// properties_rewrite: a run-time change keeps the rest of the file and replaces every line of
+// the key (the last one is what a reader keeps), appending keys the file lacks.
+TEST(PropertiesRewriteTest, ReplacesEveryLineOfAKeyKeepsTheRestAndAppendsNewKeys) {
+  const std::string before = "# broker\nbrokerName = broker-a\nbrokerPermission=6\n\n! old\nbrokerPermission=2\n";
+  const std::string after =
+      ferry::tools::rewrite_properties_text(before, {{"brokerPermission", "4"}, {"slaveReadEnable", "true"}});
+  EXPECT_EQ(after, "# broker\nbrokerName = broker-a\nbrokerPermission=4\n\n! old\nbrokerPermission=4\nslaveReadEnable=true\n");
+  auto parsed = ferry::tools::parse_properties(after, "broker.conf");
+  ASSERT_TRUE(parsed.ok()) << parsed.error().to_string();
+  EXPECT_EQ(ferry::tools::rewrite_properties_text("a=1", {}), "a=1\n");  // a missing final newline is added
+}

@@ -59,6 +59,15 @@ Command reset_offset_by_time_command();
 Command update_sub_group_command();
 Command ha_status_command();
 Command promote_slave_command();
+Command consumer_connection_command();
+Command producer_connection_command();
+Command delete_sub_group_command();
+Command wipe_write_perm_command();
+Command add_write_perm_command();
+Command update_broker_config_command();
+Command get_broker_config_command();
+Command update_namesrv_config_command();
+Command get_namesrv_config_command();
 Command consumer_status_command();
 
 }  // namespace ferry::mqadmin

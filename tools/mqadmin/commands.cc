@@ -14,6 +14,10 @@ const std::vector<Command>& all_commands() {
       query_msg_by_offset_command(), send_message_command(),     consume_message_command(),
       broker_status_command(),    update_sub_group_command(),    reset_offset_by_time_command(),
       ha_status_command(),        promote_slave_command(),
+      // Admin statistics and permissions (RocketMQ's verb names).
+      consumer_connection_command(), producer_connection_command(), delete_sub_group_command(),
+      wipe_write_perm_command(),  add_write_perm_command(),     update_broker_config_command(),
+      get_broker_config_command(), update_namesrv_config_command(), get_namesrv_config_command(),
       consumer_status_command(),
   };
   return commands;

@@ -30,6 +30,7 @@
 #include "tools/daemon/daemon_log.h"
 #include "tools/daemon/dir_lock.h"
 #include "tools/daemon/open_files.h"
+#include "tools/daemon/properties_rewrite.h"
 #include "tools/daemon/read_only_dir.h"
 #include "tools/daemon/tls_keys.h"
 
@@ -171,6 +172,12 @@ int run(int argc, char** argv) {
     tools::ReadOnlyDir acl_folder(tools::split_folder(conf.acl_file).first);
     broker::Broker broker(rt, conf.broker);
     broker.set_acl_files(acl_folder, conf.acl_file);
+    if (conf_path) {
+      // UPDATE_BROKER_CONFIG saves what it changed into the file the broker started from.
+      broker.set_config_persister([path = *conf_path](const std::map<std::string, std::string>& changes) {
+        return tools::rewrite_properties_file(path, changes);
+      });
+    }
     Status started = rt.block_on(start_or_clean_up(&broker));
     if (!started) {
       const std::string why = describe_start_error(started.error(), conf.broker, broker.address());

@@ -20,6 +20,7 @@
 #include "tools/daemon/config_binder.h"
 #include "tools/daemon/daemon_log.h"
 #include "tools/daemon/open_files.h"
+#include "tools/daemon/properties_rewrite.h"
 #include "tools/daemon/read_only_dir.h"
 #include "tools/daemon/tls_keys.h"
 #include "tools/mqnamesrv/namesrv_conf.h"
@@ -100,6 +101,12 @@ int run(int argc, char** argv) {
   tools::ReadOnlyDir acl_folder(tools::split_folder(conf.acl_file).first);
   namesrv::NameServer ns(rt, conf.namesrv);
   ns.set_acl_files(acl_folder, conf.acl_file);
+  if (conf_path) {
+    // UPDATE_NAMESRV_CONFIG saves what it changed into the file the NameServer started from.
+    ns.set_config_persister([path = *conf_path](const std::map<std::string, std::string>& changes) {
+      return tools::rewrite_properties_file(path, changes);
+    });
+  }
   Status started = ns.start();
   if (!started) {
     const std::string addr = conf.namesrv.listen_host + ":" + std::to_string(conf.namesrv.listen_port);

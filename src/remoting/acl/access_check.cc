@@ -13,11 +13,6 @@ namespace rc = request_code;
 
 namespace {
 
-// Codes defined by RocketMQ that Ferry's request_code.h may not name yet.
-constexpr std::int32_t kUpdateBrokerConfig = 25;
-constexpr std::int32_t kWipeWritePermOfBroker = 205;
-constexpr std::int32_t kAddWritePermOfBroker = 327;
-
 void need(NeededAccess& n, const std::string* resource, PermBits perm) {
   if (resource == nullptr) return;
   n.resources[*resource] = perm;
@@ -47,14 +42,14 @@ std::string refuse(std::string_view what) { return fmt::format("{}{}", kRefusalP
 }  // namespace
 
 AclPolicy broker_policy() {
-  return AclPolicy{{rc::UPDATE_AND_CREATE_TOPIC, kUpdateBrokerConfig, rc::UPDATE_AND_CREATE_SUBSCRIPTIONGROUP,
+  return AclPolicy{{rc::UPDATE_AND_CREATE_TOPIC, rc::UPDATE_BROKER_CONFIG, rc::UPDATE_AND_CREATE_SUBSCRIPTIONGROUP,
                     rc::DELETE_SUBSCRIPTIONGROUP, rc::DELETE_TOPIC_IN_BROKER, rc::FERRY_PROMOTE_SLAVE},
                    true};
 }
 
 AclPolicy namesrv_policy() {
   return AclPolicy{{rc::PUT_KV_CONFIG, rc::DELETE_KV_CONFIG, rc::REGISTER_BROKER, rc::UNREGISTER_BROKER,
-                    kWipeWritePermOfBroker, rc::DELETE_TOPIC_IN_NAMESRV, kAddWritePermOfBroker},
+                    rc::WIPE_WRITE_PERM_OF_BROKER, rc::DELETE_TOPIC_IN_NAMESRV, rc::ADD_WRITE_PERM_OF_BROKER, rc::UPDATE_NAMESRV_CONFIG},
                    false};
 }
 

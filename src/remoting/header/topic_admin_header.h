@@ -65,11 +65,14 @@ struct DeleteTopicRequestHeader {
 
 struct DeleteSubscriptionGroupRequestHeader {
   std::string group_name;
+  // RocketMQ 4.9.4+: also forget the group's consumer offsets (absent: false).
+  bool remove_offset = false;
 
   static constexpr auto fields() {
     using H = DeleteSubscriptionGroupRequestHeader;
     return header_table("DeleteSubscriptionGroupRequestHeader",
-                        required("groupName", &H::group_name));
+                        required("groupName", &H::group_name),
+                        only_if_true("removeOffset", &H::remove_offset));
   }
   // Errors (Errc::invalid_argument) name the missing or malformed field.
   static Result<DeleteSubscriptionGroupRequestHeader> from_fields(const ExtFields& f) {

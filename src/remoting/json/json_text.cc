@@ -25,6 +25,59 @@ std::optional<std::size_t> bare_integer_key_end(std::string_view t, std::size_t 
   return std::nullopt;
 }
 
+// If an object used as a key starts at `i` (t[i] == '{'), returns the index one past its closing
+// brace. nullopt when the braces do not balance, nest deeper than kDepthMax, hold a NUL byte, or
+// no ':' follows: the main scan (or the parser) reports those.
+std::optional<std::size_t> object_key_end(std::string_view t, std::size_t i) {
+  std::size_t depth = 0;
+  bool in_string = false;
+  bool escaped = false;
+  for (std::size_t j = i; j < t.size(); ++j) {
+    const char c = t[j];
+    if (c == '\0') return std::nullopt;
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      if (++depth > kDepthMax) return std::nullopt;
+    } else if (c == '}' || c == ']') {
+      if (depth == 0) return std::nullopt;
+      if (--depth == 0) {
+        std::size_t k = j + 1;
+        while (k < t.size() && is_ws(t[k])) ++k;
+        if (k < t.size() && t[k] == ':') return j + 1;
+        return std::nullopt;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+// Appends `s` as a JSON string literal.
+void append_quoted(std::string& out, std::string_view s) {
+  out.push_back('"');
+  for (const char c : s) {
+    if (c == '"' || c == '\\') {
+      out.push_back('\\');
+      out.push_back(c);
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      out.append(fmt::format("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(c))));
+    } else {
+      out.push_back(c);
+    }
+  }
+  out.push_back('"');
+}
+
 // One pass over the text, tracking strings and nesting. With `out`, copies the text there with
 // bare keys quoted; returns whether it saw any bare key.
 Result<bool> scan(std::string_view t, std::string* out) {
@@ -63,6 +116,14 @@ Result<bool> scan(std::string_view t, std::string* out) {
         }
         i = *end - 1;
         continue;
+      }
+      if (c == '{') {
+        if (auto end = object_key_end(t, i)) {
+          saw_bare_key = true;
+          if (out) append_quoted(*out, t.substr(i, *end - i));
+          i = *end - 1;
+          continue;
+        }
       }
     }
     switch (c) {

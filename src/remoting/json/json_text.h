@@ -1,6 +1,10 @@
 // Parsing JSON text from peers: standard JSON, plus what fastjson (Java RocketMQ) emits that
 // standard JSON does not allow: unquoted integer object keys, as in {0:"10.0.0.1:10911"} and
-// {"topic@group":{0:12}}. Ferry itself always writes standard JSON.
+// {"topic@group":{0:12}}, and object keys that are themselves objects, as fastjson writes a
+// Map<MessageQueue, V> ({"offsetTable":{{"brokerName":"b","queueId":0,"topic":"T"}:{...}}}).
+// Such a key becomes a string holding the key object's source text, which the body's reader
+// parses again. Ferry itself writes standard JSON, except where a RocketMQ body needs object keys
+// (remoting/body/queue_table.h).
 #pragma once
 
 #include <rapidjson/document.h>
@@ -24,7 +28,8 @@ enum class Numbers {
 };
 
 // Returns `text` with every unquoted integer object key (-?[0-9]+ followed by ':') put in
-// quotes, or nullopt-like empty optional when there is none. Errors: nesting deeper than
+// quotes and every object key that is an object ({...} followed by ':') turned into a JSON string
+// of its text, or an empty optional when there is none. Errors: nesting deeper than
 // kDepthMax, a NUL byte. Other syntax errors are left for the parser to report.
 Result<std::optional<std::string>> quote_bare_integer_keys(std::string_view text);
 

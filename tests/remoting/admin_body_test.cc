@@ -1,0 +1,128 @@
+// The admin bodies: TopicStatsTable and ConsumeStats with fastjson's MessageQueue object keys
+// (as a Java broker writes them, fields alphabetical), ConsumerConnection / ProducerConnection,
+// and properties text; malformed input gets an error naming the field or line.
+#include <gtest/gtest.h>
+
+#include "remoting/body/admin_stats.h"
+#include "remoting/body/connection.h"
+#include "remoting/body/properties_text.h"
+#include "remoting/json/json_text.h"
+
+namespace ferry::remoting::body {
+namespace {
+
+Bytes bytes_of(const std::string& s) { return Bytes(reinterpret_cast<const std::uint8_t*>(s.data()), s.size()); }
+
+TEST(AdminBodies, TopicStatsTableFromAJavaBroker) {
+  const std::string java =
+      R"({"offsetTable":{{"brokerName":"broker-a","queueId":1,"topic":"T"}:{"lastUpdateTimestamp":1700000000000,"maxOffset":7,"minOffset":2},)"
+      R"({"brokerName":"broker-a","queueId":0,"topic":"T"}:{"lastUpdateTimestamp":0,"maxOffset":0,"minOffset":0}}})";
+  auto t = TopicStatsTable::decode(bytes_of(java));
+  ASSERT_TRUE(t.ok()) << t.error().to_string();
+  ASSERT_EQ(t->offset_table.size(), 2u);
+  const TopicOffset& q1 = t->offset_table.at(MessageQueue{"T", "broker-a", QueueId(1)});
+  EXPECT_EQ(q1.min_offset, 2);
+  EXPECT_EQ(q1.max_offset, 7);
+  EXPECT_EQ(q1.last_update_timestamp, 1700000000000);
+  // Ferry writes the same shape (its MessageQueue field order) and reads it back.
+  const std::vector<std::uint8_t> ours = t->encode();
+  const std::string text(ours.begin(), ours.end());
+  EXPECT_EQ(text.find(R"({"offsetTable":{{"topic":"T","brokerName":"broker-a","queueId":0}:{"lastUpdateTimestamp":0,)"), 0u) << text;
+  auto again = TopicStatsTable::decode(Bytes(ours.data(), ours.size()));
+  ASSERT_TRUE(again.ok()) << again.error().to_string();
+  EXPECT_EQ(*again, *t);
+}
+
+TEST(AdminBodies, ConsumeStatsWithTpsAndBracesInsideKeyStrings) {
+  const std::string java =
+      R"({"consumeTps":1.5,"offsetTable":{{"brokerName":"b}{:","queueId":0,"topic":"T"}:{"brokerOffset":10,"consumerOffset":4,"lastTimestamp":5}}})";
+  auto c = ConsumeStats::decode(bytes_of(java));
+  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  EXPECT_EQ(c->consume_tps, 1.5);
+  EXPECT_EQ(c->total_diff(), 6);
+  EXPECT_EQ(c->offset_table.begin()->first.broker_name, "b}{:");
+  auto again = ConsumeStats::decode(bytes_of([&] {
+    auto v = c->encode();
+    return std::string(v.begin(), v.end());
+  }()));
+  ASSERT_TRUE(again.ok()) << again.error().to_string();
+  EXPECT_EQ(*again, *c);
+}
+
+TEST(AdminBodies, MalformedQueueTablesAreNamed) {
+  auto no_queue_id = ConsumeStats::decode(bytes_of(R"({"offsetTable":{{"brokerName":"b","topic":"T"}:{"brokerOffset":1,"consumerOffset":0}}})"));
+  ASSERT_FALSE(no_queue_id.ok());
+  EXPECT_NE(no_queue_id.error().detail.find("queueId"), std::string::npos) << no_queue_id.error().detail;
+  auto string_key = TopicStatsTable::decode(bytes_of(R"({"offsetTable":{"T":{"minOffset":0,"maxOffset":0}}})"));
+  ASSERT_FALSE(string_key.ok());
+  EXPECT_NE(string_key.error().detail.find("offsetTable[key 0]"), std::string::npos) << string_key.error().detail;
+  auto missing = TopicStatsTable::decode(bytes_of(R"({})"));
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().detail.find("offsetTable"), std::string::npos) << missing.error().detail;
+  auto unbalanced = TopicStatsTable::decode(bytes_of(R"({"offsetTable":{{"topic":"T":{}}})"));
+  EXPECT_FALSE(unbalanced.ok());
+  auto tps = ConsumeStats::decode(bytes_of(R"({"consumeTps":"fast","offsetTable":{}})"));
+  ASSERT_FALSE(tps.ok());
+  EXPECT_NE(tps.error().detail.find("consumeTps"), std::string::npos);
+}
+
+TEST(AdminBodies, ObjectKeysBecomeStringsOnlyWhereAKeyIsExpected) {
+  auto q = json::quote_bare_integer_keys(R"({"a":[{"b":1}],"m":{{"x":"}"}:2}})");
+  ASSERT_TRUE(q.ok());
+  ASSERT_TRUE(q->has_value());
+  EXPECT_EQ(**q, R"({"a":[{"b":1}],"m":{"{\"x\":\"}\"}":2}})");
+}
+
+TEST(AdminBodies, ConnectionsRoundTripAndNameBadEnums) {
+  ConsumerConnection c;
+  c.connection_set.push_back(Connection{"10.0.0.1@1", "10.0.0.1:5000", "JAVA", 407});
+  SubscriptionData s;
+  s.topic = "T";
+  s.sub_string = "TagA";
+  s.tags_set = {"TagA"};
+  c.subscription_table.emplace("T", s);
+  c.message_model = MessageModel::BROADCASTING;
+  const auto bytes = c.encode();
+  const std::string text(bytes.begin(), bytes.end());
+  EXPECT_NE(text.find(R"({"connectionSet":[{"clientAddr":"10.0.0.1:5000","clientId":"10.0.0.1@1","language":"JAVA","version":407}],)"),
+            std::string::npos)
+      << text;
+  auto back = ConsumerConnection::decode(Bytes(bytes.data(), bytes.size()));
+  ASSERT_TRUE(back.ok()) << back.error().to_string();
+  EXPECT_EQ(back->subscription_table.at("T").sub_string, "TagA");
+  EXPECT_EQ(back->message_model, MessageModel::BROADCASTING);
+  EXPECT_EQ(back->connection_set, c.connection_set);
+
+  auto bad = ConsumerConnection::decode(bytes_of(
+      R"({"connectionSet":[],"consumeFromWhere":"CONSUME_FROM_LAST_OFFSET","consumeType":"SOMETIMES","messageModel":"CLUSTERING"})"));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().detail.find("consumeType: unknown value \"SOMETIMES\""), std::string::npos) << bad.error().detail;
+
+  ProducerConnection p;
+  p.connection_set.push_back(Connection{"c", "a", "CPP", 1});
+  const auto pb = p.encode();
+  auto pback = ProducerConnection::decode(Bytes(pb.data(), pb.size()));
+  ASSERT_TRUE(pback.ok());
+  EXPECT_EQ(*pback, p);
+  EXPECT_FALSE(ProducerConnection::decode(bytes_of(R"({"connectionSet":[{"clientAddr":"a"}]})")).ok());  // no clientId
+}
+
+TEST(AdminBodies, PropertiesText) {
+  EXPECT_EQ(properties_text({{"b", "2"}, {"a", "x=y"}}), "a=x=y\nb=2\n");
+  auto p = parse_properties_text("# c\n a = 1 \r\n\n!x\nb=x=y\nc=");
+  ASSERT_TRUE(p.ok()) << p.error().to_string();
+  EXPECT_EQ(*p, (std::map<std::string, std::string>{{"a", "1"}, {"b", "x=y"}, {"c", ""}}));
+  auto no_eq = parse_properties_text("a=1\nlistenPort 10911\n");
+  ASSERT_FALSE(no_eq.ok());
+  EXPECT_EQ(no_eq.error().detail, "line 2: expected key=value, got \"listenPort 10911\"");
+  EXPECT_FALSE(parse_properties_text("=1").ok());
+  auto twice = parse_properties_text("a=1\na=2");
+  ASSERT_FALSE(twice.ok());
+  EXPECT_NE(twice.error().detail.find("given twice"), std::string::npos);
+  std::string many;
+  for (std::size_t i = 0; i <= kPropertiesLinesMax; ++i) many += "#\n";
+  EXPECT_FALSE(parse_properties_text(many).ok());
+}
+
+}  // namespace
+}  // namespace ferry::remoting::body
