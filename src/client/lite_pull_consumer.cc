@@ -326,6 +326,8 @@ void LitePullConsumer::take(const MessageQueue& mq) {
 
 Task<void> LitePullConsumer::give_up(std::shared_ptr<QueueState> q) {
   q->dropped = true;
+  rt_.log().debug("group '{}' gave up {}, consumed offset {}", config_.group, q->mq.to_string(),
+                  q->consumed ? fmt::format("{}", *q->consumed) : std::string("none (nothing polled)"));
   if (q->consumed) offsets_->update(q->mq, *q->consumed, false);
   co_await offsets_->persist(q->mq);
   offsets_->remove(q->mq);
@@ -357,7 +359,8 @@ Task<void> LitePullConsumer::pull_loop(LitePullConsumer* self, std::shared_ptr<Q
     }
     if (!q->offset_known) {
       StartOffsetRequest sreq{q->mq, c.consume_from_where,
-                              c.consume_timestamp_ms.value_or(self->rt_.wall_ms() - to_ms(kDefaultTimestampBack))};
+                              c.consume_timestamp_ms.value_or(self->rt_.wall_ms() - to_ms(kDefaultTimestampBack)),
+                              /*remember_stored=*/false};
       Task<Result<QueueOffset>> st = start_offset(self->ci_, *self->offsets_, std::move(sreq));
       Result<QueueOffset> start = co_await std::move(st);
       if (!self->loop_live(*q, loop)) break;
@@ -367,9 +370,16 @@ Task<void> LitePullConsumer::pull_loop(LitePullConsumer* self, std::shared_ptr<Q
         continue;
       }
       if (!q->offset_known) {  // a seek() meanwhile wins
+        self->rt_.log().debug("group '{}' took {} from offset {}", c.group, q->mq.to_string(), *start);
         q->pull_offset = *start;
         q->offset_known = true;
-        if (!q->consumed) q->consumed = *start;
+        // `consumed` stays unset until a poll() or seek(): a queue given up (or committed) before
+        // this consumer polled from it writes no offset. Its start may be older than what the
+        // group committed since (a start computed per consume_from_where while the broker had no
+        // offset yet, or a member that held the queue at the same time during a hand-over), and
+        // writing it back would move the group's committed offset back (RocketMQ: commitAll skips
+        // a consumer offset of -1, and removeUnnecessaryMessageQueue persists only what the
+        // offset store holds).
       }
     }
     const std::uint64_t generation = q->generation;

@@ -14,7 +14,10 @@
 // topic); assign() fixes them (no rebalance). Each held queue has a pull loop (long polling,
 // broker_suspend_max 20 s, pull_batch_size 10) that fills a cache of batches, bounded by
 // pull_threshold_for_all messages in all and pull_threshold_for_queue per queue (beyond: the
-// pull waits 50 ms). A queue starts at its stored offset, else per consume_from_where.
+// pull waits 50 ms). A queue starts at its stored offset, else per consume_from_where; until
+// this consumer polls from it (or seeks it) it has no consumed offset, and neither commit() nor
+// giving the queue up in a rebalance writes one (the start may be older than what another member
+// committed meanwhile).
 //
 // poll() returns the oldest cached batch (messages of one queue, in offset order) or, after
 // `timeout` with nothing cached, an empty vector. A polled batch counts as consumed: the

@@ -33,7 +33,10 @@ Task<Result<std::vector<MessageQueue>>> allocated_queues(ClientInstance& ci, All
 }
 
 Task<Result<QueueOffset>> start_offset(ClientInstance& ci, OffsetStore& store, StartOffsetRequest req) {
-  Result<std::optional<QueueOffset>> stored = co_await store.read_store(req.queue);
+  // Not `cond ? co_await a : co_await b`: GCC destroys a temporary of a co_await in a
+  // conditional expression twice (a double free).
+  Task<Result<std::optional<QueueOffset>>> query = req.remember_stored ? store.read_store(req.queue) : store.query_store(req.queue);
+  Result<std::optional<QueueOffset>> stored = co_await std::move(query);
   if (!stored.ok()) co_return std::move(stored).error();
   if (stored->has_value()) co_return **stored;
   const bool retry = req.queue.topic.starts_with(kRetryTopicPrefix);

@@ -38,6 +38,11 @@ struct StartOffsetRequest {
   MessageQueue queue;
   ConsumeFromWhere from = ConsumeFromWhere::CONSUME_FROM_LAST_OFFSET;
   WallMs timestamp_ms = 0;
+  // The stored offset also becomes the store's in-memory offset (OffsetStore::read_store, the
+  // push consumer: its ProcessQueue commits from there). The lite pull consumer keeps in memory
+  // only what it polled or sought (query_store): a queue it gives up before polling anything
+  // must not write back an offset it did not consume.
+  bool remember_stored = true;
 };
 
 Task<Result<QueueOffset>> start_offset(ClientInstance& ci, OffsetStore& store, StartOffsetRequest req);
