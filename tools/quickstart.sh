@@ -12,6 +12,9 @@
 #   FERRY_NAMESRV_PORT, FERRY_BROKER_PORT   ports (default: free ports)
 #   FERRY_QUICKSTART_DATA                   data, logs and pid files (default: <repo>/data)
 #   FERRY_QUICKSTART_BIN                    use the binaries in this directory; skip bootstrap and build
+#   FERRY_QUICKSTART_BROKER_EXTRA           a file whose lines are appended to the broker.conf this
+#                                           writes (e.g. aclEnable=true; tests/interop uses it)
+#   FERRY_ACCESS_KEY, FERRY_SECRET_KEY      the demo's mqadmin calls sign with them (an ACL broker)
 # Processes are only ever signalled by the pids recorded in the data directory.
 set -euo pipefail
 
@@ -27,7 +30,7 @@ TOPIC=QuickstartTopic
 die() { echo "quickstart: $*" >&2; exit 1; }
 
 usage() {
-  sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 cmd=start
@@ -187,6 +190,10 @@ namesrvAddr=127.0.0.1:$NS_PORT
 storePathRootDir=$DATA/store
 mappedFileSizeCommitLog=67108864
 EOF
+  if [ -n "${FERRY_QUICKSTART_BROKER_EXTRA:-}" ]; then
+    [ -r "$FERRY_QUICKSTART_BROKER_EXTRA" ] || die "FERRY_QUICKSTART_BROKER_EXTRA: cannot read $FERRY_QUICKSTART_BROKER_EXTRA"
+    { echo "# from $FERRY_QUICKSTART_BROKER_EXTRA (FERRY_QUICKSTART_BROKER_EXTRA)"; cat "$FERRY_QUICKSTART_BROKER_EXTRA"; } >> "$DATA/broker.conf"
+  fi
 }
 
 do_start() {

@@ -96,7 +96,10 @@ TEST(OrderedStringMap, FindFromFindsWhatFindFindsWhateverTheCursor) {
       std::size_t cursor = start;
       const std::string* got = m.find_from(key, cursor);
       EXPECT_EQ(got, m.find(key)) << key << " from " << start;
-      if (got != nullptr) EXPECT_EQ(m.find_from(key, cursor = 0), got);
+      if (got != nullptr) {
+        cursor = 0;
+        EXPECT_EQ(m.find_from(key, cursor), got);
+      }
     }
   }
   // In stored order, each look-up leaves the cursor at the next entry.

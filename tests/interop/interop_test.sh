@@ -184,5 +184,101 @@ out="$(admin sendMessage -t InteropFromFerry -p 'ferry-{i}' -g FerryTag -k ferry
 for i in $(seq 0 29); do printf '{"body":"ferry-%d","tag":"FerryTag","key":"ferry-key"}\n' "$i"; done >"$TMP/ferry-sent.jsonl"
 consume --topic InteropFromFerry --group GID_INTEROP_FROM_FERRY --expect "$TMP/ferry-sent.jsonl"
 
+# 10 ------------------------------------------------------------------------------------------
+# A second cluster with ACL on: the same quickstart, broker.conf + aclEnable and the accounts
+# below; ali-ons signs with the keys it is given (its Channel: AccessKey, Signature, OnsChannel).
+step "10a. a broker with ACL on; mqadmin creates InteropAcl with the admin keys only"
+"$QS" stop >/dev/null 2>&1 || fail "quickstart.sh stop of the first cluster"
+A=InteropAcl
+ACL_GROUP=GID_INTEROP_ACL
+ADMIN_KEYS=(FERRY_ACCESS_KEY=interopAdmin FERRY_SECRET_KEY=interop-admin-secret)
+PRODUCER_KEYS=(FERRY_ACCESS_KEY=interopProducer FERRY_SECRET_KEY=interop-producer-secret)
+CONSUMER_KEYS=(FERRY_ACCESS_KEY=interopConsumer FERRY_SECRET_KEY=interop-consumer-secret)
+cat >"$TMP/plain_acl.yml" <<EOF
+# written by tests/interop/interop_test.sh (case 10)
+globalWhiteRemoteAddresses:
+accounts:
+  - accessKey: interopAdmin
+    secretKey: interop-admin-secret
+    admin: true
+  - accessKey: interopProducer
+    secretKey: interop-producer-secret
+    admin: false
+    defaultTopicPerm: DENY
+    defaultGroupPerm: DENY
+    topicPerms:
+      - $A=PUB
+  - accessKey: interopConsumer
+    secretKey: interop-consumer-secret
+    admin: false
+    defaultTopicPerm: DENY
+    defaultGroupPerm: DENY
+    topicPerms:
+      - $A=SUB
+    groupPerms:
+      - $ACL_GROUP=SUB
+  - accessKey: interopDenied
+    secretKey: interop-denied-secret
+    admin: false
+    defaultTopicPerm: PUB
+    defaultGroupPerm: SUB
+    topicPerms:
+      - $A=DENY
+EOF
+chmod 600 "$TMP/plain_acl.yml"
+printf 'aclEnable=true\naclFilePath=%s\n' "$TMP/plain_acl.yml" >"$TMP/broker-acl.conf"
+export FERRY_QUICKSTART_DATA="$TMP/acl-data"
+# quickstart's demo (updateTopic, sendMessage, consumeMessage) signs with the admin keys.
+env "${ADMIN_KEYS[@]}" FERRY_QUICKSTART_BROKER_EXTRA="$TMP/broker-acl.conf" timeout 60 "$QS" >"$TMP/quickstart-acl.out" 2>&1 ||
+  { cat "$TMP/quickstart-acl.out"; fail "quickstart.sh could not start the ACL cluster"; }
+grep -q '^aclEnable=true$' "$FERRY_QUICKSTART_DATA/broker.conf" || fail "the ACL cluster's broker.conf has no aclEnable=true"
+# shellcheck disable=SC1091
+. "$FERRY_QUICKSTART_DATA/ports.env"
+export FERRY_NAMESRV="127.0.0.1:$QS_NAMESRV_PORT"
+FERRY_BROKER_HEX="$(printf '7F000001%08X' "$QS_BROKER_PORT")"
+echo "NameServer $FERRY_NAMESRV, broker 127.0.0.1:$QS_BROKER_PORT (aclEnable=true)"
+out="$(env "${PRODUCER_KEYS[@]}" timeout 60 "$BIN/mqadmin" updateTopic -t "$A" -c DefaultCluster -r 4 -w 4 -n "$FERRY_NAMESRV" 2>&1)" &&
+  fail "updateTopic with the producer's keys (not admin) succeeded: $out"
+[[ "$out" == *"AclException: Need admin permission for request code=17"* ]] ||
+  fail "updateTopic with the producer's keys was not refused for want of admin: $out"
+out="$(env "${ADMIN_KEYS[@]}" timeout 60 "$BIN/mqadmin" updateTopic -t "$A" -c DefaultCluster -r 4 -w 4 -n "$FERRY_NAMESRV" 2>&1)" ||
+  fail "updateTopic $A with the admin keys: $out"
+[[ "$out" == *success* ]] || fail "updateTopic $A with the admin keys did not say success: $out"
+acl_count() {
+  local st
+  st="$(env "${ADMIN_KEYS[@]}" timeout 60 "$BIN/mqadmin" topicStatus -t "$A" -n "$FERRY_NAMESRV" 2>&1)" || fail "topicStatus $A: $st"
+  awk '$1 == "broker-a" { n += $4 - $3 } END { print n + 0 }' <<<"$st"
+}
+
+step "10b. the ali-ons producer with the producer's keys (PUB on $A) sends 20 messages"
+env "${PRODUCER_KEYS[@]}" FERRY_BROKER_HEX="$FERRY_BROKER_HEX" timeout 120 node "$HERE/produce.js" \
+  --topic "$A" --count 20 --prefix acl --tags TagA,TagB --out "$TMP/acl-sent.jsonl" || fail "produce.js with the producer's keys"
+[ "$(acl_count)" -eq 20 ] || fail "topicStatus counts $(acl_count) messages in $A, not 20"
+
+step "10c. an ali-ons consumer with the consumer's keys (SUB on $A and $ACL_GROUP) receives them and commits"
+env "${CONSUMER_KEYS[@]}" timeout 120 node "$HERE/consume.js" --topic "$A" --group "$ACL_GROUP" --expect "$TMP/acl-sent.jsonl" ||
+  fail "consume.js with the consumer's keys"
+progress="$(env "${ADMIN_KEYS[@]}" timeout 60 "$BIN/mqadmin" consumerProgress -g "$ACL_GROUP" -t "$A" -n "$FERRY_NAMESRV" 2>&1)" ||
+  fail "consumerProgress $ACL_GROUP: $progress"
+committed="$(awk -v t="$A" '$1 == t { n += $5 } END { print n + 0 }' <<<"$progress")"
+[ "$committed" -eq 20 ] || fail "$ACL_GROUP committed $committed of 20 offsets (signed UPDATE_CONSUMER_OFFSET): $progress"
+
+refused() {  # refused WHAT REMARK_REGEX [--close-refused] ENV...
+  local what="$1" re="$2" flags=(); shift 2
+  [ "${1:-}" = --close-refused ] && { flags=(--close-refused); shift; }
+  env -u FERRY_ACCESS_KEY -u FERRY_SECRET_KEY "$@" timeout 120 node "$HERE/send_refused.js" --topic "$A" --remark "$re" "${flags[@]}" ||
+    fail "$what: the send was not refused as expected"
+}
+step "10d. the producer's key with a wrong secret is refused: the signature does not verify"
+# ali-ons shows the remark only when close() unregisters (also refused): send_refused.js.
+refused "a wrong secret" '^AclException: Check signature failed for accessKey=interopProducer' --close-refused \
+  FERRY_ACCESS_KEY=interopProducer FERRY_SECRET_KEY=not-the-producer-secret
+step "10e. a producer without keys is refused"
+refused "no keys" '^AclException: No accessKey is configured' --close-refused
+step "10f. the DENY account's send is refused, naming the permission"
+refused "the DENY account" '^AclException: No permission PUB for topic:InteropAcl, accessKey=interopDenied has DENY' \
+  FERRY_ACCESS_KEY=interopDenied FERRY_SECRET_KEY=interop-denied-secret
+[ "$(acl_count)" -eq 20 ] || fail "after the refused sends $A holds $(acl_count) messages, not 20"
+
 echo
 echo "PASS: ali-ons 3.12.0 against Ferry"

@@ -71,6 +71,17 @@ TEST(AdminBodies, ObjectKeysBecomeStringsOnlyWhereAKeyIsExpected) {
   ASSERT_TRUE(q.ok());
   ASSERT_TRUE(q->has_value());
   EXPECT_EQ(**q, R"({"a":[{"b":1}],"m":{"{\"x\":\"}\"}":2}})");
+  // A key object holding braces and an escaped quote in a string, an array and a nested object.
+  auto nested = json::quote_bare_integer_keys(R"({"a":{{"x":"}{\"","n":[1,{"k":2}]}:3, "b":{"c":{"d":1}}}})");
+  ASSERT_TRUE(nested.ok()) << nested.error().to_string();
+  ASSERT_TRUE(nested->has_value());
+  EXPECT_EQ(**nested, R"({"a":{"{\"x\":\"}{\\\"\",\"n\":[1,{\"k\":2}]}":3, "b":{"c":{"d":1}}}})");
+  // Objects in arrays and braces in strings are not keys: the text is left as it is.
+  auto plain = json::quote_bare_integer_keys(R"({"a":[{"b":1}],"c":"{x}:"})");
+  ASSERT_TRUE(plain.ok());
+  EXPECT_FALSE(plain->has_value());
+  // A key object that never closes is the parser's to refuse.
+  EXPECT_FALSE(json::parse(R"({{"a":1)", json::Numbers::typed, "test").ok());
 }
 
 TEST(AdminBodies, ConnectionsRoundTripAndNameBadEnums) {

@@ -6,7 +6,6 @@
 #include "remoting/body/consumer_running_info.h"
 #include "remoting/body/offset_tables.h"
 #include "remoting/header/client_admin_header.h"
-#include "remoting/json/object_keys.h"
 #include "tests/remoting/vectors.h"
 
 namespace ferry::remoting::body {
@@ -17,18 +16,6 @@ using testing::to_string;
 
 const MessageQueue kQ0{"T", "broker-a", QueueId(0)};
 const MessageQueue kQ1{"T", "broker-a", QueueId(1)};
-
-TEST(ObjectKeys, QuotesKeyObjectsAndLeavesEverythingElse) {
-  auto r = json::quote_object_keys(R"({"a":{{"x":"}{\"","n":[1,{"k":2}]}:3, "b":{"c":{"d":1}}}})");
-  ASSERT_TRUE(r.ok()) << r.error().to_string();
-  EXPECT_EQ(*r, R"({"a":{"{\"x\":\"}{\\\"\",\"n\":[1,{\"k\":2}]}":3, "b":{"c":{"d":1}}}})");
-  auto plain = json::quote_object_keys(R"({"a":[{"b":1}],"c":"{x}:"})");
-  ASSERT_TRUE(plain.ok());
-  EXPECT_EQ(*plain, R"({"a":[{"b":1}],"c":"{x}:"})");
-  auto open = json::quote_object_keys(R"({{"a":1)");
-  ASSERT_FALSE(open.ok());
-  EXPECT_NE(open.error().detail.find("never closes"), std::string::npos) << open.error().detail;
-}
 
 TEST(ResetOffsetBody, ReadsAndWritesFastjsonsForm) {
   // As fastjson writes it (fields in alphabetical order, the key object as the member name).

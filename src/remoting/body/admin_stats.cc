@@ -9,8 +9,6 @@ void write_int64_field(json::Writer& w, std::string_view name, std::int64_t v) {
   w.Int64(v);
 }
 
-std::vector<std::uint8_t> bytes_of(const std::string& s) { return std::vector<std::uint8_t>(s.begin(), s.end()); }
-
 }  // namespace
 
 TopicOffset TopicOffset::read(const rapidjson::Value& v, std::string path, json::JsonErrors& e) {
@@ -36,16 +34,17 @@ Result<TopicStatsTable> TopicStatsTable::decode(Bytes body) {
   json::JsonErrors errors;
   json::ObjectReader r(*doc, "TopicStatsTable", errors);
   TopicStatsTable t;
-  t.offset_table = read_queue_table<TopicOffset>(r, "offsetTable");
+  t.offset_table = read_queue_table<TopicOffset>(r, "offsetTable", true);
   if (errors.failed()) return errors.take();
   return t;
 }
 
 std::vector<std::uint8_t> TopicStatsTable::encode() const {
-  std::string out = "{";
-  write_queue_table(out, "offsetTable", offset_table);
-  out.push_back('}');
-  return bytes_of(out);
+  return write_body([this](json::Writer& w) {
+    w.StartObject();
+    write_queue_table(w, "offsetTable", offset_table, KeyOrder::message_queue);
+    w.EndObject();
+  });
 }
 
 OffsetWrapper OffsetWrapper::read(const rapidjson::Value& v, std::string path, json::JsonErrors& e) {
@@ -71,7 +70,7 @@ Result<ConsumeStats> ConsumeStats::decode(Bytes body) {
   json::JsonErrors errors;
   json::ObjectReader r(*doc, "ConsumeStats", errors);
   ConsumeStats c;
-  c.offset_table = read_queue_table<OffsetWrapper>(r, "offsetTable");
+  c.offset_table = read_queue_table<OffsetWrapper>(r, "offsetTable", true);
   if (errors.failed()) return errors.take();
   const auto tps = doc->FindMember("consumeTps");
   if (tps != doc->MemberEnd() && !tps->value.IsNull()) {
@@ -82,13 +81,13 @@ Result<ConsumeStats> ConsumeStats::decode(Bytes body) {
 }
 
 std::vector<std::uint8_t> ConsumeStats::encode() const {
-  std::string out = "{\"consumeTps\":";
-  const auto tps = write_body([this](json::Writer& w) { w.Double(consume_tps); });
-  out.append(tps.begin(), tps.end());
-  out.push_back(',');
-  write_queue_table(out, "offsetTable", offset_table);
-  out.push_back('}');
-  return bytes_of(out);
+  return write_body([this](json::Writer& w) {
+    w.StartObject();
+    json::write_key(w, "consumeTps");
+    w.Double(consume_tps);
+    write_queue_table(w, "offsetTable", offset_table, KeyOrder::message_queue);
+    w.EndObject();
+  });
 }
 
 std::int64_t ConsumeStats::total_diff() const {

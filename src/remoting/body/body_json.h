@@ -1,6 +1,6 @@
-// What every JSON body type shares: parse a body (tolerating fastjson's unquoted integer keys),
-// build one, and read/write arrays and string lists. One place, so each body file only lists
-// its fields.
+// What every JSON body type shares: parse a body (tolerating fastjson's unquoted integer keys and
+// object keys, json/json_text.h), build one, and read/write arrays and string lists. One place,
+// so each body file only lists its fields.
 #pragma once
 
 #include <fmt/format.h>

@@ -3,7 +3,7 @@
 #include <array>
 #include <charconv>
 
-#include "remoting/body/mq_keyed_map.h"
+#include "remoting/body/queue_table.h"
 
 namespace ferry::remoting::body {
 namespace {
@@ -109,7 +109,7 @@ void ConsumeStatus::write(json::Writer& w) const {
 }
 
 Result<ConsumerRunningInfo> ConsumerRunningInfo::decode(Bytes body) {
-  auto doc = parse_body_with_object_keys(body, "ConsumerRunningInfo");
+  auto doc = parse_body(body, "ConsumerRunningInfo");
   if (!doc) return std::move(doc).error();
   json::JsonErrors errors;
   json::ObjectReader r(*doc, "ConsumerRunningInfo", errors);
@@ -128,7 +128,7 @@ Result<ConsumerRunningInfo> ConsumerRunningInfo::decode(Bytes body) {
     }
   }
   info.subscription_set = read_array<SubscriptionData>(r, "subscriptionSet", false);
-  info.mq_table = read_mq_map<ProcessQueueInfo>(r, "mqTable", ProcessQueueInfo::read);
+  info.mq_table = read_queue_table<ProcessQueueInfo>(r, "mqTable", false);
   if (const rapidjson::Value* st = r.optional_object("statusTable")) {
     for (auto it = st->MemberBegin(); it != st->MemberEnd() && !errors.failed(); ++it) {
       const std::string topic(it->name.GetString(), it->name.GetStringLength());
@@ -144,7 +144,7 @@ std::vector<std::uint8_t> ConsumerRunningInfo::encode() const {
   return write_body([this](json::Writer& w) {
     w.StartObject();
     if (jstack) write_string_field(w, "jstack", *jstack);
-    write_mq_map(w, "mqTable", mq_table, [](json::Writer& vw, const ProcessQueueInfo& p) { p.write(vw); });
+    write_queue_table(w, "mqTable", mq_table, KeyOrder::fastjson);
     json::write_key(w, "properties");
     w.StartObject();
     for (const auto& [k, v] : properties) write_string_field(w, k, v);

@@ -1,6 +1,6 @@
 // GET_CONSUMER_RUNNING_INFO (307) reply body: a consumer's running state as RocketMQ 4.9's
 // ConsumerRunningInfo lays it out (fastjson, alphabetical keys; mqTable keyed by MessageQueue in
-// fastjson's form, body/mq_keyed_map.h):
+// fastjson's form, body/queue_table.h):
 //   {"jstack":null,
 //    "mqTable":{{"brokerName":"b","queueId":0,"topic":"T"}:{"cachedMsgCount":0,..,"commitOffset":12,..}},
 //    "properties":{"PROP_CONSUME_TYPE":"CONSUME_PASSIVELY","messageModel":"CLUSTERING",..},

@@ -1,5 +1,5 @@
 // The offset tables of the broker-to-client requests (RocketMQ 4.9 shapes, MessageQueue keys in
-// fastjson's form: body/mq_keyed_map.h):
+// fastjson's form: body/queue_table.h):
 //   ResetOffsetBody        {"offsetTable":{{"brokerName":"b","queueId":0,"topic":"T"}:12}}
 //     RESET_CONSUMER_CLIENT_OFFSET (220) request body: where the client's queues start again;
 //     INVOKE_BROKER_TO_RESET_OFFSET (222) reply body: the offsets the broker told its clients.
