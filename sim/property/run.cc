@@ -57,6 +57,7 @@ void showValue(const GeneratedRun& run, std::ostream& os) {
 
 Outcome execute(const GeneratedRun& run) {
   quiet_logs_unless_asked();
+  announce_run_if_asked(run);
   Outcome out{run, scenario::run_scenario(run.scenario, run.seed)};
   if (out.result.error) {
     RC_FAIL(fmt::format("the generated run could not be carried out (a generator bug): {}\nscenario: {}",

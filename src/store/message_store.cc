@@ -24,7 +24,12 @@ MessageStore::MessageStore(Runtime& rt, StoreConfig config)
       index_(rt.fs(), rt.clock(), config_.root, config_.index_geometry, config_.index_query_results_max),
       flush_(rt, log_, config_),
       cleanup_(rt, log_, queues_, index_, config_) {
-  if (config_.flush_mode == FlushMode::sync_flush) flush_.set_on_flushed([this] { dispatch_durable(); });
+  if (config_.flush_mode == FlushMode::sync_flush) {
+    flush_.set_on_flushed([this] {
+      dispatch_durable();
+      if (appended_) appended_(log_.flushed_offset());  // replicable_offset() grew
+    });
+  }
 }
 
 MessageStore::~MessageStore() = default;

@@ -138,6 +138,16 @@ class MessageStore {
   QueueOffset max_offset(const std::string& topic, QueueId queue_id) const;
   PhysicalOffset min_phy_offset() const { return log_.min_offset(); }
   PhysicalOffset max_phy_offset() const { return log_.max_offset(); }
+  // What replication may ship (HaMaster's senders): under SYNC_FLUSH only what is durable, as
+  // consumers see only what is durable; under ASYNC_FLUSH the whole log (RocketMQ's HAConnection).
+  // A SYNC_FLUSH master that shipped unsynced bytes and then lost power would come back shorter
+  // than its slave, take new records at the same places, and splice two histories into the
+  // slave's log wherever its first check (a record boundary at the slave's end) is fooled by
+  // records of equal sizes: the slave then met queue offsets its ConsumeQueue did not continue.
+  // Never above max_phy_offset(); only grows within one life.
+  PhysicalOffset replicable_offset() const {
+    return config_.flush_mode == FlushMode::sync_flush ? log_.flushed_offset() : log_.max_offset();
+  }
   PhysicalOffset reput_offset() const { return reput_offset_; }
   // First queue offset stored at or after `ts` (see ConsumeQueue::offset_by_time).
   Result<QueueOffset> offset_by_time(const std::string& topic, QueueId queue_id, WallMs ts) const;
@@ -158,7 +168,8 @@ class MessageStore {
                                    std::size_t max_results, WallMs begin_ms, WallMs end_ms) const;
 
   void set_arrival_listener(ArrivalListener l) { arrival_ = std::move(l); }
-  // Called after every successful put with the log's new end (replication wakes its senders).
+  // Called after every successful put with the log's new end, and under SYNC_FLUSH after every
+  // completed sync with the durable end (replication wakes its senders: replicable_offset() grew).
   // Must not call back into the store synchronously.
   void set_append_listener(std::function<void(PhysicalOffset end)> l) { appended_ = std::move(l); }
 

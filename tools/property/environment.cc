@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -57,6 +58,16 @@ std::string write_replay(const GeneratedRun& run) {
   out.close();
   if (!out) return fmt::format("(could not write {}: the scenario follows)\n{}", file.string(), text);
   return fmt::format("{} run {} --seed {}", FERRY_MQSIM_PATH, file.string(), run.seed);
+}
+
+void announce_run_if_asked(const GeneratedRun& run) {
+  static const bool asked = [] {
+    const char* announce = std::getenv("FERRY_PROPERTY_ANNOUNCE");
+    return announce != nullptr && *announce != '\0';
+  }();
+  if (!asked) return;
+  fmt::print(stderr, "property run: {}\n", write_replay(run));
+  std::fflush(stderr);
 }
 
 }  // namespace ferry::sim::property

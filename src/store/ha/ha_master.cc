@@ -194,7 +194,8 @@ Task<void> HaMaster::send_loop(HaMaster* self, std::shared_ptr<Link> link) {
   while (!link->closed && !link->requested) (void)co_await link->wake.wait_for(cfg.heartbeat_interval);
   MonoTime last_write = self->rt_.now();
   while (!link->closed) {
-    const PhysicalOffset end = self->store_.max_phy_offset();
+    // Under SYNC_FLUSH only durable bytes leave the node (MessageStore::replicable_offset).
+    const PhysicalOffset end = self->store_.replicable_offset();
     if (link->next < end) {
       auto view = self->store_.commit_log().view_to_file_end(link->next);
       if (!view.ok()) {
@@ -204,7 +205,11 @@ Task<void> HaMaster::send_loop(HaMaster* self, std::shared_ptr<Link> link) {
                                       view.error().to_string()));
         co_return;
       }
-      std::int64_t n = std::min<std::int64_t>(static_cast<std::int64_t>(view->size()), cfg.transfer_batch_bytes);
+      // The view runs to the file's write position, which may be past `end` (unsynced bytes).
+      std::int64_t n = std::min<std::int64_t>({static_cast<std::int64_t>(view->size()), cfg.transfer_batch_bytes,
+                                               end - link->next});
+      FERRY_ASSERT(n > 0, "ha: an empty batch for slave {} at {} (end {}, view {} bytes)", link->peer,
+                   link->next.value(), end.value(), view->size());
       // buggify: a short batch (the slave then holds half a record until the next one).
       if (FERRY_BUGGIFY(self->rt_) && n > 1) n = 1 + static_cast<std::int64_t>(self->rt_.random().below(static_cast<std::uint64_t>(n)));
       const auto head = encode_batch_header(BatchHeader{link->next, static_cast<std::int32_t>(n)});

@@ -6,7 +6,9 @@
 //    the slave first reports (0 = the start of the master's last CommitLog file), the sender
 //    pushes the log byte for byte, at most transfer_batch_bytes at a time and never across a
 //    file end, and an empty batch as a heartbeat after heartbeat_interval of nothing to send.
-//    on_appended() (the store's append listener) wakes the senders.
+//    It ships up to the store's replicable_offset(): under SYNC_FLUSH only what is durable, so a
+//    power loss of the master never takes bytes a slave already holds. on_appended() (the
+//    store's append listener: after a put, and under SYNC_FLUSH after a sync) wakes the senders.
 //  * A link is dropped when its slave has been silent for housekeeping_interval (20 s), when it
 //    needs bytes the master has already cleaned up, and when its log has diverged from this one:
 //    it reports more than the master holds, or it resumes (first report) where no record of this
