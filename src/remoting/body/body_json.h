@@ -7,6 +7,7 @@
 #include <rapidjson/document.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -70,5 +71,20 @@ void write_array(json::Writer& w, std::string_view name, const std::vector<T>& i
 void write_string_array(json::Writer& w, std::string_view name,
                         const std::vector<std::string>& items);
 void write_string_field(json::Writer& w, std::string_view name, std::string_view value);
+
+// Reads the required string member `field` as an enum with `parse` (a name to std::optional<E>);
+// an unknown name is recorded in r.errors(), naming the field and the value, and `fallback` is
+// returned (as it is after any earlier error).
+template <typename E, typename Parse>
+E read_enum(json::ObjectReader& r, std::string_view field, Parse parse, E fallback) {
+  const std::string s = r.string(field);
+  if (r.errors().failed()) return fallback;
+  const std::optional<E> v = parse(s);
+  if (!v) {
+    r.errors().fail(fmt::format("{}: unknown value \"{}\"", r.path_of(field), s));
+    return fallback;
+  }
+  return *v;
+}
 
 }  // namespace ferry::remoting::body

@@ -6,19 +6,6 @@ namespace ferry::remoting::body {
 
 namespace {
 
-// A required enum member by name; an unknown name is an error naming it.
-template <typename E, typename Parse>
-E enum_member(json::ObjectReader& r, std::string_view field, Parse parse, E fallback) {
-  const std::string s = r.string(field);
-  if (r.errors().failed()) return fallback;
-  const std::optional<E> v = parse(s);
-  if (!v) {
-    r.errors().fail(fmt::format("{}: unknown value \"{}\"", r.path_of(field), s));
-    return fallback;
-  }
-  return *v;
-}
-
 std::vector<Connection> read_connections(json::ObjectReader& r) {
   const rapidjson::Value* a = r.array("connectionSet");
   if (a != nullptr && a->Size() > kConnectionsMax) {
@@ -64,9 +51,9 @@ Result<ConsumerConnection> ConsumerConnection::decode(Bytes body) {
           SubscriptionData::read(it->value, fmt::format("{}[{}]", r.path_of("subscriptionTable"), topic), errors);
     }
   }
-  c.consume_type = enum_member(r, "consumeType", consume_type_from_name, c.consume_type);
-  c.message_model = enum_member(r, "messageModel", message_model_from_name, c.message_model);
-  c.consume_from_where = enum_member(r, "consumeFromWhere", consume_from_where_from_name, c.consume_from_where);
+  c.consume_type = read_enum(r, "consumeType", consume_type_from_name, c.consume_type);
+  c.message_model = read_enum(r, "messageModel", message_model_from_name, c.message_model);
+  c.consume_from_where = read_enum(r, "consumeFromWhere", consume_from_where_from_name, c.consume_from_where);
   if (errors.failed()) return errors.take();
   return c;
 }

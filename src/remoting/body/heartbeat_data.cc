@@ -5,22 +5,6 @@
 #include "remoting/body/body_json.h"
 
 namespace ferry::remoting::body {
-namespace {
-
-// Reads a required enum member by name with `parse`, recording an error naming the value.
-template <typename E, typename Parse>
-E read_enum(json::ObjectReader& r, std::string_view field, Parse parse, E fallback) {
-  const std::string s = r.string(field);
-  if (r.errors().failed()) return fallback;
-  const std::optional<E> v = parse(s);
-  if (!v) {
-    r.errors().fail(fmt::format("{}: unknown value \"{}\"", r.path_of(field), s));
-    return fallback;
-  }
-  return *v;
-}
-
-}  // namespace
 
 SubscriptionData SubscriptionData::read(const rapidjson::Value& v, std::string path,
                                         json::JsonErrors& e) {
