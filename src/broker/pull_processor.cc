@@ -128,11 +128,9 @@ RemotingCommand PullProcessor::fetch(const RemotingCommand& request, const PullM
       // The store kept the units whose tag hash the subscription names; the client checks the
       // exact tag (RocketMQ's broker filters by hash only, and so does this one: a record is
       // never decoded here). The records go out as views of the CommitLog, never copied.
-      std::int64_t bytes = 0;
-      for (const FileView& v : got.messages) bytes += static_cast<std::int64_t>(v.size());
       FERRY_ASSERT(!got.messages.empty(), "pull of {}: status found with no message", h.topic);
       result_code = code::SUCCESS;
-      stats_.on_get(rt_.now(), static_cast<std::int64_t>(got.messages.size()), bytes);
+      stats_.on_get(rt_.now(), static_cast<std::int64_t>(got.messages.size()), got.total_bytes);
       messages = std::move(got.messages);
       break;
     }
