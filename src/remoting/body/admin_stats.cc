@@ -72,10 +72,10 @@ Result<ConsumeStats> ConsumeStats::decode(Bytes body) {
   ConsumeStats c;
   c.offset_table = read_queue_table<OffsetWrapper>(r, "offsetTable", true);
   if (errors.failed()) return errors.take();
-  const auto tps = doc->FindMember("consumeTps");
-  if (tps != doc->MemberEnd() && !tps->value.IsNull()) {
-    if (!tps->value.IsNumber()) return Error(Errc::invalid_argument, "ConsumeStats.consumeTps: not a number");
-    c.consume_tps = tps->value.GetDouble();
+  if (doc->HasMember("consumeTps") && !(*doc)["consumeTps"].IsNull()) {
+    const auto& tps = (*doc)["consumeTps"];
+    if (!tps.IsNumber()) return Error(Errc::invalid_argument, "ConsumeStats.consumeTps: not a number");
+    c.consume_tps = tps.GetDouble();
   }
   return c;
 }

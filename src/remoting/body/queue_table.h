@@ -94,7 +94,7 @@ void write_queue_table(json::Writer& w, std::string_view name, const QueueTable<
     if (text.size() > 1) text.push_back(',');
     text += queue_key_text(mq, order);
     text.push_back(':');
-    const std::vector<std::uint8_t> v = write_body([&](json::Writer& vw) { write_value(vw, value); });
+    const std::vector<std::uint8_t> v = write_body([&, &value = value](json::Writer& vw) { write_value(vw, value); });
     text.append(v.begin(), v.end());
   }
   text.push_back('}');
