@@ -29,11 +29,13 @@ namespace {
 constexpr std::int32_t kTopicSysFlagUnitSub = 0x2;  // RocketMQ TopicSysFlag.FLAG_UNIT_SUB
 
 HostPort born_host_of(const RequestContext& ctx) {
-  if (ctx.channel) {
-    auto hp = HostPort::parse(ctx.channel->peer_text());
-    if (hp) return *hp;
-  }
+  if (ctx.channel && ctx.channel->peer_host_port()) return *ctx.channel->peer_host_port();
   return HostPort::v4(0, 0, 0, 0, 0);
+}
+
+// The PROPERTIES field as text ("" when absent), without copying it.
+std::string_view properties_text(const SendMessageRequestHeader& h) {
+  return h.properties ? std::string_view(*h.properties) : std::string_view();
 }
 
 // WAIT: absent means true; otherwise Java's Boolean.parseBoolean.
@@ -151,13 +153,13 @@ Task<Reply> SendProcessor::process(RequestContext ctx) {
 }
 
 Task<Reply> SendProcessor::send_one(RequestContext ctx, SendMessageRequestHeader h, Target target) {
-  if (auto why = oversized_properties(h.properties.value_or(""))) co_return reply(ctx.request, code::MESSAGE_ILLEGAL, *why);
-  if (std::optional<PlainSend> plain = plain_send(target.topic, h.properties.value_or(""), config_.broker_cluster_name)) {
+  if (auto why = oversized_properties(properties_text(h))) co_return reply(ctx.request, code::MESSAGE_ILLEGAL, *why);
+  if (std::optional<PlainSend> plain = plain_send(target.topic, properties_text(h), config_.broker_cluster_name)) {
     store::PutResult put = put_one(ctx, h, target.topic, target.queue_id, plain->stored_properties);
     Task<Reply> t = finish(std::move(ctx.request), std::move(put), target.queue_id, plain->wait);
     co_return co_await std::move(t);
   }
-  auto props = decode_properties(h.properties.value_or(""));
+  auto props = decode_properties(properties_text(h));
   if (!props) co_return reply(ctx.request, code::MESSAGE_ILLEGAL, "properties: " + props.error().detail);
   add_broker_properties(*props, config_.broker_cluster_name);
 
@@ -220,8 +222,8 @@ Task<Reply> SendProcessor::send_batch(RequestContext ctx, SendMessageRequestHead
   if (is_retry_topic(target.topic)) {
     co_return reply(ctx.request, code::MESSAGE_ILLEGAL, "batch messages cannot be sent to a retry topic");
   }
-  if (auto why = oversized_properties(h.properties.value_or(""))) co_return reply(ctx.request, code::MESSAGE_ILLEGAL, *why);
-  auto outer = decode_properties(h.properties.value_or(""));
+  if (auto why = oversized_properties(properties_text(h))) co_return reply(ctx.request, code::MESSAGE_ILLEGAL, *why);
+  auto outer = decode_properties(properties_text(h));
   if (!outer) co_return reply(ctx.request, code::MESSAGE_ILLEGAL, "properties: " + outer.error().detail);
   auto entries = decode_batch(Bytes(ctx.request.body.data(), ctx.request.body.size()));
   if (!entries) co_return reply(ctx.request, code::MESSAGE_ILLEGAL, entries.error().detail);

@@ -6,14 +6,14 @@ namespace ferry::client {
 
 void OwnedTasks::spawn(Task<void> task, std::string name) {
   if (!*alive_) return;  // destroyed with the task, never run
-  // The task moves into a shared holder: std::function needs a copyable callable.
-  auto holder = std::make_shared<Task<void>>(std::move(task));
+  // The task waits in the set until the posted start runs (TaskSet::enqueue).
+  const std::uint64_t ticket = tasks_.enqueue(std::move(task), std::move(name));
   std::weak_ptr<bool> alive = alive_;
   TaskSet* tasks = &tasks_;
-  rt_.executor().post([alive, tasks, holder, name = std::move(name)]() mutable {
+  rt_.executor().post([alive, tasks, ticket] {
     auto token = alive.lock();
     if (!token || !*token) return;
-    tasks->start(std::move(*holder), std::move(name));
+    tasks->start_queued(ticket);
   });
 }
 

@@ -95,6 +95,8 @@ class OrderedStringMapBuilder {
   static constexpr std::size_t kIndexAfterEntries = 16;
 
   void set(std::string_view key, std::string_view value);
+  // Room for `n` entries without reallocating (a decoder that knows about how many follow).
+  void reserve(std::size_t n) { map_.reserve(n); }
   // Distinct keys so far.
   std::size_t size() const { return map_.size(); }
   // The map built; the builder is spent.

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <limits>
 #include <optional>
 #include <string>
@@ -47,8 +48,14 @@ Result<std::size_t> read_length(ByteReader& r, const LengthOf& what) {
   return static_cast<std::size_t>(*len);
 }
 
+// Entries reserved before decoding extFields (more still fit: the vector grows).
+constexpr std::size_t kReservedExtFields = 16;
+
 Result<ExtFields> read_ext_fields(ByteReader& r) {
   OrderedStringMapBuilder fields;
+  // Each entry takes at least 6 bytes (two lengths); a request carries about a dozen fields:
+  // reserving up front spares the vector's doublings, each of which moves every string.
+  if (r.remaining() > 0) fields.reserve(std::min<std::size_t>(r.remaining() / 6, kReservedExtFields));
   while (r.remaining() > 0) {
     if (fields.size() >= kExtFieldsMax) {
       return corrupt(fmt::format("more than {} extFields", kExtFieldsMax));

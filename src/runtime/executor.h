@@ -26,6 +26,10 @@ class Executor {
   // runs task code inline). The node destroys all of its tasks when it crashes or stops;
   // `name` appears in the failure report if the task throws.
   void spawn(Task<void> task, std::string name = "task");
+  // True when the caller runs on this node's loop (the simulator's single thread always does).
+  // spawn() from another thread (production only) takes a slower path that touches no state of
+  // the loop's.
+  virtual bool on_loop_thread() const { return true; }
 
   TaskSet& tasks() { return tasks_; }
 

@@ -1,20 +1,25 @@
 #include "runtime/runtime.h"
 
 #include <charconv>
+#include <memory>
+#include <utility>
 
 namespace ferry {
 
 void post_to(Executor& ex, std::function<void()> fn) { ex.post(std::move(fn)); }
 
-namespace {
-Task<void> start_later(Task<void> task) { co_await std::move(task); }
-}  // namespace
-
 void Executor::spawn(Task<void> task, std::string name) {
-  // Start through post() so spawn never runs task code inline in its caller.
-  auto holder = std::make_shared<Task<void>>(start_later(std::move(task)));
-  auto shared_name = std::make_shared<std::string>(std::move(name));
-  post([this, holder, shared_name] { tasks_.start(std::move(*holder), std::move(*shared_name)); });
+  // Start through post() so spawn never runs task code inline in its caller. The task waits in
+  // the set; what is posted is small enough for std::function to hold without allocating.
+  if (!on_loop_thread()) {
+    // Another thread: the task travels inside the posted callback (a std::function must be
+    // copyable, so it moves into a shared holder) and enters the set on the loop.
+    auto holder = std::make_shared<std::pair<Task<void>, std::string>>(std::move(task), std::move(name));
+    post([this, holder] { tasks_.start(std::move(holder->first), std::move(holder->second)); });
+    return;
+  }
+  const std::uint64_t ticket = tasks_.enqueue(std::move(task), std::move(name));
+  post([this, ticket] { tasks_.start_queued(ticket); });
 }
 
 Completion<bool>::Awaiter Timers::sleep(Duration d) {

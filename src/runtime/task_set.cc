@@ -5,11 +5,12 @@
 
 namespace ferry {
 
-// The root coroutine: starts eagerly, never suspends at the end (its frame frees itself once the
-// body has unregistered from the set).
+// The root coroutine: created suspended, resumed by start(), never suspends at the end (its
+// frame frees itself once the body has left the set).
 struct TaskSet::Root {
-  struct promise_type {
+  struct promise_type : Link {
     Root get_return_object() noexcept {
+      handle = std::coroutine_handle<promise_type>::from_promise(*this);
       return Root{std::coroutine_handle<promise_type>::from_promise(*this)};
     }
     std::suspend_always initial_suspend() noexcept { return {}; }
@@ -20,7 +21,22 @@ struct TaskSet::Root {
   std::coroutine_handle<promise_type> handle;
 };
 
-TaskSet::Root TaskSet::run_root(TaskSet* set, std::uint64_t id, Task<void> task, std::string name) {
+namespace {
+// co_await SelfLink{}: the running root's own promise, without suspending.
+struct SelfLink {
+  void* promise = nullptr;
+  bool await_ready() const noexcept { return false; }
+  template <typename P>
+  bool await_suspend(std::coroutine_handle<P> h) noexcept {
+    promise = &h.promise();
+    return false;  // resume at once
+  }
+  void* await_resume() const noexcept { return promise; }
+};
+}  // namespace
+
+TaskSet::Root TaskSet::run_root(TaskSet* set, Task<void> task, std::string name) {
+  Link* self = static_cast<Root::promise_type*>(co_await SelfLink{});
   std::string failure;
   bool threw = false;
   try {
@@ -32,25 +48,59 @@ TaskSet::Root TaskSet::run_root(TaskSet* set, std::uint64_t id, Task<void> task,
     threw = true;
     failure = "unknown exception";
   }
-  set->finished(id);
+  set->unlink(self);
   if (threw) set->failed(name, failure);
+}
+
+void TaskSet::link(Link* l) {
+  l->prev = head_.prev;
+  l->next = &head_;
+  head_.prev->next = l;
+  head_.prev = l;
+  ++size_;
+}
+
+void TaskSet::unlink(Link* l) {
+  if (l->next == nullptr) return;  // already out (destroy_all takes a root out before destroying it)
+  l->prev->next = l->next;
+  l->next->prev = l->prev;
+  l->prev = l->next = nullptr;
+  --size_;
 }
 
 void TaskSet::start(Task<void> task, std::string name) {
   if (destroying_) return;  // `task` is destroyed unstarted when it goes out of scope
-  const std::uint64_t id = next_id_++;
-  Root root = run_root(this, id, std::move(task), std::move(name));
-  roots_.emplace(id, root.handle);
+  ++started_;
+  Root root = run_root(this, std::move(task), std::move(name));
+  link(&root.handle.promise());
   root.handle.resume();
+}
+
+std::uint64_t TaskSet::enqueue(Task<void> task, std::string name) {
+  if (!destroying_) queued_.emplace_back(std::move(task), std::move(name));
+  return epoch_;
+}
+
+void TaskSet::start_queued(std::uint64_t ticket) {
+  if (ticket != epoch_ || queued_.empty()) return;
+  auto [task, name] = std::move(queued_.front());
+  queued_.pop_front();
+  start(std::move(task), std::move(name));
 }
 
 void TaskSet::destroy_all() {
   destroying_ = true;
-  while (!roots_.empty()) {
-    auto it = roots_.begin();
-    std::coroutine_handle<> h = it->second;
-    roots_.erase(it);
-    h.destroy();
+  ++epoch_;
+  while (head_.next != &head_) {
+    Link* l = head_.next;
+    unlink(l);
+    l->handle.destroy();
+  }
+  // Queued tasks never ran: destroying them destroys their frames (whose destructors may queue
+  // more; those are dropped too, as destroying_ says).
+  while (!queued_.empty()) {
+    std::deque<std::pair<Task<void>, std::string>> dropped;
+    dropped.swap(queued_);
   }
   destroying_ = false;
 }

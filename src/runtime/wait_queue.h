@@ -22,6 +22,7 @@ class WaitQueue {
     return waiters_.back().wait();
   }
   void notify_all() {
+    if (waiters_.empty()) return;  // the common case: no deque built (it allocates)
     std::deque<Completion<bool>> now;
     now.swap(waiters_);
     for (auto& c : now) c.complete(true);

@@ -20,10 +20,12 @@ Channel::Channel(Runtime& rt, std::unique_ptr<Connection> conn, Handler& handler
       opts_(opts),
       id_(id),
       peer_(conn_->peer()),
+      peer_text_(peer_.to_string()),
       decoder_(opts.frame_bytes_max),
       last_active_(rt.now()),
       writable_(rt.executor()),
       space_(rt.executor()) {
+  if (auto hp = HostPort::parse(peer_text_)) peer_host_port_ = *hp;
   FERRY_ASSERT(opts_.read_buffer_bytes > 0, "read buffer must not be empty");
   FERRY_ASSERT(opts_.write_queue_bytes_max > 0, "write queue must hold something");
 }

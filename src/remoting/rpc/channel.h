@@ -15,9 +15,11 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "common/host_port.h"
 #include "remoting/frame_decoder.h"
 #include "remoting/remoting_command.h"
 #include "remoting/rpc/rpc_options.h"
@@ -71,7 +73,9 @@ class Channel : public std::enable_shared_from_this<Channel> {
   bool is_open() const { return open_; }
   std::uint64_t id() const { return id_; }
   const Endpoint& peer() const { return peer_; }
-  std::string peer_text() const { return peer_.to_string(); }
+  // "ip:port" of the peer, and the same as a HostPort (absent when it does not parse as one).
+  const std::string& peer_text() const { return peer_text_; }
+  const std::optional<HostPort>& peer_host_port() const { return peer_host_port_; }
   std::size_t queued_bytes() const { return queued_bytes_; }
   // Bytes of frames queued plus those of send() calls waiting for queue space: what this
   // connection holds in memory for its peer.
@@ -100,6 +104,8 @@ class Channel : public std::enable_shared_from_this<Channel> {
   RpcOptions opts_;
   std::uint64_t id_;
   Endpoint peer_;
+  std::string peer_text_;
+  std::optional<HostPort> peer_host_port_;
   FrameDecoder decoder_;
   bool open_ = true;
   MonoTime last_active_;

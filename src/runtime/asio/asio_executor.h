@@ -9,7 +9,9 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 
+#include <atomic>
 #include <functional>
+#include <thread>
 #include <utility>
 
 #include "runtime/executor.h"
@@ -18,12 +20,16 @@ namespace ferry::asio_rt {
 
 class AsioExecutor final : public Executor {
  public:
-  explicit AsioExecutor(boost::asio::io_context& io) : io_(io) {}
+  // `loop_thread`: the thread running the loop now (none while nobody drives it).
+  AsioExecutor(boost::asio::io_context& io, const std::atomic<std::thread::id>& loop_thread)
+      : io_(io), loop_thread_(loop_thread) {}
   void post(std::function<void()> fn) override { boost::asio::post(io_, std::move(fn)); }
+  bool on_loop_thread() const override { return loop_thread_.load() == std::this_thread::get_id(); }
   boost::asio::io_context& io() { return io_; }
 
  private:
   boost::asio::io_context& io_;
+  const std::atomic<std::thread::id>& loop_thread_;
 };
 
 }  // namespace ferry::asio_rt

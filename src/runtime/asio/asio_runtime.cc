@@ -70,7 +70,7 @@ struct AsioRuntime::Impl {
   std::atomic<bool> stop_requested{false};
   std::atomic<std::thread::id> loop_thread{};
   asio_rt::SystemClock clock;
-  asio_rt::AsioExecutor executor{io};
+  asio_rt::AsioExecutor executor{io, loop_thread};
   asio_rt::AsioTimers timers{io, clock};
   Random random;
   std::shared_ptr<spdlog::logger> logger;

@@ -31,4 +31,10 @@ Task<Status> IoThread::run(std::function<Status()> job) {
   co_return co_await done.wait();
 }
 
+bool IoThread::post(std::function<void()> job) {
+  if (joined_) return false;
+  boost::asio::post(thread_, std::move(job));
+  return true;
+}
+
 }  // namespace ferry::asio_rt

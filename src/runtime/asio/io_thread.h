@@ -35,6 +35,9 @@ class IoThread {
   IoThread& operator=(const IoThread&) = delete;
 
   Task<Status> run(std::function<Status()> job);
+  // Queues `job` with no completion (fire and forget: the job reports through what it captured,
+  // e.g. atomics). False, and nothing queued, after join().
+  bool post(std::function<void()> job);
   void join();
 
  private:

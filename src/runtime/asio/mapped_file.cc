@@ -27,6 +27,12 @@ constexpr int kMadvPopulateRead = 22;  // Linux 5.14+
 
 namespace {
 
+// Page warming runs this far ahead of the highest write, in windows of this size: an allocated
+// CommitLog segment (1 GiB) is not faulted in whole, which cost a fresh broker seconds of CPU on
+// the I/O thread (the kernel zero-fills each page of the unwritten extents) for pages a run may
+// never reach. A window is warmed when a write comes within half a window of its end.
+constexpr std::uint64_t kWarmWindowBytes = 32ull << 20;
+
 // Smallest mapping made; mappings at least double when a file outgrows them, so appending costs
 // O(log size) remaps. Address space is cheap; only the file's own pages are ever touched.
 constexpr std::uint64_t kMinMappingBytes = 64 * 1024;
@@ -105,7 +111,24 @@ Status MappedFile::pwrite(std::uint64_t offset, Bytes data) {
   FERRY_ASSERT(end <= map_->length(), "{}: write [{}, {}) outside the mapping of {} bytes", path_, offset, end,
                map_->length());
   std::memcpy(map_->data() + offset, data.data(), data.size());
+  if (end + kWarmWindowBytes / 2 > warmth_->warmed.load(std::memory_order_relaxed)) warm_ahead(end);
   return {};
+}
+
+void MappedFile::warm_ahead(std::uint64_t pos) {
+  const std::uint64_t limit = std::min<std::uint64_t>(warm_limit_, map_ ? map_->length() : 0);
+  const std::uint64_t from = std::max(warmth_->warmed.load(std::memory_order_acquire), pos / 4096 * 4096);
+  if (from >= limit || from >= pos + kWarmWindowBytes / 2) return;
+  if (warmth_->busy.exchange(true, std::memory_order_acq_rel)) return;  // one warm at a time
+  const std::uint64_t to = std::min(limit, from + kWarmWindowBytes);
+  std::shared_ptr<FileMapping> map = map_;
+  std::shared_ptr<Warmth> warmth = warmth_;
+  const bool queued = threads_.allocate.post([map, warmth, from, to] {
+    (void)::madvise(map->data() + from, static_cast<std::size_t>(to - from), kMadvPopulateRead);
+    warmth->warmed.store(to, std::memory_order_release);
+    warmth->busy.store(false, std::memory_order_release);
+  });
+  if (!queued) warmth_->busy.store(false, std::memory_order_release);
 }
 
 Status MappedFile::truncate(std::uint64_t size) {
@@ -154,20 +177,15 @@ Task<Status> MappedFile::allocate(std::uint64_t size) {
   const std::uint64_t old_size = size_;
   size_ = *actual;
   if (reserved.ok() && size_ > old_size) {
-    // Fault the new range into the page cache now, on the I/O thread, so the loop's first writes
-    // into it do not pay for zero-filling pages (a read populate: pages are not dirtied, so no
-    // zeros are written back). Best effort: an older kernel without MADV_POPULATE_READ skips it.
-    std::shared_ptr<FileMapping> map = map_;
-    const std::uint64_t page = 4096;
-    const std::uint64_t begin = old_size / page * page;
-    const std::uint64_t end = std::min<std::uint64_t>(size_, map->length());
-    std::function<Status()> warm = [map, begin, end]() -> Status {  // named: see sync()
-      if (end > begin) {
-        (void)::madvise(map->data() + begin, static_cast<std::size_t>(end - begin), kMadvPopulateRead);
-      }
-      return {};
-    };
-    (void)co_await threads_.allocate.run(std::move(warm));
+    // Fault the start of the new range into the page cache now, on the I/O thread, so the loop's
+    // first writes into it do not pay for zero-filling pages (a read populate: pages are not
+    // dirtied, so no zeros are written back); writes keep the warm range ahead (pwrite). Best
+    // effort: an older kernel without MADV_POPULATE_READ skips it.
+    warm_limit_ = std::max(warm_limit_, size_);
+    if (warmth_->warmed.load(std::memory_order_acquire) < old_size) {
+      warmth_->warmed.store(old_size / 4096 * 4096, std::memory_order_release);
+    }
+    warm_ahead(old_size);
   }
   co_return reserved;
 }

@@ -20,6 +20,7 @@
 // sync() and allocate() tasks awaiting on it (they finish on the loop and update the File).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -51,12 +52,24 @@ class MappedFile final : public File {
   Status extend(std::uint64_t new_size);
   // Makes the mapping cover at least `size` bytes (a no-op when it already does).
   Status cover(std::uint64_t size);
+  // Page warming, bounded: the I/O thread faults the next kWarmWindowBytes of the allocated range
+  // past `pos` into the page cache, unless a warm is in flight or that range is warm already.
+  void warm_ahead(std::uint64_t pos);
+
+  // What the allocate thread has warmed: [.., warmed) of the range allocate() reserved (atomics:
+  // the I/O thread writes them, the loop reads them).
+  struct Warmth {
+    std::atomic<std::uint64_t> warmed{0};
+    std::atomic<bool> busy{false};
+  };
 
   std::string path_;
   std::shared_ptr<FileDescriptor> fd_;
   std::shared_ptr<FileMapping> map_;  // covers [0, size_); null only while size_ == 0 and unmapped
   std::uint64_t size_;
   DiskThreads threads_;
+  std::uint64_t warm_limit_ = 0;  // the end of what allocate() reserved: warming stops there
+  std::shared_ptr<Warmth> warmth_ = std::make_shared<Warmth>();
 };
 
 }  // namespace ferry::asio_rt
