@@ -65,6 +65,7 @@ Broker::Broker(Runtime& rt, BrokerConfig config)
       metadata_export_(topics_, offsets_, consumer_services_.schedule()),
       admin_stats_(config_, store_, topics_, offsets_, consumer_services_.consumers(), consumer_services_.producers()),
       config_admin_(rt, config_, [this] { registrar_.trigger(); }),
+      store_admin_(rt, store_),
       slave_sync_(rt, config_, client_, registrar_,
                   SlaveSync::Tables{topics_, offsets_, consumer_services_.groups(), consumer_services_.schedule()},
                   address_, config_.broker_role == BrokerRole::slave),
@@ -205,6 +206,9 @@ void Broker::register_admin_processors(remoting::RpcServer& server) {
                              [this](RequestContext ctx) { return config_admin_.update(std::move(ctx)); });
   server.register_processor(rc::GET_BROKER_CONFIG,
                              [this](RequestContext ctx) { return config_admin_.get(std::move(ctx)); });
+  server.register_processor(rc::CLEAN_EXPIRED_CONSUMEQUEUE, [this](RequestContext ctx) {
+    return store_admin_.clean_expired_consume_queue(std::move(ctx));
+  });
 }
 
 std::optional<std::int64_t> Broker::delay_tags_code(std::string_view topic, std::string_view properties,

@@ -45,6 +45,7 @@
 #include "broker/runtime_info_processor.h"
 #include "broker/send_processor.h"
 #include "broker/slave_sync.h"
+#include "broker/store_admin_processor.h"
 #include "broker/subscription_lookup.h"
 #include "broker/topic_admin_processor.h"
 #include "broker/topic_config_manager.h"
@@ -175,6 +176,7 @@ class Broker {
   MetadataExportProcessor metadata_export_;  // 21, 43, 45: what slaves copy
   AdminStatsProcessor admin_stats_;          // 202, 203, 204, 208: admin tools' statistics
   BrokerConfigProcessor config_admin_;       // 25, 26: settings changed at run time
+  StoreAdminProcessor store_admin_;          // 306: cleanExpiredCQ
   SlaveSync slave_sync_;
   remoting::RpcServer server_;
   remoting::RpcServer vip_server_;

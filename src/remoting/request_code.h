@@ -60,6 +60,7 @@ inline constexpr std::int32_t GET_CONSUMER_RUNNING_INFO = 307;
 inline constexpr std::int32_t CONSUME_MESSAGE_DIRECTLY = 309;
 inline constexpr std::int32_t GET_TOPICS_BY_CLUSTER = 224;
 inline constexpr std::int32_t QUERY_TOPIC_CONSUME_BY_WHO = 300;
+inline constexpr std::int32_t CLEAN_EXPIRED_CONSUMEQUEUE = 306;  // no header, no body
 inline constexpr std::int32_t QUERY_DATA_VERSION = 322;
 inline constexpr std::int32_t ADD_WRITE_PERM_OF_BROKER = 327;
 inline constexpr std::int32_t SEND_MESSAGE_V2 = 310;

@@ -252,8 +252,29 @@ Result<std::size_t> ConsumeQueue::remove_files_before(PhysicalOffset log_min) {
   return removed;
 }
 
+Result<std::optional<PhysicalOffset>> ConsumeQueue::last_message_end() const {
+  const QueueOffset first(files_.min_offset() / kUnit);
+  for (QueueOffset at = max_offset(); at > first;) {
+    at = at - 1;
+    auto u = read_any(at);
+    if (!u.ok()) return std::move(u).error();
+    if (u->is_message()) return std::optional<PhysicalOffset>(u->end());
+  }
+  return std::optional<PhysicalOffset>();
+}
+
+std::vector<std::string> ConsumeQueue::removal_order() const {
+  std::vector<std::string> paths;
+  paths.reserve(files_.file_count() + 1);
+  for (std::size_t i = files_.file_count(); i > 0; --i) paths.push_back(files_.file_at(i - 1)->path());
+  paths.push_back(files_.dir());
+  return paths;
+}
+
 Status ConsumeQueue::remove_all() {
-  FERRY_TRY(files_.remove_all());
+  FERRY_TRY(files_.remove_all());  // newest first: what a crash leaves is a contiguous prefix
+  FERRY_ASSERT(files_.empty(), "{}:{} still has {} file(s) after remove_all", topic_, queue_id_.value(),
+               files_.file_count());
   min_offset_ = QueueOffset(0);
   return {};
 }

@@ -24,6 +24,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "common/offsets.h"
 #include "runtime/file_system.h"
@@ -108,7 +109,17 @@ class ConsumeQueue {
   // Cleanup: removes files whose every unit points below `log_min`; never the last file.
   // Returns how many were removed.
   Result<std::size_t> remove_files_before(PhysicalOffset log_min);
-  // Removes every file of the queue (the topic was deleted).
+  // The CommitLog offset just past the record of the queue's last message unit, whatever
+  // min_offset() says (so also once cleanup moved min past every unit); holes and pre-blanks at
+  // the end are stepped over. nullopt when no file holds a message unit. Errors: io_error.
+  Result<std::optional<PhysicalOffset>> last_message_end() const;
+  // The paths remove_all() removes, in its order: the segment files newest first, then the
+  // queue's directory. A crash after any prefix of them leaves a queue that loads: a prefix of
+  // contiguous, full segments (still wholly expired), or an empty directory (an empty queue).
+  std::vector<std::string> removal_order() const;
+  // Removes every file of the queue, then its directory, in removal_order() (cleanExpiredCQ).
+  // The queue is empty afterwards and must not be used again. Errors: io_error (what was removed
+  // before stays removed).
   Status remove_all();
 
   // The first queue offset in [min, max) whose message was stored at or after `ts` (RocketMQ

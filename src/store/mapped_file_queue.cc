@@ -176,6 +176,8 @@ Status MappedFileQueue::remove_all() {
     files_.pop_back();
     FERRY_TRY(fs_.remove(path));
   }
+  Status st = fs_.remove(dir_);
+  if (!st.ok() && !st.error().is(Errc::not_found)) return st;
   return {};
 }
 

@@ -83,7 +83,9 @@ class MappedFileQueue {
   // last segment. Returns how many were removed. Errors: io_error from remove (the segments
   // before the failing one are gone).
   Result<std::size_t> remove_files_before(std::int64_t offset);
-  // Removes every segment and the queue's files (a topic deleted).
+  // Removes every segment, newest first (a crash leaves a contiguous prefix), then the directory
+  // (already gone is fine). The queue is empty afterwards. Errors: io_error from remove (what was
+  // removed before stays removed).
   Status remove_all();
 
   // Syncs every segment holding unflushed bytes, oldest first. On success flushed_offset() is at

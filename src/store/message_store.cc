@@ -166,10 +166,22 @@ Task<void> MessageStore::run_queue_flush_loop() {
   }
 }
 
+struct MessageStore::QueueFlushScope {
+  explicit QueueFlushScope(MessageStore& s) : store(s) { ++store.queue_flushes_; }
+  ~QueueFlushScope() {
+    FERRY_ASSERT(store.queue_flushes_ > 0, "queue flush scope ends with {} flushes in flight", store.queue_flushes_);
+    if (--store.queue_flushes_ == 0) store.retired_queues_.clear();
+  }
+  QueueFlushScope(const QueueFlushScope&) = delete;
+  QueueFlushScope& operator=(const QueueFlushScope&) = delete;
+  MessageStore& store;
+};
+
 Task<Status> MessageStore::flush_queues_and_checkpoint() {
   // Units and entries for every record below `reput` are written now; after the flushes below
   // they are durable, which is what the checkpoint promises.
   const PhysicalOffset reput = reput_offset_;
+  const QueueFlushScope scope(*this);  // queues destroyed meanwhile stay alive until it ends
   std::vector<ConsumeQueue*> queues;
   queues.reserve(queues_.size());
   for (auto& [key, q] : queues_) queues.push_back(q.get());

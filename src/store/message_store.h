@@ -45,6 +45,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "common/host_port.h"
 #include "common/offsets.h"
@@ -195,6 +196,37 @@ class MessageStore {
   // `r` must be a stored result.
   std::string offset_msg_ids(const PutResult& r) const;
 
+  // What clean_expired_queues() removed.
+  struct [[nodiscard]] ExpiredQueuesReport {
+    PhysicalOffset log_min;          // the CommitLog's min offset the queues were judged against
+    std::vector<QueueKey> removed;   // (topic, queue id) of each destroyed queue, in name order
+    std::size_t topic_dirs_removed = 0;
+  };
+  // CLEAN_EXPIRED_CONSUMEQUEUE (RocketMQ's DefaultMessageStore.cleanExpiredConsumerQueue):
+  // destroys every ConsumeQueue whose last message lies wholly below the CommitLog's min offset
+  // (every message it indexes was deleted by cleanup), except those of `kept_topics` (the broker
+  // keeps the delay topic, whose offsets the schedule service tracks). A destroyed queue's files
+  // and directory are removed (ConsumeQueue::removal_order), it leaves the table, and its next
+  // queue offset is forgotten: the next message to it gets queue offset 0, as in RocketMQ (whose
+  // removeQueueFromTopicQueueTable does the same) and as a restart would give. Also destroyed: a
+  // queue holding no file (what a crash between removing a queue's last file and its directory
+  // leaves), and empty topic directories no queue uses. Kept: a queue holding only holes or
+  // pre-blanks (RocketMQ's "maybe created just now"), and a queue with a message put but not yet
+  // indexed (SYNC_FLUSH waits for the sync; its next queue offset is past its end).
+  // RocketMQ compares the last record's end with `<`; a record ending exactly at the log's min
+  // offset is wholly deleted too, so Ferry uses `<=`.
+  //
+  // Crash safety: files go newest first, then the queue's directory, then an emptied topic's
+  // directory; each removal is durable when it returns. A crash after any of them leaves, per
+  // queue, a contiguous prefix of full segments whose units all point below the log's start
+  // (recovery keeps them and moves the min offset to the end: the queue reads as empty and the
+  // next clean destroys it), an empty queue directory (an empty queue: destroyed next time), or
+  // an empty topic directory (removed next time). Nothing in the CommitLog, the index or the
+  // checkpoint changes. A flush in flight keeps a destroyed queue's object alive until it ends.
+  // Errors: closed (not open, or shut down), io_error from a removal or a read (what was removed
+  // before stays removed; the queue being removed stays in the table with what is left).
+  Result<ExpiredQueuesReport> clean_expired_queues(const std::vector<std::string>& kept_topics);
+
   // Cleanup: one pass now (what the loop does every 10 s), the disk state, a disk re-read.
   Result<CleanupReport> run_cleanup() { return cleanup_.run_once(); }
   CleanupService& cleanup() { return cleanup_; }
@@ -240,6 +272,14 @@ class MessageStore {
   Task<Status> create_abort_file();
   PutResult put(std::span<const PutRequest> batch);
   Task<void> run_queue_flush_loop();
+  // While a flush_queues_and_checkpoint() is in flight (it holds queue pointers across syncs),
+  // queues destroyed by clean_expired_queues() wait in retired_queues_; the last flush to end
+  // frees them.
+  struct QueueFlushScope;
+  // Whether clean_expired_queues() destroys `q` (see there). Errors: io_error.
+  Result<bool> queue_expired(const ConsumeQueue& q, PhysicalOffset log_min) const;
+  // Removes the empty directories under consumequeue/ of topics no queue uses. Errors: io_error.
+  Result<std::size_t> remove_empty_topic_dirs();
   void maybe_preallocate();
   Task<void> run_preallocation();
   std::string path(std::string_view name) const;
@@ -250,6 +290,8 @@ class MessageStore {
   IndexService index_;
   FlushService flush_;
   ConsumeQueueTable queues_;
+  std::vector<std::unique_ptr<ConsumeQueue>> retired_queues_;  // see QueueFlushScope
+  std::int32_t queue_flushes_ = 0;  // flush_queues_and_checkpoint() calls in flight
   std::map<QueueKey, QueueOffset, QueueKeyLess> next_queue_offset_;
   CleanupService cleanup_;
   PhysicalOffset reput_offset_;

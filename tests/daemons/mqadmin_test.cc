@@ -178,7 +178,7 @@ TEST_F(MqadminTest, FailuresExitNonZeroWithAClearMessage) {
   for (const char* sub : {"updateTopic", "deleteTopic", "topicList", "topicRoute", "topicStatus", "clusterList",
                           "consumerProgress", "queryMsgById", "queryMsgByKey", "queryMsgByOffset", "sendMessage",
                           "consumeMessage", "brokerStatus", "updateSubGroup", "resetOffsetByTime", "haStatus",
-                          "promoteSlave", "consumerStatus"}) {
+                          "promoteSlave", "consumerStatus", "cleanExpiredCQ", "printMsg"}) {
     EXPECT_TRUE(contains(r.output, sub)) << sub << "\n" << r.output;
   }
   r = admin({"sendMessage", "--help"}, false);

@@ -1,7 +1,9 @@
 // deleteSubGroup: DELETE_SUBSCRIPTIONGROUP (207) on one broker (-b) or every master of a cluster
 // (-c), as RocketMQ's DeleteSubscriptionGroupCommand; -r true also removes the group's committed
-// offsets (removeOffset, RocketMQ 4.9.4+). RocketMQ's command also deletes the group's
-// %RETRY% and %DLQ% topics when given -c; this one leaves them (deleteTopic removes them).
+// offsets (removeOffset, RocketMQ 4.9.4+). With -c, as RocketMQ, it then deletes the group's
+// %RETRY% and %DLQ% topics from every master of the cluster and from the NameServers (deleteTopic's
+// path; a topic that does not exist is no error). RocketMQ prints a failure there and exits 0;
+// Ferry exits 1 (the group itself is deleted by then).
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -36,6 +38,13 @@ int run(const ParsedFlags& f, AdminSession& s) {
     if (!r.ok()) return fail(kName, r.error());
     std::printf("delete subscription group [%s] from broker [%s] in cluster [%s] success.\n", h.group_name.c_str(),
                 b.addr.c_str(), b.cluster.c_str());
+  }
+  if (!cluster) return kExitOk;
+  for (const std::string& topic : {retry_topic(h.group_name), dlq_topic(h.group_name)}) {
+    Status st = s.run(s.admin().delete_topic_in_cluster(*cluster, topic));
+    if (!st.ok()) return fail(kName, fmt::format("the group is deleted, but not its topic {}: {}", topic, st.error().to_string()));
+    std::printf("delete topic [%s] from cluster [%s] success.\n", topic.c_str(), cluster->c_str());
+    std::printf("delete topic [%s] from NameServer success.\n", topic.c_str());
   }
   return kExitOk;
 }

@@ -69,5 +69,7 @@ Command get_broker_config_command();
 Command update_namesrv_config_command();
 Command get_namesrv_config_command();
 Command consumer_status_command();
+Command clean_expired_cq_command();
+Command print_msg_command();
 
 }  // namespace ferry::mqadmin

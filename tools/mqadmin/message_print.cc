@@ -67,6 +67,24 @@ std::string message_detail(const MessageExt& m) {
   return out;
 }
 
+std::string java_message_text(const MessageExt& m, std::string_view broker_name) {
+  std::string props;
+  for (const auto& [k, v] : m.properties) props += fmt::format("{}{}={}", props.empty() ? "" : ", ", k, v);
+  std::string body;
+  for (const std::uint8_t b : m.body) {
+    body += fmt::format("{}{}", body.empty() ? "" : ", ", static_cast<int>(static_cast<std::int8_t>(b)));
+  }
+  return fmt::format(
+      "MessageExt [brokerName={}, queueId={}, storeSize={}, queueOffset={}, sysFlag={}, bornTimestamp={}, "
+      "bornHost=/{}, storeTimestamp={}, storeHost=/{}, msgId={}, commitLogOffset={}, bodyCRC={}, reconsumeTimes={}, "
+      "preparedTransactionOffset={}, toString()=Message{{topic='{}', flag={}, properties={{{}}}, body=[{}], "
+      "transactionId='null'}}]",
+      broker_name, m.queue_id.value(), m.store_size, m.queue_offset.value(), m.sys_flag, m.born_timestamp_ms,
+      m.born_host.to_string(), m.store_timestamp_ms, m.store_host.to_string(), m.offset_msg_id,
+      m.physical_offset.value(), m.body_crc, m.reconsume_times, m.prepared_transaction_offset, m.topic, m.flag, props,
+      body);
+}
+
 std::vector<std::string> message_headers() {
   return {"#Broker", "Queue", "Offset", "MsgId", "Tags", "Keys", "StoreTime", "Body"};
 }

@@ -1,0 +1,25 @@
+#include "broker/store_admin_processor.h"
+
+#include <fmt/format.h>
+
+#include "common/names.h"
+#include "remoting/response_code.h"
+
+namespace ferry::broker {
+
+namespace code = remoting::response_code;
+
+Task<Reply> StoreAdminProcessor::clean_expired_consume_queue(RequestContext ctx) {
+  const std::string from = ctx.channel ? ctx.channel->peer_text() : "?";
+  rt_.log().warn("cleanExpiredCQ from {}: start", from);
+  auto report = store_.clean_expired_queues({std::string(kScheduleTopic)});
+  if (!report.ok()) {
+    rt_.log().error("cleanExpiredCQ from {}: {}", from, report.error().to_string());
+    co_return reply(ctx.request, code::SYSTEM_ERROR, "cleanExpiredCQ: " + report.error().to_string());
+  }
+  rt_.log().warn("cleanExpiredCQ from {}: end, {} queue(s) destroyed (CommitLog starts at {})", from,
+                 report->removed.size(), report->log_min.value());
+  co_return reply(ctx.request, code::SUCCESS);
+}
+
+}  // namespace ferry::broker
