@@ -69,5 +69,6 @@ Command get_broker_config_command();
 Command update_namesrv_config_command();
 Command get_namesrv_config_command();
 Command consumer_status_command();
+Command stats_all_command();
 
 }  // namespace ferry::mqadmin

@@ -18,7 +18,7 @@ const std::vector<Command>& all_commands() {
       consumer_connection_command(), producer_connection_command(), delete_sub_group_command(),
       wipe_write_perm_command(),  add_write_perm_command(),     update_broker_config_command(),
       get_broker_config_command(), update_namesrv_config_command(), get_namesrv_config_command(),
-      consumer_status_command(),
+      consumer_status_command(),  stats_all_command(),
   };
   return commands;
 }
