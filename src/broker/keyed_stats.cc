@@ -61,7 +61,9 @@ KeyedStats::Slot KeyedStats::Ring<N>::sum(std::int64_t bucket) const {
 
 KeyedStats::KeyedStats(MonoTime boot, std::size_t keys_max) : boot_(boot), keys_max_(keys_max) {
   FERRY_ASSERT(keys_max >= 1, "KeyedStats: keys_max {}", keys_max);
-  items_.reserve(keys_max);  // never rehashes: the lookups stay one probe and allocation-free
+  // Sized once for up to kDefaultKeysMax keys: a lookup never allocates, and inserting a new key
+  // rehashes only when a larger cap lets the table grow past that.
+  items_.reserve(std::min(keys_max, kDefaultKeysMax));
 }
 
 Duration KeyedStats::since_boot(MonoTime now) const {
