@@ -50,7 +50,7 @@ Broker::Broker(Runtime& rt, BrokerConfig config)
       topics_(rt, config_),
       offsets_(rt, config_),
       hold_(rt, config_, store_),
-      stats_(rt.now()),
+      stats_(rt.now(), config_.stats_keys_max),
       client_(rt),
       registrar_(rt, config_, topics_, client_, address_, fmt::format("{}:{}", host_, config_.listen_port + 1)),
       send_(rt, config_, store_, ha_master_, topics_, stats_),
@@ -63,7 +63,10 @@ Broker::Broker(Runtime& rt, BrokerConfig config)
       runtime_info_(rt, config_, store_, stats_, ha_status_, rt.wall_ms()),
       consumer_services_(rt, config_, store_, topics_, server_),
       metadata_export_(topics_, offsets_, consumer_services_.schedule()),
-      admin_stats_(config_, store_, topics_, offsets_, consumer_services_.consumers(), consumer_services_.producers()),
+      admin_stats_(rt, config_,
+                   AdminStatsProcessor::Sources{store_, topics_, offsets_, consumer_services_.consumers(),
+                                                consumer_services_.producers(), consumer_services_.groups(), stats_},
+                   address_),
       config_admin_(rt, config_, [this] { registrar_.trigger(); }),
       store_admin_(rt, store_),
       slave_sync_(rt, config_, client_, registrar_,
@@ -202,6 +205,12 @@ void Broker::register_admin_processors(remoting::RpcServer& server) {
                              [this](RequestContext ctx) { return admin_stats_.producer_connections(std::move(ctx)); });
   server.register_processor(rc::GET_CONSUME_STATS,
                              [this](RequestContext ctx) { return admin_stats_.consume_stats(std::move(ctx)); });
+  server.register_processor(rc::QUERY_TOPIC_CONSUME_BY_WHO,
+                            [this](RequestContext ctx) { return admin_stats_.topic_consumed_by(std::move(ctx)); });
+  server.register_processor(rc::VIEW_BROKER_STATS_DATA,
+                            [this](RequestContext ctx) { return admin_stats_.view_stats(std::move(ctx)); });
+  server.register_processor(rc::GET_BROKER_CONSUME_STATS,
+                            [this](RequestContext ctx) { return admin_stats_.broker_consume_stats(std::move(ctx)); });
   server.register_processor(rc::UPDATE_BROKER_CONFIG,
                              [this](RequestContext ctx) { return config_admin_.update(std::move(ctx)); });
   server.register_processor(rc::GET_BROKER_CONFIG,

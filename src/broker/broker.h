@@ -174,7 +174,7 @@ class Broker {
   RuntimeInfoProcessor runtime_info_;
   ConsumerServices consumer_services_;  // uses server_ only once started
   MetadataExportProcessor metadata_export_;  // 21, 43, 45: what slaves copy
-  AdminStatsProcessor admin_stats_;          // 202, 203, 204, 208: admin tools' statistics
+  AdminStatsProcessor admin_stats_;          // 202, 203, 204, 208, 300, 315, 317: admin tools' statistics
   BrokerConfigProcessor config_admin_;       // 25, 26: settings changed at run time
   StoreAdminProcessor store_admin_;          // 306: cleanExpiredCQ
   SlaveSync slave_sync_;

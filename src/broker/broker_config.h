@@ -111,6 +111,10 @@ struct BrokerConfig {
   Duration rebalance_lock_max_live_time = std::chrono::seconds(60);  // lockMaxLiveTime
   std::size_t queue_locks_max = 1 << 20;         // locked queues over all groups
   std::size_t lock_batch_queues_max = 4096;      // queues in one LOCK/UNLOCK_BATCH_MQ body
+
+  // Per-key statistics (broker_stats.h, keyed_stats.h): topics counted on put, and topic@group
+  // pairs counted on pull, each; beyond it the least recently counted key is evicted.
+  std::size_t stats_keys_max = 4096;
 };
 
 // How far behind the CommitLog end a read still counts as served from memory:

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "remoting/header/admin_stats_header.h"
 #include "runtime/assert.h"
 
 namespace ferry::broker {
@@ -17,20 +18,35 @@ BrokerStats::Slot& BrokerStats::slot_for(std::int64_t second) {
   return s;
 }
 
-void BrokerStats::on_put(MonoTime now, std::int64_t messages, std::int64_t bytes) {
+namespace {
+
+// RocketMQ's buildStatsKey(topic, group).
+void group_key_into(std::string& out, std::string_view topic, std::string_view group) {
+  out.assign(topic);
+  out += '@';
+  out += group;
+}
+
+}  // namespace
+
+void BrokerStats::on_put(MonoTime now, const std::string& topic, std::int64_t messages, std::int64_t bytes) {
   FERRY_ASSERT(messages >= 0, "BrokerStats::on_put: {} messages", messages);
   FERRY_ASSERT(bytes >= 0, "BrokerStats::on_put: {} bytes", bytes);
   slot_for(second_of(now)).put += messages;
   totals_.put_messages += messages;
   totals_.put_bytes += bytes;
+  topic_puts_.add(now, topic, messages, bytes);
 }
 
-void BrokerStats::on_get(MonoTime now, std::int64_t messages, std::int64_t bytes) {
+void BrokerStats::on_get(MonoTime now, std::string_view topic, std::string_view group, std::int64_t messages,
+                         std::int64_t bytes) {
   FERRY_ASSERT(messages >= 0, "BrokerStats::on_get: {} messages", messages);
   FERRY_ASSERT(bytes >= 0, "BrokerStats::on_get: {} bytes", bytes);
   slot_for(second_of(now)).get += messages;
   totals_.get_messages += messages;
   totals_.get_bytes += bytes;
+  group_key_into(group_key_, topic, group);
+  group_gets_.add(now, group_key_, messages, bytes);
 }
 
 double BrokerStats::rate(MonoTime now, std::int64_t window_seconds, std::int64_t Slot::*field) const {
@@ -54,6 +70,24 @@ double BrokerStats::put_tps(MonoTime now, std::int64_t window_seconds) const {
 
 double BrokerStats::get_tps(MonoTime now, std::int64_t window_seconds) const {
   return rate(now, window_seconds, &Slot::get);
+}
+
+std::optional<KeyedStats::Windows> BrokerStats::view(MonoTime now, std::string_view stats_name,
+                                                    const std::string& key) const {
+  namespace names = remoting::stats_name;
+  using Series = KeyedStats::Series;
+  if (stats_name == names::kTopicPutNums) return topic_puts_.find(now, key, Series::nums);
+  if (stats_name == names::kTopicPutSize) return topic_puts_.find(now, key, Series::size);
+  if (stats_name == names::kGroupGetNums) return group_gets_.find(now, key, Series::nums);
+  if (stats_name == names::kGroupGetSize) return group_gets_.find(now, key, Series::size);
+  return std::nullopt;
+}
+
+double BrokerStats::group_get_tps(MonoTime now, std::string_view topic, std::string_view group) const {
+  std::string key;
+  group_key_into(key, topic, group);
+  const std::optional<KeyedStats::Windows> w = group_gets_.find(now, key, KeyedStats::Series::nums);
+  return w ? w->minute.tps : 0.0;
 }
 
 }  // namespace ferry::broker

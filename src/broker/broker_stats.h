@@ -14,13 +14,25 @@
 // current, incomplete second is left out, and a broker younger than the window divides by its
 // age in whole seconds (0 for the first second).
 //
+// Per key (RocketMQ's BrokerStatsManager sets, for VIEW_BROKER_STATS_DATA 315 and the consume
+// TPS of 208 / 317): every put is also counted under its topic (TOPIC_PUT_NUMS / TOPIC_PUT_SIZE:
+// the topic the producer addressed, also for a delayed message) and every get under
+// "topic@group" (GROUP_GET_NUMS / GROUP_GET_SIZE), over minute / hour / day windows with at most
+// `keys_max` keys per kind (keyed_stats.h: the least recently counted key is evicted beyond it).
+// One table lookup per request; the group key is built in a reused buffer (no allocation once
+// the buffer is large enough).
+//
 // Time is the node's monotonic clock, passed in by the caller, so the simulator gives the same
 // numbers for the same seed. Loop thread only.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
 
+#include "broker/keyed_stats.h"
 #include "runtime/time.h"
 
 namespace ferry::broker {
@@ -38,12 +50,16 @@ class BrokerStats {
     std::int64_t pull_looks_missed = 0;
   };
 
-  // `boot` is second 0 of the rates.
-  explicit BrokerStats(MonoTime boot) : boot_(boot) {}
+  // `boot` is second 0 of the rates and the start of the per-key windows; `keys_max` bounds each
+  // per-key table (topics put to; topic@group pairs got).
+  explicit BrokerStats(MonoTime boot, std::size_t keys_max = KeyedStats::kDefaultKeysMax)
+      : boot_(boot), topic_puts_(boot, keys_max), group_gets_(boot, keys_max) {}
 
-  // `messages` >= 0 and `bytes` >= 0 (asserted); `now` must not be before the boot time.
-  void on_put(MonoTime now, std::int64_t messages, std::int64_t bytes);
-  void on_get(MonoTime now, std::int64_t messages, std::int64_t bytes);
+  // `messages` >= 0 and `bytes` >= 0 (asserted); `now` must not be before the boot time nor
+  // before an earlier call's. One request: counted as one "time" under its key.
+  void on_put(MonoTime now, const std::string& topic, std::int64_t messages, std::int64_t bytes);
+  void on_get(MonoTime now, std::string_view topic, std::string_view group, std::int64_t messages,
+              std::int64_t bytes);
   void on_pull_look(bool found) { ++(found ? totals_.pull_looks_found : totals_.pull_looks_missed); }
 
   const Totals& totals() const { return totals_; }
@@ -52,6 +68,16 @@ class BrokerStats {
   // seconds before `now`.
   double put_tps(MonoTime now, std::int64_t window_seconds) const;
   double get_tps(MonoTime now, std::int64_t window_seconds) const;
+
+  // VIEW_BROKER_STATS_DATA (315): the windows of `stats_name` (TOPIC_PUT_NUMS, TOPIC_PUT_SIZE with
+  // a topic; GROUP_GET_NUMS, GROUP_GET_SIZE with "topic@group") under `key` at `now`. nullopt for
+  // any other name, and for a key never counted (or evicted).
+  std::optional<KeyedStats::Windows> view(MonoTime now, std::string_view stats_name, const std::string& key) const;
+  // The group's messages per second got from the topic over the minute window (0 when none):
+  // RocketMQ's tpsGroupGetNums, the consumeTps of 208 and 317.
+  double group_get_tps(MonoTime now, std::string_view topic, std::string_view group) const;
+  const KeyedStats& topic_puts() const { return topic_puts_; }
+  const KeyedStats& group_gets() const { return group_gets_; }
 
  private:
   struct Slot {
@@ -68,6 +94,9 @@ class BrokerStats {
   MonoTime boot_;
   Totals totals_;
   std::array<Slot, kSlots> slots_{};
+  KeyedStats topic_puts_;
+  KeyedStats group_gets_;
+  std::string group_key_;  // "topic@group" of the last on_get: a buffer reused across calls
 };
 
 }  // namespace ferry::broker

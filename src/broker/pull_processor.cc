@@ -130,7 +130,8 @@ RemotingCommand PullProcessor::fetch(const RemotingCommand& request, const PullM
       // never decoded here). The records go out as views of the CommitLog, never copied.
       FERRY_ASSERT(!got.messages.empty(), "pull of {}: status found with no message", h.topic);
       result_code = code::SUCCESS;
-      stats_.on_get(rt_.now(), static_cast<std::int64_t>(got.messages.size()), got.total_bytes);
+      stats_.on_get(rt_.now(), h.topic, h.consumer_group, static_cast<std::int64_t>(got.messages.size()),
+                    got.total_bytes);
       messages = std::move(got.messages);
       break;
     }

@@ -156,7 +156,7 @@ Task<Reply> SendProcessor::send_one(RequestContext ctx, SendMessageRequestHeader
   if (auto why = oversized_properties(properties_text(h))) co_return reply(ctx.request, code::MESSAGE_ILLEGAL, *why);
   if (std::optional<PlainSend> plain = plain_send(target.topic, properties_text(h), config_.broker_cluster_name)) {
     store::PutResult put = put_one(ctx, h, target.topic, target.queue_id, plain->stored_properties);
-    Task<Reply> t = finish(std::move(ctx.request), std::move(put), target.queue_id, plain->wait);
+    Task<Reply> t = finish(std::move(ctx.request), std::move(put), std::move(target), plain->wait);
     co_return co_await std::move(t);
   }
   auto props = decode_properties(properties_text(h));
@@ -199,7 +199,7 @@ Task<Reply> SendProcessor::send_one(RequestContext ctx, SendMessageRequestHeader
   const bool wait = wait_store_ok(m.properties);
   store::PutResult put = put_one(ctx, h, topic, queue_id, *text);
   // The reply names the queue the client asked for (a delayed message's real queue).
-  Task<Reply> t = finish(std::move(ctx.request), std::move(put), target.queue_id, wait);
+  Task<Reply> t = finish(std::move(ctx.request), std::move(put), std::move(target), wait);
   co_return co_await std::move(t);
 }
 
@@ -267,11 +267,12 @@ Task<Reply> SendProcessor::send_batch(RequestContext ctx, SendMessageRequestHead
   }
   store::PutResult put = store_.put_messages(batch);
   const bool wait = wait_store_ok(*outer);
-  Task<Reply> t = finish(std::move(ctx.request), std::move(put), target.queue_id, wait);
+  Task<Reply> t = finish(std::move(ctx.request), std::move(put), std::move(target), wait);
   co_return co_await std::move(t);
 }
 
-Task<Reply> SendProcessor::finish(RemotingCommand request, store::PutResult put, QueueId queue_id, bool wait) {
+Task<Reply> SendProcessor::finish(RemotingCommand request, store::PutResult put, Target target, bool wait) {
+  const QueueId queue_id = target.queue_id;
   using store::PutStatus;
   switch (put.status) {
     case PutStatus::ok:
@@ -289,7 +290,7 @@ Task<Reply> SendProcessor::finish(RemotingCommand request, store::PutResult put,
     case PutStatus::slave_not_available:  // replication's, never a put's
       co_return reply(request, code::SYSTEM_ERROR, fmt::format("unexpected put status {}", put_status_name(put.status)));
   }
-  stats_.on_put(rt_.now(), put.message_count, put.wrote_bytes);
+  stats_.on_put(rt_.now(), target.topic, put.message_count, put.wrote_bytes);
   std::string ids = store_.offset_msg_ids(put);
   std::int32_t result_code = put.status == PutStatus::ok ? code::SUCCESS : code::FLUSH_DISK_TIMEOUT;
   std::string remark;

@@ -36,7 +36,7 @@
 // `%DLQ%{group}` (1 queue, perm 6, created on demand) undelayed instead.
 //
 // Every stored put (also a FLUSH_DISK_TIMEOUT one) is counted in BrokerStats (messages, record
-// bytes) before the reply.
+// bytes; in total and under the topic the producer addressed) before the reply.
 //
 // Not served: transactional half messages and send hooks (no seam is built for them yet).
 #pragma once
@@ -81,8 +81,9 @@ class SendProcessor {
   // Puts the request's body as one message with these (encoded) properties.
   store::PutResult put_one(const RequestContext& ctx, const remoting::SendMessageRequestHeader& h,
                            std::string_view topic, QueueId queue_id, std::string_view properties);
-  // Maps the put status; awaits durability under SYNC_FLUSH when `wait`.
-  Task<Reply> finish(RemotingCommand request, store::PutResult put, QueueId queue_id, bool wait);
+  // Maps the put status; awaits durability under SYNC_FLUSH when `wait`. The reply names
+  // target.queue_id; a stored put is counted under target.topic (the topic the producer addressed).
+  Task<Reply> finish(RemotingCommand request, store::PutResult put, Target target, bool wait);
 
   Runtime& rt_;
   const BrokerConfig& config_;

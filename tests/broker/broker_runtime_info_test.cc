@@ -16,10 +16,10 @@ MonoTime at_ms(std::int64_t ms) { return MonoTime(std::chrono::milliseconds(ms))
 TEST(BrokerStatsTest, RatesCountWholeSecondsOfTheWindow) {
   BrokerStats s(at_ms(0));
   EXPECT_EQ(s.put_tps(at_ms(500), 10), 0.0);  // no whole second yet
-  s.on_put(at_ms(100), 10, 1000);
-  s.on_put(at_ms(900), 10, 1000);  // second 0: 20
-  s.on_put(at_ms(1500), 5, 500);   // second 1: 5
-  s.on_get(at_ms(1600), 4, 400);
+  s.on_put(at_ms(100), "T", 10, 1000);
+  s.on_put(at_ms(900), "T", 10, 1000);  // second 0: 20
+  s.on_put(at_ms(1500), "T", 5, 500);   // second 1: 5
+  s.on_get(at_ms(1600), "T", "G", 4, 400);
   EXPECT_DOUBLE_EQ(s.put_tps(at_ms(1200), 10), 20.0);  // second 0 only; second 1 is incomplete
   EXPECT_DOUBLE_EQ(s.put_tps(at_ms(2000), 10), 12.5);  // (20 + 5) / 2
   EXPECT_DOUBLE_EQ(s.get_tps(at_ms(2000), 10), 2.0);
@@ -31,7 +31,7 @@ TEST(BrokerStatsTest, RatesCountWholeSecondsOfTheWindow) {
   EXPECT_EQ(s.totals().get_bytes, 400);
 
   // Second 601 reuses second 0's slot; second 602 finds second 1's slot stale and ignores it.
-  s.on_put(at_ms(601'500), 7, 70);
+  s.on_put(at_ms(601'500), "T", 7, 70);
   EXPECT_DOUBLE_EQ(s.put_tps(at_ms(602'000), 600), 7.0 / 600);
   EXPECT_DOUBLE_EQ(s.put_tps(at_ms(603'000), 10), 7.0 / 10);
   EXPECT_DOUBLE_EQ(s.put_tps(at_ms(1'300'000), 600), 0.0);

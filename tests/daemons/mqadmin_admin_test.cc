@@ -1,7 +1,7 @@
 // The admin requests RocketMQ's tools send, answered by a real mqbroker and mqnamesrv and driven
 // through mqadmin's verbs: topicStatus (202), consumerConnection (203), producerConnection (204),
-// consumerProgress (208), deleteSubGroup (207 with removeOffset), wipeWritePerm (205) and
-// addWritePerm (327). Online clients are mqbench consume / produce processes.
+// consumerProgress (208), deleteSubGroup (207 with removeOffset), wipeWritePerm (205),
+// addWritePerm (327) and statsAll (300, 315, 208). Online clients are mqbench consume / produce processes.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -134,6 +134,68 @@ TEST_F(MqadminAdminTest, ConnectionsStatsAndGroupDeletion) {
 
   r = admin({"deleteSubGroup", "-g", "SG"});
   EXPECT_EQ(r.status, 2) << r.output;  // neither -b nor -c
+}
+
+// statsAll's row of `topic` and `group` (its whitespace-separated cells), or an empty row.
+std::vector<std::string> stats_row(const std::string& output, const std::string& topic, const std::string& group) {
+  for (auto& row : table_rows(output, "#Topic")) {
+    if (row.size() >= 2 && row[0] == topic && row[1] == group) return row;
+  }
+  return {};
+}
+
+TEST_F(MqadminAdminTest, StatsAllShowsEachTopicsTrafficPerConsumerGroup) {
+  RunResult r = admin({"updateTopic", "-t", "FlowT", "-c", "TestCluster", "-r", "1", "-w", "1"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  r = admin({"updateTopic", "-t", "QuietT", "-c", "TestCluster", "-r", "1", "-w", "1"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  r = admin({"sendMessage", "-t", "FlowT", "-p", "m-{i}", "-c", "6"});
+  ASSERT_EQ(r.status, 0) << r.output;
+
+  // Sent, nobody consuming yet: one NO_CONSUMER row with the 6 messages in.
+  r = admin({"statsAll", "-t", "FlowT"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_TRUE(contains(r.output, "#Topic")) << r.output;
+  EXPECT_TRUE(contains(r.output, "#OutMsg24Hour")) << r.output;
+  auto rows = table_rows(r.output, "#Topic");
+  ASSERT_EQ(rows.size(), 1u) << r.output;
+  // Cells: topic, accumulation 0, InTPS, InMsg24Hour, NO_CONSUMER (the blank group and OutTPS
+  // cells print as spaces).
+  ASSERT_EQ(rows[0].size(), 5u) << r.output;
+  EXPECT_EQ(rows[0][0], "FlowT") << r.output;
+  EXPECT_EQ(rows[0][3], "6") << r.output;
+  EXPECT_EQ(rows[0][4], "NO_CONSUMER") << r.output;
+
+  {
+    // A consumer group reads all six and commits its offsets (every 5 s).
+    auto consumer = bench({"consume", "-t", "FlowT", "-g", "FlowG", "-f", "first", "-d", "120"});
+    const auto deadline = std::chrono::steady_clock::now() + kOnline;
+    std::vector<std::string> row;
+    for (;;) {
+      r = admin({"statsAll", "-t", "FlowT"});
+      ASSERT_EQ(r.status, 0) << r.output;
+      row = stats_row(r.output, "FlowT", "FlowG");
+      if ((row.size() == 7 && row[6] == "6" && row[2] == "0") || std::chrono::steady_clock::now() > deadline) break;
+      std::this_thread::sleep_for(1s);
+    }
+    // #Topic #Consumer Group #Accumulation #InTPS #OutTPS #InMsg24Hour #OutMsg24Hour
+    ASSERT_EQ(row.size(), 7u) << r.output << consumer->output();
+    EXPECT_EQ(row[2], "0") << r.output;  // nothing left to consume
+    EXPECT_EQ(row[5], "6") << r.output;
+    EXPECT_EQ(row[6], "6") << r.output;
+  }
+
+  // All topics: QuietT has had no traffic; -a leaves it out, and keeps FlowT.
+  r = admin({"statsAll"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  bool quiet_listed = false;
+  for (const auto& row : table_rows(r.output, "#Topic")) quiet_listed = quiet_listed || row.at(0) == "QuietT";
+  EXPECT_TRUE(quiet_listed) << r.output;
+  EXPECT_EQ(stats_row(r.output, "FlowT", "FlowG").size(), 7u) << r.output;
+  r = admin({"statsAll", "-a"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  for (const auto& row : table_rows(r.output, "#Topic")) EXPECT_NE(row.at(0), "QuietT") << r.output;
+  EXPECT_EQ(stats_row(r.output, "FlowT", "FlowG").size(), 7u) << r.output;
 }
 
 TEST_F(MqadminAdminTest, WipeAndAddWritePermOnTheNameServer) {

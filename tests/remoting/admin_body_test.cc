@@ -1,10 +1,13 @@
 // The admin bodies: TopicStatsTable and ConsumeStats with fastjson's MessageQueue object keys
 // (as a Java broker writes them, fields alphabetical), ConsumerConnection / ProducerConnection,
-// and properties text; malformed input gets an error naming the field or line.
+// BrokerStatsData (315), ConsumeStatsList (317), GroupList (300) and properties text; malformed input gets an error naming the field or line.
 #include <gtest/gtest.h>
 
 #include "remoting/body/admin_stats.h"
+#include "remoting/body/broker_stats_data.h"
 #include "remoting/body/connection.h"
+#include "remoting/body/consume_stats_list.h"
+#include "remoting/body/group_list.h"
 #include "remoting/body/properties_text.h"
 #include "remoting/json/json_text.h"
 
@@ -133,6 +136,58 @@ TEST(AdminBodies, PropertiesText) {
   std::string many;
   for (std::size_t i = 0; i <= kPropertiesLinesMax; ++i) many += "#\n";
   EXPECT_FALSE(parse_properties_text(many).ok());
+}
+
+TEST(AdminBodies, BrokerStatsDataFromAJavaBroker) {
+  const std::string java =
+      R"({"statsDay":{"avgpt":2.5,"sum":10,"tps":0.01},"statsHour":{"avgpt":2.0,"sum":4,"tps":0.1},)"
+      R"("statsMinute":{"avgpt":1.0,"sum":1,"tps":0.02}})";
+  auto d = BrokerStatsData::decode(bytes_of(java));
+  ASSERT_TRUE(d.ok()) << d.error().to_string();
+  EXPECT_EQ(d->stats_day.sum, 10);
+  EXPECT_DOUBLE_EQ(d->stats_day.avgpt, 2.5);
+  EXPECT_DOUBLE_EQ(d->stats_hour.tps, 0.1);
+  EXPECT_EQ(d->stats_minute.sum, 1);
+  const std::vector<std::uint8_t> ours = d->encode();
+  EXPECT_EQ(std::string(ours.begin(), ours.end()), java);  // the same bytes back
+  auto missing = BrokerStatsData::decode(
+      bytes_of(R"({"statsDay":{"avgpt":0,"sum":0,"tps":0},"statsMinute":{"avgpt":0,"sum":0,"tps":0}})"));
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().detail.find("statsHour"), std::string::npos) << missing.error().detail;
+  auto bad = BrokerStatsData::decode(bytes_of(
+      R"({"statsDay":{"avgpt":0,"sum":0,"tps":"x"},"statsHour":{"avgpt":0,"sum":0,"tps":0},"statsMinute":{"avgpt":0,"sum":0,"tps":0}})"));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().detail.find("BrokerStatsData.statsDay.tps"), std::string::npos) << bad.error().detail;
+}
+
+TEST(AdminBodies, ConsumeStatsListAndGroupListFromAJavaBroker) {
+  const std::string java =
+      R"({"brokerAddr":"10.0.0.1:10911","consumeStatsList":[{"G1":[{"consumeTps":1.5,"offsetTable":)"
+      R"({{"brokerName":"b","queueId":0,"topic":"T"}:{"brokerOffset":10,"consumerOffset":4,"lastTimestamp":5}}}]},)"
+      R"({"G2":[]}],"totalDiff":6})";
+  auto l = ConsumeStatsList::decode(bytes_of(java));
+  ASSERT_TRUE(l.ok()) << l.error().to_string();
+  EXPECT_EQ(l->broker_addr, "10.0.0.1:10911");
+  EXPECT_EQ(l->total_diff, 6);
+  ASSERT_EQ(l->consume_stats_list.size(), 2u);
+  EXPECT_EQ(l->consume_stats_list[0].group, "G1");
+  ASSERT_EQ(l->consume_stats_list[0].stats.size(), 1u);
+  EXPECT_EQ(l->consume_stats_list[0].stats[0].total_diff(), 6);
+  EXPECT_DOUBLE_EQ(l->consume_stats_list[0].stats[0].consume_tps, 1.5);
+  EXPECT_EQ(l->consume_stats_list[1].group, "G2");
+  EXPECT_TRUE(l->consume_stats_list[1].stats.empty());
+  auto again = ConsumeStatsList::decode(l->encode());
+  ASSERT_TRUE(again.ok()) << again.error().to_string();
+  EXPECT_EQ(*again, *l);
+  auto bad = ConsumeStatsList::decode(bytes_of(R"({"consumeStatsList":[{"G1":{}}]})"));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().detail.find("consumeStatsList[0].G1"), std::string::npos) << bad.error().detail;
+
+  auto g = GroupList::decode(bytes_of(R"({"groupList":["B","A"]})"));
+  ASSERT_TRUE(g.ok()) << g.error().to_string();
+  EXPECT_EQ(g->group_list, (std::vector<std::string>{"B", "A"}));
+  const std::vector<std::uint8_t> ours = GroupList{{"A"}}.encode();
+  EXPECT_EQ(std::string(ours.begin(), ours.end()), R"({"groupList":["A"]})");
 }
 
 }  // namespace

@@ -94,6 +94,28 @@ Result<std::optional<body::ProducerConnection>> producer_connection(AdminSession
   return std::optional<body::ProducerConnection>(std::move(*p));
 }
 
+Result<body::GroupList> topic_consumed_by(AdminSession& s, const BrokerTarget& b, const std::string& topic) {
+  Result<remoting::RemotingCommand> r = call_broker(
+      s, b.addr, request_with(rc::QUERY_TOPIC_CONSUME_BY_WHO, remoting::QueryTopicConsumeByWhoRequestHeader{topic}.to_fields()));
+  if (!r.ok()) return std::move(r).error();
+  return decoded(b, body::GroupList::decode(r->body));
+}
+
+Result<std::optional<body::BrokerStatsData>> broker_stats_data(AdminSession& s, const BrokerTarget& b,
+                                                               const std::string& stats_name,
+                                                               const std::string& stats_key) {
+  Result<remoting::RemotingCommand> r =
+      call_broker(s, b.addr,
+                  request_with(rc::VIEW_BROKER_STATS_DATA,
+                               remoting::ViewBrokerStatsDataRequestHeader{stats_name, stats_key}.to_fields()),
+                  {code::SUCCESS, code::SYSTEM_ERROR});
+  if (!r.ok()) return std::move(r).error();
+  if (r->code == code::SYSTEM_ERROR) return std::optional<body::BrokerStatsData>();
+  Result<body::BrokerStatsData> d = decoded(b, body::BrokerStatsData::decode(r->body));
+  if (!d.ok()) return std::move(d).error();
+  return std::optional<body::BrokerStatsData>(std::move(*d));
+}
+
 std::string time_text(std::int64_t ms) {
   if (ms <= 0) return "-";
   const std::chrono::sys_time<std::chrono::milliseconds> t{std::chrono::milliseconds(ms)};

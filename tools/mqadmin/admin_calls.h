@@ -1,6 +1,6 @@
 // What the statistics subcommands (topicStatus, consumerProgress, consumerConnection,
 // producerConnection, statsAll) share: which brokers serve a topic, and the admin requests
-// 202 / 203 / 204 / 208 to one broker with their bodies decoded.
+// 202 / 203 / 204 / 208 / 300 / 315 to one broker with their bodies decoded.
 #pragma once
 
 #include <optional>
@@ -8,7 +8,9 @@
 #include <vector>
 
 #include "remoting/body/admin_stats.h"
+#include "remoting/body/broker_stats_data.h"
 #include "remoting/body/connection.h"
+#include "remoting/body/group_list.h"
 #include "tools/mqadmin/broker_calls.h"
 
 namespace ferry::mqadmin {
@@ -29,6 +31,14 @@ Result<std::optional<remoting::body::ConsumerConnection>> consumer_connection(Ad
 // (RocketMQ answers SYSTEM_ERROR "the producer group[G] not exist").
 Result<std::optional<remoting::body::ProducerConnection>> producer_connection(AdminSession& s, const BrokerTarget& b,
                                                                               const std::string& group);
+
+// QUERY_TOPIC_CONSUME_BY_WHO (300): the groups online on or with offsets on `topic` there.
+Result<remoting::body::GroupList> topic_consumed_by(AdminSession& s, const BrokerTarget& b, const std::string& topic);
+// VIEW_BROKER_STATS_DATA (315): nullopt when the broker answers SYSTEM_ERROR (RocketMQ's "The
+// stats <NAME> <KEY> not exist": nothing counted under that key there).
+Result<std::optional<remoting::body::BrokerStatsData>> broker_stats_data(AdminSession& s, const BrokerTarget& b,
+                                                                         const std::string& stats_name,
+                                                                         const std::string& stats_key);
 
 // "2026-12-01T23:10:05.123" (UTC, no space: one table cell) for a store timestamp in ms; "-" for 0.
 std::string time_text(std::int64_t ms);

@@ -71,5 +71,6 @@ Command get_namesrv_config_command();
 Command consumer_status_command();
 Command clean_expired_cq_command();
 Command print_msg_command();
+Command stats_all_command();
 
 }  // namespace ferry::mqadmin

@@ -55,6 +55,9 @@ struct ConsumeStats {
   // Errors (corrupt / invalid_argument) name the field's path.
   static Result<ConsumeStats> decode(Bytes body);
   std::vector<std::uint8_t> encode() const;
+  // One ConsumeStats inside another body (ConsumeStatsList of 317).
+  static ConsumeStats read(const rapidjson::Value& v, std::string path, json::JsonErrors& e);
+  void write(json::Writer& w) const;
   // Σ (brokerOffset − consumerOffset), as RocketMQ's computeTotalDiff.
   std::int64_t total_diff() const;
   bool operator==(const ConsumeStats&) const = default;

@@ -3,11 +3,16 @@
 //   GET_CONSUMER_CONNECTION_LIST (203)  GetConsumerConnectionListRequestHeader {consumerGroup}
 //   GET_PRODUCER_CONNECTION_LIST (204)  GetProducerConnectionListRequestHeader {producerGroup}
 //   GET_CONSUME_STATS (208)             GetConsumeStatsRequestHeader {consumerGroup, topic?}
-// The replies carry no header; their bodies are remoting/body/admin_stats.h and connection.h.
+//   QUERY_TOPIC_CONSUME_BY_WHO (300)    QueryTopicConsumeByWhoRequestHeader {topic}
+//   VIEW_BROKER_STATS_DATA (315)        ViewBrokerStatsDataRequestHeader {statsName, statsKey}
+//   GET_BROKER_CONSUME_STATS (317)      GetConsumeStatsInBrokerHeader {isOrder}
+// The replies carry no header; their bodies are remoting/body/admin_stats.h, connection.h,
+// broker_stats_data.h and group_list.h.
 #pragma once
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "remoting/ext_fields.h"
 #include "remoting/header/field_codec.h"
@@ -59,6 +64,50 @@ struct GetConsumeStatsRequestHeader {
                         optional("topic", &H::topic));
   }
   static Result<GetConsumeStatsRequestHeader> from_fields(const ExtFields& f) { return fields().decode(f); }
+  ExtFields to_fields() const { return fields().encode(*this); }
+};
+
+struct QueryTopicConsumeByWhoRequestHeader {
+  std::string topic;
+
+  static constexpr auto fields() {
+    using H = QueryTopicConsumeByWhoRequestHeader;
+    return header_table("QueryTopicConsumeByWhoRequestHeader", required("topic", &H::topic));
+  }
+  static Result<QueryTopicConsumeByWhoRequestHeader> from_fields(const ExtFields& f) { return fields().decode(f); }
+  ExtFields to_fields() const { return fields().encode(*this); }
+};
+
+// The statsName values of VIEW_BROKER_STATS_DATA Ferry counts (RocketMQ's BrokerStatsManager
+// names; the key of each is given beside it).
+namespace stats_name {
+inline constexpr std::string_view kTopicPutNums = "TOPIC_PUT_NUMS";  // key: topic
+inline constexpr std::string_view kTopicPutSize = "TOPIC_PUT_SIZE";  // key: topic
+inline constexpr std::string_view kGroupGetNums = "GROUP_GET_NUMS";  // key: "topic@group"
+inline constexpr std::string_view kGroupGetSize = "GROUP_GET_SIZE";  // key: "topic@group"
+}  // namespace stats_name
+
+struct ViewBrokerStatsDataRequestHeader {
+  std::string stats_name;
+  std::string stats_key;
+
+  static constexpr auto fields() {
+    using H = ViewBrokerStatsDataRequestHeader;
+    return header_table("ViewBrokerStatsDataRequestHeader", required("statsName", &H::stats_name),
+                        required("statsKey", &H::stats_key));
+  }
+  static Result<ViewBrokerStatsDataRequestHeader> from_fields(const ExtFields& f) { return fields().decode(f); }
+  ExtFields to_fields() const { return fields().encode(*this); }
+};
+
+struct GetConsumeStatsInBrokerHeader {
+  bool is_order = false;  // only topics configured as order topics
+
+  static constexpr auto fields() {
+    using H = GetConsumeStatsInBrokerHeader;
+    return header_table("GetConsumeStatsInBrokerHeader", required("isOrder", &H::is_order));
+  }
+  static Result<GetConsumeStatsInBrokerHeader> from_fields(const ExtFields& f) { return fields().decode(f); }
   ExtFields to_fields() const { return fields().encode(*this); }
 };
 
