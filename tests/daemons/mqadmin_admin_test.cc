@@ -183,6 +183,27 @@ TEST_F(MqadminAdminTest, StatsAllShowsEachTopicsTrafficPerConsumerGroup) {
     EXPECT_EQ(row[2], "0") << r.output;  // nothing left to consume
     EXPECT_EQ(row[5], "6") << r.output;
     EXPECT_EQ(row[6], "6") << r.output;
+
+    // The same progress from the broker's side (317): FlowG read all six of FlowT's queue 0.
+    r = admin({"brokerConsumeStats", "-b", cluster_.broker_addr()});
+    ASSERT_EQ(r.status, 0) << r.output;
+    std::vector<std::string> progress;
+    for (const auto& cells : table_rows(r.output, "#Topic")) {
+      if (cells.size() > 1 && cells[0] == "FlowT" && cells[1] == "FlowG") progress = cells;
+    }
+    // #Topic #Group #Broker Name #QID #Broker Offset #Consumer Offset #Diff #LastTime
+    ASSERT_EQ(progress.size(), 8u) << r.output;
+    EXPECT_EQ(progress[2], "broker-a") << r.output;
+    EXPECT_EQ(progress[3], "0") << r.output;
+    EXPECT_EQ(progress[4], "6") << r.output;
+    EXPECT_EQ(progress[5], "6") << r.output;
+    EXPECT_EQ(progress[6], "0") << r.output;
+    EXPECT_NE(progress[7], "-") << r.output;  // when the last message read was stored
+    EXPECT_TRUE(contains(r.output, "Diff Total: ")) << r.output;
+    // -l 1: only queues still behind by at least one message; FlowG is not.
+    r = admin({"brokerConsumeStats", "-b", cluster_.broker_addr(), "-l", "1"});
+    ASSERT_EQ(r.status, 0) << r.output;
+    for (const auto& cells : table_rows(r.output, "#Topic")) EXPECT_NE(cells.at(0), "FlowT") << r.output;
   }
 
   // All topics: QuietT has had no traffic; -a leaves it out, and keeps FlowT.

@@ -72,5 +72,6 @@ Command consumer_status_command();
 Command clean_expired_cq_command();
 Command print_msg_command();
 Command stats_all_command();
+Command broker_consume_stats_command();
 
 }  // namespace ferry::mqadmin

@@ -19,7 +19,7 @@ const std::vector<Command>& all_commands() {
       wipe_write_perm_command(),  add_write_perm_command(),     update_broker_config_command(),
       get_broker_config_command(), update_namesrv_config_command(), get_namesrv_config_command(),
       consumer_status_command(),  clean_expired_cq_command(),   print_msg_command(),
-      stats_all_command(),
+      stats_all_command(),        broker_consume_stats_command(),
   };
   return commands;
 }
