@@ -72,6 +72,11 @@ void write_string_array(json::Writer& w, std::string_view name,
                         const std::vector<std::string>& items);
 void write_string_field(json::Writer& w, std::string_view name, std::string_view value);
 
+// A body that is one list of strings, {"FIELD":["a","b"]} (RocketMQ's GroupList, ConsumerIdList):
+// reads the required `field` (errors name `type_name`), and writes it.
+Result<std::vector<std::string>> read_string_list_body(Bytes body, std::string_view type_name, std::string_view field);
+std::vector<std::uint8_t> write_string_list_body(std::string_view field, const std::vector<std::string>& items);
+
 // Reads the required string member `field` as an enum with `parse` (a name to std::optional<E>);
 // an unknown name is recorded in r.errors(), naming the field and the value, and `fallback` is
 // returned (as it is after any earlier error).

@@ -5,22 +5,13 @@
 namespace ferry::remoting::body {
 
 Result<ConsumerIdList> ConsumerIdList::decode(Bytes body) {
-  auto doc = parse_body(body, "ConsumerIdList");
-  if (!doc) return std::move(doc).error();
-  json::JsonErrors errors;
-  json::ObjectReader r(*doc, "ConsumerIdList", errors);
-  ConsumerIdList c;
-  c.consumer_id_list = r.string_array("consumerIdList");
-  if (errors.failed()) return errors.take();
-  return c;
+  auto items = read_string_list_body(body, "ConsumerIdList", "consumerIdList");
+  if (!items) return std::move(items).error();
+  ConsumerIdList out;
+  out.consumer_id_list = std::move(*items);
+  return out;
 }
 
-std::vector<std::uint8_t> ConsumerIdList::encode() const {
-  return write_body([this](json::Writer& w) {
-    w.StartObject();
-    write_string_array(w, "consumerIdList", consumer_id_list);
-    w.EndObject();
-  });
-}
+std::vector<std::uint8_t> ConsumerIdList::encode() const { return write_string_list_body("consumerIdList", consumer_id_list); }
 
 }  // namespace ferry::remoting::body

@@ -5,22 +5,13 @@
 namespace ferry::remoting::body {
 
 Result<GroupList> GroupList::decode(Bytes body) {
-  auto doc = parse_body(body, "GroupList");
-  if (!doc) return std::move(doc).error();
-  json::JsonErrors errors;
-  json::ObjectReader r(*doc, "GroupList", errors);
-  GroupList g;
-  g.group_list = r.string_array("groupList");
-  if (errors.failed()) return errors.take();
-  return g;
+  auto items = read_string_list_body(body, "GroupList", "groupList");
+  if (!items) return std::move(items).error();
+  GroupList out;
+  out.group_list = std::move(*items);
+  return out;
 }
 
-std::vector<std::uint8_t> GroupList::encode() const {
-  return write_body([this](json::Writer& w) {
-    w.StartObject();
-    write_string_array(w, "groupList", group_list);
-    w.EndObject();
-  });
-}
+std::vector<std::uint8_t> GroupList::encode() const { return write_string_list_body("groupList", group_list); }
 
 }  // namespace ferry::remoting::body
