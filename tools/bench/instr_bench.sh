@@ -64,11 +64,11 @@ measure() {  # label bin_dir mqbench-flags...
   done
   "$bin/mqbench" produce -n "127.0.0.1:$ns" -t InstrT --create-topic -q 8 --messages 2000 -m async -w 64 > "$dir/warm.out" 2>&1 ||
     { cat "$dir/warm.out" >&2; exit 1; }
-  callgrind_control -z "$broker_pid" > /dev/null
+  callgrind_control -z "$broker_pid" > /dev/null 2>&1
   valgrind --tool=callgrind --callgrind-out-file="$dir/client.cg" \
     "$bin/mqbench" produce -n "127.0.0.1:$ns" -t InstrT --messages "$N" "$@" > "$dir/bench.out" 2>&1 ||
     { cat "$dir/bench.out" >&2; exit 1; }
-  callgrind_control -d "$broker_pid" > /dev/null
+  callgrind_control -d "$broker_pid" > /dev/null 2>&1
   local dump="" i
   for i in $(seq 1 100); do
     dump="$(ls "$dir"/broker.cg.* 2>/dev/null | head -1)"
