@@ -202,7 +202,7 @@ rss_kib="$(awk '/^VmRSS:/ { print $2 }' "/proc/$IDLE_PID/status")"
 anon_kib="$(awk '/^RssAnon:/ { print $2 }' "/proc/$IDLE_PID/status")"
 topics="$("$BIN/mqadmin" topicList -n "$NS" 2>/dev/null | grep -c '^Idle' || true)"
 awk -v a="$t0" -v b="$t1" -v s="$s0" -v e="$s1" -v hz="$(getconf CLK_TCK)" -v rss="$rss_kib" -v anon="$anon_kib" -v topics="$topics" 'BEGIN {
-  printf "Idle broker (ASYNC_FLUSH, %d topics Idle* of 8 queues, no clients) over %.0f s: CPU %.2f %% of one core; RSS %.1f MiB, of which %.1f MiB anonymous (the rest is the mapped, pre-warmed 1 GiB CommitLog file: page cache)\n",
+  printf "Idle broker (ASYNC_FLUSH, %d topics Idle* of 8 queues, no clients) over %.0f s: CPU %.2f %% of one core; RSS %.1f MiB, of which %.1f MiB anonymous (the rest is page cache of the mapped files: the CommitLog is warmed 32 MiB ahead of its writes)\n",
     topics, e - s, (b - a) / hz / (e - s) * 100, rss / 1024, anon / 1024 }' >> "$EXTRA"
 stop_bg ferry-idle
 
