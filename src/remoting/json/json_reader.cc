@@ -96,6 +96,24 @@ std::int64_t ObjectReader::int64_or(std::string_view name, std::int64_t fallback
   return *n;
 }
 
+double ObjectReader::number(std::string_view name) {
+  if (member(name) == nullptr) {
+    fail(name, "missing");
+    return 0;
+  }
+  return number_or(name, 0);
+}
+
+double ObjectReader::number_or(std::string_view name, double fallback) {
+  const rapidjson::Value* v = member(name);
+  if (v == nullptr) return fallback;
+  if (!v->IsNumber()) {
+    fail(name, "not a number");
+    return fallback;
+  }
+  return v->GetDouble();
+}
+
 std::int32_t ObjectReader::int32(std::string_view name) {
   if (member(name) == nullptr) {
     fail(name, "missing");

@@ -50,11 +50,13 @@ class ObjectReader {
   std::int64_t int64(std::string_view name);
   std::int32_t int32(std::string_view name);
   bool boolean(std::string_view name);
+  double number(std::string_view name);  // any JSON number (Java's double fields)
   // Optional fields: missing or null gives the fallback / nullopt; a wrong type is an error.
   std::optional<std::string> optional_string(std::string_view name);
   std::int64_t int64_or(std::string_view name, std::int64_t fallback);
   std::int32_t int32_or(std::string_view name, std::int32_t fallback);
   bool boolean_or(std::string_view name, bool fallback);
+  double number_or(std::string_view name, double fallback);
   // A member that must be an array / object; nullptr (and an error) otherwise.
   const rapidjson::Value* array(std::string_view name);
   const rapidjson::Value* object(std::string_view name);
