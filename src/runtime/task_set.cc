@@ -96,9 +96,9 @@ void TaskSet::destroy_all() {
     unlink(l);
     l->handle.destroy();
   }
-  // Queued tasks never ran: destroying them destroys their frames (whose destructors may queue
-  // more; those are dropped too, as destroying_ says).
-  while (!queued_.empty()) {
+  // Queued tasks never ran: destroying them destroys their frames (what their destructors try to
+  // queue is dropped, as destroying_ says).
+  {
     std::deque<std::pair<Task<void>, std::string>> dropped;
     dropped.swap(queued_);
   }
