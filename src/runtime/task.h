@@ -31,6 +31,7 @@
 #include <utility>
 
 #include "runtime/assert.h"
+#include "runtime/frame_pool.h"
 
 namespace ferry {
 
@@ -42,6 +43,10 @@ namespace detail {
 struct TaskPromiseBase {
   std::coroutine_handle<> continuation_ = std::noop_coroutine();
   std::exception_ptr exception_;
+
+  // Frames come from the thread's FramePool (runtime/frame_pool.h), not from malloc directly.
+  static void* operator new(std::size_t bytes) { return frame_allocate(bytes); }
+  static void operator delete(void* frame, std::size_t bytes) noexcept { frame_free(frame, bytes); }
 
   std::suspend_always initial_suspend() noexcept { return {}; }
 

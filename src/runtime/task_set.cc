@@ -3,12 +3,16 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "runtime/frame_pool.h"
+
 namespace ferry {
 
 // The root coroutine: created suspended, resumed by start(), never suspends at the end (its
 // frame frees itself once the body has left the set).
 struct TaskSet::Root {
   struct promise_type : Link {
+    static void* operator new(std::size_t bytes) { return frame_allocate(bytes); }
+    static void operator delete(void* frame, std::size_t bytes) noexcept { frame_free(frame, bytes); }
     Root get_return_object() noexcept {
       handle = std::coroutine_handle<promise_type>::from_promise(*this);
       return Root{std::coroutine_handle<promise_type>::from_promise(*this)};
