@@ -1,8 +1,22 @@
 #include "common/ordered_string_map.h"
 
+#include <cstring>
+
 #include "runtime/assert.h"
 
 namespace ferry {
+namespace {
+
+// Key equality, cheapest test first: most compared keys differ in length or in their first
+// byte (binary headers name their fields with one letter), which settles it without memcmp.
+bool same_key(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  if (a.empty()) return true;
+  if (a.front() != b.front()) return false;
+  return a.size() == 1 || std::memcmp(a.data() + 1, b.data() + 1, a.size() - 1) == 0;
+}
+
+}  // namespace
 
 OrderedStringMap::OrderedStringMap(std::initializer_list<Entry> entries) {
   for (const auto& [k, v] : entries) set(k, v);
@@ -10,14 +24,14 @@ OrderedStringMap::OrderedStringMap(std::initializer_list<Entry> entries) {
 
 OrderedStringMap::Entry* OrderedStringMap::find_entry(std::string_view key) {
   for (Entry& e : entries_) {
-    if (e.first == key) return &e;
+    if (same_key(e.first, key)) return &e;
   }
   return nullptr;
 }
 
 const std::string* OrderedStringMap::find(std::string_view key) const {
   for (const Entry& e : entries_) {
-    if (e.first == key) return &e.second;
+    if (same_key(e.first, key)) return &e.second;
   }
   return nullptr;
 }
@@ -26,7 +40,7 @@ const std::string* OrderedStringMap::find_from(std::string_view key, std::size_t
   const std::size_t n = entries_.size();
   for (std::size_t k = 0; k < n; ++k) {
     const std::size_t i = (cursor + k) % n;
-    if (entries_[i].first == key) {
+    if (same_key(entries_[i].first, key)) {
       cursor = i + 1;
       return &entries_[i].second;
     }
@@ -42,7 +56,7 @@ std::optional<std::string_view> OrderedStringMap::get(std::string_view key) cons
 
 bool OrderedStringMap::erase(std::string_view key) {
   for (auto it = entries_.begin(); it != entries_.end(); ++it) {
-    if (it->first == key) {
+    if (same_key(it->first, key)) {
       entries_.erase(it);
       return true;
     }
