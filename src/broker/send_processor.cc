@@ -139,7 +139,8 @@ std::variant<SendProcessor::Target, RemotingCommand> SendProcessor::route(
 }
 
 Task<Reply> SendProcessor::process(RequestContext ctx) {
-  auto h = SendMessageRequestHeader::from_request(ctx.request.code, ctx.request.ext_fields);
+  // The request is this processor's: its header strings move into `h`, not copied.
+  auto h = SendMessageRequestHeader::from_request(ctx.request.code, std::move(ctx.request.ext_fields));
   if (!h) co_return bad_header(ctx.request, h.error());
   auto routed = route(ctx.request, *h);
   if (auto* err = std::get_if<RemotingCommand>(&routed)) co_return std::move(*err);
@@ -319,7 +320,7 @@ Task<Reply> SendProcessor::finish(RemotingCommand request, store::PutResult put,
   rh.msg_region = config_.region_id;
   rh.trace_on = config_.trace_on ? "true" : "false";
   RemotingCommand out = reply(request, result_code, remark);
-  out.ext_fields = rh.to_fields();
+  out.ext_fields = std::move(rh).to_fields();
   co_return out;
 }
 

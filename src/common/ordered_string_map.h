@@ -67,6 +67,10 @@ class OrderedStringMap {
   // decoding what a writer of the same table encoded): looks at entry `cursor` first, then at the
   // rest, and on a hit leaves `cursor` just past the entry found. Same result as find().
   const std::string* find_from(std::string_view key, std::size_t& cursor) const;
+  // The same for a caller that may change (or move from) the value found.
+  std::string* find_from(std::string_view key, std::size_t& cursor) {
+    return const_cast<std::string*>(std::as_const(*this).find_from(key, cursor));
+  }
 
   std::size_t size() const { return entries_.size(); }
   bool empty() const { return entries_.empty(); }

@@ -17,6 +17,7 @@
 #include "remoting/header/send_message_header.h"
 #include "remoting/header_binary.h"
 #include "remoting/header_json.h"
+#include "remoting/request_code.h"
 #include "runtime/assert.h"
 
 namespace ferry::remoting::testing {
@@ -34,12 +35,11 @@ void check_round_trip(const RemotingCommand& cmd) {
                cmd.opaque);
 }
 
-template <typename Header>
-int try_header(Result<Header> (*decode)(const ExtFields&), ExtFields (Header::*encode)() const,
-               const ExtFields& fields) {
+template <typename Header, typename Encode>
+int try_header(Result<Header> (*decode)(const ExtFields&), Encode encode, const ExtFields& fields) {
   auto h = decode(fields);
   if (!h) return 0;
-  auto again = decode(((*h).*encode)());
+  auto again = decode(encode(*h));
   FERRY_ASSERT(again.ok() && *again == *h, "typed header round trip failed");
   return 1;
 }
@@ -64,11 +64,22 @@ int try_bodies(std::span<const std::uint8_t> bytes) {
 
 int on_command(const RemotingCommand& cmd) {
   check_round_trip(cmd);
+  // The broker decodes a send header by moving its strings out of the request it owns, and the
+  // client encodes one by moving them in: both must mean what the copying forms mean.
+  const auto by_copy = SendMessageRequestHeader::from_fields_v2(cmd.ext_fields);
+  const auto by_move = SendMessageRequestHeader::from_request(request_code::SEND_MESSAGE_V2, ExtFields(cmd.ext_fields));
+  FERRY_ASSERT(by_copy.ok() == by_move.ok() && (!by_copy.ok() || *by_copy == *by_move),
+               "moving send header decode disagrees with the copying one");
+  if (by_copy.ok()) {
+    SendMessageRequestHeader given_up = *by_copy;
+    FERRY_ASSERT(std::move(given_up).to_fields_v2() == by_copy->to_fields_v2(),
+                 "moving send header encode disagrees with the copying one");
+  }
   return 1 +
          try_header(&SendMessageRequestHeader::from_fields_v2,
-                    &SendMessageRequestHeader::to_fields_v2, cmd.ext_fields) +
-         try_header(&PullMessageRequestHeader::from_fields, &PullMessageRequestHeader::to_fields,
-                    cmd.ext_fields) +
+                    [](const SendMessageRequestHeader& h) { return h.to_fields_v2(); }, cmd.ext_fields) +
+         try_header(&PullMessageRequestHeader::from_fields,
+                    [](const PullMessageRequestHeader& h) { return h.to_fields(); }, cmd.ext_fields) +
          try_bodies(cmd.body);
 }
 

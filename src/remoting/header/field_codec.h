@@ -134,15 +134,27 @@ class FieldReader {
  public:
   FieldReader(const ExtFields& fields, std::string_view header_name)
       : fields_(fields), header_name_(header_name) {}
+  // A reader that moves string values out of `fields` into the header instead of copying them:
+  // for a caller that gives the fields up (a processor decoding the request it owns).
+  struct MoveStrings {};
+  FieldReader(ExtFields& fields, std::string_view header_name, MoveStrings)
+      : fields_(fields), movable_(&fields), header_name_(header_name) {}
 
   // Sets `out` from field `name` when it is present and well-formed; see the kinds above.
   template <typename T>
   void read(std::string_view name, FieldPresence presence, T& out) {
     using Value = typename FieldValue<T>::type;
-    const std::string* text = fields_.find_from(name, cursor_);
+    std::string* movable = movable_ != nullptr ? movable_->find_from(name, cursor_) : nullptr;
+    const std::string* text = movable_ != nullptr ? movable : fields_.find_from(name, cursor_);
     if (text == nullptr) {
       if (presence == FieldPresence::required) missing(name);
       return;
+    }
+    if constexpr (std::is_same_v<Value, std::string>) {
+      if (movable != nullptr) {
+        out = std::move(*movable);
+        return;
+      }
     }
     std::optional<Value> v = FieldText<Value>::parse(*text);
     if (!v) {
@@ -160,6 +172,7 @@ class FieldReader {
   void bad(std::string_view name, const std::string& value, std::string_view type);
 
   const ExtFields& fields_;
+  ExtFields* movable_ = nullptr;  // fields_ itself, when strings may move out of it
   std::string_view header_name_;
   std::optional<Error> error_;
   std::size_t cursor_ = 0;  // where the next field is most likely (ExtFields::find_from)
@@ -176,6 +189,19 @@ void put_field(ExtFields& f, std::string_view name, FieldPresence presence, cons
       if (presence == FieldPresence::only_if_true && !value) return;
     }
     f.append_absent(name, FieldText<T>::format(value));
+  }
+}
+
+// put_field() of a member the header gives up: a string (or a present optional string) moves
+// into the fields instead of being copied; other kinds are formatted as put_field() does.
+template <typename T>
+void take_field(ExtFields& f, std::string_view name, FieldPresence presence, T& value) {
+  if constexpr (std::is_same_v<T, std::string>) {
+    f.append_absent(name, std::move(value));
+  } else if constexpr (std::is_same_v<T, std::optional<std::string>>) {
+    if (value) f.append_absent(name, std::move(*value));
+  } else {
+    put_field(f, name, presence, value);
   }
 }
 
@@ -196,16 +222,21 @@ class HeaderTable {
     FERRY_TRY(r.status());
     return h;
   }
+  // The same from fields the caller gives up: string values move into the header (the fields
+  // keep their keys, and empty strings in those places).
+  [[nodiscard]] Result<Header> decode(ExtFields&& f) const {
+    FieldReader r(f, name_, FieldReader::MoveStrings{});
+    Header h;
+    std::apply(
+        [&](const auto&... field) { (r.read(field.name, field.presence, h.*field.member), ...); },
+        fields_);
+    FERRY_TRY(r.status());
+    return h;
+  }
 
   // The fields in table order.
   [[nodiscard]] ExtFields encode(const Header& h) const {
-    // put_field appends without looking for the name: it relies on the names being distinct,
-    // which debug builds (the sanitizer build's tests) check on every encode.
-#ifndef NDEBUG
-    FERRY_ASSERT(names_distinct(), "header table {} names a field twice", name_);
-#endif
-    ExtFields f;
-    f.reserve(sizeof...(Fields));
+    ExtFields f = start_encode();
     std::apply(
         [&](const auto&... field) {
           (put_field(f, field.name, field.presence, h.*field.member), ...);
@@ -213,8 +244,29 @@ class HeaderTable {
         fields_);
     return f;
   }
+  // The same fields from a header the caller gives up: its strings move into them.
+  [[nodiscard]] ExtFields encode(Header&& h) const {
+    ExtFields f = start_encode();
+    std::apply(
+        [&](const auto&... field) {
+          (take_field(f, field.name, field.presence, h.*field.member), ...);
+        },
+        fields_);
+    return f;
+  }
 
  private:
+  ExtFields start_encode() const {
+    // put_field appends without looking for the name: it relies on the names being distinct,
+    // which debug builds (the sanitizer build's tests) check on every encode.
+#ifndef NDEBUG
+    FERRY_ASSERT(names_distinct(), "header table {} names a field twice", name_);
+#endif
+    ExtFields f;
+    f.reserve(sizeof...(Fields));
+    return f;
+  }
+
   bool names_distinct() const {
     const std::array<std::string_view, sizeof...(Fields)> names =
         std::apply([](const auto&... field) { return std::array<std::string_view, sizeof...(Fields)>{field.name...}; }, fields_);

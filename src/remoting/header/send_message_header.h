@@ -74,8 +74,13 @@ struct SendMessageRequestHeader {
   // V1 for SEND_MESSAGE; V2 for SEND_MESSAGE_V2 and SEND_BATCH_MESSAGE; another code is an
   // Errc::invalid_argument error.
   static Result<SendMessageRequestHeader> from_request(std::int32_t code, const ExtFields& f);
-  ExtFields to_fields() const { return fields(Version::v1).encode(*this); }
-  ExtFields to_fields_v2() const { return fields(Version::v2).encode(*this); }
+  // The same, moving the string values out of `f` (a processor decoding the request it owns).
+  static Result<SendMessageRequestHeader> from_request(std::int32_t code, ExtFields&& f);
+  // The rvalue forms move the header's strings into the fields.
+  ExtFields to_fields() const& { return fields(Version::v1).encode(*this); }
+  ExtFields to_fields() && { return fields(Version::v1).encode(std::move(*this)); }
+  ExtFields to_fields_v2() const& { return fields(Version::v2).encode(*this); }
+  ExtFields to_fields_v2() && { return fields(Version::v2).encode(std::move(*this)); }
 
   bool operator==(const SendMessageRequestHeader&) const = default;
 };
@@ -102,7 +107,8 @@ struct SendMessageResponseHeader {
   static Result<SendMessageResponseHeader> from_fields(const ExtFields& f) {
     return fields().decode(f);
   }
-  ExtFields to_fields() const { return fields().encode(*this); }
+  ExtFields to_fields() const& { return fields().encode(*this); }
+  ExtFields to_fields() && { return fields().encode(std::move(*this)); }
 
   bool operator==(const SendMessageResponseHeader&) const = default;
 };
