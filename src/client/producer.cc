@@ -72,9 +72,10 @@ Status Producer::check_running() const {
   return {};
 }
 
-Result<PreparedMessage> Producer::prepare(Message& msg, bool batch) {
+Result<PreparedMessage> Producer::prepare(Message& msg, bool batch, bool take_body) {
   if (!batch) FERRY_TRY(check_message(msg, config_.max_message_size_bytes));
   if (!msg.uniq_key()) msg.set_uniq_key(ci_.uniq_ids().next(rt_.wall_ms()));
+  if (take_body) return prepare_message(std::move(msg), config_, batch);
   return prepare_message(msg, config_, batch);
 }
 
@@ -160,7 +161,6 @@ Task<Result<SendResult>> Producer::send_default(PreparedMessage m, Mode mode) {
       break;
     }
     last_broker = mq.broker_name;
-    brokers_sent.push_back(mq.broker_name);
     const MonoTime begin = rt_.now();
     Task<Outcome> t = attempt(m, mq, mode, config_.send_timeout - cost);
     Outcome o = co_await std::move(t);
@@ -169,10 +169,12 @@ Task<Result<SendResult>> Producer::send_default(PreparedMessage m, Mode mode) {
     if (o.result.ok()) {
       if (mode == Mode::sync && o.result->status != SendStatus::SEND_OK && config_.retry_another_broker_when_not_store_ok) {
         not_stored_ok = *o.result;
+        brokers_sent.push_back(mq.broker_name);
         continue;
       }
       co_return std::move(o.result);
     }
+    brokers_sent.push_back(mq.broker_name);  // kept for the error texts below; a success needs none
     rt_.log().info("send to topic '{}' attempt {} on '{}' failed: {}", m.topic, times + 1, mq.broker_name,
                    o.result.error().detail);
     last_error = std::move(o.result).error();
@@ -194,14 +196,14 @@ Task<Result<SendResult>> Producer::send_default(PreparedMessage m, Mode mode) {
 }
 
 Task<Result<SendResult>> Producer::send(Message msg) {
-  Result<PreparedMessage> p = prepare(msg, false);
+  Result<PreparedMessage> p = prepare(msg, false, true);
   if (!p.ok()) co_return std::move(p).error();
   Task<Result<SendResult>> t = send_default(std::move(*p), Mode::sync);
   co_return co_await std::move(t);
 }
 
 Task<Status> Producer::send_oneway(Message msg) {
-  Result<PreparedMessage> p = prepare(msg, false);
+  Result<PreparedMessage> p = prepare(msg, false, true);
   if (!p.ok()) co_return std::move(p).error();
   Task<Result<SendResult>> t = send_default(std::move(*p), Mode::oneway);
   Result<SendResult> r = co_await std::move(t);
@@ -221,7 +223,7 @@ Task<Result<SendResult>> Producer::send_to(Message msg, MessageQueue mq) {
 
 Task<Result<SendResult>> Producer::send_selected(Message msg, QueueSelector selector, std::optional<MessageQueue> fixed) {
   FERRY_CO_TRY(check_running());
-  Result<PreparedMessage> p = prepare(msg, false);
+  Result<PreparedMessage> p = prepare(msg, false, false);  // the selector reads msg
   if (!p.ok()) co_return std::move(p).error();
   const MonoTime begin = rt_.now();
   Task<Result<TopicPublishInfo*>> find = find_publish_info(msg.topic);
@@ -271,7 +273,7 @@ void Producer::send_async(Message msg, SendCallback cb) {
 }
 
 Task<void> Producer::run_async(Producer* self, Message msg, SendCallback cb) {
-  Result<PreparedMessage> p = self->prepare(msg, false);
+  Result<PreparedMessage> p = self->prepare(msg, false, true);
   std::optional<Result<SendResult>> r;
   if (p.ok()) {
     Task<Result<SendResult>> t = self->send_default(std::move(*p), Mode::async);
@@ -306,7 +308,7 @@ Task<Result<SendResult>> Producer::send_batch(std::vector<Message> msgs) {
   outer.body = std::move(*body);
   if (auto wait = msgs.front().properties.get(prop::kWait)) outer.properties.set(prop::kWait, *wait);
   outer.set_uniq_key(ci_.uniq_ids().next(rt_.wall_ms()));
-  Result<PreparedMessage> p = prepare_message(outer, config_, true);
+  Result<PreparedMessage> p = prepare_message(std::move(outer), config_, true);
   if (!p.ok()) co_return std::move(p).error();
   p->msg_id = std::move(ids);
   Task<Result<SendResult>> t = send_default(std::move(*p), Mode::sync);

@@ -94,7 +94,9 @@ class Producer {
   };
 
   // Sets UNIQ_KEY, checks and prepares the message.
-  Result<PreparedMessage> prepare(Message& msg, bool batch);
+  // Sets a missing UNIQ_KEY on `msg` and prepares it; with take_body, the body moves out of
+  // `msg` (callers that do not read it again).
+  Result<PreparedMessage> prepare(Message& msg, bool batch, bool take_body);
   Task<Result<TopicPublishInfo*>> find_publish_info(std::string topic);
   Task<Result<SendResult>> send_default(PreparedMessage m, Mode mode);
   Task<Outcome> attempt(const PreparedMessage& m, MessageQueue mq, Mode mode, Duration timeout);

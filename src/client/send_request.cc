@@ -17,7 +17,11 @@ namespace ferry::client {
 namespace rc = remoting::request_code;
 namespace code = remoting::response_code;
 
-Result<PreparedMessage> prepare_message(const Message& msg, const ProducerConfig& config, bool batch) {
+namespace {
+
+// prepare_message with the body apart: `msg`'s own body is not read.
+Result<PreparedMessage> prepare_with_body(const Message& msg, std::vector<std::uint8_t> body, const ProducerConfig& config,
+                                          bool batch) {
   PreparedMessage p;
   p.topic = msg.topic;
   p.flag = msg.flag;
@@ -44,13 +48,24 @@ Result<PreparedMessage> prepare_message(const Message& msg, const ProducerConfig
   if (!text.ok()) return Error(Errc::invalid_argument, fmt::format("message to '{}': {}", msg.topic, text.error().detail));
   p.properties = std::move(*text);
   if (auto id = msg.uniq_key()) p.msg_id = std::string(*id);
-  if (!batch && msg.body.size() >= config.compress_body_over_bytes) {
-    p.body = zlib_compress(Bytes(msg.body.data(), msg.body.size()), config.compress_level);
+  if (!batch && body.size() >= config.compress_body_over_bytes) {
+    body = zlib_compress(Bytes(body.data(), body.size()), config.compress_level);
     p.sys_flag |= sysflag::kCompressed | sysflag::kCompressionZlib;
-  } else {
-    p.body = msg.body;
   }
+  p.body = std::make_shared<const std::vector<std::uint8_t>>(std::move(body));
   return p;
+}
+
+}  // namespace
+
+Result<PreparedMessage> prepare_message(const Message& msg, const ProducerConfig& config, bool batch) {
+  return prepare_with_body(msg, msg.body, config, batch);
+}
+
+Result<PreparedMessage> prepare_message(Message&& msg, const ProducerConfig& config, bool batch) {
+  std::vector<std::uint8_t> body = std::move(msg.body);
+  msg.body.clear();
+  return prepare_with_body(msg, std::move(body), config, batch);
 }
 
 remoting::RemotingCommand build_send_request(const PreparedMessage& m, const MessageQueue& mq,
@@ -70,8 +85,8 @@ remoting::RemotingCommand build_send_request(const PreparedMessage& m, const Mes
   h.batch = m.batch;
   h.max_reconsume_times = m.max_reconsume_times;
   remoting::RemotingCommand req = remoting::make_request(m.batch ? rc::SEND_BATCH_MESSAGE : rc::SEND_MESSAGE_V2, 0);
-  req.ext_fields = h.to_fields_v2();
-  req.body = m.body;
+  req.ext_fields = std::move(h).to_fields_v2();
+  if (m.body && !m.body->empty()) req.body_views.emplace_back(m.body, Bytes(m.body->data(), m.body->size()));
   return req;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,7 +21,9 @@ namespace ferry::client {
 struct PreparedMessage {
   std::string topic;
   std::int32_t flag = 0;
-  std::vector<std::uint8_t> body;  // compressed when sys_flag says so; a batch's encoding
+  // Compressed when sys_flag says so; a batch's encoding. Shared and never changed: every
+  // attempt's request carries it as a view (RemotingCommand::body_views), never as a copy.
+  std::shared_ptr<const std::vector<std::uint8_t>> body;
   std::int32_t sys_flag = 0;
   std::string properties;          // encoded
   std::optional<std::int32_t> reconsume_times;      // from RECONSUME_TIME on a %RETRY% topic
@@ -32,8 +35,10 @@ struct PreparedMessage {
 // Encodes properties and compresses a body of compress_body_over_bytes or more with zlib
 // (sysFlag kCompressed | kCompressionZlib) unless `batch`. For a %RETRY% topic, RECONSUME_TIME
 // and MAX_RECONSUME_TIMES move from the properties to the header. Errors (invalid_argument):
-// properties that do not encode.
+// properties that do not encode. The first form copies the body; the second takes it from `msg`
+// (which keeps its other members).
 Result<PreparedMessage> prepare_message(const Message& msg, const ProducerConfig& config, bool batch);
+Result<PreparedMessage> prepare_message(Message&& msg, const ProducerConfig& config, bool batch);
 
 remoting::RemotingCommand build_send_request(const PreparedMessage& m, const MessageQueue& mq,
                                              const ProducerConfig& config, WallMs born_timestamp_ms);

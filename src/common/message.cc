@@ -50,7 +50,7 @@ void Message::set_keys(std::string_view space_separated) {
 }
 
 std::optional<std::string_view> Message::uniq_key() const { return properties.get(prop::kUniqKey); }
-void Message::set_uniq_key(std::string_view id) { properties.set(prop::kUniqKey, id); }
+void Message::set_uniq_key(std::string id) { properties.set(prop::kUniqKey, std::move(id)); }
 
 Result<std::int32_t> Message::delay_level() const {
   auto text = properties.get(prop::kDelay);

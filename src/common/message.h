@@ -40,7 +40,7 @@ struct Message {
 
   // UNIQ_KEY: the client-side unique id (unique_id.h).
   std::optional<std::string_view> uniq_key() const;
-  void set_uniq_key(std::string_view id);
+  void set_uniq_key(std::string id);
 
   // DELAY: delay level (1..18 for the default table; 0 = none). Absent means 0.
   Result<std::int32_t> delay_level() const;

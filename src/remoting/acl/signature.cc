@@ -51,7 +51,14 @@ void sign(RemotingCommand& request, const Credentials& credentials) {
   request.ext_fields.set(kAccessKeyField, credentials.access_key);
   if (credentials.security_token) request.ext_fields.set(kSecurityTokenField, *credentials.security_token);
   request.ext_fields.erase(kSignatureField);
-  const std::string content = signing_content(request.ext_fields, Bytes(request.body.data(), request.body.size()));
+  // The body as sent: `body` and the views after it (a producer's message travels as a view).
+  std::vector<std::uint8_t> joined;
+  Bytes body(request.body.data(), request.body.size());
+  if (!request.body_views.empty()) {
+    joined = request.body_bytes();
+    body = Bytes(joined.data(), joined.size());
+  }
+  const std::string content = signing_content(request.ext_fields, body);
   request.ext_fields.set(kSignatureField, hmac_sha1_base64(content, credentials.secret_key));
 }
 
