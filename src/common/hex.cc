@@ -17,9 +17,13 @@ int hex_value(char c) {
 }  // namespace
 
 void append_hex(std::string& out, Bytes bytes) {
+  // One resize, then plain stores (appending a character at a time checks capacity each time).
+  const std::size_t at = out.size();
+  out.resize(at + bytes.size() * 2);
+  char* p = out.data() + at;
   for (std::uint8_t b : bytes) {
-    out += kDigits[b >> 4];
-    out += kDigits[b & 0xf];
+    *p++ = kDigits[b >> 4];
+    *p++ = kDigits[b & 0xf];
   }
 }
 
