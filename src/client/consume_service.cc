@@ -149,9 +149,11 @@ Task<void> ConsumeService::consume_concurrently(ConsumeRequest r) {
   if (pq->dropped() || r.msgs.empty()) co_return;
   auto call = std::make_shared<ConcurrentCall>();
   call->listener = concurrent_listener_;
-  call->msgs = for_listener(r.msgs);
-  call->ctx.queue = pq->queue();
   pq->mark_consume_started(r.msgs, ctx_.rt.now());
+  // The request's messages become the listener's (no copy): what follows reads them as the
+  // listener saw them, as RocketMQ's resubmitted and sent-back messages are.
+  call->msgs = for_listener(std::move(r.msgs));
+  call->ctx.queue = pq->queue();
   std::function<void()> fn = [call] {
     try {
       call->status = (*call->listener)(call->msgs, call->ctx);
@@ -199,12 +201,12 @@ Task<void> ConsumeService::consume_concurrently(ConsumeRequest r) {
     ctx_.rt.log().info("send back {} of {}: {}; consuming it again here", m.msg_id(), pq->queue().to_string(),
                        s.error().to_string());
     failed.insert(m.queue_offset);
-    MessageExt again = r.msgs[static_cast<std::size_t>(i)];
+    MessageExt again = m;
     again.reconsume_times += 1;
     retry_here.push_back(std::move(again));
   }
   std::vector<MessageExt> done;
-  for (MessageExt& m : r.msgs) {
+  for (MessageExt& m : call->msgs) {
     if (failed.count(m.queue_offset) == 0) done.push_back(std::move(m));
   }
   std::optional<QueueOffset> offset = pq->remove(done);
