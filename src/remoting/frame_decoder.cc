@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "common/big_endian.h"
 #include "remoting/frame_codec.h"
 #include "runtime/assert.h"
@@ -20,7 +22,7 @@ Error FrameDecoder::fail(Error e) {
   return e;
 }
 
-Status FrameDecoder::feed(Bytes bytes) {
+Status FrameDecoder::make_room(std::size_t n) {
   if (error_) return *error_;
   auto front = front_frame_bytes();
   if (!front) return std::move(front).error();
@@ -28,11 +30,33 @@ Status FrameDecoder::feed(Bytes bytes) {
     return Error(Errc::busy, "a complete frame is waiting; call next() before feeding more");
   }
   if (begin_ > 0) {  // drop consumed bytes; each byte moves at most once
-    buf_.erase(buf_.begin(), buf_.begin() + static_cast<std::ptrdiff_t>(begin_));
+    std::copy(buf_.begin() + static_cast<std::ptrdiff_t>(begin_), buf_.begin() + static_cast<std::ptrdiff_t>(end_),
+              buf_.begin());
+    end_ -= begin_;
     begin_ = 0;
   }
-  buf_.insert(buf_.end(), bytes.begin(), bytes.end());
+  if (buf_.size() - end_ < n) buf_.resize(end_ + n);
   return {};
+}
+
+Status FrameDecoder::feed(Bytes bytes) {
+  FERRY_TRY(make_room(bytes.size()));
+  std::copy(bytes.begin(), bytes.end(), buf_.begin() + static_cast<std::ptrdiff_t>(end_));
+  end_ += bytes.size();
+  space_offered_ = 0;
+  return {};
+}
+
+Result<MutableBytes> FrameDecoder::space(std::size_t n) {
+  FERRY_TRY(make_room(n));
+  space_offered_ = n;
+  return MutableBytes(buf_.data() + end_, n);
+}
+
+void FrameDecoder::commit(std::size_t k) {
+  FERRY_ASSERT_LE(k, space_offered_);
+  space_offered_ = 0;
+  end_ += k;
 }
 
 Result<std::optional<std::size_t>> FrameDecoder::front_frame_bytes() {
@@ -55,10 +79,11 @@ Result<std::optional<RemotingCommand>> FrameDecoder::next() {
   auto cmd = decode_frame_payload(payload);
   if (!cmd) return fail(std::move(cmd).error());
   begin_ += frame_bytes;
-  FERRY_ASSERT_LE(begin_, buf_.size());
-  if (begin_ == buf_.size()) {  // everything consumed: reuse the buffer from the start
-    buf_.clear();
+  space_offered_ = 0;
+  FERRY_ASSERT_LE(begin_, end_);
+  if (begin_ == end_) {  // everything consumed: reuse the buffer from the start
     begin_ = 0;
+    end_ = 0;
   }
   return std::optional<RemotingCommand>(std::move(*cmd));
 }

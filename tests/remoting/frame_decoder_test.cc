@@ -2,6 +2,7 @@
 // of bad input reported as an error value that names the reason.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -139,6 +140,62 @@ TEST(FrameDecoder, FeedRefusesWhileACompleteFrameWaits) {
   EXPECT_EQ(d.buffered_bytes(), frame.size()) << "refused bytes are not buffered";
   ASSERT_TRUE(d.next().ok());
   EXPECT_TRUE(d.feed(frame).ok());
+}
+
+// What Channel::read_loop does: reads of any size straight into space(), committing what each
+// read brought (less than offered, as a socket does), with frames consumed in between so the
+// buffer's unconsumed tail moves to the front.
+TEST(FrameDecoder, ReadsIntoSpaceAndCommitsWhatArrived) {
+  std::vector<std::uint8_t> stream;
+  std::vector<RemotingCommand> sent;
+  for (int i = 0; i < 7; ++i) {
+    sent.push_back(sample(i, i % 2 ? SerializeType::rocketmq : SerializeType::json,
+                          std::string(static_cast<std::size_t>(100 * i), static_cast<char>('a' + i))));
+    const auto f = encode(sent.back());
+    stream.insert(stream.end(), f.begin(), f.end());
+  }
+  FrameDecoder d;
+  std::vector<RemotingCommand> got;
+  std::size_t at = 0;
+  const std::size_t reads[] = {3, 1, 50, 700, 2, 4096, 13};
+  for (std::size_t k = 0; at < stream.size(); ++k) {
+    auto room = d.space(64);
+    ASSERT_TRUE(room.ok()) << room.error().to_string();
+    ASSERT_EQ(room->size(), 64u);
+    const std::size_t n = std::min({reads[k % std::size(reads)], room->size(), stream.size() - at});
+    std::copy_n(stream.begin() + static_cast<std::ptrdiff_t>(at), n, room->begin());
+    // Bytes past the committed ones are not taken: scribble on them.
+    std::fill(room->begin() + static_cast<std::ptrdiff_t>(n), room->end(), std::uint8_t{0xEE});
+    d.commit(n);
+    at += n;
+    for (;;) {
+      auto r = d.next();
+      ASSERT_TRUE(r.ok()) << r.error().to_string();
+      if (!r->has_value()) break;
+      got.push_back(std::move(**r));
+    }
+  }
+  EXPECT_EQ(got, sent);
+  EXPECT_EQ(d.buffered_bytes(), 0u);
+}
+
+TEST(FrameDecoder, SpaceRefusesWhileACompleteFrameWaitsAndAnUncommittedSpaceBuffersNothing) {
+  const auto frame = encode(sample(1, SerializeType::json, "x"));
+  FrameDecoder d;
+  auto room = d.space(frame.size());
+  ASSERT_TRUE(room.ok());
+  std::copy(frame.begin(), frame.end(), room->begin());
+  d.commit(frame.size());
+  auto busy = d.space(16);
+  ASSERT_FALSE(busy.ok());
+  EXPECT_EQ(busy.error().code, Errc::busy);
+  ASSERT_TRUE(d.next().ok());
+  ASSERT_TRUE(d.space(16).ok());  // offered, never committed (a read that failed)
+  EXPECT_EQ(d.buffered_bytes(), 0u);
+  ASSERT_TRUE(d.feed(frame).ok());
+  auto r = d.next();
+  ASSERT_TRUE(r.ok() && r->has_value());
+  EXPECT_EQ((*r)->opaque, 1);
 }
 
 TEST(FrameDecoder, OversizedLengthFailsBeforeTheFrameArrives) {

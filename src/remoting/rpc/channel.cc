@@ -63,12 +63,18 @@ Task<void> Channel::wait_for_room() {
 }
 
 Task<void> Channel::read_loop(std::shared_ptr<Channel> self) {
-  std::vector<std::uint8_t> buf(self->opts_.read_buffer_bytes);
   while (self->open_) {
     // Back-pressure from the handler (a peer that does not read its replies): read nothing more.
     while (self->open_ && self->handler_ && self->handler_->holds_reading(*self)) co_await self->space_.wait();
     if (!self->open_) co_return;
-    MutableBytes into(buf);
+    // Read straight into the decoder's buffer (no copy from a read buffer into it). Only this
+    // loop touches the decoder, so the span stays valid while the read is pending.
+    Result<MutableBytes> room = self->decoder_.space(self->opts_.read_buffer_bytes);
+    if (!room) {
+      self->close_with(room.error());
+      co_return;
+    }
+    MutableBytes into = *room;
     // buggify: a short read (a stream hands over any prefix of what arrived; frames split).
     if (FERRY_BUGGIFY(self->rt_)) {
       into = into.first(static_cast<std::size_t>(self->rt_.random().between(1, std::min<std::int64_t>(64, into.size()))));
@@ -80,11 +86,7 @@ Task<void> Channel::read_loop(std::shared_ptr<Channel> self) {
       co_return;
     }
     self->last_active_ = self->rt_.now();
-    Status fed = self->decoder_.feed(Bytes(buf.data(), *n));
-    if (!fed) {
-      self->close_with(fed.error());
-      co_return;
-    }
+    self->decoder_.commit(*n);
     while (self->open_) {
       while (self->open_ && self->handler_ && self->handler_->holds_reading(*self)) co_await self->space_.wait();
       if (!self->open_) co_return;
