@@ -74,8 +74,7 @@ void ConsumeService::dispatch(const std::shared_ptr<ProcessQueue>& pq, std::vect
     return;
   }
   const auto batch = static_cast<std::size_t>(ctx_.config.consume_message_batch_max_size);
-  std::vector<MessageExt> copy = msgs;
-  (void)pq->put(std::move(copy));
+  pq->track(msgs);  // the queue counts them; the requests below hold them
   for (std::size_t i = 0; i < msgs.size(); i += batch) {
     const std::size_t end = std::min(msgs.size(), i + batch);
     ConsumeRequest r{pq, {}};
@@ -149,11 +148,12 @@ Task<void> ConsumeService::consume_concurrently(ConsumeRequest r) {
   if (pq->dropped() || r.msgs.empty()) co_return;
   auto call = std::make_shared<ConcurrentCall>();
   call->listener = concurrent_listener_;
-  pq->mark_consume_started(r.msgs, ctx_.rt.now());
   // The request's messages become the listener's (no copy): what follows reads them as the
-  // listener saw them, as RocketMQ's resubmitted and sent-back messages are.
+  // listener saw them, as RocketMQ's resubmitted and sent-back messages are. The process queue
+  // keeps a reference to them for its consume-timeout check.
   call->msgs = for_listener(std::move(r.msgs));
   call->ctx.queue = pq->queue();
+  pq->mark_consume_started(std::shared_ptr<const std::vector<MessageExt>>(call, &call->msgs), ctx_.rt.now());
   std::function<void()> fn = [call] {
     try {
       call->status = (*call->listener)(call->msgs, call->ctx);

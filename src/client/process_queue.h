@@ -4,10 +4,12 @@
 //
 // The committed offset of a queue is the smallest offset still cached (consumed messages leave
 // the cache in any order), or one past the largest offset ever cached when the cache is empty
-// (remove()). Orderly consumption moves messages into a "consuming" set (take()) and either
-// commits them (commit()) or puts them back (put_back()). Concurrent consumption marks when a
-// listener call started on a cached message (mark_consume_started()), so that messages whose
-// listener runs for longer than consume_timeout can be found (expired_first(), RocketMQ's
+// (remove()). Orderly consumption caches the messages themselves (put()), moves them into a
+// "consuming" set (take()) and either commits them (commit()) or puts them back (put_back()).
+// Concurrent consumption caches only their offsets and sizes (track(): the consume requests hold
+// the messages, so nothing is copied) and marks when a listener call started on them
+// (mark_consume_started(), which keeps a reference to the call's messages), so that messages
+// whose listener runs for longer than consume_timeout can be found (expired_first(), RocketMQ's
 // cleanExpiredMsg).
 //
 // Lifetime: shared by the consumer's table, the queue's pull loop and its consume requests;
@@ -17,6 +19,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -46,6 +49,9 @@ class ProcessQueue {
   // Caches `msgs` (offsets not cached yet). Returns whether an orderly consume request should be
   // dispatched now (messages are cached and none is running; sets consuming).
   bool put(std::vector<MessageExt> msgs);
+  // Concurrent consumption: caches the offsets and body sizes of `msgs` (offsets not cached yet),
+  // not the messages, which the caller's consume requests keep.
+  void track(const std::vector<MessageExt>& msgs);
   std::int64_t cached_count() const { return static_cast<std::int64_t>(msgs_.size() + consuming_.size()); }
   std::int64_t cached_body_bytes() const { return body_bytes_; }
   // The offset span of the cache (largest − smallest), 0 when empty (concurrent flow control).
@@ -56,11 +62,13 @@ class ProcessQueue {
   // offset still cached, else one past the largest offset ever cached; nullopt if nothing was
   // ever cached.
   std::optional<QueueOffset> remove(const std::vector<MessageExt>& msgs);
-  // A listener call on `msgs` starts at `now` (the marks of messages still cached; a later call
-  // on the same message, a local retry, marks it again). remove() forgets the marks.
-  void mark_consume_started(const std::vector<MessageExt>& msgs, MonoTime now);
+  // A listener call on `call_msgs` starts at `now` (the marks of messages still cached; a later
+  // call on the same message, a local retry, marks it again). The queue keeps `call_msgs` alive
+  // while it caches one of them (expired_first() reads it); remove() forgets the marks.
+  void mark_consume_started(std::shared_ptr<const std::vector<MessageExt>> call_msgs, MonoTime now);
   // The cached message with the smallest offset, when its listener call started more than
-  // `timeout` before `now` (a copy); nullopt otherwise, also when that message never started.
+  // `timeout` before `now` (a copy, as the listener call has it); nullopt otherwise, also when
+  // that message never started.
   std::optional<MessageExt> expired_first(MonoTime now, Duration timeout) const;
 
   // ---- orderly consumption ----------------------------------------------------------------
@@ -93,33 +101,33 @@ class ProcessQueue {
   MonoTime last_pull_time{};
   MonoTime last_consume_time{};
   // The cached offsets' smallest and largest, nullopt when nothing is cached.
-  std::optional<std::pair<QueueOffset, QueueOffset>> cached_range() const {
-    std::optional<QueueOffset> lo;
-    std::optional<QueueOffset> hi;
-    for (const auto* m : {&msgs_, &consuming_}) {
-      if (m->empty()) continue;
-      if (!lo || m->begin()->first < *lo) lo = m->begin()->first;
-      if (!hi || m->rbegin()->first > *hi) hi = m->rbegin()->first;
-    }
-    if (!lo) return std::nullopt;
-    return std::make_pair(*lo, *hi);
-  }
+  std::optional<std::pair<QueueOffset, QueueOffset>> cached_range() const;
   // A listener is running for this queue (a removal waits for it: the orderly broker lock must
   // not be released while a message of the queue is being consumed).
   int in_listener = 0;
 
  private:
+  // One cached offset.
+  struct Slot {
+    std::int64_t body_bytes = 0;
+    std::optional<MessageExt> msg;  // put(): the message itself; track(): absent
+    // Concurrent: the listener call on this message (its messages and this one's index), and
+    // when it started; empty before the first call.
+    std::shared_ptr<const std::vector<MessageExt>> call;
+    std::size_t index = 0;
+    std::optional<MonoTime> started;
+  };
   void account(const MessageExt& m, int sign) {
     body_bytes_ += sign * static_cast<std::int64_t>(m.body.size());
   }
+  void cache(QueueOffset o, Slot slot);
 
   const MessageQueue mq_;
   const QueueOffset start_offset_;
   QueueOffset next_offset_;
   std::int64_t pulled_from_ = -1;
-  std::map<QueueOffset, MessageExt> msgs_;        // cached, not being consumed orderly
+  std::map<QueueOffset, Slot> msgs_;              // cached, not being consumed orderly
   std::map<QueueOffset, MessageExt> consuming_;   // orderly: taken, not yet committed
-  std::map<QueueOffset, MonoTime> consume_started_;  // concurrent: a subset of msgs_' offsets
   std::optional<QueueOffset> max_cached_;         // largest offset ever cached
   std::int64_t body_bytes_ = 0;
   bool consuming_flag_ = false;
