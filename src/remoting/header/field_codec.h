@@ -215,17 +215,22 @@ class HeaderTable {
   // The header, or the first missing or malformed field's error.
   [[nodiscard]] Result<Header> decode(const ExtFields& f) const {
     FieldReader r(f, name_);
-    Header h;
-    std::apply(
-        [&](const auto&... field) { (r.read(field.name, field.presence, h.*field.member), ...); },
-        fields_);
-    FERRY_TRY(r.status());
-    return h;
+    return read_all(r);
   }
   // The same from fields the caller gives up: string values move into the header (the fields
   // keep their keys, and empty strings in those places).
   [[nodiscard]] Result<Header> decode(ExtFields&& f) const {
     FieldReader r(f, name_, FieldReader::MoveStrings{});
+    return read_all(r);
+  }
+
+  // The fields in table order.
+  [[nodiscard]] ExtFields encode(const Header& h) const { return write_all<false>(h); }
+  // The same fields from a header the caller gives up: its strings move into them.
+  [[nodiscard]] ExtFields encode(Header&& h) const { return write_all<true>(h); }
+
+ private:
+  Result<Header> read_all(FieldReader& r) const {
     Header h;
     std::apply(
         [&](const auto&... field) { (r.read(field.name, field.presence, h.*field.member), ...); },
@@ -234,29 +239,9 @@ class HeaderTable {
     return h;
   }
 
-  // The fields in table order.
-  [[nodiscard]] ExtFields encode(const Header& h) const {
-    ExtFields f = start_encode();
-    std::apply(
-        [&](const auto&... field) {
-          (put_field(f, field.name, field.presence, h.*field.member), ...);
-        },
-        fields_);
-    return f;
-  }
-  // The same fields from a header the caller gives up: its strings move into them.
-  [[nodiscard]] ExtFields encode(Header&& h) const {
-    ExtFields f = start_encode();
-    std::apply(
-        [&](const auto&... field) {
-          (take_field(f, field.name, field.presence, h.*field.member), ...);
-        },
-        fields_);
-    return f;
-  }
-
- private:
-  ExtFields start_encode() const {
+  // put_field() (kMove: take_field()) of every row, into fields reserved for all of them.
+  template <bool kMove, typename H>
+  ExtFields write_all(H& h) const {
     // put_field appends without looking for the name: it relies on the names being distinct,
     // which debug builds (the sanitizer build's tests) check on every encode.
 #ifndef NDEBUG
@@ -264,6 +249,15 @@ class HeaderTable {
 #endif
     ExtFields f;
     f.reserve(sizeof...(Fields));
+    std::apply(
+        [&](const auto&... field) {
+          if constexpr (kMove) {
+            (take_field(f, field.name, field.presence, h.*field.member), ...);
+          } else {
+            (put_field(f, field.name, field.presence, h.*field.member), ...);
+          }
+        },
+        fields_);
     return f;
   }
 
