@@ -1,6 +1,7 @@
 #include "runtime/frame_pool.h"
 
 #include <array>
+#include <cstdint>
 #include <new>
 #include <utility>
 
@@ -28,9 +29,9 @@ struct FreeFrame {
 
 class ThreadFramePool {
  public:
-  ThreadFramePool() { alive = true; }
+  ThreadFramePool() { state = State::alive; }
   ~ThreadFramePool() {
-    alive = false;
+    state = State::destroyed;
     for (List& list : lists_) {
       while (list.head != nullptr) ::operator delete(std::exchange(list.head, list.head->next));
     }
@@ -60,9 +61,11 @@ class ThreadFramePool {
     ++list.count;
   }
 
-  // True from this thread's pool's construction until its destruction (a plain thread_local
-  // bool, readable even while and after the pool itself is destroyed at thread exit).
-  static thread_local bool alive;
+  // Where this thread's pool is in its life: a plain thread_local, readable even while and after
+  // the pool itself is destroyed at thread exit. A thread whose first frame call is a free (it
+  // only frees frames other threads made) creates its pool then.
+  enum class State : std::uint8_t { unborn, alive, destroyed };
+  static thread_local State state;
 
  private:
   struct List {
@@ -72,7 +75,7 @@ class ThreadFramePool {
   std::array<List, kClasses> lists_{};
 };
 
-thread_local bool ThreadFramePool::alive = false;
+thread_local ThreadFramePool::State ThreadFramePool::state = ThreadFramePool::State::unborn;
 
 ThreadFramePool& pool() {
   thread_local ThreadFramePool p;
@@ -94,7 +97,7 @@ void frame_free(void* frame, std::size_t bytes) noexcept {
     ::operator delete(frame);
     return;
   }
-  if (!ThreadFramePool::alive) {  // the thread's pool is gone (thread exit, static destructors)
+  if (ThreadFramePool::state == ThreadFramePool::State::destroyed) {  // thread exit, static destructors
     ::operator delete(frame);
     return;
   }
