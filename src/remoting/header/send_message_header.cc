@@ -6,27 +6,31 @@
 
 namespace ferry::remoting {
 
-Result<SendMessageRequestHeader> SendMessageRequestHeader::from_request(std::int32_t code,
-                                                                        const ExtFields& f) {
+namespace {
+
+// The header version a send request carries: V1 names for SEND_MESSAGE, a..n for the others.
+Result<SendMessageRequestHeader::Version> version_of(std::int32_t code) {
   switch (code) {
-    case request_code::SEND_MESSAGE: return from_fields(f);
+    case request_code::SEND_MESSAGE: return SendMessageRequestHeader::Version::v1;
     case request_code::SEND_MESSAGE_V2:
-    case request_code::SEND_BATCH_MESSAGE: return from_fields_v2(f);
+    case request_code::SEND_BATCH_MESSAGE: return SendMessageRequestHeader::Version::v2;
     default:
-      return Error(Errc::invalid_argument,
-                   fmt::format("request code {} does not carry a send header", code));
+      return Error(Errc::invalid_argument, fmt::format("request code {} does not carry a send header", code));
   }
 }
 
+}  // namespace
+
+Result<SendMessageRequestHeader> SendMessageRequestHeader::from_request(std::int32_t code, const ExtFields& f) {
+  Result<Version> v = version_of(code);
+  if (!v) return std::move(v).error();
+  return fields(*v).decode(f);
+}
+
 Result<SendMessageRequestHeader> SendMessageRequestHeader::from_request(std::int32_t code, ExtFields&& f) {
-  switch (code) {
-    case request_code::SEND_MESSAGE: return fields(Version::v1).decode(std::move(f));
-    case request_code::SEND_MESSAGE_V2:
-    case request_code::SEND_BATCH_MESSAGE: return fields(Version::v2).decode(std::move(f));
-    default:
-      return Error(Errc::invalid_argument,
-                   fmt::format("request code {} does not carry a send header", code));
-  }
+  Result<Version> v = version_of(code);
+  if (!v) return std::move(v).error();
+  return fields(*v).decode(std::move(f));
 }
 
 }  // namespace ferry::remoting
