@@ -4,7 +4,6 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
-#include <boost/asio/thread_pool.hpp>
 
 #include <atomic>
 #include <csignal>
@@ -16,6 +15,7 @@
 #include "runtime/asio/asio_network.h"
 #include "runtime/asio/asio_timers.h"
 #include "runtime/asio/io_thread.h"
+#include "runtime/asio/offload_pool.h"
 #include "runtime/asio/posix_file_system.h"
 #include "runtime/asio/system_clock.h"
 #include "runtime/asio/tls_contexts.h"
@@ -58,7 +58,7 @@ struct AsioRuntime::Impl {
       : options(std::move(opts)),
         random(os_seed()),
         logger(make_node_logger(options.node_name, nullptr)),
-        offload_pool(std::max<std::size_t>(1, options.offload_threads)),
+        offload_pool(executor, options.offload_threads),
         tls(load_tls_or_abort(options.tls, options.node_name)),
         network(io, executor, timers, options.advertised_host, tls, *logger),
         fs(prepare_data_root(options.data_root), asio_rt::DiskThreads{io_thread, alloc_thread}, options.sync_namespace) {
@@ -76,7 +76,7 @@ struct AsioRuntime::Impl {
   std::shared_ptr<spdlog::logger> logger;
   asio_rt::IoThread io_thread{executor};
   asio_rt::IoThread alloc_thread{executor};
-  net::thread_pool offload_pool;
+  asio_rt::OffloadPool offload_pool;
   std::shared_ptr<asio_rt::TlsContexts> tls;
   asio_rt::AsioNetwork network;
   asio_rt::PosixFileSystem fs;
@@ -111,11 +111,10 @@ Random& AsioRuntime::random() { return impl_->random; }
 spdlog::logger& AsioRuntime::log() { return *impl_->logger; }
 
 Task<void> AsioRuntime::offload(std::function<void()> fn) {
-  Executor& loop = impl_->executor;
-  Completion<std::exception_ptr> done(loop);
-  // The pool thread only carries `done` across and posts it back; its state is touched on the
-  // loop alone.
-  net::post(impl_->offload_pool, [fn = std::move(fn), done, loop = &loop]() mutable {
+  Completion<std::exception_ptr> done(impl_->executor);
+  // The pool thread only carries `done` across and returns it inside the completion; its state
+  // is touched on the loop alone.
+  impl_->offload_pool.post([fn = std::move(fn), done]() mutable -> std::function<void()> {
     std::exception_ptr error;
     try {
       fn();
@@ -123,7 +122,7 @@ Task<void> AsioRuntime::offload(std::function<void()> fn) {
       error = std::current_exception();
     }
     fn = nullptr;  // the callback's captures die here, off the loop
-    loop->post([done = std::move(done), error] { done.complete(error); });
+    return [done = std::move(done), error] { done.complete(error); };
   });
   const std::exception_ptr error = co_await done.wait();
   if (error) std::rethrow_exception(error);

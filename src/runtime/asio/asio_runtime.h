@@ -5,8 +5,11 @@
 //    component code, every timer callback and every coroutine resumption happens there.
 //  * The I/O thread: msync/fdatasync (File::sync), fallocate (File::allocate) and directory
 //    fsync (FileSystem::sync_dir); each completes back on the loop through Executor::post.
-//  * The offload pool (Options::offload_threads): runs Runtime::offload callbacks, which may
-//    block (user listeners), then resumes the awaiter on the loop.
+//  * The offload pool (Options::offload_threads, offload_pool.h, plus its monitor thread): runs
+//    Runtime::offload callbacks, which may block (user listeners), then resumes the awaiter on
+//    the loop. A burst of short callbacks runs on one thread and their completions come back to
+//    the loop together; callbacks stuck behind a blocked one get threads of their own within
+//    about a millisecond.
 // No coroutine is ever resumed off the loop thread.
 //
 // Lifetime: construct, hand `*this` to the node's components, run() (or block_on()), then
