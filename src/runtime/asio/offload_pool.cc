@@ -39,6 +39,7 @@ void OffloadPool::join() {
 
 void OffloadPool::post(Job job) {
   bool wake = false;
+  bool wake_monitor = false;
   {
     std::lock_guard lock(mu_);
     FERRY_ASSERT(!stopping_, "OffloadPool::post after join ({} jobs queued)", queue_.size());
@@ -50,9 +51,13 @@ void OffloadPool::post(Job job) {
       ++tickets_;
       ++stats_.wakes;
       wake = true;
+    } else {
+      // The job waits for a thread that is busy: the monitor watches it from now on.
+      wake_monitor = std::exchange(monitor_idle_, false);
     }
   }
   if (wake) work_cv_.notify_one();
+  if (wake_monitor) monitor_cv_.notify_one();
 }
 
 OffloadPool::Stats OffloadPool::stats() const {
@@ -76,9 +81,7 @@ void OffloadPool::work() {
     Job job = std::move(queue_.front().job);
     queue_.pop_front();
     ++running_;
-    const bool wake_monitor = std::exchange(monitor_idle_, false);
     lock.unlock();
-    if (wake_monitor) monitor_cv_.notify_one();
     std::function<void()> done = job();
     job = nullptr;  // the job's captures die here, off the loop
     lock.lock();
@@ -100,8 +103,8 @@ void OffloadPool::work() {
 void OffloadPool::monitor() {
   std::unique_lock lock(mu_);
   while (!stopping_) {
-    if (running_ == 0 && queue_.empty() && completions_.empty()) {
-      monitor_idle_ = true;  // the next job to start wakes us
+    if (queue_.empty() && completions_.empty()) {
+      monitor_idle_ = true;  // the next post that finds every thread busy wakes us
       monitor_cv_.wait(lock, [this] { return !monitor_idle_ || stopping_; });
       monitor_idle_ = false;
       continue;

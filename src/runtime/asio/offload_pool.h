@@ -8,9 +8,11 @@
 //  * Jobs run in FIFO order. A thread that finishes a job takes the next queued one itself.
 //  * post() wakes a sleeping thread only when no thread is running a job or already woken: a
 //    burst of short jobs runs on one thread, one wake per burst.
-//  * No job waits long behind a slow one: while any job runs, a monitor thread looks every
-//    `patience`; when the oldest queued job has waited that long, the pool is behind, and the
-//    monitor wakes one sleeping thread per queued job (as many as sleep). Slow jobs (a listener
+//  * No job waits long behind a slow one: while jobs are queued (or completions held back), a
+//    monitor thread looks every `patience`; when the oldest queued job has waited that long, the
+//    pool is behind, and the monitor wakes one sleeping thread per queued job (as many as
+//    sleep). A job that finds every thread asleep costs the monitor nothing: it goes idle
+//    whenever the queue is empty, and only a post that finds a thread busy wakes it. Slow jobs (a listener
 //    blocked on a database) so spread over every thread within about one patience, and a job
 //    waits at most about two patiences for a thread while one sleeps.
 //  * A job returns its completion: a callback for the loop. Completions of consecutive jobs go
@@ -84,7 +86,7 @@ class OffloadPool {
 
   mutable std::mutex mu_;
   std::condition_variable work_cv_;     // job threads sleep here; one ticket wakes one
-  std::condition_variable monitor_cv_;  // the monitor sleeps here while nothing runs
+  std::condition_variable monitor_cv_;  // the monitor sleeps here while nothing waits
   std::deque<Queued> queue_;            // guarded by mu_
   std::vector<std::function<void()>> completions_;  // guarded by mu_: not handed over yet
   Clock::time_point oldest_completion_;             // guarded by mu_: when the first of them ended
