@@ -19,6 +19,7 @@ namespace {
 
 constexpr std::string_view kSub = "produce";
 constexpr auto kDrainMax = std::chrono::seconds(10);  // after the send timeout (3 s): give up waiting
+constexpr auto kPacingStep = std::chrono::milliseconds(1);  // --rate: messages start on these steps
 
 struct Slot {  // one producer
   std::uint32_t index = 0;
@@ -210,8 +211,12 @@ Task<std::uint64_t> State::reserve(std::uint64_t n) {
   messages_started += n;
   if (o.messages > 0 && messages_started >= static_cast<std::uint64_t>(o.messages)) done_wake->wake();
   if (o.rate > 0) {
-    const SteadyTime due = start + std::chrono::duration_cast<SteadyTime::duration>(
-                                       std::chrono::duration<double>(static_cast<double>(k) / o.rate));
+    // Message k is due at k/rate, rounded up to the pacing step: every message due within one
+    // step starts together, so the pacing costs one timer wake a step rather than one a message.
+    const auto step_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(kPacingStep).count();
+    const auto offset_ns = static_cast<std::int64_t>(static_cast<double>(k) / o.rate * 1e9);
+    const std::int64_t steps = (offset_ns + step_ns - 1) / step_ns;
+    const SteadyTime due = start + std::chrono::nanoseconds(steps * step_ns);
     const SteadyTime now = steady_now();
     if (due > now) co_await br.rt().sleep(std::chrono::duration_cast<Duration>(due - now));
     if (time_up) co_return 0;  // (a count reached meanwhile does not drop the reserved messages)
@@ -471,7 +476,7 @@ const std::vector<cli::FlagSpec> kSpecs = {
     {'m', "mode", "MODE", "sync | async | oneway (default async)"},
     {'d', "seconds", "S", "how long to send at most (default 10; 3600 with --messages)"},
     {0, "messages", "N", "stop after N messages (default: no count)"},
-    {0, "rate", "N", "start N messages a second over all producers (default: as fast as the window allows)"},
+    {0, "rate", "N", "start N messages a second over all producers, paced in 1 ms steps (default: as fast as the window allows)"},
     {0, "create-topic", "", "create the topic first (UPDATE_AND_CREATE_TOPIC on every master)"},
     {'q', "queues", "N", "with --create-topic: read and write queues (default 8)"},
     {'c', "cluster", "CLUSTER", "with --create-topic: only this cluster (default: every cluster)"},
