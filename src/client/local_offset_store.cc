@@ -89,22 +89,35 @@ Task<Result<std::optional<QueueOffset>>> LocalOffsetStore::query_store(MessageQu
   co_return std::optional<QueueOffset>(it->second);
 }
 
-Task<void> LocalOffsetStore::persist_all(std::vector<MessageQueue> mqs) {
-  std::map<MessageQueue, QueueOffset> out;
-  for (const MessageQueue& mq : mqs) {
-    if (auto o = read_memory(mq)) out[mq] = *o;
+std::map<MessageQueue, QueueOffset> LocalOffsetStore::over_file(std::map<MessageQueue, QueueOffset> newer) const {
+  Result<std::map<MessageQueue, QueueOffset>> file = read_file();
+  if (!file.ok()) {
+    rt_.log().warn("broadcasting offsets: {}; writing only the queues in memory", file.error().to_string());
+    return newer;
   }
-  if (out.empty()) co_return;
-  Status s = co_await write(std::move(out));
+  for (auto& [mq, offset] : newer) (*file)[mq] = offset;
+  return std::move(*file);
+}
+
+Task<void> LocalOffsetStore::persist_all(std::vector<MessageQueue> mqs) {
+  std::map<MessageQueue, QueueOffset> held;
+  for (const MessageQueue& mq : mqs) {
+    if (auto o = read_memory(mq)) held[mq] = *o;
+  }
+  if (held.empty()) co_return;
+  // The queues not held now keep their offsets in the file: a queue whose broker is away at a
+  // restart (not in the route, so not held) resumes from its offset when the broker is back,
+  // instead of from the queue's end (RocketMQ's persistAll reads the file and updates it too).
+  Status s = co_await write(over_file(std::move(held)));
   if (!s.ok()) rt_.log().warn("persist broadcasting offsets: {}", s.error().to_string());
 }
 
 Task<void> LocalOffsetStore::persist(MessageQueue mq) {
-  // The file holds every queue: write the whole in-memory table (RocketMQ's persist(mq) is a
-  // no-op for local files; writing keeps a given-up queue's last offset).
+  // The file holds every queue: write the whole in-memory table over it (RocketMQ's persist(mq)
+  // is a no-op for local files; writing keeps a given-up queue's last offset).
   (void)mq;
   if (table_.empty()) co_return;
-  Status s = co_await write(table_);
+  Status s = co_await write(over_file(table_));
   if (!s.ok()) rt_.log().warn("persist broadcasting offsets: {}", s.error().to_string());
 }
 

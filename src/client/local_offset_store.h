@@ -13,7 +13,9 @@
 //
 //   load()        — reads the file into memory (a missing file is an empty table).
 //   query_store() — re-reads the file for one queue.
-//   persist_all() — writes the in-memory offsets of `mqs` (RocketMQ: of the held queues).
+//   persist_all() — writes the in-memory offsets of `mqs` (RocketMQ: of the held queues) over
+//                   the file's: a queue not held now keeps the offset the file has for it.
+//   persist()     — writes every in-memory offset over the file's.
 #pragma once
 
 #include <cstdint>
@@ -43,6 +45,8 @@ class LocalOffsetStore final : public OffsetStore {
 
  private:
   Result<std::map<MessageQueue, QueueOffset>> read_file() const;
+  // The file's offsets with `newer`'s on top (only `newer` when the file does not read).
+  std::map<MessageQueue, QueueOffset> over_file(std::map<MessageQueue, QueueOffset> newer) const;
   Task<Status> write(std::map<MessageQueue, QueueOffset> offsets);
 
   Runtime& rt_;

@@ -203,6 +203,37 @@ TEST_F(ConsumerTest, LocalOffsetFileSurvivesACrash) {
   EXPECT_EQ(out->duplicates(), 0) << seed_text();
 }
 
+// A broadcasting consumer restarted while one broker is away holds only the other broker's
+// queues; persisting them must not drop the away queue's offset from the file, or the consumer
+// would start that queue from its end when the broker is back and skip what was sent meanwhile
+// (found by the BroadcastReachesEveryConsumer property, seed 575647174391).
+TEST_F(ConsumerTest, LocalOffsetFileKeepsTheQueuesNotHeldNow) {
+  boot({"broker-a"}, {{"B", 1}});
+  PushConsumerConfig pc = push_config("BG");
+  pc.message_model = MessageModel::BROADCASTING;
+  auto c = add_push_consumer("consumer-1", pc, {"B", std::make_shared<Deliveries>()});
+  const MessageQueue here{"T", "broker-a", QueueId(0)};
+  const MessageQueue away{"T", "broker-b", QueueId(0)};
+  {
+    LocalOffsetStore before(node_rt(c), "kept", "client", "G");
+    before.update(here, QueueOffset(10), false);
+    before.update(away, QueueOffset(46), false);
+    run_on(c, before.persist_all({here, away}));
+  }
+  LocalOffsetStore restarted(node_rt(c), "kept", "client", "G");
+  ASSERT_TRUE(restarted.load().ok());
+  restarted.update(here, QueueOffset(12), true);
+  restarted.remove(away);  // given up meanwhile, or never held since the restart
+  run_on(c, restarted.persist_all({here}));
+  run_on(c, restarted.persist(here));
+  LocalOffsetStore reader(node_rt(c), "kept", "client", "G");
+  const Result<std::optional<QueueOffset>> held = run_on(c, reader.query_store(here));
+  const Result<std::optional<QueueOffset>> kept = run_on(c, reader.query_store(away));
+  ASSERT_TRUE(held.ok() && kept.ok());
+  EXPECT_EQ(*held, std::optional<QueueOffset>(QueueOffset(12)));
+  EXPECT_EQ(*kept, std::optional<QueueOffset>(QueueOffset(46))) << "the away queue's offset left the file";
+}
+
 TEST(LocalOffsetFile, RoundTripsAndRejectsGarbage) {
   std::map<MessageQueue, QueueOffset> t;
   t[MessageQueue{"T", "broker-a", QueueId(0)}] = QueueOffset(12);
