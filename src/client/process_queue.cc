@@ -4,20 +4,22 @@
 
 namespace ferry::client {
 
-void ProcessQueue::cache(QueueOffset o, Slot slot) {
+bool ProcessQueue::known(QueueOffset o) const { return msgs_.count(o) != 0 || consuming_.count(o) != 0; }
+
+ProcessQueue::Slot& ProcessQueue::cache(const MessageExt& m) {
+  const QueueOffset o = m.queue_offset;
   if (!max_cached_ || o > *max_cached_) max_cached_ = o;
-  body_bytes_ += slot.body_bytes;
-  msgs_.emplace(o, std::move(slot));
+  Slot s;
+  s.body_bytes = static_cast<std::int64_t>(m.body.size());
+  body_bytes_ += s.body_bytes;
+  return msgs_.emplace(o, std::move(s)).first->second;
 }
 
 bool ProcessQueue::put(std::vector<MessageExt> msgs) {
   for (MessageExt& m : msgs) {
-    const QueueOffset o = m.queue_offset;
-    if (msgs_.count(o) != 0 || consuming_.count(o) != 0) continue;
-    Slot s;
-    s.body_bytes = static_cast<std::int64_t>(m.body.size());
-    s.msg = std::move(m);
-    cache(o, std::move(s));
+    if (known(m.queue_offset)) continue;
+    Slot& slot = cache(m);  // reads m first
+    slot.msg = std::move(m);
   }
   if (!msgs_.empty() && !consuming_flag_) {
     consuming_flag_ = true;
@@ -28,11 +30,7 @@ bool ProcessQueue::put(std::vector<MessageExt> msgs) {
 
 void ProcessQueue::track(const std::vector<MessageExt>& msgs) {
   for (const MessageExt& m : msgs) {
-    const QueueOffset o = m.queue_offset;
-    if (msgs_.count(o) != 0 || consuming_.count(o) != 0) continue;
-    Slot s;
-    s.body_bytes = static_cast<std::int64_t>(m.body.size());
-    cache(o, std::move(s));
+    if (!known(m.queue_offset)) cache(m);
   }
 }
 
@@ -112,15 +110,10 @@ void ProcessQueue::put_back(std::vector<MessageExt> msgs) {
   for (MessageExt& m : msgs) {
     auto it = consuming_.find(m.queue_offset);
     FERRY_ASSERT(it != consuming_.end(), "put_back of offset {} of {} that was not taken", m.queue_offset, mq_.to_string());
-    // Its bytes move from the consuming set's count to the cache's.
-    body_bytes_ -= static_cast<std::int64_t>(it->second.body.size());
+    account(it->second, -1);  // its bytes move from the consuming set's count to the cache's
     consuming_.erase(it);
-    Slot s;
-    s.body_bytes = static_cast<std::int64_t>(m.body.size());
-    body_bytes_ += s.body_bytes;
-    const QueueOffset o = m.queue_offset;
-    s.msg = std::move(m);
-    msgs_.insert_or_assign(o, std::move(s));
+    Slot& slot = cache(m);
+    slot.msg = std::move(m);
   }
 }
 

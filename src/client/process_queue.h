@@ -120,7 +120,11 @@ class ProcessQueue {
   void account(const MessageExt& m, int sign) {
     body_bytes_ += sign * static_cast<std::int64_t>(m.body.size());
   }
-  void cache(QueueOffset o, Slot slot);
+  // Whether offset `o` is cached (in either set).
+  bool known(QueueOffset o) const;
+  // Caches `m`'s offset and body size (an offset not known yet); the caller may keep the message
+  // in the returned slot.
+  Slot& cache(const MessageExt& m);
 
   const MessageQueue mq_;
   const QueueOffset start_offset_;
