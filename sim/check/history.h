@@ -313,6 +313,10 @@ struct History {
   void record_error_log(LogLine line);
 };
 
+// How far apart the runner's observers look at the nodes (virtual time; sim/scenario/runner.cc):
+// a route, take or commit is recorded at most this long after it happened.
+inline constexpr Duration kObserveEvery = std::chrono::milliseconds(250);
+
 // Milliseconds since the simulation's epoch, for messages.
 std::int64_t ms_of(MonoTime t);
 

@@ -7,9 +7,18 @@
 // producers' sends interleave as they arrive). The promise needs an orderly consumer
 // (MessageListenerOrderly): a concurrent one may redeliver through its retry topic out of order,
 // so a workload marks its sends ordered only when its consumers consume orderly.
+//
+// A key's order holds while its queue stays put. When the producer's route of the topic changes
+// (a broker group leaves or returns, queues are added), the key hashes to another queue, and what
+// waits in the old queue may be consumed after what the new one took: RocketMQ's ordered messages
+// promise no more. So a reorder of two messages stored in different queues, with a change of the
+// producer's route (History::routes) between their sends, is excused and counted
+// (moved_reorders); one in the same queue, or across queues with no route change between (a
+// selector that ignores the key), is a violation.
+//
 // Judged per group, and per consumer in broadcast groups (History::audience). settings.per_key_order:
 // unset judges ordered sends; true judges every acknowledged send; false counts, never fails.
-// Figures: ordered_acked, keys, reorders.
+// Figures: ordered_acked, keys, reorders (violations), moved_reorders (excused).
 #pragma once
 
 #include "sim/check/history.h"

@@ -30,8 +30,6 @@ std::string RunOutcome::first_failure() const {
 
 namespace {
 
-// How often the observers look at the nodes (virtual time): fine enough for bounds of seconds.
-constexpr Duration kWatchEvery = std::chrono::milliseconds(250);
 
 // A client to add or stop at a virtual time.
 struct ClientStep {
@@ -110,7 +108,7 @@ RunOutcome run_captured(const Scenario& s, std::uint64_t seed, LogCapture& captu
   const std::vector<FaultStep> fault_steps = fault_timeline(s);
   const std::vector<ClientStep> clients = client_steps(s);
   // Observers of the nodes' state, recording into the History what the checkers judge.
-  Watch watch(kWatchEvery);
+  Watch watch(check::kObserveEvery);  // fine enough for bounds of seconds
   RouteObserver route_observer(c, nodes, out.history);
   watch.add([&](MonoTime now) { route_observer(now); });
   OffsetObserver offsets(c, out.history);
