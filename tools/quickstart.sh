@@ -46,11 +46,17 @@ done
 
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
-# A port in 20000..59999 nobody accepts on (nor on port + 1, the broker's HA port).
+# A port nobody accepts on (nor on port + 1, the broker's HA port), from 20000 up to the kernel's
+# ephemeral range (32768 on Linux by default): a port in that range may be the local end of
+# someone's outgoing connection, which a probe does not see and which makes the daemon's bind
+# fail with "address in use" (seen when tests run in parallel).
 free_port() {
-  local p _
+  local p _ lo=60000 span
+  [ -r /proc/sys/net/ipv4/ip_local_port_range ] && read -r lo _ < /proc/sys/net/ipv4/ip_local_port_range
+  span=$(( lo - 1 - 20000 ))
+  [ "$span" -ge 1000 ] || span=40000  # an odd ephemeral range: fall back to 20000..59999
   for _ in $(seq 1 200); do
-    p=$(( 20000 + (RANDOM * 32768 + RANDOM) % 40000 ))
+    p=$(( 20000 + (RANDOM * 32768 + RANDOM) % span ))
     if ! port_open "$p" && ! port_open $((p + 1)); then echo "$p"; return 0; fi
   done
   die "found no free port"
