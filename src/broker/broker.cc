@@ -35,6 +35,8 @@ BrokerConfig Broker::resolve(Runtime& rt, BrokerConfig config) {
                store_host.ok() ? "" : store_host.error().to_string());
   config.store.store_host = *store_host;
   config.store.flush_mode = config.flush_disk_type;
+  // SendProcessor decodes its header straight from a binary header's bytes (no extFields map).
+  config.rpc.raw_ext_fields_requests = {rc::SEND_MESSAGE_V2, rc::SEND_BATCH_MESSAGE};
   FERRY_ASSERT(config.default_topic_queue_nums > 0, "defaultTopicQueueNums {}", config.default_topic_queue_nums);
   return config;
 }

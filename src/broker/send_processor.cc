@@ -139,8 +139,12 @@ std::variant<SendProcessor::Target, RemotingCommand> SendProcessor::route(
 }
 
 Task<Reply> SendProcessor::process(RequestContext ctx) {
-  // The request is this processor's: its header strings move into `h`, not copied.
-  auto h = SendMessageRequestHeader::from_request(ctx.request.code, std::move(ctx.request.ext_fields));
+  // The request is this processor's: its header strings move into `h`, not copied; a binary
+  // header's fields kept raw (RpcOptions::raw_ext_fields_requests) are read without a map.
+  auto h = ctx.request.raw_ext_fields.empty()
+               ? SendMessageRequestHeader::from_request(ctx.request.code, std::move(ctx.request.ext_fields))
+               : SendMessageRequestHeader::from_request_binary(
+                     ctx.request.code, Bytes(ctx.request.raw_ext_fields.data(), ctx.request.raw_ext_fields.size()));
   if (!h) co_return bad_header(ctx.request, h.error());
   auto routed = route(ctx.request, *h);
   if (auto* err = std::get_if<RemotingCommand>(&routed)) co_return std::move(*err);
@@ -320,7 +324,11 @@ Task<Reply> SendProcessor::finish(RemotingCommand request, store::PutResult put,
   rh.msg_region = config_.region_id;
   rh.trace_on = config_.trace_on ? "true" : "false";
   RemotingCommand out = reply(request, result_code, remark);
-  out.ext_fields = std::move(rh).to_fields();
+  if (request.serialize_type == remoting::SerializeType::rocketmq) {
+    rh.to_binary(out.raw_ext_fields);  // written as they are; a map would only be walked once
+  } else {
+    out.ext_fields = std::move(rh).to_fields();
+  }
   co_return out;
 }
 

@@ -52,6 +52,7 @@ struct ClientConfig {
   static remoting::RpcOptions default_rpc_options() {
     remoting::RpcOptions o;
     o.request_header = remoting::SerializeType::rocketmq;
+    o.raw_ext_fields_replies = true;  // send replies are decoded straight from the bytes
     return o;
   }
 

@@ -128,7 +128,8 @@ Task<Producer::Outcome> Producer::attempt_once(const PreparedMessage& m, Message
     r.queue = mq;
     co_return Outcome{std::move(r), false};
   }
-  Result<remoting::RemotingCommand> reply = co_await ci_.rpc().invoke(*addr, std::move(req), timeout);
+  Result<remoting::RemotingCommand> reply =
+      co_await ci_.rpc().invoke(*addr, std::move(req), timeout, remoting::RpcPeer::ReplyFields::raw);
   if (!reply.ok()) co_return Outcome{with_context(broker_where(mq.broker_name, *addr), std::move(reply).error()), true};
   Result<SendResult> r = parse_send_reply(*reply, m, mq, *addr, request_code);
   const bool retry = !r.ok() && retryable_reply(reply_code_of(r.error()));

@@ -85,7 +85,13 @@ remoting::RemotingCommand build_send_request(const PreparedMessage& m, const Mes
   h.batch = m.batch;
   h.max_reconsume_times = m.max_reconsume_times;
   remoting::RemotingCommand req = remoting::make_request(m.batch ? rc::SEND_BATCH_MESSAGE : rc::SEND_MESSAGE_V2, 0);
-  req.ext_fields = std::move(h).to_fields_v2();
+  // Straight into the binary header's entry form: no map of strings is built (the RPC layer
+  // builds one only for a signing hook or a JSON header). Room for the strings, and for the
+  // 14 entries' lengths, names and numbers.
+  constexpr std::size_t kSendHeaderFixedBytes = 14 * (remoting::kBinaryExtEntryMinBytes + 1) + 64;
+  req.raw_ext_fields.reserve(kSendHeaderFixedBytes + h.producer_group.size() + h.topic.size() + h.default_topic.size() +
+                             (h.properties ? h.properties->size() : 0));
+  h.to_binary_v2(req.raw_ext_fields);
   if (m.body && !m.body->empty()) req.body_views.emplace_back(m.body, Bytes(m.body->data(), m.body->size()));
   return req;
 }
@@ -100,7 +106,10 @@ Result<SendResult> parse_send_reply(const remoting::RemotingCommand& reply, cons
     case code::SLAVE_NOT_AVAILABLE: out.status = SendStatus::SLAVE_NOT_AVAILABLE; break;
     default: return reply_error(broker_where(mq.broker_name, broker_addr), request_code, reply);
   }
-  Result<remoting::SendMessageResponseHeader> h = remoting::SendMessageResponseHeader::from_fields(reply.ext_fields);
+  Result<remoting::SendMessageResponseHeader> h =
+      reply.raw_ext_fields.empty()
+          ? remoting::SendMessageResponseHeader::from_fields(reply.ext_fields)
+          : remoting::SendMessageResponseHeader::from_binary(Bytes(reply.raw_ext_fields.data(), reply.raw_ext_fields.size()));
   if (!h.ok()) {
     return Error(Errc::corrupt, fmt::format("{} sent a malformed send reply: {}", broker_where(mq.broker_name, broker_addr),
                                             h.error().detail));

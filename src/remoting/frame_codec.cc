@@ -66,7 +66,7 @@ Status check_frame_length(std::int32_t total_len, std::size_t frame_bytes_max) {
   return {};
 }
 
-Result<RemotingCommand> decode_frame_payload(Bytes payload) {
+Result<RemotingCommand> decode_frame_payload(Bytes payload, std::span<const std::int32_t> raw_requests, bool raw_replies) {
   if (payload.size() < kMarkedHeaderLenBytes) {
     return Error(Errc::corrupt, fmt::format("frame of {} bytes has no header-length field",
                                             payload.size()));
@@ -87,7 +87,7 @@ Result<RemotingCommand> decode_frame_payload(Bytes payload) {
   if (type == static_cast<std::uint32_t>(SerializeType::json)) {
     cmd = read_json_header(as_text(header));
   } else if (type == static_cast<std::uint32_t>(SerializeType::rocketmq)) {
-    cmd = read_binary_header(header);
+    cmd = read_binary_header(header, raw_requests, raw_replies);
   }
   if (!cmd) return cmd;
   cmd->body.assign(body.begin(), body.end());

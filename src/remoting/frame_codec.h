@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "remoting/frame_format.h"
@@ -37,7 +38,9 @@ Status check_frame_length(std::int32_t total_len, std::size_t frame_bytes_max);
 // Decodes the `totalLen` bytes that follow the length field: markedHeaderLen, header, body.
 // Errors (Errc::corrupt): fewer than 4 bytes, a header length beyond the payload, an unknown
 // serialize type, or the header decoder's error (header_json.h, header_binary.h).
-Result<RemotingCommand> decode_frame_payload(Bytes payload);
+// `raw_requests`, `raw_replies`: whose binary-header extFields stay raw (read_binary_header).
+Result<RemotingCommand> decode_frame_payload(Bytes payload, std::span<const std::int32_t> raw_requests = {},
+                                             bool raw_replies = false);
 
 // Decodes exactly one whole frame, length field included. Errors: as check_frame_length() and
 // decode_frame_payload(), and Errc::corrupt when `frame` is shorter or longer than its totalLen

@@ -10,7 +10,8 @@
 
 namespace ferry::remoting {
 
-FrameDecoder::FrameDecoder(std::size_t frame_bytes_max) : frame_bytes_max_(frame_bytes_max) {
+FrameDecoder::FrameDecoder(std::size_t frame_bytes_max, std::vector<std::int32_t> raw_requests, bool raw_replies)
+    : frame_bytes_max_(frame_bytes_max), raw_requests_(std::move(raw_requests)), raw_replies_(raw_replies) {
   FERRY_ASSERT(frame_bytes_max >= kFramePrefixBytes, "frame_bytes_max {} cannot hold a frame",
                frame_bytes_max);
   FERRY_ASSERT_LE(frame_bytes_max, std::size_t{0x7FFF'FFFF});
@@ -76,7 +77,7 @@ Result<std::optional<RemotingCommand>> FrameDecoder::next() {
 
   const std::size_t frame_bytes = **front;
   const Bytes payload(buf_.data() + begin_ + kLengthFieldBytes, frame_bytes - kLengthFieldBytes);
-  auto cmd = decode_frame_payload(payload);
+  auto cmd = decode_frame_payload(payload, raw_requests_, raw_replies_);
   if (!cmd) return fail(std::move(cmd).error());
   begin_ += frame_bytes;
   space_offered_ = 0;

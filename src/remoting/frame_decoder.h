@@ -35,7 +35,9 @@ namespace ferry::remoting {
 
 class FrameDecoder {
  public:
-  explicit FrameDecoder(std::size_t frame_bytes_max = kFrameBytesMaxDefault);
+  // `raw_requests`, `raw_replies`: whose binary-header extFields stay raw (read_binary_header).
+  explicit FrameDecoder(std::size_t frame_bytes_max = kFrameBytesMaxDefault, std::vector<std::int32_t> raw_requests = {},
+                        bool raw_replies = false);
 
   // Appends `bytes` to the buffer. Errors: the sticky decode error if next() failed before;
   // Errc::busy if a complete frame is waiting (call next() until it returns nullopt first).
@@ -68,6 +70,8 @@ class FrameDecoder {
   Error fail(Error e);
 
   std::size_t frame_bytes_max_;
+  std::vector<std::int32_t> raw_requests_;
+  bool raw_replies_ = false;
   // buf_[begin_, end_) is received and not yet consumed; buf_[end_, size) is room for more (the
   // vector's size is kept, not shrunk, so room is not zero-filled again on every read).
   std::vector<std::uint8_t> buf_;

@@ -37,6 +37,14 @@ struct RemotingCommand {
   // absent.
   std::optional<std::string> remark;
   ExtFields ext_fields;
+  // The extFields in the binary header's wire form (int16 keyLen | key | int32 valueLen | value,
+  // repeated), instead of `ext_fields`: kept by a receiver that decodes the typed header straight
+  // from them (header_binary.h: read_binary_header's raw_requests, HeaderTable::decode_binary),
+  // or written by a sender that encoded its typed header straight into them
+  // (HeaderTable::encode_binary). At most one of the two is non-empty; code that reads the map
+  // calls materialize_ext_fields() first (the RPC layer does before a request guard or an
+  // outgoing hook, and the JSON header writer on its own copy).
+  std::vector<std::uint8_t> raw_ext_fields;
   std::vector<std::uint8_t> body;
   // The rest of the body, after `body`, as views pinning file ranges (see above).
   std::vector<FileView> body_views;

@@ -83,6 +83,37 @@ int on_command(const RemotingCommand& cmd) {
          try_bodies(cmd.body);
 }
 
+// The broker keeps a send's binary extFields raw and decodes its header straight from them
+// (read_binary_header's raw_requests, HeaderTable::decode_binary); the client encodes its header
+// straight into that form (encode_binary). Both must mean what the map forms mean.
+void check_raw_fields(Bytes header, const RemotingCommand& mapped) {
+  const std::int32_t code = mapped.code;
+  auto raw = read_binary_header(header, std::span<const std::int32_t>(&code, 1));
+  FERRY_ASSERT(raw.ok(), "a header read with the map fails raw: {}", raw.error().to_string());
+  RemotingCommand back = *raw;
+  FERRY_ASSERT(materialize_ext_fields(back).ok() && back == mapped, "raw extFields read back to another command");
+  if (raw->raw_ext_fields.empty()) return;  // a reply, no fields, or more than kExtFieldsMax
+  const Bytes entries(raw->raw_ext_fields.data(), raw->raw_ext_fields.size());
+  const auto from_raw = SendMessageRequestHeader::from_request_binary(request_code::SEND_MESSAGE_V2, entries);
+  const auto from_map = SendMessageRequestHeader::from_fields_v2(mapped.ext_fields);
+  FERRY_ASSERT(from_raw.ok() == from_map.ok(), "raw send header decode {} where the map's {}", from_raw.ok() ? "passes" : "fails",
+               from_map.ok() ? "passes" : "fails");
+  if (!from_map.ok()) {
+    FERRY_ASSERT(from_raw.error().to_string() == from_map.error().to_string(), "raw decode says '{}', the map's '{}'",
+                 from_raw.error().to_string(), from_map.error().to_string());
+    return;
+  }
+  FERRY_ASSERT(*from_raw == *from_map, "raw send header decode disagrees with the map's");
+  std::vector<std::uint8_t> encoded;
+  from_map->to_binary_v2(encoded);
+  auto reread = read_binary_ext_fields(Bytes(encoded.data(), encoded.size()));
+  FERRY_ASSERT(reread.ok() && *reread == from_map->to_fields_v2(), "binary send header encode disagrees with the map's");
+  const auto pull_raw = PullMessageRequestHeader::fields().decode_binary(entries);
+  const auto pull_map = PullMessageRequestHeader::from_fields(mapped.ext_fields);
+  FERRY_ASSERT(pull_raw.ok() == pull_map.ok() && (!pull_raw.ok() || *pull_raw == *pull_map),
+               "raw pull header decode disagrees with the map's");
+}
+
 }  // namespace
 
 int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
@@ -115,6 +146,7 @@ int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
   }
   if (auto cmd = read_binary_header(in)) {
     check_round_trip(*cmd);
+    check_raw_fields(in, *cmd);
     ++decoded;
   }
   decoded += try_bodies(in);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "remoting/decimal_text.h"
+#include "remoting/header_binary.h"
 #include "remoting/header/broker_registration_header.h"
 #include "remoting/header/client_header.h"
 #include "remoting/header/consumer_offset_header.h"
@@ -121,8 +122,67 @@ TEST(SendMessageHeader, ErrorsNameTheField) {
   EXPECT_EQ(r.error().detail, "SendMessageRequestHeaderV2: field k = \"yes\" is not a boolean");
 }
 
+// The binary entry form of a map, as a peer would put it on the wire (in the map's order).
+std::vector<std::uint8_t> entries_of(const ExtFields& f) {
+  std::vector<std::uint8_t> out;
+  for (const auto& [k, v] : f) append_binary_ext_field(out, k, v);
+  return out;
+}
+
+Result<SendMessageRequestHeader> from_entries(const std::vector<std::uint8_t>& e, std::int32_t code = request_code::SEND_MESSAGE_V2) {
+  return SendMessageRequestHeader::from_request_binary(code, Bytes(e.data(), e.size()));
+}
+
+TEST(SendMessageHeader, DecodesStraightFromBinaryEntriesAsFromTheMap) {
+  const SendMessageRequestHeader h = sample_send();
+  std::vector<std::uint8_t> encoded;
+  h.to_binary_v2(encoded);
+  EXPECT_EQ(encoded, entries_of(h.to_fields_v2())) << "encode_binary writes what the map would";
+  EXPECT_EQ(*from_entries(encoded), h);
+  EXPECT_EQ(*from_entries(encoded, request_code::SEND_BATCH_MESSAGE), h);
+  EXPECT_FALSE(from_entries(encoded, request_code::SEND_MESSAGE).ok()) << "V1 names expected";
+  EXPECT_EQ(*from_entries(entries_of(h.to_fields()), request_code::SEND_MESSAGE), h);
+
+  // Another order, a field nobody knows, and a key twice (the map keeps the last value).
+  ExtFields shuffled{{"zz", "ignored"}, {"i", "KEYS\x01k"}, {"b", "Other"}};
+  for (const auto& [k, v] : h.to_fields_v2()) {
+    if (k != "i") shuffled.append_absent(k, v);
+  }
+  std::vector<std::uint8_t> e = entries_of(shuffled);
+  append_binary_ext_field(e, "i", *h.properties);
+  SendMessageRequestHeader expected = h;
+  expected.topic = "T";  // "b" came twice: the second (sample's) value counts
+  ASSERT_TRUE(from_entries(e).ok()) << from_entries(e).error().to_string();
+  EXPECT_EQ(*from_entries(e), expected);
+}
+
+TEST(SendMessageHeader, BinaryDecodeErrorsAreTheMapsErrors) {
+  ExtFields f = sample_send().to_fields_v2();
+  f.erase("b");
+  auto r = from_entries(entries_of(f));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().detail, "SendMessageRequestHeaderV2: missing field b");
+  f = sample_send().to_fields_v2();
+  f.set("e", "3x");
+  f.set("k", "yes");
+  r = from_entries(entries_of(f));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().detail, "SendMessageRequestHeaderV2: field e = \"3x\" is not an int32") << "the first in table order";
+
+  // Entries that do not read are corrupt, as read_binary_header says.
+  std::vector<std::uint8_t> e = entries_of(sample_send().to_fields_v2());
+  e.pop_back();
+  r = from_entries(e);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, Errc::corrupt);
+  EXPECT_NE(r.error().detail.find("exceeds the"), std::string::npos) << r.error().detail;
+}
+
 TEST(SendMessageHeader, Reply) {
   SendMessageResponseHeader h{"AABB,CCDD", QueueId(3), QueueOffset(42), "tx", "DefaultRegion", "true"};
+  std::vector<std::uint8_t> encoded;
+  h.to_binary(encoded);
+  EXPECT_EQ(encoded, entries_of(h.to_fields()));
   expect_round_trip(h, ExtFields{{"msgId", "AABB,CCDD"}, {"queueId", "3"}, {"queueOffset", "42"},
                                  {"transactionId", "tx"}, {"MSG_REGION", "DefaultRegion"},
                                  {"TRACE_ON", "true"}});

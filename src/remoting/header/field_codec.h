@@ -29,6 +29,10 @@
 // each also inside a std::optional. Values are text the way Java peers write them: integers in
 // decimal, booleans "true"/"false" (any case when read).
 //
+// The same table reads and writes the binary header's extFields bytes directly
+// (decode_binary / encode_binary, for RemotingCommand::raw_ext_fields: no map on a hot path),
+// with the same results as the map forms.
+//
 // Decoding reads every field in table order, records the first problem only and returns it
 // (Errc::invalid_argument), naming the header and the field:
 //   "PullMessageRequestHeader: missing field queueId"
@@ -43,10 +47,12 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "common/offsets.h"
 #include "remoting/decimal_text.h"
 #include "remoting/ext_fields.h"
+#include "remoting/header_binary.h"
 #include "runtime/assert.h"
 #include "runtime/result.h"
 
@@ -59,25 +65,25 @@ struct FieldText;
 template <>
 struct FieldText<std::string> {
   static constexpr std::string_view kType = "a string";
-  static std::optional<std::string> parse(const std::string& text) { return text; }
+  static std::optional<std::string> parse(std::string_view text) { return std::string(text); }
   static std::string format(const std::string& v) { return v; }
 };
 template <>
 struct FieldText<std::int32_t> {
   static constexpr std::string_view kType = "an int32";
-  static std::optional<std::int32_t> parse(const std::string& text) { return parse_int32(text); }
+  static std::optional<std::int32_t> parse(std::string_view text) { return parse_int32(text); }
   static std::string format(std::int32_t v) { return std::to_string(v); }
 };
 template <>
 struct FieldText<std::int64_t> {
   static constexpr std::string_view kType = "an int64";
-  static std::optional<std::int64_t> parse(const std::string& text) { return parse_int64(text); }
+  static std::optional<std::int64_t> parse(std::string_view text) { return parse_int64(text); }
   static std::string format(std::int64_t v) { return std::to_string(v); }
 };
 template <>
 struct FieldText<bool> {
   static constexpr std::string_view kType = "a boolean";
-  static std::optional<bool> parse(const std::string& text) { return parse_bool(text); }
+  static std::optional<bool> parse(std::string_view text) { return parse_bool(text); }
   static std::string format(bool v) { return v ? "true" : "false"; }
 };
 // QueueId, QueueOffset, PhysicalOffset: the text of their raw number.
@@ -85,7 +91,7 @@ template <typename Tag, typename Rep, bool Arith>
 struct FieldText<ferry::detail::Tagged<Tag, Rep, Arith>> {
   using Typed = ferry::detail::Tagged<Tag, Rep, Arith>;
   static constexpr std::string_view kType = FieldText<Rep>::kType;
-  static std::optional<Typed> parse(const std::string& text) {
+  static std::optional<Typed> parse(std::string_view text) {
     const std::optional<Rep> raw = FieldText<Rep>::parse(text);
     if (!raw) return std::nullopt;
     return Typed(*raw);
@@ -128,17 +134,50 @@ struct FieldValue<std::optional<T>> {
   static constexpr bool kOptional = true;
 };
 
-// Reads fields of one header, keeping the first error met (later reads still run and leave
-// their members at the defaults they had).
+// The first error of one header's decode: a missing or malformed field, named with the header.
+class FieldErrors {
+ public:
+  explicit FieldErrors(std::string_view header_name) : header_name_(header_name) {}
+
+  // Sets `out` from `text`, or records that it is not a `T` (later calls still run and leave
+  // their members at the defaults they had).
+  template <typename T>
+  void parse(std::string_view name, std::string_view text, T& out) {
+    if constexpr (std::is_same_v<T, std::string>) {  // any text is a string: no temporary
+      out.assign(text);
+    } else if constexpr (std::is_same_v<T, std::optional<std::string>>) {
+      out.emplace(text);
+    } else {
+      using Value = typename FieldValue<T>::type;
+      std::optional<Value> v = FieldText<Value>::parse(text);
+      if (!v) {
+        bad(name, text, FieldText<Value>::kType);
+        return;
+      }
+      out = std::move(*v);
+    }
+  }
+  void missing(std::string_view name);
+  void bad(std::string_view name, std::string_view value, std::string_view type);
+
+  // OK, or the first error met.
+  Status status() const;
+
+ private:
+  std::string_view header_name_;
+  std::optional<Error> error_;
+};
+
+// Reads fields of one header from the map, keeping the first error met.
 class FieldReader {
  public:
   FieldReader(const ExtFields& fields, std::string_view header_name)
-      : fields_(fields), header_name_(header_name) {}
+      : fields_(fields), errors_(header_name) {}
   // A reader that moves string values out of `fields` into the header instead of copying them:
   // for a caller that gives the fields up (a processor decoding the request it owns).
   struct MoveStrings {};
   FieldReader(ExtFields& fields, std::string_view header_name, MoveStrings)
-      : fields_(fields), movable_(&fields), header_name_(header_name) {}
+      : fields_(fields), movable_(&fields), errors_(header_name) {}
 
   // Sets `out` from field `name` when it is present and well-formed; see the kinds above.
   template <typename T>
@@ -147,7 +186,7 @@ class FieldReader {
     std::string* movable = movable_ != nullptr ? movable_->find_from(name, cursor_) : nullptr;
     const std::string* text = movable_ != nullptr ? movable : fields_.find_from(name, cursor_);
     if (text == nullptr) {
-      if (presence == FieldPresence::required) missing(name);
+      if (presence == FieldPresence::required) errors_.missing(name);
       return;
     }
     if constexpr (std::is_same_v<Value, std::string>) {
@@ -156,25 +195,16 @@ class FieldReader {
         return;
       }
     }
-    std::optional<Value> v = FieldText<Value>::parse(*text);
-    if (!v) {
-      bad(name, *text, FieldText<Value>::kType);
-      return;
-    }
-    out = std::move(*v);
+    errors_.parse(name, *text, out);
   }
 
   // OK, or the first error met.
-  Status status() const;
+  Status status() const { return errors_.status(); }
 
  private:
-  void missing(std::string_view name);
-  void bad(std::string_view name, const std::string& value, std::string_view type);
-
   const ExtFields& fields_;
   ExtFields* movable_ = nullptr;  // fields_ itself, when strings may move out of it
-  std::string_view header_name_;
-  std::optional<Error> error_;
+  FieldErrors errors_;
   std::size_t cursor_ = 0;  // where the next field is most likely (ExtFields::find_from)
 };
 
@@ -205,6 +235,22 @@ void take_field(ExtFields& f, std::string_view name, FieldPresence presence, T& 
   }
 }
 
+// put_field() into the binary header's entry form (append_binary_ext_field): a string is written
+// from the member itself, never copied into a map first.
+template <typename T>
+void put_binary_field(std::vector<std::uint8_t>& out, std::string_view name, FieldPresence presence, const T& value) {
+  if constexpr (FieldValue<T>::kOptional) {
+    if (value) put_binary_field(out, name, FieldPresence::optional, *value);
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    append_binary_ext_field(out, name, value);
+  } else {
+    if constexpr (std::is_same_v<T, bool>) {
+      if (presence == FieldPresence::only_if_true && !value) return;
+    }
+    append_binary_ext_field(out, name, FieldText<T>::format(value));
+  }
+}
+
 // A header's fields in wire order, and the header's name for errors.
 template <typename Header, typename... Fields>
 class HeaderTable {
@@ -222,6 +268,64 @@ class HeaderTable {
   [[nodiscard]] Result<Header> decode(ExtFields&& f) const {
     FieldReader r(f, name_, FieldReader::MoveStrings{});
     return read_all(r);
+  }
+
+  // The header from a binary header's extFields entries (RemotingCommand::raw_ext_fields),
+  // without the map: the same header, or the same first error, as decode() of the map those
+  // entries make (a key met twice counts with its last value; keys of no row are skipped).
+  // Malformed entries: Errc::corrupt, as read_binary_header() reports them.
+  [[nodiscard]] Result<Header> decode_binary(Bytes entries) const {
+    constexpr std::size_t kRows = sizeof...(Fields);
+    const std::array<std::string_view, kRows> names = row_names();
+    std::array<std::optional<std::string_view>, kRows> found{};
+    std::size_t expect = 0;  // the row the next entry most likely fills: writers go in table order
+    std::size_t entries_seen = 0;
+    BinaryExtFieldsReader r(entries);
+    BinaryExtFieldsReader::Entry e;
+    while (r.next(e)) {
+      if (++entries_seen > kExtFieldsMax) {  // the map's bound counts distinct keys: let it judge
+        Result<ExtFields> map = read_binary_ext_fields(entries);
+        if (!map) return std::move(map).error();
+        return decode(std::move(*map));
+      }
+      std::size_t row = expect < kRows && same_key(names[expect], e.key) ? expect : kRows;
+      for (std::size_t i = 0; row == kRows && i < kRows; ++i) {
+        if (same_key(names[i], e.key)) row = i;
+      }
+      if (row == kRows) continue;
+      found[row] = e.value;
+      expect = row + 1;
+    }
+    if (r.failed()) return r.error();
+    Header h;
+    FieldErrors errors(name_);
+    std::size_t row = 0;
+    std::apply(
+        [&](const auto&... field) {
+          (
+              [&] {
+                const std::optional<std::string_view>& text = found[row++];
+                if (text) {
+                  errors.parse(field.name, *text, h.*field.member);
+                } else if (field.presence == FieldPresence::required) {
+                  errors.missing(field.name);
+                }
+              }(),
+              ...);
+        },
+        fields_);
+    FERRY_TRY(errors.status());
+    return h;
+  }
+
+  // Appends the fields, in table order, to `out` in the binary header's entry form (for
+  // RemotingCommand::raw_ext_fields): what encode() gives, without the map.
+  void encode_binary(const Header& h, std::vector<std::uint8_t>& out) const {
+#ifndef NDEBUG
+    FERRY_ASSERT(names_distinct(), "header table {} names a field twice", name_);
+#endif
+    std::apply([&](const auto&... field) { (put_binary_field(out, field.name, field.presence, h.*field.member), ...); },
+               fields_);
   }
 
   // The fields in table order.
@@ -261,9 +365,17 @@ class HeaderTable {
     return f;
   }
 
+  // Names compared by length and first byte before the rest: V2 names are one letter.
+  static bool same_key(std::string_view a, std::string_view b) {
+    return a.size() == b.size() && (a.empty() || (a[0] == b[0] && a.substr(1) == b.substr(1)));
+  }
+
+  std::array<std::string_view, sizeof...(Fields)> row_names() const {
+    return std::apply([](const auto&... field) { return std::array<std::string_view, sizeof...(Fields)>{field.name...}; }, fields_);
+  }
+
   bool names_distinct() const {
-    const std::array<std::string_view, sizeof...(Fields)> names =
-        std::apply([](const auto&... field) { return std::array<std::string_view, sizeof...(Fields)>{field.name...}; }, fields_);
+    const std::array<std::string_view, sizeof...(Fields)> names = row_names();
     for (std::size_t i = 0; i < names.size(); ++i) {
       for (std::size_t j = i + 1; j < names.size(); ++j) {
         if (names[i] == names[j]) return false;

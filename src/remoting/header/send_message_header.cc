@@ -33,4 +33,10 @@ Result<SendMessageRequestHeader> SendMessageRequestHeader::from_request(std::int
   return fields(*v).decode(std::move(f));
 }
 
+Result<SendMessageRequestHeader> SendMessageRequestHeader::from_request_binary(std::int32_t code, Bytes entries) {
+  Result<Version> v = version_of(code);
+  if (!v) return std::move(v).error();
+  return fields(*v).decode_binary(entries);
+}
+
 }  // namespace ferry::remoting

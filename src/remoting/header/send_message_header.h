@@ -15,10 +15,12 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/offsets.h"
 #include "remoting/ext_fields.h"
 #include "remoting/header/field_codec.h"
+#include "runtime/bytes.h"
 #include "runtime/result.h"
 
 namespace ferry::remoting {
@@ -76,6 +78,11 @@ struct SendMessageRequestHeader {
   static Result<SendMessageRequestHeader> from_request(std::int32_t code, const ExtFields& f);
   // The same, moving the string values out of `f` (a processor decoding the request it owns).
   static Result<SendMessageRequestHeader> from_request(std::int32_t code, ExtFields&& f);
+  // The same from the request's extFields in the binary header's entry form
+  // (RemotingCommand::raw_ext_fields); malformed entries are Errc::corrupt.
+  static Result<SendMessageRequestHeader> from_request_binary(std::int32_t code, Bytes entries);
+  // The V2 fields appended to `out` in the binary header's entry form (for raw_ext_fields).
+  void to_binary_v2(std::vector<std::uint8_t>& out) const { fields(Version::v2).encode_binary(*this, out); }
   // The rvalue forms move the header's strings into the fields.
   ExtFields to_fields() const& { return fields(Version::v1).encode(*this); }
   ExtFields to_fields() && { return fields(Version::v1).encode(std::move(*this)); }
@@ -107,8 +114,12 @@ struct SendMessageResponseHeader {
   static Result<SendMessageResponseHeader> from_fields(const ExtFields& f) {
     return fields().decode(f);
   }
+  // The same from the reply's extFields in the binary header's entry form (raw_ext_fields).
+  static Result<SendMessageResponseHeader> from_binary(Bytes entries) { return fields().decode_binary(entries); }
   ExtFields to_fields() const& { return fields().encode(*this); }
   ExtFields to_fields() && { return fields().encode(std::move(*this)); }
+  // The fields appended to `out` in the binary header's entry form (for raw_ext_fields).
+  void to_binary(std::vector<std::uint8_t>& out) const { fields().encode_binary(*this, out); }
 
   bool operator==(const SendMessageResponseHeader&) const = default;
 };

@@ -21,7 +21,7 @@ Channel::Channel(Runtime& rt, std::unique_ptr<Connection> conn, Handler& handler
       id_(id),
       peer_(conn_->peer()),
       peer_text_(peer_.to_string()),
-      decoder_(opts.frame_bytes_max),
+      decoder_(opts.frame_bytes_max, opts.raw_ext_fields_requests, opts.raw_ext_fields_replies),
       last_active_(rt.now()),
       writable_(rt.executor()),
       space_(rt.executor()) {

@@ -44,7 +44,8 @@ Task<Result<std::shared_ptr<Channel>>> RpcClient::channel(std::string addr, Dura
   co_return after.channel;
 }
 
-Task<Result<RemotingCommand>> RpcClient::invoke(std::string addr, RemotingCommand request, Duration timeout) {
+Task<Result<RemotingCommand>> RpcClient::invoke(std::string addr, RemotingCommand request, Duration timeout,
+                                                ReplyFields fields) {
   const MonoTime start = rt_.now();
   const std::shared_ptr<const bool> alive = alive_token();
   auto ch = co_await channel(addr, timeout);
@@ -54,7 +55,7 @@ Task<Result<RemotingCommand>> RpcClient::invoke(std::string addr, RemotingComman
   if (left <= Duration::zero()) {
     co_return Error(Errc::timed_out, "connecting to " + addr + " used the whole timeout");
   }
-  co_return co_await invoke_on(*ch, std::move(request), left);
+  co_return co_await invoke_on(*ch, std::move(request), left, fields);
 }
 
 Task<void> RpcClient::run_async(RpcClient* self, std::string addr, RemotingCommand request,

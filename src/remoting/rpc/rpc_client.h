@@ -26,7 +26,9 @@ class RpcClient final : public RpcPeer {
   ~RpcClient() override;
 
   // Sends `request` to `addr` and waits for the reply (at most `timeout`, connecting included).
-  Task<Result<RemotingCommand>> invoke(std::string addr, RemotingCommand request, Duration timeout);
+  // `fields`: RpcPeer::ReplyFields (the map unless the caller decodes raw fields).
+  Task<Result<RemotingCommand>> invoke(std::string addr, RemotingCommand request, Duration timeout,
+                                       ReplyFields fields = ReplyFields::map);
   // The same, calling `cb` on the node's loop with the outcome.
   void invoke_async(std::string addr, RemotingCommand request, Duration timeout, Callback cb);
   // Sends without waiting for a reply. Errors: connecting failed, closed.

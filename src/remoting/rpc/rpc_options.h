@@ -4,6 +4,7 @@
 #include <cstddef>
 
 #include <optional>
+#include <vector>
 
 #include "remoting/frame_format.h"
 #include "runtime/time.h"
@@ -41,6 +42,15 @@ struct RpcOptions {
   // it costs both sides less per request than JSON (docs/benchmarks.md, "Where the time goes"),
   // and every RocketMQ server since 4.0 reads both.
   std::optional<SerializeType> request_header;
+  // Server: request codes whose processors decode their typed header straight from a binary
+  // header's extFields bytes (RemotingCommand::raw_ext_fields; header_binary.h), so that no map
+  // is built for them. A request guard and an outgoing hook still see the map (RpcPeer builds it
+  // first). The broker lists its sends.
+  std::vector<std::int32_t> raw_ext_fields_requests;
+  // Calls: replies keep a binary header's extFields raw until RpcPeer hands them over; a call
+  // that asked for them raw (RpcPeer::ReplyFields::raw: the producer's sends) gets them as they
+  // are, every other call gets the map. Ferry's client library sets it.
+  bool raw_ext_fields_replies = false;
   // Client: how long a connect may take.
   Duration connect_timeout = std::chrono::seconds(3);
   // Server: connections open at once; one accepted over the cap is closed at once (logged,

@@ -2,8 +2,10 @@
 
 #include <exception>
 
+#include "remoting/header_binary.h"
 #include "remoting/request_code.h"
 #include "remoting/response_code.h"
+#include "runtime/assert.h"
 
 namespace ferry::remoting {
 
@@ -37,7 +39,7 @@ std::int32_t RpcPeer::next_opaque() {
 }
 
 Task<Result<RemotingCommand>> RpcPeer::invoke_on(std::shared_ptr<Channel> ch, RemotingCommand request,
-                                                 Duration timeout) {
+                                                 Duration timeout, ReplyFields fields) {
   if (pending_.size() >= opts_.pending_calls_max) {
     co_return Error(Errc::busy, "too many calls awaiting replies (" + std::to_string(pending_.size()) + ")");
   }
@@ -45,7 +47,7 @@ Task<Result<RemotingCommand>> RpcPeer::invoke_on(std::shared_ptr<Channel> ch, Re
   request.opaque = opaque;
   request.flag &= ~(kFlagResponse | kFlagOneway);
   if (opts_.request_header) request.serialize_type = *opts_.request_header;
-  if (outgoing_hook_) outgoing_hook_(request);
+  run_outgoing_hook(request);
   const std::int32_t code = request.code;
   Completion<Result<RemotingCommand>> done(rt_.executor());
   const TimerId timer = rt_.timers().schedule(timeout, [this, opaque, code, timeout, ch] {
@@ -53,7 +55,7 @@ Task<Result<RemotingCommand>> RpcPeer::invoke_on(std::shared_ptr<Channel> ch, Re
                                                    " from " + ch->peer_text() + " within " +
                                                    std::to_string(to_ms(timeout)) + " ms"));
   });
-  pending_.emplace(opaque, PendingCall{done, timer, ch->id(), rt_.now() + timeout});
+  pending_.emplace(opaque, PendingCall{done, timer, ch->id(), rt_.now() + timeout, fields});
   // If the awaiting frame goes away (its task was destroyed), forget the call.
   done.on_abandon([this, opaque] {
     auto it = pending_.find(opaque);
@@ -68,11 +70,20 @@ Task<Result<RemotingCommand>> RpcPeer::invoke_on(std::shared_ptr<Channel> ch, Re
   co_return co_await done.wait();
 }
 
+void RpcPeer::run_outgoing_hook(RemotingCommand& request) const {
+  if (!outgoing_hook_) return;
+  // The hook (signing) reads and edits the map. Raw fields here come from a typed header's
+  // encode_binary, so they always read back.
+  const Status mapped = materialize_ext_fields(request);
+  FERRY_ASSERT(mapped.ok(), "raw extFields of request code {} do not read back: {}", request.code, mapped.error().detail);
+  outgoing_hook_(request);
+}
+
 Task<Status> RpcPeer::invoke_oneway_on(std::shared_ptr<Channel> ch, RemotingCommand request) {
   request.opaque = next_opaque();
   request.flag = (request.flag & ~kFlagResponse) | kFlagOneway;
   if (opts_.request_header) request.serialize_type = *opts_.request_header;
-  if (outgoing_hook_) outgoing_hook_(request);
+  run_outgoing_hook(request);
   co_return co_await ch->send(std::move(request));
 }
 
@@ -82,6 +93,10 @@ void RpcPeer::finish_call(std::int32_t opaque, Result<RemotingCommand> outcome) 
   PendingCall call = std::move(it->second);
   pending_.erase(it);
   rt_.timers().cancel(call.timer);
+  if (outcome.ok() && call.fields == ReplyFields::map) {
+    // Raw fields were checked when the frame was read, so they read back.
+    if (Status mapped = materialize_ext_fields(*outcome); !mapped.ok()) outcome = std::move(mapped).error();
+  }
   call.done.complete(std::move(outcome));
 }
 
@@ -177,7 +192,11 @@ Task<void> RpcPeer::serve(RpcPeer* self, std::shared_ptr<Channel> ch, RemotingCo
                                : self->default_processor_ ? &self->default_processor_
                                                           : nullptr;
   std::optional<std::string> refused;
-  if (self->guard_) refused = self->guard_(*ch, request);
+  if (self->guard_) {
+    // The guard (ACL) reads the map; raw fields were checked when the frame was read.
+    Status mapped = materialize_ext_fields(request);
+    refused = mapped.ok() ? self->guard_(*ch, request) : std::optional<std::string>(mapped.error().detail);
+  }
   if (refused) {
     reply = make_response(request_head, response_code::SYSTEM_ERROR, std::move(*refused));
   } else if (processor == nullptr) {

@@ -63,11 +63,15 @@ class RpcPeer : public Channel::Handler {
   // Replies dropped because they came on a channel other than their call's.
   std::uint64_t misrouted_replies() const { return misrouted_replies_; }
 
+  // How a call wants its reply's extFields: as the map, or (with RpcOptions::raw_ext_fields_replies)
+  // raw as they came in a binary header, for a caller that decodes its typed header from them.
+  enum class ReplyFields : std::uint8_t { map, raw };
+
   // Sends `request` on `ch` (its opaque is replaced by a fresh one) and waits for the reply.
   // Errors: timed_out, closed/reset (the channel closed first), busy (too many pending calls),
   // invalid_argument (frame too large).
   Task<Result<RemotingCommand>> invoke_on(std::shared_ptr<Channel> ch, RemotingCommand request,
-                                          Duration timeout);
+                                          Duration timeout, ReplyFields fields = ReplyFields::map);
   // Sends `request` with the oneway flag; no reply is expected.
   Task<Status> invoke_oneway_on(std::shared_ptr<Channel> ch, RemotingCommand request);
 
@@ -107,6 +111,7 @@ class RpcPeer : public Channel::Handler {
     TimerId timer;
     std::uint64_t channel_id;
     MonoTime deadline;  // when the timer fails the call
+    ReplyFields fields = ReplyFields::map;
   };
   // Runs the request's processor and queues its reply. On a server (pause_reads_while_replies_
   // back_up) a two-way request first waits for room on the channel (Channel::wait_for_room), so
@@ -122,6 +127,8 @@ class RpcPeer : public Channel::Handler {
   std::optional<Duration> late_reply_delay(MonoTime deadline);
   void finish_call(std::int32_t opaque, Result<RemotingCommand> outcome);
   std::int32_t next_opaque();
+  // The outgoing hook, when set, on `request` with its extFields as a map.
+  void run_outgoing_hook(RemotingCommand& request) const;
 
   std::map<std::int32_t, Processor> processors_;
   Processor default_processor_;

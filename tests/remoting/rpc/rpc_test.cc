@@ -11,6 +11,7 @@
 
 #include "remoting/frame_codec.h"
 #include "remoting/frame_decoder.h"
+#include "remoting/header_binary.h"
 #include "remoting/request_code.h"
 #include "remoting/response_code.h"
 #include "remoting/rpc/rpc_client.h"
@@ -373,6 +374,70 @@ TEST_P(Rpc, ConnectionsOverTheCapAreClosedAndTheOthersServed) {
   EXPECT_TRUE(out[4].ok) << "a freed place is taken again: " << out[4].text;
   EXPECT_GE(capped.refused_connections(), 1u);
   capped.stop();
+}
+
+// Raw extFields: a listed request reaches its processor with its binary header's fields unread
+// (RpcOptions::raw_ext_fields_requests), a request guard still sees the map, and a client with
+// raw_ext_fields_replies hands a reply over raw only to a call that asked (ReplyFields::raw).
+struct RawSeen {
+  std::vector<bool> arrived_raw;        // per request, at the processor
+  std::vector<std::string> guard_saw;   // field "k" as the guard read it
+  std::vector<RemotingCommand> replies;  // map call, then raw call
+};
+
+Task<std::optional<RemotingCommand>> raw_echo(RawSeen* seen, RequestContext ctx) {
+  seen->arrived_raw.push_back(!ctx.request.raw_ext_fields.empty());
+  RemotingCommand reply = make_response(ctx.request, response_code::SUCCESS);
+  reply.ext_fields = std::move(ctx.request.ext_fields);
+  reply.raw_ext_fields = std::move(ctx.request.raw_ext_fields);
+  co_return reply;
+}
+
+Task<void> raw_calls(RpcClient* c, std::string addr, RawSeen* seen) {
+  for (const RpcPeer::ReplyFields fields : {RpcPeer::ReplyFields::map, RpcPeer::ReplyFields::raw}) {
+    RemotingCommand r = make_request(kEcho, 0, SerializeType::rocketmq);
+    r.ext_fields.set("k", "v");
+    r.ext_fields.set("topic", "T");
+    Result<RemotingCommand> got = co_await c->invoke(addr, std::move(r), std::chrono::seconds(3), fields);
+    if (got.ok()) seen->replies.push_back(std::move(*got));
+  }
+}
+
+TEST_P(Rpc, RawExtFieldsReachOnlyWhoAskedForThem) {
+  RpcOptions server_opts;
+  server_opts.raw_ext_fields_requests = {kEcho};
+  RpcServer server(h_->peer(), server_opts);
+  RawSeen seen;
+  server.register_processor(kEcho, [&seen](RequestContext ctx) { return raw_echo(&seen, std::move(ctx)); });
+  ASSERT_TRUE(server.start(h_->listen_address(h_->peer())).ok());
+  RpcOptions client_opts;
+  client_opts.raw_ext_fields_replies = true;
+  RpcClient raw_client(h_->rt(), client_opts);
+  ASSERT_TRUE(run(raw_calls(&raw_client, server.local().to_string(), &seen)));
+  EXPECT_EQ(seen.arrived_raw, (std::vector<bool>{true, true}));
+  ASSERT_EQ(seen.replies.size(), 2u);
+  const ExtFields expected{{"k", "v"}, {"topic", "T"}};
+  EXPECT_TRUE(seen.replies[0].raw_ext_fields.empty()) << "a call that did not ask gets the map";
+  EXPECT_EQ(seen.replies[0].ext_fields, expected);
+  EXPECT_TRUE(seen.replies[1].ext_fields.empty());
+  ASSERT_FALSE(seen.replies[1].raw_ext_fields.empty()) << "the call that asked gets the bytes";
+  RemotingCommand mapped = seen.replies[1];
+  ASSERT_TRUE(materialize_ext_fields(mapped).ok());
+  EXPECT_EQ(mapped.ext_fields, expected);
+
+  // With a guard (ACL), the guard reads the map, and so does the processor after it.
+  server.set_request_guard([&seen](const Channel&, const RemotingCommand& r) -> std::optional<std::string> {
+    seen.guard_saw.emplace_back(r.ext_fields.get("k").value_or("(absent)"));
+    return std::nullopt;
+  });
+  seen.replies.clear();
+  ASSERT_TRUE(run(raw_calls(&raw_client, server.local().to_string(), &seen)));
+  EXPECT_EQ(seen.guard_saw, (std::vector<std::string>{"v", "v"}));
+  EXPECT_EQ(seen.arrived_raw, (std::vector<bool>{true, true, false, false}));
+  ASSERT_EQ(seen.replies.size(), 2u);
+  EXPECT_EQ(seen.replies[0].ext_fields, expected);
+  raw_client.shutdown();
+  server.stop();
 }
 
 // A connection that never speaks is closed after idle_timeout; one that does is kept.
