@@ -2,6 +2,7 @@
 // sim/property.h, sim/property/environment.h), outside sim/: the simulator's code is held to the
 // determinism lint.
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -51,12 +52,21 @@ std::string write_replay(const GeneratedRun& run) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   const std::filesystem::path file = std::filesystem::absolute(dir / fmt::format("generated-{:016x}.toml", fnv1a(text)), ec);
-  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  // Written beside it and renamed into place: two test processes sharing the folder (the same
+  // RapidCheck seed, so the same file) never see each other's half-written file.
+  static std::uint64_t written = 0;
+  std::filesystem::path partial = file;
+  partial += fmt::format(".{}.{}.partial", ::getpid(), ++written);
+  std::ofstream out(partial, std::ios::binary | std::ios::trunc);
   out << "# Written by a property test (sim/property.h); replay with:\n";
   out << "#   " << FERRY_MQSIM_PATH << " run " << file.string() << " --seed " << run.seed << "\n";
   out << text;
   out.close();
-  if (!out) return fmt::format("(could not write {}: the scenario follows)\n{}", file.string(), text);
+  if (out) std::filesystem::rename(partial, file, ec);
+  if (!out || ec) {
+    std::filesystem::remove(partial, ec);
+    return fmt::format("(could not write {}: the scenario follows)\n{}", file.string(), text);
+  }
   return fmt::format("{} run {} --seed {}", FERRY_MQSIM_PATH, file.string(), run.seed);
 }
 
