@@ -113,9 +113,14 @@ void append_binary_ext_field(std::vector<std::uint8_t>& out, std::string_view ke
   if (!value.empty()) std::memcpy(p + kBinaryExtEntryMinBytes + key.size(), value.data(), value.size());
 }
 
+void assert_one_ext_fields_form(const RemotingCommand& cmd) {
+  FERRY_ASSERT(cmd.raw_ext_fields.empty() || cmd.ext_fields.empty(), "a command with raw extFields also has {} in its map",
+               cmd.ext_fields.size());
+}
+
 Status materialize_ext_fields(RemotingCommand& cmd) {
   if (cmd.raw_ext_fields.empty()) return {};
-  FERRY_ASSERT(cmd.ext_fields.empty(), "a command with raw extFields also has {} in its map", cmd.ext_fields.size());
+  assert_one_ext_fields_form(cmd);
   Result<ExtFields> fields = read_binary_ext_fields(Bytes(cmd.raw_ext_fields.data(), cmd.raw_ext_fields.size()));
   if (!fields) return std::move(fields).error();
   cmd.ext_fields = std::move(*fields);
@@ -147,8 +152,7 @@ void write_binary_header(const RemotingCommand& cmd, std::vector<std::uint8_t>& 
                    cmd.version <= std::numeric_limits<std::int16_t>::max(),
                "version {} does not fit the binary header's int16", cmd.version);
   const std::string_view remark = cmd.remark ? std::string_view(*cmd.remark) : std::string_view();
-  FERRY_ASSERT(cmd.raw_ext_fields.empty() || cmd.ext_fields.empty(), "a command with raw extFields also has {} in its map",
-               cmd.ext_fields.size());
+  assert_one_ext_fields_form(cmd);
   const std::size_t ext_bytes = cmd.raw_ext_fields.empty() ? ext_fields_bytes(cmd.ext_fields) : cmd.raw_ext_fields.size();
   FERRY_ASSERT_LE(remark.size(), kLength32Max);
   FERRY_ASSERT_LE(ext_bytes, kLength32Max);

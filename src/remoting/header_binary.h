@@ -91,6 +91,9 @@ Result<ExtFields> read_binary_ext_fields(Bytes entries);
 // Precondition (asserted): the key is shorter than 32768 bytes, the value than 2^31.
 void append_binary_ext_field(std::vector<std::uint8_t>& out, std::string_view key, std::string_view value);
 
+// Asserts the invariant of RemotingCommand::raw_ext_fields: not both forms at once.
+void assert_one_ext_fields_form(const RemotingCommand& cmd);
+
 // Turns cmd.raw_ext_fields into cmd.ext_fields (for code that reads the map: a request guard, a
 // signing hook, a JSON header). No-op without raw fields. Errors: read_binary_ext_fields'.
 Status materialize_ext_fields(RemotingCommand& cmd);

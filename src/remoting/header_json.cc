@@ -8,7 +8,6 @@
 #include "remoting/header_binary.h"
 #include "remoting/json/json_text.h"
 #include "remoting/json/json_writer.h"
-#include "runtime/assert.h"
 
 namespace ferry::remoting {
 namespace {
@@ -85,7 +84,7 @@ void write_json_header(const RemotingCommand& cmd, std::vector<std::uint8_t>& ou
   // which read_binary_header checked) are read into a map first: the rare path.
   std::optional<ExtFields> from_raw;
   if (!cmd.raw_ext_fields.empty()) {
-    FERRY_ASSERT(cmd.ext_fields.empty(), "a command with raw extFields also has {} in its map", cmd.ext_fields.size());
+    assert_one_ext_fields_form(cmd);
     from_raw = read_binary_ext_fields(Bytes(cmd.raw_ext_fields.data(), cmd.raw_ext_fields.size())).value();
   }
   for (const auto& [k, v] : from_raw ? *from_raw : cmd.ext_fields) {

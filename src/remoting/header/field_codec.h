@@ -62,10 +62,10 @@ namespace ferry::remoting {
 template <typename T>
 struct FieldText;
 
+// Any text is a string: FieldErrors::parse assigns it in place, so strings have no parse().
 template <>
 struct FieldText<std::string> {
   static constexpr std::string_view kType = "a string";
-  static std::optional<std::string> parse(std::string_view text) { return std::string(text); }
   static std::string format(const std::string& v) { return v; }
 };
 template <>
