@@ -56,7 +56,7 @@ SimNode::SimNode(World& world, NodeId id, std::string name, std::string host, No
       executor_(*this),
       timers_(*this),
       random_(random),
-      logger_(make_node_logger(name_, &clock_)),
+      logger_(std::make_shared<ClockedLogger>(name_, &clock_, world.log_settings())),
       network_(world.net(), id),
       disk_(world, id, world.options().disk, random_.fork()),
       fs_(disk_) {
@@ -67,7 +67,7 @@ SimNode::~SimNode() {
   // The world tears nodes down through crash(); here only what is left (never-started nodes).
   executor_.tasks().destroy_all();
   process_.reset();
-  forget_node_clock(name_, &clock_);  // a line logged after this shows no time, not a dead clock's
+  logger_->forget_clock();  // a line logged after this (the logger may be shared) shows no time
 }
 
 Task<void> SimNode::offload(std::function<void()> fn) {

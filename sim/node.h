@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/log.h"
 #include "runtime/runtime.h"
 #include "sim/clock.h"
 #include "sim/disk/disk.h"
@@ -128,7 +129,7 @@ class SimNode final : public Runtime {
   SimExecutor executor_;
   SimTimers timers_;
   Random random_;
-  std::shared_ptr<spdlog::logger> logger_;
+  std::shared_ptr<ClockedLogger> logger_;
   NodeNetwork network_;
   SimDisk disk_;
   SimFileSystem fs_;

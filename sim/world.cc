@@ -11,8 +11,9 @@ namespace {
 Random fork_for(Random& root) { return root.fork(); }
 }  // namespace
 
-World::World(WorldOptions options)
+World::World(WorldOptions options, LogSettings log)
     : options_((options.check(), options)),
+      log_(std::move(log)),
       root_random_(options_.seed, &trace_),
       control_random_(fork_for(root_random_)),
       buggify_(options_.buggify, fork_for(root_random_)) {

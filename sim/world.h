@@ -30,6 +30,7 @@
 #include <variant>
 #include <vector>
 
+#include "runtime/log.h"
 #include "runtime/random.h"
 #include "runtime/runtime.h"
 #include "runtime/task.h"
@@ -71,7 +72,9 @@ struct TaskRun {
 
 class World {
  public:
-  explicit World(WorldOptions options);
+  // Every node's logger writes to `log`'s sinks at its level (runtime/log.h): the world owns
+  // where its nodes log, so two worlds in one process never share a capture or a clock.
+  explicit World(WorldOptions options, LogSettings log = default_log_settings());
   ~World();
   World(const World&) = delete;
   World& operator=(const World&) = delete;
@@ -126,6 +129,7 @@ class World {
   std::uint64_t events_skipped() const { return events_skipped_; }
   std::size_t events_pending() const { return queue_.size(); }
   const WorldOptions& options() const { return options_; }
+  const LogSettings& log_settings() const { return log_; }
   // The world's control PRNG, for workloads and fault schedules driven by tests.
   Random& random() { return control_random_; }
 
@@ -144,6 +148,7 @@ class World {
   std::string idle_description() const;
 
   WorldOptions options_;
+  LogSettings log_;
   TraceHash trace_;
   Random root_random_;
   Random control_random_;

@@ -18,8 +18,17 @@
 #   broker         store remoting remoting/rpc common runtime
 #   client         remoting remoting/rpc common runtime
 #   client_api     client remoting remoting/rpc common runtime
-#   sim            every component and runtime, never runtime/asio (the simulator drives the
-#                  components through the runtime interfaces, in virtual time)
+#   daemon         what the daemons share: runtime/asio, remoting, remoting/rpc, common, runtime
+#   cli            what the command-line tools share: daemon and what it may include
+# The simulator, bottom-up; none of it includes runtime/asio, daemon or cli:
+#   sim/world      the files directly in sim/, and sim/net, sim/disk: common runtime
+#   sim/history    common runtime
+#   sim/cluster    sim/world sim/history, every component
+#   sim/check      sim/history common runtime (a checker sees the History only)
+#   sim/scenario   sim/check sim/cluster sim/history sim/world, every component
+#   sim/io         sim/scenario and what it may include (files and the environment)
+#   sim/report     sim/scenario sim/check sim/history sim/world common runtime
+#   sim/property   sim/io and what it may include
 # Nothing under src/ or sim/ includes tools/ or tests/. A `#include "name.h"` without a folder is
 # taken as the including file's own layer.
 set -uo pipefail
@@ -38,7 +47,16 @@ namesrv: remoting remoting/rpc common runtime
 broker: store remoting remoting/rpc common runtime
 client: remoting remoting/rpc common runtime
 client_api: client remoting remoting/rpc common runtime
-sim: client_api client broker namesrv store remoting remoting/rpc common runtime
+daemon: runtime/asio remoting remoting/rpc common runtime
+cli: daemon runtime/asio remoting remoting/rpc common runtime
+sim/world: common runtime
+sim/history: common runtime
+sim/cluster: sim/world sim/history client_api client broker namesrv store remoting remoting/rpc common runtime
+sim/check: sim/history common runtime
+sim/scenario: sim/check sim/cluster sim/history sim/world client_api client broker namesrv store remoting remoting/rpc common runtime
+sim/io: sim/scenario sim/check sim/cluster sim/history sim/world client_api client broker namesrv store remoting remoting/rpc common runtime
+sim/report: sim/scenario sim/check sim/history sim/world common runtime
+sim/property: sim/io sim/scenario sim/check sim/cluster sim/history sim/world client_api client broker namesrv store remoting remoting/rpc common runtime
 '
 
 files=()
@@ -50,12 +68,16 @@ out=$(cd "$root" && grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]
   # The layer of a path relative to the root ("src/x/..." or "sim/...") or of an include target.
   function layer_of(path, from_include,   parts, n) {
     n = split(path, parts, "/")
-    if (!from_include) {
-      if (parts[1] == "sim") return "sim"
+    if (!from_include && parts[1] != "sim") {
       if (parts[1] != "src") return ""
       path = substr(path, 5); n = split(path, parts, "/")
     }
     if (n == 1) return "."
+    if (parts[1] == "sim") {
+      # The files directly in sim/ and its net/ and disk/ are the world.
+      if (n == 2 || parts[2] == "net" || parts[2] == "disk") return "sim/world"
+      return "sim/" parts[2]
+    }
     if (parts[1] == "runtime" && parts[2] == "asio" && n > 2) return "runtime/asio"
     if (parts[1] == "remoting" && parts[2] == "rpc" && n > 2) return "remoting/rpc"
     return parts[1]

@@ -81,7 +81,7 @@ if [ "$long" = "1" ]; then
   # prints its shrunk counterexample, RC_PARAMS="reproduce=..." and the mqsim replay line.
   cases=${FERRY_LONG_CASES:-20000}
   step "ordering properties on $cases cases each (--long)"
-  (cd build && RC_PARAMS="max_success=$cases" bin/sim_property_test --gtest_filter='Guarantees.*')
+  (cd build && FERRY_MQSIM="$root/build/bin/mqsim" RC_PARAMS="max_success=$cases" bin/sim_property_test --gtest_filter='Guarantees.*')
   seeds_from=$((fresh + 2))
   step "scenarios on fresh seeds ${seeds_from}..$((seeds_from + 9)) (--long)"
   for f in scenarios/*.toml; do

@@ -1,19 +1,30 @@
 #include "sim/check/checkers.h"
 
+#include <fmt/format.h>
+
 namespace ferry::sim::check {
 
 std::vector<Verdict> run_all_checks(const History& h) {
-  std::vector<Verdict> out = {check_lost_acked(h), check_unexpected(h), check_duplicates(h), check_key_order(h),
-                              check_queue_offsets(h), check_committed_offsets(h), check_orderly_exclusive(h),
-                              check_store_prefix(h)};
-  const CheckSettings& s = h.settings;
-  if (s.failover) out.push_back(check_failover(h, *s.failover));
-  if (s.route_staleness) out.push_back(check_route_staleness(h, *s.route_staleness));
-  if (s.latency_backoff) out.push_back(check_latency_backoff(h, *s.latency_backoff));
-  if (s.offset_persistence) out.push_back(check_offset_persistence(h, *s.offset_persistence));
-  if (s.send_outcomes) out.push_back(check_send_outcomes(h, *s.send_outcomes));
-  // Always, last: the nodes' error-level log lines against the scenario's expected_errors.
-  out.push_back(check_error_logs(h));
+  std::vector<Verdict> out;
+  const CheckerRegistry& registry = checkers();
+  for (const CheckerSpec& c : registry.all()) {
+    if (c.always) {
+      out.push_back(c.judge(h, OptionValues{}));
+      continue;
+    }
+    auto it = h.settings.named.find(c.name);
+    if (it != h.settings.named.end()) out.push_back(c.judge(h, it->second));
+  }
+  for (const auto& [name, options] : h.settings.named) {
+    const CheckerSpec* c = registry.find(name);
+    if (c != nullptr && !c->always) continue;
+    Verdict v;
+    v.name = name;
+    v.passed = false;
+    v.violation(c == nullptr ? fmt::format("the history asks for check {}, which this build does not have", name)
+                             : fmt::format("the history gives options to check {}, which takes none", name));
+    out.push_back(std::move(v));
+  }
   return out;
 }
 

@@ -1,31 +1,18 @@
-// Every checker of a History, in a fixed order: lost-acked, unexpected, duplicates, key-order,
-// queue-offsets, committed-offsets, orderly-exclusive, store-prefix (one file each in sim/check/),
-// then the named checks the settings ask for: failover, route_staleness, latency_backoff,
-// offset_persistence, send_outcomes; last, error-logs (no error-level log line the scenario did
-// not expect). The scenario's rules come from History::settings.
+// Judging a History: every checker of the registry (registry.h) in its order — those that judge
+// every History, and the named checks the History's settings ask for (History::settings.named) —
+// each giving a Verdict. The scenario's rules come from History::settings.
 #pragma once
 
 #include <vector>
 
-#include "sim/check/committed_offsets.h"
-#include "sim/check/duplicates.h"
-#include "sim/check/error_logs.h"
-#include "sim/check/failover.h"
-#include "sim/check/history.h"
-#include "sim/check/key_order.h"
-#include "sim/check/latency_backoff.h"
-#include "sim/check/lost_acked.h"
-#include "sim/check/offset_persistence.h"
-#include "sim/check/orderly_exclusive.h"
-#include "sim/check/queue_offsets.h"
-#include "sim/check/route_staleness.h"
-#include "sim/check/send_outcomes.h"
-#include "sim/check/store_prefix.h"
-#include "sim/check/unexpected.h"
+#include "sim/check/registry.h"
 #include "sim/check/verdict.h"
+#include "sim/history/history.h"
 
 namespace ferry::sim::check {
 
+// A named check the settings ask for that this build has no checker for (a history recorded by
+// another build) gets a failing verdict of its name saying so.
 std::vector<Verdict> run_all_checks(const History& h);
 // True when every verdict passed.
 bool all_passed(const std::vector<Verdict>& verdicts);

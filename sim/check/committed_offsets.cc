@@ -75,4 +75,9 @@ Verdict check_committed_offsets(const History& h) {
   return v;
 }
 
+CheckerSpec committed_offsets_checker() {
+  return CheckerSpec{"committed-offsets", "a broker's committed offsets go back only when a crash of the broker or an event of the group explains it", true, {}, Record::commits | Record::consumers | Record::consumes | Record::events,
+                     [](const History& h, const OptionValues&) { return check_committed_offsets(h); }};
+}
+
 }  // namespace ferry::sim::check

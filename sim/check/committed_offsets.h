@@ -16,8 +16,9 @@
 #pragma once
 
 #include "runtime/time.h"
-#include "sim/check/history.h"
+#include "sim/check/registry.h"
 #include "sim/check/verdict.h"
+#include "sim/history/history.h"
 
 namespace ferry::sim::check {
 
@@ -30,5 +31,8 @@ inline constexpr Duration kObserverSlack = std::chrono::seconds(1);
 inline constexpr Duration kGroupEventReach = std::chrono::seconds(30);
 
 Verdict check_committed_offsets(const History& h);
+
+// The registry's entry (registry.h): runs on every History.
+CheckerSpec committed_offsets_checker();
 
 }  // namespace ferry::sim::check

@@ -46,4 +46,9 @@ Verdict check_duplicates(const History& h) {
   return v;
 }
 
+CheckerSpec duplicates_checker() {
+  return CheckerSpec{"duplicates", "duplicate deliveries, counted; bounded by the scenario's duplicates_max", true, {}, Record::consumes | Record::consumers,
+                     [](const History& h, const OptionValues&) { return check_duplicates(h); }};
+}
+
 }  // namespace ferry::sim::check

@@ -6,11 +6,15 @@
 // different queue positions: a producer retry that stored it twice).
 #pragma once
 
-#include "sim/check/history.h"
+#include "sim/check/registry.h"
 #include "sim/check/verdict.h"
+#include "sim/history/history.h"
 
 namespace ferry::sim::check {
 
 Verdict check_duplicates(const History& h);
+
+// The registry's entry (registry.h): runs on every History.
+CheckerSpec duplicates_checker();
 
 }  // namespace ferry::sim::check

@@ -36,4 +36,9 @@ Verdict check_error_logs(const History& h) {
   return v;
 }
 
+CheckerSpec error_logs_checker() {
+  return CheckerSpec{"error-logs", "no node logged an error the scenario did not expect", true, {}, Records(Record::error_logs),
+                     [](const History& h, const OptionValues&) { return check_error_logs(h); }};
+}
+
 }  // namespace ferry::sim::check

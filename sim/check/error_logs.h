@@ -6,11 +6,15 @@
 // Figures: error_lines (kept and not kept), expected, unexpected, and not_kept when any were.
 #pragma once
 
-#include "sim/check/history.h"
+#include "sim/check/registry.h"
 #include "sim/check/verdict.h"
+#include "sim/history/history.h"
 
 namespace ferry::sim::check {
 
 Verdict check_error_logs(const History& h);
+
+// The registry's entry (registry.h): runs on every History.
+CheckerSpec error_logs_checker();
 
 }  // namespace ferry::sim::check

@@ -109,4 +109,34 @@ Verdict check_failover(const History& h, const FailoverBounds& b) {
   return v;
 }
 
+namespace {
+constexpr Duration kHour = std::chrono::hours(1);
+}  // namespace
+
+CheckerSpec failover_checker() {
+  return CheckerSpec{
+      "failover",
+      "a group's master dies under load: how long until sends succeed on the other groups, until consumers read "
+      "from the slave, and until the group takes writes after the operator's promotion",
+      false,
+      {
+          {.name = "group", .default_value = std::string(), .story = "the broker group whose master is killed (required)",
+           .names_group = true},
+          {.name = "sends_resume_within", .default_value = Duration{},
+           .story = "bound on the time until sends succeed again; 0s: measured only", .max_duration = kHour},
+          {.name = "consume_from_slave_within", .default_value = Duration{},
+           .story = "bound on the time until consumers read the group's messages from its slave; 0s: measured only",
+           .max_duration = kHour},
+          {.name = "writes_after_promotion_within", .default_value = Duration{},
+           .story = "bound on the time from the promotion until the group takes writes; 0s: measured only",
+           .max_duration = kHour},
+      },
+      Record::sends | Record::consumes | Record::events | Record::subscriptions,
+      [](const History& h, const OptionValues& o) {
+        return check_failover(h, FailoverBounds{option<std::string>(o, "group"), option_ms(o, "sends_resume_within"),
+                                                option_ms(o, "consume_from_slave_within"),
+                                                option_ms(o, "writes_after_promotion_within")});
+      }};
+}
+
 }  // namespace ferry::sim::check

@@ -1,4 +1,4 @@
-// Checker "failover" (a named check: History::settings.failover). The master of a broker group
+// Checker "failover" (a named check: History::settings.named["failover"]). The master of a broker group
 // dies under load (the first crash Event whose target is the group's master node, named as the
 // group: "broker-a"); later, perhaps, the operator promotes its slave (the first promote Event
 // after it). Measured, from the History alone:
@@ -18,11 +18,24 @@
 // Lost acknowledged messages are lost-acked's to judge.
 #pragma once
 
-#include "sim/check/history.h"
+#include "sim/check/registry.h"
 #include "sim/check/verdict.h"
+#include "sim/history/history.h"
 
 namespace ferry::sim::check {
 
+// The bounds: the master of `group` dies under load (a bound of 0 ms: measured and printed, not
+// judged).
+struct FailoverBounds {
+  std::string group;
+  std::int64_t sends_resume_within_ms = 0;
+  std::int64_t consume_from_slave_within_ms = 0;
+  std::int64_t writes_after_promotion_within_ms = 0;
+};
+
 Verdict check_failover(const History& h, const FailoverBounds& bounds);
+
+// The registry's entry (registry.h): a named check, [checks.failover] in a scenario file.
+CheckerSpec failover_checker();
 
 }  // namespace ferry::sim::check

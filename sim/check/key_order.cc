@@ -99,4 +99,9 @@ Verdict check_key_order(const History& h) {
   return v;
 }
 
+CheckerSpec key_order_checker() {
+  return CheckerSpec{"key-order", "the acknowledged sends of one key are consumed in order while their queue stays put", true, {}, Record::sends | Record::consumes | Record::consumers | Record::routes,
+                     [](const History& h, const OptionValues&) { return check_key_order(h); }};
+}
+
 }  // namespace ferry::sim::check

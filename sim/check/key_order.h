@@ -21,11 +21,15 @@
 // Figures: ordered_acked, keys, reorders (violations), moved_reorders (excused).
 #pragma once
 
-#include "sim/check/history.h"
+#include "sim/check/registry.h"
 #include "sim/check/verdict.h"
+#include "sim/history/history.h"
 
 namespace ferry::sim::check {
 
 Verdict check_key_order(const History& h);
+
+// The registry's entry (registry.h): runs on every History.
+CheckerSpec key_order_checker();
 
 }  // namespace ferry::sim::check

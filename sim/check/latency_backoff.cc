@@ -163,4 +163,24 @@ Verdict check_latency_backoff(const History& h, const LatencyBackoffBounds& b) {
   return v;
 }
 
+namespace {
+constexpr Duration kHour = std::chrono::hours(1);
+}  // namespace
+
+CheckerSpec latency_backoff_checker() {
+  return CheckerSpec{
+      "latency_backoff",
+      "with sendLatencyFaultEnable, a slow broker is avoided for the windows RocketMQ's latency table gives",
+      false,
+      {
+          {.name = "broker", .default_value = std::string(), .story = "the slow broker group (required)", .names_group = true},
+          {.name = "slack", .default_value = Duration(std::chrono::seconds(1)),
+           .story = "tolerance on each avoidance window's edges", .max_duration = kHour},
+      },
+      Record::sends | Record::consumes | Record::producers,
+      [](const History& h, const OptionValues& o) {
+        return check_latency_backoff(h, LatencyBackoffBounds{option<std::string>(o, "broker"), option_ms(o, "slack")});
+      }};
+}
+
 }  // namespace ferry::sim::check

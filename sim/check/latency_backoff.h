@@ -1,4 +1,4 @@
-// Checker "latency_backoff" (a named check: History::settings.latency_backoff): RocketMQ's
+// Checker "latency_backoff" (a named check: History::settings.named["latency_backoff"]): RocketMQ's
 // sendLatencyFaultEnable judged from the sends alone, not from the producer's internal table.
 //
 // For each producer, every send that landed on the slow group `group` (its SEND_OK queue; for a
@@ -17,14 +17,24 @@
 // sends_in_windows, to_group_in_windows, retry_after_window_ms (the largest delay).
 #pragma once
 
-#include "sim/check/history.h"
+#include "sim/check/registry.h"
 #include "sim/check/verdict.h"
+#include "sim/history/history.h"
 
 namespace ferry::sim::check {
+
+// The bounds: `group` answers slowly, then not at all.
+struct LatencyBackoffBounds {
+  std::string group;
+  std::int64_t slack_ms = 1'000;
+};
 
 Verdict check_latency_backoff(const History& h, const LatencyBackoffBounds& bounds);
 
 // RocketMQ's isolation for a latency (ms), 0 below 550 ms.
 std::int64_t expected_isolation_ms(std::int64_t latency_ms);
+
+// The registry's entry (registry.h): a named check, [checks.latency_backoff] in a scenario file.
+CheckerSpec latency_backoff_checker();
 
 }  // namespace ferry::sim::check

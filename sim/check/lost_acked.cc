@@ -8,53 +8,6 @@
 
 namespace ferry::sim::check {
 
-std::vector<const SendRecord*> acked_not_consumed(const History& h, const std::string& group, const std::set<std::string>& topics) {
-  std::set<std::pair<std::string, std::uint64_t>> consumed = h.consumed_by(group);
-  std::vector<const SendRecord*> out;
-  for (const SendRecord& s : h.sends) {
-    if (s.outcome != SendOutcome::ok || (!topics.empty() && topics.count(s.topic) == 0)) continue;
-    if (consumed.count({s.producer, s.seq}) == 0) out.push_back(&s);
-  }
-  return out;
-}
-
-void learn_start(std::map<MessageQueue, QueueStart>& starts, const TakeRecord& r) {
-  auto [it, fresh] = starts.try_emplace(r.queue, QueueStart{r.offset, r.at});
-  if (!fresh && !it->second.taken_at) it->second = QueueStart{r.offset, r.at};  // a take beats a consumption
-}
-
-void learn_start(std::map<MessageQueue, QueueStart>& starts, const ConsumeRecord& r) {
-  starts.try_emplace(r.queue, QueueStart{r.queue_offset, std::nullopt});
-}
-
-bool before_start(const std::map<MessageQueue, QueueStart>& starts, const SendRecord& s) {
-  auto it = starts.find(s.queue);
-  if (it == starts.end() || !(s.queue_offset < it->second.offset)) return false;
-  return !(it->second.taken_at && s.sent_at > *it->second.taken_at);
-}
-
-std::vector<const SendRecord*> acked_not_consumed_by(const History& h, const std::string& consumer) {
-  std::vector<const SendRecord*> out;
-  auto info = h.consumers.find(consumer);
-  if (info == h.consumers.end()) return out;
-  std::set<std::pair<std::string, std::uint64_t>> consumed;
-  std::map<MessageQueue, QueueStart> starts;
-  for (const TakeRecord& t : h.takes) {
-    if (t.consumer == consumer) learn_start(starts, t);
-  }
-  for (const ConsumeRecord& c : h.consumes) {
-    if (c.consumer != consumer || !c.intact) continue;
-    consumed.emplace(c.producer, c.seq);
-    learn_start(starts, c);
-  }
-  for (const SendRecord& s : h.sends) {
-    if (s.outcome != SendOutcome::ok || s.topic != info->second.topic || s.sent_at < info->second.first_start) continue;
-    if (before_start(starts, s)) continue;
-    if (consumed.count({s.producer, s.seq}) == 0) out.push_back(&s);
-  }
-  return out;
-}
-
 Verdict check_lost_acked(const History& h) {
   Verdict v;
   v.name = "lost-acked";
@@ -87,6 +40,11 @@ Verdict check_lost_acked(const History& h) {
   v.figures["groups"] = static_cast<std::int64_t>(topics_of_group.size());
   v.passed = lost == 0 || !h.settings.lost_strict;
   return v;
+}
+
+CheckerSpec lost_acked_checker() {
+  return CheckerSpec{"lost-acked", "every message acknowledged with SEND_OK is consumed, intact, by every group and broadcast consumer that owes it", true, {}, Record::sends | Record::consumes | Record::subscriptions | Record::consumers | Record::takes,
+                     [](const History& h, const OptionValues&) { return check_lost_acked(h); }};
 }
 
 }  // namespace ferry::sim::check

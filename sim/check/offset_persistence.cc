@@ -118,4 +118,26 @@ Verdict check_offset_persistence(const History& h, const OffsetPersistenceBounds
   return v;
 }
 
+namespace {
+constexpr Duration kHour = std::chrono::hours(1);
+}  // namespace
+
+CheckerSpec offset_persistence_checker() {
+  return CheckerSpec{
+      "offset_persistence",
+      "after a consumer or broker crash, redeliveries stay within what was consumed in the last persist interval",
+      false,
+      {
+          {.name = "persist_interval", .default_value = Duration(std::chrono::seconds(5)),
+           .story = "the consumers' persistConsumerOffsetInterval (the broker's flushConsumerOffsetInterval is the same 5 s)",
+           .min_duration = std::chrono::milliseconds(1), .max_duration = kHour},
+          {.name = "slack", .default_value = Duration(std::chrono::seconds(1)),
+           .story = "tolerance on each window's edge (a pull or commit in flight)", .max_duration = kHour},
+      },
+      Record::consumes | Record::events,
+      [](const History& h, const OptionValues& o) {
+        return check_offset_persistence(h, OffsetPersistenceBounds{option_ms(o, "persist_interval"), option_ms(o, "slack")});
+      }};
+}
+
 }  // namespace ferry::sim::check

@@ -1,4 +1,4 @@
-// Checker "offset_persistence" (a named check: History::settings.offset_persistence): a
+// Checker "offset_persistence" (a named check: History::settings.named["offset_persistence"]): a
 // consumer group's redeliveries stay within what it consumed in the last persist interval before
 // the crash or rebalance that caused them.
 //
@@ -20,11 +20,21 @@
 // oldest_redelivered_ms (the largest gap from a first delivery to the event that explained it).
 #pragma once
 
-#include "sim/check/history.h"
+#include "sim/check/registry.h"
 #include "sim/check/verdict.h"
+#include "sim/history/history.h"
 
 namespace ferry::sim::check {
 
+// The bounds of redeliveries after crashes and rebalances.
+struct OffsetPersistenceBounds {
+  std::int64_t persist_interval_ms = 5'000;
+  std::int64_t slack_ms = 1'000;
+};
+
 Verdict check_offset_persistence(const History& h, const OffsetPersistenceBounds& bounds);
+
+// The registry's entry (registry.h): a named check, [checks.offset_persistence] in a scenario file.
+CheckerSpec offset_persistence_checker();
 
 }  // namespace ferry::sim::check

@@ -73,4 +73,9 @@ Verdict check_orderly_exclusive(const History& h) {
   return v;
 }
 
+CheckerSpec orderly_exclusive_checker() {
+  return CheckerSpec{"orderly-exclusive", "no two orderly consumers of a group process one queue at the same time", true, {}, Records(Record::consumes),
+                     [](const History& h, const OptionValues&) { return check_orderly_exclusive(h); }};
+}
+
 }  // namespace ferry::sim::check

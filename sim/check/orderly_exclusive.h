@@ -18,13 +18,17 @@
 #pragma once
 
 #include "runtime/time.h"
-#include "sim/check/history.h"
+#include "sim/check/registry.h"
 #include "sim/check/verdict.h"
+#include "sim/history/history.h"
 
 namespace ferry::sim::check {
 
 inline constexpr Duration kOrderlyOverlapSlack = std::chrono::milliseconds(500);
 
 Verdict check_orderly_exclusive(const History& h);
+
+// The registry's entry (registry.h): runs on every History.
+CheckerSpec orderly_exclusive_checker();
 
 }  // namespace ferry::sim::check

@@ -72,4 +72,9 @@ Verdict check_queue_offsets(const History& h) {
   return v;
 }
 
+CheckerSpec queue_offsets_checker() {
+  return CheckerSpec{"queue-offsets", "a queue's consumed offsets go back only when an event or a rebalance explains it (dense with offsets_dense)", true, {}, Record::consumes | Record::consumers | Record::events,
+                     [](const History& h, const OptionValues&) { return check_queue_offsets(h); }};
+}
+
 }  // namespace ferry::sim::check

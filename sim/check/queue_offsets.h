@@ -7,11 +7,15 @@
 // Figures: queues, backward_explained, backward_unexplained, holes.
 #pragma once
 
-#include "sim/check/history.h"
+#include "sim/check/registry.h"
 #include "sim/check/verdict.h"
+#include "sim/history/history.h"
 
 namespace ferry::sim::check {
 
 Verdict check_queue_offsets(const History& h);
+
+// The registry's entry (registry.h): runs on every History.
+CheckerSpec queue_offsets_checker();
 
 }  // namespace ferry::sim::check

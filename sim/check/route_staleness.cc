@@ -220,4 +220,30 @@ Verdict check_route_staleness(const History& h, const RouteStalenessBounds& b) {
   return v;
 }
 
+namespace {
+constexpr Duration kHour = std::chrono::hours(1);
+}  // namespace
+
+CheckerSpec route_staleness_checker() {
+  return CheckerSpec{
+      "route_staleness",
+      "a broker goes silent (or a topic's queues change): when the NameServers drop it and when every client's "
+      "route follows",
+      false,
+      {
+          {.name = "broker", .default_value = std::string(), .story = "the broker group that goes silent (required)",
+           .names_group = true},
+          {.name = "namesrv_drop_within", .default_value = Duration(std::chrono::seconds(130)),
+           .story = "from its last registration until every NameServer dropped it (120 s expiry + one 10 s scan)",
+           .max_duration = kHour},
+          {.name = "client_route_within", .default_value = Duration(std::chrono::seconds(30)),
+           .story = "from the NameServers' change until every client's route shows it (one poll)", .max_duration = kHour},
+      },
+      Record::sends | Record::events | Record::routes | Record::registrations,
+      [](const History& h, const OptionValues& o) {
+        return check_route_staleness(h, RouteStalenessBounds{option<std::string>(o, "broker"), option_ms(o, "namesrv_drop_within"),
+                                                             option_ms(o, "client_route_within")});
+      }};
+}
+
 }  // namespace ferry::sim::check

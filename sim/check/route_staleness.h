@@ -1,4 +1,4 @@
-// Checker "route_staleness" (a named check: History::settings.route_staleness), RocketMQ's
+// Checker "route_staleness" (a named check: History::settings.named["route_staleness"]), RocketMQ's
 // routing delays measured from the runner's route observations (History::routes,
 // History::registrations; sim/scenario/route_observer.h):
 //   - The master of a group goes dark (the first fault or crash Event targeting its node, named
@@ -17,11 +17,23 @@
 // gives no evidence.
 #pragma once
 
-#include "sim/check/history.h"
+#include "sim/check/registry.h"
 #include "sim/check/verdict.h"
+#include "sim/history/history.h"
 
 namespace ferry::sim::check {
 
+// The bounds: the master of `group` goes silent (and/or a topic's queues change); a bound of
+// 0 ms: measured and printed, not judged.
+struct RouteStalenessBounds {
+  std::string group;
+  std::int64_t namesrv_drop_within_ms = 130'000;
+  std::int64_t client_route_within_ms = 30'000;
+};
+
 Verdict check_route_staleness(const History& h, const RouteStalenessBounds& bounds);
+
+// The registry's entry (registry.h): a named check, [checks.route_staleness] in a scenario file.
+CheckerSpec route_staleness_checker();
 
 }  // namespace ferry::sim::check

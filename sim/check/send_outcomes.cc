@@ -113,4 +113,44 @@ Verdict check_send_outcomes(const History& h, const SendOutcomesBounds& b) {
   return v;
 }
 
+namespace {
+constexpr Duration kHour = std::chrono::hours(1);
+constexpr std::int64_t kCountMax = 1'000'000'000;
+}  // namespace
+
+CheckerSpec send_outcomes_checker() {
+  return CheckerSpec{
+      "send_outcomes",
+      "what the producers were told, counted: ok, not durable, failed, unknown, slow acknowledgements; with a group, "
+      "how soon it takes writes again after its fault ends",
+      false,
+      {
+          {.name = "failed_max", .default_value = std::int64_t{-1},
+           .story = "sends that may end failed (after the client's retries); -1: counted only", .min = -1, .max = kCountMax},
+          {.name = "unknown_max", .default_value = std::int64_t{-1},
+           .story = "sends that may end unknown (a timeout or a broken connection); -1: counted only", .min = -1,
+           .max = kCountMax},
+          {.name = "not_durable_min", .default_value = std::int64_t{0},
+           .story = "sends that must be answered stored-but-not-durable (FLUSH_DISK_TIMEOUT)", .max = kCountMax},
+          {.name = "slow", .default_value = Duration(std::chrono::seconds(1)),
+           .story = "an acknowledged send slower than this (call to answer) is slow",
+           .min_duration = std::chrono::milliseconds(1), .max_duration = kHour},
+          {.name = "slow_ok_min", .default_value = std::int64_t{0}, .story = "acknowledged sends that must be slow",
+           .max = kCountMax},
+          {.name = "group", .default_value = std::string(),
+           .story = "a broker group whose fault window is measured (\"\": none)", .names_group = true, .optional = true},
+          {.name = "writes_resume_within", .default_value = Duration{},
+           .story = "bound on the time from the end of the group's fault to its first acknowledged send; 0s: measured only",
+           .max_duration = kHour},
+      },
+      Record::sends | Record::events,
+      [](const History& h, const OptionValues& o) {
+        return check_send_outcomes(
+            h, SendOutcomesBounds{option<std::int64_t>(o, "failed_max"), option<std::int64_t>(o, "unknown_max"),
+                                  option<std::int64_t>(o, "not_durable_min"), option_ms(o, "slow"),
+                                  option<std::int64_t>(o, "slow_ok_min"), option<std::string>(o, "group"),
+                                  option_ms(o, "writes_resume_within")});
+      }};
+}
+
 }  // namespace ferry::sim::check

@@ -1,4 +1,4 @@
-// Checker "send_outcomes" (a named check: History::settings.send_outcomes): what the producers
+// Checker "send_outcomes" (a named check: History::settings.named["send_outcomes"]): what the producers
 // were told, counted, for scenarios whose promise is about the answers rather than the messages.
 //   - Every send's final outcome (after the client's own retries): ok (SEND_OK), not_durable
 //     (FLUSH_DISK_TIMEOUT and the other "stored, but" statuses), failed (an error reply: not
@@ -16,11 +16,27 @@
 //     write after it fails: no evidence).
 #pragma once
 
-#include "sim/check/history.h"
+#include "sim/check/registry.h"
 #include "sim/check/verdict.h"
+#include "sim/history/history.h"
 
 namespace ferry::sim::check {
 
+// The bounds: the producers' answers counted (-1: counted only), slow acknowledgements, and,
+// with a group, how long after its fault ends it takes writes again (0 ms: measured only).
+struct SendOutcomesBounds {
+  std::int64_t failed_max = -1;
+  std::int64_t unknown_max = -1;
+  std::int64_t not_durable_min = 0;
+  std::int64_t slow_ms = 1'000;
+  std::int64_t slow_ok_min = 0;
+  std::string group;  // "" = no group figures
+  std::int64_t writes_resume_within_ms = 0;
+};
+
 Verdict check_send_outcomes(const History& h, const SendOutcomesBounds& bounds);
+
+// The registry's entry (registry.h): a named check, [checks.send_outcomes] in a scenario file.
+CheckerSpec send_outcomes_checker();
 
 }  // namespace ferry::sim::check

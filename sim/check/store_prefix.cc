@@ -42,4 +42,9 @@ Verdict check_store_prefix(const History& h) {
   return v;
 }
 
+CheckerSpec store_prefix_checker() {
+  return CheckerSpec{"store-prefix", "after any crash a broker's CommitLog is a prefix of what it appended, holding every synced record", true, {}, Records(Record::store_restarts),
+                     [](const History& h, const OptionValues&) { return check_store_prefix(h); }};
+}
+
 }  // namespace ferry::sim::check

@@ -12,11 +12,15 @@
 // records_compared, mismatches, synced_lost.
 #pragma once
 
-#include "sim/check/history.h"
+#include "sim/check/registry.h"
 #include "sim/check/verdict.h"
+#include "sim/history/history.h"
 
 namespace ferry::sim::check {
 
 Verdict check_store_prefix(const History& h);
+
+// The registry's entry (registry.h): runs on every History.
+CheckerSpec store_prefix_checker();
 
 }  // namespace ferry::sim::check

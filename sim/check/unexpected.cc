@@ -36,4 +36,9 @@ Verdict check_unexpected(const History& h) {
   return v;
 }
 
+CheckerSpec unexpected_checker() {
+  return CheckerSpec{"unexpected", "nothing corrupt is consumed, and nothing nobody sent", true, {}, Record::sends | Record::consumes,
+                     [](const History& h, const OptionValues&) { return check_unexpected(h); }};
+}
+
 }  // namespace ferry::sim::check

@@ -5,11 +5,15 @@
 // Figures: deliveries, corrupt, unexpected. A violation names the consumer, queue and offset.
 #pragma once
 
-#include "sim/check/history.h"
+#include "sim/check/registry.h"
 #include "sim/check/verdict.h"
+#include "sim/history/history.h"
 
 namespace ferry::sim::check {
 
 Verdict check_unexpected(const History& h);
+
+// The registry's entry (registry.h): runs on every History.
+CheckerSpec unexpected_checker();
 
 }  // namespace ferry::sim::check

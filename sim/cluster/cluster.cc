@@ -22,8 +22,8 @@ std::string LivenessReport::to_string() const {
   return out;
 }
 
-Cluster::Cluster(WorldOptions options, ClusterSpec spec, NodeFactory namesrv_factory)
-    : world_(options), spec_(std::move(spec)) {
+Cluster::Cluster(WorldOptions options, ClusterSpec spec, NodeFactory namesrv_factory, LogSettings log)
+    : world_(options, std::move(log)), spec_(std::move(spec)) {
   const Status valid = spec_.check();
   FERRY_ASSERT(valid.ok(), "ClusterSpec: {}", valid.ok() ? "" : valid.error().detail);
   for (std::size_t i = 0; i < spec_.namesrvs; ++i) add_namesrv(i, namesrv_factory);

@@ -61,7 +61,8 @@ class Cluster {
   // Builds and starts every NameServer and broker node of `spec` (spec.check() must pass).
   // `namesrv_factory`, when given, replaces the NameServer component (a test double that records
   // what brokers send); it must listen on port 9876 of its node.
-  Cluster(WorldOptions options, ClusterSpec spec, NodeFactory namesrv_factory = {});
+  // `log`: where every node of the cluster's World logs (World's constructor).
+  Cluster(WorldOptions options, ClusterSpec spec, NodeFactory namesrv_factory = {}, LogSettings log = default_log_settings());
   ~Cluster();
   Cluster(const Cluster&) = delete;
   Cluster& operator=(const Cluster&) = delete;

@@ -9,13 +9,13 @@ namespace ferry::sim::cluster {
 
 // ---- DeliveryLog ---------------------------------------------------------------------------
 
-DeliveryLog::DeliveryLog(Runtime& rt, std::shared_ptr<check::History> history, std::string consumer, std::string group)
+DeliveryLog::DeliveryLog(Runtime& rt, std::shared_ptr<sim::History> history, std::string consumer, std::string group)
     : rt_(rt), history_(std::move(history)), consumer_(std::move(consumer)), group_(std::move(group)) {}
 
 void DeliveryLog::record(const std::vector<MessageExt>& msgs, const MessageQueue& queue, std::int64_t pulled_from,
                          std::optional<MonoTime> lock_at) {
   for (const MessageExt& m : msgs) {
-    check::ConsumeRecord c;
+    sim::ConsumeRecord c;
     c.consumer = consumer_;
     c.group = group_;
     c.topic = m.topic;
@@ -38,7 +38,7 @@ void DeliveryLog::record(const std::vector<MessageExt>& msgs, const MessageQueue
 void DeliveryLog::retaken(const MessageQueue& queue) {
   // The queue restarts from its committed offset: this explains the redelivery that follows
   // (checker queue-offsets).
-  history_->record_event(rt_.now(), check::EventKind::rebalance, consumer_, "took " + queue.to_string() + " again");
+  history_->record_event(rt_.now(), sim::EventKind::rebalance, consumer_, "took " + queue.to_string() + " again");
 }
 
 void DeliveryLog::note_process_queue(const MessageQueue& queue, const std::shared_ptr<const client::ProcessQueue>& now) {
@@ -65,10 +65,10 @@ std::string describe_start(const ConsumerSpec& spec, const char* kind) {
   return fmt::format("{} consumer started in {}{}", kind, spec.group, broadcast ? " (broadcasting)" : "");
 }
 
-void record_start(Runtime& rt, check::History& h, const std::string& name, const ConsumerSpec& spec, const char* kind) {
-  h.record_event(rt.now(), check::EventKind::start, name, describe_start(spec, kind));
+void record_start(Runtime& rt, sim::History& h, const std::string& name, const ConsumerSpec& spec, const char* kind) {
+  h.record_event(rt.now(), sim::EventKind::start, name, describe_start(spec, kind));
   h.subscriptions[spec.group].insert(spec.topic);
-  check::ConsumerInfo info;
+  sim::ConsumerInfo info;
   info.group = spec.group;
   info.topic = spec.topic;
   info.broadcast = spec.config.message_model == client::MessageModel::BROADCASTING;
@@ -81,7 +81,7 @@ void record_start(Runtime& rt, check::History& h, const std::string& name, const
 // ---- PushConsumerApp -----------------------------------------------------------------------
 
 PushConsumerApp::PushConsumerApp(Runtime& rt, const client::ClientConfig& cc, const ConsumerSpec& spec, bool orderly,
-                                 std::shared_ptr<check::History> history) {
+                                 std::shared_ptr<sim::History> history) {
   const std::string name = cc.instance_name;
   log_ = std::make_shared<DeliveryLog>(rt, history, name, spec.group);
   client::PushConsumerConfig config = spec.config;
@@ -137,7 +137,7 @@ std::vector<MessageQueue> PushConsumerApp::held_queues() const {
 // ---- LitePullConsumerApp -------------------------------------------------------------------
 
 LitePullConsumerApp::LitePullConsumerApp(Runtime& rt, const client::ClientConfig& cc, const ConsumerSpec& spec,
-                                         std::shared_ptr<check::History> history)
+                                         std::shared_ptr<sim::History> history)
     : rt_(rt), rewind_every_(spec.rewind_every), last_rewind_(rt.now()) {
   const std::string name = cc.instance_name;
   log_ = std::make_shared<DeliveryLog>(rt, history, name, spec.group);

@@ -22,8 +22,8 @@
 #include "client/client_instance.h"
 #include "client/lite_pull_consumer.h"
 #include "client/push_consumer.h"
-#include "sim/check/history.h"
 #include "sim/cluster/workload.h"
+#include "sim/history/history.h"
 #include "sim/node.h"
 
 namespace ferry::sim::cluster {
@@ -31,7 +31,7 @@ namespace ferry::sim::cluster {
 // Appends one consumer node's deliveries to the History.
 class DeliveryLog {
  public:
-  DeliveryLog(Runtime& rt, std::shared_ptr<check::History> history, std::string consumer, std::string group);
+  DeliveryLog(Runtime& rt, std::shared_ptr<sim::History> history, std::string consumer, std::string group);
   // `pulled_from`: the broker id that served the batch (ConsumeRecord::pulled_from), -1 unknown;
   // `lock_at`: an orderly clustering consumer's last lock confirmation (ConsumeRecord::lock_at).
   void record(const std::vector<MessageExt>& msgs, const MessageQueue& queue, std::int64_t pulled_from = -1,
@@ -45,7 +45,7 @@ class DeliveryLog {
   void retaken(const MessageQueue& queue);
 
   Runtime& rt_;
-  std::shared_ptr<check::History> history_;
+  std::shared_ptr<sim::History> history_;
   std::string consumer_;
   std::string group_;
   std::map<MessageQueue, std::weak_ptr<const client::ProcessQueue>> process_queues_;
@@ -65,7 +65,7 @@ class ConsumerNode : public ClientApp {
 class PushConsumerApp final : public ConsumerNode {
  public:
   PushConsumerApp(Runtime& rt, const client::ClientConfig& cc, const ConsumerSpec& spec, bool orderly,
-                  std::shared_ptr<check::History> history);
+                  std::shared_ptr<sim::History> history);
   ~PushConsumerApp() override;
   std::vector<MessageQueue> held_queues() const override;
   client::PushConsumer* push() override { return consumer_.get(); }
@@ -82,7 +82,7 @@ class LitePullConsumerApp final : public ConsumerNode {
   // How long one poll waits for messages: short, so that the assignment is looked at often.
   static constexpr Duration kPollTimeout = std::chrono::milliseconds(200);
 
-  LitePullConsumerApp(Runtime& rt, const client::ClientConfig& cc, const ConsumerSpec& spec, std::shared_ptr<check::History> history);
+  LitePullConsumerApp(Runtime& rt, const client::ClientConfig& cc, const ConsumerSpec& spec, std::shared_ptr<sim::History> history);
   ~LitePullConsumerApp() override;
   std::vector<MessageQueue> held_queues() const override { return consumer_->assignment(); }
   client::LitePullConsumer* lite_pull() override { return consumer_.get(); }

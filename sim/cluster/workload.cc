@@ -8,9 +8,8 @@
 #include "common/big_endian.h"
 #include "common/crc.h"
 #include "runtime/assert.h"
-#include "sim/check/acked_progress.h"
-#include "sim/check/lost_acked.h"
 #include "sim/cluster/consumer_apps.h"
+#include "sim/history/acked_progress.h"
 
 namespace ferry::sim::cluster {
 
@@ -216,7 +215,7 @@ bool producer_done(Cluster& c, NodeId node) {
 // Both are asked after every event of the liveness phase: an AckedProgress carries what it has
 // seen instead of scanning the whole History each time.
 Convergence all_acked_consumed(std::shared_ptr<History> history, std::string group) {
-  auto progress = std::make_shared<check::AckedProgress>(check::AckedProgress::for_group(history, group));
+  auto progress = std::make_shared<sim::AckedProgress>(sim::AckedProgress::for_group(history, group));
   return Convergence{"acknowledged messages consumed by " + group, [progress]() -> std::optional<std::string> {
                        const auto [n, first] = progress->missing();
                        if (n == 0) return std::nullopt;
@@ -225,7 +224,7 @@ Convergence all_acked_consumed(std::shared_ptr<History> history, std::string gro
 }
 
 Convergence all_acked_consumed_by(std::shared_ptr<History> history, std::string consumer) {
-  auto progress = std::make_shared<check::AckedProgress>(check::AckedProgress::for_consumer(history, consumer));
+  auto progress = std::make_shared<sim::AckedProgress>(sim::AckedProgress::for_consumer(history, consumer));
   return Convergence{"acknowledged messages consumed by broadcast consumer " + consumer, [progress]() -> std::optional<std::string> {
                        const auto [n, first] = progress->missing();
                        if (n == 0) return std::nullopt;

@@ -25,8 +25,8 @@
 #include "client/lite_pull_consumer.h"
 #include "client/producer.h"
 #include "client/push_consumer.h"
-#include "sim/check/history.h"
 #include "sim/cluster/cluster.h"
+#include "sim/history/history.h"
 
 namespace ferry::sim::cluster {
 
@@ -44,15 +44,15 @@ std::optional<BodyFields> parse_body(std::string_view body);
 
 // ---- history -------------------------------------------------------------------------------
 
-// The History and its records live in sim/check/history.h (the checkers and `mqsim check` read
+// The History and its records live in sim/history/history.h (the checkers and `mqsim check` read
 // them without a cluster); the apps below fill them.
-using check::ConsumeRecord;
-using check::Event;
-using check::EventKind;
-using check::History;
-using check::outcome_name;
-using check::SendOutcome;
-using check::SendRecord;
+using sim::ConsumeRecord;
+using sim::Event;
+using sim::EventKind;
+using sim::History;
+using sim::outcome_name;
+using sim::SendOutcome;
+using sim::SendRecord;
 
 // ---- apps ----------------------------------------------------------------------------------
 
@@ -122,7 +122,7 @@ bool producer_done(Cluster& c, NodeId node);
 // Every message acknowledged (SEND_OK) by then, of the topics `group` subscribed to, was consumed,
 // intact, by (clustering) `group`.
 Convergence all_acked_consumed(std::shared_ptr<History> history, std::string group);
-// Every acknowledged message broadcast consumer `consumer` should have (check::acked_not_consumed_by:
+// Every acknowledged message broadcast consumer `consumer` should have (sim::acked_not_consumed_by:
 // sent after its first start, at or after where it started reading) was consumed by it.
 Convergence all_acked_consumed_by(std::shared_ptr<History> history, std::string consumer);
 // Clustering: every queue of `topic` on every broker group is held by exactly one of `consumers`

@@ -24,8 +24,13 @@ Result<std::string> normalize_path(const std::string& path) {
 
 // ---- SimFile ---------------------------------------------------------------------------------
 
-SimFile::SimFile(SimDisk& disk, std::shared_ptr<Inode> inode, std::string path)
-    : disk_(disk), inode_(std::move(inode)), path_(std::move(path)), generation_(disk.generation()) {}
+SimFile::SimFile(SimDisk& disk, std::shared_ptr<Inode> inode, std::string path, bool read_only)
+    : disk_(disk), inode_(std::move(inode)), path_(std::move(path)), generation_(disk.generation()), read_only_(read_only) {}
+
+Status SimFile::check_writable() const {
+  if (read_only_) return Error(Errc::invalid_argument, "'" + path_ + "' was opened read-only");
+  return {};
+}
 
 Status SimFile::check_live() const {
   if (generation_ != disk_.generation()) {
@@ -45,22 +50,26 @@ Result<std::size_t> SimFile::pread(std::uint64_t offset, MutableBytes buf) const
 }
 
 Status SimFile::pwrite(std::uint64_t offset, Bytes data) {
+  FERRY_TRY(check_writable());
   FERRY_TRY(check_live());
   return disk_.write(*inode_, offset, data);
 }
 
 Status SimFile::truncate(std::uint64_t size) {
+  FERRY_TRY(check_writable());
   FERRY_TRY(check_live());
   return disk_.truncate(*inode_, size);
 }
 
 Task<Status> SimFile::sync() {
+  if (read_only_) co_return Status();  // nothing written through it to make durable
   Status live = check_live();
   if (!live.ok()) co_return live;
   co_return co_await disk_.sync(inode_);
 }
 
 Task<Status> SimFile::allocate(std::uint64_t size) {
+  if (read_only_) co_return check_writable();
   Status live = check_live();
   if (!live.ok()) co_return live;
   co_return co_await disk_.allocate(inode_, size);
@@ -81,9 +90,12 @@ Result<FileView> SimFile::view(std::uint64_t offset, std::size_t len) const {
 Result<std::unique_ptr<File>> SimFileSystem::open(const std::string& path, OpenOptions opts) {
   auto norm = normalize_path(path);
   if (!norm.ok()) return std::move(norm).error();
+  if (opts.read_only && (opts.create || opts.exclusive || opts.truncate)) {
+    return Error(Errc::invalid_argument, "open '" + path + "': read_only with create, exclusive or truncate");
+  }
   auto inode = disk_.open(*norm, opts);
   if (!inode.ok()) return std::move(inode).error();
-  return std::unique_ptr<File>(std::make_unique<SimFile>(disk_, std::move(*inode), *norm));
+  return std::unique_ptr<File>(std::make_unique<SimFile>(disk_, std::move(*inode), *norm, opts.read_only));
 }
 
 Status SimFileSystem::rename(const std::string& from, const std::string& to) {

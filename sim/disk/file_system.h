@@ -19,7 +19,8 @@ Result<std::string> normalize_path(const std::string& path);
 
 class SimFile final : public File {
  public:
-  SimFile(SimDisk& disk, std::shared_ptr<Inode> inode, std::string path);
+  // read_only (OpenOptions::read_only): pwrite, truncate and allocate are refused.
+  SimFile(SimDisk& disk, std::shared_ptr<Inode> inode, std::string path, bool read_only = false);
 
   const std::string& path() const override { return path_; }
   std::uint64_t size() const override { return inode_->size(); }
@@ -32,11 +33,13 @@ class SimFile final : public File {
 
  private:
   Status check_live() const;
+  Status check_writable() const;
 
   SimDisk& disk_;
   std::shared_ptr<Inode> inode_;
   std::string path_;
   std::uint64_t generation_;
+  bool read_only_;
 };
 
 class SimFileSystem final : public FileSystem {

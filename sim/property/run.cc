@@ -1,12 +1,13 @@
-// execute / require_check / showValue of sim/property.h.
+// execute / require_check / showValue of sim/property/property.h.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <ostream>
 #include <string>
 
-#include "sim/property.h"
-#include "sim/property/environment.h"
+#include "sim/io/environment.h"
+#include "sim/io/replay_file.h"
+#include "sim/property/property.h"
 #include "sim/scenario/scenario_names.h"
 
 namespace ferry::sim::property {
@@ -14,10 +15,14 @@ namespace ferry::sim::property {
 namespace {
 
 std::string describe_fault(const scenario::FaultEntry& f) {
-  std::string line = fmt::format("at {} ms {} {}", to_ms(f.at), scenario::fault_action_name(f.action), fmt::join(f.targets, ","));
+  std::string line = fmt::format("at {} ms {} {}", to_ms(f.at), f.action, fmt::join(f.targets, ","));
   if (!f.peers.empty()) line += fmt::format(" / {}", fmt::join(f.peers, ","));
-  if (f.latency > Duration{}) line += fmt::format(" +{} ms", to_ms(f.latency));
-  if (f.skew_ms != 0) line += fmt::format(" skew {} ms", f.skew_ms);
+  if (auto it = f.params.find("latency"); it != f.params.end() && std::get<Duration>(it->second) > Duration{}) {
+    line += fmt::format(" +{} ms", to_ms(std::get<Duration>(it->second)));
+  }
+  if (auto it = f.params.find("skew"); it != f.params.end() && std::get<Duration>(it->second) != Duration{}) {
+    line += fmt::format(" skew {} ms", to_ms(std::get<Duration>(it->second)));
+  }
   if (f.duration) line += fmt::format(" for {} ms", to_ms(*f.duration));
   return line;
 }
@@ -29,6 +34,8 @@ std::string failure_text(const Outcome& out, const std::string& what) {
 }
 
 }  // namespace
+
+std::string write_replay(const GeneratedRun& run) { return io::write_replay_file(run.scenario, run.seed); }
 
 void showValue(const GeneratedRun& run, std::ostream& os) {
   const scenario::Scenario& s = run.scenario;
@@ -56,8 +63,8 @@ void showValue(const GeneratedRun& run, std::ostream& os) {
 }
 
 Outcome execute(const GeneratedRun& run) {
-  quiet_logs_unless_asked();
-  announce_run_if_asked(run);
+  io::quiet_logs_unless_asked();
+  if (io::announce_requested()) io::announce_replay(run.scenario, run.seed);
   Outcome out{run, scenario::run_scenario(run.scenario, run.seed)};
   if (out.result.error) {
     RC_FAIL(fmt::format("the generated run could not be carried out (a generator bug): {}\nscenario: {}",

@@ -17,13 +17,13 @@
 #pragma once
 
 #include "runtime/time.h"
-#include "sim/check/history.h"
+#include "sim/history/history.h"
 #include "sim/report/timeline.h"
 #include "sim/scenario/scenario.h"
 
 namespace ferry::sim::report {
 
 void add_schedule_windows(Timeline& t, const scenario::Scenario& s);
-void add_event_windows(Timeline& t, const check::History& h, MonoTime origin);
+void add_event_windows(Timeline& t, const sim::History& h, MonoTime origin);
 
 }  // namespace ferry::sim::report

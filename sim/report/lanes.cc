@@ -21,12 +21,12 @@ const std::vector<std::string>& consume_series() {
   return s;
 }
 
-std::size_t series_of(check::SendOutcome o) {
+std::size_t series_of(sim::SendOutcome o) {
   switch (o) {
-    case check::SendOutcome::ok: return 0;
-    case check::SendOutcome::stored_not_durable: return 1;
-    case check::SendOutcome::failed: return 2;
-    case check::SendOutcome::unknown: return 3;
+    case sim::SendOutcome::ok: return 0;
+    case sim::SendOutcome::stored_not_durable: return 1;
+    case sim::SendOutcome::failed: return 2;
+    case sim::SendOutcome::unknown: return 3;
   }
   return 3;
 }
@@ -64,9 +64,9 @@ std::set<std::string> with_named(const std::vector<std::string>& named, std::set
 
 std::int64_t ms_since(MonoTime origin, MonoTime t) { return to_ms(t - origin); }
 
-void add_send_lanes(Timeline& t, const check::History& h, MonoTime origin, const std::vector<std::string>& groups) {
+void add_send_lanes(Timeline& t, const sim::History& h, MonoTime origin, const std::vector<std::string>& groups) {
   std::set<std::string> seen;
-  for (const check::SendRecord& s : h.sends) {
+  for (const sim::SendRecord& s : h.sends) {
     if (!s.queue.broker_name.empty()) seen.insert(s.queue.broker_name);
   }
   std::set<std::string> all(groups.begin(), groups.end());
@@ -75,7 +75,7 @@ void add_send_lanes(Timeline& t, const check::History& h, MonoTime origin, const
   for (const std::string& g : with_named(groups, seen)) t.lane(kLaneBroker, g, send_series());
 
   std::map<int, std::pair<std::int64_t, std::int64_t>> stored_lost;  // lane -> (stored, failed or unknown)
-  for (const check::SendRecord& s : h.sends) {
+  for (const sim::SendRecord& s : h.sends) {
     const std::size_t series = series_of(s.outcome);
     std::string group = s.queue.broker_name;
     if (group.empty()) group = group_named_in(s.detail, all);
@@ -93,16 +93,16 @@ void add_send_lanes(Timeline& t, const check::History& h, MonoTime origin, const
   }
 }
 
-void add_consume_lanes(Timeline& t, const check::History& h, MonoTime origin, const std::vector<std::string>& consumers) {
+void add_consume_lanes(Timeline& t, const sim::History& h, MonoTime origin, const std::vector<std::string>& consumers) {
   std::set<std::string> seen;
-  for (const check::ConsumeRecord& c : h.consumes) seen.insert(c.consumer);
+  for (const sim::ConsumeRecord& c : h.consumes) seen.insert(c.consumer);
   for (const std::string& c : consumers) t.lane(kLaneConsumer, c, consume_series());
   for (const std::string& c : with_named(consumers, seen)) t.lane(kLaneConsumer, c, consume_series());
 
   // What each group has seen, to tell a first delivery from a redelivery. Bounded by the history.
   std::set<std::tuple<std::string, std::string, std::uint64_t>> delivered;
   std::map<int, std::pair<std::int64_t, std::int64_t>> totals;  // lane -> (deliveries, again)
-  for (const check::ConsumeRecord& c : h.consumes) {
+  for (const sim::ConsumeRecord& c : h.consumes) {
     std::size_t series = 2;
     if (c.intact) series = delivered.emplace(c.group, c.producer, c.seq).second ? 0 : 1;
     const int lane = t.lane(kLaneConsumer, c.consumer, consume_series());
@@ -118,8 +118,8 @@ void add_consume_lanes(Timeline& t, const check::History& h, MonoTime origin, co
   }
 }
 
-void add_event_marks(Timeline& t, const check::History& h, MonoTime origin) {
-  for (const check::Event& e : h.events) {
+void add_event_marks(Timeline& t, const sim::History& h, MonoTime origin) {
+  for (const sim::Event& e : h.events) {
     int lane = t.find(kLaneConsumer, e.target);
     for (std::size_t i = 0; lane < 0 && i < t.lanes().size(); ++i) {
       if (t.lanes()[i].kind == kLaneBroker && node_of_group(e.target, t.lanes()[i].name)) lane = static_cast<int>(i);
@@ -128,14 +128,14 @@ void add_event_marks(Timeline& t, const check::History& h, MonoTime origin) {
     const std::string text = e.target.empty() || e.detail.find(e.target) != std::string::npos
                                  ? e.detail
                                  : fmt::format("{}: {}", e.target, e.detail);
-    t.mark(lane, ms_since(origin, e.at), check::event_kind_name(e.kind), text);
+    t.mark(lane, ms_since(origin, e.at), sim::event_kind_name(e.kind), text);
   }
 }
 
-void add_route_marks(Timeline& t, const check::History& h, MonoTime origin) {
+void add_route_marks(Timeline& t, const sim::History& h, MonoTime origin) {
   std::set<std::pair<std::string, std::string>> seen;  // (observer, topic) with a first route
   int lane = -1;
-  for (const check::RouteRecord& r : h.routes) {
+  for (const sim::RouteRecord& r : h.routes) {
     if (seen.emplace(r.observer, r.topic).second) continue;  // what it showed from the start
     if (lane < 0) lane = t.lane(kLaneRoutes, "route changes");
     std::string groups;

@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "runtime/time.h"
-#include "sim/check/history.h"
+#include "sim/history/history.h"
 #include "sim/report/timeline.h"
 
 namespace ferry::sim::report {
@@ -39,9 +39,9 @@ inline constexpr const char* kLaneRoutes = "routes";
 // Milliseconds from origin to t (negative when t is earlier).
 std::int64_t ms_since(MonoTime origin, MonoTime t);
 
-void add_send_lanes(Timeline& t, const check::History& h, MonoTime origin, const std::vector<std::string>& groups);
-void add_consume_lanes(Timeline& t, const check::History& h, MonoTime origin, const std::vector<std::string>& consumers);
-void add_event_marks(Timeline& t, const check::History& h, MonoTime origin);
-void add_route_marks(Timeline& t, const check::History& h, MonoTime origin);
+void add_send_lanes(Timeline& t, const sim::History& h, MonoTime origin, const std::vector<std::string>& groups);
+void add_consume_lanes(Timeline& t, const sim::History& h, MonoTime origin, const std::vector<std::string>& consumers);
+void add_event_marks(Timeline& t, const sim::History& h, MonoTime origin);
+void add_route_marks(Timeline& t, const sim::History& h, MonoTime origin);
 
 }  // namespace ferry::sim::report

@@ -15,23 +15,23 @@ namespace ferry::sim::report {
 namespace {
 
 // The earliest and the latest time the history records (origin when it records nothing).
-std::pair<MonoTime, MonoTime> record_range(const check::History& h, MonoTime fallback) {
+std::pair<MonoTime, MonoTime> record_range(const sim::History& h, MonoTime fallback) {
   std::optional<MonoTime> lo, hi;
   auto see = [&](MonoTime t) {
     if (t == MonoTime{}) return;  // not set (a send still in flight has no done_at)
     lo = lo ? std::min(*lo, t) : t;
     hi = hi ? std::max(*hi, t) : t;
   };
-  for (const check::SendRecord& s : h.sends) {
+  for (const sim::SendRecord& s : h.sends) {
     see(s.sent_at);
     see(s.done_at);
   }
-  for (const check::ConsumeRecord& c : h.consumes) see(c.at);
-  for (const check::Event& e : h.events) see(e.at);
+  for (const sim::ConsumeRecord& c : h.consumes) see(c.at);
+  for (const sim::Event& e : h.events) see(e.at);
   return {lo.value_or(fallback), hi.value_or(fallback)};
 }
 
-void fill_counts(ReportModel& m, const check::History& h) {
+void fill_counts(ReportModel& m, const sim::History& h) {
   m.sends = h.sends.size();
   m.deliveries = h.consumes.size();
   m.events = h.events.size();
@@ -58,7 +58,7 @@ ReportModel model_from_run(const scenario::Scenario& s, const scenario::RunOutco
     m.simulated_ms = to_ms(run.simulated);
     if (s.liveness.enabled) m.liveness = bounded_text(run.live.to_string(), kLongTextBytesMax);
   }
-  const check::History& h = *run.history;
+  const sim::History& h = *run.history;
   fill_counts(m, h);
   m.origin = "the workload's start (after boot); fault times in the scenario count from here";
   for (const scenario::FaultStep& step : scenario::fault_timeline(s)) {
@@ -85,7 +85,7 @@ ReportModel model_from_run(const scenario::Scenario& s, const scenario::RunOutco
   return m;
 }
 
-ReportModel model_from_history(const check::History& h, std::string_view source, std::vector<check::Verdict> verdicts) {
+ReportModel model_from_history(const sim::History& h, std::string_view source, std::vector<check::Verdict> verdicts) {
   ReportModel m;
   m.name = bounded_text(base_name(source));
   m.source = bounded_text(source, kLongTextBytesMax);

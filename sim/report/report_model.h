@@ -16,8 +16,8 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/check/history.h"
 #include "sim/check/verdict.h"
+#include "sim/history/history.h"
 #include "sim/report/timeline.h"
 #include "sim/scenario/runner.h"
 #include "sim/scenario/scenario.h"
@@ -52,6 +52,6 @@ struct ReportModel {
 ReportModel model_from_run(const scenario::Scenario& s, const scenario::RunOutcome& run, std::string_view source);
 
 // `verdicts`: what the checkers said of `h` (check::run_all_checks); passed when all passed.
-ReportModel model_from_history(const check::History& h, std::string_view source, std::vector<check::Verdict> verdicts);
+ReportModel model_from_history(const sim::History& h, std::string_view source, std::vector<check::Verdict> verdicts);
 
 }  // namespace ferry::sim::report

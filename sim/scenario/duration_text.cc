@@ -92,4 +92,9 @@ std::string format_duration(Duration d) {
   return out;
 }
 
+std::string format_latency(Duration d) {
+  if (d % std::chrono::seconds(1) == Duration::zero()) return format_duration(d);
+  return fmt::format("{}ms", to_ms(d));
+}
+
 }  // namespace ferry::sim::scenario

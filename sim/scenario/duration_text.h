@@ -21,4 +21,8 @@ Result<Duration> parse_duration(std::string_view text, bool sign_allowed = false
 // The shortest exact text for `d` ("1m30s", "500ms", "0s"; "-3s" when negative).
 std::string format_duration(Duration d);
 
+// A latency as people read it: whole seconds as format_duration writes them ("2s"), anything
+// else in milliseconds ("600ms", "1100ms").
+std::string format_latency(Duration d);
+
 }  // namespace ferry::sim::scenario

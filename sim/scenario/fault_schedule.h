@@ -7,13 +7,14 @@
 //   }
 //   ... run to run.length, then faults.heal_all() and the liveness phase.
 //
-// fault_timeline() turns every entry with a duration into two steps: the fault at `at` and its
-// undo at `at + duration` (resume a pause, rejoin a silenced or isolated host, heal a partition,
-// unclog, give a filled disk its capacity back, give a slowed disk its sync latency back, make a
-// lying disk honest again). Crashes with a duration (kill, power_off,
-// restart) are one step: World::restart starts the node again itself after the delay.
+// fault_timeline() turns every entry with a duration whose action has an undo into two steps: the
+// fault at `at` and its undo at `at + duration` (resume a pause, rejoin a silenced or isolated
+// host, heal a partition, unclog, give a filled disk its capacity back, ...). Crashes with a
+// duration (kill, power_off, restart) are one step: World::restart starts the node again itself
+// after the delay.
 #pragma once
 
+#include <any>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -22,8 +23,9 @@
 #include <vector>
 
 #include "runtime/result.h"
-#include "sim/check/history.h"
 #include "sim/cluster/cluster.h"
+#include "sim/history/history.h"
+#include "sim/scenario/fault_registry.h"
 #include "sim/scenario/scenario.h"
 
 namespace ferry::sim::scenario {
@@ -41,48 +43,39 @@ struct FaultStep {
 std::vector<FaultStep> fault_timeline(const Scenario& s);
 
 // Applies steps to one Cluster, whose every node the steps name must exist (the runner adds the
-// client nodes before their first step). Keeps what heal_all() must restore (disk capacities,
-// sync latencies and honest syncs).
+// client nodes before their first step), through the actions of the fault registry
+// (fault_registry.h). Keeps what the actions keep until the heal (disk capacities, sync
+// latencies, honest syncs: FaultContext::state).
 // Single-threaded, like the Cluster; holds a reference to it.
-class FaultInjector {
+class FaultInjector final : public FaultContext {
  public:
-  // With a history, every applied step is recorded in it as an Event (crash, fault or heal, with
-  // the step's description), so that the checkers can explain redeliveries.
-  explicit FaultInjector(cluster::Cluster& cluster, std::shared_ptr<check::History> history = nullptr);
+  // With a history, every applied step is recorded in it as an Event (the action's kind, a heal
+  // for an undo, with the step's description), so that the checkers can explain redeliveries.
+  explicit FaultInjector(cluster::Cluster& cluster, std::shared_ptr<sim::History> history = nullptr);
 
-  // Does the step now. Errors (invalid_argument) for what cannot be done and is the scenario's
-  // mistake or the runner's: a node that does not exist (yet), wipe_disk of a node that is up,
-  // promote_slave of a broker that is down, not running or not a slave. A promotion is started on
-  // the slave's node and completes later (a failure is logged there at error level); the group's
-  // old master is retired (Cluster::retire: the heal leaves it down, as the operator would).
+  // Does the step now (the action's apply, or its undo). Errors (invalid_argument) for what
+  // cannot be done and is the scenario's mistake or the runner's: a node that does not exist
+  // (yet), wipe_disk of a node that is up, promote_slave of a broker that is down, not running or
+  // not a slave (a promotion is started on the slave's node and completes later; a failure is
+  // logged there at error level; the group's old master is retired: the heal leaves it down).
   Status apply(const FaultStep& step);
-  // Restores every filled disk's capacity, every slowed disk's sync latency and every lying
-  // disk's honesty, then
-  // Cluster::heal_all(). The liveness phase calls it (or Cluster::heal_and_converge after
-  // restore_disks()).
-  void heal_all();
+  // Puts back what every action keeps until the heal (restore_disks), then Cluster::heal_all().
+  // The liveness phase calls it (or Cluster::heal_and_converge after restore_disks()).
+  void heal_all() override;
+  // Every action's restore(), in the registry's order.
   void restore_disks();
 
- private:
-  Result<NodeId> node(const std::string& name) const;
-  Status each_target(const FaultEntry& f, const std::function<Status(NodeId)>& fn);
-  Status each_link(const FaultEntry& f, const std::function<void(NodeId, NodeId)>& fn);
-  Status promote(NodeId n, const FaultEntry& f);
-  Status fill_disk(NodeId n, const FaultEntry& f);
-  void restore_disk(NodeId n);
-  void slow_disk(NodeId n, const FaultEntry& f);
-  void restore_sync_latency(NodeId n);
-  void lying_disk(NodeId n);
-  void restore_honest_sync(NodeId n);
+  // FaultContext
+  cluster::Cluster& cluster() override { return cluster_; }
+  Result<NodeId> node(const std::string& name) const override;
 
-  Status apply_now(const FaultStep& step);
+ private:
+  std::map<std::string, std::any>& states() override { return states_; }
   void record(const FaultStep& step);
 
   cluster::Cluster& cluster_;
-  std::shared_ptr<check::History> history_;
-  std::map<NodeId, std::uint64_t> capacity_before_fill_;
-  std::map<NodeId, Duration> sync_latency_before_slow_;
-  std::map<NodeId, bool> lying_before_;  // lying_disk: each lying disk's lying_sync before the fault
+  std::shared_ptr<sim::History> history_;
+  std::map<std::string, std::any> states_;  // by action name
 };
 
 }  // namespace ferry::sim::scenario

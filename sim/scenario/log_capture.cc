@@ -20,15 +20,15 @@ class CaptureSink final : public spdlog::sinks::base_sink<spdlog::details::null_
  public:
   explicit CaptureSink(std::size_t ring_capacity) : ring_(ring_capacity) { set_level(spdlog::level::info); }
 
-  void attach(const World& world, std::shared_ptr<check::History> history) {
+  void attach(const World& world, std::shared_ptr<sim::History> history) {
     FERRY_ASSERT(world_ == nullptr && history_ == nullptr, "a log capture attached twice");
     FERRY_ASSERT(history != nullptr, "a log capture attached to no History");
     FERRY_ASSERT(open_, "a log capture attached after it finished");
     world_ = &world;
     history_ = std::move(history);
-    for (check::LogLine& line : before_attach_.error_logs) history_->record_error_log(std::move(line));
+    for (sim::LogLine& line : before_attach_.error_logs) history_->record_error_log(std::move(line));
     history_->error_logs_not_kept += before_attach_.error_logs_not_kept;
-    before_attach_ = check::History{};
+    before_attach_ = sim::History{};
   }
 
   RecentLogs finish() {
@@ -47,37 +47,31 @@ class CaptureSink final : public spdlog::sinks::base_sink<spdlog::details::null_
     const std::string_view text(msg.payload.data(), msg.payload.size());
     ring_.push(at, node, level, text);
     if (msg.level < spdlog::level::err) return;
-    check::History& h = history_ != nullptr ? *history_ : before_attach_;
-    h.record_error_log(check::LogLine{at, std::string(node), std::string(level), std::string(text)});
+    sim::History& h = history_ != nullptr ? *history_ : before_attach_;
+    h.record_error_log(sim::LogLine{at, std::string(node), std::string(level), std::string(text)});
   }
   void flush_() override {}
 
  private:
   bool open_ = true;
   const World* world_ = nullptr;
-  std::shared_ptr<check::History> history_;
-  check::History before_attach_;  // error lines logged before attach() (only its error_logs are used)
+  std::shared_ptr<sim::History> history_;
+  sim::History before_attach_;  // error lines logged before attach() (only its error_logs are used)
   RecentLogs ring_;
 };
 
-LogCapture::LogCapture(std::size_t ring_capacity)
-    : previous_sinks_(default_log_sinks()),
-      previous_level_(default_log_level()),
-      sink_(std::make_shared<CaptureSink>(ring_capacity)) {
-  // What was printed before goes on being printed, at the level it was.
-  auto printing = std::make_shared<spdlog::sinks::dist_sink_mt>(previous_sinks_);
-  printing->set_level(previous_level_);
-  set_default_log_sinks({std::move(printing), sink_});
-  set_default_log_level(std::min(previous_level_, spdlog::level::info));
+LogCapture::LogCapture(std::size_t ring_capacity) : sink_(std::make_shared<CaptureSink>(ring_capacity)) {}
+
+LogCapture::~LogCapture() { (void)sink_->finish(); }
+
+LogSettings LogCapture::settings(const LogSettings& printing) const {
+  // What would be printed goes on being printed, at the level it would be.
+  auto filtered = std::make_shared<spdlog::sinks::dist_sink_mt>(printing.sinks);
+  filtered->set_level(printing.level);
+  return LogSettings{{std::move(filtered), sink_}, std::min(printing.level, spdlog::level::info), printing.flush_level};
 }
 
-LogCapture::~LogCapture() {
-  (void)sink_->finish();
-  set_default_log_sinks(previous_sinks_);
-  set_default_log_level(previous_level_);
-}
-
-void LogCapture::attach(const World& world, std::shared_ptr<check::History> history) { sink_->attach(world, std::move(history)); }
+void LogCapture::attach(const World& world, std::shared_ptr<sim::History> history) { sink_->attach(world, std::move(history)); }
 
 RecentLogs LogCapture::finish() { return sink_->finish(); }
 

@@ -16,7 +16,7 @@ void OffsetObserver::look(MonoTime now) {
         auto [it, fresh] = last_.emplace(std::tuple{node, key, queue_id}, offset);
         if (!fresh && it->second == offset) continue;
         it->second = offset;
-        check::CommitRecord r;
+        sim::CommitRecord r;
         r.at = now;
         r.broker = node;
         r.group = key.substr(at + 1);

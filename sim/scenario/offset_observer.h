@@ -1,6 +1,6 @@
 // OffsetObserver: a Watch observer (watch.h) that records the consumer offsets the brokers have
 // committed. At each look it reads the ConsumerOffsetManager table of every running master broker
-// (a slave only copies its master's) and appends a check::CommitRecord to the History for each
+// (a slave only copies its master's) and appends a sim::CommitRecord to the History for each
 // (broker node, group, queue) whose offset differs from the one it recorded last (or is new).
 // Read-only: it changes nothing in the World. A broker that is down is skipped; its offsets are
 // looked at again once it runs (what it reloaded shows as a change if it differs).
@@ -17,20 +17,20 @@
 #include <string>
 #include <tuple>
 
-#include "sim/check/history.h"
 #include "sim/cluster/cluster.h"
+#include "sim/history/history.h"
 
 namespace ferry::sim::scenario {
 
 class OffsetObserver {
  public:
-  OffsetObserver(cluster::Cluster& c, std::shared_ptr<check::History> history) : cluster_(c), history_(std::move(history)) {}
+  OffsetObserver(cluster::Cluster& c, std::shared_ptr<sim::History> history) : cluster_(c), history_(std::move(history)) {}
 
   void look(MonoTime now);
 
  private:
   cluster::Cluster& cluster_;
-  std::shared_ptr<check::History> history_;
+  std::shared_ptr<sim::History> history_;
   // (broker node, "topic@group", queue id) -> the offset recorded last.
   std::map<std::tuple<std::string, std::string, std::int32_t>, std::int64_t> last_;
 };

@@ -5,27 +5,13 @@
 #include <set>
 
 #include "sim/scenario/duration_text.h"
+#include "sim/scenario/fault_registry.h"
+#include "sim/scenario/parse_options.h"
 #include "sim/scenario/parse_sections.h"
 
 namespace ferry::sim::scenario {
 
 namespace {
-
-bool is_slave(const Scenario& s, const std::string& node) {
-  for (const cluster::BrokerGroupSpec& g : s.cluster.brokers) {
-    for (std::size_t k = 1; k <= g.slaves; ++k) {
-      if (node == fmt::format("{}-s{}", g.name, k)) return true;
-    }
-  }
-  return false;
-}
-
-bool is_master(const Scenario& s, const std::string& node) {
-  for (const cluster::BrokerGroupSpec& g : s.cluster.brokers) {
-    if (node == g.name) return true;
-  }
-  return false;
-}
 
 // A client node exists from its start_at on: a fault before that has nothing to hurt.
 std::optional<Duration> client_start(const Scenario& s, const std::string& node) {
@@ -54,36 +40,34 @@ void parse_entry(TableReader& r, const Scenario& s, const std::set<std::string>&
   f.line = r.line();
   if (!r.has("at")) r.fail("at", "every fault needs its moment (at = \"20s\")");
   r.read_duration("at", f.at, Duration{}, kDurationMax);
+  const FaultRegistry& registry = fault_actions();
   std::string action;
   r.read("action", action);
-  const auto parsed = parse_fault_action(action);
-  if (!parsed) {
+  const FaultActionSpec* spec = registry.find(action);
+  if (spec == nullptr) {
     std::vector<std::string_view> all;
-    for (std::uint8_t i = 0; i <= kFaultActionMax; ++i) all.push_back(fault_action_name(static_cast<FaultAction>(i)));
+    for (const FaultActionSpec& a : registry.all()) all.push_back(a.name);
     const std::string names = fmt::format("{}", fmt::join(all, ", "));
     r.fail("action", action.empty() ? "every fault needs an action (" + names + ")"
                                     : fmt::format("\"{}\" is not one of {}", action, names));
-    r.known("target");
-    r.known("peers");
-    r.known("duration");
-    for (const char* k : {"kind", "wipe", "latency", "skew", "free_bytes", "role", "topic", "queues"}) r.known(k);
+    for (std::string_view k : {"target", "peers", "duration"}) r.known(k);
+    for (std::string_view k : fault_action_keys()) r.known(k);
     r.finish();
     return;
   }
-  f.action = *parsed;
-  const ActionKeys rules = action_keys(f.action);
+  f.action = spec->name;
   auto refuse_unless = [&](bool allowed, std::string_view key) {
     if (r.has(key) && !allowed) r.fail(key, fmt::format("not used by action {}", action));
     r.known(key);
   };
-  if (rules.targets) {
+  if (spec->targets) {
     r.read_strings("target", f.targets);
     if (f.targets.empty()) r.fail("target", fmt::format("action {} needs a target", action));
     check_nodes(r, "target", f.targets, nodes, s, f.at);
   } else {
     refuse_unless(false, "target");
   }
-  if (rules.peers) {
+  if (spec->peers) {
     r.read_strings("peers", f.peers);
     if (f.peers.empty()) r.fail("peers", fmt::format("action {} needs peers", action));
     check_nodes(r, "peers", f.peers, nodes, s, f.at);
@@ -95,65 +79,21 @@ void parse_entry(TableReader& r, const Scenario& s, const std::set<std::string>&
   } else {
     refuse_unless(false, "peers");
   }
-  if (rules.duration) {
+  if (spec->duration) {
     Duration d{};
     if (r.has("duration")) {
-      r.read_duration("duration", d, f.action == FaultAction::restart ? Duration{} : std::chrono::milliseconds(1),
-                      kDurationMax);
+      r.read_duration("duration", d, spec->duration_min, kDurationMax);
       f.duration = d;
     }
   } else {
     refuse_unless(false, "duration");
   }
-  if (action_takes(rules, "kind")) r.read_enum("kind", f.kind, crash_kind_names());
-  refuse_unless(action_takes(rules, "kind"), "kind");
-  if (action_takes(rules, "wipe")) r.read("wipe", f.wipe);
-  refuse_unless(action_takes(rules, "wipe"), "wipe");
-  if (action_takes(rules, "latency")) {
-    if (!r.has("latency")) r.fail("latency", fmt::format("{} needs the extra latency (latency = \"500ms\")", action));
-    r.read_duration("latency", f.latency, std::chrono::microseconds(1), std::chrono::minutes(10));
+  f.params = read_options(r, spec->keys, s, [&](const OptionSpec& o) { return fmt::format("{} needs {}", action, o.story); });
+  for (std::string_view k : fault_action_keys()) {
+    const bool takes = std::any_of(spec->keys.begin(), spec->keys.end(), [&](const OptionSpec& o) { return o.name == k; });
+    if (!takes) refuse_unless(false, k);
   }
-  refuse_unless(action_takes(rules, "latency"), "latency");
-  if (action_takes(rules, "skew")) {
-    if (!r.has("skew")) r.fail("skew", "skew_clock needs the jump (skew = \"-5s\" or \"+2m\")");
-    Duration skew{};
-    r.read_duration("skew", skew, -kDurationMax, kDurationMax, true);
-    if (skew % std::chrono::milliseconds(1) != Duration{}) {
-      r.fail("skew", "a wall clock jumps by whole milliseconds");
-    }
-    f.skew_ms = to_ms(skew);
-  }
-  refuse_unless(action_takes(rules, "skew"), "skew");
-  if (action_takes(rules, "free_bytes")) r.read_int("free_bytes", f.free_bytes, 0, std::int64_t{1} << 40);
-  refuse_unless(action_takes(rules, "free_bytes"), "free_bytes");
-  if (action_takes(rules, "role")) {
-    broker::BrokerRole role{};
-    if (r.has("role")) {
-      r.read_enum("role", role, master_role_names());
-      f.role = role;
-    }
-    for (const std::string& t : f.targets) {
-      if (nodes.count(t) > 0 && !is_slave(s, t)) {
-        r.fail("target", fmt::format("\"{}\" is not a slave (slaves are named like broker-a-s1)", t));
-      }
-    }
-  }
-  refuse_unless(action_takes(rules, "role"), "role");
-  if (action_takes(rules, "topic")) {
-    r.read("topic", f.topic);
-    const bool known = std::any_of(s.cluster.topics.begin(), s.cluster.topics.end(),
-                                   [&](const cluster::TopicSpec& t) { return t.name == f.topic; });
-    if (!known) r.fail("topic", fmt::format("\"{}\" is not a topic of the scenario ([[topics]])", f.topic));
-    if (!r.has("queues")) r.fail("queues", "update_topic needs the new queue count (queues = 8)");
-    r.read_int("queues", f.queues, 1, kQueuesMax);
-    for (const std::string& t : f.targets) {
-      if (nodes.count(t) > 0 && !is_master(s, t)) {
-        r.fail("target", fmt::format("\"{}\" is not a broker group's master (named like broker-a)", t));
-      }
-    }
-  }
-  refuse_unless(action_takes(rules, "topic"), "topic");
-  refuse_unless(action_takes(rules, "queues"), "queues");
+  if (spec->validate) spec->validate(FaultCheck{r, s, nodes, f});
   r.finish();
 }
 

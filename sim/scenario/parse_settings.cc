@@ -1,8 +1,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "sim/scenario/checker_catalog.h"
+#include "sim/check/registry.h"
 #include "sim/scenario/duration_text.h"
+#include "sim/scenario/parse_options.h"
 #include "sim/scenario/parse_sections.h"
 
 namespace ferry::sim::scenario {
@@ -34,29 +35,12 @@ void parse_liveness(TableReader& r, LivenessSettings& l) {
   }
 }
 
-void parse_named_check(TableReader& r, const CheckerInfo& info, const Scenario& s, NamedCheck& out) {
-  out.name = std::string(info.name);
+void parse_named_check(TableReader& r, const check::CheckerSpec& info, const Scenario& s, NamedCheck& out) {
+  out.name = info.name;
   out.line = r.line();
-  for (const CheckOptionInfo& o : info.options) {
-    CheckValue v = o.default_value;
-    const std::string key(o.name);
-    if (auto* b = std::get_if<bool>(&v)) {
-      r.read(key, *b);
-    } else if (auto* i = std::get_if<std::int64_t>(&v)) {
-      r.read(key, *i, o.min, o.max);
-    } else if (auto* d = std::get_if<Duration>(&v)) {
-      r.read_duration(key, *d, std::chrono::milliseconds(o.min), std::chrono::milliseconds(o.max));
-    } else if (auto* str = std::get_if<std::string>(&v)) {
-      r.read(key, *str);
-      if (o.names_group) {
-        if (str->empty() && !o.optional) r.fail(key, fmt::format("check {} needs {}: {}", info.name, key, o.story));
-        bool found = str->empty();
-        for (const cluster::BrokerGroupSpec& g : s.cluster.brokers) found = found || g.name == *str;
-        if (!found) r.fail(key, fmt::format("\"{}\" is not a broker group of the cluster", *str));
-      }
-    }
-    out.options.emplace(key, std::move(v));
-  }
+  out.options = read_options(r, info.options, s, [&](const OptionSpec& o) {
+    return fmt::format("check {} needs {}: {}", info.name, o.name, o.story);
+  });
   r.finish();
 }
 
@@ -77,8 +61,8 @@ void parse_checks(TableReader& r, Diagnostics& diag, const Scenario& s, CheckSet
   r.read("offsets_monotonic", c.offsets_monotonic);
   r.read("routes", c.routes);
   r.read_strings("expected_errors", c.expected_errors);
-  for (const CheckerInfo& info : checker_catalog()) {
-    if (!r.has(info.name)) continue;
+  for (const check::CheckerSpec& info : check::checkers().all()) {
+    if (info.always || !r.has(info.name)) continue;
     const toml::table* t = r.table(info.name);
     if (t == nullptr) continue;
     TableReader sub(diag, *t, r.path(info.name));

@@ -16,7 +16,7 @@ void RecentLogs::push(MonoTime at, std::string_view node, std::string_view level
     FERRY_ASSERT(at >= last, "log line of {} at {} ns pushed after a line at {} ns: the World's time went back", node, to_ns(at),
                  to_ns(last));
   }
-  check::LogLine* slot;
+  sim::LogLine* slot;
   if (lines_.size() < capacity_) {
     slot = &lines_.emplace_back();
   } else {
@@ -30,7 +30,7 @@ void RecentLogs::push(MonoTime at, std::string_view node, std::string_view level
   slot->text.assign(text);
 }
 
-const check::LogLine& RecentLogs::at(std::size_t i) const {
+const sim::LogLine& RecentLogs::at(std::size_t i) const {
   FERRY_ASSERT(i < lines_.size(), "recent log line {} asked of a ring holding {}", i, lines_.size());
   return lines_[(oldest_ + i) % lines_.size()];
 }

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "runtime/time.h"
-#include "sim/check/history.h"
+#include "sim/history/history.h"
 
 namespace ferry::sim::scenario {
 
@@ -35,14 +35,14 @@ class RecentLogs {
   // Lines replaced because the ring was full.
   std::uint64_t dropped() const { return dropped_; }
   // The i-th line, oldest first (i < size()).
-  const check::LogLine& at(std::size_t i) const;
+  const sim::LogLine& at(std::size_t i) const;
 
   // The lines timed within [t - before, t + after], oldest first; when more than `max`, the
   // `max` nearest to t (ties: the earlier), and how many of the window's lines were left out.
   // `may_miss_earlier`: the ring dropped lines and its oldest kept line is inside the window, so
   // the window may have held lines older than any kept.
   struct Window {
-    std::vector<check::LogLine> lines;
+    std::vector<sim::LogLine> lines;
     std::size_t left_out = 0;
     bool may_miss_earlier = false;
   };
@@ -50,7 +50,7 @@ class RecentLogs {
 
  private:
   std::size_t capacity_;
-  std::vector<check::LogLine> lines_;
+  std::vector<sim::LogLine> lines_;
   std::size_t oldest_ = 0;  // index in lines_ of the oldest line (0 until the ring is full)
   std::uint64_t dropped_ = 0;
 };

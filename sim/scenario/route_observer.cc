@@ -6,10 +6,10 @@ namespace ferry::sim::scenario {
 
 namespace {
 
-std::map<std::string, check::RouteGroup> groups_of(const remoting::body::TopicRouteData& route) {
-  std::map<std::string, check::RouteGroup> out;
+std::map<std::string, sim::RouteGroup> groups_of(const remoting::body::TopicRouteData& route) {
+  std::map<std::string, sim::RouteGroup> out;
   for (const remoting::body::QueueData& q : route.queue_datas) {
-    check::RouteGroup& g = out[q.broker_name];
+    sim::RouteGroup& g = out[q.broker_name];
     g.read_queues = q.read_queue_nums;
     g.write_queues = q.write_queue_nums;
   }
@@ -23,17 +23,17 @@ std::map<std::string, check::RouteGroup> groups_of(const remoting::body::TopicRo
 }  // namespace
 
 RouteObserver::RouteObserver(cluster::Cluster& c, const std::map<std::string, NodeId>& clients,
-                             std::shared_ptr<check::History> history)
+                             std::shared_ptr<sim::History> history)
     : cluster_(c), clients_(clients), history_(std::move(history)) {
   for (std::size_t i = 0; i < c.broker_count(); ++i) broker_by_addr_.emplace(c.broker_addr(i), c.broker_label(i));
 }
 
 void RouteObserver::record_route(MonoTime now, const std::string& observer, const std::string& topic,
-                                 std::map<std::string, check::RouteGroup> groups) {
+                                 std::map<std::string, sim::RouteGroup> groups) {
   auto [it, fresh] = last_route_.try_emplace({observer, topic});
   if (!fresh && it->second == groups) return;
   it->second = groups;
-  history_->routes.push_back(check::RouteRecord{now, observer, topic, std::move(groups)});
+  history_->routes.push_back(sim::RouteRecord{now, observer, topic, std::move(groups)});
 }
 
 void RouteObserver::operator()(MonoTime now) {
@@ -44,7 +44,7 @@ void RouteObserver::operator()(MonoTime now) {
     const std::string name = cluster_.name_of(cluster_.namesrv_node(i));
     for (const cluster::TopicSpec& t : topics) {
       auto route = ns->routes().route_of(t.name);
-      record_route(now, name, t.name, route ? groups_of(*route) : std::map<std::string, check::RouteGroup>{});
+      record_route(now, name, t.name, route ? groups_of(*route) : std::map<std::string, sim::RouteGroup>{});
     }
     for (const auto& [addr, live] : ns->routes().live_brokers()) {
       auto [it, fresh] = last_registration_.try_emplace({name, addr}, live.last_update);
@@ -53,7 +53,7 @@ void RouteObserver::operator()(MonoTime now) {
       auto b = broker_by_addr_.find(addr);
       // The NameServer's clock may drift: the record is in world time, as every other one.
       const MonoTime at = cluster_.world().node(cluster_.namesrv_node(i)).sim_clock().world_time_at(live.last_update);
-      history_->registrations.push_back(check::RegistrationRecord{at, name, b != broker_by_addr_.end() ? b->second : addr});
+      history_->registrations.push_back(sim::RegistrationRecord{at, name, b != broker_by_addr_.end() ? b->second : addr});
     }
   }
   for (const auto& [name, node] : clients_) {
@@ -61,7 +61,7 @@ void RouteObserver::operator()(MonoTime now) {
     if (ci == nullptr) continue;
     for (const cluster::TopicSpec& t : topics) {
       auto route = ci->route(t.name);
-      record_route(now, name, t.name, route ? groups_of(*route) : std::map<std::string, check::RouteGroup>{});
+      record_route(now, name, t.name, route ? groups_of(*route) : std::map<std::string, sim::RouteGroup>{});
     }
   }
 }

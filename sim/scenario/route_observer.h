@@ -15,8 +15,8 @@
 #include <utility>
 #include <vector>
 
-#include "sim/check/history.h"
 #include "sim/cluster/cluster.h"
+#include "sim/history/history.h"
 
 namespace ferry::sim::scenario {
 
@@ -24,21 +24,21 @@ class RouteObserver {
  public:
   // `clients`: the client nodes by name, as the runner adds them (read at every call, so nodes
   // added later are observed from then on). The cluster, the map and the history outlive it.
-  RouteObserver(cluster::Cluster& c, const std::map<std::string, NodeId>& clients, std::shared_ptr<check::History> history);
+  RouteObserver(cluster::Cluster& c, const std::map<std::string, NodeId>& clients, std::shared_ptr<sim::History> history);
 
   void operator()(MonoTime now);
 
  private:
   void record_route(MonoTime now, const std::string& observer, const std::string& topic,
-                    std::map<std::string, check::RouteGroup> groups);
+                    std::map<std::string, sim::RouteGroup> groups);
 
   cluster::Cluster& cluster_;
   const std::map<std::string, NodeId>& clients_;
-  std::shared_ptr<check::History> history_;
+  std::shared_ptr<sim::History> history_;
   std::map<std::string, std::string> broker_by_addr_;  // "127.0.0.12:10911" -> "broker-a"
   // The last record of each (observer, topic) and the last registration time of each
   // (namesrv, broker address), to record changes only.
-  std::map<std::pair<std::string, std::string>, std::map<std::string, check::RouteGroup>> last_route_;
+  std::map<std::pair<std::string, std::string>, std::map<std::string, sim::RouteGroup>> last_route_;
   std::map<std::pair<std::string, std::string>, MonoTime> last_registration_;
 };
 

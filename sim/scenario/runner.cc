@@ -55,7 +55,7 @@ std::vector<ClientStep> client_steps(const Scenario& s) {
 bool broadcasting(const ConsumerScenario& k) { return k.spec.config.message_model == client::MessageModel::BROADCASTING; }
 
 // The workload app of a consumer entry: by kind, mode (the listener) and, inside the app, model.
-cluster::ClientFactory consumer_factory(const ConsumerScenario& k, std::shared_ptr<check::History> history) {
+cluster::ClientFactory consumer_factory(const ConsumerScenario& k, std::shared_ptr<sim::History> history) {
   if (k.kind == ConsumerKind::lite_pull) return cluster::lite_pull_consumer_app(k.spec, std::move(history));
   if (k.mode == ConsumeMode::orderly) return cluster::orderly_consumer_app(k.spec, std::move(history));
   return cluster::consumer_app(k.spec, std::move(history));
@@ -83,14 +83,14 @@ struct GroupMembers {
 };
 
 // One seed, its nodes' log lines captured by `capture` (attached once the World exists).
-RunOutcome run_captured(const Scenario& s, std::uint64_t seed, LogCapture& capture) {
+RunOutcome run_captured(const Scenario& s, std::uint64_t seed, LogCapture& capture, const LogSettings& printing) {
   RunOutcome out;
   out.seed = seed;
   if (auto mixed = mixed_models(s)) {
     out.error = std::move(mixed);
     return out;
   }
-  out.cluster = std::make_unique<cluster::Cluster>(world_options(s, seed), s.cluster);
+  out.cluster = std::make_unique<cluster::Cluster>(world_options(s, seed), s.cluster, NodeFactory{}, capture.settings(printing));
   cluster::Cluster& c = *out.cluster;
   capture.attach(c.world(), out.history);
   const MonoTime world_start = c.world().now();
@@ -108,7 +108,7 @@ RunOutcome run_captured(const Scenario& s, std::uint64_t seed, LogCapture& captu
   const std::vector<FaultStep> fault_steps = fault_timeline(s);
   const std::vector<ClientStep> clients = client_steps(s);
   // Observers of the nodes' state, recording into the History what the checkers judge.
-  Watch watch(check::kObserveEvery);  // fine enough for bounds of seconds
+  Watch watch(sim::kObserveEvery);  // fine enough for bounds of seconds
   RouteObserver route_observer(c, nodes, out.history);
   watch.add([&](MonoTime now) { route_observer(now); });
   OffsetObserver offsets(c, out.history);
@@ -130,7 +130,7 @@ RunOutcome run_captured(const Scenario& s, std::uint64_t seed, LogCapture& captu
         c.retire(n);
         c.kill(n);
         // It left for good: a broadcast consumer is not asked for what came after (lost-acked).
-        out.history->record_event(c.world().now(), check::EventKind::crash, name, "stopped for good (stop_at)");
+        out.history->record_event(c.world().now(), sim::EventKind::crash, name, "stopped for good (stop_at)");
         if (auto it = out.history->consumers.find(name); it != out.history->consumers.end()) it->second.left_at = c.world().now();
         continue;
       }
@@ -199,9 +199,9 @@ RunOutcome run_captured(const Scenario& s, std::uint64_t seed, LogCapture& captu
 
 }  // namespace
 
-RunOutcome run_scenario(const Scenario& s, std::uint64_t seed) {
-  LogCapture capture;  // puts the process's log sinks and level back however the run ends
-  RunOutcome out = run_captured(s, seed, capture);
+RunOutcome run_scenario(const Scenario& s, std::uint64_t seed, const LogSettings& printing) {
+  LogCapture capture;  // detached however the run ends
+  RunOutcome out = run_captured(s, seed, capture, printing);
   out.recent_logs = capture.finish();
   return out;
 }

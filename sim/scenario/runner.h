@@ -19,8 +19,9 @@
 //
 // Logs: the run captures its nodes' log lines whatever the printed level (log_capture.h): error
 // lines into the History (judged by the error-logs checker against the file's expected_errors),
-// the last lines at info and above into RunOutcome::recent_logs. The process's log sinks and
-// level are put back when run_scenario returns or throws.
+// the last lines at info and above into RunOutcome::recent_logs. What the nodes print goes to
+// `printing` (the process defaults unless given), at its level; nothing of the process changes,
+// so runs may go on in several threads at once, each with its own World and sinks.
 #pragma once
 
 #include <cstdint>
@@ -29,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/log.h"
 #include "sim/check/checkers.h"
 #include "sim/cluster/cluster.h"
 #include "sim/cluster/workload.h"
@@ -61,6 +63,6 @@ struct RunOutcome {
   std::string first_failure() const;
 };
 
-RunOutcome run_scenario(const Scenario& s, std::uint64_t seed);
+RunOutcome run_scenario(const Scenario& s, std::uint64_t seed, const LogSettings& printing = default_log_settings());
 
 }  // namespace ferry::sim::scenario

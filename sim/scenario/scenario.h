@@ -23,9 +23,10 @@
 
 #include "broker/broker_config.h"
 #include "runtime/time.h"
-#include "sim/check/history.h"
 #include "sim/cluster/cluster_spec.h"
 #include "sim/cluster/workload.h"
+#include "sim/history/history.h"
+#include "sim/history/option_value.h"
 #include "sim/ids.h"
 #include "sim/options.h"
 
@@ -73,62 +74,25 @@ struct ConsumerScenario {
 
 // ---- faults --------------------------------------------------------------------------------
 
-enum class FaultAction : std::uint8_t {
-  kill,               // process kill (page cache survives); with duration: started again after it
-  power_off,          // power loss (unsynced data lost or torn); with duration: started again
-  restart,            // crash (kind) and start after duration (default 0), optionally wiped
-  silence,            // the host goes dark, its process runs on; with duration: back after it
-  pause,              // the node's events are held; with duration: resumed after it
-  resume,             // ends a pause
-  partition,          // cut both directions between every target and every peer; duration: heal
-  partition_one_way,  // packets from targets to peers are dropped; duration: heal
-  isolate,            // every link of the targets cut (same effect as silence); duration: rejoin
-  heal,               // heal the links between targets and peers (both directions)
-  heal_all,           // Cluster::heal_all() and every filled disk restored: no targets
-  clog,               // extra latency from targets to peers; duration: unclogged after it
-  skew_clock,         // the targets' wall clocks jump by `skew` (kept: a property of the machine)
-  wipe_disk,          // the targets' disks are emptied (the node must be down: kill it first)
-  fill_disk,          // the targets' disks are full but `free_bytes`; duration: capacity restored
-  promote_slave,      // the operator promotes the target slave to master (`role`); the old master
-                      // is retired: the liveness phase does not start it again
-  update_topic,       // the operator changes `topic`'s queue count to `queues` on the target masters
-                      // (UPDATE_AND_CREATE_TOPIC, as mqadmin updateTopic)
-  slow_disk,          // every sync of the targets' disks takes `latency` more; duration: restored
-  lying_disk,         // the targets' disks report syncs done without making anything durable
-                      // (DiskOptions::lying_sync); duration: honest again after it
-};
-inline constexpr std::uint8_t kFaultActionMax = static_cast<std::uint8_t>(FaultAction::lying_disk);
-const char* fault_action_name(FaultAction a);
-std::optional<FaultAction> parse_fault_action(std::string_view name);
-
-// What an action takes besides `at`, `action` and `target`.
-struct ActionKeys {
-  bool targets = true;    // needs targets (heal_all takes none)
-  bool peers = false;     // needs peers
-  bool duration = false;  // may have a duration
-  const char* extra = "";  // its own keys, comma-separated ("kind,wipe"; "" = none)
-};
-ActionKeys action_keys(FaultAction a);
-bool action_takes(const ActionKeys& keys, std::string_view key);  // `key` is one of keys.extra
-
+// One [[faults]] entry. Its action is a registered fault action (fault_registry.h: what each
+// does, the keys it takes, its undo); `params` holds the action's own keys, every one of them
+// (the parser and make_fault() fill in the defaults).
 struct FaultEntry {
   Duration at{};  // virtual time since the start of the run (after boot)
-  FaultAction action = FaultAction::kill;
-  std::vector<std::string> targets;  // node names; empty only for heal_all
-  std::vector<std::string> peers;    // partition, partition_one_way, heal, clog: the other side
-  // How long the fault lasts before it is undone (see FaultAction); unset = until the liveness
-  // phase heals it. restart: the downtime (unset = 0).
+  std::string action = "kill";
+  std::vector<std::string> targets;  // node names; empty only for an action that takes none (heal_all)
+  std::vector<std::string> peers;    // the other side of a link (partition, clog, heal, ...)
+  // How long the fault lasts before it is undone; unset = until the liveness phase heals it.
+  // For a crash (kill, power_off, restart): the downtime (World::restart starts it again).
   std::optional<Duration> duration;
-  CrashKind kind = CrashKind::process_kill;  // restart: how the node goes down
-  bool wipe = false;                         // restart: wipe the disk while down
-  Duration latency{};                        // clog, slow_disk: the extra latency (> 0)
-  std::int64_t skew_ms = 0;                  // skew_clock: the jump of the wall clock
-  std::uint64_t free_bytes = 0;              // fill_disk: what is left free
-  // promote_slave: the role the slave takes; unset = its group's configured master role.
-  std::optional<broker::BrokerRole> role;
-  std::string topic;        // update_topic: a topic of the scenario
-  std::int32_t queues = 0;  // update_topic: its new read and write queue count
+  OptionValues params;
   int line = 0;  // the entry's line in the file, for messages
+
+  // The action's key `key` (asserts that it is there with type T).
+  template <typename T>
+  const T& param(std::string_view key) const {
+    return option<T>(params, key);
+  }
 };
 
 // ---- run, liveness, checks -----------------------------------------------------------------
@@ -169,13 +133,19 @@ enum class LostMode : std::uint8_t {
 const char* lost_mode_name(LostMode m);
 
 // A named check with its own options ([checks.failover] ...): options as the file gave them,
-// completed with the catalog's defaults (checker_catalog.h), by option name.
-using CheckValue = std::variant<bool, std::int64_t, Duration, std::string>;
+// completed with the defaults of the checker's spec (sim/check/registry.h), by option name.
+using CheckValue = OptionValue;
 struct NamedCheck {
   std::string name;
-  std::map<std::string, CheckValue> options;
+  OptionValues options;
   int line = 0;
 };
+// The value of option `name` of `check` (the parser filled every option); asserts that it exists
+// with type T.
+template <typename T>
+const T& check_option(const NamedCheck& check, std::string_view name) {
+  return option<T>(check.options, name);
+}
 
 struct CheckSettings {
   LostMode lost = LostMode::strict;
@@ -190,7 +160,7 @@ struct CheckSettings {
   bool routes = true;              // routes converge after the heal (false: the liveness phase skips routes_converged)
   // Error-level log lines the scenario expects (substrings); any other fails the run.
   std::vector<std::string> expected_errors;
-  std::vector<NamedCheck> named;   // in the order of the catalog
+  std::vector<NamedCheck> named;   // in the order of the registry
 };
 
 // ---- the scenario --------------------------------------------------------------------------
@@ -214,7 +184,7 @@ struct Scenario {
 // The settings a History carries for the checkers (sim/check): strict loss, the duplicate bound,
 // dense and monotonic offsets, corruption, per-key order, the expected error lines, the named
 // checks. (The other checks of CheckSettings are the runner's to apply.)
-check::CheckSettings history_check_settings(const Scenario& s);
+sim::CheckSettings history_check_settings(const Scenario& s);
 
 // The World's options for one seed of `s`: sim::swarm_options(seed) when run.swarm, else the
 // defaults (no buggify, no random faults) with that seed.

@@ -8,7 +8,7 @@
 // them at once (up to kDiagnosticsMax), in an invalid_argument Error, one a line. Bounded: text
 // up to kScenarioTextBytesMax, entries up to the k...Max of scenario.h.
 //
-// Pure: no files, no clock. Reading the file is the caller's (tools/mqsim/scenario_file.h).
+// Pure: no files, no clock. Reading the file is the caller's (sim/io/scenario_file.h).
 #pragma once
 
 #include <string>

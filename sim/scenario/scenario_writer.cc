@@ -5,6 +5,7 @@
 #include <iterator>
 
 #include "sim/scenario/duration_text.h"
+#include "sim/scenario/fault_registry.h"
 #include "sim/scenario/scenario_names.h"
 
 namespace ferry::sim::scenario {
@@ -125,31 +126,37 @@ void write_workload(Writer& w, const Scenario& s) {
   }
 }
 
-void write_faults(Writer& w, const std::vector<FaultEntry>& faults) {
-  for (const FaultEntry& f : faults) {
-    const ActionKeys keys = action_keys(f.action);
-    w.header("[[faults]]");
-    w.line("at", dur(f.at));
-    w.line("action", quoted(fault_action_name(f.action)));
-    if (keys.targets) w.line("target", quoted_list(f.targets));
-    if (keys.peers) w.line("peers", quoted_list(f.peers));
-    if (keys.duration && f.duration) w.line("duration", dur(*f.duration));
-    if (action_takes(keys, "kind")) w.line("kind", quoted(name_in(crash_kind_names(), f.kind)));
-    if (action_takes(keys, "wipe")) w.line("wipe", boolean(f.wipe));
-    if (action_takes(keys, "latency")) w.line("latency", dur(f.latency));
-    if (action_takes(keys, "skew")) w.line("skew", dur(std::chrono::milliseconds(f.skew_ms)));
-    if (action_takes(keys, "free_bytes")) w.line("free_bytes", static_cast<std::int64_t>(f.free_bytes));
-    if (action_takes(keys, "role") && f.role) w.line("role", quoted(name_in(master_role_names(), *f.role)));
-    if (action_takes(keys, "topic")) w.line("topic", quoted(f.topic));
-    if (action_takes(keys, "queues")) w.line("queues", static_cast<std::int64_t>(f.queues));
-  }
-}
-
-std::string check_value(const CheckValue& v) {
+// An option as the reader takes it back: a bool, an integer, a duration string or a quoted string.
+std::string option_text(const OptionValue& v) {
   if (const bool* b = std::get_if<bool>(&v)) return boolean(*b);
   if (const std::int64_t* i = std::get_if<std::int64_t>(&v)) return fmt::format("{}", *i);
   if (const Duration* d = std::get_if<Duration>(&v)) return dur(*d);
   return quoted(std::get<std::string>(v));
+}
+
+// Options in the order of their specs; an empty string is an unset option (an optional group, a
+// role left to its default) and cannot be written (the reader refuses "").
+void write_options(Writer& w, const std::vector<OptionSpec>& specs, const OptionValues& values) {
+  for (const OptionSpec& o : specs) {
+    auto it = values.find(std::string(o.name));
+    if (it == values.end()) continue;
+    const std::string* text = std::get_if<std::string>(&it->second);
+    if (text != nullptr && text->empty()) continue;
+    w.line(it->first, option_text(it->second));
+  }
+}
+
+void write_faults(Writer& w, const std::vector<FaultEntry>& faults) {
+  for (const FaultEntry& f : faults) {
+    const FaultActionSpec& spec = fault_actions().at(f.action);
+    w.header("[[faults]]");
+    w.line("at", dur(f.at));
+    w.line("action", quoted(f.action));
+    if (spec.targets) w.line("target", quoted_list(f.targets));
+    if (spec.peers) w.line("peers", quoted_list(f.peers));
+    if (spec.duration && f.duration) w.line("duration", dur(*f.duration));
+    write_options(w, spec.keys, f.params);
+  }
 }
 
 void write_settings(Writer& w, const Scenario& s) {
@@ -174,11 +181,11 @@ void write_settings(Writer& w, const Scenario& s) {
   w.line("expected_errors", quoted_list(c.expected_errors));
   for (const NamedCheck& n : c.named) {
     w.header(fmt::format("[checks.{}]", n.name));
+    // In the order of the options' names (as a parsed check holds them).
     for (const auto& [key, value] : n.options) {
-      // An optional group left empty is its default and cannot be written (the reader refuses "").
       const std::string* text = std::get_if<std::string>(&value);
       if (text != nullptr && text->empty()) continue;
-      w.line(key, check_value(value));
+      w.line(key, option_text(value));
     }
   }
 }

@@ -66,9 +66,9 @@ RecordSeen record_at(const store::CommitLog& log, const SimDisk& disk, std::int6
 }
 
 // The detail of the latest crash Event of `node` after `since` (the fault that ended the life).
-std::string crash_detail(const check::History& h, const std::string& node, MonoTime since) {
+std::string crash_detail(const sim::History& h, const std::string& node, MonoTime since) {
   for (auto it = h.events.rbegin(); it != h.events.rend() && it->at >= since; ++it) {
-    if (it->kind == check::EventKind::crash && it->target == node) return it->detail;
+    if (it->kind == sim::EventKind::crash && it->target == node) return it->detail;
   }
   return "";
 }
@@ -122,7 +122,7 @@ void StoreObserver::judge_restart(MonoTime now, std::size_t broker, NodeLog& log
   const SimDisk& disk = cluster_.world().node(cluster_.broker_node(broker)).disk();
   FERRY_ASSERT(life > log.life, "{} went from life {} back to {}", node, log.life, life);
   const bool first_life = log.life == 0;
-  check::StoreRestartRecord r;
+  sim::StoreRestartRecord r;
   r.at = now;
   r.broker = node;
   r.before_max = log.max_seen;
@@ -157,7 +157,7 @@ void StoreObserver::judge_restart(MonoTime now, std::size_t broker, NodeLog& log
   if (carried && st.config().flush_mode == store::FlushMode::async_flush) log.loaded_flushed = recovered_end;
 }
 
-std::size_t StoreObserver::compare_prefix(std::size_t broker, const NodeLog& log, check::StoreRestartRecord& r) const {
+std::size_t StoreObserver::compare_prefix(std::size_t broker, const NodeLog& log, sim::StoreRestartRecord& r) const {
   store::MessageStore& st = cluster_.broker(broker)->store();
   const store::CommitLog& cl = st.commit_log();
   const SimDisk& disk = cluster_.world().node(cluster_.broker_node(broker)).disk();

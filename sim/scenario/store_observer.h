@@ -1,7 +1,7 @@
 // StoreObserver: a Watch observer (watch.h) that judges every broker restart against what the
 // node's CommitLog held before it (issue 16, property 6: after any crash a broker's log is a
 // prefix of what it appended, containing every synced message). It appends one
-// check::StoreRestartRecord per restart to History::store_restarts; check::check_store_prefix
+// sim::StoreRestartRecord per restart to History::store_restarts; check::check_store_prefix
 // (sim/check/store_prefix.h) judges them.
 //
 // At each look, for every broker node (masters and slaves) whose store has opened
@@ -52,8 +52,8 @@
 #include <string>
 
 #include "common/offsets.h"
-#include "sim/check/history.h"
 #include "sim/cluster/cluster.h"
+#include "sim/history/history.h"
 
 namespace ferry::sim::scenario {
 
@@ -61,7 +61,7 @@ inline constexpr std::size_t kDigestsPerNodeMax = std::size_t{1} << 17;
 
 class StoreObserver {
  public:
-  StoreObserver(cluster::Cluster& c, std::shared_ptr<check::History> history) : cluster_(c), history_(std::move(history)) {}
+  StoreObserver(cluster::Cluster& c, std::shared_ptr<sim::History> history) : cluster_(c), history_(std::move(history)) {}
 
   void look(MonoTime now);
 
@@ -96,10 +96,10 @@ class StoreObserver {
   // Reads again every digest `r` says to compare (below r.recovered_end, or below r.before_synced
   // when lives were missed) and fills r's counts and first mismatch. Returns how many leading
   // digests form the verified prefix (up to the first mismatch or the first not compared).
-  std::size_t compare_prefix(std::size_t broker, const NodeLog& log, check::StoreRestartRecord& r) const;
+  std::size_t compare_prefix(std::size_t broker, const NodeLog& log, sim::StoreRestartRecord& r) const;
 
   cluster::Cluster& cluster_;
-  std::shared_ptr<check::History> history_;
+  std::shared_ptr<sim::History> history_;
   std::map<std::string, NodeLog> logs_;  // by broker node name
 };
 

@@ -14,7 +14,7 @@ void TakeObserver::look(MonoTime now) {
       std::weak_ptr<const client::ProcessQueue>& last = seen_[{name, mq}];
       if (last.lock() == pq) continue;
       last = pq;
-      history_->takes.push_back(check::TakeRecord{now, name, mq, pq->start_offset()});
+      history_->takes.push_back(sim::TakeRecord{now, name, mq, pq->start_offset()});
     }
   }
 }

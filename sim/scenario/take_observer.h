@@ -17,15 +17,15 @@
 #include <utility>
 
 #include "client/process_queue.h"
-#include "sim/check/history.h"
 #include "sim/cluster/cluster.h"
+#include "sim/history/history.h"
 
 namespace ferry::sim::scenario {
 
 class TakeObserver {
  public:
   // `clients`: the client nodes by name, as the runner adds them (read at every look).
-  TakeObserver(cluster::Cluster& c, const std::map<std::string, NodeId>& clients, std::shared_ptr<check::History> history)
+  TakeObserver(cluster::Cluster& c, const std::map<std::string, NodeId>& clients, std::shared_ptr<sim::History> history)
       : cluster_(c), clients_(clients), history_(std::move(history)) {}
 
   void look(MonoTime now);
@@ -33,7 +33,7 @@ class TakeObserver {
  private:
   cluster::Cluster& cluster_;
   const std::map<std::string, NodeId>& clients_;
-  std::shared_ptr<check::History> history_;
+  std::shared_ptr<sim::History> history_;
   std::map<std::pair<std::string, MessageQueue>, std::weak_ptr<const client::ProcessQueue>> seen_;
 };
 

@@ -86,6 +86,19 @@ class TableReader {
     fail(key, not_one_of(text, choices));
   }
 
+  // A string that must be one of `choices` (reported as read_enum does).
+  void read_choice(std::string_view key, std::string& out, const std::vector<std::string_view>& choices) {
+    std::string text;
+    if (!read_string_checked(key, text)) return;
+    for (std::string_view c : choices) {
+      if (c == text) {
+        out = std::move(text);
+        return;
+      }
+    }
+    fail(key, not_one_of(text, choices));
+  }
+
   // A sub-table (nullptr when absent or not a table: reported).
   const toml::table* table(std::string_view key);
   // An array of tables ([[key]] entries); nullptr when absent, not one, or longer than

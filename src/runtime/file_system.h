@@ -78,6 +78,11 @@ struct OpenOptions {
   bool create = false;     // create the file if missing
   bool exclusive = false;  // with create: fail with already_exists if it exists
   bool truncate = false;   // start empty
+  // Open for reading only (create, exclusive and truncate must be false): pwrite, truncate and
+  // allocate fail with invalid_argument, sync() has nothing to do. Production reads such a file
+  // with pread(2), never through a mapping, so another program may rewrite it meanwhile (a
+  // configuration file an operator edits); view() is then refused (invalid_argument).
+  bool read_only = false;
 };
 
 struct SpaceInfo {

@@ -1,5 +1,12 @@
 // Node loggers: spdlog, every line tagged with the node's name and, in simulation, the node's
-// virtual time ("[broker-a 12.345678s]"), so a simulated run's log reads as one timeline.
+// virtual time ("[broker-a] ... [12.345678s]"), so a simulated run's log reads as one timeline.
+//
+// Nothing here is shared between runtimes at run time: each runtime makes its node loggers from
+// the LogSettings it owns (the World for all its nodes, an AsioRuntime for its one), and a line's
+// time is stamped by the logger from its own node's clock — no table of clocks, no formatter that
+// looks a node up. Two simulated worlds can run in two threads of one process, each with its own
+// sinks. What is process-wide is only the defaults a runtime starts from when it is given no
+// settings (default_log_settings), for programs and tests.
 #pragma once
 
 #include <spdlog/logger.h>
@@ -13,31 +20,52 @@ namespace ferry {
 
 class Clock;
 
-// A logger for one node writing to the process-wide sinks (stderr unless replaced). When
-// `virtual_clock` is given (simulation), each line shows that clock's time instead of the real
-// time. The level is the process default (see set_default_log_level).
-//
-// The sinks are shared, and spdlog gives a sink one formatter, so the time is not held by the
-// formatter: lines find their node's clock by the logger's name in a process-wide table that
-// make_node_logger fills (the latest node of a name wins) and forget_node_clock empties when the
-// node goes. A line of a node whose clock is gone shows "?" for the time, never a stale clock.
-std::shared_ptr<spdlog::logger> make_node_logger(const std::string& node, const Clock* virtual_clock);
-// Drops `node`'s clock from the table when it is still `virtual_clock` (the node's destructor).
-void forget_node_clock(const std::string& node, const Clock* virtual_clock);
+// Where a runtime's node loggers write and what they keep. The sinks may be shared with other
+// runtimes (spdlog's _mt sinks lock); a logger keeps the settings it was made with.
+struct LogSettings {
+  std::vector<spdlog::sink_ptr> sinks;
+  spdlog::level::level_enum level = spdlog::level::info;
+  // Flush the sinks after every line at or above this level (off: the sinks' own buffering).
+  // The daemons pass trace, so their log file holds every line at once: a `tail -f` shows it and
+  // a crash or a kill -9 loses none.
+  spdlog::level::level_enum flush_level = spdlog::level::off;
+};
 
-// Process-wide defaults, for programs and tests (not component code). The initial level comes
-// from the FERRY_LOG environment variable (trace|debug|info|warn|error|off), default "info".
+// A logger for one node writing to `settings`' sinks at its level. With a `virtual_clock`
+// (simulation) it is a ClockedLogger: each line shows that clock's time, not the real time.
+// Without, lines show the real date and time. `virtual_clock` must outlive the logger or be
+// forgotten first (ClockedLogger::forget_clock).
+std::shared_ptr<spdlog::logger> make_node_logger(const std::string& node, const Clock* virtual_clock,
+                                                 const LogSettings& settings);
+
+// A simulated node's logger: stamps each line with its node's clock (read on the logging thread,
+// when the line is logged), and every line it hands its sinks is formatted "[T] [node] [level]
+// text" with T in seconds and microseconds ("12.345678s"), or "?" once the clock is forgotten.
+class ClockedLogger final : public spdlog::logger {
+ public:
+  // At settings.level, flushing at settings.flush_level. `clock` must outlive the logger or be
+  // forgotten first.
+  ClockedLogger(std::string node, const Clock* clock, const LogSettings& settings);
+  // The node's clock is going away: lines logged after this show "?" for the time, never a dead
+  // clock's. The logger's thread only.
+  void forget_clock() { clock_ = nullptr; }
+
+ protected:
+  void sink_it_(const spdlog::details::log_msg& msg) override;
+
+ private:
+  const Clock* clock_;
+};
+
+// Process-wide defaults, for programs and tests (not component code): what a runtime uses when it
+// is given no LogSettings. The initial level comes from the FERRY_LOG environment variable
+// (trace|debug|info|warn|error|off), default "info"; the initial sink is stderr.
+LogSettings default_log_settings();
 void set_default_log_level(spdlog::level::level_enum level);
 spdlog::level::level_enum default_log_level();
-// Replaces the sinks new node loggers write to (e.g. console + rotating file in the daemons).
-// Loggers made before keep the sinks they were made with.
+// Replaces the sinks of the defaults (e.g. console + rotating file in the daemons).
 void set_default_log_sinks(std::vector<spdlog::sink_ptr> sinks);
-// New node loggers flush their sinks after every line at or above `level` (default off: the
-// sinks' own buffering). The daemons pass trace, so their log file holds every line at once: a
-// `tail -f` shows it and a crash or a kill -9 loses none.
 void set_default_log_flush_level(spdlog::level::level_enum level);
-// The sinks new node loggers write to now (shared with them): a caller that replaces them for a
-// while (the simulator's per-run log capture) puts these back after.
 std::vector<spdlog::sink_ptr> default_log_sinks();
 
 }  // namespace ferry

@@ -9,13 +9,13 @@
 #include <fstream>
 #include <sstream>
 
+#include "daemon/conf_folder.h"
+#include "daemon/config_binder.h"
+#include "daemon/properties_file.h"
+#include "daemon/properties_rewrite.h"
 #include "remoting/acl/acl_config.h"
 #include "tools/mqbroker/broker_conf.h"
-#include "tools/daemon/config_binder.h"
 #include "tools/mqnamesrv/namesrv_conf.h"
-#include "tools/daemon/properties_file.h"
-#include "tools/daemon/properties_rewrite.h"
-#include "tools/daemon/read_only_dir.h"
 
 namespace ferry::tools {
 namespace {
@@ -400,29 +400,50 @@ TEST(AclKeys, BrokerAndNameServerReadThem) {
   EXPECT_EQ(parse_namesrv_conf(props(""), "/h")->namesrv.listen_host, "0.0.0.0");
 }
 
-// The read-only folder the daemons hand the ACL watcher: reads, refuses every change and escape.
-TEST(ReadOnlyDirTest, ReadsAndRefusesChanges) {
+// The read-only folder the daemons hand the ACL watcher (daemon::ConfFolder: the runtime's
+// FileSystem over the folder behind a ReadOnlyFileSystem): reads, refuses every change and escape.
+TEST(ConfFolderTest, ReadsAndRefusesChanges) {
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("ferry-rodir-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   { std::ofstream(dir / "plain_acl.yml") << "accounts:\n"; }
-  ReadOnlyDir fs(dir.string());
-  auto f = fs.open("plain_acl.yml", OpenOptions{});
-  ASSERT_TRUE(f.ok()) << f.error().to_string();
-  EXPECT_EQ((*f)->size(), 10u);
-  std::vector<std::uint8_t> buf(32);
-  auto n = (*f)->pread(0, MutableBytes(buf.data(), buf.size()));
-  ASSERT_TRUE(n.ok());
-  EXPECT_EQ(std::string(buf.begin(), buf.begin() + static_cast<std::ptrdiff_t>(*n)), "accounts:\n");
-  EXPECT_FALSE((*f)->pwrite(0, as_bytes("x")).ok());
-  EXPECT_FALSE((*f)->truncate(0).ok());
-  EXPECT_FALSE(fs.open("plain_acl.yml", OpenOptions{.create = true}).ok());
-  EXPECT_FALSE(fs.open("../etc/passwd", OpenOptions{}).ok());
-  EXPECT_FALSE(fs.open("/etc/passwd", OpenOptions{}).ok());
-  auto missing = fs.open("nope.yml", OpenOptions{});
-  ASSERT_FALSE(missing.ok());
-  EXPECT_TRUE(missing.error().is(Errc::not_found));
-  EXPECT_FALSE(fs.remove("plain_acl.yml").ok());
-  EXPECT_FALSE(fs.rename("plain_acl.yml", "x").ok());
+  {
+    AsioRuntime::Options options;
+    options.node_name = "conf";
+    options.data_root = (dir / "data").string();
+    AsioRuntime rt(std::move(options));
+    ConfFolder folder(rt, (dir / "plain_acl.yml").string());
+    FileSystem& fs = folder.files();
+    auto f = fs.open("plain_acl.yml", OpenOptions{});
+    ASSERT_TRUE(f.ok()) << f.error().to_string();
+    EXPECT_EQ((*f)->size(), 10u);
+    std::vector<std::uint8_t> buf(32);
+    auto n = (*f)->pread(0, MutableBytes(buf.data(), buf.size()));
+    ASSERT_TRUE(n.ok());
+    EXPECT_EQ(std::string(buf.begin(), buf.begin() + static_cast<std::ptrdiff_t>(*n)), "accounts:\n");
+    EXPECT_FALSE((*f)->pwrite(0, as_bytes("x")).ok());
+    EXPECT_FALSE((*f)->truncate(0).ok());
+    EXPECT_FALSE((*f)->view(0, 4).ok()) << "a file an operator may rewrite is never mapped";
+    EXPECT_TRUE(rt.block_on((*f)->sync()).ok()) << "nothing to make durable";
+    EXPECT_FALSE(fs.open("plain_acl.yml", OpenOptions{.create = true}).ok());
+    EXPECT_FALSE(fs.open("../etc/passwd", OpenOptions{}).ok());
+    EXPECT_FALSE(fs.open("/etc/passwd", OpenOptions{}).ok());
+    auto missing = fs.open("nope.yml", OpenOptions{});
+    ASSERT_FALSE(missing.ok());
+    EXPECT_TRUE(missing.error().is(Errc::not_found));
+    EXPECT_FALSE(fs.remove("plain_acl.yml").ok());
+    EXPECT_FALSE(fs.rename("plain_acl.yml", "x").ok());
+    EXPECT_FALSE(fs.create_dirs("sub").ok());
+    EXPECT_TRUE(fs.exists("plain_acl.yml"));
+    // An operator rewrites the file (shorter) while it is open: the open handle reads what is
+    // there now without faulting, and a new open sees the new size.
+    { std::ofstream(dir / "plain_acl.yml", std::ios::trunc) << "a:\n"; }
+    auto short_read = (*f)->pread(0, MutableBytes(buf.data(), buf.size()));
+    ASSERT_TRUE(short_read.ok());
+    EXPECT_EQ(*short_read, 3u);
+    auto again = fs.open("plain_acl.yml", OpenOptions{});
+    ASSERT_TRUE(again.ok());
+    EXPECT_EQ((*again)->size(), 3u);
+  }
   EXPECT_TRUE(std::filesystem::exists(dir / "plain_acl.yml"));
   std::filesystem::remove_all(dir);
   EXPECT_EQ(split_folder("/etc/ferry/plain_acl.yml"), (std::pair<std::string, std::string>{"/etc/ferry", "plain_acl.yml"}));
@@ -468,9 +489,9 @@ TEST(ConfExamples, AllParse) {
 TEST(PropertiesRewriteTest, ReplacesEveryLineOfAKeyKeepsTheRestAndAppendsNewKeys) {
   const std::string before = "# broker\nbrokerName = broker-a\nbrokerPermission=6\n\n! old\nbrokerPermission=2\n";
   const std::string after =
-      ferry::tools::rewrite_properties_text(before, {{"brokerPermission", "4"}, {"slaveReadEnable", "true"}});
+      ferry::daemon::rewrite_properties_text(before, {{"brokerPermission", "4"}, {"slaveReadEnable", "true"}});
   EXPECT_EQ(after, "# broker\nbrokerName = broker-a\nbrokerPermission=4\n\n! old\nbrokerPermission=4\nslaveReadEnable=true\n");
-  auto parsed = ferry::tools::parse_properties(after, "broker.conf");
+  auto parsed = ferry::daemon::parse_properties(after, "broker.conf");
   ASSERT_TRUE(parsed.ok()) << parsed.error().to_string();
-  EXPECT_EQ(ferry::tools::rewrite_properties_text("a=1", {}), "a=1\n");  // a missing final newline is added
+  EXPECT_EQ(ferry::daemon::rewrite_properties_text("a=1", {}), "a=1\n");  // a missing final newline is added
 }

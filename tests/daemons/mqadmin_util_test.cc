@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "tools/cli/flags.h"
-#include "tools/cli/table.h"
-#include "tools/cli/time_arg.h"
+#include "cli/flags.h"
+#include "cli/table.h"
+#include "cli/time_arg.h"
 
 namespace ferry::cli {
 namespace {

@@ -1,12 +1,12 @@
-// raise_open_files_limit (tools/daemon/open_files.h): a daemon starts with its soft descriptor
+// raise_open_files_limit (daemon/open_files.h): a daemon starts with its soft descriptor
 // limit at the hard limit, and says what it found and did.
 #include <sys/resource.h>
 
 #include <gtest/gtest.h>
 
-#include "tools/daemon/open_files.h"
+#include "daemon/open_files.h"
 
-namespace ferry::tools {
+namespace ferry::daemon {
 namespace {
 
 TEST(OpenFilesTest, TheSoftLimitIsRaisedToTheHardOneAndReported) {
@@ -42,4 +42,4 @@ TEST(OpenFilesTest, ALowLimitIsAWarningThatSaysWhatToDo) {
 }
 
 }  // namespace
-}  // namespace ferry::tools
+}  // namespace ferry::daemon

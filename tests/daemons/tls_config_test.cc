@@ -1,14 +1,14 @@
-// The TLS keys (tools/daemon/tls_keys.h) and the server's choice by first byte
+// The TLS keys (daemon/tls_keys.h) and the server's choice by first byte
 // (runtime/asio/tls_options.h), without sockets or certificates that load.
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
+#include "daemon/tls_keys.h"
 #include "runtime/asio/tls_options.h"
-#include "tools/daemon/tls_keys.h"
 
-namespace ferry::tools {
+namespace ferry::daemon {
 namespace {
 
 struct Parsed {
@@ -156,4 +156,4 @@ TEST(TlsKeysTest, FinishTlsNamesAMissingConfigFile) {
 }
 
 }  // namespace
-}  // namespace ferry::tools
+}  // namespace ferry::daemon

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/read_only_file_system.h"
 #include "tests/runtime/conformance_fixture.h"
 
 namespace ferry::testing {
@@ -259,6 +260,57 @@ Task<void> space_case(FileSystem* fs, Checks* checks) {
 TEST_P(RuntimeConformance, SpaceAndSyncDir) {
   Checks checks;
   ASSERT_TRUE(run(space_case(&rt().fs(), &checks)));
+  EXPECT_THAT(checks.failures(), ::testing::IsEmpty());
+}
+
+// OpenOptions::read_only, and the ReadOnlyFileSystem decorator over the runtime's FileSystem:
+// reads work, every change is refused as a value, and nothing on disk changes.
+Task<void> read_only_case(FileSystem* fs, Checks* checks) {
+  {
+    TASK_CHECK_OK(checks, fs->create_dirs("ro"));
+    auto w = fs->open("ro/conf.yml", kCreate);
+    TASK_CHECK_OK(checks, w);
+    if (!w.ok()) co_return;
+    TASK_CHECK_OK(checks, write_string(**w, 0, "accounts:\n"));
+    TASK_CHECK_OK(checks, co_await (*w)->sync());
+  }
+  auto bad = fs->open("ro/conf.yml", OpenOptions{.create = true, .read_only = true});
+  TASK_CHECK(checks, !bad.ok() && bad.error().is(Errc::invalid_argument));
+  ReadOnlyFileSystem ro(*fs);
+  auto f = ro.open("ro/conf.yml", OpenOptions{});
+  TASK_CHECK_OK(checks, f);
+  if (!f.ok()) co_return;
+  TASK_CHECK(checks, (*f)->size() == 10);
+  TASK_CHECK(checks, read_string(**f, 0, 32) == "accounts:\n");
+  const Status w = write_string(**f, 0, "x");
+  TASK_CHECK(checks, !w.ok() && w.error().is(Errc::invalid_argument));
+  const Status t = (*f)->truncate(0);
+  TASK_CHECK(checks, !t.ok() && t.error().is(Errc::invalid_argument));
+  const Status a = co_await (*f)->allocate(4096);
+  TASK_CHECK(checks, !a.ok() && a.error().is(Errc::invalid_argument));
+  TASK_CHECK_OK(checks, co_await (*f)->sync());
+  for (const OpenOptions& o : {OpenOptions{.create = true}, OpenOptions{.truncate = true},
+                               OpenOptions{.create = true, .exclusive = true}}) {
+    auto refused = ro.open("ro/conf.yml", o);
+    TASK_CHECK(checks, !refused.ok() && refused.error().is(Errc::invalid_argument));
+  }
+  auto missing = ro.open("ro/none.yml", OpenOptions{});
+  TASK_CHECK(checks, !missing.ok() && missing.error().is(Errc::not_found));
+  TASK_CHECK(checks, !ro.remove("ro/conf.yml").ok());
+  TASK_CHECK(checks, !ro.rename("ro/conf.yml", "ro/x").ok());
+  TASK_CHECK(checks, !ro.create_dirs("ro/sub").ok());
+  TASK_CHECK_OK(checks, co_await ro.sync_dir("ro"));
+  TASK_CHECK(checks, ro.exists("ro/conf.yml"));
+  auto names = ro.list("ro");
+  TASK_CHECK(checks, names.ok() && *names == std::vector<std::string>{"conf.yml"});
+  auto size = ro.file_size("ro/conf.yml");
+  TASK_CHECK(checks, size.ok() && *size == 10);
+  TASK_CHECK(checks, read_string(**f, 0, 32) == "accounts:\n");  // nothing changed underneath
+}
+
+TEST_P(RuntimeConformance, ReadOnlyOpensAndTheReadOnlyDecorator) {
+  Checks checks;
+  ASSERT_TRUE(run(read_only_case(&rt().fs(), &checks)));
   EXPECT_THAT(checks.failures(), ::testing::IsEmpty());
 }
 

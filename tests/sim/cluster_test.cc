@@ -16,9 +16,9 @@
 #include "sim/check/checkers.h"
 #include "sim/cluster/cluster.h"
 #include "sim/cluster/workload.h"
+#include "sim/io/history_file.h"
 #include "sim/swarm.h"
 #include "tests/sim/sim_test_util.h"
-#include "tools/mqsim/history_file.h"
 
 namespace ferry::sim::cluster {
 namespace {
@@ -196,7 +196,7 @@ TEST(ClusterSim, EveryAcknowledgedMessageIsConsumedAfterSwarmFaultsAndTheSameSee
     if (a.history && (!a.failures.empty() || history_dir != nullptr)) {
       const std::string dir = history_dir != nullptr ? std::string(history_dir) + "/" : ::testing::TempDir();
       const std::string path = dir + fmt::format("sim_cluster_test_seed{}.history.json", seed);
-      const Status saved = mqsim::save_history_file(path, *a.history);
+      const Status saved = sim::io::save_history_file(path, *a.history);
       std::printf("seed %llu: history %s: build/bin/mqsim check %s\n", static_cast<unsigned long long>(seed),
                   saved.ok() ? "saved" : saved.error().to_string().c_str(), path.c_str());
     }

@@ -62,14 +62,19 @@ TEST(RecentLogs, AWindowOlderThanTheRingSaysItMayMissLines) {
   EXPECT_EQ(w.lines[0].text, "6");
 }
 
-TEST(LogCapture, PutsTheSinksAndLevelBackEvenWhenTheRunThrows) {
+TEST(LogCapture, LeavesTheProcessAloneAndCapturesInfoWhateverIsPrinted) {
   const auto sinks = default_log_sinks();
   const auto level = default_log_level();
   set_default_log_level(spdlog::level::off);
   try {
     LogCapture capture;
-    EXPECT_EQ(default_log_level(), spdlog::level::info) << "the capture sees info lines whatever is printed";
-    EXPECT_NE(default_log_sinks(), sinks);
+    const LogSettings run = capture.settings();
+    EXPECT_EQ(run.level, spdlog::level::info) << "the capture sees info lines whatever is printed";
+    EXPECT_NE(run.sinks, sinks);
+    ASSERT_EQ(run.sinks.size(), 2u) << "what is printed (filtered at its level) and the capture";
+    EXPECT_EQ(run.sinks[0]->level(), spdlog::level::off) << "printed: what would be printed without the capture";
+    EXPECT_EQ(default_log_level(), spdlog::level::off) << "the process's defaults are not touched";
+    EXPECT_EQ(default_log_sinks(), sinks);
     throw std::runtime_error("a run that ends in an exception");
   } catch (const std::runtime_error&) {
   }
@@ -79,12 +84,12 @@ TEST(LogCapture, PutsTheSinksAndLevelBackEvenWhenTheRunThrows) {
 }
 
 TEST(LogCapture, ErrorLinesBeforeAttachGoToTheHistoryAtAttachAndNothingAfterFinish) {
-  auto history = std::make_shared<check::History>();
+  auto history = std::make_shared<sim::History>();
   const auto level = default_log_level();
   set_default_log_level(spdlog::level::off);  // printed: nothing; captured: still everything at info and above
   {
     LogCapture capture;
-    auto logger = make_node_logger("broker-z", nullptr);
+    auto logger = make_node_logger("broker-z", nullptr, capture.settings());
     logger->error("before the world: {}", 1);
     logger->info("an info line");
     logger->debug("a debug line, below the capture");

@@ -12,11 +12,11 @@
 
 #include <stdlib.h>  // mkdtemp
 
-#include "sim/check/history_codec.h"
 #include "sim/cluster/cluster.h"
 #include "sim/cluster/workload.h"
+#include "sim/history/history_codec.h"
+#include "sim/io/history_file.h"
 #include "tests/sim/sim_test_util.h"
-#include "tools/mqsim/history_file.h"
 
 namespace ferry::sim::cluster {
 namespace {
@@ -85,7 +85,7 @@ TEST(MqsimCheck, ARecordedRunPassesAndAPlantedViolationFailsNamingIt) {
   const std::string& dir = scratch_dir();
   for (const char* name : {"history.json", "history.bin"}) {
     const std::string path = dir + name;
-    ASSERT_TRUE(mqsim::save_history_file(path, *h).ok());
+    ASSERT_TRUE(sim::io::save_history_file(path, *h).ok());
     const Ran r = mqsim("check " + path);
     EXPECT_EQ(r.exit_code, 0) << r.output;
     EXPECT_NE(r.output.find("lost-acked: PASS"), std::string::npos) << r.output;
@@ -105,7 +105,7 @@ TEST(MqsimCheck, ARecordedRunPassesAndAPlantedViolationFailsNamingIt) {
   ghost.seq = 7;
   planted.consumes.push_back(ghost);
   const std::string path = dir + "planted.bin";
-  ASSERT_TRUE(mqsim::save_history_file(path, planted).ok());
+  ASSERT_TRUE(sim::io::save_history_file(path, planted).ok());
   const Ran r = mqsim("check " + path);
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find("lost-acked: FAIL"), std::string::npos) << r.output;
@@ -115,7 +115,7 @@ TEST(MqsimCheck, ARecordedRunPassesAndAPlantedViolationFailsNamingIt) {
   EXPECT_NE(r.output.find("failed ("), std::string::npos) << r.output;
 
   // A truncated file: exit 1, the path and the reason.
-  std::string bytes = check::encode_history(*h, check::HistoryEncoding::binary);
+  std::string bytes = sim::encode_history(*h, sim::HistoryEncoding::binary);
   const std::string cut = dir + "cut.bin";
   std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
   const Ran t = mqsim("check " + cut);
@@ -275,7 +275,7 @@ offsets_monotonic = false
   const Ran r = mqsim("run " + file + " --seed 2 --history " + saved);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("committed-offsets: PASS"), std::string::npos) << r.output;
-  Result<History> h = mqsim::load_history_file(saved);
+  Result<History> h = sim::io::load_history_file(saved);
   ASSERT_TRUE(h.ok()) << h.error().to_string();
   EXPECT_FALSE(h->settings.offsets_monotonic);
   ASSERT_EQ(h->consumers.size(), 2u);
@@ -285,27 +285,27 @@ offsets_monotonic = false
   EXPECT_EQ(h->consumed_by("watchers").size(), 200u);
   // The lite pull group's committed offsets, as broker-a held them: 200 messages over 2 queues.
   std::int64_t committed = 0;
-  for (const check::CommitRecord& c : h->commits) {
+  for (const sim::CommitRecord& c : h->commits) {
     if (c.group == "pullers" && c.broker == "broker-a") committed = std::max(committed, c.offset.value());
   }
   EXPECT_GE(committed, 90) << "the last auto commit of a queue that got about 100 messages";
   // Planted, long after the run's events: a committed offset moves on, then back to 0.
   History planted = *h;
-  check::CommitRecord on = planted.commits.back();
+  sim::CommitRecord on = planted.commits.back();
   on.at = on.at + std::chrono::seconds(100);
   on.offset = on.offset + 1;
-  check::CommitRecord back = on;
+  sim::CommitRecord back = on;
   back.at = on.at + std::chrono::seconds(1);
   back.offset = QueueOffset(0);
   planted.commits.push_back(on);
   planted.commits.push_back(back);
   const std::string path = scratch_dir() + "offsets-planted.json";
-  ASSERT_TRUE(mqsim::save_history_file(path, planted).ok());
+  ASSERT_TRUE(sim::io::save_history_file(path, planted).ok());
   const Ran tolerant = mqsim("check " + path);
   EXPECT_EQ(tolerant.exit_code, 0) << tolerant.output;
   EXPECT_NE(tolerant.output.find("backward_unexplained=1"), std::string::npos) << tolerant.output;
   planted.settings.offsets_monotonic = true;
-  ASSERT_TRUE(mqsim::save_history_file(path, planted).ok());
+  ASSERT_TRUE(sim::io::save_history_file(path, planted).ok());
   const Ran strict = mqsim("check " + path);
   EXPECT_EQ(strict.exit_code, 1) << strict.output;
   EXPECT_NE(strict.output.find("committed-offsets: FAIL"), std::string::npos) << strict.output;

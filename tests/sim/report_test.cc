@@ -15,15 +15,15 @@
 namespace ferry::sim::report {
 namespace {
 
-using check::EventKind;
-using check::History;
-using check::SendOutcome;
+using sim::EventKind;
+using sim::History;
+using sim::SendOutcome;
 
 MonoTime at_ms(std::int64_t ms) { return MonoTime{} + std::chrono::milliseconds(ms); }
 
-check::SendRecord send(std::string producer, std::uint64_t seq, SendOutcome o, std::string broker, std::int64_t ms,
+sim::SendRecord send(std::string producer, std::uint64_t seq, SendOutcome o, std::string broker, std::int64_t ms,
                        std::string detail = "") {
-  check::SendRecord s;
+  sim::SendRecord s;
   s.producer = std::move(producer);
   s.seq = seq;
   s.topic = "T";
@@ -36,8 +36,8 @@ check::SendRecord send(std::string producer, std::uint64_t seq, SendOutcome o, s
   return s;
 }
 
-check::ConsumeRecord consume(std::string consumer, std::string producer, std::uint64_t seq, std::int64_t ms) {
-  check::ConsumeRecord c;
+sim::ConsumeRecord consume(std::string consumer, std::string producer, std::uint64_t seq, std::int64_t ms) {
+  sim::ConsumeRecord c;
   c.consumer = std::move(consumer);
   c.group = "g";
   c.topic = "T";

@@ -10,7 +10,7 @@ if [ "${1:-}" = "--expect-difference" ]; then expect_difference=1; shift; fi
 # RapidCheck draws its own seed per run unless told: fix it, so property tests compare too.
 export RC_PARAMS="${RC_PARAMS:-seed=424242}"
 tmp=$(mktemp -d)
-# Property tests write the scenario files of the failures they shrink (sim/property.h) here.
+# Property tests write the scenario files of the failures they shrink (sim/property/property.h) here.
 export FERRY_PROPERTY_DIR="$tmp/property-failures"
 trap 'rm -rf "$tmp"' EXIT
 status=0

@@ -19,9 +19,10 @@
 #include "sim/cluster/cluster.h"
 #include "sim/cluster/workload.h"
 #include "sim/disk/disk.h"
+#include "sim/io/scenario_file.h"
 #include "sim/net/network.h"
-#include "sim/scenario/checker_catalog.h"
 #include "sim/scenario/duration_text.h"
+#include "sim/scenario/fault_registry.h"
 #include "sim/scenario/fault_schedule.h"
 #include "sim/scenario/runner.h"
 #include "sim/scenario/scenario_parser.h"
@@ -29,7 +30,6 @@
 #include "sim/swarm.h"
 #include "tests/sim/sim_test_util.h"
 #include "tests/support/sim_trace_log.h"
-#include "tools/mqsim/scenario_file.h"
 
 namespace ferry::sim::scenario {
 namespace {
@@ -281,24 +281,24 @@ TEST(ScenarioParse, FullExample) {
   // faults
   ASSERT_EQ(s.faults.size(), 9u);
   EXPECT_EQ(s.faults[0].at, 20s);
-  EXPECT_EQ(s.faults[0].action, FaultAction::kill);
+  EXPECT_EQ(s.faults[0].action, "kill");
   EXPECT_EQ(s.faults[0].targets, std::vector<std::string>{"broker-a"});
   EXPECT_FALSE(s.faults[0].duration.has_value());
   EXPECT_EQ(s.faults[0].line, 67) << "the line of its [[faults]] header";
   EXPECT_EQ(s.faults[1].targets, (std::vector<std::string>{"reader", "shop"}));
   EXPECT_EQ(s.faults[1].peers, std::vector<std::string>{"broker-b"});
   EXPECT_EQ(s.faults[1].duration, 10s);
-  EXPECT_EQ(s.faults[2].latency, 300ms);
-  EXPECT_EQ(s.faults[3].action, FaultAction::promote_slave);
-  EXPECT_FALSE(s.faults[3].role.has_value());
-  EXPECT_EQ(s.faults[4].kind, CrashKind::power_loss);
-  EXPECT_TRUE(s.faults[4].wipe);
+  EXPECT_EQ(s.faults[2].param<Duration>("latency"), 300ms);
+  EXPECT_EQ(s.faults[3].action, "promote_slave");
+  EXPECT_EQ(s.faults[3].param<std::string>("role"), "") << "unset: the group's configured master role";
+  EXPECT_EQ(s.faults[4].param<std::string>("kind"), "power_off");
+  EXPECT_TRUE(s.faults[4].param<bool>("wipe"));
   EXPECT_EQ(s.faults[4].duration, 2s);
-  EXPECT_EQ(s.faults[5].skew_ms, -5000);
-  EXPECT_EQ(s.faults[6].free_bytes, 4096u);
-  EXPECT_EQ(s.faults[7].action, FaultAction::slow_disk);
+  EXPECT_EQ(s.faults[5].param<Duration>("skew"), -5000ms);
+  EXPECT_EQ(s.faults[6].param<std::int64_t>("free_bytes"), 4096);
+  EXPECT_EQ(s.faults[7].action, "slow_disk");
   EXPECT_EQ(s.faults[7].targets, (std::vector<std::string>{"broker-a-s1", "broker-b"}));
-  EXPECT_EQ(s.faults[7].latency, 6s);
+  EXPECT_EQ(s.faults[7].param<Duration>("latency"), 6s);
   EXPECT_EQ(s.faults[7].duration, 4s);
   EXPECT_TRUE(s.faults[8].targets.empty());
   // run, liveness, checks
@@ -417,7 +417,7 @@ TEST(ScenarioParse, AnEmptyFileIsATinyValidRun) {
   EXPECT_FALSE(s.checks.per_key_order.has_value());
   EXPECT_TRUE(s.checks.corrupt);
   EXPECT_TRUE(s.checks.named.empty());
-  const check::CheckSettings h = history_check_settings(s);
+  const sim::CheckSettings h = history_check_settings(s);
   EXPECT_TRUE(h.lost_strict);
   EXPECT_EQ(h.duplicates_max, -1);
   EXPECT_FALSE(h.offsets_dense);
@@ -597,11 +597,11 @@ TEST(ScenarioParse, EveryProblemOfAFileIsReportedAtOnce) {
 TEST(ScenarioFiles, EveryFileInScenariosParses) {
   const char* src = std::getenv("FERRY_SOURCE_DIR");
   ASSERT_NE(src, nullptr) << "FERRY_SOURCE_DIR is set by ctest (FERRY_SOURCE_DIR=$PWD to run by hand)";
-  auto files = tools::scenario_files(std::string(src) + "/scenarios");
+  auto files = sim::io::scenario_files(std::string(src) + "/scenarios");
   ASSERT_TRUE(files.ok()) << files.error().to_string();
   EXPECT_GE(files->size(), 3u);
   for (const std::string& f : *files) {
-    auto s = tools::load_scenario(f);
+    auto s = sim::io::load_scenario(f);
     ASSERT_TRUE(s.ok()) << s.error().detail;
     EXPECT_FALSE(s->story.empty()) << f << ": every scenario tells its story in one line";
     expect_round_trip(*s);
@@ -610,7 +610,7 @@ TEST(ScenarioFiles, EveryFileInScenariosParses) {
 }
 
 TEST(ScenarioFiles, AMissingFileIsNotFound) {
-  auto s = tools::load_scenario("no-such-dir/none.toml");
+  auto s = sim::io::load_scenario("no-such-dir/none.toml");
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.error().code, Errc::not_found) << s.error().to_string();
   EXPECT_NE(s.error().detail.find("no-such-dir/none.toml"), std::string::npos);
@@ -676,27 +676,27 @@ TEST(ScenarioRun, AppliedScheduleKillsRestartsCutsAndFills) {
   for (const FaultStep& step : fault_timeline(s)) {
     run_to(step.at);
     // What the previous steps did, seen just before this one.
-    if (step.entry->action == FaultAction::restart) {
+    if (step.entry->action == "restart") {
       EXPECT_FALSE(c.world().node(broker).up()) << "killed at 2 s, still down at 6 s";
       EXPECT_EQ(c.broker(0), nullptr);
     }
-    if (step.entry->action == FaultAction::partition && !step.undo) {
+    if (step.entry->action == "partition" && !step.undo) {
       ASSERT_NE(c.broker(0), nullptr) << "restarted at 6 s, up at 12 s; " << c.describe();
       EXPECT_EQ(c.broker(0)->state(), broker::Broker::State::running);
       EXPECT_GT(sends_ok_between(8s, 12s), 0u) << "sends succeed again once the broker is back";
     }
-    if (step.entry->action == FaultAction::partition && step.undo) {
+    if (step.entry->action == "partition" && step.undo) {
       EXPECT_FALSE(c.world().net().link_up(producer, broker)) << "cut for 3 s";
     }
     Status applied = faults.apply(step);
     ASSERT_TRUE(applied.ok()) << step.describe() << ": " << applied.error().to_string();
-    if (step.entry->action == FaultAction::kill) {
+    if (step.entry->action == "kill") {
       EXPECT_FALSE(c.world().node(broker).up());
     }
-    if (step.entry->action == FaultAction::partition) {
+    if (step.entry->action == "partition") {
       EXPECT_EQ(c.world().net().link_up(producer, broker), step.undo) << step.describe();
     }
-    if (step.entry->action == FaultAction::fill_disk) {
+    if (step.entry->action == "fill_disk") {
       const SimDisk& disk = c.world().node(broker).disk();
       if (step.undo) {
         EXPECT_EQ(disk.options().capacity_bytes, DiskOptions{}.capacity_bytes) << "given back";
@@ -704,7 +704,7 @@ TEST(ScenarioRun, AppliedScheduleKillsRestartsCutsAndFills) {
         EXPECT_EQ(disk.options().capacity_bytes, disk.used_bytes()) << "full: free_bytes defaults to 0";
       }
     }
-    if (step.entry->action == FaultAction::slow_disk) {
+    if (step.entry->action == "slow_disk") {
       const SimDisk& disk = c.world().node(broker).disk();
       const Duration normal = DiskOptions{}.sync_latency;
       EXPECT_EQ(disk.options().sync_latency, step.undo ? normal : normal + 700ms) << step.describe();
@@ -712,8 +712,8 @@ TEST(ScenarioRun, AppliedScheduleKillsRestartsCutsAndFills) {
   }
   EXPECT_EQ(sends_ok_between(3s, 6s), 0u) << "nothing is acknowledged while the only broker is dead";
   std::vector<std::string> events;
-  for (const check::Event& e : history->events) {
-    if (e.kind != check::EventKind::start) events.push_back(fmt::format("{} {} {}", check::event_kind_name(e.kind), e.target, e.detail));
+  for (const sim::Event& e : history->events) {
+    if (e.kind != sim::EventKind::start) events.push_back(fmt::format("{} {} {}", sim::event_kind_name(e.kind), e.target, e.detail));
   }
   EXPECT_EQ(events, (std::vector<std::string>{
                         "crash broker-a 2s kill broker-a",
@@ -794,11 +794,11 @@ std::pair<std::uint64_t, std::uint64_t> seed_range() {
 TEST(ScenarioRun, EveryFileRunsAndConverges) {
   const char* src = std::getenv("FERRY_SOURCE_DIR");
   ASSERT_NE(src, nullptr) << "FERRY_SOURCE_DIR is set by ctest";
-  auto files = tools::scenario_files(std::string(src) + "/scenarios");
+  auto files = sim::io::scenario_files(std::string(src) + "/scenarios");
   ASSERT_TRUE(files.ok()) << files.error().to_string();
   const auto [first, last] = seed_range();
   for (const std::string& f : *files) {
-    auto loaded = tools::load_scenario(f);
+    auto loaded = sim::io::load_scenario(f);
     ASSERT_TRUE(loaded.ok()) << loaded.error().detail;
     for (std::uint64_t seed = first; seed <= last; ++seed) {
       RunOutcome run = run_file(*loaded, seed);
@@ -900,11 +900,11 @@ offsets_monotonic = false
   EXPECT_NE(cluster::lite_pull_consumer_of(c, *c.world().find_node("puller")), nullptr);
   EXPECT_EQ(cluster::push_consumer_of(c, *c.world().find_node("puller")), nullptr);
 
-  const check::History& h = *run.history;
+  const sim::History& h = *run.history;
   EXPECT_EQ(h.acked().size(), 200u);
   for (const char* w : {"watcher-0", "watcher-1"}) {
     std::set<std::uint64_t> got;
-    for (const check::ConsumeRecord& r : h.consumes) {
+    for (const sim::ConsumeRecord& r : h.consumes) {
       if (r.consumer == w) got.insert(r.seq);
     }
     EXPECT_EQ(got.size(), 200u) << w << " received everything itself";
@@ -918,7 +918,7 @@ offsets_monotonic = false
   EXPECT_FALSE(h.consumers.at("orderly-1").broadcast);
   // Commits of the clustering groups on both brokers (broadcast offsets live in local files).
   std::set<std::pair<std::string, std::string>> committed;  // (group, broker)
-  for (const check::CommitRecord& r : h.commits) committed.emplace(r.group, r.broker);
+  for (const sim::CommitRecord& r : h.commits) committed.emplace(r.group, r.broker);
   for (const char* g : {"o", "p"}) {
     EXPECT_EQ(committed.count({g, "broker-a"}), 1u) << g;
     EXPECT_EQ(committed.count({g, "broker-b"}), 1u) << g;
@@ -951,7 +951,7 @@ model = "BROADCASTING"
 TEST(ScenarioRun, FailoverFilePromotesTheSlave) {
   const char* src = std::getenv("FERRY_SOURCE_DIR");
   ASSERT_NE(src, nullptr) << "FERRY_SOURCE_DIR is set by ctest";
-  auto loaded = tools::load_scenario(std::string(src) + "/scenarios/failover-sync-master.toml");
+  auto loaded = sim::io::load_scenario(std::string(src) + "/scenarios/failover-sync-master.toml");
   ASSERT_TRUE(loaded.ok()) << loaded.error().detail;
   RunOutcome run = run_file(*loaded, 3);
   ASSERT_FALSE(run.error.has_value()) << run.error->to_string();

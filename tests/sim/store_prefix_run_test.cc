@@ -90,7 +90,7 @@ TEST(StorePrefixRun, LyingDiskParsesWritesBackAndIsUndone) {
       "[[faults]]\nat = \"1s\"\naction = \"lying_disk\"\ntarget = \"broker-a\"\nduration = \"2s\"\n"
       "[[faults]]\nat = \"4s\"\naction = \"lying_disk\"\ntarget = \"broker-a\"\n"));
   ASSERT_EQ(s.faults.size(), 3u);
-  EXPECT_EQ(s.faults[0].action, FaultAction::lying_disk);
+  EXPECT_EQ(s.faults[0].action, "lying_disk");
   EXPECT_NE(write_scenario(s).find("action = \"lying_disk\"\ntarget = [\"broker-a\"]\nduration = \"2s\""), std::string::npos)
       << write_scenario(s);
   EXPECT_NE(parse_error("[[faults]]\nat = \"1s\"\naction = \"lying_disk\"\ntarget = \"broker-a\"\nlatency = \"1s\"\n")
@@ -99,11 +99,11 @@ TEST(StorePrefixRun, LyingDiskParsesWritesBackAndIsUndone) {
 
   cluster::Cluster c(testing::test_options(5), s.cluster);
   ASSERT_TRUE(c.boot().ok()) << c.describe();
-  FaultInjector faults(c, std::make_shared<check::History>());
+  FaultInjector faults(c, std::make_shared<sim::History>());
   const SimDisk& disk = c.world().node(c.broker_node(0)).disk();
   std::vector<std::string> seen;
   for (const FaultStep& step : fault_timeline(s)) {
-    if (step.entry->action == FaultAction::power_off) continue;
+    if (step.entry->action == "power_off") continue;
     ASSERT_TRUE(faults.apply(step).ok()) << step.describe();
     seen.push_back(fmt::format("{}: {}", step.describe(), disk.options().lying_sync ? "lying" : "honest"));
   }
@@ -123,7 +123,7 @@ TEST(StorePrefixRun, APowerLossUnderSyncFlushKeepsASyncedPrefix) {
   EXPECT_GT(v.figures.at("records_compared"), 50) << v.to_line();
   EXPECT_GT(v.figures.at("bytes_compared"), 0) << v.to_line();
   ASSERT_EQ(run.history->store_restarts.size(), 1u);
-  const check::StoreRestartRecord& r = run.history->store_restarts.front();
+  const sim::StoreRestartRecord& r = run.history->store_restarts.front();
   EXPECT_EQ(r.broker, "broker-a");
   EXPECT_GT(r.before_synced.value(), 0);
   EXPECT_GE(r.recovered_end, r.before_synced);
@@ -157,7 +157,7 @@ TEST(StorePrefixRun, ARecordDamagedWhileTheBrokerIsDownIsAMismatch) {
   s.cluster.brokers[0].store.recover_mode = store::RecoverMode::skip;
   cluster::Cluster c(testing::test_options(6), s.cluster);
   ASSERT_TRUE(c.boot().ok()) << c.describe();
-  auto history = std::make_shared<check::History>();
+  auto history = std::make_shared<sim::History>();
   c.add_client(s.producers[0].node, cluster::producer_app(s.producers[0].spec, history));
   Watch watch(250ms);
   StoreObserver stores(c, history);
@@ -185,7 +185,7 @@ TEST(StorePrefixRun, ARecordDamagedWhileTheBrokerIsDownIsAMismatch) {
   c.start(broker);
   watch.advance(c, start + 8s);
   ASSERT_EQ(history->store_restarts.size(), 1u);
-  const check::StoreRestartRecord& r = history->store_restarts.front();
+  const sim::StoreRestartRecord& r = history->store_restarts.front();
   ASSERT_TRUE(r.first_mismatch.has_value()) << r.detail;
   EXPECT_LE(r.first_mismatch->value(), 2000);
   EXPECT_GT(r.first_mismatch->value() + 400, 2000) << "the record holding byte 2000";
@@ -201,7 +201,7 @@ TEST(StorePrefixRun, ARecordDamagedWhileTheBrokerIsDownIsAMismatch) {
 std::uint64_t final_hash(const Scenario& s, std::uint64_t seed, bool observe) {
   cluster::Cluster c(testing::test_options(seed), s.cluster);
   EXPECT_TRUE(c.boot().ok()) << c.describe();
-  auto history = std::make_shared<check::History>();
+  auto history = std::make_shared<sim::History>();
   c.add_client(s.producers[0].node, cluster::producer_app(s.producers[0].spec, history));
   FaultInjector faults(c, history);
   Watch watch(250ms);

@@ -9,15 +9,15 @@
 #include <filesystem>
 #include <random>
 
+#include "cli/credentials.h"
+#include "cli/namesrv_addrs.h"
+#include "cli/serialize_type_env.h"
+#include "cli/tls_flags.h"
 #include "client/client_errors.h"
 #include "common/crc.h"
 #include "remoting/response_code.h"
 #include "runtime/log.h"
 #include "tools/bench/mqbench.h"
-#include "tools/cli/credentials.h"
-#include "tools/cli/namesrv_addrs.h"
-#include "tools/cli/serialize_type_env.h"
-#include "tools/cli/tls_flags.h"
 
 namespace ferry::bench {
 

@@ -24,14 +24,14 @@
 #include <variant>
 #include <vector>
 
+#include "cli/flags.h"
 #include "client/client_instance.h"
+#include "remoting/acl/signature.h"
 #include "runtime/asio/asio_runtime.h"
 #include "runtime/result.h"
 #include "runtime/task.h"
 #include "runtime/wake_signal.h"
 #include "tools/bench/latency_histogram.h"
-#include "remoting/acl/signature.h"
-#include "tools/cli/flags.h"
 
 namespace ferry::bench {
 
@@ -43,7 +43,7 @@ inline constexpr std::size_t kBodyHeaderBytes = 32;
 class BenchRuntime {
  public:
   // `offload_threads`: threads for listener callbacks (consume); at least 1.
-  // `tls`: the client side of every connection (--tls / --tls-config, tools/cli/tls_flags.h).
+  // `tls`: the client side of every connection (--tls / --tls-config, cli/tls_flags.h).
   BenchRuntime(std::size_t offload_threads, TlsOptions tls);
   ~BenchRuntime();
   BenchRuntime(const BenchRuntime&) = delete;
@@ -105,7 +105,7 @@ class ErrorTally {
 };
 
 // Command-line handling of a subcommand: its flags plus -n (NameServers, default $NAMESRV_ADDR
-// or 127.0.0.1:9876), --tls, --tls-config FILE (tools/cli/tls_flags.h) and -h. Returns the parsed flags and NameServers, or the exit code after
+// or 127.0.0.1:9876), --tls, --tls-config FILE (cli/tls_flags.h) and -h. Returns the parsed flags and NameServers, or the exit code after
 // printing the help (0) or a usage error (2).
 struct BenchArgs {
   cli::ParsedFlags flags;

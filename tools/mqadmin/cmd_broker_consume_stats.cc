@@ -9,10 +9,10 @@
 
 #include <cstdio>
 
+#include "cli/table.h"
 #include "remoting/body/consume_stats_list.h"
 #include "remoting/header/admin_stats_header.h"
 #include "remoting/request_code.h"
-#include "tools/cli/table.h"
 #include "tools/mqadmin/admin_calls.h"
 #include "tools/mqadmin/command.h"
 

@@ -6,11 +6,11 @@
 
 #include <cstdio>
 
+#include "cli/table.h"
 #include "remoting/body/kv_table.h"
 #include "remoting/request_code.h"
 #include "tools/mqadmin/broker_calls.h"
 #include "tools/mqadmin/command.h"
-#include "tools/cli/table.h"
 
 namespace ferry::mqadmin {
 

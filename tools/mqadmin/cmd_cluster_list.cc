@@ -2,8 +2,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "cli/table.h"
 #include "tools/mqadmin/command.h"
-#include "tools/cli/table.h"
 
 namespace ferry::mqadmin {
 

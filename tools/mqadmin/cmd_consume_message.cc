@@ -10,9 +10,9 @@
 #include <cstdio>
 #include <thread>
 
+#include "cli/table.h"
 #include "tools/mqadmin/command.h"
 #include "tools/mqadmin/message_print.h"
-#include "tools/cli/table.h"
 
 namespace ferry::mqadmin {
 

@@ -12,8 +12,8 @@
 #include <cstdio>
 #include <map>
 
+#include "cli/table.h"
 #include "common/names.h"
-#include "tools/cli/table.h"
 #include "tools/mqadmin/admin_calls.h"
 #include "tools/mqadmin/command.h"
 

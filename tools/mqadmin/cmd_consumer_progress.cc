@@ -8,7 +8,7 @@
 
 #include <cstdio>
 
-#include "tools/cli/table.h"
+#include "cli/table.h"
 #include "tools/mqadmin/admin_calls.h"
 #include "tools/mqadmin/command.h"
 

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <map>
 
+#include "cli/table.h"
 #include "common/names.h"
 #include "remoting/body/consumer_id_list.h"
 #include "remoting/body/consumer_running_info.h"
@@ -15,7 +16,6 @@
 #include "remoting/header/client_header.h"
 #include "remoting/request_code.h"
 #include "remoting/response_code.h"
-#include "tools/cli/table.h"
 #include "tools/mqadmin/broker_calls.h"
 #include "tools/mqadmin/command.h"
 #include "tools/mqadmin/running_info_print.h"

@@ -15,8 +15,8 @@
 #include <cctype>
 #include <cstdio>
 
+#include "cli/time_arg.h"
 #include "client/consumer_calls.h"
-#include "tools/cli/time_arg.h"
 #include "tools/mqadmin/command.h"
 #include "tools/mqadmin/message_print.h"
 

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <map>
 
-#include "tools/cli/table.h"
+#include "cli/table.h"
 #include "tools/mqadmin/admin_calls.h"
 #include "tools/mqadmin/command.h"
 

@@ -20,6 +20,8 @@
 #include <cstdio>
 #include <set>
 
+#include "cli/table.h"
+#include "cli/time_arg.h"
 #include "client/consumer_calls.h"
 #include "remoting/body/consumer_id_list.h"
 #include "remoting/body/offset_tables.h"
@@ -30,8 +32,6 @@
 #include "remoting/response_code.h"
 #include "tools/mqadmin/broker_calls.h"
 #include "tools/mqadmin/command.h"
-#include "tools/cli/table.h"
-#include "tools/cli/time_arg.h"
 
 namespace ferry::mqadmin {
 

@@ -4,9 +4,9 @@
 
 #include <cstdio>
 
+#include "cli/table.h"
 #include "client/producer.h"
 #include "tools/mqadmin/command.h"
-#include "tools/cli/table.h"
 
 namespace ferry::mqadmin {
 

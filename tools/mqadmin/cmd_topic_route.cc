@@ -2,8 +2,8 @@
 // addresses.
 #include <cstdio>
 
+#include "cli/table.h"
 #include "tools/mqadmin/command.h"
-#include "tools/cli/table.h"
 
 namespace ferry::mqadmin {
 

@@ -4,7 +4,7 @@
 // column; 202's lastUpdateTimestamp is there for it, but scripts read these four columns).
 #include <cstdio>
 
-#include "tools/cli/table.h"
+#include "cli/table.h"
 #include "tools/mqadmin/admin_calls.h"
 #include "tools/mqadmin/command.h"
 

@@ -7,6 +7,7 @@
 
 #include <cstdio>
 
+#include "cli/table.h"
 #include "common/names.h"
 #include "remoting/body/body_json.h"
 #include "remoting/body/subscription_group_config.h"
@@ -14,7 +15,6 @@
 #include "remoting/request_code.h"
 #include "tools/mqadmin/broker_calls.h"
 #include "tools/mqadmin/command.h"
-#include "tools/cli/table.h"
 
 namespace ferry::mqadmin {
 

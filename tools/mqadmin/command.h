@@ -11,13 +11,13 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/flags.h"
 #include "runtime/result.h"
-#include "tools/cli/flags.h"
 #include "tools/mqadmin/session.h"
 
 namespace ferry::mqadmin {
 
-// Every subcommand is declared by its flags and runs on what they parsed to (tools/cli).
+// Every subcommand is declared by its flags and runs on what they parsed to (src/cli).
 using cli::FlagSpec;
 using cli::ParsedFlags;
 

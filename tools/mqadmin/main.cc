@@ -5,7 +5,7 @@
 //   mqadmin SUBCOMMAND --help  shows one subcommand's flags
 //
 // -n defaults to $NAMESRV_ADDR, else 127.0.0.1:9876. --tls / --tls-config FILE: TLS to the
-// NameServers and brokers (tools/cli/tls_flags.h). Exit codes: 0 success, 1 the operation
+// NameServers and brokers (cli/tls_flags.h). Exit codes: 0 success, 1 the operation
 // failed (the message names the NameServer or broker and the reply code), 2 bad usage.
 #include <fmt/format.h>
 
@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "tools/cli/credentials.h"
-#include "tools/cli/tls_flags.h"
+#include "cli/credentials.h"
+#include "cli/tls_flags.h"
 #include "tools/mqadmin/command.h"
 
 namespace {

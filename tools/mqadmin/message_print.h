@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "cli/table.h"
 #include "common/message.h"
-#include "tools/cli/table.h"
 
 namespace ferry::mqadmin {
 

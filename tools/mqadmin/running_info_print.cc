@@ -5,7 +5,7 @@
 #include <set>
 #include <utility>
 
-#include "tools/cli/table.h"
+#include "cli/table.h"
 
 namespace ferry::mqadmin {
 

@@ -8,8 +8,8 @@
 #include <random>
 #include <stdexcept>
 
+#include "cli/serialize_type_env.h"
 #include "runtime/log.h"
-#include "tools/cli/serialize_type_env.h"
 
 namespace ferry::mqadmin {
 

@@ -11,17 +11,17 @@
 #include <string>
 #include <vector>
 
+#include "cli/namesrv_addrs.h"
 #include "client/admin_client.h"
 #include "client/client_instance.h"
 #include "client/pull_api.h"
 #include "runtime/asio/asio_runtime.h"
-#include "tools/cli/namesrv_addrs.h"
 
 namespace ferry::mqadmin {
 
 class AdminSession {
  public:
-  // `tls`: the client side (tls.client.*) of every connection (tools/cli/tls_flags.h). With
+  // `tls`: the client side (tls.client.*) of every connection (cli/tls_flags.h). With
   // `credentials` (not empty) every request is signed for RocketMQ ACL.
   AdminSession(std::vector<std::string> namesrv_addrs, TlsOptions tls, remoting::acl::Credentials credentials = {});
   ~AdminSession();

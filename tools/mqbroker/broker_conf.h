@@ -10,7 +10,7 @@
 // RocketMQ's units: ms for *Interval/*Mills/*Timeout, hours for fileReservedTime, bytes for sizes,
 // percent for ratios). Keys RocketMQ knows but Ferry does not use (thread pools, brokerIP2, ACL,
 // DLedger) are accepted with a warning saying why; unknown keys are accepted with a warning naming
-// file, line and key. The tls.* keys are tools/daemon/tls_keys.h's. `haListenPort` other than listenPort + 1 is a warning, and ignored: the HA
+// file, line and key. The tls.* keys are daemon/tls_keys.h's. `haListenPort` other than listenPort + 1 is a warning, and ignored: the HA
 // port is always listenPort + 1, as RocketMQ 4.9's BrokerStartup overwrites it. Invalid values and inconsistent combinations are errors
 // naming file, line and key (see config_binder.h), e.g.
 //   "conf/broker.conf:6: brokerRole: \"MASTER\" is not one of ASYNC_MASTER / SYNC_MASTER / SLAVE".
@@ -21,20 +21,23 @@
 #include <vector>
 
 #include "broker/broker_config.h"
+#include "daemon/properties_file.h"
 #include "runtime/asio/tls_options.h"
 #include "runtime/result.h"
-#include "tools/daemon/properties_file.h"
 
 namespace ferry::tools {
+
+// This program's configuration is built from the daemons' shared pieces (src/daemon).
+using namespace ferry::daemon;
 
 struct BrokerConf {
   broker::BrokerConfig broker;      // broker.store.root is "" (the store is the data root)
   std::string store_root_dir;       // storePathRootDir: the node's data root
-  // The plain_acl.yml (aclFilePath resolved against the folder of the file; tools/daemon/acl_keys.h);
+  // The plain_acl.yml (aclFilePath resolved against the folder of the file; daemon/acl_keys.h);
   // broker.acl_file_path is its name within that folder.
   std::string acl_file;
   std::vector<std::string> warnings;  // for the log, one line each
-  TlsOptions tls;                     // the tls.* keys (tools/daemon/tls_keys.h)
+  TlsOptions tls;                     // the tls.* keys (daemon/tls_keys.h)
   std::string tls_config_file;        // tls.config.file: applied by finish_tls at start-up
 };
 

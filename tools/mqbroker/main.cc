@@ -11,7 +11,7 @@
 // the NameServers, persist consumer offsets and topics, flush and checkpoint the store, remove
 // the abort file, exit 0. After a kill -9 the abort file is still there and the next start
 // recovers the CommitLog record by record (docs/operations.md).
-// TLS: the tls.* keys of broker.conf and tls.config.file (tools/daemon/tls_keys.h), for the listen
+// TLS: the tls.* keys of broker.conf and tls.config.file (daemon/tls_keys.h), for the listen
 // and HA ports and for the broker's own connections (NameServers, HA master).
 // Exit codes: 0 after a graceful stop, 1 when it cannot start (bad or missing config file, a TLS
 // certificate or key that does not load, store
@@ -24,15 +24,15 @@
 #include <string>
 
 #include "broker/broker.h"
-#include "store/recover_mode.h"
+#include "daemon/conf_folder.h"
+#include "daemon/daemon_log.h"
+#include "daemon/dir_lock.h"
+#include "daemon/open_files.h"
+#include "daemon/properties_rewrite.h"
+#include "daemon/tls_keys.h"
 #include "runtime/asio/asio_runtime.h"
+#include "store/recover_mode.h"
 #include "tools/mqbroker/broker_conf.h"
-#include "tools/daemon/daemon_log.h"
-#include "tools/daemon/dir_lock.h"
-#include "tools/daemon/open_files.h"
-#include "tools/daemon/properties_rewrite.h"
-#include "tools/daemon/read_only_dir.h"
-#include "tools/daemon/tls_keys.h"
 
 namespace {
 
@@ -112,10 +112,10 @@ int run(int argc, char** argv) {
   }
   if (optind < argc) return usage_error(std::string("unexpected argument ") + argv[optind]);
 
-  const std::string home = tools::home_dir();
+  const std::string home = daemon::home_dir();
   tools::BrokerConf conf = tools::default_broker_conf(home);
   if (conf_path) {
-    auto file = tools::read_properties(*conf_path);
+    auto file = daemon::read_properties(*conf_path);
     auto parsed = file ? tools::parse_broker_conf(*file, home) : Result<tools::BrokerConf>(file.error());
     if (!parsed) {
       std::fprintf(stderr, "mqbroker: %s\n", parsed.error().detail.c_str());
@@ -130,21 +130,21 @@ int run(int argc, char** argv) {
     conf.broker.namesrv_addr = std::move(*addrs);
   }
 
-  if (Status tls = tools::finish_tls(conf.tls, conf.tls_config_file, conf.warnings); !tls) {
+  if (Status tls = daemon::finish_tls(conf.tls, conf.tls_config_file, conf.warnings); !tls) {
     std::fprintf(stderr, "mqbroker: cannot start: %s\n", tls.error().detail.c_str());
     return 1;
   }
 
-  if (Status d = tools::ensure_dir(conf.store_root_dir); !d) {
+  if (Status d = daemon::ensure_dir(conf.store_root_dir); !d) {
     std::fprintf(stderr, "mqbroker: storePathRootDir: %s\n", d.error().detail.c_str());
     return 1;
   }
-  auto lock = tools::DirLock::acquire(conf.store_root_dir);
+  auto lock = daemon::DirLock::acquire(conf.store_root_dir);
   if (!lock) {
     std::fprintf(stderr, "mqbroker: storePathRootDir: %s\n", lock.error().detail.c_str());
     return 1;
   }
-  auto log_warnings = tools::init_daemon_logging(conf.store_root_dir + "/logs", "broker.log");
+  auto log_warnings = daemon::init_daemon_logging(conf.store_root_dir + "/logs", "broker.log");
   if (!log_warnings) {
     std::fprintf(stderr, "mqbroker: %s\n", log_warnings.error().detail.c_str());
     return 1;
@@ -157,7 +157,7 @@ int run(int argc, char** argv) {
   opts.tls = conf.tls;  // the listen and HA ports (server), NameServer and HA connections (client)
   AsioRuntime rt(opts);
   for (const auto& w : *log_warnings) rt.log().warn("{}", w);
-  if (const tools::OpenFilesReport files = tools::raise_open_files_limit(); files.low() || !files.error.empty()) {
+  if (const daemon::OpenFilesReport files = daemon::raise_open_files_limit(); files.low() || !files.error.empty()) {
     rt.log().warn("{}", files.text());
   } else {
     rt.log().info("{}", files.text());
@@ -169,13 +169,13 @@ int run(int argc, char** argv) {
 
   int exit_code = 0;
   {
-    tools::ReadOnlyDir acl_folder(tools::split_folder(conf.acl_file).first);
+    daemon::ConfFolder acl_folder(rt, conf.acl_file);
     broker::Broker broker(rt, conf.broker);
-    broker.set_acl_files(acl_folder, conf.acl_file);
+    broker.set_acl_files(acl_folder.files(), conf.acl_file);
     if (conf_path) {
       // UPDATE_BROKER_CONFIG saves what it changed into the file the broker started from.
       broker.set_config_persister([path = *conf_path](const std::map<std::string, std::string>& changes) {
-        return tools::rewrite_properties_file(path, changes);
+        return daemon::rewrite_properties_file(path, changes);
       });
     }
     Status started = rt.block_on(start_or_clean_up(&broker));

@@ -5,7 +5,7 @@
 // -p overrides listenPort and -d overrides dataDir of the file (namesrv_conf.h). Logs go to
 // stderr and to {dataDir}/logs/namesrv.log (rotating); FERRY_LOG sets the level. SIGTERM or
 // SIGINT stops it: it closes the listener and every connection and exits 0.
-// TLS: the tls.* keys of namesrv.conf and tls.config.file (tools/daemon/tls_keys.h).
+// TLS: the tls.* keys of namesrv.conf and tls.config.file (daemon/tls_keys.h).
 // Exit codes: 0 after a graceful stop, 1 when it cannot start (bad config file, a TLS certificate
 // or key that does not load, port in use),
 // 2 for bad flags.
@@ -15,14 +15,14 @@
 #include <optional>
 #include <string>
 
+#include "daemon/conf_folder.h"
+#include "daemon/config_binder.h"
+#include "daemon/daemon_log.h"
+#include "daemon/open_files.h"
+#include "daemon/properties_rewrite.h"
+#include "daemon/tls_keys.h"
 #include "namesrv/name_server.h"
 #include "runtime/asio/asio_runtime.h"
-#include "tools/daemon/config_binder.h"
-#include "tools/daemon/daemon_log.h"
-#include "tools/daemon/open_files.h"
-#include "tools/daemon/properties_rewrite.h"
-#include "tools/daemon/read_only_dir.h"
-#include "tools/daemon/tls_keys.h"
 #include "tools/mqnamesrv/namesrv_conf.h"
 
 namespace {
@@ -55,10 +55,10 @@ int run(int argc, char** argv) {
   }
   if (optind < argc) return usage_error(std::string("unexpected argument ") + argv[optind]);
 
-  const std::string home = tools::home_dir();
+  const std::string home = daemon::home_dir();
   tools::NamesrvConf conf = tools::default_namesrv_conf(home);
   if (conf_path) {
-    auto file = tools::read_properties(*conf_path);
+    auto file = daemon::read_properties(*conf_path);
     auto parsed = file ? tools::parse_namesrv_conf(*file, home) : Result<tools::NamesrvConf>(file.error());
     if (!parsed) {
       std::fprintf(stderr, "mqnamesrv: %s\n", parsed.error().detail.c_str());
@@ -67,18 +67,18 @@ int run(int argc, char** argv) {
     conf = std::move(*parsed);
   }
   if (port_text) {
-    auto port = tools::parse_int_in(*port_text, 1, 65535);
+    auto port = daemon::parse_int_in(*port_text, 1, 65535);
     if (!port) return usage_error("-p: " + port.error().detail);
     conf.namesrv.listen_port = static_cast<std::uint16_t>(*port);
   }
   if (data_dir) conf.data_dir = *data_dir;
 
-  if (Status tls = tools::finish_tls(conf.tls, conf.tls_config_file, conf.warnings); !tls) {
+  if (Status tls = daemon::finish_tls(conf.tls, conf.tls_config_file, conf.warnings); !tls) {
     std::fprintf(stderr, "mqnamesrv: cannot start: %s\n", tls.error().detail.c_str());
     return 1;
   }
 
-  auto log_warnings = tools::init_daemon_logging(conf.data_dir + "/logs", "namesrv.log");
+  auto log_warnings = daemon::init_daemon_logging(conf.data_dir + "/logs", "namesrv.log");
   if (!log_warnings) {
     std::fprintf(stderr, "mqnamesrv: %s\n", log_warnings.error().detail.c_str());
     return 1;
@@ -91,20 +91,20 @@ int run(int argc, char** argv) {
   opts.tls = conf.tls;
   AsioRuntime rt(opts);
   for (const auto& w : *log_warnings) rt.log().warn("{}", w);
-  if (const tools::OpenFilesReport files = tools::raise_open_files_limit(); files.low() || !files.error.empty()) {
+  if (const daemon::OpenFilesReport files = daemon::raise_open_files_limit(); files.low() || !files.error.empty()) {
     rt.log().warn("{}", files.text());
   } else {
     rt.log().info("{}", files.text());
   }
   for (const auto& w : conf.warnings) rt.log().warn("{}", w);
 
-  tools::ReadOnlyDir acl_folder(tools::split_folder(conf.acl_file).first);
+  daemon::ConfFolder acl_folder(rt, conf.acl_file);
   namesrv::NameServer ns(rt, conf.namesrv);
-  ns.set_acl_files(acl_folder, conf.acl_file);
+  ns.set_acl_files(acl_folder.files(), conf.acl_file);
   if (conf_path) {
     // UPDATE_NAMESRV_CONFIG saves what it changed into the file the NameServer started from.
     ns.set_config_persister([path = *conf_path](const std::map<std::string, std::string>& changes) {
-      return tools::rewrite_properties_file(path, changes);
+      return daemon::rewrite_properties_file(path, changes);
     });
   }
   Status started = ns.start();

@@ -1,10 +1,10 @@
 #include "tools/mqnamesrv/namesrv_conf.h"
 
-#include "tools/daemon/acl_keys.h"
-#include "tools/daemon/config_binder.h"
-#include "tools/daemon/read_only_dir.h"
-#include "tools/daemon/server_keys.h"
-#include "tools/daemon/tls_keys.h"
+#include "daemon/acl_keys.h"
+#include "daemon/conf_folder.h"
+#include "daemon/config_binder.h"
+#include "daemon/server_keys.h"
+#include "daemon/tls_keys.h"
 
 namespace ferry::tools {
 

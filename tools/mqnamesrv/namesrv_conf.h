@@ -3,9 +3,9 @@
 //
 // Keys: listenPort (9876), orderMessageEnable (false), scanNotActiveBrokerInterval (ms, 10000),
 // brokerChannelExpiredTime (ms, 120000), the server's bounds maxConnections (16384) and
-// serverChannelMaxIdleTimeSeconds (120; tools/daemon/server_keys.h), RocketMQ's tls.* keys
-// (tools/daemon/tls_keys.h), Ferry's dataDir (logs/ go there; default $HOME/namesrv), and
-// listenAddress (0.0.0.0), aclEnable, aclFilePath (tools/daemon/acl_keys.h). RocketMQ's other
+// serverChannelMaxIdleTimeSeconds (120; daemon/server_keys.h), RocketMQ's tls.* keys
+// (daemon/tls_keys.h), Ferry's dataDir (logs/ go there; default $HOME/namesrv), and
+// listenAddress (0.0.0.0), aclEnable, aclFilePath (daemon/acl_keys.h). RocketMQ's other
 // NameServer keys (kvConfigPath, thread pools, ...) are accepted
 // with a warning saying why they do not apply; unknown keys with a warning naming file, line and
 // key; invalid values are errors "{file}:{line}: {key}: {what}".
@@ -14,21 +14,24 @@
 #include <string>
 #include <vector>
 
+#include "daemon/properties_file.h"
 #include "namesrv/namesrv_config.h"
 #include "runtime/asio/tls_options.h"
 #include "runtime/result.h"
-#include "tools/daemon/properties_file.h"
 
 namespace ferry::tools {
+
+// This program's configuration is built from the daemons' shared pieces (src/daemon).
+using namespace ferry::daemon;
 
 struct NamesrvConf {
   namesrv::NameServerConfig namesrv;
   std::string data_dir;               // the node's data root; logs in {data_dir}/logs
-  // The plain_acl.yml (aclFilePath against the folder of the file; tools/daemon/acl_keys.h);
+  // The plain_acl.yml (aclFilePath against the folder of the file; daemon/acl_keys.h);
   // namesrv.acl_file_path is its name within that folder.
   std::string acl_file = "./plain_acl.yml";
   std::vector<std::string> warnings;  // for the log, one line each
-  TlsOptions tls;                     // the tls.* keys (tools/daemon/tls_keys.h)
+  TlsOptions tls;                     // the tls.* keys (daemon/tls_keys.h)
   std::string tls_config_file;        // tls.config.file: applied by finish_tls at start-up
 };
 

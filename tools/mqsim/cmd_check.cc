@@ -9,9 +9,9 @@
 #include <optional>
 
 #include "sim/check/checkers.h"
+#include "sim/io/history_file.h"
 #include "sim/report/html_report.h"
 #include "tools/mqsim/command.h"
-#include "tools/mqsim/history_file.h"
 #include "tools/mqsim/report_file.h"
 
 namespace ferry::mqsim {
@@ -47,7 +47,7 @@ int run_check(const std::vector<std::string>& args) {
     std::fputs(kCheckUsage, stderr);
     return kExitUsage;
   }
-  Result<sim::check::History> h = load_history_file(*file);
+  Result<sim::History> h = sim::io::load_history_file(*file);
   if (!h.ok()) {
     std::fputs(fmt::format("mqsim check: {}\n", h.error().to_string()).c_str(), stderr);
     return kExitFailed;

@@ -3,8 +3,8 @@
 
 #include <cstdio>
 
+#include "sim/io/scenario_file.h"
 #include "tools/mqsim/command.h"
-#include "tools/mqsim/scenario_file.h"
 
 namespace ferry::mqsim {
 
@@ -18,14 +18,14 @@ int run_list(const std::vector<std::string>& args) {
     return kExitUsage;
   }
   const std::string dir = args.empty() ? "scenarios" : args[0];
-  auto files = tools::scenario_files(dir);
+  auto files = sim::io::scenario_files(dir);
   if (!files.ok()) {
     std::fputs(fmt::format("mqsim list: {}\n", files.error().to_string()).c_str(), stderr);
     return kExitFailed;
   }
   int bad = 0;
   for (const std::string& f : *files) {
-    auto s = tools::load_scenario(f);
+    auto s = sim::io::load_scenario(f);
     if (!s.ok()) {
       std::fputs(fmt::format("{}: {}\n", f, s.error().detail).c_str(), stdout);
       ++bad;

@@ -17,13 +17,13 @@
 #include <vector>
 
 #include "runtime/log.h"
+#include "sim/io/history_file.h"
+#include "sim/io/scenario_file.h"
 #include "sim/report/html_report.h"
 #include "sim/scenario/runner.h"
 #include "tools/mqsim/command.h"
-#include "tools/mqsim/history_file.h"
 #include "tools/mqsim/log_window.h"
 #include "tools/mqsim/report_file.h"
-#include "tools/mqsim/scenario_file.h"
 
 namespace ferry::mqsim {
 
@@ -125,7 +125,7 @@ int run_run(const std::vector<std::string>& args) {
   if (!file) return usage("which scenario file?");
   if (std::find(args.begin(), args.end(), "--log-level") == args.end()) set_default_log_level(spdlog::level::warn);
 
-  auto loaded = tools::load_scenario(*file);
+  auto loaded = sim::io::load_scenario(*file);
   if (!loaded.ok()) {
     std::fputs(fmt::format("mqsim run: {}\n", loaded.error().detail).c_str(), stderr);
     return kExitFailed;
@@ -168,7 +168,7 @@ int run_run(const std::vector<std::string>& args) {
     if (history) saved = per_seed(*history, seed, several);
     if (!failure.empty() && !saved) saved = fmt::format("mqsim-{}-seed{}.json", s.name, seed);
     if (saved && run.history) {
-      if (Status st = save_history_file(*saved, *run.history); st.ok()) {
+      if (Status st = sim::io::save_history_file(*saved, *run.history); st.ok()) {
         out += fmt::format("  history: {} (mqsim check {})\n", *saved, *saved);
       } else {
         out += fmt::format("  history not saved: {}\n", st.error().to_string());

@@ -33,7 +33,7 @@ std::string format_log_window(const sim::scenario::RecentLogs& logs, MonoTime at
                        seconds(logs.at(0).at));
   }
   bool marked = false;
-  for (const sim::check::LogLine& line : w.lines) {
+  for (const sim::LogLine& line : w.lines) {
     if (!marked && line.at > at) {
       out += fmt::format("    ---- {} the first violation ----\n", seconds(at));
       marked = true;

@@ -57,7 +57,7 @@ struct AsioRuntime::Impl {
   explicit Impl(Options opts)
       : options(std::move(opts)),
         random(os_seed()),
-        logger(make_node_logger(options.node_name, nullptr)),
+        logger(make_node_logger(options.node_name, nullptr, options.log)),
         offload_pool(executor, options.offload_threads),
         tls(load_tls_or_abort(options.tls, options.node_name)),
         network(io, executor, timers, options.advertised_host, tls, *logger),
@@ -107,6 +107,11 @@ Timers& AsioRuntime::timers() { return impl_->timers; }
 Executor& AsioRuntime::executor() { return impl_->executor; }
 Network& AsioRuntime::network() { return impl_->network; }
 FileSystem& AsioRuntime::fs() { return impl_->fs; }
+
+std::unique_ptr<FileSystem> AsioRuntime::folder(std::string folder) {
+  return std::make_unique<asio_rt::PosixFileSystem>(std::move(folder), asio_rt::DiskThreads{impl_->io_thread, impl_->alloc_thread},
+                                                    /*sync_namespace=*/false);
+}
 Random& AsioRuntime::random() { return impl_->random; }
 spdlog::logger& AsioRuntime::log() { return *impl_->logger; }
 

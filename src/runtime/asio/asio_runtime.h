@@ -32,6 +32,7 @@
 #include <utility>
 
 #include "runtime/asio/tls_options.h"
+#include "runtime/log.h"
 #include "runtime/runtime.h"
 
 namespace ferry {
@@ -53,6 +54,9 @@ class AsioRuntime final : public Runtime {
     // TLS for this node's listeners (server) and connects (client); off by default. Check it
     // with check_tls_options() first: the constructor asserts that it loads.
     TlsOptions tls;
+    // Where the node's logger writes, and its level (runtime/log.h): the process defaults
+    // unless given.
+    LogSettings log = default_log_settings();
   };
 
   // Aborts (FERRY_ASSERT) when data_root is empty or cannot be created: a daemon cannot run
@@ -91,6 +95,14 @@ class AsioRuntime final : public Runtime {
   // unregister, flush, then stop()). An empty handler means: stop(). Handles every later
   // signal too. Installing replaces the previous handler. Call on the loop thread.
   void on_stop_signal(std::function<void(int)> handler);
+
+  // A FileSystem over `folder` (relative to the working directory, or absolute), outside the
+  // data root: a daemon's configuration folder, say, offered to the node read-only through a
+  // ReadOnlyFileSystem (runtime/read_only_file_system.h). A missing folder is not an error here:
+  // opening a file in it is (not_found). Its syncs run on this runtime's I/O thread; namespace
+  // operations are made durable by sync_dir() only. Loop thread only; destroy it before the
+  // runtime.
+  std::unique_ptr<FileSystem> folder(std::string folder);
 
   // True on the thread currently running the loop (for assertions).
   bool on_loop_thread() const;

@@ -13,6 +13,7 @@
 
 #include "runtime/asio/errors.h"
 #include "runtime/asio/mapped_file.h"
+#include "runtime/asio/pread_file.h"
 
 namespace ferry::asio_rt {
 
@@ -37,6 +38,14 @@ Status PosixFileSystem::sync_parent(const std::string& os_path, const std::strin
 Result<std::unique_ptr<File>> PosixFileSystem::open(const std::string& path, OpenOptions opts) {
   auto os_path = paths_.resolve(path);
   if (!os_path.ok()) return std::move(os_path).error();
+  if (opts.read_only) {
+    if (opts.create || opts.exclusive || opts.truncate) {
+      return Error(Errc::invalid_argument, "open " + path + ": read_only with create, exclusive or truncate");
+    }
+    const int fd = ::open(os_path->c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return file_error(errno, "open " + path);
+    return adopt_read_only(path, fd);
+  }
   int flags = O_RDWR | O_CLOEXEC;
   if (opts.create) flags |= O_CREAT;
   if (opts.create && opts.exclusive) flags |= O_EXCL;

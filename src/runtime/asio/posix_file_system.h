@@ -1,6 +1,7 @@
 // PosixFileSystem: the production FileSystem over a node's data root directory.
 //
-//  * open() opens read-write (O_CLOEXEC) and hands the descriptor to a MappedFile.
+//  * open() opens read-write (O_CLOEXEC) and hands the descriptor to a MappedFile; with
+//    OpenOptions::read_only, read-only to a PreadFile (pread_file.h: never mapped).
 //  * Namespace operations are durable when they return, as file_system.h promises: after a file
 //    is created, renamed or removed, or a directory is created, the parent directory is fsync'd
 //    before returning. That fsync runs on the loop thread (a metadata-only flush, usually well

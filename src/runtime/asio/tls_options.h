@@ -1,5 +1,5 @@
 // TLS settings of the production runtime (AsioRuntime::Options::tls), with the names of
-// RocketMQ's TlsSystemConfig keys beside each field (tools/daemon/tls_keys.h reads them from
+// RocketMQ's TlsSystemConfig keys beside each field (daemon/tls_keys.h reads them from
 // properties files). The simulator has no TLS: its streams stay plain.
 //
 // Server side, applied to every Listener of the node (the remoting port and the HA port alike),

@@ -2,8 +2,14 @@
 // corrupt and per_key_order settings, on hand-built histories.
 #include <gtest/gtest.h>
 
-#include "sim/check/acked_progress.h"
 #include "sim/check/checkers.h"
+#include "sim/check/duplicates.h"
+#include "sim/check/failover.h"
+#include "sim/check/key_order.h"
+#include "sim/check/lost_acked.h"
+#include "sim/check/queue_offsets.h"
+#include "sim/check/unexpected.h"
+#include "sim/history/acked_progress.h"
 #include "tests/sim/check/history_builder.h"
 
 namespace ferry::sim::check {

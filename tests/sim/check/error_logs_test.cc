@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/check/checkers.h"
-#include "sim/check/history_codec.h"
+#include "sim/history/history_codec.h"
 #include "tests/sim/check/history_builder.h"
 
 namespace ferry::sim::check {

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "sim/check/history.h"
+#include "sim/history/history.h"
 
 namespace ferry::sim::check::testing {
 

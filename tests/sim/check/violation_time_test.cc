@@ -5,6 +5,12 @@
 #include <gtest/gtest.h>
 
 #include "sim/check/checkers.h"
+#include "sim/check/duplicates.h"
+#include "sim/check/failover.h"
+#include "sim/check/key_order.h"
+#include "sim/check/lost_acked.h"
+#include "sim/check/queue_offsets.h"
+#include "sim/check/unexpected.h"
 #include "tests/sim/check/named_check_builder.h"
 
 namespace ferry::sim::check {

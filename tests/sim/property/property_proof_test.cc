@@ -17,7 +17,8 @@
 #include <functional>
 #include <string>
 
-#include "sim/property.h"
+#include "sim/property/property.h"
+#include "sim/scenario/fault_registry.h"
 #include "tests/sim/property/recorded.h"
 
 namespace ferry::sim::property {
@@ -155,12 +156,10 @@ TEST(PropertiesCanFail, BroadcastWithAnOffsetStoreLostOnRestart) {
         const auto restart_at = std::chrono::milliseconds(*rc::gen::inRange(2'000, 20'000));
         for (const scenario::ConsumerScenario& c : run.scenario.consumers) {
           if (c.stop_at) continue;
-          scenario::FaultEntry f;
-          f.at = std::max<Duration>(restart_at, c.start_at + std::chrono::seconds(1));
-          f.action = scenario::FaultAction::restart;
-          f.targets = {c.node};
-          f.kind = CrashKind::process_kill;
-          f.wipe = true;
+          scenario::FaultEntry f = scenario::make_fault(
+              "restart", std::max<Duration>(restart_at, c.start_at + std::chrono::seconds(1)), {c.node});
+          f.params["kind"] = std::string("kill");
+          f.params["wipe"] = true;
           f.duration = std::chrono::seconds(3);
           run.scenario.faults.push_back(f);
         }
@@ -176,14 +175,9 @@ TEST(PropertiesCanFail, BroadcastWithAnOffsetStoreLostOnRestart) {
 void lying_disk_then_power_loss(GeneratedRun& run) {
   for (cluster::BrokerGroupSpec& g : run.scenario.cluster.brokers) g.flush = store::FlushMode::sync_flush;
   const std::string target = run.scenario.cluster.brokers.front().name;
-  scenario::FaultEntry lie;
-  lie.at = std::chrono::seconds(5);
-  lie.action = scenario::FaultAction::lying_disk;
-  lie.targets = {target};
-  scenario::FaultEntry power;
-  power.at = std::chrono::milliseconds(*rc::gen::inRange(6'000, 20'000));
-  power.action = scenario::FaultAction::power_off;
-  power.targets = {target};
+  scenario::FaultEntry lie = scenario::make_fault("lying_disk", std::chrono::seconds(5), {target});
+  scenario::FaultEntry power =
+      scenario::make_fault("power_off", std::chrono::milliseconds(*rc::gen::inRange(6'000, 20'000)), {target});
   power.duration = std::chrono::seconds(3);
   run.scenario.faults.push_back(lie);
   run.scenario.faults.push_back(power);

@@ -1,5 +1,5 @@
 // The ordering and delivery guarantees Ferry promises, as properties over generated cluster runs
-// (sim/property.h; docs/properties.md). Each case is a whole cluster — production NameServer,
+// (sim/property/property.h; docs/properties.md). Each case is a whole cluster — production NameServer,
 // brokers and clients — run in the simulator under a generated fault schedule, and judged by the
 // History's checkers (sim/check). ctest runs a bounded number of cases per property
 // (RC_PARAMS=max_success=N, tests/sim/CMakeLists.txt); `tools/test.sh --long` runs many more.
@@ -10,7 +10,7 @@
 #include <string>
 #include <utility>
 
-#include "sim/property.h"
+#include "sim/property/property.h"
 #include "tests/sim/property/recorded.h"
 
 namespace ferry::sim::property {
@@ -34,7 +34,7 @@ RC_GTEST_PROP(Guarantees, PerQueueFifo, ()) {
 }
 
 // 3. Orderly exclusivity: no two orderly consumers of a group process one queue at the same time
-// — between broker restarts: a restarted broker has forgotten its queue locks (sim/property.h,
+// — between broker restarts: a restarted broker has forgotten its queue locks (sim/property/property.h,
 // Shape::broker_crashes; docs/properties.md).
 RC_GTEST_PROP(Guarantees, OrderlyExclusive, ()) {
   Shape shape;
@@ -90,13 +90,13 @@ RC_GTEST_PROP(Example, DeliveredWithinThirtySecondsWithoutFaults, ()) {
   shape.consumers = {Flavor::concurrent, Flavor::orderly, Flavor::lite_pull};
   const Outcome out = recorded(*gen_run(shape));
   require_converged(out);
-  const check::History& h = *out.result.history;
+  const sim::History& h = *out.result.history;
   // The first delivery of each message to each group.
   std::map<std::pair<std::string, std::string>, MonoTime> first;  // (group, producer#seq) -> when
-  for (const check::ConsumeRecord& c : h.consumes) first.try_emplace({c.group, c.id()}, c.at);
+  for (const sim::ConsumeRecord& c : h.consumes) first.try_emplace({c.group, c.id()}, c.at);
   for (const std::string& group : h.groups()) {
-    for (const check::SendRecord& s : h.sends) {
-      if (s.outcome != check::SendOutcome::ok || h.subscriptions.at(group).count(s.topic) == 0) continue;
+    for (const sim::SendRecord& s : h.sends) {
+      if (s.outcome != sim::SendOutcome::ok || h.subscriptions.at(group).count(s.topic) == 0) continue;
       const auto it = first.find({group, s.id()});
       RC_ASSERT(it != first.end());
       RC_ASSERT(it->second - s.done_at <= std::chrono::seconds(30));

@@ -1,9 +1,9 @@
-// execute() of sim/property.h, with the run's final hash recorded for the same-seed rerun check
+// execute() of sim/property/property.h, with the run's final hash recorded for the same-seed rerun check
 // (tests/support/sim_trace_log.h; rerun_check.sh fixes RapidCheck's seed, so both runs generate
 // the same clusters).
 #pragma once
 
-#include "sim/property.h"
+#include "sim/property/property.h"
 #include "tests/support/sim_trace_log.h"
 
 namespace ferry::sim::property {

@@ -1,0 +1,88 @@
+#include "sim/history/history.h"
+
+#include <fmt/format.h>
+
+namespace ferry::sim {
+
+const char* outcome_name(SendOutcome o) {
+  switch (o) {
+    case SendOutcome::ok: return "ok";
+    case SendOutcome::stored_not_durable: return "stored-not-durable";
+    case SendOutcome::failed: return "failed";
+    case SendOutcome::unknown: return "unknown";
+  }
+  return "?";
+}
+
+const char* event_kind_name(EventKind k) {
+  switch (k) {
+    case EventKind::crash: return "crash";
+    case EventKind::start: return "start";
+    case EventKind::fault: return "fault";
+    case EventKind::heal: return "heal";
+    case EventKind::rebalance: return "rebalance";
+    case EventKind::promote: return "promote";
+  }
+  return "?";
+}
+
+std::string SendRecord::id() const { return fmt::format("{}#{}", producer, seq); }
+
+std::string ConsumeRecord::id() const { return intact ? fmt::format("{}#{}", producer, seq) : std::string("corrupt"); }
+
+std::set<std::pair<std::string, std::uint64_t>> History::acked() const {
+  std::set<std::pair<std::string, std::uint64_t>> out;
+  for (const SendRecord& s : sends) {
+    if (s.outcome == SendOutcome::ok) out.emplace(s.producer, s.seq);
+  }
+  return out;
+}
+
+std::set<std::pair<std::string, std::uint64_t>> History::consumed_by(const std::string& group) const {
+  std::set<std::pair<std::string, std::uint64_t>> out;
+  for (const ConsumeRecord& c : consumes) {
+    if (c.group == group && c.intact) out.emplace(c.producer, c.seq);
+  }
+  return out;
+}
+
+std::set<std::string> History::groups() const {
+  std::set<std::string> out;
+  for (const auto& [group, topics] : subscriptions) out.insert(group);
+  for (const ConsumeRecord& c : consumes) out.insert(c.group);
+  return out;
+}
+
+bool History::broadcast_group(const std::string& group) const {
+  for (const auto& [name, info] : consumers) {
+    if (info.group == group && info.broadcast) return true;
+  }
+  return false;
+}
+
+std::string History::audience(const ConsumeRecord& c) const {
+  auto it = consumers.find(c.consumer);
+  if (it != consumers.end() && it->second.broadcast) return c.group + "/" + c.consumer;
+  return c.group;
+}
+
+void History::record_consumer(MonoTime at, const std::string& name, ConsumerInfo info) {
+  auto [it, fresh] = consumers.emplace(name, std::move(info));
+  if (fresh) it->second.first_start = at;
+}
+
+void History::record_event(MonoTime at, EventKind kind, std::string target, std::string detail) {
+  events.push_back(Event{at, kind, std::move(target), std::move(detail)});
+}
+
+void History::record_error_log(LogLine line) {
+  if (error_logs.size() < kErrorLogsKeptMax) {
+    error_logs.push_back(std::move(line));
+  } else {
+    ++error_logs_not_kept;
+  }
+}
+
+std::int64_t ms_of(MonoTime t) { return to_ms(t - MonoTime{}); }
+
+}  // namespace ferry::sim

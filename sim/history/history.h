@@ -1,0 +1,283 @@
+// The History of a simulated run: every send attempt with its outcome and times, every
+// consumption with its group, consumer, queue and offset, and the faults and (re)starts that
+// explain redeliveries. It is kept outside every node (it survives their crashes), filled by the
+// workload apps (sim/cluster/workload.h) and the fault code of a test or scenario, judged by the
+// checkers (checkers.h), and saved and loaded with history_codec.h so that `mqsim check` can
+// judge a recorded run again.
+//
+// Single-threaded (the World's thread). Records are appended in virtual-time order: the order of
+// `consumes` is the order the listeners saw the messages.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/message_queue.h"
+#include "common/offsets.h"
+#include "runtime/time.h"
+#include "sim/history/option_value.h"
+
+namespace ferry::sim {
+
+// The outcome of one send as the producer saw it: ok (SEND_OK: stored and, under SYNC_FLUSH,
+// synced), stored_not_durable (FLUSH_DISK_TIMEOUT and the other "stored, but" statuses), failed
+// (refused before anything was stored), unknown (a timeout or a broken connection: it may or may
+// not have been stored).
+enum class SendOutcome : std::uint8_t { ok, stored_not_durable, failed, unknown };
+inline constexpr std::uint8_t kSendOutcomeMax = 3;
+const char* outcome_name(SendOutcome o);
+
+struct SendRecord {
+  std::string producer;  // node name
+  std::uint64_t seq = 0;
+  std::string key;
+  std::string topic;
+  SendOutcome outcome = SendOutcome::unknown;
+  std::string detail;  // the error or the status, when not ok
+  MessageQueue queue;  // where it was stored (ok / stored_not_durable)
+  QueueOffset queue_offset;
+  MonoTime sent_at{};
+  MonoTime done_at{};
+  bool ordered = false;  // sent to the queue its key hashes to (per-key order is promised)
+
+  std::string id() const;  // "producer-1#17"
+};
+
+struct ConsumeRecord {
+  std::string consumer;  // node name
+  std::string group;
+  std::string topic;
+  MessageQueue queue;
+  QueueOffset queue_offset;
+  std::int32_t reconsume_times = 0;
+  MonoTime at{};
+  // The broker id (0 master, > 0 slave) that served the queue's last pull with messages when
+  // this one was consumed (push consumers; -1 unknown). A batch pulled from the master before it
+  // died may still be consumed after the slave answered a later pull: the label is the queue's.
+  std::int64_t pulled_from = -1;
+  // An orderly consumer of a clustering group: when its broker lock of the queue was last
+  // confirmed before this delivery (ProcessQueue::last_lock_time, the consumer's clock); unset for
+  // every other kind of consumer (checker orderly-exclusive).
+  std::optional<MonoTime> lock_at;
+  bool intact = false;   // the body parsed and its checksum holds
+  std::string producer;  // from the body, when intact
+  std::uint64_t seq = 0;
+  std::string key;
+
+  std::string id() const;  // "producer-1#17", or "corrupt" when not intact
+};
+
+// Something that happened to a node and may explain a redelivery: a crash, a restart, a fault
+// (partition, clog, silence...), a heal, a client's (re)start, a rebalance.
+// promote: the operator promoted a slave (target: the slave's node) to master of its group.
+enum class EventKind : std::uint8_t { crash, start, fault, heal, rebalance, promote };
+inline constexpr std::uint8_t kEventKindMax = 5;
+const char* event_kind_name(EventKind k);
+
+struct Event {
+  MonoTime at{};
+  EventKind kind = EventKind::fault;
+  std::string target;  // node name, or "" for the whole cluster
+  std::string detail;  // "process kill", "partition consumer-0 / broker-a", ...
+};
+
+// What a node's route of a topic showed from `at` on (recorded when it changed): for each broker
+// group the route names, its queue counts and whether it had a master (brokerId 0). `observer`
+// is a NameServer ("namesrv-0", its route table) or a client node (its last fetched route). An
+// empty `groups` means no route at all (the topic unknown to that node).
+struct RouteGroup {
+  std::int32_t read_queues = 0;
+  std::int32_t write_queues = 0;
+  bool master = false;
+  bool operator==(const RouteGroup& o) const {
+    return read_queues == o.read_queues && write_queues == o.write_queues && master == o.master;
+  }
+};
+struct RouteRecord {
+  MonoTime at{};
+  std::string observer;
+  std::string topic;
+  std::map<std::string, RouteGroup> groups;  // by broker group name
+};
+
+// A NameServer took a registration of a broker (its live-broker entry was refreshed at `at`).
+// `broker` is the broker's node name ("broker-b", "broker-b-s1").
+struct RegistrationRecord {
+  MonoTime at{};
+  std::string namesrv;
+  std::string broker;
+};
+
+// ---- error-level log lines (captured by the runner, sim/scenario/log_capture.h) -------------
+
+// One log line of a node: when (the World's virtual time, not the node's skewed clock), whose,
+// its level ("error", "critical"; the runner's ring of recent lines also keeps "info", "warn")
+// and its text (the message alone, without the node/time/level prefix).
+struct LogLine {
+  MonoTime at{};
+  std::string node;
+  std::string level;
+  std::string text;
+};
+// History::error_logs keeps the first this many lines; the rest are only counted.
+inline constexpr std::size_t kErrorLogsKeptMax = 1'000;
+
+// How the scenario wants the history judged (checkers.h). Saved with the history, so that a
+// recorded run is judged again by the same rules.
+struct CheckSettings {
+  // Lost acknowledged messages fail the run (SYNC_FLUSH + SYNC_MASTER); when false the loss is
+  // reported as a figure only (async modes, where only synced data must survive).
+  bool lost_strict = true;
+  // Fail when more than this many duplicate deliveries are seen (per group, summed); -1: unbounded.
+  std::int64_t duplicates_max = -1;
+  // Fail when a queue's consumed offsets of a group have holes (no tag filtering, nothing expired).
+  bool offsets_dense = false;
+  // The named checks the scenario asked for ([checks.failover] ...), by check name, each with
+  // every option its spec lists (sim/check/registry.h); a check not named here is not run.
+  std::map<std::string, OptionValues> named;
+
+  // Error-level log lines the scenario expects (substrings of the text); the error-logs checker
+  // fails on any other (error_logs.h).
+  std::vector<std::string> expected_errors;
+  // ---- consumer apps' settings (committed offsets, corruption, per-key order) ----
+  // Fail when a broker's committed offset of a (group, queue) moves back unexplained
+  // (committed_offsets.h); when false the moves are figures only.
+  bool offsets_monotonic = true;
+  // Fail on a corrupt delivery (a body failing its checksum, or one nobody sent); when false
+  // they are counted only.
+  bool corrupt_fails = true;
+  // Per-key order (key_order.h): unset judges the sends to ordered topics; true judges every
+  // acknowledged send; false counts reorders without failing.
+  std::optional<bool> per_key_order;
+};
+
+// ---- consumers and committed offsets ------------------------------------------------------
+
+// One consumer node as its app described itself at (first) start, and when it left for good.
+struct ConsumerInfo {
+  std::string group;
+  std::string topic;
+  bool broadcast = false;  // message model BROADCASTING: it must receive everything itself
+  std::string kind;        // "push-concurrently", "push-orderly", "lite-pull" (for people)
+  MonoTime first_start{};
+  std::optional<MonoTime> left_at;  // stopped for good (a scenario's stop_at)
+};
+
+// A push consumer took a queue (a new ProcessQueue) and starts reading it at `offset`, seen at
+// `at` by an observer of the client nodes (sim/scenario/take_observer.h; within 250 ms of the
+// take). A broadcast consumer owes every message of a queue from its first take on: what was sent
+// after it, and what lies at or beyond the offset it started at.
+struct TakeRecord {
+  MonoTime at{};
+  std::string consumer;
+  MessageQueue queue;
+  QueueOffset offset;
+};
+
+// An offset a broker's ConsumerOffsetManager held at `at` for (group, queue), recorded by an
+// observer of the running masters whenever it changed (sim/scenario/offset_observer.h).
+struct CommitRecord {
+  MonoTime at{};
+  std::string broker;  // the broker node ("broker-a", "broker-a-s1" once promoted)
+  std::string group;
+  MessageQueue queue;  // queue.broker_name is the broker group
+  QueueOffset offset;
+};
+
+// ---- broker stores across restarts (checker store-prefix) ----------------------------------
+
+// One restart of a broker node (master or slave) as the runner's StoreObserver saw it
+// (sim/scenario/store_observer.h): on its first look at the node's new life, the CommitLog that
+// recovery left, set against what the observer had seen of the node's log before.
+//  * before_max, before_synced: the log's end and the highest flushed (synced) offset seen in the
+//    earlier lives (0 when none was seen);
+//  * recovered_end: where recovery ended the log (RecoveryInfo::commit_log.end);
+//  * records_compared, bytes_compared: the records seen before at offsets below recovered_end
+//    (and not cleaned up since) that were read again in the recovered log and compared (size and
+//    CRC-32 of the record's bytes);
+//  * first_mismatch: the first such offset whose record differs (missing, another size or other
+//    bytes), with `detail` saying what was seen there;
+//  * lives_missed: lives of the node that started and ended between two looks (their appends
+//    were never seen, so only records below before_synced, which no later life may replace, were
+//    compared);
+//  * wiped: the disk was wiped while the node was down: a new life with nothing to compare.
+// The store's promise (docs/store.md, "Recovery"): recovered_end >= before_synced, and no mismatch.
+struct StoreRestartRecord {
+  MonoTime at{};       // the look that found the new life
+  std::string broker;  // the broker node ("broker-a", "broker-a-s1")
+  PhysicalOffset before_max;
+  PhysicalOffset before_synced;
+  PhysicalOffset recovered_end;
+  std::int64_t records_compared = 0;
+  std::int64_t bytes_compared = 0;
+  std::optional<PhysicalOffset> first_mismatch;
+  std::int64_t lives_missed = 0;
+  bool wiped = false;
+  std::string detail;  // what differed at first_mismatch, or a note ("wiped", "nothing seen before")
+};
+
+struct History {
+  std::vector<SendRecord> sends;
+  std::vector<ConsumeRecord> consumes;
+  std::vector<Event> events;
+  CheckSettings settings;
+  // The topics each consumer group subscribed to (recorded by the consumer apps at start), so
+  // that a group that consumed nothing still counts as one that should have.
+  std::map<std::string, std::set<std::string>> subscriptions;
+  // The next sequence number of each producer (so a restarted producer goes on, not over).
+  std::map<std::string, std::uint64_t> next_seq;
+  // The producers (node names) that send with sendLatencyFaultEnable (recorded at their start).
+  std::set<std::string> latency_fault_producers;
+
+  // What the runner's observers saw (sim/scenario/route_observer.h), in time order.
+  std::vector<RouteRecord> routes;
+  std::vector<RegistrationRecord> registrations;
+  // ---- consumers and committed offsets ----
+  // Every consumer node by name (recorded by the consumer apps; empty in histories that predate
+  // it: every group is then judged as a clustering group).
+  std::map<std::string, ConsumerInfo> consumers;
+  // Committed offsets as the brokers held them, in time order (checker committed-offsets).
+  std::vector<CommitRecord> commits;
+  // The queues push consumers took, in time order (lost-acked, for broadcast consumers).
+  std::vector<TakeRecord> takes;
+  // ---- broker stores ----
+  // Every broker restart the StoreObserver judged, in time order (checker store-prefix).
+  std::vector<StoreRestartRecord> store_restarts;
+
+  // Sends acknowledged with SEND_OK, by (producer, seq).
+  std::set<std::pair<std::string, std::uint64_t>> acked() const;
+  // Intact messages `group` consumed, by (producer, seq).
+  std::set<std::pair<std::string, std::uint64_t>> consumed_by(const std::string& group) const;
+  // Every group that subscribed or consumed something, sorted.
+  std::set<std::string> groups() const;
+  // True when `group`'s consumers are broadcast ones (ConsumerInfo::broadcast).
+  bool broadcast_group(const std::string& group) const;
+  // Who must receive a message once: the group of a clustering consumer, "group/consumer" of a
+  // broadcast one. Duplicates, order and offsets are judged per audience.
+  std::string audience(const ConsumeRecord& c) const;
+  // Records a consumer app's start: the first start sets first_start, a later one keeps it.
+  void record_consumer(MonoTime at, const std::string& name, ConsumerInfo info);
+
+  void record_event(MonoTime at, EventKind kind, std::string target, std::string detail);
+
+  // Every error- and critical-level log line of every node, in time order: the first
+  // kErrorLogsKeptMax, then only counted in error_logs_not_kept.
+  std::vector<LogLine> error_logs;
+  std::int64_t error_logs_not_kept = 0;
+  // Keeps `line` while fewer than kErrorLogsKeptMax are kept, else counts it.
+  void record_error_log(LogLine line);
+};
+
+// How far apart the runner's observers look at the nodes (virtual time; sim/scenario/runner.cc):
+// a route, take or commit is recorded at most this long after it happened.
+inline constexpr Duration kObserveEvery = std::chrono::milliseconds(250);
+
+// Milliseconds since the simulation's epoch, for messages.
+std::int64_t ms_of(MonoTime t);
+
+}  // namespace ferry::sim

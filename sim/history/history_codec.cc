@@ -1,0 +1,495 @@
+// The cereal archives of a History. Exceptions stop at this file's edge: cereal reports bad input
+// by throwing, decode_history() turns that into an Error.
+#include "sim/history/history_codec.h"
+
+#include <cereal/archives/json.hpp>
+#include <cereal/archives/portable_binary.hpp>
+#include <cereal/types/map.hpp>
+#include <cereal/types/optional.hpp>
+#include <cereal/types/set.hpp>
+#include <cereal/types/string.hpp>
+#include <cereal/types/vector.hpp>
+#include <fmt/format.h>
+
+#include <sstream>
+
+#include "common/crc.h"
+#include "runtime/assert.h"
+
+// cereal finds these through the archive's namespace (an OptionValue is a std::variant).
+namespace cereal {
+
+// A named check's option: {"type": "bool"|"integer"|"duration"|"string", "value": ...}, a duration's
+// value in nanoseconds.
+template <class Ar>
+void save(Ar& ar, const ferry::sim::OptionValue& v) {
+  std::string type = ferry::sim::option_type_name(v);
+  ar(cereal::make_nvp("type", type));
+  if (const bool* b = std::get_if<bool>(&v)) ar(cereal::make_nvp("value", *b));
+  if (const std::int64_t* i = std::get_if<std::int64_t>(&v)) ar(cereal::make_nvp("value", *i));
+  if (const ferry::Duration* d = std::get_if<ferry::Duration>(&v)) {
+    std::int64_t ns = d->count();
+    ar(cereal::make_nvp("value", ns));
+  }
+  if (const std::string* str = std::get_if<std::string>(&v)) ar(cereal::make_nvp("value", *str));
+}
+
+template <class Ar>
+void load(Ar& ar, ferry::sim::OptionValue& v) {
+  std::string type;
+  ar(cereal::make_nvp("type", type));
+  if (type == "bool") {
+    bool b = false;
+    ar(cereal::make_nvp("value", b));
+    v = b;
+  } else if (type == "integer") {
+    std::int64_t i = 0;
+    ar(cereal::make_nvp("value", i));
+    v = i;
+  } else if (type == "duration") {
+    std::int64_t ns = 0;
+    ar(cereal::make_nvp("value", ns));
+    v = ferry::Duration(ns);
+  } else if (type == "string") {
+    std::string str;
+    ar(cereal::make_nvp("value", str));
+    v = std::move(str);
+  } else {
+    throw cereal::Exception(fmt::format("an option of type \"{}\" (bool, integer, duration or string)", type));
+  }
+}
+
+}  // namespace cereal
+
+namespace ferry::sim {
+
+namespace {
+
+// Fields cereal cannot see directly (tagged numbers, time points, enums with a range) go through
+// a plain local in each direction, written back on load only (cereal saves through a const_cast:
+// a save must not write); a value out of range is refused on load.
+template <class Ar>
+void queue_fields(Ar& ar, MessageQueue& q, QueueOffset& offset) {
+  std::int32_t queue_id = q.queue_id.value();
+  std::int64_t off = offset.value();
+  ar(cereal::make_nvp("topic_of_queue", q.topic), cereal::make_nvp("broker", q.broker_name),
+     cereal::make_nvp("queue_id", queue_id), cereal::make_nvp("queue_offset", off));
+  if constexpr (Ar::is_loading::value) {
+    q.queue_id = QueueId(queue_id);
+    offset = QueueOffset(off);
+  }
+}
+
+template <class Ar>
+void time_field(Ar& ar, const char* name, MonoTime& t) {
+  std::int64_t ns = to_ns(t);
+  ar(cereal::make_nvp(name, ns));
+  if constexpr (Ar::is_loading::value) t = MonoTime(Duration(ns));
+}
+
+// An enum is its name in json (for people), its number in binary; `name_of` maps each value up to
+// `max` to its name.
+template <class E, class Ar>
+void enum_field(Ar& ar, const char* name, E& e, std::uint8_t max, const char* (*name_of)(E)) {
+  if constexpr (cereal::traits::is_text_archive<Ar>::value) {
+    std::string text = name_of(e);
+    ar(cereal::make_nvp(name, text));
+    if constexpr (!Ar::is_loading::value) return;
+    for (std::uint8_t v = 0; v <= max; ++v) {
+      if (text == name_of(static_cast<E>(v))) {
+        e = static_cast<E>(v);
+        return;
+      }
+    }
+    throw cereal::Exception(fmt::format("{} = \"{}\" is not one of its names", name, text));
+  } else {
+    std::uint8_t v = static_cast<std::uint8_t>(e);
+    ar(cereal::make_nvp(name, v));
+    if constexpr (Ar::is_loading::value) {
+      if (v > max) throw cereal::Exception(fmt::format("{} = {} is out of range (at most {})", name, v, max));
+      e = static_cast<E>(v);
+    }
+  }
+}
+
+// A field added after version 2 was written: a json file without it still loads (the field keeps
+// its default; cereal looks fields up by name, so the order of the others does not matter);
+// binary files always carry it.
+template <class Ar, class T>
+void later_field(Ar& ar, const char* name, T& value) {
+  if constexpr (Ar::is_loading::value && cereal::traits::is_text_archive<Ar>::value) {
+    try {
+      ar(cereal::make_nvp(name, value));
+    } catch (const cereal::Exception& e) {
+      // cereal's words for exactly this field missing (its lookup throws before reading anything).
+      if (std::string_view(e.what()) != fmt::format("JSON Parsing failed - provided NVP ({}) not found", name)) throw;
+    }
+  } else {
+    ar(cereal::make_nvp(name, value));
+  }
+}
+
+}  // namespace
+
+template <class Ar>
+void serialize(Ar& ar, SendRecord& s) {
+  ar(cereal::make_nvp("producer", s.producer), cereal::make_nvp("seq", s.seq), cereal::make_nvp("key", s.key),
+     cereal::make_nvp("topic", s.topic));
+  enum_field(ar, "outcome", s.outcome, kSendOutcomeMax, &outcome_name);
+  ar(cereal::make_nvp("detail", s.detail));
+  queue_fields(ar, s.queue, s.queue_offset);
+  time_field(ar, "sent_at_ns", s.sent_at);
+  time_field(ar, "done_at_ns", s.done_at);
+  ar(cereal::make_nvp("ordered", s.ordered));
+}
+
+template <class Ar>
+void serialize(Ar& ar, ConsumeRecord& c) {
+  ar(cereal::make_nvp("consumer", c.consumer), cereal::make_nvp("group", c.group), cereal::make_nvp("topic", c.topic));
+  queue_fields(ar, c.queue, c.queue_offset);
+  ar(cereal::make_nvp("reconsume_times", c.reconsume_times));
+  time_field(ar, "at_ns", c.at);
+  ar(cereal::make_nvp("pulled_from", c.pulled_from));
+  // Since version 5: -1 for none (a lock time is never negative).
+  std::int64_t lock_at_ns = c.lock_at ? to_ns(*c.lock_at) : -1;
+  ar(cereal::make_nvp("lock_at_ns", lock_at_ns));
+  if constexpr (Ar::is_loading::value) {
+    if (lock_at_ns < -1) throw cereal::Exception(fmt::format("lock_at_ns = {} is out of range", lock_at_ns));
+    c.lock_at = lock_at_ns < 0 ? std::nullopt : std::optional<MonoTime>(MonoTime(Duration(lock_at_ns)));
+  }
+  ar(cereal::make_nvp("intact", c.intact), cereal::make_nvp("producer", c.producer), cereal::make_nvp("seq", c.seq),
+     cereal::make_nvp("key", c.key));
+}
+
+template <class Ar>
+void serialize(Ar& ar, Event& e) {
+  time_field(ar, "at_ns", e.at);
+  enum_field(ar, "kind", e.kind, kEventKindMax, &event_kind_name);
+  ar(cereal::make_nvp("target", e.target), cereal::make_nvp("detail", e.detail));
+}
+
+template <class Ar>
+void serialize(Ar& ar, RouteGroup& g) {
+  ar(cereal::make_nvp("read_queues", g.read_queues), cereal::make_nvp("write_queues", g.write_queues),
+     cereal::make_nvp("master", g.master));
+}
+
+template <class Ar>
+void serialize(Ar& ar, RouteRecord& r) {
+  time_field(ar, "at_ns", r.at);
+  ar(cereal::make_nvp("observer", r.observer), cereal::make_nvp("topic", r.topic), cereal::make_nvp("groups", r.groups));
+}
+
+template <class Ar>
+void serialize(Ar& ar, RegistrationRecord& r) {
+  time_field(ar, "at_ns", r.at);
+  ar(cereal::make_nvp("namesrv", r.namesrv), cereal::make_nvp("broker", r.broker));
+}
+
+template <class Ar>
+void serialize(Ar& ar, LogLine& l) {
+  time_field(ar, "at_ns", l.at);
+  ar(cereal::make_nvp("node", l.node), cereal::make_nvp("level", l.level), cereal::make_nvp("text", l.text));
+}
+
+namespace {
+
+// Up to version 6 a file held the five named checks of that time as typed fields, their
+// durations in whole milliseconds; they load as the same checks' options.
+struct LegacyFailover {
+  std::string group;
+  std::int64_t sends_resume_within_ms = 0, consume_from_slave_within_ms = 0, writes_after_promotion_within_ms = 0;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(cereal::make_nvp("group", group), cereal::make_nvp("sends_resume_within_ms", sends_resume_within_ms),
+       cereal::make_nvp("consume_from_slave_within_ms", consume_from_slave_within_ms),
+       cereal::make_nvp("writes_after_promotion_within_ms", writes_after_promotion_within_ms));
+  }
+};
+struct LegacyRouteStaleness {
+  std::string group;
+  std::int64_t namesrv_drop_within_ms = 0, client_route_within_ms = 0;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(cereal::make_nvp("group", group), cereal::make_nvp("namesrv_drop_within_ms", namesrv_drop_within_ms),
+       cereal::make_nvp("client_route_within_ms", client_route_within_ms));
+  }
+};
+struct LegacyLatencyBackoff {
+  std::string group;
+  std::int64_t slack_ms = 0;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(cereal::make_nvp("group", group), cereal::make_nvp("slack_ms", slack_ms));
+  }
+};
+struct LegacyOffsetPersistence {
+  std::int64_t persist_interval_ms = 0, slack_ms = 0;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(cereal::make_nvp("persist_interval_ms", persist_interval_ms), cereal::make_nvp("slack_ms", slack_ms));
+  }
+};
+struct LegacySendOutcomes {
+  std::int64_t failed_max = -1, unknown_max = -1, not_durable_min = 0, slow_ms = 0, slow_ok_min = 0;
+  std::string group;
+  std::int64_t writes_resume_within_ms = 0;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(cereal::make_nvp("failed_max", failed_max), cereal::make_nvp("unknown_max", unknown_max),
+       cereal::make_nvp("not_durable_min", not_durable_min), cereal::make_nvp("slow_ms", slow_ms),
+       cereal::make_nvp("slow_ok_min", slow_ok_min), cereal::make_nvp("group", group),
+       cereal::make_nvp("writes_resume_within_ms", writes_resume_within_ms));
+  }
+};
+
+Duration ms(std::int64_t v) { return std::chrono::milliseconds(v); }
+
+}  // namespace
+
+// CheckSettings as a file of `version` holds them.
+struct VersionedSettings {
+  CheckSettings& s;
+  std::uint32_t version = kHistoryVersion;
+};
+
+template <class Ar>
+void serialize(Ar& ar, VersionedSettings& v) {
+  CheckSettings& s = v.s;
+  ar(cereal::make_nvp("lost_strict", s.lost_strict), cereal::make_nvp("duplicates_max", s.duplicates_max),
+     cereal::make_nvp("offsets_dense", s.offsets_dense));
+  if (v.version >= 7) {
+    ar(cereal::make_nvp("named", s.named), cereal::make_nvp("expected_errors", s.expected_errors));
+  } else if constexpr (Ar::is_loading::value) {
+    std::optional<LegacyFailover> failover;
+    std::optional<LegacyRouteStaleness> route_staleness;
+    std::optional<LegacyLatencyBackoff> latency_backoff;
+    std::optional<LegacyOffsetPersistence> offset_persistence;
+    std::optional<LegacySendOutcomes> send_outcomes;
+    ar(cereal::make_nvp("failover", failover), cereal::make_nvp("route_staleness", route_staleness),
+       cereal::make_nvp("latency_backoff", latency_backoff), cereal::make_nvp("offset_persistence", offset_persistence));
+    ar(cereal::make_nvp("expected_errors", s.expected_errors), cereal::make_nvp("send_outcomes", send_outcomes));
+    if (failover) {
+      s.named["failover"] = {{"group", failover->group},
+                             {"sends_resume_within", ms(failover->sends_resume_within_ms)},
+                             {"consume_from_slave_within", ms(failover->consume_from_slave_within_ms)},
+                             {"writes_after_promotion_within", ms(failover->writes_after_promotion_within_ms)}};
+    }
+    if (route_staleness) {
+      s.named["route_staleness"] = {{"broker", route_staleness->group},
+                                    {"namesrv_drop_within", ms(route_staleness->namesrv_drop_within_ms)},
+                                    {"client_route_within", ms(route_staleness->client_route_within_ms)}};
+    }
+    if (latency_backoff) {
+      s.named["latency_backoff"] = {{"broker", latency_backoff->group}, {"slack", ms(latency_backoff->slack_ms)}};
+    }
+    if (offset_persistence) {
+      s.named["offset_persistence"] = {{"persist_interval", ms(offset_persistence->persist_interval_ms)},
+                                       {"slack", ms(offset_persistence->slack_ms)}};
+    }
+    if (send_outcomes) {
+      s.named["send_outcomes"] = {{"failed_max", send_outcomes->failed_max},
+                                  {"unknown_max", send_outcomes->unknown_max},
+                                  {"not_durable_min", send_outcomes->not_durable_min},
+                                  {"slow", ms(send_outcomes->slow_ms)},
+                                  {"slow_ok_min", send_outcomes->slow_ok_min},
+                                  {"group", send_outcomes->group},
+                                  {"writes_resume_within", ms(send_outcomes->writes_resume_within_ms)}};
+    }
+  } else {
+    FERRY_ASSERT(false, "saving a history as version {} (this build writes {})", v.version, kHistoryVersion);
+  }
+  // ---- consumer apps' settings ----
+  later_field(ar, "offsets_monotonic", s.offsets_monotonic);
+  later_field(ar, "corrupt_fails", s.corrupt_fails);
+  later_field(ar, "per_key_order", s.per_key_order);
+}
+
+// ---- consumers and committed offsets ----
+
+template <class Ar>
+void serialize(Ar& ar, ConsumerInfo& c) {
+  ar(cereal::make_nvp("group", c.group), cereal::make_nvp("topic", c.topic), cereal::make_nvp("broadcast", c.broadcast),
+     cereal::make_nvp("kind", c.kind));
+  time_field(ar, "first_start_ns", c.first_start);
+  std::optional<std::int64_t> left = c.left_at ? std::optional<std::int64_t>(to_ns(*c.left_at)) : std::nullopt;
+  ar(cereal::make_nvp("left_at_ns", left));
+  if constexpr (Ar::is_loading::value) c.left_at = left ? std::optional<MonoTime>(MonoTime(Duration(*left))) : std::nullopt;
+}
+
+template <class Ar>
+void serialize(Ar& ar, CommitRecord& c) {
+  time_field(ar, "at_ns", c.at);
+  ar(cereal::make_nvp("broker_node", c.broker), cereal::make_nvp("group", c.group));
+  queue_fields(ar, c.queue, c.offset);
+}
+
+template <class Ar>
+void serialize(Ar& ar, TakeRecord& t) {
+  time_field(ar, "at_ns", t.at);
+  ar(cereal::make_nvp("consumer", t.consumer));
+  queue_fields(ar, t.queue, t.offset);
+}
+
+template <class Ar>
+void serialize(Ar& ar, StoreRestartRecord& r) {
+  time_field(ar, "at_ns", r.at);
+  std::int64_t before_max = r.before_max.value(), before_synced = r.before_synced.value(), end = r.recovered_end.value();
+  std::optional<std::int64_t> mismatch = r.first_mismatch ? std::optional<std::int64_t>(r.first_mismatch->value()) : std::nullopt;
+  ar(cereal::make_nvp("broker_node", r.broker), cereal::make_nvp("before_max", before_max),
+     cereal::make_nvp("before_synced", before_synced), cereal::make_nvp("recovered_end", end),
+     cereal::make_nvp("records_compared", r.records_compared), cereal::make_nvp("bytes_compared", r.bytes_compared),
+     cereal::make_nvp("first_mismatch", mismatch), cereal::make_nvp("lives_missed", r.lives_missed),
+     cereal::make_nvp("wiped", r.wiped), cereal::make_nvp("detail", r.detail));
+  if constexpr (Ar::is_loading::value) {
+    r.before_max = PhysicalOffset(before_max);
+    r.before_synced = PhysicalOffset(before_synced);
+    r.recovered_end = PhysicalOffset(end);
+    r.first_mismatch = mismatch ? std::optional<PhysicalOffset>(PhysicalOffset(*mismatch)) : std::nullopt;
+  }
+}
+
+// A History as a file of `version` holds it: the fields added after that version are absent.
+struct VersionedHistory {
+  History& h;
+  std::uint32_t version = kHistoryVersion;
+};
+
+template <class Ar>
+void serialize(Ar& ar, VersionedHistory& v) {
+  History& h = v.h;
+  VersionedSettings settings{h.settings, v.version};
+  ar(cereal::make_nvp("settings", settings), cereal::make_nvp("sends", h.sends), cereal::make_nvp("consumes", h.consumes),
+     cereal::make_nvp("events", h.events), cereal::make_nvp("subscriptions", h.subscriptions), cereal::make_nvp("next_seq", h.next_seq),
+     cereal::make_nvp("latency_fault_producers", h.latency_fault_producers), cereal::make_nvp("routes", h.routes),
+     cereal::make_nvp("registrations", h.registrations));
+  // Since version 3: the nodes' error-level log lines (a loaded file may not hold more than a run keeps).
+  ar(cereal::make_nvp("error_logs", h.error_logs), cereal::make_nvp("error_logs_not_kept", h.error_logs_not_kept));
+  if constexpr (Ar::is_loading::value) {
+    if (h.error_logs.size() > kErrorLogsKeptMax) {
+      throw cereal::Exception(fmt::format("error_logs holds {} lines, more than the {} a run keeps", h.error_logs.size(), kErrorLogsKeptMax));
+    }
+    if (h.error_logs_not_kept < 0) throw cereal::Exception(fmt::format("error_logs_not_kept = {} is negative", h.error_logs_not_kept));
+  }
+  // ---- consumers and committed offsets ----
+  later_field(ar, "consumers", h.consumers);
+  later_field(ar, "commits", h.commits);
+  // Since version 5.
+  later_field(ar, "takes", h.takes);
+  // Since version 6: the broker restarts the StoreObserver judged.
+  if (v.version >= 6) ar(cereal::make_nvp("store_restarts", h.store_restarts));
+}
+
+namespace {
+
+void put_le(std::string& out, std::uint64_t v, int bytes) {
+  for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+}
+
+std::uint64_t get_le(std::string_view in, std::size_t at, int bytes) {
+  std::uint64_t v = 0;
+  for (int i = 0; i < bytes; ++i) v |= static_cast<std::uint64_t>(static_cast<unsigned char>(in[at + i])) << (8 * i);
+  return v;
+}
+
+Status readable_version(std::uint64_t version) {
+  if (version >= kHistoryVersionReadMin && version <= kHistoryVersion) return {};
+  return Error(Errc::unsupported, fmt::format("history version {}; this build reads versions {} to {}", version,
+                                              kHistoryVersionReadMin, kHistoryVersion));
+}
+
+std::string encode_json(const History& h) {
+  std::ostringstream os;
+  {
+    cereal::JSONOutputArchive ar(os);
+    std::string format(kHistoryFormatName);
+    std::uint32_t version = kHistoryVersion;
+    VersionedHistory v{const_cast<History&>(h), kHistoryVersion};  // saving only reads it
+    ar(cereal::make_nvp("format", format), cereal::make_nvp("version", version), cereal::make_nvp("history", v));
+  }
+  os << '\n';
+  return os.str();
+}
+
+std::string encode_binary(const History& h) {
+  std::ostringstream os;
+  {
+    cereal::PortableBinaryOutputArchive ar(os);
+    VersionedHistory v{const_cast<History&>(h), kHistoryVersion};  // saving only reads it
+    ar(v);
+  }
+  const std::string payload = os.str();
+  std::string out(kHistoryBinaryMagic);
+  put_le(out, kHistoryVersion, 4);
+  put_le(out, payload.size(), 8);
+  put_le(out, crc32_update(0, as_bytes(payload)), 4);
+  out += payload;
+  return out;
+}
+
+Result<History> decode_json(std::string_view bytes) {
+  std::istringstream is{std::string(bytes)};
+  cereal::JSONInputArchive ar(is);
+  std::string format;
+  std::uint32_t version = 0;
+  ar(cereal::make_nvp("format", format));
+  if (format != kHistoryFormatName) return Error(Errc::corrupt, fmt::format("format is \"{}\", not \"{}\"", format, kHistoryFormatName));
+  ar(cereal::make_nvp("version", version));
+  if (Status readable = readable_version(version); !readable.ok()) return std::move(readable).error();
+  History h;
+  VersionedHistory v{h, version};
+  ar(cereal::make_nvp("history", v));
+  return h;
+}
+
+Result<History> decode_binary(std::string_view bytes) {
+  if (bytes.size() < kHistoryBinaryHeaderBytes) {
+    return Error(Errc::corrupt, fmt::format("{} bytes: shorter than the {}-byte header", bytes.size(), kHistoryBinaryHeaderBytes));
+  }
+  if (bytes.substr(0, kHistoryBinaryMagic.size()) != kHistoryBinaryMagic) {
+    return Error(Errc::corrupt, "not a binary history (bad magic; a .json file must be named *.json)");
+  }
+  const std::uint64_t version = get_le(bytes, 8, 4);
+  if (Status readable = readable_version(version); !readable.ok()) return std::move(readable).error();
+  const std::uint64_t length = get_le(bytes, 12, 8);
+  const std::uint32_t want_crc = static_cast<std::uint32_t>(get_le(bytes, 20, 4));
+  const std::string_view payload = bytes.substr(kHistoryBinaryHeaderBytes);
+  if (payload.size() != length) {
+    return Error(Errc::corrupt, fmt::format("the header promises {} payload bytes, the file holds {}{}", length, payload.size(),
+                                            payload.size() < length ? " (truncated)" : ""));
+  }
+  if (const std::uint32_t crc = crc32_update(0, as_bytes(payload)); crc != want_crc) {
+    return Error(Errc::corrupt, fmt::format("payload checksum {:08x}, the header says {:08x}", crc, want_crc));
+  }
+  std::istringstream is{std::string(payload)};
+  cereal::PortableBinaryInputArchive ar(is);
+  History h;
+  VersionedHistory v{h, static_cast<std::uint32_t>(version)};
+  ar(v);
+  if (is.peek() != std::char_traits<char>::eof()) return Error(Errc::corrupt, "bytes left over after the history");
+  return h;
+}
+
+}  // namespace
+
+HistoryEncoding encoding_for_path(std::string_view path) {
+  constexpr std::string_view kJson = ".json";
+  return path.size() >= kJson.size() && path.substr(path.size() - kJson.size()) == kJson ? HistoryEncoding::json
+                                                                                         : HistoryEncoding::binary;
+}
+
+std::string encode_history(const History& h, HistoryEncoding e) {
+  return e == HistoryEncoding::json ? encode_json(h) : encode_binary(h);
+}
+
+Result<History> decode_history(std::string_view bytes, HistoryEncoding e) {
+  // cereal throws on malformed input (a parse error, a missing field, a short read); this is the
+  // edge where that becomes a value.
+  try {
+    return e == HistoryEncoding::json ? decode_json(bytes) : decode_binary(bytes);
+  } catch (const std::exception& ex) {
+    return Error(Errc::corrupt, fmt::format("cannot decode the {} history: {}", e == HistoryEncoding::json ? "json" : "binary", ex.what()));
+  }
+}
+
+}  // namespace ferry::sim

@@ -1,0 +1,25 @@
+// The listening server's bounds, the same two keys in broker.conf and namesrv.conf:
+//   maxConnections                    (Ferry's) connections open at once, 1..1,048,576;
+//                                     default 16,384 (RpcOptions::connections_max)
+//   serverChannelMaxIdleTimeSeconds   (RocketMQ's) seconds without a byte either way before a
+//                                     connection is closed, 1..86,400; default 120
+//                                     (RpcOptions::idle_timeout)
+// A value out of range is an error "{file}:{line}: {key}: {value} is out of range [min, max]"
+// (config_binder.h). There is no "never": an idle timeout of zero would let connections that
+// never speak pile up to the cap.
+#pragma once
+
+#include <cstdint>
+
+#include "daemon/config_binder.h"
+#include "remoting/rpc/rpc_options.h"
+
+namespace ferry::daemon {
+
+inline constexpr std::int64_t kMaxConnectionsMax = 1 << 20;
+inline constexpr std::int64_t kIdleTimeSecondsMax = 86'400;
+
+// Binds both keys onto `rpc`, which must outlive `b`'s apply().
+void bind_server_keys(ConfigBinder& b, remoting::RpcOptions& rpc);
+
+}  // namespace ferry::daemon
