@@ -146,7 +146,15 @@ Result<bool> ConsumeQueue::append(QueueOffset at, const cq::Unit& unit) {
   if (at < max) {
     auto existing = read_any(at);
     if (!existing.ok()) return std::move(existing).error();
-    if (*existing == unit) return false;
+    if (*existing == unit) {
+      // A replay after a crash. load() counted this unit durable, but it may be only in the page
+      // cache (a killed process left it dirty; a failed fsync marked it clean unwritten), and the
+      // checkpoint written after this replay will vouch for it: write the same bytes again and
+      // mark the file for sync, so the queue flush that precedes that checkpoint makes them
+      // durable (as the CommitLog's rewrite_for_sync does for the log).
+      FERRY_TRY(rewrite_unit(at, unit));
+      return false;
+    }
     // A unit that disagrees with the log was torn by a crash (its sectors are lost or kept
     // independently, e.g. the tagsCode half of a unit straddling a sector boundary): the log is
     // the truth, so the queue is cut here and rebuilt by the dispatch that is replaying it.
@@ -160,6 +168,17 @@ Result<bool> ConsumeQueue::append(QueueOffset at, const cq::Unit& unit) {
   FERRY_ASSERT(max_offset() == at + 1, "{}:{} max offset {} after append at {}", topic_,
                queue_id_.value(), max_offset().value(), at.value());
   return true;
+}
+
+Status ConsumeQueue::rewrite_unit(QueueOffset at, const cq::Unit& unit) {
+  const std::int64_t byte = unit_bytes_at(at);
+  MappedFile* f = files_.find(byte);
+  FERRY_ASSERT(f != nullptr, "{}:{} has no file for unit {} it holds", topic_, queue_id_.value(), at.value());
+  std::array<std::uint8_t, cq::kUnitBytes> buf{};
+  cq::encode_unit(unit, buf.data());
+  FERRY_TRY(f->file().pwrite(static_cast<std::uint64_t>(byte - f->start_offset()), buf));
+  f->require_sync();
+  return {};
 }
 
 Result<std::int64_t> ConsumeQueue::mark_holes(std::span<const LogRange> ranges) {
@@ -177,13 +196,7 @@ Result<std::int64_t> ConsumeQueue::mark_holes(std::span<const LogRange> ranges) 
       return u->commit_log_offset >= r.from && u->commit_log_offset < r.to;
     });
     if (!inside) continue;
-    const std::int64_t byte = unit_bytes_at(at);
-    MappedFile* f = files_.find(byte);
-    FERRY_ASSERT(f != nullptr, "{}:{} has no file for unit {} it just read", topic_, queue_id_.value(), at.value());
-    std::array<std::uint8_t, cq::kUnitBytes> buf{};
-    cq::encode_unit(cq::hole_unit(), buf.data());
-    FERRY_TRY(f->file().pwrite(static_cast<std::uint64_t>(byte - f->start_offset()), buf));
-    f->require_sync();
+    FERRY_TRY(rewrite_unit(at, cq::hole_unit()));
     ++marked;
   }
   return marked;

@@ -73,7 +73,9 @@ class ConsumeQueue {
   std::optional<PhysicalOffset> last_record_end() const;
 
   // Writes `unit` (a message unit) at queue offset `at`. Returns true when written, false when
-  // the same unit is already there (dispatch replayed after recovery). A different unit there
+  // the same unit is already there (dispatch replayed after recovery): it is written again and
+  // its file marked for sync all the same, since what recovery loaded may be only in the page
+  // cache, and the checkpoint after the replay will say it is durable. A different unit there
   // was torn by a crash: the queue is cut at `at` and `unit` written (the replay rewrites the
   // rest).
   // `at` must not be beyond max_offset() (a gap is a bug), except on an empty queue, where any
@@ -140,6 +142,8 @@ class ConsumeQueue {
   }
   Result<cq::Unit> read_any(QueueOffset at) const;  // any written unit (no min check)
   Status write_unit(const cq::Unit& unit);
+  // Writes `unit` over the unit at `at` (which exists) and marks its file for the next flush.
+  Status rewrite_unit(QueueOffset at, const cq::Unit& unit);
 
   std::string topic_;
   QueueId queue_id_;

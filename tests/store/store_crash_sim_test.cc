@@ -215,6 +215,48 @@ TEST(StoreCrashSim, AKilledProcessAfterAFailedSyncLosesNothingAcknowledgedLater)
   }
 }
 
+// The ConsumeQueue's half of the same gate (found by sim_property_test's broadcast property, kept
+// as tests/sim/property/failures/cq-replayed-units-unsynced.toml): units dispatched after the last
+// checkpoint are only in the page cache when the process is killed; the restart loads them as
+// written and replays the log over them, and the next checkpoint says they are durable. Unless the
+// replay wrote them again (dirty, so the queue flush before that checkpoint syncs them), a power
+// loss then drops them under the checkpoint: the queue comes back short, and the next put reuses
+// a lost queue offset.
+TEST(StoreCrashSim, UnitsReplayedAfterAKillAreDurableBeforeTheCheckpointSaysSo) {
+  sim::WorldOptions opts;
+  opts.seed = 5;
+  testing::SimStore s(opts, [] {
+    StoreConfig c = testing::small_config();
+    c.flush_mode = FlushMode::sync_flush;
+    return c;
+  }());
+  ASSERT_EQ(s.open(), "");
+  std::vector<std::string> acked;
+  auto put = [&](const std::string& body) {
+    const PutResult r = s.store().put_message(TestMessage{.body = body}.request());
+    ASSERT_EQ(r.status, PutStatus::ok) << r.detail;
+    ASSERT_EQ(s.sync(r.end()), PutStatus::ok);
+    acked.push_back(body);
+  };
+  for (int i = 0; i < 5; ++i) ASSERT_NO_FATAL_FAILURE(put("before the checkpoint " + std::to_string(i)));
+  s.run_for(std::chrono::seconds(2));  // the queue is flushed and a checkpoint covers these five
+  for (int i = 0; i < 4; ++i) ASSERT_NO_FATAL_FAILURE(put("only the log synced " + std::to_string(i)));
+
+  s.crash(sim::CrashKind::process_kill);  // their queue units stay in the page cache, unsynced
+  ASSERT_EQ(s.open(), "");                // the replay finds them equal
+  s.run_for(std::chrono::seconds(2));     // the next checkpoint covers them
+  s.crash(sim::CrashKind::power_loss);
+  ASSERT_EQ(s.open(), "");
+
+  EXPECT_EQ(s.store().max_offset("T", QueueId(0)).value(), 9) << "every acknowledged message is still in its queue";
+  std::vector<std::string> served;
+  ASSERT_NO_FATAL_FAILURE(read_queue(s.store(), served));
+  EXPECT_EQ(served, acked);
+  const PutResult next = s.store().put_message(TestMessage{}.request());
+  ASSERT_EQ(next.status, PutStatus::ok) << next.detail;
+  EXPECT_EQ(next.queue_offset.value(), 9) << "no queue offset is used twice";
+}
+
 // A crash can leave a ConsumeQueue unit that decodes as a message but is garbage. Recovery
 // checks the tail units against the records they point at and cuts the queue before them.
 TEST(StoreCrashSim, GarbageConsumeQueueUnitsAreDroppedOnRecovery) {
