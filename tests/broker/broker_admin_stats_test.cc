@@ -16,19 +16,8 @@ namespace {
 
 namespace body = remoting::body;
 
-RemotingCommand with_fields(std::int32_t request_code, remoting::ExtFields f) {
-  RemotingCommand r = remoting::make_request(request_code, 0);
-  r.ext_fields = std::move(f);
-  return r;
-}
-
-RemotingCommand commit_request(const std::string& group, const std::string& topic, std::int32_t queue, std::int64_t offset) {
-  remoting::UpdateConsumerOffsetRequestHeader h{group, topic, QueueId(queue), QueueOffset(offset)};
-  return with_fields(rc::UPDATE_CONSUMER_OFFSET, h.to_fields());
-}
-
 RemotingCommand consume_stats_request(const std::string& group, std::optional<std::string> topic) {
-  return with_fields(rc::GET_CONSUME_STATS, remoting::GetConsumeStatsRequestHeader{group, std::move(topic)}.to_fields());
+  return plain_request(rc::GET_CONSUME_STATS, remoting::GetConsumeStatsRequestHeader{group, std::move(topic)}.to_fields());
 }
 
 std::string text_of(const RemotingCommand& r) { return std::string(r.body.begin(), r.body.end()); }
@@ -51,7 +40,7 @@ TEST_F(AdminStatsTest, TopicStatsListEveryWriteQueueWithFastjsonKeys) {
   for (int i = 0; i < 3; ++i) ASSERT_EQ(send(Msg{.queue_id = 0}).reply.code, code::SUCCESS);
   ASSERT_EQ(send(Msg{.queue_id = 2}).reply.code, code::SUCCESS);
 
-  Call c = call(with_fields(rc::GET_TOPIC_STATS_INFO, remoting::GetTopicStatsInfoRequestHeader{"T"}.to_fields()));
+  Call c = call(plain_request(rc::GET_TOPIC_STATS_INFO, remoting::GetTopicStatsInfoRequestHeader{"T"}.to_fields()));
   ASSERT_EQ(c.reply.code, code::SUCCESS) << c.remark();
   const std::string text = text_of(c.reply);
   // fastjson's Map<MessageQueue, TopicOffset>: object keys, fields in alphabetical order.
@@ -72,7 +61,7 @@ TEST_F(AdminStatsTest, TopicStatsListEveryWriteQueueWithFastjsonKeys) {
   // What the broker writes, read back, is written again byte for byte.
   EXPECT_EQ(text_of(RemotingCommand{.body = table->encode()}), text);
 
-  Call missing = call(with_fields(rc::GET_TOPIC_STATS_INFO, remoting::GetTopicStatsInfoRequestHeader{"Nope"}.to_fields()));
+  Call missing = call(plain_request(rc::GET_TOPIC_STATS_INFO, remoting::GetTopicStatsInfoRequestHeader{"Nope"}.to_fields()));
   EXPECT_EQ(missing.reply.code, code::TOPIC_NOT_EXIST);
   EXPECT_EQ(missing.remark(), "topic[Nope] not exist");
   Call bad = call(remoting::make_request(rc::GET_TOPIC_STATS_INFO, 0));
@@ -83,7 +72,7 @@ TEST_F(AdminStatsTest, TopicStatsListEveryWriteQueueWithFastjsonKeys) {
 TEST_F(AdminStatsTest, ConsumerConnectionsListOnlineMembersOrSayNotOnline) {
   boot();
   const auto request = [] {
-    return with_fields(rc::GET_CONSUMER_CONNECTION_LIST, remoting::GetConsumerConnectionListRequestHeader{"CG"}.to_fields());
+    return plain_request(rc::GET_CONSUMER_CONNECTION_LIST, remoting::GetConsumerConnectionListRequestHeader{"CG"}.to_fields());
   };
   Call none = call(request());
   EXPECT_EQ(none.reply.code, code::CONSUMER_NOT_ONLINE);
@@ -120,7 +109,7 @@ TEST_F(AdminStatsTest, ConsumerConnectionsListOnlineMembersOrSayNotOnline) {
 TEST_F(AdminStatsTest, ProducerConnectionsListMembersOrSayTheGroupDoesNotExist) {
   boot();
   const auto request = [] {
-    return with_fields(rc::GET_PRODUCER_CONNECTION_LIST, remoting::GetProducerConnectionListRequestHeader{"PG"}.to_fields());
+    return plain_request(rc::GET_PRODUCER_CONNECTION_LIST, remoting::GetProducerConnectionListRequestHeader{"PG"}.to_fields());
   };
   Call none = call(request());
   EXPECT_EQ(none.reply.code, code::SYSTEM_ERROR);
@@ -144,7 +133,7 @@ TEST_F(AdminStatsTest, ConsumeStatsShowBrokerAndCommittedOffsetsPerReadQueue) {
   boot();
   for (int i = 0; i < 3; ++i) ASSERT_EQ(send(Msg{.queue_id = 0}).reply.code, code::SUCCESS);
   ASSERT_EQ(send(Msg{.topic = "U", .queue_id = 1}).reply.code, code::SUCCESS);
-  ASSERT_EQ(call(commit_request("CG", "T", 0, 2)).reply.code, code::SUCCESS);
+  ASSERT_EQ(call(update_offset_request("CG", "T", 0, 2)).reply.code, code::SUCCESS);
 
   body::ConsumeStats t = consume_stats("CG", "T");
   ASSERT_EQ(t.offset_table.size(), 4u);
@@ -177,12 +166,12 @@ TEST_F(AdminStatsTest, ConsumeStatsShowBrokerAndCommittedOffsetsPerReadQueue) {
 TEST_F(AdminStatsTest, DeleteSubscriptionGroupRemovesOffsetsOnlyWhenAsked) {
   boot();
   ASSERT_EQ(send(Msg{}).reply.code, code::SUCCESS);
-  for (const std::string g : {"CG", "CG2", "XCG"}) ASSERT_EQ(call(commit_request(g, "T", 0, 1)).reply.code, code::SUCCESS);
+  for (const std::string g : {"CG", "CG2", "XCG"}) ASSERT_EQ(call(update_offset_request(g, "T", 0, 1)).reply.code, code::SUCCESS);
   const auto del = [](const std::string& group, bool remove_offset) {
     remoting::DeleteSubscriptionGroupRequestHeader h;
     h.group_name = group;
     h.remove_offset = remove_offset;
-    return with_fields(rc::DELETE_SUBSCRIPTIONGROUP, h.to_fields());
+    return plain_request(rc::DELETE_SUBSCRIPTIONGROUP, h.to_fields());
   };
   ASSERT_EQ(call(del("CG", false)).reply.code, code::SUCCESS);
   EXPECT_TRUE(broker().offsets().query("CG", "T", QueueId(0)).has_value());

@@ -55,11 +55,7 @@ TEST_F(ConsumerTest, ConsumerListHasEveryMemberSorted) {
   ASSERT_EQ(heartbeat(b, "CG").reply.code, code::SUCCESS);
   ASSERT_EQ(heartbeat(a, "CG").reply.code, code::SUCCESS);
   EXPECT_EQ(consumer_list("CG"), (std::vector<std::string>{"10.0.0.1@1", "10.0.0.2@2"}));
-  remoting::GetConsumerListByGroupRequestHeader h;
-  h.consumer_group = "Nobody";
-  RemotingCommand r = remoting::make_request(rc::GET_CONSUMER_LIST_BY_GROUP, 0);
-  r.ext_fields = h.to_fields();
-  Call none = call(std::move(r));
+  Call none = call(consumer_list_request("Nobody"));
   EXPECT_EQ(none.reply.code, code::SYSTEM_ERROR);
   EXPECT_NE(none.remark().find("no consumer"), std::string::npos) << none.remark();
 }

@@ -1,8 +1,8 @@
 // Broker tests on the cluster harness (sim/cluster): a Cluster of one broker group whose
 // NameServer is a fake (an RpcServer recording REGISTER_BROKER / UNREGISTER_BROKER, through the
 // harness's NameServer factory), plus a bare client node whose RpcClient sends real frames built
-// with the typed headers. Helpers run one call to completion and return its outcome, so
-// assertions stay outside coroutines. Fault-free on seed 7, or under sim::swarm_options(N) with
+// by the test kit's builders (tests/support/requests.h). Helpers run one call to completion and
+// return its outcome, so assertions stay outside coroutines. Fault-free on seed 7, or under sim::swarm_options(N) with
 // FERRY_SIM_SWARM=N (tests/support/swarm_env.h); every failure names the seed and the replay.
 #pragma once
 
@@ -31,6 +31,7 @@
 #include "runtime/log.h"
 #include "sim/cluster/cluster.h"
 #include "sim/node.h"
+#include "tests/support/requests.h"
 #include "tests/support/swarm_env.h"
 #include "tests/support/sim_trace_log.h"
 
@@ -39,6 +40,13 @@ namespace ferry::broker::testing {
 using remoting::RemotingCommand;
 namespace rc = remoting::request_code;
 namespace code = remoting::response_code;
+
+// The requests the tests send (tests/support/requests.h).
+using ferry::testing::Msg, ferry::testing::Pull, ferry::testing::send_header, ferry::testing::send_request,
+    ferry::testing::encode_batch, ferry::testing::batch_request, ferry::testing::pull_request,
+    ferry::testing::query_offset_request, ferry::testing::update_offset_request, ferry::testing::max_offset_request,
+    ferry::testing::view_request, ferry::testing::topic_header, ferry::testing::create_topic_request,
+    ferry::testing::plain_request;
 
 // What the fake NameServer saw.
 struct NamesrvLog {
@@ -89,24 +97,6 @@ struct Call {
   }
 };
 
-// The UPDATE_AND_CREATE_TOPIC header of `topic`: read/write queues, perm rw-.
-inline remoting::CreateTopicRequestHeader topic_header(const std::string& topic, std::int32_t queues) {
-  remoting::CreateTopicRequestHeader h;
-  h.topic = topic;
-  h.default_topic = "TBW102";
-  h.read_queue_nums = queues;
-  h.write_queue_nums = queues;
-  h.perm = 6;
-  h.topic_filter_type = "SINGLE_TAG";
-  return h;
-}
-
-inline RemotingCommand create_topic_request(const remoting::CreateTopicRequestHeader& h) {
-  RemotingCommand c = remoting::make_request(rc::UPDATE_AND_CREATE_TOPIC, 0);
-  c.ext_fields = h.to_fields();
-  return c;
-}
-
 inline Task<Call> invoke(remoting::RpcClient* client, std::string addr, RemotingCommand req, Duration timeout) {
   Call c;
   Result<RemotingCommand> r = co_await client->invoke(std::move(addr), std::move(req), timeout);
@@ -118,107 +108,6 @@ inline Task<Call> invoke(remoting::RpcClient* client, std::string addr, Remoting
     c.reply.code = -1;
   }
   co_return c;
-}
-
-// A message to send.
-struct Msg {
-  std::string topic = "T";
-  std::string body = "hello";
-  Properties props;
-  std::int32_t queue_id = 0;
-  std::int32_t flag = 0;
-  Msg& tag(std::string_view t) { props.set("TAGS", t); return *this; }
-  Msg& keys(std::string_view k) { props.set("KEYS", k); return *this; }
-  // Owned strings, not views: with views GCC 12 reports a false -Wrestrict in
-  // basic_string::assign inlined here (broker_hostile_input_test, Release).
-  Msg& set(std::string_view k, std::string_view v) {
-    props.set(std::string(k), std::string(v));
-    return *this;
-  }
-};
-
-inline remoting::SendMessageRequestHeader send_header(const Msg& m) {
-  remoting::SendMessageRequestHeader h;
-  h.producer_group = "PG";
-  h.topic = m.topic;
-  h.default_topic = "TBW102";
-  h.default_topic_queue_nums = 4;
-  h.queue_id = QueueId(m.queue_id);
-  h.sys_flag = 0;
-  h.born_timestamp = 1'767'225'600'000;
-  h.flag = m.flag;
-  h.properties = *encode_properties(m.props);
-  return h;
-}
-
-inline RemotingCommand send_request(const Msg& m, std::int32_t request_code = rc::SEND_MESSAGE_V2) {
-  const auto h = send_header(m);
-  RemotingCommand r = remoting::make_request(request_code, 0);
-  r.ext_fields = request_code == rc::SEND_MESSAGE ? h.to_fields() : h.to_fields_v2();
-  r.body.assign(m.body.begin(), m.body.end());
-  return r;
-}
-
-// The SEND_BATCH_MESSAGE body as a client writes it (magic 0, CRC 0).
-inline std::vector<std::uint8_t> encode_batch(const std::vector<Msg>& msgs) {
-  std::vector<std::uint8_t> out;
-  auto put32 = [&](std::int32_t v) {
-    for (int s = 24; s >= 0; s -= 8) out.push_back(static_cast<std::uint8_t>((static_cast<std::uint32_t>(v) >> s) & 0xff));
-  };
-  for (const Msg& m : msgs) {
-    const std::string props = *encode_properties(m.props);
-    put32(static_cast<std::int32_t>(4 + 4 + 4 + 4 + 4 + m.body.size() + 2 + props.size()));
-    put32(0);
-    put32(0);
-    put32(m.flag);
-    put32(static_cast<std::int32_t>(m.body.size()));
-    out.insert(out.end(), m.body.begin(), m.body.end());
-    out.push_back(static_cast<std::uint8_t>(props.size() >> 8));
-    out.push_back(static_cast<std::uint8_t>(props.size() & 0xff));
-    out.insert(out.end(), props.begin(), props.end());
-  }
-  return out;
-}
-
-inline RemotingCommand batch_request(const std::vector<Msg>& msgs) {
-  Msg outer = msgs.front();
-  outer.props = Properties();
-  RemotingCommand r = remoting::make_request(rc::SEND_BATCH_MESSAGE, 0);
-  auto h = send_header(outer);
-  h.batch = true;
-  r.ext_fields = h.to_fields_v2();
-  r.body = encode_batch(msgs);
-  return r;
-}
-
-struct Pull {
-  std::string group = "CG";
-  std::string topic = "T";
-  std::int32_t queue_id = 0;
-  std::int64_t offset = 0;
-  std::int32_t max = 32;
-  std::optional<std::string> subscription = "*";  // nullopt: no subscription flag
-  bool suspend = false;
-  std::int64_t suspend_ms = 15'000;
-  std::optional<std::int64_t> commit_offset;
-};
-
-inline RemotingCommand pull_request(const Pull& p) {
-  remoting::PullMessageRequestHeader h;
-  h.consumer_group = p.group;
-  h.topic = p.topic;
-  h.queue_id = QueueId(p.queue_id);
-  h.queue_offset = QueueOffset(p.offset);
-  h.max_msg_nums = p.max;
-  h.sys_flag = (p.commit_offset ? 1 : 0) | (p.suspend ? 2 : 0) | (p.subscription ? 4 : 0);
-  h.commit_offset = QueueOffset(p.commit_offset.value_or(0));
-  h.suspend_timeout_millis = p.suspend_ms;
-  h.subscription = p.subscription;
-  h.sub_version = 0;
-  h.expression_type = "TAG";
-  RemotingCommand r = remoting::make_request(rc::PULL_MESSAGE, 0);
-  r.ext_fields = h.to_fields();
-  return r;
 }
 
 inline std::vector<MessageExt> messages_of(const RemotingCommand& reply) {

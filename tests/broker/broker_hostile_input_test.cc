@@ -18,13 +18,9 @@ std::string many_keys(std::size_t count) {
 }
 
 RemotingCommand send_with_properties_text(std::string text, std::int32_t request_code) {
-  remoting::SendMessageRequestHeader h = send_header(Msg{});
-  h.properties = std::move(text);
-  RemotingCommand r = remoting::make_request(request_code, 0);
-  r.ext_fields = request_code == rc::SEND_MESSAGE ? h.to_fields() : h.to_fields_v2();
-  const std::string body = "hello";
-  r.body.assign(body.begin(), body.end());
-  return r;
+  Msg m;
+  m.properties_text = std::move(text);
+  return send_request(m, request_code);
 }
 
 TEST_F(BrokerTest, PropertiesOverTheRecordLimitAreRefusedBeforeTheyAreParsed) {
@@ -79,11 +75,7 @@ TEST_F(BrokerTest, ManyKeysWithinTheLimitAreStoredAndReadBackInOrder) {
 // head) is refused without copying anything.
 TEST_F(BrokerTest, ViewByIdAnswersOnlyAtARecordBoundary) {
   boot();
-  auto view_at = [this](std::int64_t offset) {
-    RemotingCommand v = remoting::make_request(rc::VIEW_MESSAGE_BY_ID, 0);
-    v.ext_fields.set("offset", std::to_string(offset));
-    return call(std::move(v));
-  };
+  auto view_at = [this](std::int64_t offset) { return call(view_request(offset)); };
   // A body that starts like a record head: a size of 1,500 (less than what follows it in the
   // file) and the message magic. A broker trusting the size would copy 1,500 bytes from there.
   std::string forged(2'000, 'x');
@@ -126,9 +118,7 @@ TEST_F(BrokerTest, OffsetCommitsNeedAValidGroupAnExistingTopicAndOneOfItsQueues)
   boot();
   ASSERT_EQ(send(Msg{}).reply.code, code::SUCCESS);  // topic T exists (auto-created, 4 queues)
   auto update = [this](const std::string& group, const std::string& topic, std::int32_t queue) {
-    RemotingCommand r = remoting::make_request(rc::UPDATE_CONSUMER_OFFSET, 0);
-    r.ext_fields = remoting::UpdateConsumerOffsetRequestHeader{group, topic, QueueId(queue), QueueOffset(1)}.to_fields();
-    return call(std::move(r));
+    return call(update_offset_request(group, topic, queue, 1));
   };
   const std::size_t before = broker().offsets().table().size();
   Call no_topic = update("CG", "NoSuchTopic", 0);
@@ -161,15 +151,8 @@ TEST_F(BrokerTest, TheTopicTableIsBounded) {
   EXPECT_EQ(broker().topics().find("C"), nullptr);
   EXPECT_EQ(send(Msg{.topic = "A"}).reply.code, code::SUCCESS) << "existing topics go on";
 
-  remoting::CreateTopicRequestHeader h;
-  h.topic = "D";
-  h.default_topic = "TBW102";
-  h.read_queue_nums = 1;
-  h.write_queue_nums = 1;
-  h.perm = 6;
-  h.topic_filter_type = "SINGLE_TAG";
-  RemotingCommand create = remoting::make_request(rc::UPDATE_AND_CREATE_TOPIC, 0);
-  create.ext_fields = h.to_fields();
+  remoting::CreateTopicRequestHeader h = topic_header("D", 1);
+  RemotingCommand create = create_topic_request(h);
   Call refused = call(create);
   EXPECT_EQ(refused.reply.code, code::SYSTEM_ERROR);
   EXPECT_NE(refused.remark().find("the topic table is full: 9 topics"), std::string::npos) << refused.remark();

@@ -20,19 +20,6 @@ Task<Status> overwrite(Runtime* rt, std::string path, std::string text) {
   co_return co_await (*f)->sync();
 }
 
-RemotingCommand query_offset(const std::string& group, const std::string& topic, std::int32_t queue) {
-  RemotingCommand r = remoting::make_request(rc::QUERY_CONSUMER_OFFSET, 0);
-  r.ext_fields = remoting::QueryConsumerOffsetRequestHeader{group, topic, QueueId(queue)}.to_fields();
-  return r;
-}
-RemotingCommand update_offset(const std::string& group, const std::string& topic, std::int32_t queue, std::int64_t offset) {
-  RemotingCommand r = remoting::make_request(rc::UPDATE_CONSUMER_OFFSET, 0);
-  r.ext_fields = remoting::UpdateConsumerOffsetRequestHeader{group, topic, QueueId(queue), QueueOffset(offset)}.to_fields();
-  return r;
-}
-
-// Creates `topic` with 4 queues (offsets are committed only for a topic that exists).
-RemotingCommand create_topic(const std::string& topic) { return create_topic_request(topic_header(topic, 4)); }
 
 // A send from a second client node `after` a while, running while the test long-polls. It
 // finishes before it is destroyed, however the test left (a failed ASSERT returns at once): the
@@ -153,22 +140,22 @@ TEST_F(BrokerTest, LongPollTimesOutWithPullNotFound) {
 
 TEST_F(BrokerTest, ConsumerOffsetsQueryUpdateAndPiggyBack) {
   boot();
-  ASSERT_EQ(call(create_topic("T")).reply.code, code::SUCCESS);
+  ASSERT_EQ(call(create_topic_request(topic_header("T", 4))).reply.code, code::SUCCESS);
   // No commit and an empty queue: 0.
-  Call q0 = call(query_offset("CG", "T", 0));
+  Call q0 = call(query_offset_request("CG", "T", 0));
   ASSERT_EQ(q0.reply.code, code::SUCCESS) << q0.remark();
   EXPECT_EQ(q0.field("offset"), "0");
-  ASSERT_EQ(call(update_offset("CG", "T", 0, 5)).reply.code, code::SUCCESS);
-  EXPECT_EQ(call(query_offset("CG", "T", 0)).field("offset"), "5");
+  ASSERT_EQ(call(update_offset_request("CG", "T", 0, 5)).reply.code, code::SUCCESS);
+  EXPECT_EQ(call(query_offset_request("CG", "T", 0)).field("offset"), "5");
   // A pull with the commitOffset flag stores it.
   ASSERT_EQ(send(Msg{.queue_id = 3}).reply.code, code::SUCCESS);
   Pull p;
   p.commit_offset = 9;
   (void)pull(p);
-  EXPECT_EQ(call(query_offset("CG", "T", 0)).field("offset"), "9");
+  EXPECT_EQ(call(query_offset_request("CG", "T", 0)).field("offset"), "9");
   // Another group on a queue whose first message is "on disk" (a tiny memory figure): 22.
-  EXPECT_EQ(call(query_offset("OTHER", "T", 1)).field("offset"), "0");
-  RemotingCommand bad = query_offset("CG", "T", 0);
+  EXPECT_EQ(call(query_offset_request("OTHER", "T", 1)).field("offset"), "0");
+  RemotingCommand bad = query_offset_request("CG", "T", 0);
   bad.ext_fields.erase("consumerGroup");
   Call br = call(bad);
   EXPECT_EQ(br.reply.code, code::SYSTEM_ERROR);
@@ -179,16 +166,16 @@ TEST_F(BrokerTest, QueryOffsetIsNotFoundWhenTheFirstMessageIsOnDisk) {
   config_.total_memory_bytes = 100;  // 40 bytes "in memory"
   boot();
   ASSERT_EQ(send(Msg{.body = std::string(200, 'x')}).reply.code, code::SUCCESS);
-  Call r = call(query_offset("CG", "T", 0));
+  Call r = call(query_offset_request("CG", "T", 0));
   EXPECT_EQ(r.reply.code, code::QUERY_NOT_FOUND) << r.remark();
 }
 
 TEST_F(BrokerTest, OffsetsSurviveAGracefulRestart) {
   boot();
-  ASSERT_EQ(call(create_topic("T")).reply.code, code::SUCCESS);
-  ASSERT_EQ(call(update_offset("CG", "T", 1, 42)).reply.code, code::SUCCESS);
+  ASSERT_EQ(call(create_topic_request(topic_header("T", 4))).reply.code, code::SUCCESS);
+  ASSERT_EQ(call(update_offset_request("CG", "T", 1, 42)).reply.code, code::SUCCESS);
   graceful_restart();
-  EXPECT_EQ(call(query_offset("CG", "T", 1)).field("offset"), "42");
+  EXPECT_EQ(call(query_offset_request("CG", "T", 1)).field("offset"), "42");
   EXPECT_FALSE(names_->unregistered.empty()) << "UNREGISTER_BROKER on graceful stop";
   EXPECT_TRUE(node(broker_).fs().exists("config/consumerOffset.json"));
 }
@@ -196,12 +183,12 @@ TEST_F(BrokerTest, OffsetsSurviveAGracefulRestart) {
 TEST_F(BrokerTest, OffsetsPersistedWithinTheIntervalSurviveACrash) {
   without_buggify("tests that one persist interval makes an offset durable (buggify persists late, legally)");
   boot();
-  ASSERT_EQ(call(create_topic("T")).reply.code, code::SUCCESS);
-  ASSERT_EQ(call(update_offset("CG", "T", 0, 10)).reply.code, code::SUCCESS);
+  ASSERT_EQ(call(create_topic_request(topic_header("T", 4))).reply.code, code::SUCCESS);
+  ASSERT_EQ(call(update_offset_request("CG", "T", 0, 10)).reply.code, code::SUCCESS);
   run_for(std::chrono::seconds(6) + sync_bound());  // past the 5 s persist interval and its syncs
-  ASSERT_EQ(call(update_offset("CG", "T", 0, 20)).reply.code, code::SUCCESS);
+  ASSERT_EQ(call(update_offset_request("CG", "T", 0, 20)).reply.code, code::SUCCESS);
   crash_restart();  // at once: the 20 was not persisted yet
-  EXPECT_EQ(call(query_offset("CG", "T", 0)).field("offset"), "10");
+  EXPECT_EQ(call(query_offset_request("CG", "T", 0)).field("offset"), "10");
 }
 
 TEST_F(BrokerTest, SyncFlushSendSurvivesACrash) {
@@ -267,9 +254,7 @@ TEST_F(BrokerTest, QueueOffsetLookups) {
     ASSERT_EQ(send(Msg{}).reply.code, code::SUCCESS);
     run_for(std::chrono::seconds(1));
   }
-  RemotingCommand mx = remoting::make_request(rc::GET_MAX_OFFSET, 0);
-  mx.ext_fields = remoting::GetMaxOffsetRequestHeader{"T", QueueId(0)}.to_fields();
-  EXPECT_EQ(call(mx).field("offset"), "3");
+  EXPECT_EQ(call(max_offset_request("T", 0)).field("offset"), "3");
   RemotingCommand mn = remoting::make_request(rc::GET_MIN_OFFSET, 0);
   mn.ext_fields = remoting::GetMinOffsetRequestHeader{"T", QueueId(0)}.to_fields();
   EXPECT_EQ(call(mn).field("offset"), "0");

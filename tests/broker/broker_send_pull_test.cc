@@ -303,15 +303,12 @@ TEST_F(BrokerTest, QueryByKeyAndViewById) {
 
   auto id = decode_offset_msg_id(s.field("msgId"));
   ASSERT_TRUE(id.ok());
-  RemotingCommand v = remoting::make_request(rc::VIEW_MESSAGE_BY_ID, 0);
-  v.ext_fields.set("offset", std::to_string(id->offset.value()));
-  Call vr = call(v);
+  Call vr = call(view_request(id->offset.value()));
   ASSERT_EQ(vr.reply.code, code::SUCCESS) << vr.remark();
   auto viewed = messages_of(vr.reply);
   ASSERT_EQ(viewed.size(), 1u);
   EXPECT_EQ(body_text(viewed[0]), "findme");
-  v.ext_fields.set("offset", "999999");
-  EXPECT_EQ(call(v).reply.code, code::SYSTEM_ERROR);
+  EXPECT_EQ(call(view_request(999'999)).reply.code, code::SYSTEM_ERROR);
 }
 
 }  // namespace

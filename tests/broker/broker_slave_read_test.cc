@@ -219,9 +219,7 @@ TEST_F(SlaveBrokerTest, ASlaveNeverStoresTheCommitOffsetCarriedInAPull) {
   ASSERT_EQ(pull_one(5, 5).reply.code, code::SUCCESS);
   EXPECT_EQ(slave().offsets().query("CG", "T", QueueId(0)), std::nullopt);
   // What a consumer commits while its master is away (UPDATE_CONSUMER_OFFSET) it does keep.
-  RemotingCommand up = remoting::make_request(rc::UPDATE_CONSUMER_OFFSET, 0);
-  up.ext_fields = remoting::UpdateConsumerOffsetRequestHeader{"CG", "T", QueueId(0), QueueOffset(7)}.to_fields();
-  ASSERT_EQ(call(std::move(up)).reply.code, code::SUCCESS);
+  ASSERT_EQ(call(update_offset_request("CG", "T", 0, 7)).reply.code, code::SUCCESS);
   EXPECT_EQ(slave().offsets().query("CG", "T", QueueId(0)), std::optional<QueueOffset>(QueueOffset(7)));
   ASSERT_EQ(pull_one(9, 9).reply.code, code::SUCCESS);
   EXPECT_EQ(slave().offsets().query("CG", "T", QueueId(0)), std::optional<QueueOffset>(QueueOffset(7)));

@@ -105,14 +105,7 @@ class SlaveSyncTest : public ::testing::Test {
     return Status();
   }
   Status commit_offset(const std::string& group, const std::string& topic, std::int32_t queue, std::int64_t offset) {
-    remoting::UpdateConsumerOffsetRequestHeader h;
-    h.consumer_group = group;
-    h.topic = topic;
-    h.queue_id = QueueId(queue);
-    h.commit_offset = QueueOffset(offset);
-    RemotingCommand req = remoting::make_request(rc::UPDATE_CONSUMER_OFFSET, 0);
-    req.ext_fields = h.to_fields();
-    Call c = call_master(std::move(req));
+    Call c = call_master(update_offset_request(group, topic, queue, offset));
     if (c.reply.code != code::SUCCESS) return Error(Errc::invalid_argument, c.remark());
     return Status();
   }

@@ -17,18 +17,12 @@ namespace {
 namespace body = remoting::body;
 using namespace std::chrono_literals;
 
-RemotingCommand with_fields(std::int32_t request_code, remoting::ExtFields f) {
-  RemotingCommand r = remoting::make_request(request_code, 0);
-  r.ext_fields = std::move(f);
-  return r;
-}
-
 std::string text_of(const RemotingCommand& r) { return std::string(r.body.begin(), r.body.end()); }
 
 class StatsViewTest : public ConsumerTest {
  protected:
   Call view(const std::string& name, const std::string& key) {
-    return call(with_fields(rc::VIEW_BROKER_STATS_DATA, remoting::ViewBrokerStatsDataRequestHeader{name, key}.to_fields()));
+    return call(plain_request(rc::VIEW_BROKER_STATS_DATA, remoting::ViewBrokerStatsDataRequestHeader{name, key}.to_fields()));
   }
   body::BrokerStatsData stats(const std::string& name, const std::string& key) {
     Call c = view(name, key);
@@ -44,14 +38,14 @@ class StatsViewTest : public ConsumerTest {
     return c.reply.code == code::SUCCESS ? std::stoll(c.field("nextBeginOffset")) - offset : 0;
   }
   body::ConsumeStatsList broker_consume_stats(bool is_order) {
-    Call c = call(with_fields(rc::GET_BROKER_CONSUME_STATS, remoting::GetConsumeStatsInBrokerHeader{is_order}.to_fields()));
+    Call c = call(plain_request(rc::GET_BROKER_CONSUME_STATS, remoting::GetConsumeStatsInBrokerHeader{is_order}.to_fields()));
     EXPECT_EQ(c.reply.code, code::SUCCESS) << c.remark();
     auto l = body::ConsumeStatsList::decode(c.reply.body);
     EXPECT_TRUE(l.ok()) << (l.ok() ? "" : l.error().to_string()) << " in " << text_of(c.reply);
     return l.ok() ? *l : body::ConsumeStatsList{};
   }
   std::vector<std::string> consumed_by(const std::string& topic) {
-    Call c = call(with_fields(rc::QUERY_TOPIC_CONSUME_BY_WHO, remoting::QueryTopicConsumeByWhoRequestHeader{topic}.to_fields()));
+    Call c = call(plain_request(rc::QUERY_TOPIC_CONSUME_BY_WHO, remoting::QueryTopicConsumeByWhoRequestHeader{topic}.to_fields()));
     EXPECT_EQ(c.reply.code, code::SUCCESS) << c.remark();
     auto g = body::GroupList::decode(c.reply.body);
     EXPECT_TRUE(g.ok()) << text_of(c.reply);
@@ -96,14 +90,14 @@ TEST_F(StatsViewTest, PutsCountPerTopicAndGetsPerTopicAndGroup) {
   EXPECT_EQ(view("GROUP_GET_NUMS", "T@Nobody").remark(), "The stats <GROUP_GET_NUMS> <T@Nobody> not exist");
   EXPECT_EQ(view("GROUP_GET_NUMS", "T").reply.code, code::SYSTEM_ERROR);  // a topic is no group key
   EXPECT_EQ(view("QUEUE_PUT_NUMS", "T").remark(), "The stats <QUEUE_PUT_NUMS> <T> not exist");
-  Call bad = call(with_fields(rc::VIEW_BROKER_STATS_DATA, remoting::ExtFields{{"statsName", "TOPIC_PUT_NUMS"}}));
+  Call bad = call(plain_request(rc::VIEW_BROKER_STATS_DATA, remoting::ExtFields{{"statsName", "TOPIC_PUT_NUMS"}}));
   EXPECT_EQ(bad.reply.code, code::SYSTEM_ERROR);
   EXPECT_NE(bad.remark().find("statsKey"), std::string::npos) << bad.remark();
 
   // GET_CONSUME_STATS' consumeTps is the group's minute rate, read a moment after 315's: with no
   // pull in between it can only have stayed or fallen.
   const double tps_315 = stats("GROUP_GET_NUMS", "T@CG").stats_minute.tps;
-  Call c208 = call(with_fields(rc::GET_CONSUME_STATS, remoting::GetConsumeStatsRequestHeader{"CG", "T"}.to_fields()));
+  Call c208 = call(plain_request(rc::GET_CONSUME_STATS, remoting::GetConsumeStatsRequestHeader{"CG", "T"}.to_fields()));
   ASSERT_EQ(c208.reply.code, code::SUCCESS) << c208.remark();
   auto cs = body::ConsumeStats::decode(c208.reply.body);
   ASSERT_TRUE(cs.ok());
@@ -122,16 +116,11 @@ TEST_F(StatsViewTest, PutsCountPerTopicAndGetsPerTopicAndGroup) {
   EXPECT_EQ(stats("TOPIC_PUT_NUMS", "T").stats_day.sum, 0);  // known, with nothing in the last day
 }
 
-RemotingCommand commit_request(const std::string& group, const std::string& topic, std::int32_t queue, std::int64_t offset) {
-  remoting::UpdateConsumerOffsetRequestHeader h{group, topic, QueueId(queue), QueueOffset(offset)};
-  return with_fields(rc::UPDATE_CONSUMER_OFFSET, h.to_fields());
-}
-
 TEST_F(StatsViewTest, BrokerConsumeStatsListEveryGroupWithItsDiff) {
   boot();
   for (int i = 0; i < 3; ++i) ASSERT_EQ(send(Msg{.queue_id = 0}).reply.code, code::SUCCESS);
   ASSERT_GT(pull_some("CG", 0, 32), 0);          // creates the subscription group CG
-  ASSERT_EQ(call(commit_request("CG", "T", 0, 1)).reply.code, code::SUCCESS);
+  ASSERT_EQ(call(update_offset_request("CG", "T", 0, 1)).reply.code, code::SUCCESS);
   ASSERT_GT(pull_some("Idle", 0, 1), 0);          // a group with no committed offset
 
   body::ConsumeStatsList all = broker_consume_stats(false);
@@ -143,7 +132,7 @@ TEST_F(StatsViewTest, BrokerConsumeStatsListEveryGroupWithItsDiff) {
     if (g.group == "CG") cg = &g;
     if (g.group == "Idle") idle = &g;
   }
-  ASSERT_NE(cg, nullptr) << text_of(call(with_fields(rc::GET_BROKER_CONSUME_STATS, {{"isOrder", "false"}})).reply);
+  ASSERT_NE(cg, nullptr) << text_of(call(plain_request(rc::GET_BROKER_CONSUME_STATS, {{"isOrder", "false"}})).reply);
   ASSERT_EQ(cg->stats.size(), 1u);
   EXPECT_EQ(cg->stats[0].total_diff(), 2);
   EXPECT_EQ(cg->stats[0].offset_table.size(), 4u);  // T's write queues
@@ -152,7 +141,7 @@ TEST_F(StatsViewTest, BrokerConsumeStatsListEveryGroupWithItsDiff) {
   ASSERT_NE(idle, nullptr);
   EXPECT_TRUE(idle->stats.empty());
   // The wire shape: a list of one-entry maps, group → list.
-  const std::string text = text_of(call(with_fields(rc::GET_BROKER_CONSUME_STATS, {{"isOrder", "false"}})).reply);
+  const std::string text = text_of(call(plain_request(rc::GET_BROKER_CONSUME_STATS, {{"isOrder", "false"}})).reply);
   EXPECT_NE(text.find(R"({"CG":[{"consumeTps":)"), std::string::npos) << text;
   EXPECT_NE(text.find(R"("totalDiff":2})"), std::string::npos) << text;
 
@@ -169,8 +158,8 @@ TEST_F(StatsViewTest, TopicConsumedByOnlineAndCommittedGroups) {
   boot();
   ASSERT_EQ(send(Msg{}).reply.code, code::SUCCESS);
   ASSERT_EQ(send(Msg{.topic = "U"}).reply.code, code::SUCCESS);
-  ASSERT_EQ(call(commit_request("Committed", "T", 0, 1)).reply.code, code::SUCCESS);
-  ASSERT_EQ(call(commit_request("Other", "U", 0, 0)).reply.code, code::SUCCESS);
+  ASSERT_EQ(call(update_offset_request("Committed", "T", 0, 1)).reply.code, code::SUCCESS);
+  ASSERT_EQ(call(update_offset_request("Other", "U", 0, 0)).reply.code, code::SUCCESS);
   TestClient& a = add_client("10.0.0.1@1");
   ASSERT_EQ(heartbeat(a, "Online", "T").reply.code, code::SUCCESS);
   EXPECT_EQ(consumed_by("T"), (std::vector<std::string>{"Committed", "Online"}));

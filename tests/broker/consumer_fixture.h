@@ -1,6 +1,6 @@
 // Helpers for the consumer-side broker tests: extra client nodes (each its own connection, so
-// its own consumer registration) that record NOTIFY_CONSUMER_IDS_CHANGED, and builders for
-// heartbeats, send-backs and lock bodies.
+// its own consumer registration) that record NOTIFY_CONSUMER_IDS_CHANGED. The heartbeat,
+// send-back and lock requests are the test kit's (tests/support/requests.h).
 #pragma once
 
 #include <memory>
@@ -15,6 +15,10 @@
 #include "remoting/header/client_header.h"
 
 namespace ferry::broker::testing {
+
+// The consumer's requests (tests/support/requests.h).
+using ferry::testing::consumer_heartbeat, ferry::testing::heartbeat_request, ferry::testing::consumer_list_request,
+    ferry::testing::send_back_request, ferry::testing::lock_request;
 
 // What one client node saw from the broker.
 struct ClientLog {
@@ -35,51 +39,6 @@ struct TestClient {
   std::unique_ptr<remoting::RpcClient> rpc;
   std::shared_ptr<ClientLog> log = std::make_shared<ClientLog>();
 };
-
-inline remoting::body::HeartbeatData consumer_heartbeat(const std::string& client_id, const std::string& group,
-                                                        const std::string& topic, const std::string& sub = "*",
-                                                        std::int64_t sub_version = 100) {
-  remoting::body::HeartbeatData hb;
-  hb.client_id = client_id;
-  remoting::body::ConsumerData c;
-  c.group_name = group;
-  remoting::body::SubscriptionData s;
-  s.topic = topic;
-  s.sub_string = sub;
-  s.sub_version = sub_version;
-  c.subscription_data_set.push_back(s);
-  hb.consumer_data_set.push_back(c);
-  return hb;
-}
-
-inline RemotingCommand heartbeat_request(const remoting::body::HeartbeatData& hb) {
-  RemotingCommand r = remoting::make_request(rc::HEART_BEAT, 0);
-  r.body = hb.encode();
-  return r;
-}
-
-inline RemotingCommand send_back_request(std::int64_t offset, const std::string& group, std::int32_t delay_level,
-                                         std::optional<std::int32_t> max_reconsume = std::nullopt) {
-  remoting::ConsumerSendMsgBackRequestHeader h;
-  h.offset = PhysicalOffset(offset);
-  h.group = group;
-  h.delay_level = delay_level;
-  h.max_reconsume_times = max_reconsume;
-  RemotingCommand r = remoting::make_request(rc::CONSUMER_SEND_MSG_BACK, 0);
-  r.ext_fields = h.to_fields();
-  return r;
-}
-
-inline RemotingCommand lock_request(std::int32_t code, const std::string& group, const std::string& client_id,
-                                    const std::vector<std::int32_t>& queues, const std::string& topic = "T") {
-  remoting::body::LockBatchRequestBody b;
-  b.consumer_group = group;
-  b.client_id = client_id;
-  for (std::int32_t q : queues) b.mq_set.push_back(MessageQueue{topic, "broker-a", QueueId(q)});
-  RemotingCommand r = remoting::make_request(code, 0);
-  r.body = b.encode();
-  return r;
-}
 
 class ConsumerTest : public BrokerTest {
  protected:
@@ -110,11 +69,7 @@ class ConsumerTest : public BrokerTest {
   }
 
   std::vector<std::string> consumer_list(const std::string& group) {
-    remoting::GetConsumerListByGroupRequestHeader h;
-    h.consumer_group = group;
-    RemotingCommand r = remoting::make_request(rc::GET_CONSUMER_LIST_BY_GROUP, 0);
-    r.ext_fields = h.to_fields();
-    Call c = call(std::move(r));
+    Call c = call(consumer_list_request(group));
     if (c.reply.code != code::SUCCESS) return {};
     auto list = remoting::body::ConsumerIdList::decode(c.reply.body);
     EXPECT_TRUE(list.ok());

@@ -3,7 +3,7 @@
 // tag filtering and the no-new-message / offset-moved statuses.
 #include "client/client_errors.h"
 #include "client/consumer_calls.h"
-#include "tests/client/client_fixture.h"
+#include "tests/support/client_fixture.h"
 
 namespace ferry::client::testing {
 namespace {

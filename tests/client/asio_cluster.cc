@@ -21,13 +21,6 @@ void hung(const std::string& what) {
 
 namespace {
 
-std::string make_temp_dir() {
-  const char* base = std::getenv("TMPDIR");
-  std::string pattern = std::string(base != nullptr && *base != '\0' ? base : "/tmp") + "/ferry-client-asio-XXXXXX";
-  if (::mkdtemp(pattern.data()) == nullptr) hung("mkdtemp " + pattern);
-  return pattern;
-}
-
 // A port on 127.0.0.1 nobody listened on a moment ago (bind to 0, read it, close).
 std::uint16_t free_port() {
   const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
@@ -100,9 +93,8 @@ bool eventually(const std::function<bool()>& check) {
 
 void AsioClusterTest::SetUp() {
   if (std::getenv("FERRY_LOG") == nullptr) set_default_log_level(spdlog::level::warn);
-  dir_ = make_temp_dir();
 
-  ns_node_ = std::make_unique<LoopThread>("namesrv", dir_ + "/namesrv");
+  ns_node_ = std::make_unique<LoopThread>("namesrv", dir_ / "namesrv");
   Status ns_started;
   ns_node_->exec([&] {
     namesrv::NameServerConfig c;
@@ -117,7 +109,7 @@ void AsioClusterTest::SetUp() {
   start_broker();
   if (HasFatalFailure()) return;
 
-  client_node_ = std::make_unique<LoopThread>("client", dir_ + "/client");
+  client_node_ = std::make_unique<LoopThread>("client", dir_ / "client");
   client_node_->exec([&] {
     ClientConfig cc;
     cc.namesrv_addrs = {namesrv_addr_};
@@ -144,7 +136,7 @@ void AsioClusterTest::start_broker() {
   // fresh node (a broker that failed to start is destroyed once its loop has stopped).
   Status started = Error(Errc::address_in_use, "not tried");
   for (int attempt = 0; attempt < 5 && !started.ok() && started.error().is(Errc::address_in_use); ++attempt) {
-    broker_node_ = std::make_unique<LoopThread>("broker-a", dir_ + "/broker");
+    broker_node_ = std::make_unique<LoopThread>("broker-a", dir_ / "broker");
     broker::BrokerConfig cfg;
     cfg.broker_name = "broker-a";
     cfg.broker_ip1 = "127.0.0.1";
@@ -213,10 +205,6 @@ void AsioClusterTest::TearDown() {
     ns_node_->join();
     namesrv_.reset();
     ns_node_.reset();
-  }
-  if (!dir_.empty() && std::getenv("FERRY_KEEP_TEST_DIRS") == nullptr) {
-    std::error_code ignored;
-    std::filesystem::remove_all(dir_, ignored);
   }
 }
 

@@ -36,6 +36,7 @@
 #include "namesrv/name_server.h"
 #include "runtime/asio/asio_runtime.h"
 #include "tests/support/received_messages.h"
+#include "tests/support/temp_dir.h"
 
 namespace ferry::client::asio_testing {
 
@@ -102,7 +103,7 @@ class AsioClusterTest : public ::testing::Test {
   static std::string text(const MessageExt& m) { return std::string(m.body.begin(), m.body.end()); }
   static Message message(std::string topic, std::string body, std::string tag, std::string keys);
 
-  std::string dir_;
+  ferry::testing::TempDir dir_{"client-asio"};  // outlives the nodes (declared first)
   std::unique_ptr<LoopThread> ns_node_, broker_node_, client_node_;
   std::unique_ptr<namesrv::NameServer> namesrv_;
   std::unique_ptr<broker::Broker> broker_;

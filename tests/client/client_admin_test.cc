@@ -10,7 +10,7 @@
 #include "remoting/body/consumer_running_info.h"
 #include "remoting/body/offset_tables.h"
 #include "remoting/header/client_admin_header.h"
-#include "tests/client/consumer_fixture.h"
+#include "tests/support/client_consumer_fixture.h"
 
 namespace ferry::client::testing {
 namespace {

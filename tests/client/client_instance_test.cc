@@ -2,7 +2,7 @@
 // pure parts (publish info from a route, the latency fault table).
 #include "client/latency_fault_tolerance.h"
 #include "client/topic_publish_info.h"
-#include "tests/client/client_fixture.h"
+#include "tests/support/client_fixture.h"
 #include "remoting/body/heartbeat_data.h"
 #include "remoting/header/client_header.h"
 #include "remoting/request_code.h"

@@ -3,7 +3,7 @@
 // delay (level 3 = 10 s), and the listener sees it under its original topic with reconsumeTimes 1.
 // Cut off from the broker, neither the send-back nor the re-send to the retry topic can work: the
 // message is consumed again locally.
-#include "tests/client/consumer_fixture.h"
+#include "tests/support/client_consumer_fixture.h"
 
 namespace ferry::client::testing {
 namespace {

@@ -3,7 +3,7 @@
 // sends the message back (delay level 3) and drops it from its cache, so the offset moves on, and
 // the message comes back through %RETRY%{group}. The blocked call's late result changes nothing.
 // The listener "blocks" through SlowListenerRuntime (the simulator runs listeners inline).
-#include "tests/client/consumer_fixture.h"
+#include "tests/support/client_consumer_fixture.h"
 #include "tests/client/slow_listener_runtime.h"
 
 namespace ferry::client::testing {

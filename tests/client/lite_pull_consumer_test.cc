@@ -1,6 +1,6 @@
 // Lite pull consumer: poll returns what was sent, commit reaches the broker, seek rewinds, a
 // restart resumes from the committed offsets, and assign() holds exactly the given queues.
-#include "tests/client/consumer_fixture.h"
+#include "tests/support/client_consumer_fixture.h"
 
 namespace ferry::client::testing {
 namespace {

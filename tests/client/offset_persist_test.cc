@@ -4,7 +4,7 @@
 // crash. Plus the local file format itself.
 #include "client/consumer_calls.h"
 #include "client/local_offset_store.h"
-#include "tests/client/consumer_fixture.h"
+#include "tests/support/client_consumer_fixture.h"
 
 namespace ferry::client::testing {
 namespace {

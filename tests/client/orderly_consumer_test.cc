@@ -2,7 +2,7 @@
 // listener in send order, one at a time per queue, while the consumer holds the queues' broker
 // locks (renewed every 20 s, well inside the broker's 60 s); a suspended message is consumed
 // again after 1 s before anything after it.
-#include "tests/client/consumer_fixture.h"
+#include "tests/support/client_consumer_fixture.h"
 
 namespace ferry::client::testing {
 namespace {

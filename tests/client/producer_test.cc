@@ -6,7 +6,7 @@
 
 #include "client/client_errors.h"
 #include "client/queue_selector.h"
-#include "tests/client/client_fixture.h"
+#include "tests/support/client_fixture.h"
 #include "common/java_hash.h"
 #include "common/sys_flag.h"
 

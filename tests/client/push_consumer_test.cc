@@ -1,7 +1,7 @@
 // Push consumer end to end on a simulated 2-broker cluster: everything sent is delivered
 // (exactly the set; duplicates counted), broadcasting reaches every consumer, tags are
 // re-checked exactly, and consume-from-first / last / timestamp pick the right start.
-#include "tests/client/consumer_fixture.h"
+#include "tests/support/client_consumer_fixture.h"
 
 namespace ferry::client::testing {
 namespace {

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <tuple>
 
-#include "tests/client/consumer_fixture.h"
+#include "tests/support/client_consumer_fixture.h"
 
 namespace ferry::client::testing {
 namespace {

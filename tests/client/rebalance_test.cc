@@ -3,7 +3,7 @@
 // the connection close), and the 20 s timer keeps rebalancing; nothing sent is lost meanwhile.
 #include <algorithm>
 
-#include "tests/client/consumer_fixture.h"
+#include "tests/support/client_consumer_fixture.h"
 
 namespace ferry::client::testing {
 namespace {

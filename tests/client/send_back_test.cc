@@ -8,7 +8,7 @@
 //    comes back from there, not from a local retry (and the re-sent message, unit-tested).
 #include "client/send_back.h"
 #include "common/message_const.h"
-#include "tests/client/consumer_fixture.h"
+#include "tests/support/client_consumer_fixture.h"
 #include "remoting/request_code.h"
 #include "remoting/response_code.h"
 

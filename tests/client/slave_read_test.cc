@@ -9,7 +9,7 @@
 // orderly: only until its queue locks expire, lock_max_live_time, as the locks live on the
 // master).
 #include "broker/broker_stats.h"
-#include "tests/client/consumer_fixture.h"
+#include "tests/support/client_consumer_fixture.h"
 
 namespace ferry::client::testing {
 namespace {

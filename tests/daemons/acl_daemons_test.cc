@@ -18,6 +18,7 @@
 #include "remoting/rpc/rpc_client.h"
 #include "tests/daemons/daemon_process.h"
 #include "tests/daemons/wire_client.h"
+#include "tests/support/requests.h"
 
 namespace ferry::daemons_test {
 namespace {
@@ -51,17 +52,12 @@ Reply call(WireClient& wire, const std::string& addr, remoting::RemotingCommand 
   return Reply{r->code, r->remark.value_or("")};
 }
 
+// UPDATE_AND_CREATE_TOPIC of `topic` with 4 queues, every field written (topicSysFlag 0, order
+// false) as mqadmin writes them: a signature covers the fields the request carries.
 remoting::RemotingCommand create_topic(const std::string& topic) {
-  remoting::RemotingCommand r = remoting::make_request(remoting::request_code::UPDATE_AND_CREATE_TOPIC, 0);
-  r.ext_fields.set("topic", topic);
-  r.ext_fields.set("defaultTopic", "TBW102");
-  r.ext_fields.set("readQueueNums", "4");
-  r.ext_fields.set("writeQueueNums", "4");
-  r.ext_fields.set("perm", "6");
-  r.ext_fields.set("topicFilterType", "SINGLE_TAG");
-  r.ext_fields.set("topicSysFlag", "0");
-  r.ext_fields.set("order", "false");
-  return r;
+  remoting::CreateTopicRequestHeader h = ferry::testing::topic_header(topic, 4);
+  h.topic_sys_flag = 0;
+  return ferry::testing::create_topic_request(h);
 }
 
 TEST(AclDaemons, BrokerRefusesUnsignedAdminCodesAndServesSignedAdmin) {
@@ -73,15 +69,12 @@ TEST(AclDaemons, BrokerRefusesUnsignedAdminCodesAndServesSignedAdmin) {
   WireClient wire(dir / "wire");
 
   for (std::int32_t code : {17, 25, 200, 207, 215}) {
-    remoting::RemotingCommand raw = remoting::make_request(code, 0);
-    raw.ext_fields.set("topic", "AclT");
-    raw.ext_fields.set("groupName", "g1");
+    remoting::RemotingCommand raw = ferry::testing::plain_request(code, {{"topic", "AclT"}, {"groupName", "g1"}});
     const Reply r = call(wire, cluster.broker_addr(), std::move(raw));
     EXPECT_EQ(r.code, remoting::response_code::SYSTEM_ERROR) << code << ": " << r.remark;
     EXPECT_TRUE(r.remark.starts_with("AclException: No accessKey is configured")) << code << ": " << r.remark;
 
-    remoting::RemotingCommand by_user = remoting::make_request(code, 0);
-    by_user.ext_fields.set("topic", "AclT");
+    remoting::RemotingCommand by_user = ferry::testing::plain_request(code, {{"topic", "AclT"}});
     remoting::acl::sign(by_user, remoting::acl::Credentials{"appUser01", "app-secret-01", std::nullopt});
     const Reply u = call(wire, cluster.broker_addr(), std::move(by_user));
     EXPECT_EQ(u.code, remoting::response_code::SYSTEM_ERROR) << code;
@@ -166,17 +159,17 @@ TEST(AclDaemons, NameServerRefusesUnsignedRegistrationAndASigningBrokerRegisters
   const std::string ns_addr = "127.0.0.1:" + std::to_string(ns_port);
   WireClient wire(dir / "wire");
 
-  remoting::RemotingCommand reg = remoting::make_request(remoting::request_code::REGISTER_BROKER, 0);
-  reg.ext_fields.set("brokerName", "intruder");
-  reg.ext_fields.set("brokerAddr", "127.0.0.1:1");
-  reg.ext_fields.set("clusterName", "Evil");
-  reg.ext_fields.set("brokerId", "0");
-  const Reply refused = call(wire, ns_addr, std::move(reg));
+  ferry::testing::BrokerSpec intruder;
+  intruder.cluster = "Evil";
+  intruder.name = "intruder";
+  intruder.addr = "127.0.0.1:1";
+  intruder.ha_addr = "127.0.0.1:2";
+  const Reply refused = call(wire, ns_addr, ferry::testing::register_request(intruder));
   EXPECT_EQ(refused.code, remoting::response_code::SYSTEM_ERROR);
   EXPECT_TRUE(refused.remark.starts_with("AclException: No accessKey is configured")) << refused.remark;
   // Reads need no key.
-  remoting::RemotingCommand info = remoting::make_request(remoting::request_code::GET_BROKER_CLUSTER_INFO, 0);
-  EXPECT_EQ(call(wire, ns_addr, std::move(info)).code, remoting::response_code::SUCCESS);
+  const remoting::RemotingCommand info = ferry::testing::plain_request(remoting::request_code::GET_BROKER_CLUSTER_INFO);
+  EXPECT_EQ(call(wire, ns_addr, info).code, remoting::response_code::SUCCESS);
 
   // A broker signing with the admin's keys registers (its broker.conf has no aclEnable itself).
   const std::uint16_t broker_port = free_broker_port();

@@ -12,7 +12,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -82,22 +81,6 @@ bool wait_for_port(std::uint16_t port, std::chrono::milliseconds timeout) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   return false;
-}
-
-TempDir::TempDir() {
-  const char* tmp = std::getenv("TMPDIR");
-  std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/ferry-daemons-XXXXXX";
-  if (::mkdtemp(templ.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-  path_ = templ;
-}
-
-TempDir::~TempDir() {
-  if (const char* keep = std::getenv("FERRY_KEEP_TEST_DIRS"); keep && *keep == '1') {
-    std::fprintf(stderr, "kept %s\n", path_.c_str());
-    return;
-  }
-  std::error_code ec;
-  std::filesystem::remove_all(path_, ec);
 }
 
 void write_file(const std::string& path, const std::string& text) {

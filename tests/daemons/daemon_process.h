@@ -11,7 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/temp_dir.h"
+
 namespace ferry::daemons_test {
+
+// The tests' one temporary directory (tests/support/temp_dir.h): daemons keep their data and
+// output in it.
+using ferry::testing::TempDir;
 
 // Paths of the daemons under test (compile definitions from tests/daemons/CMakeLists.txt).
 std::string mqnamesrv_path();
@@ -25,21 +31,6 @@ std::uint16_t free_broker_port();
 
 // True once something accepts TCP connections on 127.0.0.1:port, false after `timeout`.
 bool wait_for_port(std::uint16_t port, std::chrono::milliseconds timeout);
-
-// A fresh directory under $TMPDIR (or /tmp), removed with everything in it on destruction
-// (kept, and its path printed, when FERRY_KEEP_TEST_DIRS=1).
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::string& path() const { return path_; }
-  std::string operator/(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
 
 void write_file(const std::string& path, const std::string& text);
 std::string read_file(const std::string& path);

@@ -17,8 +17,10 @@
 
 #include "remoting/request_code.h"
 #include "tests/daemons/daemon_process.h"
-#include "tests/daemons/raw_conn.h"
 #include "tests/daemons/wire_client.h"
+#include "tests/support/proc_status.h"
+#include "tests/support/requests.h"
+#include "tests/support/wire_conn.h"
 
 namespace ferry::daemons_test {
 namespace {
@@ -28,8 +30,36 @@ namespace rc = remoting::request_code;
 
 constexpr auto kReady = 15s;     // start-up bound
 constexpr auto kEventually = 15s;  // generous bound for something the daemon does by itself
+constexpr auto kCall = 5s;       // one request on a raw connection
+constexpr auto kConnect = 5s;
 
-remoting::RemotingCommand runtime_info_request() { return remoting::make_request(rc::GET_BROKER_RUNTIME_INFO, 0); }
+using ferry::testing::reply_code;
+using ferry::testing::reply_text;
+using ferry::testing::WireClock;
+using ferry::testing::WireConn;
+
+remoting::RemotingCommand runtime_info_request() { return ferry::testing::plain_request(rc::GET_BROKER_RUNTIME_INFO); }
+
+// A raw connection to 127.0.0.1:`port`; connected() is false when connecting failed (`error`
+// says why).
+WireConn connect_to(std::uint16_t port, std::string* error = nullptr) {
+  WireConn c;
+  if (Status st = c.connect(ferry::testing::loopback_addr(port), kConnect); !st.ok() && error != nullptr) {
+    *error = st.error().to_string();
+  }
+  return c;
+}
+
+// How many times `needle` occurs in `text`.
+std::size_t count_of(const std::string& text, const std::string& needle) {
+  std::size_t n = 0;
+  for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + needle.size())) ++n;
+  return n;
+}
+
+// /proc figures of a daemon, -1 when unreadable (the tests assert they are positive).
+std::int64_t rss_anon_kib(pid_t pid) { return ferry::testing::rss_anon_kib(pid).value_or(-1); }
+std::int64_t open_fd_count(pid_t pid) { return ferry::testing::open_fd_count(pid).value_or(-1); }
 
 // Polls `done` every 50 ms until it holds or `timeout` passes; its last answer.
 template <typename F>
@@ -62,9 +92,11 @@ class LimitsTest : public ::testing::Test {
   // The broker is alive and answers a new connection.
   void expect_broker_serves() {
     ASSERT_TRUE(broker_->running()) << broker_->output();
-    RawConn probe(broker_port_);
-    ASSERT_TRUE(probe.valid()) << probe.error();
-    EXPECT_EQ(probe.call(runtime_info_request()), 0) << probe.error();
+    std::string error;
+    WireConn probe = connect_to(broker_port_, &error);
+    ASSERT_TRUE(probe.connected()) << error;
+    const auto reply = probe.call(runtime_info_request(), kCall);
+    EXPECT_EQ(reply_code(reply), 0) << reply_text(reply);
   }
 
   TempDir dir_;
@@ -96,17 +128,20 @@ TEST_F(LimitsTest, ConnectionsOverTheCapAreClosedAtOnceAndTheOthersServed) {
   ASSERT_EQ(client.send_now(broker_addr(), "T", 0, "before").code, 0);
 
   // Connections 2..16, each answered (so each was accepted, in order, before the next).
-  std::vector<RawConn> held;
+  std::vector<WireConn> held;
   for (int i = 1; i < kCap; ++i) {
-    held.emplace_back(broker_port_);
-    ASSERT_TRUE(held.back().valid()) << held.back().error();
-    ASSERT_EQ(held.back().call(runtime_info_request()), 0) << "connection " << i + 1 << ": " << held.back().error();
+    std::string error;
+    held.push_back(connect_to(broker_port_, &error));
+    ASSERT_TRUE(held.back().connected()) << error;
+    const auto reply = held.back().call(runtime_info_request(), kCall);
+    ASSERT_EQ(reply_code(reply), 0) << "connection " << i + 1 << ": " << reply_text(reply);
   }
   // Over the cap: the kernel completes the handshake, the broker closes the connection at once.
   constexpr int kOver = 4;
   for (int i = 0; i < kOver; ++i) {
-    RawConn over(broker_port_);
-    ASSERT_TRUE(over.valid()) << over.error();
+    std::string error;
+    WireConn over = connect_to(broker_port_, &error);
+    ASSERT_TRUE(over.connected()) << error;
     EXPECT_TRUE(over.closed_by_peer(kEventually)) << "connection " << kCap + 1 + i << " over the cap stayed open";
   }
   // Everyone connected before is still served.
@@ -115,13 +150,16 @@ TEST_F(LimitsTest, ConnectionsOverTheCapAreClosedAtOnceAndTheOthersServed) {
   const std::vector<PulledMessage> got = client.pull_all(broker_addr(), "T", 0);
   ASSERT_EQ(got.size(), 2u);
   EXPECT_EQ(got[1].body, "during");
-  for (RawConn& c : held) EXPECT_EQ(c.call(runtime_info_request()), 0) << c.error();
+  for (WireConn& c : held) {
+    const auto reply = c.call(runtime_info_request(), kCall);
+    EXPECT_EQ(reply_code(reply), 0) << reply_text(reply);
+  }
 
   // Three leave; a new connection is served once the broker has seen them go.
   for (int i = 0; i < 3; ++i) held.pop_back();
   EXPECT_TRUE(eventually([&] {
-    RawConn fresh(broker_port_);
-    return fresh.valid() && fresh.call(runtime_info_request(), 2s) == 0;
+    WireConn fresh = connect_to(broker_port_);
+    return fresh.connected() && reply_code(fresh.call(runtime_info_request(), 2s)) == 0;
   })) << broker_->output();
 
   std::string log = broker_log();
@@ -135,11 +173,12 @@ TEST_F(LimitsTest, ConnectionsOverTheCapAreClosedAtOnceAndTheOthersServed) {
   // before it.
   std::this_thread::sleep_for(10500ms);
   for (int i = 0; i < 3; ++i) {
-    held.emplace_back(broker_port_);
-    ASSERT_EQ(held.back().call(runtime_info_request()), 0) << held.back().error();
+    held.push_back(connect_to(broker_port_));
+    const auto reply = held.back().call(runtime_info_request(), kCall);
+    ASSERT_EQ(reply_code(reply), 0) << reply_text(reply);
   }
   {
-    RawConn over(broker_port_);
+    WireConn over = connect_to(broker_port_);
     EXPECT_TRUE(over.closed_by_peer(kEventually));
   }
   ASSERT_TRUE(eventually([&] { return count_of(broker_log(), "refusing connections on") == 2; })) << broker_log();
@@ -153,15 +192,19 @@ TEST_F(LimitsTest, ConnectionsOverTheCapAreClosedAtOnceAndTheOthersServed) {
 // request every second meanwhile stays open and is answered every time.
 TEST_F(LimitsTest, BrokerClosesAConnectionThatNeverSpeaksAndKeepsOneThatDoes) {
   start_broker("serverChannelMaxIdleTimeSeconds=2\n");
-  RawConn silent(broker_port_);
-  RawConn talker(broker_port_);
-  ASSERT_TRUE(silent.valid() && talker.valid()) << silent.error() << talker.error();
+  std::string silent_error;
+  std::string talker_error;
+  WireConn silent = connect_to(broker_port_, &silent_error);
+  WireConn talker = connect_to(broker_port_, &talker_error);
+  ASSERT_TRUE(silent.connected() && talker.connected()) << silent_error << talker_error;
   for (int i = 0; i < 6; ++i) {  // three idle timeouts
-    ASSERT_EQ(talker.call(runtime_info_request()), 0) << "request " << i << ": " << talker.error();
+    const auto reply = talker.call(runtime_info_request(), kCall);
+    ASSERT_EQ(reply_code(reply), 0) << "request " << i << ": " << reply_text(reply);
     std::this_thread::sleep_for(1s);
   }
   EXPECT_TRUE(silent.closed_by_peer(kEventually)) << "a silent connection stayed open\n" << broker_log();
-  EXPECT_EQ(talker.call(runtime_info_request()), 0) << talker.error();
+  const auto last = talker.call(runtime_info_request(), kCall);
+  EXPECT_EQ(reply_code(last), 0) << reply_text(last);
   const std::string log = broker_log();
   EXPECT_EQ(count_of(log, "(serverChannelMaxIdleTimeSeconds)"), 1u) << log;
 }
@@ -172,16 +215,19 @@ TEST_F(LimitsTest, NameServerClosesAConnectionThatNeverSpeaksAndKeepsOneThatDoes
                                    "\nserverChannelMaxIdleTimeSeconds=2\n");
   Child ns(mqnamesrv_path(), {"-c", dir_ / "ns.conf"}, dir_ / "ns.out");
   ASSERT_TRUE(wait_for_port(port, kReady)) << ns.output();
-  RawConn silent(port);
-  RawConn talker(port);
-  ASSERT_TRUE(silent.valid() && talker.valid()) << silent.error() << talker.error();
+  std::string silent_error;
+  std::string talker_error;
+  WireConn silent = connect_to(port, &silent_error);
+  WireConn talker = connect_to(port, &talker_error);
+  ASSERT_TRUE(silent.connected() && talker.connected()) << silent_error << talker_error;
   for (int i = 0; i < 6; ++i) {
-    ASSERT_EQ(talker.call(remoting::make_request(rc::GET_ALL_TOPIC_LIST_FROM_NAMESERVER, 0)), 0)
-        << "request " << i << ": " << talker.error();
+    const auto reply = talker.call(ferry::testing::plain_request(rc::GET_ALL_TOPIC_LIST_FROM_NAMESERVER), kCall);
+    ASSERT_EQ(reply_code(reply), 0) << "request " << i << ": " << reply_text(reply);
     std::this_thread::sleep_for(1s);
   }
   EXPECT_TRUE(silent.closed_by_peer(kEventually)) << "a silent connection stayed open\n" << ns.output();
-  EXPECT_EQ(talker.call(remoting::make_request(rc::GET_ALL_TOPIC_LIST_FROM_NAMESERVER, 0)), 0) << talker.error();
+  const auto last = talker.call(ferry::testing::plain_request(rc::GET_ALL_TOPIC_LIST_FROM_NAMESERVER), kCall);
+  EXPECT_EQ(reply_code(last), 0) << reply_text(last);
   EXPECT_NE(read_file(dir_ / "ns/logs/namesrv.log").find("(serverChannelMaxIdleTimeSeconds)"), std::string::npos);
 }
 
@@ -205,13 +251,15 @@ TEST_F(LimitsTest, APeerThatNeverReadsItsRepliesHoldsBoundedMemory) {
   }
   // One reply's size, and a warm-up (the allocator's pools for such replies exist before the
   // baseline).
-  RawConn probe(broker_port_);
+  std::string probe_error;
+  WireConn probe = connect_to(broker_port_, &probe_error);
+  ASSERT_TRUE(probe.connected()) << probe_error;
   std::int64_t reply_bytes = 0;
   for (int i = 0; i < 4; ++i) {
-    auto reply = probe.request(make_pull_request("Big", 0, 0));
-    ASSERT_TRUE(reply.has_value()) << probe.error();
-    ASSERT_EQ(reply->code, 0);
-    reply_bytes = static_cast<std::int64_t>(reply->body.size());
+    auto reply = probe.call(make_pull_request("Big", 0, 0), kCall);  // the body counted, not kept
+    ASSERT_TRUE(reply.ok()) << reply.error().to_string();
+    ASSERT_EQ(reply->command.code, 0);
+    reply_bytes = static_cast<std::int64_t>(reply->body_bytes);
   }
   ASSERT_GE(reply_bytes, kMessages * static_cast<std::int64_t>(kBodyBytes));
   probe.close();
@@ -231,13 +279,18 @@ TEST_F(LimitsTest, APeerThatNeverReadsItsRepliesHoldsBoundedMemory) {
   std::int64_t first_peak_kib = 0;
   for (int peer = 1; peer <= 2; ++peer) {
     // The slow peer's requests (~300 bytes each) fit the TCP buffers: all are sent.
-    RawConn slow(broker_port_);
-    ASSERT_TRUE(slow.valid()) << slow.error();
+    std::string slow_error;
+    WireConn slow = connect_to(broker_port_, &slow_error);
+    ASSERT_TRUE(slow.connected()) << slow_error;
     int sent = 0;
     for (; sent < kSlowRequests; ++sent) {
-      if (!slow.send(make_pull_request("Big", 0, 0), 10s)) break;
+      const Result<std::int32_t> written = slow.send(make_pull_request("Big", 0, 0), WireClock::now() + 10s);
+      if (!written.ok()) {
+        slow_error = written.error().to_string();
+        break;
+      }
     }
-    EXPECT_EQ(sent, kSlowRequests) << slow.error();
+    EXPECT_EQ(sent, kSlowRequests) << slow_error;
     const std::int64_t unbounded_bytes = sent * reply_bytes;
 
     // While it is stuck: another connection sends and pulls, and the broker's memory is sampled.
@@ -312,11 +365,12 @@ TEST_F(LimitsTest, ABrokerOutOfDescriptorsBacksOffRefusesWritesAndRecovers) {
   struct rlimit own {};
   ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &own), 0);
   ASSERT_GT(own.rlim_cur, 2 * kLimit) << "the test process needs descriptors too";
-  std::vector<RawConn> raw;
+  std::vector<WireConn> raw;
   const std::int64_t to_open = static_cast<std::int64_t>(kLimit) - fds_at_start + 8;
   for (std::int64_t i = 0; i < to_open; ++i) {
-    raw.emplace_back(broker_port_);
-    ASSERT_TRUE(raw.back().valid()) << i << ": " << raw.back().error();
+    std::string error;
+    raw.push_back(connect_to(broker_port_, &error));
+    ASSERT_TRUE(raw.back().connected()) << i << ": " << error;
   }
   const std::string accept_failed = "accept on " + broker_addr() + " failed (";
   ASSERT_TRUE(eventually([&] { return count_of(broker_->output(), accept_failed) >= 1; })) << broker_->output();

@@ -1,16 +1,13 @@
 #include "tests/daemons/wire_client.h"
 
 #include "common/message_decoder.h"
-#include "common/properties.h"
 #include "remoting/header/consumer_offset_header.h"
 #include "remoting/header/pull_message_header.h"
-#include "remoting/header/route_header.h"
 #include "remoting/header/send_message_header.h"
-#include "remoting/request_code.h"
+#include "tests/support/requests.h"
 
 namespace ferry::daemons_test {
 
-namespace rc = remoting::request_code;
 using remoting::RemotingCommand;
 
 namespace {
@@ -21,23 +18,21 @@ Task<Result<RemotingCommand>> call(remoting::RpcClient* rpc, std::string addr, R
   co_return co_await rpc->invoke(std::move(addr), std::move(request), kCallTimeout);
 }
 
+// SEND_MESSAGE_V2 of `body` to `topic`/`queue_id`, group daemons-test-pg, WAIT=true. Built outside
+// the coroutines (as make_pull_request): GCC 12 at -O3 reports a false -Wrestrict for string
+// assignments inlined into a coroutine frame.
+[[gnu::noinline]] RemotingCommand make_send_request(std::string topic, std::int32_t queue_id, std::string body) {
+  ferry::testing::Msg m{.topic = std::move(topic), .body = std::move(body), .queue_id = queue_id,
+                        .producer_group = "daemons-test-pg"};
+  m.set("WAIT", "true");
+  return ferry::testing::send_request(m);
+}
+
 }  // namespace
 
-// Built outside the coroutine: GCC 12 at -O3 reports a false -Wrestrict for the string
-// assignments when they are inlined into a coroutine frame.
 [[gnu::noinline]] RemotingCommand make_pull_request(std::string topic, std::int32_t queue_id, std::int64_t offset) {
-  remoting::PullMessageRequestHeader h;
-  h.consumer_group = "daemons-test-cg";
-  h.topic = std::move(topic);
-  h.queue_id = QueueId(queue_id);
-  h.queue_offset = QueueOffset(offset);
-  h.max_msg_nums = 32;
-  h.sys_flag = 4;  // subscription in the request; no suspend, no commit
-  h.subscription.emplace(std::size_t{1}, '*');  // not = "*": GCC 12 -Wrestrict false positive
-  h.expression_type.emplace(std::string_view("TAG"));
-  RemotingCommand r = remoting::make_request(rc::PULL_MESSAGE, 0);
-  r.ext_fields = h.to_fields();
-  return r;
+  return ferry::testing::pull_request(ferry::testing::Pull{
+      .group = "daemons-test-cg", .topic = std::move(topic), .queue_id = queue_id, .offset = offset, .suspend_ms = 0});
 }
 
 WireClient::WireClient(const std::string& data_root) {
@@ -57,19 +52,7 @@ WireClient::~WireClient() {
 
 Task<SendOutcome> WireClient::send(remoting::RpcClient* rpc, std::string addr, std::string topic, std::int32_t queue_id,
                                    std::string body) {
-  remoting::SendMessageRequestHeader h;
-  h.producer_group = "daemons-test-pg";
-  h.topic = std::move(topic);
-  h.default_topic = "TBW102";
-  h.default_topic_queue_nums = 4;
-  h.queue_id = QueueId(queue_id);
-  h.born_timestamp = 1'767'225'600'000;
-  Properties props;
-  props.set("WAIT", "true");
-  h.properties = *encode_properties(props);
-  RemotingCommand r = remoting::make_request(rc::SEND_MESSAGE_V2, 0);
-  r.ext_fields = h.to_fields_v2();
-  r.body.assign(body.begin(), body.end());
+  RemotingCommand r = make_send_request(std::move(topic), queue_id, std::move(body));
   SendOutcome out;
   auto reply = co_await call(rpc, std::move(addr), std::move(r));
   if (!reply) {
@@ -129,25 +112,14 @@ std::vector<PulledMessage> WireClient::pull_all(const std::string& addr, const s
 
 int WireClient::update_offset(const std::string& addr, const std::string& group, const std::string& topic,
                               std::int32_t queue_id, std::int64_t offset) {
-  remoting::UpdateConsumerOffsetRequestHeader h;
-  h.consumer_group = group;
-  h.topic = topic;
-  h.queue_id = QueueId(queue_id);
-  h.commit_offset = QueueOffset(offset);
-  RemotingCommand r = remoting::make_request(rc::UPDATE_CONSUMER_OFFSET, 0);
-  r.ext_fields = h.to_fields();
+  RemotingCommand r = ferry::testing::update_offset_request(group, topic, queue_id, offset);
   auto reply = rt_->block_on(call(rpc_.get(), addr, std::move(r)));
   return reply ? reply->code : -1;
 }
 
 std::optional<std::int64_t> WireClient::query_offset(const std::string& addr, const std::string& group,
                                                      const std::string& topic, std::int32_t queue_id, int* code) {
-  remoting::QueryConsumerOffsetRequestHeader h;
-  h.consumer_group = group;
-  h.topic = topic;
-  h.queue_id = QueueId(queue_id);
-  RemotingCommand r = remoting::make_request(rc::QUERY_CONSUMER_OFFSET, 0);
-  r.ext_fields = h.to_fields();
+  RemotingCommand r = ferry::testing::query_offset_request(group, topic, queue_id);
   auto reply = rt_->block_on(call(rpc_.get(), addr, std::move(r)));
   if (code) *code = reply ? reply->code : -1;
   if (!reply || reply->code != 0) return std::nullopt;
@@ -157,10 +129,7 @@ std::optional<std::int64_t> WireClient::query_offset(const std::string& addr, co
 }
 
 int WireClient::route(const std::string& namesrv_addr, const std::string& topic, std::string* body) {
-  remoting::GetRouteInfoRequestHeader h;
-  h.topic = topic;
-  RemotingCommand r = remoting::make_request(rc::GET_ROUTEINFO_BY_TOPIC, 0);
-  r.ext_fields = h.to_fields();
+  RemotingCommand r = ferry::testing::route_request(topic);
   auto reply = rt_->block_on(call(rpc_.get(), namesrv_addr, std::move(r)));
   if (!reply) return -1;
   if (body) body->assign(reply->body.begin(), reply->body.end());

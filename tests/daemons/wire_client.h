@@ -1,5 +1,6 @@
 // WireClient: real RocketMQ frames from the test process to a daemon, through RpcClient on an
-// AsioRuntime whose loop runs on the calling thread (block_on per call). Typed headers only.
+// AsioRuntime whose loop runs on the calling thread (block_on per call). The requests are the
+// test kit's (tests/support/requests.h); for raw frames, see tests/support/wire_conn.h.
 #pragma once
 
 #include <cstdint>
@@ -29,7 +30,7 @@ struct PulledMessage {
 };
 
 // PULL_MESSAGE of up to 32 messages of `topic`/`queue_id` from `offset` (group daemons-test-cg,
-// subscription "*", no suspend, no commit); opaque 0 (RpcClient and RawConn set their own).
+// subscription "*", no suspend, no commit); opaque 0 (RpcClient and WireConn set their own).
 remoting::RemotingCommand make_pull_request(std::string topic, std::int32_t queue_id, std::int64_t offset);
 
 class WireClient {

@@ -1,8 +1,8 @@
 // NameServer tests on the cluster harness (sim/cluster): a NameServer-only Cluster (the tests play
-// the brokers) whose client nodes talk to it with real remoting frames (RpcClient), plus builders
-// for the requests brokers and tools send. Fault-free on the test's seed (42 unless it says), or
-// under sim::swarm_options with FERRY_SIM_SWARM=N (tests/support/swarm_env.h); every failure names
-// the world seed and the replay.
+// the brokers) whose client nodes talk to it with real remoting frames (RpcClient); the requests
+// brokers and tools send are the test kit's (tests/support/requests.h). Fault-free on the test's
+// seed (42 unless it says), or under sim::swarm_options with FERRY_SIM_SWARM=N
+// (tests/support/swarm_env.h); every failure names the world seed and the replay.
 #pragma once
 
 #include <fmt/format.h>
@@ -33,6 +33,7 @@
 #include "sim/cluster/cluster.h"
 #include "sim/node.h"
 #include "sim/process.h"
+#include "tests/support/requests.h"
 #include "tests/support/sim_trace_log.h"
 #include "tests/support/swarm_env.h"
 
@@ -44,6 +45,10 @@ namespace body = remoting::body;
 using remoting::RemotingCommand;
 using remoting::RpcClient;
 using sim::NodeId;
+
+// The requests the tests send (tests/support/requests.h).
+using ferry::testing::BrokerSpec, ferry::testing::register_request, ferry::testing::unregister_request,
+    ferry::testing::route_request, ferry::testing::plain_request;
 
 // What a call came back with (failures to get any reply are test failures).
 struct Reply {
@@ -64,59 +69,6 @@ inline body::TopicConfig topic(std::string name, std::int32_t queues, std::int32
   t.write_queue_nums = queues;
   t.perm = perm;
   return t;
-}
-
-struct BrokerSpec {
-  std::string cluster = "DefaultCluster";
-  std::string name = "broker-a";
-  std::string addr;  // defaults to the client node's host:10911
-  std::int64_t id = 0;
-  std::string ha_addr;  // defaults to addr's host:10912
-  std::vector<body::TopicConfig> topics;
-  body::DataVersion version{1, 1'767'225'600'000};
-  std::vector<std::string> filter_servers;
-};
-
-inline RemotingCommand register_request(const BrokerSpec& b, bool correct_crc = true) {
-  body::RegisterBrokerBody payload;
-  payload.topic_config_serialize_wrapper.data_version = b.version;
-  for (const body::TopicConfig& t : b.topics) payload.topic_config_serialize_wrapper.topic_config_table[t.topic_name] = t;
-  payload.filter_server_list = b.filter_servers;
-  RemotingCommand r = remoting::make_request(rc::REGISTER_BROKER, 0);
-  r.body = payload.encode();
-  remoting::RegisterBrokerRequestHeader h;
-  h.broker_name = b.name;
-  h.broker_addr = b.addr;
-  h.cluster_name = b.cluster;
-  h.ha_server_addr = b.ha_addr;
-  h.broker_id = b.id;
-  h.body_crc32 = body_crc(Bytes(r.body.data(), r.body.size()));
-  if (!correct_crc) h.body_crc32 ^= 0x1234;
-  r.ext_fields = h.to_fields();
-  return r;
-}
-
-inline RemotingCommand unregister_request(const BrokerSpec& b) {
-  RemotingCommand r = remoting::make_request(rc::UNREGISTER_BROKER, 0);
-  remoting::UnregisterBrokerRequestHeader h;
-  h.broker_name = b.name;
-  h.broker_addr = b.addr;
-  h.cluster_name = b.cluster;
-  h.broker_id = b.id;
-  r.ext_fields = h.to_fields();
-  return r;
-}
-
-inline RemotingCommand route_request(std::string topic_name) {
-  RemotingCommand r = remoting::make_request(rc::GET_ROUTEINFO_BY_TOPIC, 0);
-  r.ext_fields = remoting::GetRouteInfoRequestHeader{std::move(topic_name)}.to_fields();
-  return r;
-}
-
-inline RemotingCommand plain_request(std::int32_t code, remoting::ExtFields fields = {}) {
-  RemotingCommand r = remoting::make_request(code, 0);
-  r.ext_fields = std::move(fields);
-  return r;
 }
 
 class NamesrvTest : public ::testing::Test {

@@ -9,20 +9,10 @@
 
 #include "runtime/asio/asio_runtime.h"
 #include "tests/runtime/conformance.h"
+#include "tests/support/temp_dir.h"
 
 namespace ferry::testing {
 namespace {
-
-std::string make_temp_dir() {
-  const char* base = std::getenv("TMPDIR");
-  std::string pattern = std::string(base && *base ? base : "/tmp") + "/ferry-asio-XXXXXX";
-  char* made = ::mkdtemp(pattern.data());
-  if (made == nullptr) {
-    ADD_FAILURE() << "mkdtemp " << pattern << " failed";
-    std::abort();
-  }
-  return pattern;
-}
 
 struct RunState {
   bool finished = false;
@@ -44,18 +34,14 @@ Task<void> finish_then_stop(Task<void> task, std::shared_ptr<RunState> state, As
 
 class AsioHarness final : public RuntimeHarness {
  public:
-  AsioHarness() : dir_(make_temp_dir()) {
+  AsioHarness() {
     AsioRuntime::Options options;
     options.node_name = "asio-test";
-    options.data_root = dir_;
+    options.data_root = dir_.path();
     options.offload_threads = 2;
     rt_ = std::make_unique<AsioRuntime>(options);
   }
-  ~AsioHarness() override {
-    rt_.reset();
-    std::error_code ignored;
-    std::filesystem::remove_all(dir_, ignored);
-  }
+  ~AsioHarness() override { rt_.reset(); }  // before dir_ is removed
 
   std::string name() const override { return "asio"; }
   Runtime& rt() override { return *rt_; }
@@ -80,7 +66,7 @@ class AsioHarness final : public RuntimeHarness {
   }
 
  private:
-  std::string dir_;
+  TempDir dir_{"asio"};  // declared before rt_, so it goes after it
   std::unique_ptr<AsioRuntime> rt_;
 };
 

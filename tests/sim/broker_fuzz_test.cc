@@ -44,7 +44,8 @@
 #include "tests/sim/fuzz/request_generator.h"
 #include "tests/sim/fuzz/stream_oracle.h"
 #include "runtime/log.h"
-#include "tests/sim/sim_test_util.h"
+#include "tests/support/sim_test_util.h"
+#include "tests/support/requests.h"
 #include "tests/support/sim_trace_log.h"
 
 namespace ferry::sim::fuzz {
@@ -347,9 +348,7 @@ class FuzzRun {
     if (!failures_.empty()) return;
     for (const Acked& a : acked_) {
       // By msgId: VIEW_MESSAGE_BY_ID at the record's CommitLog offset.
-      RemotingCommand view = remoting::make_request(rc::VIEW_MESSAGE_BY_ID, 0);
-      view.ext_fields = {{"offset", std::to_string(a.commit_log_offset)}};
-      std::optional<RemotingCommand> v = call(std::move(view), "view " + a.msg_id);
+      std::optional<RemotingCommand> v = call(ferry::testing::view_request(a.commit_log_offset), "view " + a.msg_id);
       if (!v) return;
       if (v->code != code::SUCCESS) {
         failures_.push_back(fmt::format("acked {} (msgId {}) is not viewable: code {} {}", a.body, a.msg_id, v->code, v->remark.value_or("")));
@@ -360,12 +359,13 @@ class FuzzRun {
       // fewer (both legal).
       bool found = false;
       for (int attempt = 0; attempt < 20 && !found; ++attempt) {
-        RemotingCommand pull = remoting::make_request(rc::PULL_MESSAGE, 0);
-        pull.ext_fields = {{"consumerGroup", "fuzz-reader"}, {"topic", kProtectedTopic}, {"queueId", std::to_string(a.queue_id)},
-                           {"queueOffset", std::to_string(a.queue_offset)}, {"maxMsgNums", "1"}, {"sysFlag", "4"},
-                           {"commitOffset", "0"}, {"suspendTimeoutMillis", "0"}, {"subscription", "*"},
-                           {"subVersion", "0"}, {"expressionType", "TAG"}};
-        std::optional<RemotingCommand> p = call(std::move(pull), "pull " + a.msg_id);
+        const ferry::testing::Pull one{.group = "fuzz-reader",
+                                       .topic = kProtectedTopic,
+                                       .queue_id = a.queue_id,
+                                       .offset = a.queue_offset,
+                                       .max = 1,
+                                       .suspend_ms = 0};
+        std::optional<RemotingCommand> p = call(ferry::testing::pull_request(one), "pull " + a.msg_id);
         if (!p) return;
         if (p->code == code::SUCCESS) {
           found = true;

@@ -18,7 +18,7 @@
 #include "sim/cluster/workload.h"
 #include "sim/io/history_file.h"
 #include "sim/swarm.h"
-#include "tests/sim/sim_test_util.h"
+#include "tests/support/sim_test_util.h"
 
 namespace ferry::sim::cluster {
 namespace {

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/net/network.h"
-#include "tests/sim/sim_test_util.h"
+#include "tests/support/sim_test_util.h"
 #include "tests/support/co_assert.h"
 
 namespace ferry::sim::testing {

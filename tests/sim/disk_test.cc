@@ -2,7 +2,7 @@
 // the namespace and views, the write counter and the path list.
 #include <gtest/gtest.h>
 
-#include "tests/sim/sim_test_util.h"
+#include "tests/support/sim_test_util.h"
 #include "tests/support/co_assert.h"
 
 namespace ferry::sim::testing {

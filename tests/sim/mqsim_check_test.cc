@@ -10,13 +10,13 @@
 #include <sstream>
 #include <string>
 
-#include <stdlib.h>  // mkdtemp
 
 #include "sim/cluster/cluster.h"
 #include "sim/cluster/workload.h"
 #include "sim/history/history_codec.h"
 #include "sim/io/history_file.h"
-#include "tests/sim/sim_test_util.h"
+#include "tests/support/sim_test_util.h"
+#include "tests/support/temp_dir.h"
 
 namespace ferry::sim::cluster {
 namespace {
@@ -26,15 +26,12 @@ struct Ran {
   std::string output;
 };
 
-// A fresh folder for this run's files (other builds may run this test at the same time).
+// A fresh folder for this run's files (other builds may run this test at the same time), with a
+// trailing '/'; removed when the binary exits.
 const std::string& scratch_dir() {
-  static const std::string dir = [] {
-    std::string pattern = ::testing::TempDir() + "mqsim_check_test_XXXXXX";
-    const char* made = ::mkdtemp(pattern.data());
-    if (made == nullptr) std::abort();
-    return std::string(made) + "/";
-  }();
-  return dir;
+  static const ferry::testing::TempDir dir("mqsim_check_test", ::testing::TempDir());
+  static const std::string with_slash = dir.path() + "/";
+  return with_slash;
 }
 
 Ran mqsim(const std::string& args) {

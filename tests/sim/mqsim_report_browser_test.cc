@@ -21,9 +21,9 @@
 #include <sstream>
 #include <string>
 
-#include <stdlib.h>  // mkdtemp
 
 #include "tests/sim/png_pixels.h"
+#include "tests/support/temp_dir.h"
 
 namespace ferry {
 namespace {
@@ -40,16 +40,13 @@ int shell(const std::string& command) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-// A fresh folder for this run's files, inside the build folder (REPORT_TEST_PARENT).
-const std::string& scratch_dir() {
-  static const std::string dir = [] {
-    std::string pattern = std::string(REPORT_TEST_PARENT) + "/mqsim_report_test_XXXXXX";
-    const char* made = ::mkdtemp(pattern.data());
-    if (made == nullptr) std::abort();
-    return std::string(made);
-  }();
+// A fresh folder for this run's files, inside the build folder (REPORT_TEST_PARENT); removed when
+// the binary exits unless a test kept it.
+ferry::testing::TempDir& scratch() {
+  static ferry::testing::TempDir dir("mqsim_report_test", REPORT_TEST_PARENT);
   return dir;
 }
+const std::string& scratch_dir() { return scratch().path(); }
 
 std::string chromium_path() {
   std::FILE* p = ::popen("command -v chromium 2>/dev/null", "r");
@@ -84,10 +81,8 @@ class ReportInBrowser : public ::testing::Test {
   void TearDown() override {
     if (HasFailure()) {
       std::fprintf(stderr, "kept for inspection: %s\n", scratch_dir().c_str());
-      return;
+      scratch().keep();
     }
-    std::error_code ec;
-    std::filesystem::remove_all(scratch_dir(), ec);
   }
 
   // Chromium on the page, headless, with `what` (--dump-dom or --screenshot=...); its own output

@@ -2,7 +2,7 @@
 // what a crash does to connections and listeners.
 #include <gtest/gtest.h>
 
-#include "tests/sim/sim_test_util.h"
+#include "tests/support/sim_test_util.h"
 
 namespace ferry::sim::testing {
 namespace {

@@ -13,7 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "tests/sim/sim_test_util.h"
+#include "tests/support/sim_test_util.h"
 #include "tests/support/sim_trace_log.h"
 
 namespace ferry::sim::testing {

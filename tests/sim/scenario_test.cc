@@ -28,7 +28,7 @@
 #include "sim/scenario/scenario_parser.h"
 #include "sim/scenario/scenario_writer.h"
 #include "sim/swarm.h"
-#include "tests/sim/sim_test_util.h"
+#include "tests/support/sim_test_util.h"
 #include "tests/support/sim_trace_log.h"
 
 namespace ferry::sim::scenario {

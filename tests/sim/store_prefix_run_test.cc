@@ -21,7 +21,7 @@
 #include "sim/scenario/scenario_writer.h"
 #include "sim/scenario/store_observer.h"
 #include "sim/scenario/watch.h"
-#include "tests/sim/sim_test_util.h"
+#include "tests/support/sim_test_util.h"
 
 namespace ferry::sim::scenario {
 namespace {

@@ -5,7 +5,7 @@
 #include <set>
 
 #include "sim/swarm.h"
-#include "tests/sim/sim_test_util.h"
+#include "tests/support/sim_test_util.h"
 #include "tests/support/co_assert.h"
 
 namespace ferry::sim::testing {

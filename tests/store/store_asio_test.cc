@@ -10,6 +10,7 @@
 
 #include "runtime/asio/asio_runtime.h"
 #include "tests/store/store_fixture.h"
+#include "tests/support/temp_dir.h"
 
 namespace ferry::store {
 namespace {
@@ -24,19 +25,15 @@ Task<void> sleep_task(Runtime* rt, Duration d) { co_await rt->sleep(d); }
 class StoreAsioTest : public ::testing::Test {
  protected:
   StoreAsioTest() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "ferry-store-asio-XXXXXX").string();
-    dir_ = ::mkdtemp(pattern.data()) ? pattern : std::string();
     config_ = testing::small_config();
     config_.commit_log_file_size_bytes = 64 * 1024;
     config_.message_size_max_bytes = 16 * 1024;
     config_.consume_queue_units_per_file = 64;
     config_.index_geometry = IndexGeometry{64, 256};
   }
-  ~StoreAsioTest() override {
+  ~StoreAsioTest() override {  // the store and the runtime go before the directory
     store_.reset();
     rt_.reset();
-    std::error_code ignored;
-    std::filesystem::remove_all(dir_, ignored);
   }
 
   // A new runtime (a new process, as far as the files are concerned) and an opened store.
@@ -45,7 +42,7 @@ class StoreAsioTest : public ::testing::Test {
     rt_.reset();
     AsioRuntime::Options options;
     options.node_name = "store-asio";
-    options.data_root = dir_ + "/data";
+    options.data_root = dir_ / "data";
     options.offload_threads = 1;
     rt_ = std::make_unique<AsioRuntime>(options);
     store_ = std::make_unique<MessageStore>(*rt_, config_);
@@ -79,7 +76,7 @@ class StoreAsioTest : public ::testing::Test {
     return out;
   }
 
-  std::string dir_;
+  ferry::testing::TempDir dir_{"store-asio"};
   StoreConfig config_;
   std::unique_ptr<AsioRuntime> rt_;
   std::unique_ptr<MessageStore> store_;
@@ -155,7 +152,7 @@ TEST_F(StoreAsioTest, NextCommitLogFileIsPreallocated) {
   ASSERT_EQ(put(0).status, PutStatus::ok);
   rt_->block_on(sleep_task(rt_.get(), std::chrono::milliseconds(50)));
   EXPECT_TRUE(store_->commit_log().files().next_ready());
-  const std::string next = dir_ + "/data/store/commitlog/00000000000000065536";
+  const std::string next = dir_ / "data/store/commitlog/00000000000000065536";
   ASSERT_TRUE(std::filesystem::exists(next));
   EXPECT_EQ(std::filesystem::file_size(next), 64u * 1024u);
   // Rolling over onto it keeps the order.

@@ -1,6 +1,5 @@
 #include "tools/bench/hostile_probe.h"
 
-#include "tools/bench/hostile_requests.h"
 #include "tools/bench/latency_histogram.h"
 
 namespace ferry::bench {
@@ -28,7 +27,7 @@ void HostileProbe::run() {
       std::lock_guard lock(mu_);
       in_flight_since_ = sent;
     }
-    auto reply = conn.call(send_request(topic_, "p", ""), timeout_);
+    auto reply = conn.call(hostile_send(topic_, "p", ""), timeout_);
     const ProbeSample s{sent, WireClock::now(), reply.ok() && reply->command.code == 0};
     if (!reply.ok()) conn.close();  // a late reply must not be taken for the next request's
     std::lock_guard lock(mu_);

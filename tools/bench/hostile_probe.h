@@ -15,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-#include "tools/bench/wire_conn.h"
+#include "tools/bench/hostile_setup.h"
 
 namespace ferry::bench {
 

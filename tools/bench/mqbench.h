@@ -1,7 +1,7 @@
 // mqbench: throughput and latency of a running Ferry (or RocketMQ) cluster through Ferry's client
 // library. `mqbench produce`, `mqbench consume` and `mqbench e2e` (both at once), each in its own
 // file, and `mqbench hostile`
-// (raw frames, tools/bench/wire_conn.h); docs/benchmarks.md
+// (raw frames, tests/support/wire_conn.h); docs/benchmarks.md
 // describes what each number means.
 #pragma once
 

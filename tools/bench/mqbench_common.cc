@@ -23,13 +23,6 @@ namespace ferry::bench {
 
 namespace {
 
-std::string make_temp_dir() {
-  const char* tmp = std::getenv("TMPDIR");
-  std::string templ = fmt::format("{}/ferry-mqbench-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-  if (::mkdtemp(templ.data()) == nullptr) throw std::runtime_error("mqbench: cannot create a temporary directory");
-  return templ;
-}
-
 void put_be(std::vector<std::uint8_t>& b, std::size_t at, std::uint64_t v, int bytes) {
   for (int i = 0; i < bytes; ++i) b[at + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(v >> (8 * (bytes - 1 - i)));
 }
@@ -73,21 +66,16 @@ int usage_error(std::string_view sub, std::string_view message) {
 
 BenchRuntime::BenchRuntime(std::size_t offload_threads, TlsOptions tls) {
   if (std::getenv("FERRY_LOG") == nullptr) set_default_log_level(spdlog::level::warn);
-  data_root_ = make_temp_dir();
   AsioRuntime::Options opts;
   opts.node_name = "mqbench";
-  opts.data_root = data_root_;
+  opts.data_root = data_root_.path();
   opts.offload_threads = std::max<std::size_t>(1, offload_threads);
   opts.sync_namespace = false;
   opts.tls = std::move(tls);
   rt_ = std::make_unique<AsioRuntime>(opts);
 }
 
-BenchRuntime::~BenchRuntime() {
-  rt_.reset();
-  std::error_code ec;
-  std::filesystem::remove_all(data_root_, ec);
-}
+BenchRuntime::~BenchRuntime() { rt_.reset(); }  // the runtime goes before its data root
 
 client::ClientConfig BenchRuntime::client_config(const std::vector<std::string>& namesrv, int index) const {
   client::ClientConfig cfg;

@@ -32,6 +32,7 @@
 #include "runtime/task.h"
 #include "runtime/wake_signal.h"
 #include "tools/bench/latency_histogram.h"
+#include "tests/support/temp_dir.h"
 
 namespace ferry::bench {
 
@@ -56,7 +57,7 @@ class BenchRuntime {
   void set_credentials(remoting::acl::Credentials c) { credentials_ = std::move(c); }
 
  private:
-  std::string data_root_;
+  testing::TempDir data_root_{"mqbench"};  // tests/support/temp_dir.h
   std::unique_ptr<AsioRuntime> rt_;
   remoting::acl::Credentials credentials_;
 };

@@ -34,9 +34,11 @@
 #include "common/record_format.h"
 #include "remoting/response_code.h"
 #include "tools/bench/hostile_probe.h"
-#include "tools/bench/hostile_requests.h"
+#include "tools/bench/hostile_setup.h"
 #include "tools/bench/mqbench.h"
 #include "tools/bench/mqbench_common.h"
+#include "tests/support/proc_status.h"
+#include "tests/support/requests.h"
 
 namespace ferry::bench {
 
@@ -84,7 +86,7 @@ std::string outcome_text(const Result<WireReply>& r, WireClock::time_point t0) {
   if (const std::string* next = r->command.ext_fields.find("nextBeginOffset")) {
     extra = fmt::format(", nextBeginOffset {}", *next);
   }
-  return fmt::format("reply {} after {:.2f} ms, {} body bytes{}{}", code_text(r->command.code), ms_since(t0),
+  return fmt::format("reply {} after {:.2f} ms, {} body bytes{}{}", testing::code_text(r->command.code), ms_since(t0),
                      r->body_bytes, extra, r->command.remark ? ": " + shorten(*r->command.remark) : "");
 }
 
@@ -93,15 +95,10 @@ std::string stats_text(const ProbeStats& s) {
                      s.failed > 0 ? fmt::format(" ({} failed)", s.failed) : "");
 }
 
-// RssAnon of `pid` in KiB, or nullopt.
+// RssAnon of `pid` in KiB, or nullopt (tests/support/proc_status.h).
 std::optional<std::int64_t> rss_anon_kib(std::int64_t pid) {
-  if (pid <= 0) return std::nullopt;
-  std::ifstream in(fmt::format("/proc/{}/status", pid));
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("RssAnon:", 0) == 0) return std::stoll(line.substr(8));
-  }
-  return std::nullopt;
+  if (pid <= 0 || pid > INT32_MAX) return std::nullopt;
+  return testing::rss_anon_kib(static_cast<pid_t>(pid));
 }
 
 // The pid of the only process named mqbroker, or 0 (none, or several).
@@ -210,13 +207,13 @@ class HostileRun {
       props += fmt::format("k{:x}\x01v", keys++);
     }
     run_case(fmt::format("(a) properties, {} keys", keys), [&](WireClock::time_point t0) {
-      return call_once(send_request("HostileProbe", "x", props), t0);
+      return call_once(hostile_send("HostileProbe", "x", props), t0);
     });
   }
 
   void case_filter_scan() {
     run_case(fmt::format("(b) filter scan, {} msgs", o_.messages), [&](WireClock::time_point t0) {
-      return call_once(pull_request("HostileScan", 0, o_.pull_max, "nomatch"), t0);
+      return call_once(hostile_pull("HostileScan", 0, o_.pull_max, "nomatch"), t0);
     });
   }
 
@@ -227,10 +224,10 @@ class HostileRun {
                                       record::kPreparedTransactionOffsetBytes + record::kBodyLengthBytes;
     static_assert(kBodyPos == 88, "RocketMQ's record puts the body at byte 88 with IPv4 hosts");
     run_case("(c) view inside a record", [&](WireClock::time_point t0) {
-      return call_once(view_request(crafted_record_ + kBodyPos), t0);
+      return call_once(testing::view_request(crafted_record_ + kBodyPos), t0);
     });
     run_case("(c) view at offset 2^62", [&](WireClock::time_point t0) {
-      return call_once(view_request(std::int64_t{1} << 62), t0);
+      return call_once(testing::view_request(std::int64_t{1} << 62), t0);
     });
   }
 
@@ -248,7 +245,7 @@ class HostileRun {
       std::string how = "all written";
       const auto stall_limit = std::chrono::seconds(2);
       while (written < o_.slow_pulls) {
-        auto done = conn.send_without_blocking(pull_request("HostileBig", 0, 32, "*"), WireClock::now() + stall_limit);
+        auto done = conn.send_without_blocking(hostile_pull("HostileBig", 0, 32, "*"), WireClock::now() + stall_limit);
         if (!done.ok()) {
           how = "connection ended: " + done.error().to_string();
           break;

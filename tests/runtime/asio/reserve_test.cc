@@ -12,6 +12,7 @@
 #include <string>
 
 #include "runtime/asio/reserve.h"
+#include "tests/support/temp_dir.h"
 
 namespace ferry::asio_rt {
 namespace {
@@ -19,15 +20,11 @@ namespace {
 class ReserveTest : public ::testing::TestWithParam<ReserveMethod> {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("ferry-reserve-" + std::to_string(::getpid()) + "-" + std::to_string(static_cast<int>(GetParam())));
-    std::filesystem::create_directories(dir_);
     fd_ = ::open((dir_ / "f").c_str(), O_RDWR | O_CREAT | O_TRUNC, 0644);
     ASSERT_GE(fd_, 0);
   }
   void TearDown() override {
     if (fd_ >= 0) ::close(fd_);
-    std::filesystem::remove_all(dir_);
   }
   struct stat stat_now() {
     struct stat st {};
@@ -35,7 +32,7 @@ class ReserveTest : public ::testing::TestWithParam<ReserveMethod> {
     return st;
   }
 
-  std::filesystem::path dir_;
+  ferry::testing::TempDir dir_{"reserve"};  // one per test and parameter
   int fd_ = -1;
 };
 

@@ -3,18 +3,22 @@
 // Certificates: a self-signed one made with the openssl command in the test's temp directory.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "runtime/asio/asio_runtime.h"
-#include "tests/daemons/daemon_process.h"
+#include "tests/support/temp_dir.h"
 
-namespace ferry::daemons_test {
+namespace ferry {
 namespace {
 
 using namespace std::chrono_literals;
+using testing::TempDir;
 
 // What the server saw: how each connection ended (appended on the server's loop thread, read by
 // the test after that thread has been joined).
@@ -129,11 +133,14 @@ Task<EchoOutcome> echo_round_trip(Runtime* rt, Endpoint server, std::size_t size
 class TlsConnectionTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    const std::string script = "set -e; cd '" + dir_.path() +
-                               "'\nopenssl req -x509 -newkey rsa:2048 -nodes -keyout key.pem -out cert.pem -days 2 "
-                               "-subj /CN=127.0.0.1\n";
-    const RunResult made = run_to_exit("/bin/sh", {"-c", script}, dir_ / "openssl.out", 60s);
-    ASSERT_EQ(made.status, 0) << made.output;
+    const std::string script = "cd '" + dir_.path() +
+                               "' && timeout 60 openssl req -x509 -newkey rsa:2048 -nodes -keyout key.pem -out cert.pem "
+                               "-days 2 -subj /CN=127.0.0.1 > openssl.out 2>&1";
+    const int status = std::system(script.c_str());
+    std::ifstream out(dir_ / "openssl.out");
+    std::stringstream text;
+    text << out.rdbuf();
+    ASSERT_EQ(status, 0) << text.str();
   }
 
   TlsOptions server(TlsServerMode mode) const {
@@ -281,4 +288,4 @@ TEST_F(TlsConnectionTest, ACloseWhileAReadWaitsCompletesItWithClosed) {
 }
 
 }  // namespace
-}  // namespace ferry::daemons_test
+}  // namespace ferry

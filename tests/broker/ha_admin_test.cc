@@ -20,7 +20,7 @@
 #include "remoting/request_code.h"
 #include "sim/cluster/cluster.h"
 #include "sim/cluster/workload.h"
-#include "tests/sim/sim_test_util.h"
+#include "tests/support/sim_test_util.h"
 #include "tests/support/sim_trace_log.h"
 #include "tests/support/swarm_env.h"
 

@@ -4,7 +4,7 @@
 
 #include "client_api/blocking_producer.h"
 #include "client_api/loop_call.h"
-#include "tests/client/client_fixture.h"
+#include "tests/support/client_fixture.h"
 
 namespace ferry::client::testing {
 namespace {

@@ -1,5 +1,6 @@
-// The TLS keys (daemon/tls_keys.h) and the server's choice by first byte
-// (runtime/asio/tls_options.h), without sockets or certificates that load.
+// RocketMQ's tls.* keys onto the Asio runtime's TlsOptions (daemon/tls_keys.h), without sockets
+// or certificates that load. The options' own checks and the server's choice by first byte are
+// tests/runtime/asio/tls_options_test.cc.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -31,20 +32,6 @@ Parsed parse(const std::string& text) {
     p.warnings = applied->warnings;
   }
   return p;
-}
-
-TEST(TlsAdmissionTest, TheFirstByteDecidesPerMode) {
-  constexpr std::uint8_t kHello = kTlsHandshakeRecordType;
-  constexpr std::uint8_t kFrame = 0x00;  // a RocketMQ frame: the length's high byte
-  EXPECT_EQ(admit_connection(TlsServerMode::disabled, kHello), TlsAdmission::refuse_tls);
-  EXPECT_EQ(admit_connection(TlsServerMode::disabled, kFrame), TlsAdmission::plain);
-  EXPECT_EQ(admit_connection(TlsServerMode::permissive, kHello), TlsAdmission::tls);
-  EXPECT_EQ(admit_connection(TlsServerMode::permissive, kFrame), TlsAdmission::plain);
-  EXPECT_EQ(admit_connection(TlsServerMode::enforcing, kHello), TlsAdmission::tls);
-  EXPECT_EQ(admit_connection(TlsServerMode::enforcing, kFrame), TlsAdmission::refuse_plain);
-  // Any byte other than the handshake record type is plain, e.g. a TLS alert (0x15) or "G" of HTTP.
-  EXPECT_EQ(admit_connection(TlsServerMode::enforcing, 0x15), TlsAdmission::refuse_plain);
-  EXPECT_EQ(admit_connection(TlsServerMode::permissive, 'G'), TlsAdmission::plain);
 }
 
 TEST(TlsKeysTest, RocketMqKeyNamesMapOntoTheOptions) {
@@ -112,38 +99,6 @@ TEST(TlsKeysTest, AuthClientIsAcceptedWithAWarning) {
   ASSERT_TRUE(p.status.ok()) << p.status.error().detail;
   ASSERT_EQ(p.warnings.size(), 1u);
   EXPECT_NE(p.warnings[0].find("tls.server.authClient"), std::string::npos) << p.warnings[0];
-}
-
-TEST(TlsOptionsCheckTest, ServingTlsNeedsACertificateAndAKey) {
-  TlsOptions tls;
-  tls.server.mode = TlsServerMode::permissive;
-  Status s = check_tls_options(tls);
-  ASSERT_FALSE(s.ok());
-  EXPECT_EQ(s.error().detail,
-            "tls.server.certPath is required when tls.server.mode is permissive (Ferry has no built-in test certificate)");
-  tls.server.cert_path = "/no/such/dir/server.pem";
-  tls.server.key_path = "/no/such/dir/server.key";
-  s = check_tls_options(tls);
-  ASSERT_FALSE(s.ok());
-  EXPECT_EQ(s.error().detail,
-            "tls.server.certPath: cannot read certificate chain '/no/such/dir/server.pem': No such file or directory");
-}
-
-TEST(TlsOptionsCheckTest, ClientFilesAreCheckedOnlyWhenTlsIsEnabled) {
-  TlsOptions tls;
-  tls.client.auth_server = true;
-  tls.client.trust_cert_path = "/no/such/ca.pem";
-  EXPECT_TRUE(check_tls_options(tls).ok());  // tls.enable is false: nothing is loaded
-  tls.client.enable = true;
-  Status s = check_tls_options(tls);
-  ASSERT_FALSE(s.ok());
-  EXPECT_EQ(s.error().detail,
-            "tls.client.trustCertPath: cannot read trusted certificates '/no/such/ca.pem': No such file or directory");
-  tls.client.trust_cert_path.clear();
-  tls.client.cert_path = "/no/such/client.pem";
-  s = check_tls_options(tls);
-  ASSERT_FALSE(s.ok());
-  EXPECT_EQ(s.error().detail, "tls.client.keyPath is required together with tls.client.certPath");
 }
 
 TEST(TlsKeysTest, FinishTlsNamesAMissingConfigFile) {

@@ -5,7 +5,7 @@
 
 #include "client_api/blocking_lite_pull_consumer.h"
 #include "client_api/blocking_push_consumer.h"
-#include "tests/client/consumer_fixture.h"
+#include "tests/support/client_consumer_fixture.h"
 
 namespace ferry::client::testing {
 namespace {

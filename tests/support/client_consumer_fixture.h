@@ -25,7 +25,7 @@
 #include "remoting/header/consumer_offset_header.h"
 #include "remoting/request_code.h"
 #include "remoting/response_code.h"
-#include "tests/client/client_fixture.h"
+#include "tests/support/client_fixture.h"
 
 namespace ferry::client::testing {
 

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "runtime/asio/asio_runtime.h"
+#include "tests/support/temp_dir.h"
 
 namespace ferry {
 namespace {
@@ -26,22 +27,14 @@ using namespace std::chrono_literals;
 class AsioRuntimeTest : public ::testing::Test {
  protected:
   AsioRuntimeTest() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "ferry-asio-rt-XXXXXX").string();
-    dir_ = ::mkdtemp(pattern.data()) ? pattern : std::string();
     AsioRuntime::Options options;
     options.node_name = "asio-unit";
-    options.data_root = dir_ + "/data";
+    options.data_root = dir_ / "data";
     options.offload_threads = 2;
     rt_ = std::make_unique<AsioRuntime>(options);
   }
-  ~AsioRuntimeTest() override {
-    rt_.reset();
-    std::error_code ignored;
-    std::filesystem::remove_all(dir_, ignored);
-  }
-
-  std::string dir_;
-  std::unique_ptr<AsioRuntime> rt_;
+  testing::TempDir dir_{"asio-rt"};
+  std::unique_ptr<AsioRuntime> rt_;  // declared after dir_: gone before the directory is removed
 };
 
 Task<int> add_later(Runtime* rt, int a, int b) {
@@ -65,8 +58,8 @@ TEST_F(AsioRuntimeTest, DataRootIsCreatedAndPathsAreRelativeToIt) {
   ASSERT_TRUE(f.ok()) << f.error().to_string();
   const std::string text = "on disk";
   ASSERT_TRUE((*f)->pwrite(0, Bytes(reinterpret_cast<const std::uint8_t*>(text.data()), text.size())).ok());
-  EXPECT_TRUE(std::filesystem::exists(dir_ + "/data/hello.txt"));
-  EXPECT_EQ(std::filesystem::file_size(dir_ + "/data/hello.txt"), text.size());
+  EXPECT_TRUE(std::filesystem::exists(dir_ / "data/hello.txt"));
+  EXPECT_EQ(std::filesystem::file_size(dir_ / "data/hello.txt"), text.size());
 }
 
 TEST_F(AsioRuntimeTest, PostFromAnotherThreadRunsOnTheLoop) {
