@@ -118,7 +118,7 @@ void StoreObserver::follow(std::size_t broker, NodeLog& log) {
 
 void StoreObserver::judge_restart(MonoTime now, std::size_t broker, NodeLog& log, std::uint64_t life) {
   const std::string& node = cluster_.broker_label(broker);
-  store::MessageStore& st = cluster_.broker(broker)->store();
+  const store::MessageStore& st = cluster_.broker(broker)->store();
   const SimDisk& disk = cluster_.world().node(cluster_.broker_node(broker)).disk();
   FERRY_ASSERT(life > log.life, "{} went from life {} back to {}", node, log.life, life);
   const bool first_life = log.life == 0;
@@ -158,7 +158,7 @@ void StoreObserver::judge_restart(MonoTime now, std::size_t broker, NodeLog& log
 }
 
 std::size_t StoreObserver::compare_prefix(std::size_t broker, const NodeLog& log, sim::StoreRestartRecord& r) const {
-  store::MessageStore& st = cluster_.broker(broker)->store();
+  const store::MessageStore& st = cluster_.broker(broker)->store();
   const store::CommitLog& cl = st.commit_log();
   const SimDisk& disk = cluster_.world().node(cluster_.broker_node(broker)).disk();
   const auto size_max = static_cast<std::size_t>(st.config().message_size_max_bytes);

@@ -26,22 +26,22 @@
 #include <memory>
 #include <string>
 
+#include "broker/admin_stats_processor.h"
 #include "broker/broker_config.h"
+#include "broker/broker_config_processor.h"
 #include "broker/broker_stats.h"
 #include "broker/client_admin_processor.h"
 #include "broker/client_calls.h"
 #include "broker/consumer_offset_manager.h"
 #include "broker/consumer_offset_processor.h"
 #include "broker/consumer_services.h"
-#include "broker/admin_stats_processor.h"
-#include "broker/broker_config_processor.h"
+#include "broker/ha_status_processor.h"
 #include "broker/metadata_export_processor.h"
 #include "broker/name_server_registrar.h"
 #include "broker/pull_hold_service.h"
 #include "broker/pull_processor.h"
 #include "broker/query_message_processor.h"
 #include "broker/queue_offset_processor.h"
-#include "broker/ha_status_processor.h"
 #include "broker/runtime_info_processor.h"
 #include "broker/send_processor.h"
 #include "broker/slave_sync.h"
@@ -55,6 +55,10 @@
 #include "store/ha/ha_master.h"
 #include "store/ha/ha_slave.h"
 #include "store/message_store.h"
+
+namespace ferry::testing {
+class BrokerInspector;
+}  // namespace ferry::testing
 
 namespace ferry::broker {
 
@@ -108,26 +112,21 @@ class Broker {
   // Where UPDATE_BROKER_CONFIG (25) saves what it changed (the daemon's broker.conf writer);
   // unset, changes live in memory only. Set before start().
   void set_config_persister(BrokerConfigProcessor::Persister p) { config_admin_.set_persister(std::move(p)); }
-  store::MessageStore& store() { return store_; }
-  // Replication: the HA port's server (every broker runs it, as RocketMQ does, so that a promoted
-  // slave serves slaves at once) and a slave's link to its master.
-  store::ha::HaMaster& ha_master() { return ha_master_; }
-  store::ha::HaSlave& ha_slave() { return ha_slave_; }
-  TopicConfigManager& topics() { return topics_; }
-  ConsumerOffsetManager& offsets() { return offsets_; }
-  PullHoldService& hold() { return hold_; }
-  NameServerRegistrar& registrar() { return registrar_; }
-  ConsumerServices& consumer_services() { return consumer_services_; }
-  // A slave's copy of its master's metadata; enabled at start on a slave (set_enabled for a
-  // change of role at run time).
-  SlaveSync& slave_sync() { return slave_sync_; }
+  // Read-only views for other components (the simulator's observers, a cluster harness waiting
+  // for registration) and for tests: the store, the committed consumer offsets, the NameServer
+  // registrar. The rest of a broker's inside is reached by tests through one inspector
+  // (tests/support/broker_inspector.h), not through this class.
+  const store::MessageStore& store() const { return store_; }
+  const ConsumerOffsetManager& offsets() const { return offsets_; }
+  const NameServerRegistrar& registrar() const { return registrar_; }
+  // What the broker counts (RocketMQ's BrokerStatsManager; served by GET_BROKER_RUNTIME_INFO).
   const BrokerStats& stats() const { return stats_; }
-  remoting::RpcServer& server() { return server_; }
-  // The VIP server (listening only with vip_channel_enable) and its "ip:port".
-  remoting::RpcServer& vip_server() { return vip_server_; }
+  // The VIP server's "ip:port" (listening only with vip_channel_enable).
   std::string vip_address() const;
 
  private:
+  friend class ::ferry::testing::BrokerInspector;
+
   static BrokerConfig resolve(Runtime& rt, BrokerConfig config);
   // start(): the role a promotion kept (ha_role.h) replaces the configured one.
   Status apply_role_override();

@@ -51,10 +51,15 @@ class ConsumerServices {
 
   const SubscriptionLookup& subscriptions() const { return subscriptions_; }
   SubscriptionGroupManager& groups() { return groups_; }
+  const SubscriptionGroupManager& groups() const { return groups_; }
   ConsumerManager& consumers() { return consumers_; }
+  const ConsumerManager& consumers() const { return consumers_; }
   ProducerManager& producers() { return producers_; }
+  const ProducerManager& producers() const { return producers_; }
   ScheduleMessageService& schedule() { return schedule_; }
+  const ScheduleMessageService& schedule() const { return schedule_; }
   RebalanceLockManager& locks() { return locks_; }
+  const RebalanceLockManager& locks() const { return locks_; }
   SubscriptionGroupAdminProcessor& group_admin() { return group_admin_; }
   ClientNotifier& notifier() { return notifier_; }
 

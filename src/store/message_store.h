@@ -238,6 +238,7 @@ class MessageStore {
 
   const StoreConfig& config() const { return config_; }
   CommitLog& commit_log() { return log_; }
+  const CommitLog& commit_log() const { return log_; }
   IndexService& index() { return index_; }
   FlushService& flusher() { return flush_; }
   // Every topic that has a ConsumeQueue here, with its highest queue id + 1 (a promoted slave

@@ -16,6 +16,9 @@
 #include "remoting/frame_decoder.h"
 #include "tests/broker/broker_fixture.h"
 #include "tests/remoting/vectors.h"
+#include "tests/support/broker_inspector.h"
+
+using ferry::testing::BrokerInspector;
 
 namespace ferry::broker::testing {
 namespace {
@@ -148,7 +151,7 @@ TEST_F(AliOnsRequests, TheRecordedSessionGetsRepliesAliOnsCanRead) {
   // for next: the broker registers it with the NameServers at once, not at the next period.
   const std::size_t registrations_before = names_->registrations.size();
   ASSERT_EQ(replay(2).reply.code, code::SUCCESS);
-  ASSERT_NE(broker().topics().find("%RETRY%GID_NODE_SMOKE"), nullptr);
+  ASSERT_NE(BrokerInspector(broker()).topics().find("%RETRY%GID_NODE_SMOKE"), nullptr);
   run_for(3s);
   bool registered = false;
   for (std::size_t i = registrations_before; i < names_->registrations.size(); ++i) {
@@ -220,7 +223,7 @@ TEST_F(AliOnsRequests, TheRecordedSessionGetsRepliesAliOnsCanRead) {
 
   EXPECT_EQ(replay(43).reply.code, code::SUCCESS);
   EXPECT_EQ(replay(57).reply.code, code::SUCCESS);
-  EXPECT_EQ(broker().consumer_services().consumers().registrations(), 0u) << "the consumer did not unregister";
+  EXPECT_EQ(BrokerInspector(broker()).consumer_services().consumers().registrations(), 0u) << "the consumer did not unregister";
 }
 
 }  // namespace

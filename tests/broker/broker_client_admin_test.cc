@@ -7,6 +7,9 @@
 #include "remoting/body/offset_tables.h"
 #include "remoting/header/client_admin_header.h"
 #include "tests/broker/consumer_fixture.h"
+#include "tests/support/broker_inspector.h"
+
+using ferry::testing::BrokerInspector;
 
 namespace ferry::broker::testing {
 namespace {
@@ -124,7 +127,7 @@ TEST_F(ClientAdminBrokerTest, AsksEveryMemberOverTheServerItConnectedTo) {
   silent.ext_fields = remoting::GetConsumerRunningInfoRequestHeader{"CG", "10.0.0.1@slow", false}.to_fields();
   r = call(std::move(silent), 30s);
   EXPECT_EQ(r.reply.code, code::CONSUME_MSG_TIMEOUT) << r.remark();
-  EXPECT_EQ(broker().server().pending_calls(), 0u);
+  EXPECT_EQ(BrokerInspector(broker()).server().pending_calls(), 0u);
 }
 
 }  // namespace

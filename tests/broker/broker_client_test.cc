@@ -3,6 +3,9 @@
 // 120 s of silence, subscription groups (auto-create, consumeEnable, admin codes, persistence),
 // and bad input.
 #include "tests/broker/consumer_fixture.h"
+#include "tests/support/broker_inspector.h"
+
+using ferry::testing::BrokerInspector;
 
 namespace ferry::broker::testing {
 namespace {
@@ -26,8 +29,8 @@ TEST_F(ConsumerTest, HeartbeatRegistersGroupAndAPullWithoutTheSubscriptionFlagTh
   Call hb = heartbeat(a, "CG", "T", "TagA");
   ASSERT_EQ(hb.reply.code, code::SUCCESS) << hb.remark();
   // The subscription group and the retry topic exist now.
-  ASSERT_NE(broker().consumer_services().groups().find("CG"), nullptr);
-  const TopicConfig* retry = broker().topics().find("%RETRY%CG");
+  ASSERT_NE(BrokerInspector(broker()).consumer_services().groups().find("CG"), nullptr);
+  const TopicConfig* retry = BrokerInspector(broker()).topics().find("%RETRY%CG");
   ASSERT_NE(retry, nullptr);
   EXPECT_EQ(retry->read_queue_nums, 1);
   EXPECT_EQ(retry->write_queue_nums, 1);
@@ -118,14 +121,14 @@ TEST_F(ConsumerTest, NotifiesTheGroupWhenAMemberJoinsLeavesDisconnectsOrGoesSile
   }
   EXPECT_EQ(consumer_list("CG"), (std::vector<std::string>{"10.0.0.1@1"}));
   EXPECT_EQ(a.log->notified_groups.size(), a0 + 6);
-  EXPECT_EQ(broker().consumer_services().consumers().registrations(), 1u);
+  EXPECT_EQ(BrokerInspector(broker()).consumer_services().consumers().registrations(), 1u);
 }
 
 TEST_F(ConsumerTest, SubscriptionGroupsAreAutoCreatedAdministeredAndPersisted) {
   boot();
   TestClient& a = add_client("10.0.0.1@1");
   ASSERT_EQ(heartbeat(a, "CG").reply.code, code::SUCCESS);
-  const SubscriptionGroupConfig* g = broker().consumer_services().groups().find("CG");
+  const SubscriptionGroupConfig* g = BrokerInspector(broker()).consumer_services().groups().find("CG");
   ASSERT_NE(g, nullptr);
   EXPECT_EQ(g->retry_max_times, 16);
   EXPECT_TRUE(g->consume_enable);
@@ -153,7 +156,7 @@ TEST_F(ConsumerTest, SubscriptionGroupsAreAutoCreatedAdministeredAndPersisted) {
 
   // Survives a restart (subscriptionGroup.json).
   graceful_restart();
-  g = broker().consumer_services().groups().find("CG");
+  g = BrokerInspector(broker()).consumer_services().groups().find("CG");
   ASSERT_NE(g, nullptr);
   EXPECT_FALSE(g->consume_enable);
   EXPECT_EQ(g->retry_max_times, 3);
@@ -162,9 +165,9 @@ TEST_F(ConsumerTest, SubscriptionGroupsAreAutoCreatedAdministeredAndPersisted) {
   RemotingCommand del = remoting::make_request(rc::DELETE_SUBSCRIPTIONGROUP, 0);
   del.ext_fields.set("groupName", "CG");
   ASSERT_EQ(call(std::move(del)).reply.code, code::SUCCESS);
-  EXPECT_EQ(broker().consumer_services().groups().find("CG"), nullptr);
+  EXPECT_EQ(BrokerInspector(broker()).consumer_services().groups().find("CG"), nullptr);
   EXPECT_EQ(pull(Pull{}).reply.code, code::SUCCESS);
-  ASSERT_NE(broker().consumer_services().groups().find("CG"), nullptr);
+  ASSERT_NE(BrokerInspector(broker()).consumer_services().groups().find("CG"), nullptr);
 }
 
 TEST_F(ConsumerTest, GroupsThatCannotBeCreatedAreRefused) {

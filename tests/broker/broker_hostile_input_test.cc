@@ -6,6 +6,9 @@
 #include "remoting/header/consumer_offset_header.h"
 #include "remoting/header/topic_admin_header.h"
 #include "tests/broker/broker_fixture.h"
+#include "tests/support/broker_inspector.h"
+
+using ferry::testing::BrokerInspector;
 
 namespace ferry::broker::testing {
 namespace {
@@ -142,13 +145,13 @@ TEST_F(BrokerTest, OffsetCommitsNeedAValidGroupAnExistingTopicAndOneOfItsQueues)
 TEST_F(BrokerTest, TheTopicTableIsBounded) {
   config_.topics_max = 9;
   boot();
-  const std::size_t system_topics = broker().topics().table().size();
+  const std::size_t system_topics = BrokerInspector(broker()).topics().table().size();
   ASSERT_EQ(system_topics, 7u) << "the test leaves room for exactly two topics";
   EXPECT_EQ(send(Msg{.topic = "A"}).reply.code, code::SUCCESS);
   EXPECT_EQ(send(Msg{.topic = "B"}).reply.code, code::SUCCESS);
   Call third = send(Msg{.topic = "C"});
   EXPECT_EQ(third.reply.code, code::TOPIC_NOT_EXIST) << third.remark();
-  EXPECT_EQ(broker().topics().find("C"), nullptr);
+  EXPECT_EQ(BrokerInspector(broker()).topics().find("C"), nullptr);
   EXPECT_EQ(send(Msg{.topic = "A"}).reply.code, code::SUCCESS) << "existing topics go on";
 
   remoting::CreateTopicRequestHeader h = topic_header("D", 1);
@@ -159,7 +162,7 @@ TEST_F(BrokerTest, TheTopicTableIsBounded) {
   h.topic = "A";  // replacing an existing topic needs no room
   create.ext_fields = h.to_fields();
   EXPECT_EQ(call(create).reply.code, code::SUCCESS);
-  EXPECT_EQ(broker().topics().table().size(), 9u);
+  EXPECT_EQ(BrokerInspector(broker()).topics().table().size(), 9u);
 }
 
 // A burst of topic changes is persisted in a couple of writes of topics.json, not one full
@@ -167,16 +170,16 @@ TEST_F(BrokerTest, TheTopicTableIsBounded) {
 TEST_F(BrokerTest, ABurstOfTopicChangesIsPersistedInAFewWrites) {
   boot();
   run_for(std::chrono::seconds(1));
-  const std::uint64_t before = broker().topics().background_writes();
+  const std::uint64_t before = BrokerInspector(broker()).topics().background_writes();
   for (int i = 0; i < 500; ++i) {
     TopicConfig t;
     t.topic_name = fmt::format("Burst{}", i);
     t.read_queue_nums = t.write_queue_nums = 1;
     t.perm = 6;
-    ASSERT_TRUE(broker().topics().put(t).ok());
+    ASSERT_TRUE(BrokerInspector(broker()).put_topic(t).ok());
   }
   run_for(std::chrono::seconds(2));
-  const std::uint64_t writes = broker().topics().background_writes() - before;
+  const std::uint64_t writes = BrokerInspector(broker()).topics().background_writes() - before;
   EXPECT_GE(writes, 1u);
   EXPECT_LE(writes, 2u) << "500 changes";
   auto file = node(broker_).disk().open("config/topics.json", {});

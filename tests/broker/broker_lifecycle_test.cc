@@ -3,10 +3,13 @@
 // metadata backup fallback at start.
 #include <limits>
 
-#include "tests/broker/broker_fixture.h"
 #include "remoting/header/consumer_offset_header.h"
 #include "remoting/header/queue_offset_header.h"
 #include "remoting/header/topic_admin_header.h"
+#include "tests/broker/broker_fixture.h"
+#include "tests/support/broker_inspector.h"
+
+using ferry::testing::BrokerInspector;
 
 namespace ferry::broker::testing {
 namespace {
@@ -78,7 +81,7 @@ TEST_F(BrokerTest, LongPollIsAnsweredWhenAMessageArrives) {
   EXPECT_EQ(body_text(got[0]), "wake up");
   EXPECT_GE(took, std::chrono::seconds(2) - drift_slack(std::chrono::seconds(2)));  // the sender's 2 s
   EXPECT_LT(took, std::chrono::milliseconds(2500)) << "woken by the arrival, not the 5 s check";
-  EXPECT_EQ(broker().hold().parked(), 0u);
+  EXPECT_EQ(BrokerInspector(broker()).hold().parked(), 0u);
   ASSERT_TRUE(cluster().run_until([&] { return sender.done(); }, std::chrono::seconds(10)).ok());
   EXPECT_TRUE(sender.sent());
 }
@@ -204,7 +207,7 @@ TEST_F(BrokerTest, SyncFlushSendSurvivesACrash) {
   ASSERT_EQ(got.size(), 5u);
   for (int i = 0; i < 5; ++i) EXPECT_EQ(body_text(got[i]), "durable-" + std::to_string(i));
   // The auto-created topic survived too (topics.json was persisted at creation).
-  EXPECT_NE(broker().topics().find("T"), nullptr);
+  EXPECT_NE(BrokerInspector(broker()).topics().find("T"), nullptr);
 }
 
 class SlowDiskBrokerTest : public BrokerTest {
@@ -274,8 +277,8 @@ TEST_F(BrokerTest, TopicAdminCreateUpdateDelete) {
   remoting::CreateTopicRequestHeader h = topic_header("Admin", 2);
   RemotingCommand c = create_topic_request(h);
   ASSERT_EQ(call(c).reply.code, code::SUCCESS);
-  ASSERT_NE(broker().topics().find("Admin"), nullptr);
-  EXPECT_EQ(broker().topics().find("Admin")->write_queue_nums, 2);
+  ASSERT_NE(BrokerInspector(broker()).topics().find("Admin"), nullptr);
+  EXPECT_EQ(BrokerInspector(broker()).topics().find("Admin")->write_queue_nums, 2);
   // Read-only: sends refused.
   h.perm = 4;
   c.ext_fields = h.to_fields();
@@ -287,9 +290,9 @@ TEST_F(BrokerTest, TopicAdminCreateUpdateDelete) {
   RemotingCommand d = remoting::make_request(kDeleteTopicInBroker, 0);
   d.ext_fields.set("topic", "Admin");
   ASSERT_EQ(call(d).reply.code, code::SUCCESS);
-  EXPECT_EQ(broker().topics().find("Admin"), nullptr);
+  EXPECT_EQ(BrokerInspector(broker()).topics().find("Admin"), nullptr);
   graceful_restart();
-  EXPECT_EQ(broker().topics().find("Admin"), nullptr);
+  EXPECT_EQ(BrokerInspector(broker()).topics().find("Admin"), nullptr);
 }
 
 TEST_F(BrokerTest, CorruptTopicsFileFallsBackToTheBackup) {
@@ -302,7 +305,7 @@ TEST_F(BrokerTest, CorruptTopicsFileFallsBackToTheBackup) {
                               std::chrono::seconds(5));
   ASSERT_TRUE(torn.ok() && torn.value->ok());
   crash_restart();
-  EXPECT_NE(broker().topics().find("First"), nullptr);
+  EXPECT_NE(BrokerInspector(broker()).topics().find("First"), nullptr);
   // Both files bad: the broker refuses to start and says which file.
   for (const char* p : {"config/topics.json", "config/topics.json.bak"}) {
     auto bad = cluster().run_task(broker_, overwrite(&node(broker_), p, "[]"), std::chrono::seconds(5));

@@ -2,6 +2,9 @@
 // refuses queues another client holds, and grants them once that lock is 60 s old;
 // UNLOCK_BATCH_MQ releases only the caller's locks.
 #include "tests/broker/consumer_fixture.h"
+#include "tests/support/broker_inspector.h"
+
+using ferry::testing::BrokerInspector;
 
 namespace ferry::broker::testing {
 namespace {
@@ -44,7 +47,7 @@ TEST_F(LockTest, GrantedRefusedToAnotherClientExpiredAndUnlocked) {
   run_for(31s);
   EXPECT_EQ(lock("A", {1, 2}), V{});
   EXPECT_EQ(lock("B", {0}), (V{0}));
-  EXPECT_EQ(broker().consumer_services().locks().lock_count(), 3u);
+  EXPECT_EQ(BrokerInspector(broker()).consumer_services().locks().lock_count(), 3u);
 
   // Another group's locks are separate.
   Call other = call(lock_request(rc::LOCK_BATCH_MQ, "OtherGroup", "A", {0}));

@@ -3,6 +3,9 @@
 // level's delay; past maxReconsumeTimes, or with a negative delay level, the copy goes to
 // %DLQ%{group}; a send to a retry topic past the max goes to the DLQ too.
 #include "tests/broker/consumer_fixture.h"
+#include "tests/support/broker_inspector.h"
+
+using ferry::testing::BrokerInspector;
 
 namespace ferry::broker::testing {
 namespace {
@@ -61,7 +64,7 @@ TEST_F(ConsumerTest, SixteenRetriesThenTheDeadLetterQueue) {
     EXPECT_EQ(retried.back().retry_topic(), std::optional<std::string_view>("T"));
     offset = retried.back().physical_offset.value();
   }
-  EXPECT_EQ(broker().topics().find("%DLQ%CG"), nullptr);
+  EXPECT_EQ(BrokerInspector(broker()).topics().find("%DLQ%CG"), nullptr);
   // The 17th failure: reconsumeTimes 16 >= 16 → DLQ, at once (not delayed).
   ASSERT_EQ(call(send_back_request(offset, "CG", 1)).reply.code, code::SUCCESS);
   auto dead = all_of("%DLQ%CG");
@@ -69,7 +72,7 @@ TEST_F(ConsumerTest, SixteenRetriesThenTheDeadLetterQueue) {
   EXPECT_EQ(body_text(dead[0]), "poison");
   EXPECT_EQ(dead[0].reconsume_times, 17);
   EXPECT_EQ(dead[0].origin_message_id(), std::optional<std::string_view>(origin));
-  const TopicConfig* dlq = broker().topics().find("%DLQ%CG");
+  const TopicConfig* dlq = BrokerInspector(broker()).topics().find("%DLQ%CG");
   ASSERT_NE(dlq, nullptr);
   EXPECT_EQ(dlq->perm, 6);
   EXPECT_EQ(dlq->read_queue_nums, 1);

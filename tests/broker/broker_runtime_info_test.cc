@@ -1,10 +1,13 @@
 // GET_BROKER_RUNTIME_INFO (28): BrokerStats' per-second rate windows on their own, and the KVTable
 // a simulated broker returns after sends and pulls (totals, offsets, flush type, rates that fall
 // back to zero once the traffic is older than every window).
-#include "tests/broker/broker_fixture.h"
 #include "broker/broker_stats.h"
 #include "broker/runtime_info_processor.h"
 #include "remoting/body/kv_table.h"
+#include "tests/broker/broker_fixture.h"
+#include "tests/support/broker_inspector.h"
+
+using ferry::testing::BrokerInspector;
 
 namespace ferry::broker::testing {
 namespace {
@@ -121,7 +124,7 @@ TEST_F(RuntimeInfoTest, SaysWhenAndWhyTheStoreRefusesWrites) {
   sim::DiskOptions d = disk.options();
   d.capacity_bytes = disk.used_bytes() * 100 / 95;
   disk.set_options(d);
-  broker().store().refresh_disk();
+  BrokerInspector(broker()).refresh_disk();
 
   Call refused = send(Msg{});
   EXPECT_NE(refused.reply.code, code::SUCCESS) << "a full disk takes no writes";
@@ -147,8 +150,8 @@ TEST_F(RuntimeInfoTest, SaysWhenTheDiskHasNoRoomForTheNextCommitLogFile) {
   const std::uint64_t capacity = d.capacity_bytes;
   d.capacity_bytes = disk.used_bytes() + 512 * 1024;  // another process left half a file free
   disk.set_options(d);
-  ASSERT_NE(broker().store().refresh_disk(), store::DiskPressure::full) << disk.used_bytes() << " bytes used";
-  ASSERT_TRUE(broker().store().commit_log().roll().ok());  // the next send starts the next file
+  ASSERT_NE(BrokerInspector(broker()).refresh_disk(), store::DiskPressure::full) << disk.used_bytes() << " bytes used";
+  ASSERT_TRUE(BrokerInspector(broker()).roll_commit_log().ok());  // the next send starts the next file
 
   Call refused = send(Msg{});
   EXPECT_EQ(refused.reply.code, code::SERVICE_NOT_AVAILABLE);

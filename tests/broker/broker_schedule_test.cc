@@ -3,6 +3,9 @@
 // delivered twice) and a crash (nothing lost; at most what was delivered since the last
 // persist comes again).
 #include "tests/broker/consumer_fixture.h"
+#include "tests/support/broker_inspector.h"
+
+using ferry::testing::BrokerInspector;
 
 namespace ferry::broker::testing {
 namespace {
@@ -88,7 +91,7 @@ TEST_F(ScheduleTest, DelayLevelsDeliverOnTimeAndInOrder) {
   Pull p;
   p.subscription = "TagD";
   EXPECT_EQ(all_of(p).size(), 3u);
-  EXPECT_EQ(broker().consumer_services().schedule().delivered(), 4u);
+  EXPECT_EQ(BrokerInspector(broker()).consumer_services().schedule().delivered(), 4u);
 }
 
 TEST_F(ScheduleTest, DelayedMessagesSurviveAGracefulRestartWithoutDuplicates) {
@@ -105,8 +108,8 @@ TEST_F(ScheduleTest, DelayedMessagesSurviveAGracefulRestartWithoutDuplicates) {
   expect_delivered({"early", "late"});
   run_for(30s);
   EXPECT_EQ(all_of("T").size(), 2u);
-  EXPECT_EQ(broker().consumer_services().schedule().offsets().at(1), 1);
-  EXPECT_EQ(broker().consumer_services().schedule().offsets().at(4), 1);
+  EXPECT_EQ(BrokerInspector(broker()).consumer_services().schedule().offsets().at(1), 1);
+  EXPECT_EQ(BrokerInspector(broker()).consumer_services().schedule().offsets().at(4), 1);
 }
 
 TEST_F(ScheduleTest, DelayedMessagesSurviveACrashWithinThePersistWindow) {

@@ -1,7 +1,10 @@
 // Send (V1, V2, batch) and pull back exactly what was sent; auto-creation; validation codes;
 // tag filtering; delayed messages; malformed headers.
-#include "tests/broker/broker_fixture.h"
 #include "common/msg_id.h"
+#include "tests/broker/broker_fixture.h"
+#include "tests/support/broker_inspector.h"
+
+using ferry::testing::BrokerInspector;
 
 namespace ferry::broker::testing {
 namespace {
@@ -72,29 +75,29 @@ TEST_F(BrokerTest, SendV1V2AndBatchThenPullBackExactlyWhatWasSent) {
 
 TEST_F(BrokerTest, AutoCreateTakesMinOfHeaderAndTbw102AndRegistersIt) {
   boot();
-  const TopicConfig* tbw = broker().topics().find("TBW102");
+  const TopicConfig* tbw = BrokerInspector(broker()).topics().find("TBW102");
   ASSERT_NE(tbw, nullptr);
   EXPECT_EQ(tbw->perm, 7);
   EXPECT_EQ(tbw->write_queue_nums, 8);
-  const std::int64_t version_before = broker().topics().data_version().counter;
+  const std::int64_t version_before = BrokerInspector(broker()).topics().data_version().counter;
   Msg m;
   m.topic = "NewTopic";
   m.queue_id = -1;  // the broker picks
   Call r = send(m);
   ASSERT_EQ(r.reply.code, code::SUCCESS) << r.remark();
-  const TopicConfig* tc = broker().topics().find("NewTopic");
+  const TopicConfig* tc = BrokerInspector(broker()).topics().find("NewTopic");
   ASSERT_NE(tc, nullptr);
   EXPECT_EQ(tc->write_queue_nums, 4);  // min(4 from the header, 8)
   EXPECT_EQ(tc->read_queue_nums, 4);
   EXPECT_EQ(tc->perm, 6);
   EXPECT_LT(std::stoi(r.field("queueId")), 4);
-  EXPECT_GT(broker().topics().data_version().counter, version_before);
+  EXPECT_GT(BrokerInspector(broker()).topics().data_version().counter, version_before);
   // The NameServer hears about it soon.
   run_for(std::chrono::seconds(1));
   ASSERT_FALSE(names_->registrations.empty());
   const auto& last = names_->registrations.back().topic_config_serialize_wrapper;
   EXPECT_TRUE(last.topic_config_table.contains("NewTopic"));
-  EXPECT_EQ(last.data_version.counter, broker().topics().data_version().counter);
+  EXPECT_EQ(last.data_version.counter, BrokerInspector(broker()).topics().data_version().counter);
   EXPECT_TRUE(names_->crc_problems.empty());
 }
 
@@ -105,7 +108,7 @@ TEST_F(BrokerTest, NoAutoCreateGivesTopicNotExist) {
   m.topic = "Unknown";
   Call r = send(m);
   EXPECT_EQ(r.reply.code, code::TOPIC_NOT_EXIST) << r.remark();
-  EXPECT_EQ(broker().topics().find("Unknown"), nullptr);
+  EXPECT_EQ(BrokerInspector(broker()).topics().find("Unknown"), nullptr);
 }
 
 TEST_F(BrokerTest, SendValidationCodes) {

@@ -6,6 +6,9 @@
 #include "remoting/body/body_json.h"
 #include "remoting/header/consumer_offset_header.h"
 #include "tests/broker/broker_fixture.h"
+#include "tests/support/broker_inspector.h"
+
+using ferry::testing::BrokerInspector;
 
 namespace ferry::broker::testing {
 namespace {
@@ -71,7 +74,7 @@ class SlaveReadTest : public BrokerTest {
     t.read_queue_nums = 4;
     t.write_queue_nums = 4;
     t.perm = 6;
-    ASSERT_TRUE(slave.topics().put(t).ok());
+    ASSERT_TRUE(BrokerInspector(slave).put_topic(t).ok());
     const std::string props = *encode_properties(Properties());
     for (int i = 0; i < kMessages; ++i) {
       const std::string body = fmt::format("message-{:02}-{}", i, std::string(40, 'x'));
@@ -82,7 +85,7 @@ class SlaveReadTest : public BrokerTest {
       r.properties = props;
       r.born_timestamp_ms = 1'767'225'600'000;
       r.born_host = HostPort::v4(10, 0, 0, 1, 5555);
-      ASSERT_TRUE(slave.store().put_message(r).stored());
+      ASSERT_TRUE(BrokerInspector(slave).put_message(r).stored());
     }
     ASSERT_TRUE(cluster().run_until([&slave] { return slave.store().max_offset("T", QueueId(0)) == QueueOffset(kMessages); },
                                     std::chrono::seconds(10))
@@ -202,7 +205,7 @@ TEST_F(SlaveBrokerTest, ASlaveCorrectsNoOffset) {
   t.read_queue_nums = 4;
   t.write_queue_nums = 4;
   t.perm = 6;
-  ASSERT_TRUE(slave().topics().put(t).ok());
+  ASSERT_TRUE(BrokerInspector(slave()).put_topic(t).ok());
   const Call empty = pull_one(5);
   EXPECT_EQ(empty.reply.code, code::PULL_NOT_FOUND) << empty.remark();
   EXPECT_EQ(empty.field("nextBeginOffset"), "5");

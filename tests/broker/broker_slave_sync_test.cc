@@ -9,6 +9,9 @@
 #include "remoting/header/consumer_offset_header.h"
 #include "remoting/header/topic_admin_header.h"
 #include "tests/broker/broker_fixture.h"
+#include "tests/support/broker_inspector.h"
+
+using ferry::testing::BrokerInspector;
 
 namespace ferry::broker::testing {
 namespace {
@@ -94,8 +97,8 @@ class SlaveSyncTest : public ::testing::Test {
   // Runs until the slave has finished a round that started after this call: whatever the master
   // held before is then applied and written on the slave (a round awaits its writes).
   void wait_for_complete_round() {
-    const std::uint64_t seen = slave().slave_sync().counters().rounds;
-    run_until([&] { return running(slave_) && slave().slave_sync().counters().rounds_complete > seen; },
+    const std::uint64_t seen = BrokerInspector(slave()).slave_sync().counters().rounds;
+    run_until([&] { return running(slave_) && BrokerInspector(slave()).slave_sync().counters().rounds_complete > seen; },
               one_sync() + 10s, "a complete sync round");
   }
 
@@ -135,9 +138,9 @@ class SlaveSyncTest : public ::testing::Test {
     }
   };
   static Snapshot snapshot(Broker& b) {
-    return Snapshot{b.topics().table(), b.topics().data_version(), b.offsets().table(),
-                    b.consumer_services().schedule().offsets(), b.consumer_services().groups().table(),
-                    b.consumer_services().groups().data_version()};
+    return Snapshot{BrokerInspector(b).topics().table(), BrokerInspector(b).topics().data_version(), b.offsets().table(),
+                    BrokerInspector(b).consumer_services().schedule().offsets(), BrokerInspector(b).consumer_services().groups().table(),
+                    BrokerInspector(b).consumer_services().groups().data_version()};
   }
 
   // Master and slave tables agree (offsets: every pair the master has, as the master has it).
@@ -174,10 +177,10 @@ TEST_F(SlaveSyncTest, SlaveRegistrarFollowsTheMasterAwayAndBack) {
 
   // What the hook sees from now on (it still wakes the slave's sync, as the Broker's hook does).
   auto seen = std::make_shared<std::vector<std::optional<std::string>>>();
-  NameServerRegistrar& reg = slave().registrar();
-  reg.set_on_master_changed([seen, &reg, this] {
+  const NameServerRegistrar& reg = slave().registrar();
+  BrokerInspector(slave()).set_on_master_changed([seen, &reg, this] {
     seen->push_back(reg.master_address());
-    slave().slave_sync().master_changed();
+    BrokerInspector(slave()).slave_master_changed();
   });
 
   // The master stops gracefully (unregisters): the slave's next registration says "no master".
@@ -212,10 +215,10 @@ TEST_F(SlaveSyncTest, TopicsOffsetsGroupsAndDelayOffsetsReachTheSlaveWithinOneSy
   boot();
   // Each change is made on the master, then must be on the slave within one sync.
   ASSERT_TRUE(create_topic("NewTopic", 3).ok());
-  run_until([&] { return slave().topics().find("NewTopic") != nullptr; }, one_sync(), "the topic on the slave");
-  ASSERT_NE(slave().topics().find("NewTopic"), nullptr);
-  EXPECT_EQ(*slave().topics().find("NewTopic"), *master().topics().find("NewTopic"));
-  EXPECT_EQ(slave().topics().data_version(), master().topics().data_version()) << "the master's dataVersion, as is";
+  run_until([&] { return BrokerInspector(slave()).topics().find("NewTopic") != nullptr; }, one_sync(), "the topic on the slave");
+  ASSERT_NE(BrokerInspector(slave()).topics().find("NewTopic"), nullptr);
+  EXPECT_EQ(*BrokerInspector(slave()).topics().find("NewTopic"), *BrokerInspector(master()).topics().find("NewTopic"));
+  EXPECT_EQ(BrokerInspector(slave()).topics().data_version(), BrokerInspector(master()).topics().data_version()) << "the master's dataVersion, as is";
 
   ASSERT_TRUE(commit_offset("CG", "T", 2, 17).ok());
   run_until([&] { return slave().offsets().query("CG", "T", QueueId(2)) == QueueOffset(17); }, one_sync(),
@@ -226,28 +229,28 @@ TEST_F(SlaveSyncTest, TopicsOffsetsGroupsAndDelayOffsetsReachTheSlaveWithinOneSy
   g.retry_max_times = 3;
   g.consume_broadcast_enable = false;
   ASSERT_TRUE(put_group(g).ok());
-  run_until([&] { return slave().consumer_services().groups().find("GroupX") != nullptr; }, one_sync(),
+  run_until([&] { return BrokerInspector(slave()).consumer_services().groups().find("GroupX") != nullptr; }, one_sync(),
             "the group on the slave");
-  ASSERT_NE(slave().consumer_services().groups().find("GroupX"), nullptr);
-  EXPECT_EQ(*slave().consumer_services().groups().find("GroupX"), g);
+  ASSERT_NE(BrokerInspector(slave()).consumer_services().groups().find("GroupX"), nullptr);
+  EXPECT_EQ(*BrokerInspector(slave()).consumer_services().groups().find("GroupX"), g);
 
   // A level-1 message: the master delivers it after 1 s and moves level 1's offset to 1.
   Msg delayed;
   delayed.set("DELAY", "1");
   auto sent = cluster().run_task(client_node_, invoke(client_.get(), cluster().broker_addr(0), send_request(delayed), 5s), 30s);
   ASSERT_TRUE(sent.ok() && sent.value && sent.value->reply.code == code::SUCCESS);
-  run_until([&] { return master().consumer_services().schedule().offsets().contains(1) &&
-                         master().consumer_services().schedule().offsets().at(1) == 1; },
+  run_until([&] { return BrokerInspector(master()).consumer_services().schedule().offsets().contains(1) &&
+                         BrokerInspector(master()).consumer_services().schedule().offsets().at(1) == 1; },
             30s, "the master delivers");
-  const DelayOffsetTable on_master = master().consumer_services().schedule().offsets();
-  run_until([&] { return slave().consumer_services().schedule().offsets() == on_master; }, one_sync(),
+  const DelayOffsetTable on_master = BrokerInspector(master()).consumer_services().schedule().offsets();
+  run_until([&] { return BrokerInspector(slave()).consumer_services().schedule().offsets() == on_master; }, one_sync(),
             "the delay offsets on the slave");
 
   wait_for_complete_round();
   EXPECT_TRUE(in_sync(master(), slave()));
   for (Part p : {Part::topics, Part::consumer_offsets, Part::delay_offsets, Part::subscription_groups}) {
-    EXPECT_GE(slave().slave_sync().counters().applied[static_cast<std::size_t>(p)], 1u) << SlaveSync::name(p);
-    EXPECT_EQ(slave().slave_sync().counters().refused[static_cast<std::size_t>(p)], 0u) << SlaveSync::name(p);
+    EXPECT_GE(BrokerInspector(slave()).slave_sync().counters().applied[static_cast<std::size_t>(p)], 1u) << SlaveSync::name(p);
+    EXPECT_EQ(BrokerInspector(slave()).slave_sync().counters().refused[static_cast<std::size_t>(p)], 0u) << SlaveSync::name(p);
   }
 }
 
@@ -360,10 +363,10 @@ TEST_F(SlaveSyncTest, MalformedBodiesFromTheMasterChangeNothing) {
   run_until([&] { return slave().registrar().master_address() == bad_addr; }, one_registration(),
             "the slave follows the impostor");
 
-  const SlaveSync::Counters at_start = slave().slave_sync().counters();
+  const SlaveSync::Counters at_start = BrokerInspector(slave()).slave_sync().counters();
   run_until(
       [&] {
-        const SlaveSync::Counters& now = slave().slave_sync().counters();
+        const SlaveSync::Counters& now = BrokerInspector(slave()).slave_sync().counters();
         for (std::size_t i = 0; i < SlaveSync::kParts; ++i) {
           if (now.refused[i] < at_start.refused[i] + 2) return false;
         }
@@ -371,7 +374,7 @@ TEST_F(SlaveSyncTest, MalformedBodiesFromTheMasterChangeNothing) {
       },
       3 * one_sync(), "two rounds of refusals");
   EXPECT_EQ(snapshot(slave()), before);
-  EXPECT_EQ(slave().slave_sync().counters().applied, at_start.applied);
+  EXPECT_EQ(BrokerInspector(slave()).slave_sync().counters().applied, at_start.applied);
 
   // And on its disk: a restart loads what it had.
   cluster().power_off(cluster().broker_node(slave_));
@@ -391,17 +394,17 @@ TEST_F(SlaveSyncTest, EveryTruncatedBodyIsRefused) {
   ASSERT_TRUE(create_topic("Later", 1).ok());
   ASSERT_TRUE(commit_offset("CG", "T", 0, 8).ok());
   const std::map<Part, std::string> bodies = {
-      {Part::topics, TopicConfigManager::encode(master().topics().table(), master().topics().data_version())},
+      {Part::topics, TopicConfigManager::encode(BrokerInspector(master()).topics().table(), BrokerInspector(master()).topics().data_version())},
       {Part::consumer_offsets, ConsumerOffsetManager::encode(master().offsets().table())},
       {Part::delay_offsets, R"({"offsetTable":{"1":4,"2":7}})"},
       {Part::subscription_groups,
-       SubscriptionGroupManager::encode(master().consumer_services().groups().table(),
-                                        master().consumer_services().groups().data_version())}};
-  slave().slave_sync().set_enabled(false);  // only this test changes the slave's tables now
+       SubscriptionGroupManager::encode(BrokerInspector(master()).consumer_services().groups().table(),
+                                        BrokerInspector(master()).consumer_services().groups().data_version())}};
+  BrokerInspector(slave()).set_slave_sync_enabled(false);  // only this test changes the slave's tables now
   const Snapshot before = snapshot(slave());
   for (const auto& [part, body] : bodies) {
     for (std::size_t n = 0; n < body.size(); ++n) {
-      Result<bool> r = slave().slave_sync().apply(part, std::string_view(body).substr(0, n));
+      Result<bool> r = BrokerInspector(slave()).apply_slave_sync(part, std::string_view(body).substr(0, n));
       ASSERT_FALSE(r.ok()) << SlaveSync::name(part) << ": the first " << n << " bytes were taken: " << body.substr(0, n);
       EXPECT_FALSE(r.error().detail.empty());
     }
@@ -409,12 +412,12 @@ TEST_F(SlaveSyncTest, EveryTruncatedBodyIsRefused) {
   EXPECT_EQ(snapshot(slave()), before);
   // The whole bodies are taken.
   for (const auto& [part, body] : bodies) {
-    Result<bool> r = slave().slave_sync().apply(part, body);
+    Result<bool> r = BrokerInspector(slave()).apply_slave_sync(part, body);
     ASSERT_TRUE(r.ok()) << SlaveSync::name(part) << ": " << r.error().to_string();
   }
-  EXPECT_NE(slave().topics().find("Later"), nullptr);
+  EXPECT_NE(BrokerInspector(slave()).topics().find("Later"), nullptr);
   EXPECT_EQ(slave().offsets().query("CG", "T", QueueId(0)), QueueOffset(8));
-  EXPECT_EQ(slave().consumer_services().schedule().offsets(), (DelayOffsetTable{{1, 4}, {2, 7}}));
+  EXPECT_EQ(BrokerInspector(slave()).consumer_services().schedule().offsets(), (DelayOffsetTable{{1, 4}, {2, 7}}));
 }
 
 // The master-side bodies, as RocketMQ 4.9 writes them.
@@ -426,8 +429,8 @@ TEST_F(SlaveSyncTest, MasterServesItsWholeTables) {
   TopicTable table;
   DataVersion version;
   ASSERT_TRUE(TopicConfigManager::decode(std::string(topics.reply.body.begin(), topics.reply.body.end()), table, version).ok());
-  EXPECT_EQ(table, master().topics().table());
-  EXPECT_EQ(version, master().topics().data_version());
+  EXPECT_EQ(table, BrokerInspector(master()).topics().table());
+  EXPECT_EQ(version, BrokerInspector(master()).topics().data_version());
 
   Call offsets = call_master(remoting::make_request(rc::GET_ALL_CONSUMER_OFFSET, 0));
   ASSERT_EQ(offsets.reply.code, code::SUCCESS) << offsets.remark();

@@ -20,9 +20,12 @@
 #include "remoting/request_code.h"
 #include "sim/cluster/cluster.h"
 #include "sim/cluster/workload.h"
+#include "tests/support/broker_inspector.h"
 #include "tests/support/sim_test_util.h"
 #include "tests/support/sim_trace_log.h"
 #include "tests/support/swarm_env.h"
+
+using ferry::testing::BrokerInspector;
 
 namespace ferry::sim::cluster {
 namespace {
@@ -148,7 +151,7 @@ NodeId send_messages(Cluster& c, const std::string& name, std::uint64_t messages
 
 // The sequence number of the intact workload message at (queue, offset) of `b`'s store, if any.
 std::optional<std::uint64_t> stored_seq(broker::Broker& b, const MessageQueue& q, QueueOffset offset) {
-  auto got = b.store().get_messages(q.topic, q.queue_id, offset, 1, nullptr);
+  auto got = BrokerInspector(b).get_messages(q.topic, q.queue_id, offset, 1);
   if (got.status != store::GetStatus::found || got.messages.empty()) return std::nullopt;
   const RecordRead r = decode_record(got.messages.front().bytes());
   if (r.kind != RecordKind::message) return std::nullopt;
@@ -239,8 +242,8 @@ TEST_F(HaAdminSim, HaStatusShowsTheSlavesAckedOffsetNoLagWhenCaughtUpAndTheLagWh
   s = op.ha_status(slave);
   EXPECT_EQ(s.ha_client_runtime_info.max_offset, end);
   // After 20 s of silence both ends drop the link, and say so.
-  ASSERT_TRUE(c.run_until([&] { return c.broker(0)->ha_master().slave_count() == 0 &&
-                                       !c.broker(slave)->ha_slave().status().connected; },
+  ASSERT_TRUE(c.run_until([&] { return BrokerInspector(*c.broker(0)).ha_master().slave_count() == 0 &&
+                                       !BrokerInspector(*c.broker(slave)).ha_slave().status().connected; },
                           1min)
                   .ok())
       << c.describe();
@@ -257,9 +260,9 @@ TEST_F(HaAdminSim, HaStatusShowsTheSlavesAckedOffsetNoLagWhenCaughtUpAndTheLagWh
 
   // Healed, it catches up and the lag is gone.
   c.heal(c.broker_node(0), c.broker_node(slave));
-  ASSERT_TRUE(c.run_until([&] { return caught_up(c, slave) && c.broker(0)->ha_master().slave_count() == 1; }, 1min).ok())
+  ASSERT_TRUE(c.run_until([&] { return caught_up(c, slave) && BrokerInspector(*c.broker(0)).ha_master().slave_count() == 1; }, 1min).ok())
       << c.describe();
-  ASSERT_TRUE(c.run_until([&] { return c.broker(0)->ha_master().replicated_offset() == end2; }, 30s).ok())
+  ASSERT_TRUE(c.run_until([&] { return BrokerInspector(*c.broker(0)).ha_master().replicated_offset() == end2; }, 30s).ok())
       << c.describe();
   m = op.ha_status(0);
   ASSERT_EQ(m.ha_connection_info.size(), 1u);
@@ -277,7 +280,7 @@ TEST_F(HaAdminSim, PromoteSlaveOverTheWireMakesItTheMasterThatTakesSendsAndStays
   const std::size_t slave = *c.slave_index(0);
   const std::string slave_addr = c.broker_addr(slave);
   Operator op(c);
-  ASSERT_TRUE(c.run_until([&] { return c.broker(slave)->ha_slave().status().connected; }, 1min).ok()) << c.describe();
+  ASSERT_TRUE(c.run_until([&] { return BrokerInspector(*c.broker(slave)).ha_slave().status().connected; }, 1min).ok()) << c.describe();
   auto before = std::make_shared<History>();
   const NodeId p1 = send_messages(c, "producer-1", 30, before);
   ASSERT_TRUE(c.run_until([&] { return producer_done(c, p1) && caught_up(c, slave); }, 2min).ok()) << c.describe();

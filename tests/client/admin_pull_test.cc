@@ -3,7 +3,10 @@
 // tag filtering and the no-new-message / offset-moved statuses.
 #include "client/client_errors.h"
 #include "client/consumer_calls.h"
+#include "tests/support/broker_inspector.h"
 #include "tests/support/client_fixture.h"
+
+using ferry::testing::BrokerInspector;
 
 namespace ferry::client::testing {
 namespace {
@@ -32,8 +35,8 @@ TEST_F(ClientTest, AdminTopicsClusterAndStatus) {
   t.perm = 6;
   Status s = run(a.create_topic_in_cluster("DefaultCluster", t));
   ASSERT_TRUE(s.ok()) << s.error().to_string();
-  EXPECT_NE(broker(0).topics().find("WIDE"), nullptr);
-  EXPECT_NE(broker(1).topics().find("WIDE"), nullptr);
+  EXPECT_NE(BrokerInspector(broker(0)).topics().find("WIDE"), nullptr);
+  EXPECT_NE(BrokerInspector(broker(1)).topics().find("WIDE"), nullptr);
 
   Producer& p = producer();
   for (int i = 0; i < 6; ++i) ASSERT_TRUE(run(p.send(text_message("ADMIN", "x"))).ok());
@@ -61,8 +64,8 @@ TEST_F(ClientTest, AdminDeletesTopicInClusterAndNameServers) {
   ASSERT_TRUE(run(a.topic_route("GONE")).ok());
   Status s = run(a.delete_topic_in_cluster("DefaultCluster", "GONE"));
   ASSERT_TRUE(s.ok()) << s.error().to_string();
-  EXPECT_EQ(broker(0).topics().find("GONE"), nullptr);
-  EXPECT_EQ(broker(1).topics().find("GONE"), nullptr);
+  EXPECT_EQ(BrokerInspector(broker(0)).topics().find("GONE"), nullptr);
+  EXPECT_EQ(BrokerInspector(broker(1)).topics().find("GONE"), nullptr);
   cluster().run_for(2s);  // the brokers re-register without the topic
   // Every NameServer forgot it.
   for (std::size_t i = 0; i < cluster().namesrv_count(); ++i) {

@@ -2,11 +2,14 @@
 // pure parts (publish info from a route, the latency fault table).
 #include "client/latency_fault_tolerance.h"
 #include "client/topic_publish_info.h"
-#include "tests/support/client_fixture.h"
 #include "remoting/body/heartbeat_data.h"
 #include "remoting/header/client_header.h"
 #include "remoting/request_code.h"
 #include "remoting/response_code.h"
+#include "tests/support/broker_inspector.h"
+#include "tests/support/client_fixture.h"
+
+using ferry::testing::BrokerInspector;
 
 namespace ferry::client::testing {
 namespace {
@@ -84,7 +87,7 @@ TEST_F(ClientTest, RoutePollingPicksUpANewTopicWithin30Seconds) {
   t.read_queue_nums = 2;
   t.write_queue_nums = 2;
   t.perm = 6;
-  ASSERT_TRUE(broker(0).topics().put(t).ok());
+  ASSERT_TRUE(BrokerInspector(broker(0)).put_topic(t).ok());
   const MonoTime created = client_rt().now();
   auto r = cluster().run_until([&] { return ci.find_publish_info("LATER")->ok(); }, 31s);
   ASSERT_TRUE(r.ok()) << r.message;

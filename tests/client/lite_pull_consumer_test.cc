@@ -1,6 +1,9 @@
 // Lite pull consumer: poll returns what was sent, commit reaches the broker, seek rewinds, a
 // restart resumes from the committed offsets, and assign() holds exactly the given queues.
+#include "tests/support/broker_inspector.h"
 #include "tests/support/client_consumer_fixture.h"
+
+using ferry::testing::BrokerInspector;
 
 namespace ferry::client::testing {
 namespace {
@@ -197,7 +200,7 @@ TEST_F(LitePullTest, CommittedReadsWithoutUndoingALostCommit) {
   drop_oneway_offset_updates(0);
   broker::Broker* b = &broker(0);
   const MessageQueue mq{"C", "broker-a", QueueId(0)};
-  ASSERT_TRUE(b->offsets().commit("CLG", "C", QueueId(0), QueueOffset(0)).ok());  // an earlier run committed 0
+  ASSERT_TRUE(BrokerInspector(*b).commit_offset("CLG", "C", QueueId(0), QueueOffset(0)).ok());  // an earlier run committed 0
   LitePullConsumerConfig lc = lite_config("CLG");
   lc.auto_commit = false;
   auto c = add_lite_consumer("lite-1", lc, [mq](LitePullConsumer& l) { ASSERT_TRUE(l.assign({mq}).ok()); });

@@ -2,7 +2,10 @@
 // listener in send order, one at a time per queue, while the consumer holds the queues' broker
 // locks (renewed every 20 s, well inside the broker's 60 s); a suspended message is consumed
 // again after 1 s before anything after it.
+#include "tests/support/broker_inspector.h"
 #include "tests/support/client_consumer_fixture.h"
+
+using ferry::testing::BrokerInspector;
 
 namespace ferry::client::testing {
 namespace {
@@ -70,7 +73,7 @@ TEST_P(OrderlySeeds, PerQueueOrderWithLocksRenewed) {
   const std::string id = client_id(c);
   for (const MessageQueue& mq : push(c).held_queues()) {
     if (mq.topic != "O") continue;
-    EXPECT_TRUE(broker(0).consumer_services().locks().is_locked("OG", mq, id)) << mq.to_string() << seed_text();
+    EXPECT_TRUE(BrokerInspector(broker(0)).consumer_services().locks().is_locked("OG", mq, id)) << mq.to_string() << seed_text();
     auto pq = push(c).process_queue(mq);
     ASSERT_NE(pq, nullptr);
     EXPECT_TRUE(pq->locked());

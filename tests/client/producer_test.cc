@@ -6,9 +6,12 @@
 
 #include "client/client_errors.h"
 #include "client/queue_selector.h"
-#include "tests/support/client_fixture.h"
 #include "common/java_hash.h"
 #include "common/sys_flag.h"
+#include "tests/support/broker_inspector.h"
+#include "tests/support/client_fixture.h"
+
+using ferry::testing::BrokerInspector;
 
 namespace ferry::client::testing {
 namespace {
@@ -169,7 +172,7 @@ TEST_F(ClientTest, UnknownTopicIsAutoCreatedThroughTBW102) {
   Result<SendResult> r = run(p.send(text_message("AUTO", "first")));
   ASSERT_TRUE(r.ok()) << r.error().to_string();
   EXPECT_LT(r->queue.queue_id.value(), 4);
-  const auto* cfg = broker(0).topics().find("AUTO");
+  const auto* cfg = BrokerInspector(broker(0)).topics().find("AUTO");
   ASSERT_NE(cfg, nullptr);
   EXPECT_EQ(cfg->write_queue_nums, 4);  // min(defaultTopicQueueNums 4, TBW102's 8)
   EXPECT_EQ(cfg->perm, 6);

@@ -9,7 +9,10 @@
 // orderly: only until its queue locks expire, lock_max_live_time, as the locks live on the
 // master).
 #include "broker/broker_stats.h"
+#include "tests/support/broker_inspector.h"
 #include "tests/support/client_consumer_fixture.h"
+
+using ferry::testing::BrokerInspector;
 
 namespace ferry::client::testing {
 namespace {
@@ -48,9 +51,9 @@ class SlaveReadTest : public ConsumerTest {
   // The harness creates topics on masters only and the slave's metadata sync copies them within
   // its 10 s period; the test gives the slave the topic at once, as the sync would.
   void mirror_topic_to_slave() {
-    const broker::TopicConfig* t = broker(0).topics().find("T");
+    const broker::TopicConfig* t = BrokerInspector(broker(0)).topics().find("T");
     if (t == nullptr) cannot_continue("the master has no topic T");
-    const Status s = broker(slave_).topics().put(*t);
+    const Status s = BrokerInspector(broker(slave_)).put_topic(*t);
     if (!s.ok()) cannot_continue("the slave refused topic T: " + s.error().to_string());
   }
 
@@ -71,7 +74,7 @@ class SlaveReadTest : public ConsumerTest {
   static Task<std::optional<remoting::RemotingCommand>> store_offset(broker::Broker* b, remoting::RequestContext ctx) {
     auto h = remoting::UpdateConsumerOffsetRequestHeader::from_fields(ctx.request.ext_fields);
     if (!h) co_return remoting::make_response(ctx.request, remoting::response_code::SYSTEM_ERROR, h.error().to_string());
-    const Status stored = b->offsets().commit(h->consumer_group, h->topic, h->queue_id, h->commit_offset);
+    const Status stored = BrokerInspector(*b).commit_offset(h->consumer_group, h->topic, h->queue_id, h->commit_offset);
     if (ctx.request.is_oneway()) co_return std::nullopt;
     if (!stored) co_return remoting::make_response(ctx.request, remoting::response_code::SYSTEM_ERROR, stored.error().detail);
     co_return remoting::make_response(ctx.request, remoting::response_code::SUCCESS, "");

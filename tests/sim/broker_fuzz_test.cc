@@ -38,15 +38,18 @@
 #include "remoting/request_code.h"
 #include "remoting/response_code.h"
 #include "remoting/rpc/rpc_client.h"
+#include "runtime/log.h"
 #include "sim/cluster/cluster.h"
 #include "sim/swarm.h"
 #include "tests/sim/fuzz/fuzz_connection.h"
 #include "tests/sim/fuzz/request_generator.h"
 #include "tests/sim/fuzz/stream_oracle.h"
-#include "runtime/log.h"
-#include "tests/support/sim_test_util.h"
+#include "tests/support/broker_inspector.h"
 #include "tests/support/requests.h"
+#include "tests/support/sim_test_util.h"
 #include "tests/support/sim_trace_log.h"
+
+using ferry::testing::BrokerInspector;
 
 namespace ferry::sim::fuzz {
 namespace {
@@ -110,7 +113,7 @@ class FuzzRun {
     client_ = cluster_.add_bare("fuzz-client");
     broker_ = Endpoint::parse(cluster_.broker_addr(0)).value();
     slave_ = Endpoint::parse(cluster_.broker_addr(*cluster_.slave_index(0))).value();
-    frame_max_ = cluster_.broker(0)->server().options().frame_bytes_max;
+    frame_max_ = BrokerInspector(*cluster_.broker(0)).server().options().frame_bytes_max;
     rpc_ = std::make_unique<remoting::RpcClient>(cluster_.world().node(client_));
     send_acked();
     if (!failures_.empty()) return failures_;

@@ -25,7 +25,9 @@
 #include "remoting/header/consumer_offset_header.h"
 #include "remoting/request_code.h"
 #include "remoting/response_code.h"
+#include "tests/support/broker_inspector.h"
 #include "tests/support/client_fixture.h"
+
 
 namespace ferry::client::testing {
 
@@ -237,7 +239,7 @@ class ConsumerTest : public ClientTest {
     if (ctx.request.is_oneway()) co_return std::nullopt;
     auto h = remoting::UpdateConsumerOffsetRequestHeader::from_fields(ctx.request.ext_fields);
     if (!h) co_return remoting::make_response(ctx.request, remoting::response_code::SYSTEM_ERROR, h.error().to_string());
-    const Status stored = b->offsets().commit(h->consumer_group, h->topic, h->queue_id, h->commit_offset);
+    const Status stored = ::ferry::testing::BrokerInspector(*b).commit_offset(h->consumer_group, h->topic, h->queue_id, h->commit_offset);
     if (!stored) co_return remoting::make_response(ctx.request, remoting::response_code::SYSTEM_ERROR, stored.error().detail);
     co_return remoting::make_response(ctx.request, remoting::response_code::SUCCESS, "");
   }

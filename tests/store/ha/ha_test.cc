@@ -16,9 +16,12 @@
 
 #include "sim/cluster/cluster.h"
 #include "sim/cluster/workload.h"
+#include "tests/support/broker_inspector.h"
 #include "tests/support/sim_test_util.h"
 #include "tests/support/sim_trace_log.h"
 #include "tests/support/swarm_env.h"
+
+using ferry::testing::BrokerInspector;
 
 namespace ferry::sim::cluster {
 namespace {
@@ -51,7 +54,7 @@ std::string ha_address_of(Cluster& c, std::size_t broker) {
 }
 
 // The first byte at which the two logs differ in [from, to), or nullopt when they agree.
-std::optional<std::int64_t> first_difference(store::CommitLog& a, store::CommitLog& b, PhysicalOffset from,
+std::optional<std::int64_t> first_difference(const store::CommitLog& a, const store::CommitLog& b, PhysicalOffset from,
                                              PhysicalOffset to) {
   PhysicalOffset at = from;
   while (at < to) {
@@ -71,7 +74,7 @@ std::optional<std::int64_t> first_difference(store::CommitLog& a, store::CommitL
 
 // The intact workload message stored at (queue, offset) on `b`, if any.
 std::optional<BodyFields> stored_message(broker::Broker& b, const MessageQueue& q, QueueOffset offset) {
-  auto got = b.store().get_messages(q.topic, q.queue_id, offset, 1, nullptr);
+  auto got = BrokerInspector(b).get_messages(q.topic, q.queue_id, offset, 1);
   if (got.status != store::GetStatus::found || got.messages.empty()) return std::nullopt;
   const RecordRead r = decode_record(got.messages.front().bytes());
   if (r.kind != RecordKind::message) return std::nullopt;
@@ -91,8 +94,8 @@ bool operate(Cluster& c, std::size_t slave, std::size_t& seen_diverged) {
     }
   }
   broker::Broker* m = c.broker(0);
-  if (m != nullptr && m->ha_master().diverged_links() > seen_diverged) {
-    seen_diverged = m->ha_master().diverged_links();
+  if (m != nullptr && BrokerInspector(*m).ha_master().diverged_links() > seen_diverged) {
+    seen_diverged = BrokerInspector(*m).ha_master().diverged_links();
     c.restart(c.broker_node(slave), CrashKind::process_kill, 1s, /*wipe=*/true);
     wiped = true;
   }
@@ -143,8 +146,8 @@ TEST_P(HaSim, SlaveLogIsTheMastersByteForByteAndServesReads) {
   const std::size_t slave = *c.slave_index(0);
   // The slave learns where to replicate from in a registration reply (it asks every 5 s until one
   // names its master).
-  ASSERT_TRUE(c.run_until([&] { return c.broker(slave)->ha_slave().status().connected; }, 2min).ok()) << c.describe();
-  EXPECT_EQ(c.broker(slave)->ha_slave().master(), ha_address_of(c, 0));
+  ASSERT_TRUE(c.run_until([&] { return BrokerInspector(*c.broker(slave)).ha_slave().status().connected; }, 2min).ok()) << c.describe();
+  EXPECT_EQ(BrokerInspector(*c.broker(slave)).ha_slave().master(), ha_address_of(c, 0));
   auto history = std::make_shared<History>();
   ProducerSpec p;
   p.topic = kTopic;
@@ -234,7 +237,7 @@ TEST_P(HaSyncFlushSim, SlaveNeverHoldsBytesTheMasterHasNotSynced) {
   const ferry::testing::TraceOnExit traced(c.world());
   ASSERT_TRUE(c.boot().ok()) << c.describe();
   const std::size_t slave = *c.slave_index(0);
-  ASSERT_TRUE(c.run_until([&] { return c.broker(slave)->ha_slave().status().connected; }, 2min).ok()) << c.describe();
+  ASSERT_TRUE(c.run_until([&] { return BrokerInspector(*c.broker(slave)).ha_slave().status().connected; }, 2min).ok()) << c.describe();
   auto history = std::make_shared<History>();
   ProducerSpec p;
   p.topic = kTopic;
@@ -271,7 +274,7 @@ TEST_P(HaSyncFlushSim, SlaveNeverHoldsBytesTheMasterHasNotSynced) {
   if (::testing::Test::HasFailure()) return;
   broker::Broker* m = c.broker(0);
   broker::Broker* s = c.broker(slave);
-  EXPECT_EQ(m->ha_master().diverged_links(), 0u) << c.describe();
+  EXPECT_EQ(BrokerInspector(*m).ha_master().diverged_links(), 0u) << c.describe();
   const auto diff = first_difference(m->store().commit_log(), s->store().commit_log(), s->store().min_phy_offset(),
                                      m->store().max_phy_offset());
   EXPECT_FALSE(diff.has_value()) << "logs differ at " << *diff;
@@ -285,7 +288,7 @@ INSTANTIATE_TEST_SUITE_P(Modes, HaSyncFlushSim,
 // ---- the master dies -----------------------------------------------------------------------
 
 // Message records in `log` from `from` to its end (BLANKs skipped).
-std::size_t records_from(store::CommitLog& log, PhysicalOffset from) {
+std::size_t records_from(const store::CommitLog& log, PhysicalOffset from) {
   std::size_t n = 0;
   PhysicalOffset at = std::max(from, log.min_offset());
   while (at < log.max_offset()) {
@@ -337,7 +340,7 @@ TEST_P(HaCrashSim, AcknowledgedMessagesOnTheSlaveWhenTheMasterDies) {
     const ferry::testing::TraceOnExit traced(c.world(), fmt::format("seed{}", seed));
     ASSERT_TRUE(c.boot().ok()) << c.describe();
     const std::size_t slave = *c.slave_index(0);
-    ASSERT_TRUE(c.run_until([&] { return c.broker(slave)->ha_slave().status().connected; }, 2min).ok()) << c.describe();
+    ASSERT_TRUE(c.run_until([&] { return BrokerInspector(*c.broker(slave)).ha_slave().status().connected; }, 2min).ok()) << c.describe();
     auto history = std::make_shared<History>();
     ProducerSpec p;
     p.topic = kTopic;
