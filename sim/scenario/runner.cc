@@ -30,7 +30,6 @@ std::string RunOutcome::first_failure() const {
 
 namespace {
 
-
 // A client to add or stop at a virtual time.
 struct ClientStep {
   Duration at{};
@@ -82,7 +81,77 @@ struct GroupMembers {
   std::vector<std::string> names;
 };
 
-// One seed, its nodes' log lines captured by `capture` (attached once the World exists).
+// Where the run's clients are, by name and by group (filled as the schedule adds them).
+struct Clients {
+  std::map<std::string, NodeId> nodes;
+  std::vector<NodeId> producers;
+  std::map<std::pair<std::string, std::string>, GroupMembers> groups;  // (group, topic) -> members
+};
+
+// Adds, or stops for good, the client of `step`.
+void apply_client_step(const Scenario& s, const ClientStep& step, cluster::Cluster& c, RunOutcome& out, Clients& clients) {
+  const std::string& name = step.producer != SIZE_MAX ? s.producers[step.producer].node : s.consumers[step.consumer].node;
+  if (step.stop) {
+    const NodeId n = clients.nodes.at(name);
+    c.retire(n);
+    c.kill(n);
+    // It left for good: a broadcast consumer is not asked for what came after (lost-acked).
+    out.history->record_event(c.world().now(), sim::EventKind::crash, name, "stopped for good (stop_at)");
+    if (auto it = out.history->consumers.find(name); it != out.history->consumers.end()) it->second.left_at = c.world().now();
+    return;
+  }
+  NodeId n;
+  if (step.producer != SIZE_MAX) {
+    n = c.add_client(name, cluster::producer_app(s.producers[step.producer].spec, out.history));
+    clients.producers.push_back(n);
+  } else {
+    const ConsumerScenario& cs = s.consumers[step.consumer];
+    n = c.add_client(name, consumer_factory(cs, out.history));
+    if (!cs.stop_at) {
+      GroupMembers& g = clients.groups[{cs.spec.group, cs.spec.topic}];
+      g.broadcast = broadcasting(cs);
+      g.nodes.push_back(n);
+      g.names.push_back(name);
+    }
+  }
+  clients.nodes.emplace(name, n);
+}
+
+// What the liveness phase waits for: the file's requirements, for the clients that stay.
+std::vector<cluster::Convergence> liveness_requirements(const Scenario& s, cluster::Cluster& c, const RunOutcome& out,
+                                                        const Clients& clients) {
+  std::vector<cluster::Convergence> require;
+  for (Requirement r : s.liveness.require) {
+    switch (r) {
+      case Requirement::brokers_running: require.push_back(c.brokers_running()); break;
+      case Requirement::routes_converged:
+        if (!s.checks.routes) break;  // [checks] routes = false: the file does not judge routes
+        for (const cluster::TopicSpec& t : s.cluster.topics) require.push_back(c.routes_converged(t.name));
+        break;
+      case Requirement::producers_done: require.push_back(cluster::producers_done(c, clients.producers)); break;
+      case Requirement::all_acked_consumed:
+        // Clustering: the group as a whole; broadcasting: each member that stays.
+        for (const auto& [key, members] : clients.groups) {
+          if (!members.broadcast) {
+            require.push_back(cluster::all_acked_consumed(out.history, key.first));
+            continue;
+          }
+          for (const std::string& m : members.names) require.push_back(cluster::all_acked_consumed_by(out.history, m));
+        }
+        break;
+      case Requirement::consumers_assigned:
+        for (const auto& [key, members] : clients.groups) {
+          require.push_back(cluster::consumers_assigned(c, key.second, members.nodes, members.broadcast));
+        }
+        break;
+    }
+  }
+  return require;
+}
+
+// One seed, its nodes' log lines captured by `capture` (attached once the World exists): boot,
+// the schedule of clients and faults with the observers watching, then the liveness phase and
+// the checkers.
 RunOutcome run_captured(const Scenario& s, std::uint64_t seed, LogCapture& capture, const LogSettings& printing) {
   RunOutcome out;
   out.seed = seed;
@@ -101,54 +170,26 @@ RunOutcome run_captured(const Scenario& s, std::uint64_t seed, LogCapture& captu
   out.history->settings = history_check_settings(s);
   out.start = c.world().now();
 
-  std::map<std::string, NodeId> nodes;
-  std::vector<NodeId> producers;
-  std::map<std::pair<std::string, std::string>, GroupMembers> groups;  // (group, topic) -> members
+  Clients clients;
   FaultInjector faults(c, out.history);
   const std::vector<FaultStep> fault_steps = fault_timeline(s);
-  const std::vector<ClientStep> clients = client_steps(s);
+  const std::vector<ClientStep> client_schedule = client_steps(s);
   // Observers of the nodes' state, recording into the History what the checkers judge.
   Watch watch(sim::kObserveEvery);  // fine enough for bounds of seconds
-  RouteObserver route_observer(c, nodes, out.history);
+  RouteObserver route_observer(c, clients.nodes, out.history);
   watch.add([&](MonoTime now) { route_observer(now); });
   OffsetObserver offsets(c, out.history);
   watch.add([&offsets](MonoTime now) { offsets.look(now); });
-  TakeObserver takes(c, nodes, out.history);
+  TakeObserver takes(c, clients.nodes, out.history);
   watch.add([&takes](MonoTime now) { takes.look(now); });
   StoreObserver stores(c, out.history);
   watch.add([&stores](MonoTime now) { stores.look(now); });
   std::size_t f = 0, k = 0;
-  while (f < fault_steps.size() || k < clients.size()) {
-    const bool client_next = k < clients.size() && (f >= fault_steps.size() || clients[k].at <= fault_steps[f].at);
-    const Duration at = client_next ? clients[k].at : fault_steps[f].at;
-    watch.advance(c, out.start + at);
+  while (f < fault_steps.size() || k < client_schedule.size()) {
+    const bool client_next = k < client_schedule.size() && (f >= fault_steps.size() || client_schedule[k].at <= fault_steps[f].at);
+    watch.advance(c, out.start + (client_next ? client_schedule[k].at : fault_steps[f].at));
     if (client_next) {
-      const ClientStep& step = clients[k++];
-      const std::string& name = step.producer != SIZE_MAX ? s.producers[step.producer].node : s.consumers[step.consumer].node;
-      if (step.stop) {
-        const NodeId n = nodes.at(name);
-        c.retire(n);
-        c.kill(n);
-        // It left for good: a broadcast consumer is not asked for what came after (lost-acked).
-        out.history->record_event(c.world().now(), sim::EventKind::crash, name, "stopped for good (stop_at)");
-        if (auto it = out.history->consumers.find(name); it != out.history->consumers.end()) it->second.left_at = c.world().now();
-        continue;
-      }
-      NodeId n;
-      if (step.producer != SIZE_MAX) {
-        n = c.add_client(name, cluster::producer_app(s.producers[step.producer].spec, out.history));
-        producers.push_back(n);
-      } else {
-        const ConsumerScenario& cs = s.consumers[step.consumer];
-        n = c.add_client(name, consumer_factory(cs, out.history));
-        if (!cs.stop_at) {
-          GroupMembers& g = groups[{cs.spec.group, cs.spec.topic}];
-          g.broadcast = broadcasting(cs);
-          g.nodes.push_back(n);
-          g.names.push_back(name);
-        }
-      }
-      nodes.emplace(name, n);
+      apply_client_step(s, client_schedule[k++], c, out, clients);
       continue;
     }
     const FaultStep& step = fault_steps[f++];
@@ -161,33 +202,8 @@ RunOutcome run_captured(const Scenario& s, std::uint64_t seed, LogCapture& captu
   faults.restore_disks();
 
   if (s.liveness.enabled) {
-    std::vector<cluster::Convergence> require;
-    for (Requirement r : s.liveness.require) {
-      switch (r) {
-        case Requirement::brokers_running: require.push_back(c.brokers_running()); break;
-        case Requirement::routes_converged:
-          if (!s.checks.routes) break;  // [checks] routes = false: the file does not judge routes
-          for (const cluster::TopicSpec& t : s.cluster.topics) require.push_back(c.routes_converged(t.name));
-          break;
-        case Requirement::producers_done: require.push_back(cluster::producers_done(c, producers)); break;
-        case Requirement::all_acked_consumed:
-          // Clustering: the group as a whole; broadcasting: each member that stays.
-          for (const auto& [key, members] : groups) {
-            if (!members.broadcast) {
-              require.push_back(cluster::all_acked_consumed(out.history, key.first));
-              continue;
-            }
-            for (const std::string& m : members.names) require.push_back(cluster::all_acked_consumed_by(out.history, m));
-          }
-          break;
-        case Requirement::consumers_assigned:
-          for (const auto& [key, members] : groups) {
-            require.push_back(cluster::consumers_assigned(c, key.second, members.nodes, members.broadcast));
-          }
-          break;
-      }
-    }
-    out.live = c.heal_and_converge(require, s.liveness.bound, [&] { watch.tick(c.world().now()); });
+    out.live = c.heal_and_converge(liveness_requirements(s, c, out, clients), s.liveness.bound,
+                                   [&] { watch.tick(c.world().now()); });
   } else {
     out.live.converged = true;
   }
