@@ -11,10 +11,12 @@
 #include <string>
 
 
+#include "sim/check/registry.h"
 #include "sim/cluster/cluster.h"
 #include "sim/cluster/workload.h"
 #include "sim/history/history_codec.h"
 #include "sim/io/history_file.h"
+#include "sim/scenario/fault_registry.h"
 #include "tests/support/sim_test_util.h"
 #include "tests/support/temp_dir.h"
 
@@ -231,6 +233,27 @@ TEST(MqsimCheck, UsageAndHelp) {
   r = mqsim("check " + scratch_dir() + "no-such-history.json");
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find("not_found"), std::string::npos) << r.output;
+}
+
+// mqsim list --checkers / --faults show what the registries hold: every checker with the
+// records it reads (a named check with its options), every fault action with the keys it takes.
+TEST(MqsimList, CheckersAndFaultsComeFromTheRegistries) {
+  Ran r = mqsim("list --checkers");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const check::CheckerSpec& c : check::checkers().all()) {
+    EXPECT_NE(r.output.find(c.name + " "), std::string::npos) << c.name << "\n" << r.output;
+    EXPECT_NE(r.output.find("reads: " + check::records_text(c.needs)), std::string::npos) << c.name;
+    for (const OptionSpec& o : c.options) EXPECT_NE(r.output.find(std::string(o.name)), std::string::npos) << c.name << " " << o.name;
+  }
+  EXPECT_NE(r.output.find("named: [checks.failover]"), std::string::npos) << r.output;
+  r = mqsim("list --faults");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const scenario::FaultActionSpec& a : scenario::fault_actions().all()) {
+    EXPECT_NE(r.output.find(a.name + " "), std::string::npos) << a.name << "\n" << r.output;
+    for (const OptionSpec& o : a.keys) EXPECT_NE(r.output.find(std::string(o.name)), std::string::npos) << a.name << " " << o.name;
+  }
+  EXPECT_NE(r.output.find("takes: target, peers, duration, latency"), std::string::npos) << "clog\n" << r.output;
+  EXPECT_EQ(mqsim("list --frobnicate").exit_code, 2);
 }
 
 // A run of a scenario with offsets_monotonic = false, a lite pull and a broadcast consumer: the

@@ -5,6 +5,7 @@
 //   mqsim run FILE [--seeds A..B] run a scenario file (docs/scenarios.md) and judge it
 //         [--report FILE.html]    ... and write a report page a seed (sim/report/html_report.h)
 //   mqsim list [DIR]             the scenario files and their stories
+//   mqsim list --checkers        the checkers (and named checks' options); --faults: the fault actions
 //   mqsim check HISTORY_FILE     judge a recorded history again (--report FILE.html: a page too)
 //
 // Exit codes: 0 success, 1 a check failed or the input could not be read, 2 bad usage.
