@@ -20,60 +20,58 @@ Status heal_links(FaultContext& ctx, const FaultEntry& f) {
 
 bool always(const FaultEntry&) { return true; }
 
+// A host cut off (`cut` the node); its undo lets it back in.
+FaultActionSpec host_cut_fault(std::string name, std::string story, void (cluster::Cluster::*cut)(NodeId)) {
+  FaultActionSpec a;
+  a.name = std::move(name);
+  a.story = std::move(story);
+  a.duration = true;
+  a.apply = [cut](FaultContext& ctx, const FaultEntry& f) {
+    return ctx.for_targets(f, [&](NodeId n) { (ctx.cluster().*cut)(n); });
+  };
+  a.undo = unisolate;
+  a.lasts = always;
+  return a;
+}
+
+// The links between targets and peers cut (`cut` each pair); its undo heals them.
+FaultActionSpec link_cut_fault(std::string name, std::string story, void (cluster::Cluster::*cut)(NodeId, NodeId)) {
+  FaultActionSpec a;
+  a.name = std::move(name);
+  a.story = std::move(story);
+  a.peers = true;
+  a.duration = true;
+  a.apply = [cut](FaultContext& ctx, const FaultEntry& f) {
+    return ctx.each_link(f, [&](NodeId x, NodeId y) { (ctx.cluster().*cut)(x, y); });
+  };
+  a.undo = heal_links;
+  a.lasts = always;
+  return a;
+}
+
 }  // namespace
 
 FaultActionSpec silence_fault() {
-  FaultActionSpec a;
-  a.name = "silence";
-  a.story = "the host goes dark, its process runs on; with a duration, back after it";
-  a.duration = true;
-  a.apply = [](FaultContext& ctx, const FaultEntry& f) {
-    return ctx.for_targets(f, [&](NodeId n) { ctx.cluster().silence(n); });
-  };
-  a.undo = unisolate;
-  a.lasts = always;
-  return a;
+  return host_cut_fault("silence", "the host goes dark, its process runs on; with a duration, back after it",
+                        &cluster::Cluster::silence);
 }
 
 FaultActionSpec partition_fault() {
-  FaultActionSpec a;
-  a.name = "partition";
-  a.story = "every link between the targets and the peers cut, both ways; with a duration, healed after it";
-  a.peers = true;
-  a.duration = true;
-  a.apply = [](FaultContext& ctx, const FaultEntry& f) {
-    return ctx.each_link(f, [&](NodeId x, NodeId y) { ctx.cluster().partition(x, y); });
-  };
-  a.undo = heal_links;
-  a.lasts = always;
-  return a;
+  return link_cut_fault("partition",
+                        "every link between the targets and the peers cut, both ways; with a duration, healed after it",
+                        &cluster::Cluster::partition);
 }
 
 FaultActionSpec partition_one_way_fault() {
-  FaultActionSpec a;
-  a.name = "partition_one_way";
-  a.story = "packets from the targets to the peers are dropped; with a duration, healed after it";
-  a.peers = true;
-  a.duration = true;
-  a.apply = [](FaultContext& ctx, const FaultEntry& f) {
-    return ctx.each_link(f, [&](NodeId x, NodeId y) { ctx.cluster().partition_one_way(x, y); });
-  };
-  a.undo = heal_links;
-  a.lasts = always;
-  return a;
+  return link_cut_fault("partition_one_way",
+                        "packets from the targets to the peers are dropped; with a duration, healed after it",
+                        &cluster::Cluster::partition_one_way);
 }
 
 FaultActionSpec isolate_fault() {
-  FaultActionSpec a;
-  a.name = "isolate";
-  a.story = "every link of the targets cut (the same effect as silence); with a duration, rejoined after it";
-  a.duration = true;
-  a.apply = [](FaultContext& ctx, const FaultEntry& f) {
-    return ctx.for_targets(f, [&](NodeId n) { ctx.cluster().isolate(n); });
-  };
-  a.undo = unisolate;
-  a.lasts = always;
-  return a;
+  return host_cut_fault("isolate",
+                        "every link of the targets cut (the same effect as silence); with a duration, rejoined after it",
+                        &cluster::Cluster::isolate);
 }
 
 FaultActionSpec heal_fault() {

@@ -29,6 +29,20 @@ FaultActionSpec crash_action(std::string name, std::string story, CrashKind kind
   return a;
 }
 
+// Pauses the targets that are running (a node that is down or paused already is left as it is).
+Status pause_running(FaultContext& ctx, const FaultEntry& f) {
+  return ctx.for_targets(f, [&](NodeId n) {
+    if (ctx.cluster().world().node(n).state() == SimNode::State::running) ctx.cluster().pause(n);
+  });
+}
+
+// Resumes the targets that are paused.
+Status resume_paused(FaultContext& ctx, const FaultEntry& f) {
+  return ctx.for_targets(f, [&](NodeId n) {
+    if (ctx.cluster().world().node(n).state() == SimNode::State::paused) ctx.cluster().resume(n);
+  });
+}
+
 std::vector<std::string_view> crash_kind_choices() {
   std::vector<std::string_view> out;
   for (const auto& [name, kind] : crash_kind_names()) out.push_back(name);
@@ -84,16 +98,8 @@ FaultActionSpec pause_fault() {
   a.name = "pause";
   a.story = "the node's events are held (a long GC pause); with a duration, resumed after it";
   a.duration = true;
-  a.apply = [](FaultContext& ctx, const FaultEntry& f) {
-    return ctx.for_targets(f, [&](NodeId n) {
-      if (ctx.cluster().world().node(n).state() == SimNode::State::running) ctx.cluster().pause(n);
-    });
-  };
-  a.undo = [](FaultContext& ctx, const FaultEntry& f) {
-    return ctx.for_targets(f, [&](NodeId n) {
-      if (ctx.cluster().world().node(n).state() == SimNode::State::paused) ctx.cluster().resume(n);
-    });
-  };
+  a.apply = [](FaultContext& ctx, const FaultEntry& f) { return pause_running(ctx, f); };
+  a.undo = [](FaultContext& ctx, const FaultEntry& f) { return resume_paused(ctx, f); };
   a.lasts = [](const FaultEntry&) { return true; };
   return a;
 }
@@ -103,11 +109,7 @@ FaultActionSpec resume_fault() {
   a.name = "resume";
   a.story = "ends a pause";
   a.event = EventKind::heal;
-  a.apply = [](FaultContext& ctx, const FaultEntry& f) {
-    return ctx.for_targets(f, [&](NodeId n) {
-      if (ctx.cluster().world().node(n).state() == SimNode::State::paused) ctx.cluster().resume(n);
-    });
-  };
+  a.apply = [](FaultContext& ctx, const FaultEntry& f) { return resume_paused(ctx, f); };
   a.ends = [](const FaultEntry& f, const FaultEntry& later) { return f.action == "pause" && shares_target(f, later); };
   return a;
 }
