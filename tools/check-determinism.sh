@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The determinism lint (DESIGN.md section 2): component code must not reach real time, threads,
+# The determinism lint (docs/runtime.md, "Determinism rules"): component code must not reach real time, threads,
 # sockets, files, the environment or unseeded randomness; it uses the Runtime interfaces only.
 # The simulator (sim/) is held to the same rules: it implements the runtime in virtual time. One
 # folder of it is exempt by name: sim/io, the simulator's only contact with files and the
@@ -84,6 +84,6 @@ for entry in "${rules[@]}"; do
 done
 
 if [ $status -ne 0 ]; then
-  echo "check-determinism: component code must use the Runtime interfaces (DESIGN.md section 2)" >&2
+  echo "check-determinism: component code must use the Runtime interfaces (docs/runtime.md, "Determinism rules")" >&2
 fi
 exit $status

@@ -1,5 +1,5 @@
 // History files, in two encodings of the same fields (cereal):
-//   json    for people: one object {"format": "ferry-history", "version": 1, "history": {...}}
+//   json    for people: one object {"format": "ferry-history", "version": 7, "history": {...}}
 //   binary  for size: an 8-byte magic "FERRYHST", the version (u32 LE), the payload length
 //           (u64 LE), the CRC-32 of the payload (u32 LE), then the payload (cereal's portable
 //           binary archive). The header lets a reader refuse a truncated or damaged file before

@@ -1,7 +1,7 @@
 // ConsumerOffsetManager: committed consumer offsets per group, topic and queue (RocketMQ's
 // ConsumerOffsetManager), for clustering consumers.
 //
-// Persisted in `{config_dir}/consumerOffset.json` through a JsonStateFile (DESIGN.md section 4):
+// Persisted in `{config_dir}/consumerOffset.json` through a JsonStateFile (docs/broker.md, "Metadata files"):
 //   {"offsetTable":{"topic@group":{"0":12,"1":7}}}
 // by run_persist_loop() every flush_consumer_offset_interval (5 s) when something changed, and
 // by persist() on a graceful stop. A crash loses at most the commits of the last interval

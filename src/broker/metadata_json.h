@@ -1,4 +1,4 @@
-// The JSON shapes the broker's metadata files share (DESIGN.md section 4). Written as standard
+// The JSON shapes the broker's metadata files share (docs/broker.md, "Metadata files"). Written as standard
 // JSON; read tolerating fastjson's unquoted integer keys. Decoders name what is wrong with a path
 // ("topics.json.topicConfigTable[\"T\"].readQueueNums: missing") and stop at the first error.
 //

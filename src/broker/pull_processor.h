@@ -12,7 +12,7 @@
 //   no subscription flag: the group has no subscription    24 SUBSCRIPTION_NOT_EXIST
 //   ... or an older subVersion than the request's          25 SUBSCRIPTION_NOT_LATEST
 //
-// The store's result maps to (DESIGN.md section 3): found 0; queue missing or empty 19 when the
+// The store's result maps to (docs/compatibility.md): found 0; queue missing or empty 19 when the
 // requested offset is 0, else 21; offset = max 19; offset > max 21; offset < min 21; nothing
 // matched the filter / data being removed 20. Every reply carries nextBeginOffset, minOffset,
 // maxOffset and suggestWhichBrokerId.
@@ -51,7 +51,8 @@
 // min(suspendTimeoutMillis, suspend_timeout_max) (short_polling_time when long polling is off)
 // and then answered by running the pull once more, whatever it finds.
 //
-// Body: the stored records concatenated byte for byte (copied). A found reply counts its messages
+// Body: the stored records byte for byte, sent from the CommitLog's file views without a copy
+// (RemotingCommand::body_views). A found reply counts its messages
 // and bytes in BrokerStats (get); every look at the store counts as found or missed.
 #pragma once
 

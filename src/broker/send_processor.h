@@ -1,7 +1,7 @@
 // SendProcessor: SEND_MESSAGE (10), SEND_MESSAGE_V2 (310) and SEND_BATCH_MESSAGE (320)
 // (RocketMQ's SendMessageProcessor).
 //
-// Checks, in order, each answered with a code and a remark (DESIGN.md section 3):
+// Checks, in order, each answered with a code and a remark (docs/compatibility.md):
 //   header fields missing or malformed              1 SYSTEM_ERROR, the remark names the field
 //   a slave broker                                  14 SERVICE_NOT_AVAILABLE
 //   broker permission without write                 16 NO_PERMISSION

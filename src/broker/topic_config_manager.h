@@ -2,7 +2,7 @@
 //
 // Holds every topic's queue counts and permission, ordered by name, with a DataVersion whose
 // counter bumps on every change (the NameServer re-reads routes only for a new version).
-// Persisted in `{config_dir}/topics.json` through a JsonStateFile (DESIGN.md section 4):
+// Persisted in `{config_dir}/topics.json` through a JsonStateFile (docs/broker.md, "Metadata files"):
 //   {"dataVersion":{"counter":N,"timestamp":ms},"topicConfigTable":{"T":{...TopicConfig...}}}
 //
 // System topics are added at load() when missing (not counted as changes): SELF_TEST_TOPIC,

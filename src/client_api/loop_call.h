@@ -1,6 +1,6 @@
 // call_on_loop: run a client coroutine on the client's loop from any application thread and get
-// its value through a std::future (DESIGN.md section 2: the public client API hands each call to
-// the client's own loop).
+// its value through a std::future (the public client API hands each call to the client's own
+// loop: docs/runtime.md, "Boundaries of the single thread").
 //
 //   std::future<Result<SendResult>> f =
 //       call_on_loop(rt, [&producer, msg] { return producer.send(msg); });

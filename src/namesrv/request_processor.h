@@ -12,7 +12,7 @@
 // every known key.
 //
 // Replies:
-//  * SUCCESS (0) with the header fields / body of the code (DESIGN.md section 3).
+//  * SUCCESS (0) with the header fields / body of the code (docs/compatibility.md).
 //  * SYSTEM_ERROR (1) for bad input, with a remark saying what: a missing or malformed header
 //    field (named, e.g. "RegisterBrokerRequestHeader: missing field brokerAddr"), an empty
 //    name, a body that is not the expected JSON (the path of the bad field), a registration

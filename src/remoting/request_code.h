@@ -1,4 +1,4 @@
-// Request codes Ferry serves or sends (DESIGN.md section 3), with RocketMQ's numbers.
+// Request codes Ferry serves or sends (docs/compatibility.md), with RocketMQ's numbers.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,6 @@
 // The results of the MessageStore's put and get operations (RocketMQ's PutMessageStatus,
 // GetMessageStatus, GetMessageResult), and how the broker maps them to response codes
-// (DESIGN.md section 3).
+// (docs/compatibility.md).
 #pragma once
 
 #include <cstdint>

@@ -290,6 +290,20 @@ TEST_F(DaemonsTest, MissingConfigFileAndBadFlagsExitNonZero) {
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.output.find("-n: \"1.2.3.4\" is not an IPv4 address with a port"), std::string::npos) << r.output;
 
+  // Both daemons answer --help (and -h) with their usage, and name an unknown long option.
+  for (const std::string& daemon : {mqbroker_path(), mqnamesrv_path()}) {
+    for (const char* help : {"--help", "-h"}) {
+      r = run_to_exit(daemon, {help}, dir_ / "help.out", 10s);
+      EXPECT_EQ(r.status, 0) << daemon << " " << help << ": " << r.output;
+      EXPECT_NE(r.output.find("usage: "), std::string::npos) << daemon << " " << help << ": " << r.output;
+      std::filesystem::remove(dir_ / "help.out");
+    }
+    r = run_to_exit(daemon, {"--frobnicate"}, dir_ / "long.out", 10s);
+    EXPECT_EQ(r.status, 2) << daemon << ": " << r.output;
+    EXPECT_NE(r.output.find("unknown option --frobnicate"), std::string::npos) << daemon << ": " << r.output;
+    std::filesystem::remove(dir_ / "long.out");
+  }
+
   r = run_to_exit(mqnamesrv_path(), {"-p", "70000", "-d", dir_ / "ns"}, dir_ / "e.out", 10s);
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.output.find("-p: 70000 is out of range"), std::string::npos) << r.output;

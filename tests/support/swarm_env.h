@@ -4,8 +4,9 @@
 // environment it runs on sim::swarm_options(N * 1000 + its own seed) instead (latency tails, clock
 // skew and drift, slow and failing disks, torn writes, buggify): the same N gives each test (and
 // each parameter of a parameterized test) its own fault draw. ctest runs the cluster test binaries
-// under a few fixed N (<binary>_swarm_<N>). Tests may read the environment; src/ and sim/ may not,
-// which is why this lives with the tests.
+// under a few fixed N (<binary>_swarm_<N>). Tests may read the environment; the components and the
+// simulator may not (sim/io alone reads the few variables a runner needs), which is why this lives
+// with the tests.
 //
 //   sim::WorldOptions o = world_options(fault_free);  // swarm under FERRY_SIM_SWARM
 //   ReplayTrace trace(o);  // a fixture member: every failure of the test says seed and replay

@@ -9,6 +9,7 @@
 // Exit codes: 0 after a graceful stop, 1 when it cannot start (bad config file, a TLS certificate
 // or key that does not load, port in use),
 // 2 for bad flags.
+#include <getopt.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -30,7 +31,7 @@ namespace {
 using namespace ferry;
 
 constexpr const char* kUsage =
-    "usage: mqnamesrv [-c namesrv.conf] [-p port] [-d dataDir]\n"
+    "usage: mqnamesrv [-c namesrv.conf] [-p port] [-d dataDir] [-h|--help]\n"
     "  -c FILE  NameServer properties (listenPort, dataDir, ...)\n"
     "  -p PORT  listen port (default 9876; overrides listenPort)\n"
     "  -d DIR   data directory, logs go to DIR/logs (default $HOME/namesrv; overrides dataDir)\n";
@@ -42,15 +43,18 @@ int usage_error(const std::string& what) {
 
 int run(int argc, char** argv) {
   std::optional<std::string> conf_path, port_text, data_dir;
+  static const option kLongOptions[] = {{"help", no_argument, nullptr, 'h'}, {nullptr, 0, nullptr, 0}};
   opterr = 0;
-  for (int opt; (opt = ::getopt(argc, argv, ":c:p:d:h")) != -1;) {
+  for (int opt; (opt = ::getopt_long(argc, argv, ":c:p:d:h", kLongOptions, nullptr)) != -1;) {
     switch (opt) {
       case 'c': conf_path = optarg; break;
       case 'p': port_text = optarg; break;
       case 'd': data_dir = optarg; break;
       case 'h': std::fputs(kUsage, stdout); return 0;
       case ':': return usage_error(std::string("option -") + static_cast<char>(optopt) + " needs a value");
-      default: return usage_error(std::string("unknown option -") + static_cast<char>(optopt));
+      default:
+        return usage_error(optopt != 0 ? std::string("unknown option -") + static_cast<char>(optopt)
+                                       : std::string("unknown option ") + argv[optind - 1]);
     }
   }
   if (optind < argc) return usage_error(std::string("unexpected argument ") + argv[optind]);

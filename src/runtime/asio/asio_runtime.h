@@ -3,8 +3,9 @@
 // Threads
 //  * The loop: whichever thread calls run() or block_on() runs the node's io_context; all
 //    component code, every timer callback and every coroutine resumption happens there.
-//  * The I/O thread: msync/fdatasync (File::sync), fallocate (File::allocate) and directory
-//    fsync (FileSystem::sync_dir); each completes back on the loop through Executor::post.
+//  * Two I/O threads: one syncs (msync/fdatasync for File::sync, directory fsync for
+//    FileSystem::sync_dir), the other reserves space (fallocate for File::allocate); each job
+//    completes back on the loop through Executor::post.
 //  * The offload pool (Options::offload_threads, offload_pool.h, plus its monitor thread): runs
 //    Runtime::offload callbacks, which may block (user listeners), then resumes the awaiter on
 //    the loop. A burst of short callbacks runs on one thread and their completions come back to
@@ -15,7 +16,7 @@
 // Lifetime: construct, hand `*this` to the node's components, run() (or block_on()), then
 // destroy the components and the runtime on the loop thread. The destructor destroys the node's
 // remaining tasks first (their awaiters cancel timers and drop pending I/O), then waits for the
-// I/O thread and the offload pool to finish what they are running, then drops whatever is still
+// I/O threads and the offload pool to finish what they are running, then drops whatever is still
 // queued for the loop. Listeners, Connections and Files must be destroyed before the runtime.
 //
 // Which methods may be called from any thread: stop(), executor().post() (and spawn(), which
@@ -99,7 +100,7 @@ class AsioRuntime final : public Runtime {
   // A FileSystem over `folder` (relative to the working directory, or absolute), outside the
   // data root: a daemon's configuration folder, say, offered to the node read-only through a
   // ReadOnlyFileSystem (runtime/read_only_file_system.h). A missing folder is not an error here:
-  // opening a file in it is (not_found). Its syncs run on this runtime's I/O thread; namespace
+  // opening a file in it is (not_found). Its syncs run on this runtime's I/O threads; namespace
   // operations are made durable by sync_dir() only. Loop thread only; destroy it before the
   // runtime.
   std::unique_ptr<FileSystem> folder(std::string folder);
