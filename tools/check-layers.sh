@@ -18,7 +18,8 @@
 #   broker         store remoting remoting/rpc common runtime
 #   client         remoting remoting/rpc common runtime
 #   client_api     client remoting remoting/rpc common runtime
-#   daemon         what the daemons share: runtime/asio, remoting, remoting/rpc, common, runtime
+#   daemon         what the daemons share (and each daemon's config mapping): namesrv, broker, store,
+#                  runtime/asio, remoting, remoting/rpc, common, runtime
 #   cli            what the command-line tools share: daemon and what it may include
 # The simulator, bottom-up; none of it includes runtime/asio, daemon or cli:
 #   sim/world      the files directly in sim/, and sim/net, sim/disk: common runtime
@@ -47,8 +48,8 @@ namesrv: remoting remoting/rpc common runtime
 broker: store remoting remoting/rpc common runtime
 client: remoting remoting/rpc common runtime
 client_api: client remoting remoting/rpc common runtime
-daemon: runtime/asio remoting remoting/rpc common runtime
-cli: daemon runtime/asio remoting remoting/rpc common runtime
+daemon: namesrv broker store runtime/asio remoting remoting/rpc common runtime
+cli: daemon namesrv broker store runtime/asio remoting remoting/rpc common runtime
 sim/world: common runtime
 sim/history: common runtime
 sim/cluster: sim/world sim/history client_api client broker namesrv store remoting remoting/rpc common runtime

@@ -1,6 +1,6 @@
 #include "tools/bench/hostile_probe.h"
 
-#include "tools/bench/latency_histogram.h"
+#include "cli/latency_histogram.h"
 
 namespace ferry::bench {
 
@@ -37,7 +37,7 @@ void HostileProbe::run() {
 }
 
 ProbeStats HostileProbe::stats(WireClock::time_point from, WireClock::time_point to) const {
-  LatencySamples lat;
+  cli::LatencySamples lat;
   ProbeStats out;
   std::lock_guard lock(mu_);
   for (const ProbeSample& s : samples_) {

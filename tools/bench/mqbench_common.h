@@ -31,10 +31,14 @@
 #include "runtime/result.h"
 #include "runtime/task.h"
 #include "runtime/wake_signal.h"
-#include "tools/bench/latency_histogram.h"
+#include "cli/latency_histogram.h"
 #include "tests/support/temp_dir.h"
 
 namespace ferry::bench {
+
+// The latency records every mode prints (src/cli/latency_histogram.h).
+using cli::LatencyHistogram;
+using cli::LatencySamples;
 
 inline constexpr std::string_view kBodyMagic = "MQBENCH1";
 inline constexpr std::size_t kBodyHeaderBytes = 32;

@@ -23,9 +23,11 @@
 #include "remoting/rpc/rpc_server.h"
 #include "runtime/asio/asio_runtime.h"
 #include "runtime/log.h"
-#include "tools/bench/latency_histogram.h"
+#include "cli/latency_histogram.h"
 
 namespace ferry::bench {
+
+using cli::LatencySamples;
 namespace {
 
 using Clock = std::chrono::steady_clock;

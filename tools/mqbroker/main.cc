@@ -32,7 +32,7 @@
 #include "daemon/tls_keys.h"
 #include "runtime/asio/asio_runtime.h"
 #include "store/recover_mode.h"
-#include "tools/mqbroker/broker_conf.h"
+#include "daemon/broker_conf.h"
 
 namespace {
 
@@ -113,10 +113,10 @@ int run(int argc, char** argv) {
   if (optind < argc) return usage_error(std::string("unexpected argument ") + argv[optind]);
 
   const std::string home = daemon::home_dir();
-  tools::BrokerConf conf = tools::default_broker_conf(home);
+  daemon::BrokerConf conf = daemon::default_broker_conf(home);
   if (conf_path) {
     auto file = daemon::read_properties(*conf_path);
-    auto parsed = file ? tools::parse_broker_conf(*file, home) : Result<tools::BrokerConf>(file.error());
+    auto parsed = file ? daemon::parse_broker_conf(*file, home) : Result<daemon::BrokerConf>(file.error());
     if (!parsed) {
       std::fprintf(stderr, "mqbroker: %s\n", parsed.error().detail.c_str());
       return 1;
@@ -125,7 +125,7 @@ int run(int argc, char** argv) {
   }
   if (recover_mode) conf.broker.store.recover_mode = *recover_mode;
   if (namesrv_text) {
-    auto addrs = tools::parse_namesrv_addr(*namesrv_text);
+    auto addrs = daemon::parse_namesrv_addr(*namesrv_text);
     if (!addrs) return usage_error("-n: " + addrs.error().detail);
     conf.broker.namesrv_addr = std::move(*addrs);
   }

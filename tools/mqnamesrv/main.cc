@@ -24,7 +24,7 @@
 #include "daemon/tls_keys.h"
 #include "namesrv/name_server.h"
 #include "runtime/asio/asio_runtime.h"
-#include "tools/mqnamesrv/namesrv_conf.h"
+#include "daemon/namesrv_conf.h"
 
 namespace {
 
@@ -60,10 +60,10 @@ int run(int argc, char** argv) {
   if (optind < argc) return usage_error(std::string("unexpected argument ") + argv[optind]);
 
   const std::string home = daemon::home_dir();
-  tools::NamesrvConf conf = tools::default_namesrv_conf(home);
+  daemon::NamesrvConf conf = daemon::default_namesrv_conf(home);
   if (conf_path) {
     auto file = daemon::read_properties(*conf_path);
-    auto parsed = file ? tools::parse_namesrv_conf(*file, home) : Result<tools::NamesrvConf>(file.error());
+    auto parsed = file ? daemon::parse_namesrv_conf(*file, home) : Result<daemon::NamesrvConf>(file.error());
     if (!parsed) {
       std::fprintf(stderr, "mqnamesrv: %s\n", parsed.error().detail.c_str());
       return 1;

@@ -1,7 +1,7 @@
-// tools/bench/latency_histogram.h: LatencyHistogram's bucket layout, its percentile bound (never
+// cli/latency_histogram.h: LatencyHistogram's bucket layout, its percentile bound (never
 // below the exact percentile, at most 1/128 above it) against the sorted data, merge, reset and
 // clamping.
-#include "tools/bench/latency_histogram.h"
+#include "cli/latency_histogram.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace ferry::bench {
+namespace ferry::cli {
 namespace {
 
 TEST(LatencyHistogram, BucketsCoverEveryValueOnceAndInOrder) {
@@ -95,4 +95,4 @@ TEST(LatencyHistogram, SmallValuesAreExactAndMergeResetClampWork) {
 }
 
 }  // namespace
-}  // namespace ferry::bench
+}  // namespace ferry::cli

@@ -1,4 +1,4 @@
-#include "tools/mqbroker/broker_conf.h"
+#include "daemon/broker_conf.h"
 
 #include <fmt/format.h>
 
@@ -12,7 +12,7 @@
 #include "daemon/tls_keys.h"
 #include "store/ha/ha_format.h"
 
-namespace ferry::tools {
+namespace ferry::daemon {
 
 namespace {
 
@@ -330,4 +330,4 @@ Result<std::vector<std::string>> parse_namesrv_addr(std::string_view text) {
   return out;
 }
 
-}  // namespace ferry::tools
+}  // namespace ferry::daemon

@@ -19,7 +19,7 @@
 #include <limits>
 #include <vector>
 
-namespace ferry::bench {
+namespace ferry::cli {
 
 class LatencySamples {
  public:
@@ -125,4 +125,4 @@ class LatencyHistogram {
   std::int64_t max_us_ = 0;
 };
 
-}  // namespace ferry::bench
+}  // namespace ferry::cli

@@ -25,10 +25,7 @@
 #include "runtime/asio/tls_options.h"
 #include "runtime/result.h"
 
-namespace ferry::tools {
-
-// This program's configuration is built from the daemons' shared pieces (src/daemon).
-using namespace ferry::daemon;
+namespace ferry::daemon {
 
 struct BrokerConf {
   broker::BrokerConfig broker;      // broker.store.root is "" (the store is the data root)
@@ -51,4 +48,4 @@ Result<BrokerConf> parse_broker_conf(const PropertiesFile& file, const std::stri
 // whitespace trimmed; each must be an IPv4 "a.b.c.d:port". Errors name the bad item.
 Result<std::vector<std::string>> parse_namesrv_addr(std::string_view text);
 
-}  // namespace ferry::tools
+}  // namespace ferry::daemon

@@ -1,4 +1,4 @@
-#include "tools/mqnamesrv/namesrv_conf.h"
+#include "daemon/namesrv_conf.h"
 
 #include "daemon/acl_keys.h"
 #include "daemon/conf_folder.h"
@@ -6,7 +6,7 @@
 #include "daemon/server_keys.h"
 #include "daemon/tls_keys.h"
 
-namespace ferry::tools {
+namespace ferry::daemon {
 
 NamesrvConf default_namesrv_conf(const std::string& home) {
   NamesrvConf c;
@@ -47,4 +47,4 @@ Result<NamesrvConf> parse_namesrv_conf(const PropertiesFile& file, const std::st
   return c;
 }
 
-}  // namespace ferry::tools
+}  // namespace ferry::daemon

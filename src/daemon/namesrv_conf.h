@@ -19,10 +19,7 @@
 #include "runtime/asio/tls_options.h"
 #include "runtime/result.h"
 
-namespace ferry::tools {
-
-// This program's configuration is built from the daemons' shared pieces (src/daemon).
-using namespace ferry::daemon;
+namespace ferry::daemon {
 
 struct NamesrvConf {
   namesrv::NameServerConfig namesrv;
@@ -38,4 +35,4 @@ struct NamesrvConf {
 NamesrvConf default_namesrv_conf(const std::string& home);
 Result<NamesrvConf> parse_namesrv_conf(const PropertiesFile& file, const std::string& home);
 
-}  // namespace ferry::tools
+}  // namespace ferry::daemon

@@ -1,5 +1,5 @@
-// The daemons' config files: RocketMQ names onto BrokerConfig/StoreConfig (tools/mqbroker) and
-// the NameServer's config (tools/mqnamesrv), validation with file:line:key errors, warnings for
+// The daemons' config files: RocketMQ names onto BrokerConfig/StoreConfig (broker_conf.h) and
+// the NameServer's config (namesrv_conf.h, both src/daemon), validation with file:line:key errors, warnings for
 // unknown and unused keys, every example in conf/. The properties syntax and the config folder
 // themselves (src/daemon) are tests/daemon/properties_test.cc.
 #include <gtest/gtest.h>
@@ -12,10 +12,10 @@
 #include "daemon/config_binder.h"
 #include "daemon/properties_file.h"
 #include "remoting/acl/acl_config.h"
-#include "tools/mqbroker/broker_conf.h"
-#include "tools/mqnamesrv/namesrv_conf.h"
+#include "daemon/broker_conf.h"
+#include "daemon/namesrv_conf.h"
 
-namespace ferry::tools {
+namespace ferry::daemon {
 namespace {
 
 PropertiesFile props(std::string_view text) {
@@ -367,4 +367,4 @@ TEST(ConfExamples, AllParse) {
 }
 
 }  // namespace
-}  // namespace ferry::tools
+}  // namespace ferry::daemon
