@@ -9,11 +9,13 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "runtime/log.h"
@@ -69,47 +71,52 @@ std::string per_seed(const std::string& file, std::uint64_t seed, bool several) 
   return fmt::format("{}.seed{}{}", file.substr(0, dot), seed, file.substr(dot));
 }
 
-}  // namespace
-
-int run_run(const std::vector<std::string>& args) {
-  std::optional<std::string> file, history, report;
+// What the command line asked for.
+struct RunFlags {
+  std::string file;
+  std::optional<std::string> history, report;
   std::uint64_t first = 1, last = 1;
   bool swarm = false, determinism = false;
+};
+
+// The flags of `args`, or the exit code (usage printed, or --help answered).
+std::variant<RunFlags, int> parse_run_flags(const std::vector<std::string>& args) {
+  RunFlags f;
+  std::optional<std::string> file;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    auto value = [&](const char* flag) -> std::optional<std::string> {
+    auto value = [&]() -> std::optional<std::string> {
       if (i + 1 >= args.size()) return std::nullopt;
-      (void)flag;
       return args[++i];
     };
     if (a == "--help" || a == "-h") {
       std::fputs(kRunUsage, stdout);
       return kExitOk;
     } else if (a == "--seed") {
-      auto v = value("--seed");
+      auto v = value();
       auto n = v ? number(*v) : std::nullopt;
       if (!n) return usage("--seed needs a number");
-      first = last = *n;
+      f.first = f.last = *n;
     } else if (a == "--seeds") {
-      auto v = value("--seeds");
+      auto v = value();
       const auto dots = v ? v->find("..") : std::string::npos;
       auto a0 = dots != std::string::npos ? number(std::string_view(*v).substr(0, dots)) : std::nullopt;
       auto b0 = dots != std::string::npos ? number(std::string_view(*v).substr(dots + 2)) : std::nullopt;
       if (!a0 || !b0 || *a0 > *b0 || *b0 - *a0 >= 100'000) return usage("--seeds needs A..B with A <= B (at most 100000 seeds)");
-      first = *a0;
-      last = *b0;
+      f.first = *a0;
+      f.last = *b0;
     } else if (a == "--swarm") {
-      swarm = true;
+      f.swarm = true;
     } else if (a == "--check-determinism") {
-      determinism = true;
+      f.determinism = true;
     } else if (a == "--history") {
-      history = value("--history");
-      if (!history || history->empty()) return usage("--history needs a file name");
+      f.history = value();
+      if (!f.history || f.history->empty()) return usage("--history needs a file name");
     } else if (a == "--report") {
-      report = value("--report");
-      if (!report || report->empty()) return usage("--report needs a file name");
+      f.report = value();
+      if (!f.report || f.report->empty()) return usage("--report needs a file name");
     } else if (a == "--log-level") {
-      auto v = value("--log-level");
+      auto v = value();
       if (!v) return usage("--log-level needs a level");
       const auto level = spdlog::level::from_str(*v);
       if (level == spdlog::level::off && *v != "off") return usage("unknown log level '" + *v + "'");
@@ -124,78 +131,97 @@ int run_run(const std::vector<std::string>& args) {
   }
   if (!file) return usage("which scenario file?");
   if (std::find(args.begin(), args.end(), "--log-level") == args.end()) set_default_log_level(spdlog::level::warn);
+  f.file = *file;
+  return f;
+}
 
-  auto loaded = sim::io::load_scenario(*file);
+// One seed of `s`, run and judged: its lines for stdout, and whether it passed.
+struct SeedResult {
+  std::string out;
+  bool passed = false;
+};
+
+SeedResult run_seed(const sim::scenario::Scenario& s, const RunFlags& f, std::uint64_t seed) {
+  const bool several = f.last > f.first;
+  const auto t0 = std::chrono::steady_clock::now();
+  sim::scenario::RunOutcome run = sim::scenario::run_scenario(s, seed);
+  const double real_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::string failure = run.first_failure();
+  std::string out = fmt::format("== {} seed {}{}\n", s.name, seed, s.run.swarm ? " (swarm)" : "");
+  for (const sim::check::Verdict& v : run.verdicts) out += "  " + v.to_line() + "\n";
+  if (!run.error) {
+    out += fmt::format("  liveness: {}\n", run.live.to_string());
+    out += fmt::format("  trace-hash: {:016x}\n  simulated {:.1f} s in {:.2f} s real\n", run.trace_hash,
+                       static_cast<double>(to_ms(run.simulated)) / 1000.0, real_s);
+  }
+  if (f.determinism && !run.error) {
+    const sim::scenario::RunOutcome again = sim::scenario::run_scenario(s, seed);
+    if (again.trace_hash != run.trace_hash && failure.empty()) {
+      failure = fmt::format("not deterministic: trace hashes {:016x} and {:016x}", run.trace_hash, again.trace_hash);
+    }
+    out += fmt::format("  determinism: {}\n", again.trace_hash == run.trace_hash ? "same trace hash twice" : "DIFFERENT");
+  }
+  std::optional<std::string> saved;
+  if (f.history) saved = per_seed(*f.history, seed, several);
+  if (!failure.empty() && !saved) saved = fmt::format("mqsim-{}-seed{}.json", s.name, seed);
+  if (saved && run.history) {
+    if (Status st = sim::io::save_history_file(*saved, *run.history); st.ok()) {
+      out += fmt::format("  history: {} (mqsim check {})\n", *saved, *saved);
+    } else {
+      out += fmt::format("  history not saved: {}\n", st.error().to_string());
+    }
+  }
+  if (f.report) {
+    const std::string page = report_path(*f.report, seed, several);
+    const sim::report::ReportModel model = sim::report::model_from_run(s, run, f.file);
+    if (Status st = save_report(page, sim::report::render_html_report(model)); st.ok()) {
+      out += fmt::format("  report: {}\n", page);
+    } else {
+      out += fmt::format("  report not written: {}\n", st.error().to_string());
+      if (failure.empty()) failure = "report not written";
+    }
+  }
+  if (failure.empty()) {
+    out += "  PASSED\n";
+    return SeedResult{std::move(out), true};
+  }
+  out += fmt::format("  FAILED: {}\n", failure);
+  // What the nodes said around the first violation, whatever --log-level printed.
+  if (const std::optional<MonoTime> at = first_violation_time(run)) out += format_log_window(run.recent_logs, *at);
+  out += fmt::format("  replay: build/bin/mqsim run {} --seed {}{}\n", f.file, seed, f.swarm ? " --swarm" : "");
+  return SeedResult{std::move(out), false};
+}
+
+}  // namespace
+
+int run_run(const std::vector<std::string>& args) {
+  std::variant<RunFlags, int> parsed = parse_run_flags(args);
+  if (const int* code = std::get_if<int>(&parsed)) return *code;
+  const RunFlags& f = std::get<RunFlags>(parsed);
+  auto loaded = sim::io::load_scenario(f.file);
   if (!loaded.ok()) {
     std::fputs(fmt::format("mqsim run: {}\n", loaded.error().detail).c_str(), stderr);
     return kExitFailed;
   }
   sim::scenario::Scenario s = std::move(*loaded);
-  if (swarm) s.run.swarm = true;
-  const bool several = last > first;
+  if (f.swarm) s.run.swarm = true;
   // On a terminal, a long seed range shows where it is on one line of stderr, rewritten per seed.
-  const bool progress = several && isatty(fileno(stderr)) != 0;
+  const bool progress = f.last > f.first && isatty(fileno(stderr)) != 0;
   const auto started = std::chrono::steady_clock::now();
   std::size_t passed = 0, failed = 0;
-  for (std::uint64_t seed = first; seed <= last; ++seed) {
+  for (std::uint64_t seed = f.first; seed <= f.last; ++seed) {
     if (progress) {
       const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-      std::fputs(fmt::format("\r\033[K  seed {} ({} of {}): {} passed, {} failed, {:.0f} s", seed, seed - first + 1,
-                             last - first + 1, passed, failed, elapsed)
+      std::fputs(fmt::format("\r\033[K  seed {} ({} of {}): {} passed, {} failed, {:.0f} s", seed, seed - f.first + 1,
+                             f.last - f.first + 1, passed, failed, elapsed)
                      .c_str(),
                  stderr);
       std::fflush(stderr);
     }
-    const auto t0 = std::chrono::steady_clock::now();
-    sim::scenario::RunOutcome run = sim::scenario::run_scenario(s, seed);
-    const double real_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::string failure = run.first_failure();
-    std::string out = fmt::format("== {} seed {}{}\n", s.name, seed, s.run.swarm ? " (swarm)" : "");
-    for (const sim::check::Verdict& v : run.verdicts) out += "  " + v.to_line() + "\n";
-    if (!run.error) {
-      out += fmt::format("  liveness: {}\n", run.live.to_string());
-      out += fmt::format("  trace-hash: {:016x}\n  simulated {:.1f} s in {:.2f} s real\n", run.trace_hash,
-                         static_cast<double>(to_ms(run.simulated)) / 1000.0, real_s);
-    }
-    if (determinism && !run.error) {
-      const sim::scenario::RunOutcome again = sim::scenario::run_scenario(s, seed);
-      if (again.trace_hash != run.trace_hash && failure.empty()) {
-        failure = fmt::format("not deterministic: trace hashes {:016x} and {:016x}", run.trace_hash, again.trace_hash);
-      }
-      out += fmt::format("  determinism: {}\n", again.trace_hash == run.trace_hash ? "same trace hash twice" : "DIFFERENT");
-    }
-    std::optional<std::string> saved;
-    if (history) saved = per_seed(*history, seed, several);
-    if (!failure.empty() && !saved) saved = fmt::format("mqsim-{}-seed{}.json", s.name, seed);
-    if (saved && run.history) {
-      if (Status st = sim::io::save_history_file(*saved, *run.history); st.ok()) {
-        out += fmt::format("  history: {} (mqsim check {})\n", *saved, *saved);
-      } else {
-        out += fmt::format("  history not saved: {}\n", st.error().to_string());
-      }
-    }
-    if (report) {
-      const std::string page = report_path(*report, seed, several);
-      const sim::report::ReportModel model = sim::report::model_from_run(s, run, *file);
-      if (Status st = save_report(page, sim::report::render_html_report(model)); st.ok()) {
-        out += fmt::format("  report: {}\n", page);
-      } else {
-        out += fmt::format("  report not written: {}\n", st.error().to_string());
-        if (failure.empty()) failure = "report not written";
-      }
-    }
-    if (failure.empty()) {
-      ++passed;
-      out += "  PASSED\n";
-    } else {
-      ++failed;
-      out += fmt::format("  FAILED: {}\n", failure);
-      // What the nodes said around the first violation, whatever --log-level printed.
-      if (const std::optional<MonoTime> at = first_violation_time(run)) out += format_log_window(run.recent_logs, *at);
-      out += fmt::format("  replay: build/bin/mqsim run {} --seed {}{}\n", *file, seed, swarm ? " --swarm" : "");
-    }
+    const SeedResult r = run_seed(s, f, seed);
+    (r.passed ? passed : failed) += 1;
     if (progress) std::fputs("\r\033[K", stderr);  // the seed's lines replace the progress line
-    std::fputs(out.c_str(), stdout);
+    std::fputs(r.out.c_str(), stdout);
     std::fflush(stdout);
   }
   std::fputs(fmt::format("{} passed, {} failed\n", passed, failed).c_str(), stdout);
