@@ -22,8 +22,11 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <variant>
+#include <vector>
 
 #include "broker/broker.h"
+#include "daemon/broker_conf.h"
 #include "daemon/conf_folder.h"
 #include "daemon/daemon_log.h"
 #include "daemon/dir_lock.h"
@@ -32,7 +35,6 @@
 #include "daemon/tls_keys.h"
 #include "runtime/asio/asio_runtime.h"
 #include "store/recover_mode.h"
-#include "daemon/broker_conf.h"
 
 namespace {
 
@@ -82,9 +84,15 @@ std::string describe_start_error(const Error& e, const broker::BrokerConfig& c, 
   return e.to_string();
 }
 
-int run(int argc, char** argv) {
+// The command line: -c, -n, --recover (unset when not given).
+struct Flags {
   std::optional<std::string> conf_path, namesrv_text;
   std::optional<store::RecoverMode> recover_mode;
+};
+
+// The flags, or the exit code (usage printed, or --help answered).
+std::variant<Flags, int> parse_flags(int argc, char** argv) {
+  Flags f;
   constexpr int kRecoverOption = 1000;
   static const option kLongOptions[] = {{"recover", required_argument, nullptr, kRecoverOption},
                                         {"help", no_argument, nullptr, 'h'},
@@ -92,11 +100,11 @@ int run(int argc, char** argv) {
   opterr = 0;
   for (int opt; (opt = ::getopt_long(argc, argv, ":c:n:h", kLongOptions, nullptr)) != -1;) {
     switch (opt) {
-      case 'c': conf_path = optarg; break;
-      case 'n': namesrv_text = optarg; break;
+      case 'c': f.conf_path = optarg; break;
+      case 'n': f.namesrv_text = optarg; break;
       case kRecoverOption:
-        recover_mode = store::parse_recover_mode(optarg);
-        if (!recover_mode) {
+        f.recover_mode = store::parse_recover_mode(optarg);
+        if (!f.recover_mode) {
           return usage_error(std::string("--recover: \"") + optarg + "\" is not one of " +
                              std::string(store::kRecoverModeChoices));
         }
@@ -111,11 +119,16 @@ int run(int argc, char** argv) {
     }
   }
   if (optind < argc) return usage_error(std::string("unexpected argument ") + argv[optind]);
+  return f;
+}
 
+// broker.conf (or the defaults) with the flags applied and the TLS keys read, or the exit code
+// (the reason printed).
+std::variant<daemon::BrokerConf, int> load_conf(const Flags& f) {
   const std::string home = daemon::home_dir();
   daemon::BrokerConf conf = daemon::default_broker_conf(home);
-  if (conf_path) {
-    auto file = daemon::read_properties(*conf_path);
+  if (f.conf_path) {
+    auto file = daemon::read_properties(*f.conf_path);
     auto parsed = file ? daemon::parse_broker_conf(*file, home) : Result<daemon::BrokerConf>(file.error());
     if (!parsed) {
       std::fprintf(stderr, "mqbroker: %s\n", parsed.error().detail.c_str());
@@ -123,17 +136,77 @@ int run(int argc, char** argv) {
     }
     conf = std::move(*parsed);
   }
-  if (recover_mode) conf.broker.store.recover_mode = *recover_mode;
-  if (namesrv_text) {
-    auto addrs = daemon::parse_namesrv_addr(*namesrv_text);
+  if (f.recover_mode) conf.broker.store.recover_mode = *f.recover_mode;
+  if (f.namesrv_text) {
+    auto addrs = daemon::parse_namesrv_addr(*f.namesrv_text);
     if (!addrs) return usage_error("-n: " + addrs.error().detail);
     conf.broker.namesrv_addr = std::move(*addrs);
   }
-
   if (Status tls = daemon::finish_tls(conf.tls, conf.tls_config_file, conf.warnings); !tls) {
     std::fprintf(stderr, "mqbroker: cannot start: %s\n", tls.error().detail.c_str());
     return 1;
   }
+  return conf;
+}
+
+// Logs what the operator should know before the broker starts: the log set-up's and the config
+// file's warnings, the open-files limit, a missing namesrvAddr.
+void log_start_warnings(AsioRuntime& rt, const daemon::BrokerConf& conf, const std::vector<std::string>& log_warnings) {
+  for (const auto& w : log_warnings) rt.log().warn("{}", w);
+  if (const daemon::OpenFilesReport files = daemon::raise_open_files_limit(); files.low() || !files.error.empty()) {
+    rt.log().warn("{}", files.text());
+  } else {
+    rt.log().info("{}", files.text());
+  }
+  for (const auto& w : conf.warnings) rt.log().warn("{}", w);
+  if (conf.broker.namesrv_addr.empty()) {
+    rt.log().warn("no namesrvAddr (-n or namesrvAddr=): the broker registers with no NameServer");
+  }
+}
+
+// Starts the broker and serves until a stop signal has it shut down; the exit code.
+int serve(AsioRuntime& rt, const daemon::BrokerConf& conf, const std::optional<std::string>& conf_path) {
+  daemon::ConfFolder acl_folder(rt, conf.acl_file);
+  broker::Broker broker(rt, conf.broker);
+  broker.set_acl_files(acl_folder.files(), conf.acl_file);
+  if (conf_path) {
+    // UPDATE_BROKER_CONFIG saves what it changed into the file the broker started from.
+    broker.set_config_persister([path = *conf_path](const std::map<std::string, std::string>& changes) {
+      return daemon::rewrite_properties_file(path, changes);
+    });
+  }
+  Status started = rt.block_on(start_or_clean_up(&broker));
+  if (!started) {
+    const std::string why = describe_start_error(started.error(), conf.broker, broker.address());
+    rt.log().error("cannot start: {}", why);
+    std::fprintf(stderr, "mqbroker: cannot start: %s\n", why.c_str());
+    return 1;
+  }
+  rt.log().info("The broker[{}, {}] boot success. store in {}, flushDiskType={}, tls.server.mode={}, tls.enable={}",
+                conf.broker.broker_name, broker.address(), conf.store_root_dir,
+                conf.broker.flush_disk_type == store::FlushMode::sync_flush ? "SYNC_FLUSH" : "ASYNC_FLUSH",
+                tls_server_mode_name(conf.tls.server.mode), conf.tls.client.enable);
+  Node node{&rt, &broker};
+  rt.on_stop_signal([&node](int signal) {
+    if (node.stopping) {
+      node.rt->log().warn("signal {}: already stopping", signal);
+      return;
+    }
+    node.stopping = true;
+    node.rt->log().info("signal {}: stopping (unregister, persist offsets, flush)", signal);
+    node.rt->spawn(stop_and_quit(&node), "graceful-stop");
+  });
+  rt.run();
+  rt.log().info("The broker[{}] shut down", conf.broker.broker_name);
+  return 0;
+}
+
+int run(int argc, char** argv) {
+  std::variant<Flags, int> flags = parse_flags(argc, argv);
+  if (const int* code = std::get_if<int>(&flags)) return *code;
+  std::variant<daemon::BrokerConf, int> loaded = load_conf(std::get<Flags>(flags));
+  if (const int* code = std::get_if<int>(&loaded)) return *code;
+  const daemon::BrokerConf& conf = std::get<daemon::BrokerConf>(loaded);
 
   if (Status d = daemon::ensure_dir(conf.store_root_dir); !d) {
     std::fprintf(stderr, "mqbroker: storePathRootDir: %s\n", d.error().detail.c_str());
@@ -156,54 +229,8 @@ int run(int argc, char** argv) {
   if (!conf.broker.broker_ip1.empty()) opts.advertised_host = conf.broker.broker_ip1;
   opts.tls = conf.tls;  // the listen and HA ports (server), NameServer and HA connections (client)
   AsioRuntime rt(opts);
-  for (const auto& w : *log_warnings) rt.log().warn("{}", w);
-  if (const daemon::OpenFilesReport files = daemon::raise_open_files_limit(); files.low() || !files.error.empty()) {
-    rt.log().warn("{}", files.text());
-  } else {
-    rt.log().info("{}", files.text());
-  }
-  for (const auto& w : conf.warnings) rt.log().warn("{}", w);
-  if (conf.broker.namesrv_addr.empty()) {
-    rt.log().warn("no namesrvAddr (-n or namesrvAddr=): the broker registers with no NameServer");
-  }
-
-  int exit_code = 0;
-  {
-    daemon::ConfFolder acl_folder(rt, conf.acl_file);
-    broker::Broker broker(rt, conf.broker);
-    broker.set_acl_files(acl_folder.files(), conf.acl_file);
-    if (conf_path) {
-      // UPDATE_BROKER_CONFIG saves what it changed into the file the broker started from.
-      broker.set_config_persister([path = *conf_path](const std::map<std::string, std::string>& changes) {
-        return daemon::rewrite_properties_file(path, changes);
-      });
-    }
-    Status started = rt.block_on(start_or_clean_up(&broker));
-    if (!started) {
-      const std::string why = describe_start_error(started.error(), conf.broker, broker.address());
-      rt.log().error("cannot start: {}", why);
-      std::fprintf(stderr, "mqbroker: cannot start: %s\n", why.c_str());
-      exit_code = 1;
-    } else {
-      rt.log().info("The broker[{}, {}] boot success. store in {}, flushDiskType={}, tls.server.mode={}, tls.enable={}",
-                    conf.broker.broker_name, broker.address(), conf.store_root_dir,
-                    conf.broker.flush_disk_type == store::FlushMode::sync_flush ? "SYNC_FLUSH" : "ASYNC_FLUSH",
-                    tls_server_mode_name(conf.tls.server.mode), conf.tls.client.enable);
-      Node node{&rt, &broker};
-      rt.on_stop_signal([&node](int signal) {
-        if (node.stopping) {
-          node.rt->log().warn("signal {}: already stopping", signal);
-          return;
-        }
-        node.stopping = true;
-        node.rt->log().info("signal {}: stopping (unregister, persist offsets, flush)", signal);
-        node.rt->spawn(stop_and_quit(&node), "graceful-stop");
-      });
-      rt.run();
-      rt.log().info("The broker[{}] shut down", conf.broker.broker_name);
-    }
-  }
-  return exit_code;
+  log_start_warnings(rt, conf, *log_warnings);
+  return serve(rt, conf, std::get<Flags>(flags).conf_path);
 }
 
 }  // namespace

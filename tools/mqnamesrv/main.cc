@@ -19,12 +19,12 @@
 #include "daemon/conf_folder.h"
 #include "daemon/config_binder.h"
 #include "daemon/daemon_log.h"
+#include "daemon/namesrv_conf.h"
 #include "daemon/open_files.h"
 #include "daemon/properties_rewrite.h"
 #include "daemon/tls_keys.h"
 #include "namesrv/name_server.h"
 #include "runtime/asio/asio_runtime.h"
-#include "daemon/namesrv_conf.h"
 
 namespace {
 
