@@ -15,10 +15,11 @@
 #   remoting/rpc   remoting common runtime
 #   store          common runtime
 #   namesrv        remoting remoting/rpc common runtime
+#   controller     remoting remoting/rpc common runtime
 #   broker         store remoting remoting/rpc common runtime
 #   client         remoting remoting/rpc common runtime
 #   client_api     client remoting remoting/rpc common runtime
-#   daemon         what the daemons share (and each daemon's config mapping): namesrv, broker, store,
+#   daemon         what the daemons share (and each daemon's config mapping): namesrv, controller, broker, store,
 #                  runtime/asio, remoting, remoting/rpc, common, runtime
 #   cli            what the command-line tools share: daemon and what it may include
 # The simulator, bottom-up; none of it includes runtime/asio, daemon or cli:
@@ -45,19 +46,20 @@ remoting: common runtime
 remoting/rpc: remoting common runtime
 store: common runtime
 namesrv: remoting remoting/rpc common runtime
+controller: remoting remoting/rpc common runtime
 broker: store remoting remoting/rpc common runtime
 client: remoting remoting/rpc common runtime
 client_api: client remoting remoting/rpc common runtime
-daemon: namesrv broker store runtime/asio remoting remoting/rpc common runtime
-cli: daemon namesrv broker store runtime/asio remoting remoting/rpc common runtime
+daemon: namesrv controller broker store runtime/asio remoting remoting/rpc common runtime
+cli: daemon namesrv controller broker store runtime/asio remoting remoting/rpc common runtime
 sim/world: common runtime
 sim/history: common runtime
-sim/cluster: sim/world sim/history client_api client broker namesrv store remoting remoting/rpc common runtime
+sim/cluster: sim/world sim/history client_api client broker namesrv controller store remoting remoting/rpc common runtime
 sim/check: sim/history common runtime
-sim/scenario: sim/check sim/cluster sim/history sim/world client_api client broker namesrv store remoting remoting/rpc common runtime
-sim/io: sim/scenario sim/check sim/cluster sim/history sim/world client_api client broker namesrv store remoting remoting/rpc common runtime
+sim/scenario: sim/check sim/cluster sim/history sim/world client_api client broker namesrv controller store remoting remoting/rpc common runtime
+sim/io: sim/scenario sim/check sim/cluster sim/history sim/world client_api client broker namesrv controller store remoting remoting/rpc common runtime
 sim/report: sim/scenario sim/check sim/history sim/world common runtime
-sim/property: sim/io sim/scenario sim/check sim/cluster sim/history sim/world client_api client broker namesrv store remoting remoting/rpc common runtime
+sim/property: sim/io sim/scenario sim/check sim/cluster sim/history sim/world client_api client broker namesrv controller store remoting remoting/rpc common runtime
 '
 
 files=()
