@@ -14,6 +14,7 @@ packages=(
   zlib1g-dev              # CRC32, compression
   libtomlplusplus-dev     # scenario files
   libyaml-cpp-dev         # ACL: RocketMQ's plain_acl.yml
+  libraft-dev             # the controller's consensus (canonical/raft 0.15; docs/controller.md)
   clang                   # libFuzzer targets (optional at build time, installed for CI)
   libclang-rt-dev         # clang's fuzzer and sanitizer runtimes (not pulled in without recommends)
   procps                  # pkill/pgrep for the real-process tests and quickstart

@@ -74,6 +74,9 @@ inline constexpr std::int32_t GET_BROKER_HA_STATUS = 907;
 // Ferry's own: a running slave becomes the master of its group (header PromoteSlaveRequestHeader).
 // RocketMQ 4.9 has no such request (its operators edit broker.conf and restart).
 inline constexpr std::int32_t FERRY_PROMOTE_SLAVE = 10'001;
+// Ferry's own: one Raft message between controllers, oneway; the body is
+// controller/raft_codec.h's format (RocketMQ's controllers use DLedger's or JRaft's protocol).
+inline constexpr std::int32_t FERRY_RAFT_MESSAGE = 10'002;
 
 // "SEND_MESSAGE" for 10; an empty view for a code not listed above. For logs.
 std::string_view name(std::int32_t code);
