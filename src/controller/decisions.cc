@@ -56,7 +56,7 @@ Verdict decide_elect(const ReplicasInfo& info, const ElectRequest& req, const Li
                      bool allow_unclean) {
   const BrokerSet* set = info.find(req.name);
   if (set == nullptr) {
-    return refuse(code::BROKER_NEED_TO_BE_REGISTERED,
+    return refuse(code::CONTROLLER_BROKER_NEED_TO_BE_REGISTERED,
                   fmt::format("Broker {} hasn't been registered", req.name));
   }
   const bool controller_elects = req.requester == kNoReplica;
@@ -71,7 +71,7 @@ Verdict decide_elect(const ReplicasInfo& info, const ElectRequest& req, const Li
     chosen = choose_master(*set, alive, allow_unclean, prefer);
   }
   if (chosen && set->master == chosen) {
-    return refuse(code::MASTER_STILL_EXIST,
+    return refuse(code::CONTROLLER_MASTER_STILL_EXIST,
                   fmt::format("The old master {} of {} is still alive, no need to elect", *chosen,
                               req.name));
   }
@@ -81,51 +81,51 @@ Verdict decide_elect(const ReplicasInfo& info, const ElectRequest& req, const Li
   if (controller_elects) {
     // Nobody qualifies: record that the group has no master; the epoch moves on, so the old
     // master, if it returns, is fenced.
-    Verdict v = refuse(code::MASTER_NOT_AVAILABLE,
+    Verdict v = refuse(code::CONTROLLER_MASTER_NOT_AVAILABLE,
                        fmt::format("No alive replica of {} can become master", req.name));
     if (set->master) v.event = Event{ElectMasterEvent{req.name, std::nullopt, set->master_epoch}};
     return v;
   }
-  return refuse(code::ELECT_MASTER_FAILED,
+  return refuse(code::CONTROLLER_ELECT_MASTER_FAILED,
                 fmt::format("Failed to elect a new master of {}", req.name));
 }
 
 Verdict decide_alter(const ReplicasInfo& info, const AlterRequest& req, const Liveness& alive) {
   const BrokerSet* set = info.find(req.name);
   if (set == nullptr) {
-    return refuse(code::ALTER_SYNC_STATE_SET_FAILED, "Broker metadata is not existed");
+    return refuse(code::CONTROLLER_ALTER_SYNC_STATE_SET_FAILED, "Broker metadata is not existed");
   }
   if (req.new_set == set->sync_state_set) {
-    return refuse(code::ALTER_SYNC_STATE_SET_FAILED,
+    return refuse(code::CONTROLLER_ALTER_SYNC_STATE_SET_FAILED,
                   "The newSyncStateSet is equal with oldSyncStateSet, no needed to update syncStateSet");
   }
   if (!set->master || *set->master != req.master) {
-    return refuse(code::INVALID_MASTER,
+    return refuse(code::CONTROLLER_INVALID_MASTER,
                   fmt::format("Rejecting alter syncStateSet request because the current leader is:{}, not {}",
                               set->master ? std::to_string(*set->master) : "none", req.master));
   }
   if (req.master_epoch != set->master_epoch) {
-    return refuse(code::FENCED_MASTER_EPOCH,
+    return refuse(code::CONTROLLER_FENCED_MASTER_EPOCH,
                   fmt::format("Rejecting alter syncStateSet request because the current master epoch is:{}, not {}",
                               set->master_epoch, req.master_epoch));
   }
   if (req.sync_state_set_epoch != set->sync_state_set_epoch) {
-    return refuse(code::FENCED_SYNC_STATE_SET_EPOCH,
+    return refuse(code::CONTROLLER_FENCED_SYNC_STATE_SET_EPOCH,
                   fmt::format("Rejecting alter syncStateSet request because the current syncStateSet epoch is:{}, not {}",
                               set->sync_state_set_epoch, req.sync_state_set_epoch));
   }
   for (ReplicaId id : req.new_set) {
     if (!set->replicas.contains(id)) {
-      return refuse(code::INVALID_REPLICAS,
+      return refuse(code::CONTROLLER_INVALID_REPLICAS,
                     fmt::format("Rejecting alter syncStateSet request because the replicas {} don't exist", id));
     }
     if (alive.alive(req.name, id) == nullptr) {
-      return refuse(code::BROKER_NOT_ALIVE,
+      return refuse(code::CONTROLLER_BROKER_NOT_ALIVE,
                     fmt::format("Rejecting alter syncStateSet request because the replicas {} don't alive", id));
     }
   }
   if (!req.new_set.contains(req.master)) {
-    return refuse(code::ALTER_SYNC_STATE_SET_FAILED,
+    return refuse(code::CONTROLLER_ALTER_SYNC_STATE_SET_FAILED,
                   fmt::format("Rejecting alter syncStateSet request because the newSyncStateSet don't contains origin leader {}",
                               req.master));
   }
@@ -142,7 +142,7 @@ ReplicaId next_replica_id(const ReplicasInfo& info, const std::string& name) {
 Verdict decide_apply_id(const ReplicasInfo& info, const ApplyIdRequest& req) {
   const auto semi = req.register_check_code.find(';');
   if (semi == std::string::npos || semi == 0) {
-    return refuse(code::BROKER_ID_INVALID,
+    return refuse(code::CONTROLLER_BROKER_ID_INVALID,
                   fmt::format("registerCheckCode '{}' is not <address>;<millis>", req.register_check_code));
   }
   Event event{ApplyReplicaIdEvent{req.cluster, req.name, req.id, req.register_check_code.substr(0, semi),
@@ -150,7 +150,7 @@ Verdict decide_apply_id(const ReplicasInfo& info, const ApplyIdRequest& req) {
   const BrokerSet* set = info.find(req.name);
   if (set == nullptr) {
     if (req.id != kFirstReplicaId) {
-      return refuse(code::BROKER_ID_INVALID,
+      return refuse(code::CONTROLLER_BROKER_ID_INVALID,
                     fmt::format("Broker-set: {} hasn't been registered in controller, but broker try to apply brokerId: {}",
                                 req.name, req.id));
     }
@@ -159,12 +159,12 @@ Verdict decide_apply_id(const ReplicasInfo& info, const ApplyIdRequest& req) {
   auto taken = set->replicas.find(req.id);
   if (taken == set->replicas.end()) {
     if (req.id < kFirstReplicaId) {
-      return refuse(code::BROKER_ID_INVALID, fmt::format("brokerId {} is not a valid id", req.id));
+      return refuse(code::CONTROLLER_BROKER_ID_INVALID, fmt::format("brokerId {} is not a valid id", req.id));
     }
     return Verdict{code::SUCCESS, {}, std::move(event)};
   }
   if (taken->second.register_check_code == req.register_check_code) return Verdict{};  // a retry
-  return refuse(code::BROKER_ID_INVALID,
+  return refuse(code::CONTROLLER_BROKER_ID_INVALID,
                 fmt::format("Fail to apply brokerId: {} in broker-set: {}", req.id, req.name));
 }
 
@@ -172,7 +172,7 @@ Verdict decide_register(const ReplicasInfo& info, const std::string& name, Repli
                         const std::string& address) {
   const BrokerSet* set = info.find(name);
   if (set == nullptr || !set->replicas.contains(id)) {
-    return refuse(code::BROKER_NEED_TO_BE_REGISTERED,
+    return refuse(code::CONTROLLER_BROKER_NEED_TO_BE_REGISTERED,
                   fmt::format("Broker {} id {} hasn't been registered", name, id));
   }
   if (set->replicas.at(id).address == address) return Verdict{};
@@ -182,7 +182,7 @@ Verdict decide_register(const ReplicasInfo& info, const std::string& name, Repli
 Verdict decide_clean(const ReplicasInfo& info, const CleanRequest& req, const Liveness& alive) {
   const BrokerSet* set = info.find(req.name);
   if (set == nullptr) {
-    return refuse(code::INVALID_CLEAN_BROKER_METADATA,
+    return refuse(code::CONTROLLER_INVALID_CLEAN_BROKER_METADATA,
                   fmt::format("Broker-set {} is not existed", req.name));
   }
   std::vector<ReplicaId> ids;
@@ -195,14 +195,14 @@ Verdict decide_clean(const ReplicasInfo& info, const CleanRequest& req, const Li
     ReplicaId id = 0;
     auto [end, ec] = std::from_chars(one.data(), one.data() + one.size(), id);
     if (ec != std::errc{} || end != one.data() + one.size()) {
-      return refuse(code::INVALID_CLEAN_BROKER_METADATA,
+      return refuse(code::CONTROLLER_INVALID_CLEAN_BROKER_METADATA,
                     fmt::format("Please set the option <brokerControllerIdsToClean> according to the format, got '{}'", one));
     }
     ids.push_back(id);
   }
   if (!req.clean_living) {
     if (ids.empty() && set->master && alive.alive(req.name, *set->master) != nullptr) {
-      return refuse(code::INVALID_CLEAN_BROKER_METADATA,
+      return refuse(code::CONTROLLER_INVALID_CLEAN_BROKER_METADATA,
                     fmt::format("The broker-set {} still has an alive master", req.name));
     }
     const std::vector<ReplicaId> all = [&] {
@@ -212,7 +212,7 @@ Verdict decide_clean(const ReplicasInfo& info, const CleanRequest& req, const Li
     }();
     for (ReplicaId id : ids.empty() ? all : ids) {
       if (alive.alive(req.name, id) != nullptr) {
-        return refuse(code::INVALID_CLEAN_BROKER_METADATA,
+        return refuse(code::CONTROLLER_INVALID_CLEAN_BROKER_METADATA,
                       fmt::format("The broker {} of {} is still alive", id, req.name));
       }
     }

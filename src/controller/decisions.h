@@ -12,31 +12,15 @@
 
 #include "controller/liveness.h"
 #include "controller/replicas_info.h"
+#include "remoting/response_code.h"
 
 namespace ferry::controller {
 
-// RocketMQ's ResponseCode numbers for the controller (2000-2016).
-namespace code {
-inline constexpr std::int32_t SUCCESS = 0;
-inline constexpr std::int32_t FENCED_MASTER_EPOCH = 2000;
-inline constexpr std::int32_t FENCED_SYNC_STATE_SET_EPOCH = 2001;
-inline constexpr std::int32_t INVALID_MASTER = 2002;
-inline constexpr std::int32_t INVALID_REPLICAS = 2003;
-inline constexpr std::int32_t MASTER_NOT_AVAILABLE = 2004;
-inline constexpr std::int32_t INVALID_REQUEST = 2005;
-inline constexpr std::int32_t BROKER_NOT_ALIVE = 2006;
-inline constexpr std::int32_t NOT_LEADER = 2007;
-inline constexpr std::int32_t BROKER_METADATA_NOT_EXIST = 2008;
-inline constexpr std::int32_t INVALID_CLEAN_BROKER_METADATA = 2009;
-inline constexpr std::int32_t BROKER_NEED_TO_BE_REGISTERED = 2010;
-inline constexpr std::int32_t MASTER_STILL_EXIST = 2011;
-inline constexpr std::int32_t ELECT_MASTER_FAILED = 2012;
-inline constexpr std::int32_t ALTER_SYNC_STATE_SET_FAILED = 2013;
-inline constexpr std::int32_t BROKER_ID_INVALID = 2014;
-}  // namespace code
+// Reply codes: remoting::response_code's SUCCESS and CONTROLLER_* (2000-2016).
+namespace code = remoting::response_code;
 
 struct Verdict {
-  std::int32_t code = code::SUCCESS;
+  std::int32_t code = remoting::response_code::SUCCESS;
   std::string remark;
   std::optional<Event> event;  // to commit before replying (none: reply from the state as is)
 };

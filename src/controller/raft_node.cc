@@ -32,14 +32,14 @@ using RaftBarrierReq = struct raft_barrier;
 struct ApplyCall {
   struct raft_apply req{};
   raft_buffer buf{};
-  Completion<Status> done;
-  explicit ApplyCall(Completion<Status> d) : done(std::move(d)) {}
+  Completion<Result<std::uint64_t>> done;
+  explicit ApplyCall(Completion<Result<std::uint64_t>> d) : done(std::move(d)) {}
 };
 
 void apply_done(struct raft_apply* req, int status, void* /*result*/) {
   auto* call = static_cast<ApplyCall*>(req->data);
   if (status == 0) {
-    call->done.complete(Status{});
+    call->done.complete(Result<std::uint64_t>(req->index));
   } else {
     call->done.complete(Error(Errc::cancelled, fmt::format("the proposal's outcome is unknown: {}",
                                                           raft_strerror(status))));
@@ -406,9 +406,9 @@ void RaftNode::receive(Bytes message) {
   enter(std::move(in));
 }
 
-Task<Status> RaftNode::propose(std::vector<std::uint8_t> command) {
+Task<Result<std::uint64_t>> RaftNode::propose(std::vector<std::uint8_t> command) {
   if (!started_ || closed_) co_return Error(Errc::unsupported, "the controller's raft is stopped");
-  Completion<Status> done(rt_.executor());
+  Completion<Result<std::uint64_t>> done(rt_.executor());
   Input in;
   in.kind = Input::Kind::call;
   in.call = [this, command = std::move(command), done] {

@@ -6,7 +6,7 @@
 //
 //   RaftNode node(rt, options, transport, [&](std::uint64_t index, Bytes command) { ... });
 //   FERRY_TRY(node.start());                    // loads or bootstraps, starts ticking
-//   Status s = co_await node.propose(bytes);     // on the leader: committed and applied here
+//   auto index = co_await node.propose(bytes);   // on the leader: committed and applied here
 //   node.receive(frame_body);                    // what the transport delivered
 //
 // How it keeps libraft 0.15 safe (its known issues: docs/controller.md, "The Raft engine"):
@@ -83,10 +83,10 @@ class RaftNode {
   void stop();
 
   // Appends `command` if this node is the leader and completes when it is committed and applied
-  // here. Errors: unsupported (not the leader: nothing was appended), cancelled (leadership lost
-  // or the node stopped after appending: the command may still commit under the next leader),
-  // busy (libraft refused it).
-  Task<Status> propose(std::vector<std::uint8_t> command);
+  // here, with its log index. Errors: unsupported (not the leader: nothing was appended),
+  // cancelled (leadership lost or the node stopped after appending: the command may still commit
+  // under the next leader), busy (libraft refused it).
+  Task<Result<std::uint64_t>> propose(std::vector<std::uint8_t> command);
 
   // What the transport delivered from a peer. Malformed bytes are dropped and logged.
   void receive(Bytes message);

@@ -2,6 +2,7 @@
 
 #include "daemon/acl_keys.h"
 #include "daemon/conf_folder.h"
+#include "daemon/controller_conf.h"
 #include "daemon/config_binder.h"
 #include "daemon/server_keys.h"
 #include "daemon/tls_keys.h"
@@ -34,9 +35,16 @@ Result<NamesrvConf> parse_namesrv_conf(const PropertiesFile& file, const std::st
                           "defaultThreadPoolNums", "clientRequestThreadPoolNums"}) {
     b.ignore(key, "Ferry runs each node on one event loop; thread pools do not apply");
   }
+  std::string controller_peers;
+  b.bind_bool("enableControllerInNamesrv", c.controller_enabled);
+  bind_controller_keys(b, c.controller, controller_peers, /*with_scan=*/false);
   auto applied = b.apply(file);
   if (!applied) return std::move(applied).error();
   c.warnings = std::move(applied->warnings);
+  if (c.controller_enabled) {
+    c.controller.scan_not_active_broker_interval = n.scan_interval;
+    FERRY_TRY(finish_controller_config(file.file, controller_peers, c.controller));
+  }
   if (!acl.credentials.empty()) {
     c.warnings.push_back(file.file + ": accessKey/secretKey are ignored: a NameServer calls nobody");
   }

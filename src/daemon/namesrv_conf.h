@@ -8,12 +8,14 @@
 // listenAddress (0.0.0.0), aclEnable, aclFilePath (daemon/acl_keys.h). RocketMQ's other
 // NameServer keys (kvConfigPath, thread pools, ...) are accepted
 // with a warning saying why they do not apply; unknown keys with a warning naming file, line and
-// key; invalid values are errors "{file}:{line}: {key}: {what}".
+// key; invalid values are errors "{file}:{line}: {key}: {what}". enableControllerInNamesrv and the
+// controller's keys (daemon/controller_conf.h) embed a controller.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "controller/controller_config.h"
 #include "daemon/properties_file.h"
 #include "namesrv/namesrv_config.h"
 #include "runtime/asio/tls_options.h"
@@ -30,6 +32,10 @@ struct NamesrvConf {
   std::vector<std::string> warnings;  // for the log, one line each
   TlsOptions tls;                     // the tls.* keys (daemon/tls_keys.h)
   std::string tls_config_file;        // tls.config.file: applied by finish_tls at start-up
+  // enableControllerInNamesrv=true: a controller runs in the same process (daemon/controller_conf.h
+  // keys; scanNotActiveBrokerInterval is shared with the NameServer's).
+  bool controller_enabled = false;
+  controller::ControllerConfig controller;
 };
 
 NamesrvConf default_namesrv_conf(const std::string& home);

@@ -71,6 +71,22 @@ inline constexpr std::int32_t GET_NAMESRV_CONFIG = 319;
 inline constexpr std::int32_t SEND_BATCH_MESSAGE = 320;
 // RocketMQ 5's GET_BROKER_HA_STATUS: a broker's replication state (body: HARuntimeInfo JSON).
 inline constexpr std::int32_t GET_BROKER_HA_STATUS = 907;
+
+// The controller (RocketMQ 5, RIP-44; docs/controller.md).
+inline constexpr std::int32_t BROKER_HEARTBEAT = 904;
+inline constexpr std::int32_t CONTROLLER_ALTER_SYNC_STATE_SET = 1001;
+inline constexpr std::int32_t CONTROLLER_ELECT_MASTER = 1002;
+inline constexpr std::int32_t CONTROLLER_REGISTER_BROKER = 1003;
+inline constexpr std::int32_t CONTROLLER_GET_REPLICA_INFO = 1004;
+inline constexpr std::int32_t CONTROLLER_GET_METADATA_INFO = 1005;
+inline constexpr std::int32_t CONTROLLER_GET_SYNC_STATE_DATA = 1006;
+inline constexpr std::int32_t GET_BROKER_EPOCH_CACHE = 1007;
+inline constexpr std::int32_t NOTIFY_BROKER_ROLE_CHANGED = 1008;
+inline constexpr std::int32_t UPDATE_CONTROLLER_CONFIG = 1009;
+inline constexpr std::int32_t GET_CONTROLLER_CONFIG = 1010;
+inline constexpr std::int32_t CLEAN_BROKER_DATA = 1011;
+inline constexpr std::int32_t CONTROLLER_GET_NEXT_BROKER_ID = 1012;
+inline constexpr std::int32_t CONTROLLER_APPLY_BROKER_ID = 1013;
 // Ferry's own: a running slave becomes the master of its group (header PromoteSlaveRequestHeader).
 // RocketMQ 4.9 has no such request (its operators edit broker.conf and restart).
 inline constexpr std::int32_t FERRY_PROMOTE_SLAVE = 10'001;

@@ -35,6 +35,25 @@ inline constexpr std::int32_t SUBSCRIPTION_GROUP_NOT_EXIST = 26;
 inline constexpr std::int32_t CONSUMER_NOT_ONLINE = 206;
 inline constexpr std::int32_t CONSUME_MSG_TIMEOUT = 207;
 
+// The controller's (RocketMQ 5, RIP-44; controller/decisions.h says when each is given).
+inline constexpr std::int32_t CONTROLLER_FENCED_MASTER_EPOCH = 2000;
+inline constexpr std::int32_t CONTROLLER_FENCED_SYNC_STATE_SET_EPOCH = 2001;
+inline constexpr std::int32_t CONTROLLER_INVALID_MASTER = 2002;
+inline constexpr std::int32_t CONTROLLER_INVALID_REPLICAS = 2003;
+inline constexpr std::int32_t CONTROLLER_MASTER_NOT_AVAILABLE = 2004;
+inline constexpr std::int32_t CONTROLLER_INVALID_REQUEST = 2005;
+inline constexpr std::int32_t CONTROLLER_BROKER_NOT_ALIVE = 2006;
+inline constexpr std::int32_t CONTROLLER_NOT_LEADER = 2007;
+inline constexpr std::int32_t CONTROLLER_BROKER_METADATA_NOT_EXIST = 2008;
+inline constexpr std::int32_t CONTROLLER_INVALID_CLEAN_BROKER_METADATA = 2009;
+inline constexpr std::int32_t CONTROLLER_BROKER_NEED_TO_BE_REGISTERED = 2010;
+inline constexpr std::int32_t CONTROLLER_MASTER_STILL_EXIST = 2011;
+inline constexpr std::int32_t CONTROLLER_ELECT_MASTER_FAILED = 2012;
+inline constexpr std::int32_t CONTROLLER_ALTER_SYNC_STATE_SET_FAILED = 2013;
+inline constexpr std::int32_t CONTROLLER_BROKER_ID_INVALID = 2014;
+inline constexpr std::int32_t CONTROLLER_JRAFT_INTERNAL_ERROR = 2015;
+inline constexpr std::int32_t CONTROLLER_BROKER_LIVE_INFO_NOT_EXISTS = 2016;
+
 // "SUCCESS" for 0; an empty view for a code not listed above. For logs.
 std::string_view name(std::int32_t code);
 

@@ -58,7 +58,7 @@ TEST(DecideElect, AnUnregisteredGroupMustRegisterFirst) {
   ReplicasInfo info;
   FakeLiveness alive;
   EXPECT_EQ(decide_elect(info, ElectRequest{"broker-x", 1, false}, alive, false).code,
-            code::BROKER_NEED_TO_BE_REGISTERED);
+            code::CONTROLLER_BROKER_NEED_TO_BE_REGISTERED);
 }
 
 TEST(DecideElect, AnAliveMasterStays) {
@@ -67,7 +67,7 @@ TEST(DecideElect, AnAliveMasterStays) {
   alive.set(1, 1, 100);
   alive.set(2, 1, 100);
   Verdict v = decide_elect(info, ElectRequest{"broker-a", kNoReplica, false}, alive, false);
-  EXPECT_EQ(v.code, code::MASTER_STILL_EXIST);
+  EXPECT_EQ(v.code, code::CONTROLLER_MASTER_STILL_EXIST);
   EXPECT_FALSE(v.event.has_value());
 }
 
@@ -89,14 +89,14 @@ TEST(DecideElect, NobodyInSyncAliveRecordsNoMasterWhenTheControllerElects) {
   FakeLiveness alive;
   alive.set(3, 1, 900);
   Verdict v = decide_elect(info, ElectRequest{"broker-a", kNoReplica, false}, alive, false);
-  EXPECT_EQ(v.code, code::MASTER_NOT_AVAILABLE);
+  EXPECT_EQ(v.code, code::CONTROLLER_MASTER_NOT_AVAILABLE);
   ASSERT_TRUE(v.event.has_value());
   ASSERT_EQ(info.apply(*v.event), Applied::changed);
   EXPECT_FALSE(info.find("broker-a")->master.has_value());
   EXPECT_EQ(info.find("broker-a")->master_epoch, 2) << "the old master is fenced";
   // A broker asking gets ELECT_MASTER_FAILED and no event.
   Verdict asked = decide_elect(info, ElectRequest{"broker-a", 3, false}, alive, false);
-  EXPECT_EQ(asked.code, code::ELECT_MASTER_FAILED);
+  EXPECT_EQ(asked.code, code::CONTROLLER_ELECT_MASTER_FAILED);
   EXPECT_FALSE(asked.event.has_value());
 }
 
@@ -139,15 +139,15 @@ TEST(DecideAlter, RocketMqCheckOrderAndCodes) {
     return decide_alter(info, AlterRequest{"broker-a", master, me, se, std::move(s)}, alive).code;
   };
   EXPECT_EQ(decide_alter(info, AlterRequest{"broker-x", 1, 1, 2, {1}}, alive).code,
-            code::ALTER_SYNC_STATE_SET_FAILED);
-  EXPECT_EQ(alter(1, 1, 2, {1, 2}), code::ALTER_SYNC_STATE_SET_FAILED) << "unchanged";
-  EXPECT_EQ(alter(2, 1, 2, {1}), code::INVALID_MASTER);
-  EXPECT_EQ(alter(1, 0, 2, {1}), code::FENCED_MASTER_EPOCH);
-  EXPECT_EQ(alter(1, 1, 1, {1}), code::FENCED_SYNC_STATE_SET_EPOCH);
-  EXPECT_EQ(alter(1, 1, 2, {1, 7}), code::INVALID_REPLICAS);
-  EXPECT_EQ(alter(1, 1, 2, {1, 3}), code::BROKER_NOT_ALIVE);
+            code::CONTROLLER_ALTER_SYNC_STATE_SET_FAILED);
+  EXPECT_EQ(alter(1, 1, 2, {1, 2}), code::CONTROLLER_ALTER_SYNC_STATE_SET_FAILED) << "unchanged";
+  EXPECT_EQ(alter(2, 1, 2, {1}), code::CONTROLLER_INVALID_MASTER);
+  EXPECT_EQ(alter(1, 0, 2, {1}), code::CONTROLLER_FENCED_MASTER_EPOCH);
+  EXPECT_EQ(alter(1, 1, 1, {1}), code::CONTROLLER_FENCED_SYNC_STATE_SET_EPOCH);
+  EXPECT_EQ(alter(1, 1, 2, {1, 7}), code::CONTROLLER_INVALID_REPLICAS);
+  EXPECT_EQ(alter(1, 1, 2, {1, 3}), code::CONTROLLER_BROKER_NOT_ALIVE);
   alive.set(3, 1, 0);
-  EXPECT_EQ(alter(1, 1, 2, {2, 3}), code::ALTER_SYNC_STATE_SET_FAILED) << "without the master";
+  EXPECT_EQ(alter(1, 1, 2, {2, 3}), code::CONTROLLER_ALTER_SYNC_STATE_SET_FAILED) << "without the master";
   Verdict ok = decide_alter(info, AlterRequest{"broker-a", 1, 1, 2, {1, 2, 3}}, alive);
   ASSERT_EQ(ok.code, code::SUCCESS) << ok.remark;
   ASSERT_EQ(info.apply(*ok.event), Applied::changed);
@@ -167,16 +167,16 @@ TEST(DecideApplyId, FreeIdsAndRetriesAreAcceptedTakenOnesAndBadCodesRefused) {
   EXPECT_EQ(retry.code, code::SUCCESS);
   EXPECT_FALSE(retry.event.has_value());
   EXPECT_EQ(decide_apply_id(info, ApplyIdRequest{"c", "broker-a", 4, "10.0.0.5:10911;8"}).code,
-            code::BROKER_ID_INVALID);
+            code::CONTROLLER_BROKER_ID_INVALID);
   EXPECT_EQ(decide_apply_id(info, ApplyIdRequest{"c", "broker-new", 2, "x:1;1"}).code,
-            code::BROKER_ID_INVALID);
+            code::CONTROLLER_BROKER_ID_INVALID);
   EXPECT_EQ(decide_apply_id(info, ApplyIdRequest{"c", "broker-a", 5, "no-separator"}).code,
-            code::BROKER_ID_INVALID);
+            code::CONTROLLER_BROKER_ID_INVALID);
 }
 
 TEST(DecideRegister, UnknownIdsMustApplyAndAMovedBrokerUpdatesItsAddress) {
   ReplicasInfo info = group();
-  EXPECT_EQ(decide_register(info, "broker-a", 9, "x:1").code, code::BROKER_NEED_TO_BE_REGISTERED);
+  EXPECT_EQ(decide_register(info, "broker-a", 9, "x:1").code, code::CONTROLLER_BROKER_NEED_TO_BE_REGISTERED);
   Verdict same = decide_register(info, "broker-a", 2, "10.0.0.2:10911");
   EXPECT_EQ(same.code, code::SUCCESS);
   EXPECT_FALSE(same.event.has_value());
@@ -191,13 +191,13 @@ TEST(DecideClean, AliveBrokersAndBadIdsAreRefusedUnlessCleaningTheLiving) {
   FakeLiveness alive;
   alive.set(1, 1, 0);
   EXPECT_EQ(decide_clean(info, CleanRequest{"broker-a", "", false}, alive).code,
-            code::INVALID_CLEAN_BROKER_METADATA);
+            code::CONTROLLER_INVALID_CLEAN_BROKER_METADATA);
   EXPECT_EQ(decide_clean(info, CleanRequest{"broker-a", "1", false}, alive).code,
-            code::INVALID_CLEAN_BROKER_METADATA);
+            code::CONTROLLER_INVALID_CLEAN_BROKER_METADATA);
   EXPECT_EQ(decide_clean(info, CleanRequest{"broker-a", "2;x", false}, alive).code,
-            code::INVALID_CLEAN_BROKER_METADATA);
+            code::CONTROLLER_INVALID_CLEAN_BROKER_METADATA);
   EXPECT_EQ(decide_clean(info, CleanRequest{"broker-b", "", false}, alive).code,
-            code::INVALID_CLEAN_BROKER_METADATA);
+            code::CONTROLLER_INVALID_CLEAN_BROKER_METADATA);
   Verdict dead = decide_clean(info, CleanRequest{"broker-a", "2;3", false}, alive);
   ASSERT_EQ(dead.code, code::SUCCESS) << dead.remark;
   ASSERT_EQ(info.apply(*dead.event), Applied::changed);

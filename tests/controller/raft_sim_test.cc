@@ -111,7 +111,9 @@ class RaftSim : public ::testing::Test {
   }
 
   static Task<Status> propose_on(RaftNode* node, std::string command) {
-    co_return co_await node->propose(std::vector<std::uint8_t>(command.begin(), command.end()));
+    auto index = co_await node->propose(std::vector<std::uint8_t>(command.begin(), command.end()));
+    if (!index.ok()) co_return index.error();
+    co_return Status{};
   }
 
   // Proposes `command` on whoever leads, retrying for up to `limit`; true when acknowledged.

@@ -7,12 +7,14 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "daemon/config_binder.h"
 #include "daemon/properties_file.h"
 #include "remoting/acl/acl_config.h"
 #include "daemon/broker_conf.h"
+#include "daemon/controller_conf.h"
 #include "daemon/namesrv_conf.h"
 
 namespace ferry::daemon {
@@ -343,6 +345,7 @@ TEST(ConfExamples, AllParse) {
   int brokers = 0;
   for (const auto& entry : std::filesystem::directory_iterator(std::string(src) + "/conf")) {
     const std::string path = entry.path().string();
+    if (entry.is_directory()) continue;  // conf/controller: ControllerConfExamples
     if (entry.path().extension() == ".yml") {  // plain_acl.yml: the ACL accounts example
       const std::string text = read_file_text(path);
       auto acl = remoting::acl::parse_acl_yaml(text, path);
@@ -364,6 +367,60 @@ TEST(ConfExamples, AllParse) {
     EXPECT_TRUE(c->warnings.empty()) << path << ": " << c->warnings.front();
   }
   EXPECT_GE(brokers, 7);
+}
+
+// conf/controller: three NameServers with embedded controllers, and a standalone controller.
+TEST(ControllerConfExamples, AllParseAndNameOneQuorum) {
+  const char* src = std::getenv("FERRY_SOURCE_DIR");
+  ASSERT_NE(src, nullptr) << "FERRY_SOURCE_DIR is set by ctest";
+  std::set<std::string> selves;
+  for (int i = 0; i < 3; ++i) {
+    const std::string path = std::string(src) + "/conf/controller/namesrv-n" + std::to_string(i) + ".conf";
+    auto file = read_properties(path);
+    ASSERT_TRUE(file.ok()) << file.error().to_string();
+    auto c = parse_namesrv_conf(*file, "/h");
+    ASSERT_TRUE(c.ok()) << c.error().to_string();
+    EXPECT_TRUE(c->warnings.empty()) << path << ": " << c->warnings.front();
+    EXPECT_TRUE(c->controller_enabled);
+    EXPECT_EQ(c->controller.peers.size(), 3u);
+    EXPECT_NE(c->controller.self_peer()->address,
+              "127.0.0.1:" + std::to_string(c->namesrv.listen_port)) << "the controller has its own port";
+    selves.insert(c->controller.self);
+  }
+  EXPECT_EQ(selves.size(), 3u);
+  auto file = read_properties(std::string(src) + "/conf/controller/controller-n0.conf");
+  ASSERT_TRUE(file.ok());
+  auto c = parse_controller_conf(*file, "/h");
+  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  EXPECT_TRUE(c->warnings.empty()) << c->warnings.front();
+  EXPECT_EQ(c->controller.raft_options().id, 1u);
+  EXPECT_EQ(c->controller.raft_options().dir, "controller/raft");
+}
+
+TEST(ControllerConf, KeysDefaultsAndErrors) {
+  auto parse = [](std::string_view text) {
+    auto p = parse_properties(text, "c.conf");
+    EXPECT_TRUE(p.ok());
+    return parse_controller_conf(*p, "/h");
+  };
+  auto c = parse("controllerDLegerPeers=n0-127.0.0.1:9878;n1-127.0.0.1:9888\ncontrollerDLegerSelfId=n1\n"
+                 "scanNotActiveBrokerInterval=2000\nenableElectUncleanMaster=true\ncontrollerType=DLedger\n");
+  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  EXPECT_EQ(c->data_dir, "/h/controller");
+  EXPECT_EQ(c->controller.id_of("n1"), 2u);
+  EXPECT_EQ(c->controller.scan_not_active_broker_interval, std::chrono::seconds(2));
+  EXPECT_TRUE(c->controller.enable_elect_unclean_master);
+  ASSERT_EQ(c->warnings.size(), 1u);
+  EXPECT_NE(c->warnings[0].find("controllerType"), std::string::npos) << c->warnings[0];
+  EXPECT_EQ(parse("controllerDLegerPeers=n0-127.0.0.1:9878\ncontrollerDLegerSelfId=n5\n").error().detail,
+            "c.conf: controllerDLegerSelfId 'n5' is not among controllerDLegerPeers");
+  EXPECT_EQ(parse("controllerDLegerPeers=n0:127.0.0.1:9878\ncontrollerDLegerSelfId=n0\n").error().detail,
+            "c.conf: controllerDLegerPeers: controller peer 'n0:127.0.0.1:9878' is not <id>-<ip>:<port> (e.g. n0-127.0.0.1:9878)");
+  EXPECT_EQ(parse("controllerDLegerPeers=n0-127.0.0.1:9878;n0-127.0.0.1:9888\ncontrollerDLegerSelfId=n0\n").error().detail,
+            "c.conf: controllerDLegerPeers names n0 twice");
+  EXPECT_FALSE(parse("controllerDLegerSelfId=n0\n").ok()) << "no peers";
+  EXPECT_EQ(parse("scanNotActiveBrokerInterval=1\n").error().detail,
+            "c.conf:1: scanNotActiveBrokerInterval: 1 is out of range [100, 3600000]");
 }
 
 }  // namespace

@@ -6,18 +6,21 @@
 // stderr and to {dataDir}/logs/namesrv.log (rotating); FERRY_LOG sets the level. SIGTERM or
 // SIGINT stops it: it closes the listener and every connection and exits 0.
 // TLS: the tls.* keys of namesrv.conf and tls.config.file (daemon/tls_keys.h).
+// enableControllerInNamesrv=true also runs a controller (docs/controller.md) in the process, on its
+// own port (its controllerDLegerPeers entry), its Raft files under {dataDir}/{controllerStorePath}.
 // Exit codes: 0 after a graceful stop, 1 when it cannot start (bad config file, a TLS certificate
 // or key that does not load, port in use),
 // 2 for bad flags.
-#include <getopt.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <optional>
 #include <string>
 
+#include "controller/controller.h"
 #include "daemon/conf_folder.h"
 #include "daemon/config_binder.h"
+#include "daemon/daemon_flags.h"
 #include "daemon/daemon_log.h"
 #include "daemon/namesrv_conf.h"
 #include "daemon/open_files.h"
@@ -42,22 +45,16 @@ int usage_error(const std::string& what) {
 }
 
 int run(int argc, char** argv) {
-  std::optional<std::string> conf_path, port_text, data_dir;
-  static const option kLongOptions[] = {{"help", no_argument, nullptr, 'h'}, {nullptr, 0, nullptr, 0}};
-  opterr = 0;
-  for (int opt; (opt = ::getopt_long(argc, argv, ":c:p:d:h", kLongOptions, nullptr)) != -1;) {
-    switch (opt) {
-      case 'c': conf_path = optarg; break;
-      case 'p': port_text = optarg; break;
-      case 'd': data_dir = optarg; break;
-      case 'h': std::fputs(kUsage, stdout); return 0;
-      case ':': return usage_error(std::string("option -") + static_cast<char>(optopt) + " needs a value");
-      default:
-        return usage_error(optopt != 0 ? std::string("unknown option -") + static_cast<char>(optopt)
-                                       : std::string("unknown option ") + argv[optind - 1]);
-    }
+  auto flags = daemon::parse_daemon_flags(argc, argv, "cpd");
+  if (!flags) return usage_error(flags.error().detail);
+  if (flags->help) {
+    std::fputs(kUsage, stdout);
+    return 0;
   }
-  if (optind < argc) return usage_error(std::string("unexpected argument ") + argv[optind]);
+  std::optional<std::string> conf_path, port_text, data_dir;
+  if (flags->values.contains('c')) conf_path = flags->values['c'];
+  if (flags->values.contains('p')) port_text = flags->values['p'];
+  if (flags->values.contains('d')) data_dir = flags->values['d'];
 
   const std::string home = daemon::home_dir();
   daemon::NamesrvConf conf = daemon::default_namesrv_conf(home);
@@ -121,12 +118,22 @@ int run(int argc, char** argv) {
     std::fprintf(stderr, "mqnamesrv: cannot start: %s\n", why.c_str());
     return 1;
   }
+  std::unique_ptr<controller::Controller> embedded;
+  if (conf.controller_enabled) {
+    embedded = std::make_unique<controller::Controller>(rt, conf.controller);
+    if (Status c = embedded->start(); !c) {
+      rt.log().error("cannot start the embedded controller: {}", c.error().to_string());
+      std::fprintf(stderr, "mqnamesrv: cannot start the embedded controller: %s\n", c.error().to_string().c_str());
+      return 1;
+    }
+  }
   rt.log().info("The Name Server boot success. listening at {} (listenAddress {}), data in {}, ACL {}, tls.server.mode={}, tls.enable={}",
                 ns.address(), conf.namesrv.listen_host, conf.data_dir,
                 conf.namesrv.acl_enable ? "on (write requests need an admin signature; " + conf.acl_file + ")" : "off",
                 tls_server_mode_name(conf.tls.server.mode), conf.tls.client.enable);
-  rt.on_stop_signal([&rt, &ns](int signal) {
+  rt.on_stop_signal([&rt, &ns, &embedded](int signal) {
     rt.log().info("signal {}: stopping", signal);
+    if (embedded) embedded->stop();
     ns.stop();
     rt.stop();
   });

@@ -1,0 +1,145 @@
+// Three real mqnamesrv processes with embedded controllers (enableControllerInNamesrv, the keys of
+// conf/controller/namesrv-n*.conf on free ports): they elect one controller leader over TCP with
+// their Raft files on disk; a broker's id request is committed; kill -9 of the leader leaves a
+// majority that elects another, which still knows the committed id; the killed one restarts from
+// its files and follows.
+#include <csignal>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "remoting/header/controller_header.h"
+#include "remoting/rpc/rpc_client.h"
+#include "remoting/request_code.h"
+#include "remoting/response_code.h"
+#include "runtime/asio/asio_runtime.h"
+#include "tests/daemons/daemon_process.h"
+
+namespace ferry::daemons_test {
+namespace {
+
+using remoting::RemotingCommand;
+namespace rc = remoting::request_code;
+
+Task<Result<RemotingCommand>> call(remoting::RpcClient* rpc, std::string addr, RemotingCommand request) {
+  co_return co_await rpc->invoke(std::move(addr), std::move(request), std::chrono::seconds(2));
+}
+
+class ControllerQuorum : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string peers;
+    for (int i = 0; i < 3; ++i) {
+      ns_ports_[i] = free_port();
+      controller_ports_[i] = free_port();
+      peers += fmt::format("n{}-127.0.0.1:{};", i, controller_ports_[i]);
+    }
+    for (int i = 0; i < 3; ++i) {
+      conf_[i] = dir_.path() + fmt::format("/namesrv-n{}.conf", i);
+      write_file(conf_[i], fmt::format("listenPort={}\nenableControllerInNamesrv=true\ncontrollerDLegerGroup=group1\n"
+                                       "controllerDLegerPeers={}\ncontrollerDLegerSelfId=n{}\n",
+                                       ns_ports_[i], peers, i));
+      start(i);
+    }
+    AsioRuntime::Options o;
+    o.node_name = "test-client";
+    o.data_root = dir_.path() + "/client";
+    rt_ = std::make_unique<AsioRuntime>(o);
+    rpc_ = std::make_unique<remoting::RpcClient>(*rt_);
+  }
+  void TearDown() override {
+    rpc_->shutdown();
+    rpc_.reset();
+    rt_.reset();
+  }
+
+  void start(int i) {
+    nodes_[i] = std::make_unique<Child>(mqnamesrv_path(),
+                                        std::vector<std::string>{"-c", conf_[i], "-d", dir_.path() + fmt::format("/n{}", i)},
+                                        dir_.path() + fmt::format("/n{}.out", i));
+    ASSERT_TRUE(wait_for_port(controller_ports_[i], std::chrono::seconds(10))) << nodes_[i]->output();
+  }
+  std::string controller(int i) const { return fmt::format("127.0.0.1:{}", controller_ports_[i]); }
+
+  // The index of the controller that says it leads, within `timeout`; -1 if none does.
+  int leader(std::chrono::milliseconds timeout, int skip = -1) {
+    const auto until = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < until) {
+      for (int i = 0; i < 3; ++i) {
+        if (i == skip) continue;
+        auto reply = rt_->block_on(call(rpc_.get(), controller(i), remoting::make_request(rc::CONTROLLER_GET_METADATA_INFO, 0)));
+        if (!reply) continue;
+        auto h = remoting::GetMetaDataResponseHeader::from_fields(reply->ext_fields);
+        if (h && h->is_leader) return i;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return -1;
+  }
+
+  RemotingCommand next_id_request() {
+    RemotingCommand r = remoting::make_request(rc::CONTROLLER_GET_NEXT_BROKER_ID, 0);
+    r.ext_fields = remoting::BrokerNameRequestHeader{std::string("DefaultCluster"), "broker-a"}.to_fields();
+    return r;
+  }
+
+  TempDir dir_;
+  std::uint16_t ns_ports_[3] = {};
+  std::uint16_t controller_ports_[3] = {};
+  std::string conf_[3];
+  std::unique_ptr<Child> nodes_[3];
+  std::unique_ptr<AsioRuntime> rt_;
+  std::unique_ptr<remoting::RpcClient> rpc_;
+};
+
+TEST_F(ControllerQuorum, ALeaderIsElectedAndAfterItsKillAnotherServesWhatWasCommitted) {
+  const int first = leader(std::chrono::seconds(20));
+  ASSERT_GE(first, 0) << nodes_[0]->output();
+
+  // A broker takes id 1 of broker-a: committed by the quorum.
+  RemotingCommand apply = remoting::make_request(rc::CONTROLLER_APPLY_BROKER_ID, 0);
+  apply.ext_fields = remoting::ApplyBrokerIdRequestHeader{"DefaultCluster", "broker-a", 1, "127.0.0.1:10911;1"}.to_fields();
+  auto applied = rt_->block_on(call(rpc_.get(), controller(first), apply));
+  ASSERT_TRUE(applied.ok()) << applied.error().to_string();
+  ASSERT_EQ(applied->code, 0) << applied->remark.value_or("");
+  // A follower refuses: it is not the leader.
+  const int follower = (first + 1) % 3;
+  auto refused = rt_->block_on(call(rpc_.get(), controller(follower), next_id_request()));
+  ASSERT_TRUE(refused.ok());
+  EXPECT_EQ(refused->code, remoting::response_code::CONTROLLER_NOT_LEADER);
+
+  const auto killed_at = std::chrono::steady_clock::now();
+  nodes_[first]->signal(SIGKILL);
+  ASSERT_TRUE(nodes_[first]->wait(std::chrono::seconds(5)).has_value());
+  const int second = leader(std::chrono::seconds(20), first);
+  ASSERT_GE(second, 0) << "no new controller leader after kill -9";
+  const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - killed_at);
+  RecordProperty("controller_failover_ms", static_cast<int>(took.count()));
+  std::fprintf(stderr, "controller leader failover after kill -9: %lld ms\n", static_cast<long long>(took.count()));
+
+  auto next = rt_->block_on(call(rpc_.get(), controller(second), next_id_request()));
+  ASSERT_TRUE(next.ok()) << next.error().to_string();
+  ASSERT_EQ(next->code, 0) << next->remark.value_or("");
+  auto h = remoting::GetNextBrokerIdResponseHeader::from_fields(next->ext_fields);
+  ASSERT_TRUE(h.ok());
+  EXPECT_EQ(h->next_broker_id, 2) << "the new leader knows the id committed before the kill";
+
+  // The killed controller restarts from its Raft files and follows.
+  start(first);
+  auto again = [&] {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (std::chrono::steady_clock::now() < until) {
+      auto r = rt_->block_on(call(rpc_.get(), controller(first), remoting::make_request(rc::CONTROLLER_GET_METADATA_INFO, 0)));
+      if (r) {
+        auto m = remoting::GetMetaDataResponseHeader::from_fields(r->ext_fields);
+        if (m && !m->controller_leader_address.empty()) return true;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return false;
+  }();
+  EXPECT_TRUE(again) << "the restarted controller knows a leader\n" << nodes_[first]->output();
+}
+
+}  // namespace
+}  // namespace ferry::daemons_test
