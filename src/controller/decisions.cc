@@ -63,8 +63,10 @@ Verdict decide_elect(const ReplicasInfo& info, const ElectRequest& req, const Li
   std::optional<ReplicaId> chosen;
   if (set->master_epoch == 0 && !controller_elects) {
     // The group's first election: the first broker to ask becomes master (RocketMQ takes it
-    // without a liveness check; Ferry asks that it is a replica of the group).
-    if (set->replicas.contains(req.requester)) chosen = req.requester;
+    // without a liveness check; Ferry asks that it is a replica of the group, and that a replica
+    // an operator designates is alive).
+    const bool alive_enough = !req.designate || alive.alive(req.name, req.requester) != nullptr;
+    if (set->replicas.contains(req.requester) && alive_enough) chosen = req.requester;
   } else {
     std::optional<ReplicaId> prefer;
     if (req.designate) prefer = req.requester;

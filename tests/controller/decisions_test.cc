@@ -54,6 +54,17 @@ TEST(DecideElect, TheFirstElectionTakesTheBrokerThatAsks) {
   EXPECT_EQ(info.find("broker-a")->master_epoch, 1);
 }
 
+TEST(DecideElect, AnOperatorCannotDesignateADeadReplicaEvenForTheFirstElection) {
+  ReplicasInfo info;
+  ASSERT_EQ(info.apply(ApplyReplicaIdEvent{"c", "broker-a", 1, "a:1", "a:1;1"}), Applied::changed);
+  FakeLiveness alive;
+  Verdict v = decide_elect(info, ElectRequest{"broker-a", 1, true}, alive, false);
+  EXPECT_EQ(v.code, code::CONTROLLER_ELECT_MASTER_FAILED) << v.remark;
+  EXPECT_FALSE(v.event.has_value());
+  alive.set(1, 0, 0);
+  EXPECT_EQ(decide_elect(info, ElectRequest{"broker-a", 1, true}, alive, false).code, code::SUCCESS);
+}
+
 TEST(DecideElect, AnUnregisteredGroupMustRegisterFirst) {
   ReplicasInfo info;
   FakeLiveness alive;

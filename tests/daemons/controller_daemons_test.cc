@@ -21,6 +21,8 @@ namespace {
 using remoting::RemotingCommand;
 namespace rc = remoting::request_code;
 
+std::string mqadmin_path() { return FERRY_MQADMIN_PATH; }
+
 Task<Result<RemotingCommand>> call(remoting::RpcClient* rpc, std::string addr, RemotingCommand request) {
   co_return co_await rpc->invoke(std::move(addr), std::move(request), std::chrono::seconds(2));
 }
@@ -77,6 +79,15 @@ class ControllerQuorum : public ::testing::Test {
     return -1;
   }
 
+  // `mqadmin ARGS...`: its exit status and output.
+  RunResult mqadmin(std::vector<std::string> args) {
+    args.insert(args.begin() + 1, {"-n", fmt::format("127.0.0.1:{}", ns_ports_[0])});
+    return run_to_exit(mqadmin_path(), args, dir_.path() + "/mqadmin.out", std::chrono::seconds(20));
+  }
+  std::string all_controllers() const {
+    return fmt::format("{};{};{}", controller(0), controller(1), controller(2));
+  }
+
   RemotingCommand next_id_request() {
     RemotingCommand r = remoting::make_request(rc::CONTROLLER_GET_NEXT_BROKER_ID, 0);
     r.ext_fields = remoting::BrokerNameRequestHeader{std::string("DefaultCluster"), "broker-a"}.to_fields();
@@ -102,6 +113,20 @@ TEST_F(ControllerQuorum, ALeaderIsElectedAndAfterItsKillAnotherServesWhatWasComm
   auto applied = rt_->block_on(call(rpc_.get(), controller(first), apply));
   ASSERT_TRUE(applied.ok()) << applied.error().to_string();
   ASSERT_EQ(applied->code, 0) << applied->remark.value_or("");
+  // An operator sees the leader and the group (mqadmin, RocketMQ's output lines).
+  RunResult meta = mqadmin({"getControllerMetaData", "-a", controller((first + 1) % 3)});
+  ASSERT_EQ(meta.status, 0) << meta.output;
+  EXPECT_NE(meta.output.find("#ControllerLeaderAddress\t" + controller(first)), std::string::npos) << meta.output;
+  EXPECT_NE(meta.output.find("#Peer:\tn2:" + controller(2)), std::string::npos) << meta.output;
+  RunResult sss = mqadmin({"getSyncStateSet", "-a", all_controllers(), "-b", "broker-a"});
+  ASSERT_EQ(sss.status, 0) << sss.output;
+  EXPECT_NE(sss.output.find("#MasterBrokerId\t-1"), std::string::npos) << sss.output;
+  EXPECT_NE(sss.output.find("NotInSyncReplica:\tReplicaIdentity{brokerName='broker-a', brokerId=1, "
+                            "brokerAddress='127.0.0.1:10911', alive=false}"), std::string::npos) << sss.output;
+  RunResult elect = mqadmin({"electMaster", "-a", all_controllers(), "-c", "DefaultCluster", "--brokerName", "broker-a", "-b", "1"});
+  EXPECT_EQ(elect.status, 1) << "a replica that is not alive cannot be made master\n" << elect.output;
+  EXPECT_NE(elect.output.find("2012"), std::string::npos) << elect.output;
+
   // A follower refuses: it is not the leader.
   const int follower = (first + 1) % 3;
   auto refused = rt_->block_on(call(rpc_.get(), controller(follower), next_id_request()));
@@ -139,6 +164,12 @@ TEST_F(ControllerQuorum, ALeaderIsElectedAndAfterItsKillAnotherServesWhatWasComm
     return false;
   }();
   EXPECT_TRUE(again) << "the restarted controller knows a leader\n" << nodes_[first]->output();
+
+  RunResult clean = mqadmin({"cleanBrokerMetadata", "-a", all_controllers(), "--brokerName", "broker-a", "-b", "1"});
+  ASSERT_EQ(clean.status, 0) << clean.output;
+  EXPECT_NE(clean.output.find("clear broker broker-a metadata from controller success!"), std::string::npos) << clean.output;
+  RunResult gone = mqadmin({"getSyncStateSet", "-a", all_controllers(), "-b", "broker-a"});
+  EXPECT_EQ(gone.status, 1) << gone.output;
 }
 
 }  // namespace

@@ -73,5 +73,9 @@ Command clean_expired_cq_command();
 Command print_msg_command();
 Command stats_all_command();
 Command broker_consume_stats_command();
+Command get_controller_metadata_command();
+Command get_sync_state_set_command();
+Command elect_master_command();
+Command clean_broker_metadata_command();
 
 }  // namespace ferry::mqadmin

@@ -20,6 +20,9 @@ const std::vector<Command>& all_commands() {
       get_broker_config_command(), update_namesrv_config_command(), get_namesrv_config_command(),
       consumer_status_command(),  clean_expired_cq_command(),   print_msg_command(),
       stats_all_command(),        broker_consume_stats_command(),
+      // Controller mode (RocketMQ 5).
+      get_controller_metadata_command(), get_sync_state_set_command(), elect_master_command(),
+      clean_broker_metadata_command(),
   };
   return commands;
 }

@@ -30,7 +30,47 @@ void write_replicas(json::Writer& w, std::string_view name, const std::vector<Re
   w.EndArray();
 }
 
+std::vector<ReplicaIdentity> read_replicas(json::ObjectReader& r, std::string_view name) {
+  std::vector<ReplicaIdentity> out;
+  const rapidjson::Value* a = r.optional_array(name);
+  if (a == nullptr) return out;
+  for (rapidjson::SizeType i = 0; i < a->Size() && !r.errors().failed(); ++i) {
+    json::ObjectReader item((*a)[i], fmt::format("{}[{}]", r.path_of(name), i), r.errors());
+    ReplicaIdentity id;
+    id.broker_name = item.string("brokerName");
+    id.broker_id = item.int64("brokerId");
+    id.broker_address = item.string("brokerAddress");
+    id.alive = item.boolean_or("alive", false);
+    out.push_back(std::move(id));
+  }
+  return out;
+}
+
 }  // namespace
+
+Result<BrokerReplicasInfo> BrokerReplicasInfo::decode(Bytes body) {
+  auto doc = parse_body(body, "BrokerReplicasInfo");
+  if (!doc) return std::move(doc).error();
+  json::JsonErrors errors;
+  json::ObjectReader r(*doc, "BrokerReplicasInfo", errors);
+  BrokerReplicasInfo out;
+  if (const rapidjson::Value* table = r.optional_object("replicasInfoTable")) {
+    for (auto m = table->MemberBegin(); m != table->MemberEnd() && !errors.failed(); ++m) {
+      const std::string name(m->name.GetString(), m->name.GetStringLength());
+      json::ObjectReader info(m->value, "BrokerReplicasInfo.replicasInfoTable." + name, errors);
+      ReplicasInfo ri;
+      ri.master_broker_id = info.int64_or("masterBrokerId", -1);
+      ri.master_address = info.optional_string("masterAddress").value_or("");
+      ri.master_epoch = info.int32_or("masterEpoch", 0);
+      ri.sync_state_set_epoch = info.int32_or("syncStateSetEpoch", 0);
+      ri.in_sync_replicas = read_replicas(info, "inSyncReplicas");
+      ri.not_in_sync_replicas = read_replicas(info, "notInSyncReplicas");
+      out.replicas_info_table.emplace(name, std::move(ri));
+    }
+  }
+  if (errors.failed()) return errors.take();
+  return out;
+}
 
 Result<SyncStateSet> SyncStateSet::decode(Bytes body) {
   auto doc = parse_body(body, "SyncStateSet");

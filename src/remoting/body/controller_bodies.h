@@ -65,6 +65,8 @@ std::vector<std::uint8_t> write_name_list(const std::vector<std::string>& names)
 struct BrokerReplicasInfo {
   std::map<std::string, ReplicasInfo> replicas_info_table;
   std::vector<std::uint8_t> encode() const;
+  // Errors: Errc::corrupt for malformed JSON, Errc::invalid_argument naming the field.
+  static Result<BrokerReplicasInfo> decode(Bytes body);
 };
 
 }  // namespace ferry::remoting::body
