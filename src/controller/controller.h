@@ -1,6 +1,6 @@
 // Controller: one member of a controller quorum (RocketMQ 5's ControllerManager), serving brokers
 // and operators on its peer address: BROKER_HEARTBEAT (904, any controller) and the CONTROLLER_*
-// requests (1001-1006, 1011-1013: the leader; 1005 any controller), the Raft messages between
+// requests (1001-1006, 1011-1013: the leader; 1005, 1009, 1010: any controller), the Raft messages between
 // controllers (FERRY_RAFT_MESSAGE) — and electing a new master when a master's heartbeats stop.
 //
 //   Controller c(rt, config);
@@ -51,6 +51,11 @@ class Controller {
   const HeartbeatTable& heartbeats() const { return heartbeats_; }
   const RaftNode& raft() const { return *raft_; }
   const ControllerConfig& config() const { return config_; }
+  // Where UPDATE_CONTROLLER_CONFIG (1009) saves what it changed (the daemon's file writer);
+  // unset, changes live in memory only.
+  using Persister = std::function<Status(const std::map<std::string, std::string>& changes)>;
+  void set_config_persister(Persister p) { persister_ = std::move(p); }
+
   // Runs the liveness scan now (the timer does too); returns how many elections it started.
   std::size_t scan();
 
@@ -67,6 +72,8 @@ class Controller {
   Task<Reply> clean_broker_data(remoting::RequestContext ctx);
   Task<Reply> get_next_broker_id(remoting::RequestContext ctx);
   Task<Reply> apply_broker_id(remoting::RequestContext ctx);
+  Task<Reply> update_config(remoting::RequestContext ctx);
+  Task<Reply> get_config(remoting::RequestContext ctx);
 
   // Commits the verdict's event (if any). nullopt: it took effect (or there was none); else the
   // reply code and remark to answer with instead (not the leader any more, fenced).
@@ -90,7 +97,8 @@ class Controller {
   RpcRaftTransport transport_;
   std::unique_ptr<RaftNode> raft_;
   std::map<std::uint64_t, Applied> outcomes_;  // by log index, the last kOutcomesMax
-  std::set<std::string> electing_;             // groups with an election in flight
+  std::set<std::string> electing_;
+  Persister persister_;             // groups with an election in flight
   MonoTime started_at_{};
   TimerId scan_timer_{};
   bool started_ = false;

@@ -54,6 +54,8 @@ void Controller::register_processors() {
   bind(rc::CLEAN_BROKER_DATA, &Controller::clean_broker_data);
   bind(rc::CONTROLLER_GET_NEXT_BROKER_ID, &Controller::get_next_broker_id);
   bind(rc::CONTROLLER_APPLY_BROKER_ID, &Controller::apply_broker_id);
+  bind(rc::UPDATE_CONTROLLER_CONFIG, &Controller::update_config);
+  bind(rc::GET_CONTROLLER_CONFIG, &Controller::get_config);
 }
 
 Task<Controller::Reply> Controller::heartbeat(RequestContext ctx) {

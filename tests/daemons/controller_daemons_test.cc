@@ -127,6 +127,22 @@ TEST_F(ControllerQuorum, ALeaderIsElectedAndAfterItsKillAnotherServesWhatWasComm
   EXPECT_EQ(elect.status, 1) << "a replica that is not alive cannot be made master\n" << elect.output;
   EXPECT_NE(elect.output.find("2012"), std::string::npos) << elect.output;
 
+  // Settings: read from each controller, changed on each and saved to its file; the quorum's shape
+  // cannot change while it runs, RocketMQ's blacklisted keys are refused.
+  RunResult set = mqadmin({"updateControllerConfig", "-a", all_controllers(), "-k", "scanNotActiveBrokerInterval", "-v", "3000"});
+  ASSERT_EQ(set.status, 0) << set.output;
+  RunResult get = mqadmin({"getControllerConfig", "-a", controller(1)});
+  ASSERT_EQ(get.status, 0) << get.output;
+  EXPECT_NE(get.output.find("scanNotActiveBrokerInterval"), std::string::npos) << get.output;
+  EXPECT_NE(get.output.find("=  3000"), std::string::npos) << get.output;
+  EXPECT_NE(read_file(conf_[2]).find("scanNotActiveBrokerInterval=3000"), std::string::npos) << read_file(conf_[2]);
+  RunResult fixed = mqadmin({"updateControllerConfig", "-a", controller(0), "-k", "controllerDLegerSelfId", "-v", "n9"});
+  EXPECT_EQ(fixed.status, 1) << fixed.output;
+  EXPECT_NE(fixed.output.find("cannot change while the controller runs"), std::string::npos) << fixed.output;
+  RunResult black = mqadmin({"updateControllerConfig", "-a", controller(0), "-k", "configStorePath", "-v", "/x"});
+  EXPECT_EQ(black.status, 1) << black.output;
+  EXPECT_NE(black.output.find("Can not update config in black list."), std::string::npos) << black.output;
+
   // A follower refuses: it is not the leader.
   const int follower = (first + 1) % 3;
   auto refused = rt_->block_on(call(rpc_.get(), controller(follower), next_id_request()));

@@ -4,6 +4,8 @@
 //   getSyncStateSet -a ADDRS -b BROKER_NAME     CONTROLLER_GET_SYNC_STATE_DATA (1006) from the leader
 //   electMaster -a ADDRS -c CLUSTER --brokerName B -b ID   CONTROLLER_ELECT_MASTER (1002), designated
 //   cleanBrokerMetadata -a ADDRS --brokerName B [-b "1;2"] [-l]   CLEAN_BROKER_DATA (1011)
+//   getControllerConfig -a ADDRS                GET_CONTROLLER_CONFIG (1010) of each controller
+//   updateControllerConfig -a ADDRS -k KEY -v VALUE   UPDATE_CONTROLLER_CONFIG (1009) on each
 // -a takes "ip:port;ip:port": the leader is found with 1005 on each in turn. RocketMQ spells the
 // broker name flag -bn; Ferry's flags have one letter, so it is --brokerName.
 #include <fmt/format.h>
@@ -11,6 +13,7 @@
 #include <cstdio>
 
 #include "remoting/body/controller_bodies.h"
+#include "remoting/body/properties_text.h"
 #include "remoting/header/controller_header.h"
 #include "remoting/request_code.h"
 #include "remoting/response_code.h"
@@ -147,7 +150,58 @@ int clean_broker_metadata(const ParsedFlags& f, AdminSession& s) {
   return kExitOk;
 }
 
+int get_config(const ParsedFlags& f, AdminSession& s) {
+  int failed = 0;
+  for (const std::string& addr : split_addrs(*f.get("controllerAddress"))) {
+    auto reply = s.run(call(&s.instance().rpc(), addr, remoting::make_request(rc::GET_CONTROLLER_CONFIG, 0)));
+    if (!reply || reply->code != remoting::response_code::SUCCESS) {
+      failed = fail("getControllerConfig", fmt::format("{}: {}", addr, reply ? reply->remark.value_or("") : reply.error().to_string()));
+      continue;
+    }
+    auto settings = remoting::body::parse_properties_text(std::string(reply->body.begin(), reply->body.end()));
+    if (!settings) {
+      failed = fail("getControllerConfig", settings.error());
+      continue;
+    }
+    std::printf("============%s============\n", addr.c_str());
+    for (const auto& [key, value] : *settings) std::printf("%-50s=  %s\n", key.c_str(), value.c_str());
+  }
+  return failed == 0 ? kExitOk : kExitFailed;
+}
+
+int update_config(const ParsedFlags& f, AdminSession& s) {
+  const std::string key = *f.get("key");
+  const std::string value = *f.get("value");
+  const std::string addrs = *f.get("controllerAddress");
+  for (const std::string& addr : split_addrs(addrs)) {
+    RemotingCommand req = remoting::make_request(rc::UPDATE_CONTROLLER_CONFIG, 0);
+    const std::string text = remoting::body::properties_text({{key, value}});
+    req.body.assign(text.begin(), text.end());
+    auto reply = s.run(call(&s.instance().rpc(), addr, std::move(req)));
+    if (!reply) return fail("updateControllerConfig", fmt::format("{}: {}", addr, reply.error().to_string()));
+    if (reply->code != remoting::response_code::SUCCESS) {
+      return fail("updateControllerConfig", fmt::format("{} answered {}: {}", addr, reply->code, reply->remark.value_or("")));
+    }
+  }
+  std::printf("update controller config success!%s\n%s : %s\n", addrs.c_str(), key.c_str(), value.c_str());
+  return kExitOk;
+}
+
 }  // namespace
+
+Command get_controller_config_command() {
+  return Command{"getControllerConfig", "each controller's settings",
+                 {{'a', "controllerAddress", "IP:PORT;...", "the controllers to ask", true}},
+                 get_config};
+}
+
+Command update_controller_config_command() {
+  return Command{"updateControllerConfig", "change a setting on each controller (saved to its file)",
+                 {{'a', "controllerAddress", "IP:PORT;...", "the controllers to change", true},
+                  {'k', "key", "KEY", "e.g. scanNotActiveBrokerInterval", true},
+                  {'v', "value", "VALUE", "the new value", true}},
+                 update_config};
+}
 
 Command get_controller_metadata_command() {
   return Command{"getControllerMetaData", "a controller's group, leader and peers (controller mode)",

@@ -77,5 +77,7 @@ Command get_controller_metadata_command();
 Command get_sync_state_set_command();
 Command elect_master_command();
 Command clean_broker_metadata_command();
+Command get_controller_config_command();
+Command update_controller_config_command();
 
 }  // namespace ferry::mqadmin

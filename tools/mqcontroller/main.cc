@@ -17,6 +17,7 @@
 #include "daemon/daemon_flags.h"
 #include "daemon/daemon_log.h"
 #include "daemon/properties_file.h"
+#include "daemon/properties_rewrite.h"
 #include "runtime/asio/asio_runtime.h"
 
 namespace {
@@ -69,6 +70,10 @@ int run(int argc, char** argv) {
   for (const auto& w : conf.warnings) rt.log().warn("{}", w);
 
   controller::Controller controller(rt, conf.controller);
+  // UPDATE_CONTROLLER_CONFIG saves what it changed into the file the controller started from.
+  controller.set_config_persister([path = *conf_path](const std::map<std::string, std::string>& changes) {
+    return daemon::rewrite_properties_file(path, changes);
+  });
   Status started = controller.start();
   if (!started) {
     rt.log().error("cannot start: {}", started.error().to_string());

@@ -121,6 +121,11 @@ int run(int argc, char** argv) {
   std::unique_ptr<controller::Controller> embedded;
   if (conf.controller_enabled) {
     embedded = std::make_unique<controller::Controller>(rt, conf.controller);
+    if (conf_path) {
+      embedded->set_config_persister([path = *conf_path](const std::map<std::string, std::string>& changes) {
+        return daemon::rewrite_properties_file(path, changes);
+      });
+    }
     if (Status c = embedded->start(); !c) {
       rt.log().error("cannot start the embedded controller: {}", c.error().to_string());
       std::fprintf(stderr, "mqnamesrv: cannot start the embedded controller: %s\n", c.error().to_string().c_str());
