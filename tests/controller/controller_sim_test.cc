@@ -1,8 +1,9 @@
 // Three controllers (src/controller) in the simulator, spoken to over the wire by stand-in brokers
 // that do what a RocketMQ 5 broker in controller mode does: find the leader (1005), take an id
 // (1012, 1013), register (1003), heart-beat every controller (904), elect themselves (1002) and,
-// as master, grow the SyncStateSet (1001). Then a master dies, and the controllers elect a new one
-// on their own and tell the group (1008) — also when the controller leader dies with it.
+// as master, grow the SyncStateSet (1001), and poll their group (1004) every 5 s. Then a master
+// dies, and the controllers elect a new one on their own and the group learns it (1008, or the
+// poll when the oneway 1008 is lost) — also when the controller leader dies with the master.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -49,7 +50,8 @@ class FakeBroker {
     address_ = fmt::format("{}:{}", rt.network().host(), kBrokerPort);
     server_.register_processor(rc::NOTIFY_BROKER_ROLE_CHANGED, [this](remoting::RequestContext ctx) -> Task<std::optional<RemotingCommand>> {
       auto h = remoting::NotifyBrokerRoleChangedRequestHeader::from_fields(ctx.request.ext_fields);
-      if (h) (*notified_)[address_] = Notified{h->master_broker_id, h->master_epoch};
+      Notified& known = (*notified_)[address_];
+      if (h && h->master_epoch > known.master_epoch) known = Notified{h->master_broker_id, h->master_epoch};
       co_return std::nullopt;
     });
     Status s = server_.start(Endpoint{rt.network().host(), kBrokerPort});
@@ -79,7 +81,22 @@ class FakeBroker {
           (void)s;
         }
       }
+      if (self->id > 0 && ++self->beats_ % 5 == 0) co_await self->poll_replica_info();
       co_await self->rt_.sleep(1s);
+    }
+  }
+
+  // What a broker does every syncBrokerMetadataPeriod (5 s): CONTROLLER_GET_REPLICA_INFO (1004),
+  // so it learns a new master even when the oneway 1008 is lost.
+  Task<void> poll_replica_info() {
+    RemotingCommand req = remoting::make_request(rc::CONTROLLER_GET_REPLICA_INFO, 0);
+    req.ext_fields = remoting::BrokerNameRequestHeader{std::nullopt, "broker-a"}.to_fields();
+    auto reply = co_await call_leader(std::move(req));
+    if (!reply || reply->code != 0) co_return;
+    auto h = remoting::ElectMasterResponseHeader::from_fields(reply->ext_fields);
+    if (h && h->master_broker_id && h->master_epoch) {
+      Notified& known = (*notified_)[address_];
+      if (*h->master_epoch > known.master_epoch) known = Notified{*h->master_broker_id, *h->master_epoch};
     }
   }
 
@@ -146,6 +163,7 @@ class FakeBroker {
   remoting::RpcClient client_;
   std::shared_ptr<std::map<std::string, Notified>> notified_;
   std::string address_;
+  std::uint64_t beats_ = 0;
 };
 
 class ControllerSim : public ::testing::Test {
@@ -269,12 +287,15 @@ TEST_F(ControllerSim, AMasterThatStopsHeartBeatingIsReplacedAndTheGroupIsTold) {
   EXPECT_EQ(set->sync_state_set, (std::set<ReplicaId>{*set->master}));
   const Duration took = world_->now() - died;
   EXPECT_LE(took, 20s) << "heartbeat timeout 10 s plus one 5 s scan";
+  const ReplicaId master = *set->master;
   auto told = world_->run_until([&] {
     int n = 0;
-    for (auto& [addr, note] : *notified_) n += note.master_id == *set->master && note.master_epoch == 2;
+    for (auto& [addr, note] : *notified_) n += note.master_id == master && note.master_epoch == 2;
     return n == 2;
-  }, 10s);
-  EXPECT_TRUE(told.ok()) << "both alive brokers learn the new master";
+  }, 15s);
+  std::string notes;
+  for (auto& [addr, note] : *notified_) notes += fmt::format(" {}: master {} epoch {};", addr, note.master_id, note.master_epoch);
+  EXPECT_TRUE(told.ok()) << "both alive brokers learn the new master " << master << ":" << notes;
 }
 
 TEST_F(ControllerSim, TheMasterAndTheControllerLeaderDieTogether) {
