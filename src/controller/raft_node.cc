@@ -356,7 +356,7 @@ void RaftNode::restart() {
   outbox_.clear();
   appends_.clear();
   term_ = 0;
-  dirty_ = busy_ = started_ = closed_ = failed_ = false;
+  dirty_ = busy_ = started_ = closed_ = failed_ = tick_queued_ = false;
   barrier_term_ = ready_term_ = 0;
   applied_ = 0;
   alive_ = std::make_shared<bool>(true);
@@ -380,8 +380,10 @@ void RaftNode::arm_tick() {
   tick_timer_ = rt_.timers().schedule(options_.heartbeat, [this, alive = alive_] {
     if (!*alive || closed_) return;
     arm_tick();
+    if (tick_queued_) return;  // ticks coalesce while a step syncs: one waiting tick is enough
     Input in;
     in.kind = Input::Kind::tick;
+    tick_queued_ = true;
     enter(std::move(in));
   });
 }
@@ -449,6 +451,7 @@ void RaftNode::enter(Input input) {
 void RaftNode::run(Input& input) {
   switch (input.kind) {
     case Input::Kind::tick:
+      tick_queued_ = false;
       tick_cb_(&io_);
       break;
     case Input::Kind::message: {

@@ -24,9 +24,9 @@
 //    a new term while installing a snapshot or rolls back a configuration are never taken.
 //  * libraft's own tracer (stderr, the real clock) is replaced by a silent one.
 //
-// Bounds: at most kInputsMax inputs wait while a step syncs (more messages are dropped and
-// counted; Raft retries); one proposal in flight per caller is expected (the controller
-// serializes its decisions).
+// Bounds: at most kInputsMax inputs wait while a step syncs (more messages and proposals are
+// refused: messages dropped and counted, Raft retries; proposals fail busy); ticks coalesce into
+// one waiting tick.
 //
 // Lifetime: construct, start() once, use on the node's loop; stop() (also the destructor) closes
 // libraft synchronously: pending proposals fail with Errc::cancelled.
@@ -163,6 +163,7 @@ class RaftNode {
   bool closed_ = false;
   bool failed_ = false;
   bool was_ready_ = false;
+  bool tick_queued_ = false;  // a tick waits in inputs_ (ticks coalesce)
   std::uint64_t barrier_term_ = 0;  // the term whose barrier is pending or committed
   std::uint64_t ready_term_ = 0;    // the term whose barrier committed
   std::uint64_t applied_ = 0;
