@@ -229,6 +229,9 @@ TEST(Codes, NamesAndNumbers) {
   EXPECT_EQ(request_code::name(request_code::SEND_MESSAGE_V2), "SEND_MESSAGE_V2");
   EXPECT_EQ(request_code::name(206), "GET_ALL_TOPIC_LIST_FROM_NAMESERVER");
   EXPECT_EQ(request_code::name(9999), "");
+  EXPECT_EQ(request_code::name(1002), "CONTROLLER_ELECT_MASTER");
+  EXPECT_EQ(response_code::name(2000), "CONTROLLER_FENCED_MASTER_EPOCH");
+  EXPECT_EQ(response_code::name(2016), "CONTROLLER_BROKER_LIVE_INFO_NOT_EXISTS");
   EXPECT_EQ(response_code::name(26), "SUBSCRIPTION_GROUP_NOT_EXIST");
   EXPECT_EQ(response_code::REQUEST_CODE_NOT_SUPPORTED, 3);
   for (int i = 0; i <= kLanguageCodeMax; ++i) {
