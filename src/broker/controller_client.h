@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "broker/config_file.h"
+#include "common/config_file.h"
 #include "remoting/rpc/rpc_client.h"
 #include "runtime/runtime.h"
 

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 #include <rapidjson/document.h>
 
-#include "broker/config_file.h"
+#include "common/config_file.h"
 #include "remoting/json/json_reader.h"
 
 namespace ferry::broker {

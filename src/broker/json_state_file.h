@@ -32,7 +32,7 @@
 #include <string_view>
 #include <utility>
 
-#include "broker/config_file.h"
+#include "common/config_file.h"
 #include "broker/metadata_json.h"
 #include "runtime/assert.h"
 #include "runtime/runtime.h"

@@ -431,6 +431,24 @@ Status MessageStore::truncate_to_indexed() {
   return {};
 }
 
+Status MessageStore::truncate_to(PhysicalOffset offset) {
+  if (offset > log_.max_offset() || (offset < log_.min_offset() && offset != log_.max_offset())) {
+    return Error(Errc::invalid_argument, fmt::format("cannot cut the log back to {}: it holds [{}, {})",
+                                                     offset.value(), log_.min_offset().value(),
+                                                     log_.max_offset().value()));
+  }
+  if (offset == log_.max_offset()) return {};
+  rt_.log().warn("store: cutting the log back from {} to {} ({} bytes another master's epoch does not hold)",
+                 log_.max_offset().value(), offset.value(), log_.max_offset() - offset);
+  FERRY_TRY(log_.files().truncate(offset.value()));
+  reput_offset_ = std::min(reput_offset_, offset);
+  for (auto& [key, q] : queues_) {
+    FERRY_TRY(q->truncate_dirty(offset));
+    next_queue_offset_[key] = q->max_offset();
+  }
+  return {};
+}
+
 bool MessageStore::record_boundary(PhysicalOffset offset) const {
   if (offset == log_.max_offset()) return true;
   if (offset < log_.min_offset() || offset > log_.max_offset()) return false;

@@ -185,6 +185,13 @@ class MessageStore {
   // again), so that the slave's end is always a record boundary of its master's history.
   // Errors: io_error.
   Status truncate_to_indexed();
+  // Replication (a replica rejoining a new master under controller mode, store/ha/ha_slave.h):
+  // drops the log at and after `offset` (a record boundary of this log: where the replica and its
+  // master's epochs agree), the queue units of the messages there, and their queue offsets (the
+  // next message to a queue gets the first dropped one, as the master's does). The index keeps
+  // its entries: a query re-checks each record it finds. Only while nothing appends (the HA link
+  // is down). Errors: invalid_argument (`offset` outside [min offset, max offset]), io_error.
+  Status truncate_to(PhysicalOffset offset);
   // Replication (a master checking where a slave resumes): true when `offset` is the log's end,
   // the start of one of its files, or where a message record or a BLANK marker starts — the
   // places a slave's indexed end can be if it holds this log's history.

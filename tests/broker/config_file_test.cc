@@ -2,7 +2,7 @@
 // topics.json / consumerOffset.json codecs.
 #include <gtest/gtest.h>
 
-#include "broker/config_file.h"
+#include "common/config_file.h"
 #include "broker/consumer_offset_manager.h"
 #include "broker/topic_config_manager.h"
 #include "runtime/log.h"

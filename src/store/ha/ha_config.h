@@ -29,6 +29,17 @@ struct HaConfig {
   Duration reconnect_interval = std::chrono::seconds(5);
   // Ferry's bound on slaves connected to one master at a time; more are refused.
   std::size_t slaves_max = 16;
+
+  // Controller mode (RocketMQ 5's MessageStoreConfig):
+  // A SYNC_MASTER put waits for every member of the SyncStateSet (allAckInSyncStateSet).
+  bool all_ack_in_sync_state_set = false;
+  // Otherwise it waits for this many replicas, itself included (inSyncReplicas; 1: none).
+  std::int32_t in_sync_replicas = 1;
+  // A slave not caught up this long leaves the SyncStateSet (haMaxTimeSlaveNotCatchup).
+  Duration max_time_slave_not_catchup = std::chrono::seconds(15);
+  // A new slave (empty log) is fed from the master's last file instead of its first
+  // (syncFromLastFile; RocketMQ 4.9's HA always does that).
+  bool sync_from_last_file = false;
 };
 
 }  // namespace ferry::store::ha

@@ -6,6 +6,7 @@
 #include <array>
 
 #include "runtime/assert.h"
+#include "store/ha/epoch_file.h"
 #include "store/ha/ha_format.h"
 #include "store/message_store.h"
 
@@ -24,6 +25,11 @@ struct HaMaster::Link {
   MonoTime connected_at{};
   MonoTime last_report_at{};
   bool closed = false;
+  // Controller mode.
+  std::optional<SlaveHandshake> hello;   // the slave's handshake
+  PhysicalOffset last_master_max;        // the log's end when a batch was last sent
+  MonoTime last_transfer_at{};
+  std::optional<MonoTime> caught_up_at;  // when its ack last reached what had been sent
 };
 
 HaMaster::HaMaster(Runtime& rt, MessageStore& store, const HaConfig& config)
@@ -63,6 +69,7 @@ void HaMaster::stop() {
 }
 
 void HaMaster::on_appended(PhysicalOffset /*end*/) {
+  refresh_confirm();
   for (auto& [id, link] : links_) link->wake.wake();
 }
 
@@ -70,9 +77,86 @@ bool HaMaster::slave_ok(PhysicalOffset end) const {
   return !links_.empty() && end - replicated_ < config_.slave_fallbehind_max_bytes;
 }
 
+const HaMaster::Link* HaMaster::link_of(std::int64_t replica_id) const {
+  const Link* best = nullptr;  // a reconnecting slave may briefly have two links: the furthest counts
+  for (const auto& [id, link] : links_) {
+    if (link->hello && link->hello->replica_id == replica_id && link->requested && (best == nullptr || link->acked > best->acked)) {
+      best = link.get();
+    }
+  }
+  return best;
+}
+
+void HaMaster::set_sync_state_set(std::int64_t self_id, std::set<std::int64_t> members) {
+  self_id_ = self_id;
+  sync_state_set_ = std::move(members);
+  refresh_confirm();
+  release_waiters();
+}
+
+void HaMaster::refresh_confirm() {
+  PhysicalOffset c = store_.max_phy_offset();
+  if (epochs_ != nullptr && config_.all_ack_in_sync_state_set) {
+    for (const std::int64_t id : sync_state_set_) {
+      if (id == self_id_) continue;
+      const Link* l = link_of(id);
+      if (l == nullptr) return;  // a member without a link: the last value stays (RocketMQ's rule)
+      c = std::min(c, l->acked);
+    }
+  }
+  confirm_ = std::max(confirm_, c);
+}
+
+PhysicalOffset HaMaster::confirm_offset() const { return confirm_; }
+
+std::set<std::int64_t> HaMaster::caught_up_outside() const {
+  std::set<std::int64_t> out;
+  if (epochs_ == nullptr) return out;
+  const PhysicalOffset last_epoch_start =
+      epochs_->cache().empty() ? PhysicalOffset(0) : epochs_->cache().entries().back().start;
+  for (const auto& [id, link] : links_) {
+    if (!link->hello || link->hello->async_learner || !link->requested || !link->caught_up_at) continue;
+    const std::int64_t rid = link->hello->replica_id;
+    if (sync_state_set_.contains(rid) || rid == self_id_) continue;
+    if (link->acked >= link->last_master_max && link->acked >= confirm_ && link->acked >= last_epoch_start) out.insert(rid);
+  }
+  return out;
+}
+
+std::set<std::int64_t> HaMaster::lagging_members(Duration max_lag) const {
+  std::set<std::int64_t> out;
+  const MonoTime now = rt_.now();
+  for (const std::int64_t id : sync_state_set_) {
+    if (id == self_id_) continue;
+    const Link* l = link_of(id);
+    if (l == nullptr || !l->caught_up_at || now - *l->caught_up_at > max_lag) out.insert(id);
+  }
+  return out;
+}
+
+bool HaMaster::satisfied(PhysicalOffset end) const {
+  if (epochs_ == nullptr) return replicated_ >= end;
+  if (config_.all_ack_in_sync_state_set) {
+    for (const std::int64_t id : sync_state_set_) {
+      if (id == self_id_) continue;
+      const Link* l = link_of(id);
+      if (l == nullptr || l->acked < end) return false;
+    }
+    return true;
+  }
+  std::int32_t acks = 1;  // this master
+  for (const auto& [id, link] : links_) {
+    if (link->requested && link->acked >= end) ++acks;
+  }
+  return acks >= config_.in_sync_replicas;
+}
+
 Task<PutStatus> HaMaster::wait_replicated(PhysicalOffset end) {
-  if (replicated_ >= end) co_return PutStatus::ok;
-  if (stopped_ || !slave_ok(end)) co_return PutStatus::slave_not_available;
+  if (satisfied(end)) co_return PutStatus::ok;
+  if (stopped_) co_return PutStatus::slave_not_available;
+  // Controller mode waits for the members it needs (a member without a link times out, as in
+  // RocketMQ); RocketMQ 4.9's SYNC_MASTER gives up at once without a usable slave.
+  if (epochs_ == nullptr && !slave_ok(end)) co_return PutStatus::slave_not_available;
   Completion<bool> done(rt_.executor());
   const TimerId timer = rt_.timers().schedule(config_.slave_timeout, [done] {
     if (!done.completed() && !done.abandoned()) done.complete(false);
@@ -87,7 +171,7 @@ Task<PutStatus> HaMaster::wait_replicated(PhysicalOffset end) {
 void HaMaster::release_waiters() {
   auto finished = [&](const Waiter& w) { return w.done.completed() || w.done.abandoned(); };
   for (Waiter& w : waiters_) {
-    if (w.end <= replicated_ && !finished(w)) {
+    if (!finished(w) && satisfied(w.end)) {
       rt_.timers().cancel(w.timer);
       w.done.complete(true);
     }
@@ -133,8 +217,12 @@ void HaMaster::on_report(Link& link, PhysicalOffset offset) {
   }
   if (!link.requested) {
     link.requested = offset;
-    if (offset.value() == 0) {
-      // A new slave gets the master's last CommitLog file onward, as in RocketMQ.
+    // RocketMQ 4.9 feeds a new slave from the master's last file; RocketMQ 5 from its first
+    // unless the slave asks for the last (syncFromLastFile).
+    const bool from_last_file = epochs_ == nullptr || (link.hello && link.hello->sync_from_last_file);
+    if (offset.value() == 0 && !from_last_file) {
+      link.next = store_.min_phy_offset();
+    } else if (offset.value() == 0) {
       const std::int64_t size = store_.commit_log().file_size();
       link.next = PhysicalOffset(end.value() - end.value() % size);
     } else {
@@ -144,10 +232,12 @@ void HaMaster::on_report(Link& link, PhysicalOffset offset) {
     link.wake.wake();
   }
   link.acked = offset;
-  if (offset > replicated_) {
-    replicated_ = offset;
-    release_waiters();
+  if (epochs_ != nullptr && offset >= link.last_master_max) {
+    link.caught_up_at = offset >= end ? rt_.now() : link.last_transfer_at;
   }
+  if (offset > replicated_) replicated_ = offset;
+  refresh_confirm();
+  release_waiters();
 }
 
 Task<void> HaMaster::accept_loop(HaMaster* self) {
@@ -176,7 +266,62 @@ Task<void> HaMaster::accept_loop(HaMaster* self) {
   }
 }
 
+Task<bool> HaMaster::handshake(HaMaster* self, std::shared_ptr<Link> link) {
+  std::array<std::uint8_t, kSlaveHandshakeBytes> buf{};
+  Status st = co_await link->conn->read_exact(buf);
+  if (link->closed) co_return false;
+  if (!st.ok()) {
+    self->drop(*link, "reading its handshake: " + st.error().to_string());
+    co_return false;
+  }
+  if (decode_state(buf.data()) != kStateHandshake) {
+    self->drop(*link, fmt::format("its first frame has state {}, not a handshake (a RocketMQ 4.9 slave of a "
+                                  "controller-mode master?)", decode_state(buf.data())));
+    co_return false;
+  }
+  link->hello = decode_slave_handshake(buf.data());
+  const auto& all = self->epochs_->cache().entries();
+  const std::size_t first = all.size() > kHandshakeEpochsMax ? all.size() - kHandshakeEpochsMax : 0;
+  std::vector<std::uint8_t> out(kMasterHandshakeBytes + (all.size() - first) * kEpochEntryBytes);
+  const auto head = encode_master_handshake(MasterHandshake{
+      static_cast<std::int32_t>((all.size() - first) * kEpochEntryBytes), self->store_.max_phy_offset(),
+      self->epochs_->last_epoch()});
+  std::copy(head.begin(), head.end(), out.begin());
+  std::uint8_t* p = out.data() + kMasterHandshakeBytes;
+  for (std::size_t i = first; i < all.size(); ++i, p += kEpochEntryBytes) {
+    store_be32(p, static_cast<std::uint32_t>(all[i].epoch));
+    store_be64(p + 4, static_cast<std::uint64_t>(all[i].start.value()));
+  }
+  st = co_await link->conn->write(Bytes(out.data(), out.size()));
+  if (link->closed) co_return false;
+  if (!st.ok()) {
+    self->drop(*link, "sending the handshake: " + st.error().to_string());
+    co_return false;
+  }
+  self->rt_.log().info("ha: slave {} is replica {}; sent {} epoch(s), last {}", link->peer, link->hello->replica_id,
+                       all.size() - first, self->epochs_->last_epoch());
+  co_return true;
+}
+
 Task<void> HaMaster::read_loop(HaMaster* self, std::shared_ptr<Link> link) {
+  if (self->epochs_ != nullptr) {
+    if (!co_await handshake(self, link)) co_return;
+    std::array<std::uint8_t, kAckBytes> ack{};
+    while (!link->closed) {
+      const Status st = co_await link->conn->read_exact(ack);
+      if (link->closed) co_return;
+      if (!st.ok()) {
+        self->drop(*link, "reading its ack: " + st.error().to_string());
+        co_return;
+      }
+      if (decode_state(ack.data()) != kStateTransfer) {
+        self->drop(*link, fmt::format("an ack with state {}", decode_state(ack.data())));
+        co_return;
+      }
+      self->on_report(*link, decode_ack(ack.data()));
+    }
+    co_return;
+  }
   std::array<std::uint8_t, kReportBytes> buf{};
   while (!link->closed) {
     const Status st = co_await link->conn->read_exact(buf);
@@ -187,6 +332,13 @@ Task<void> HaMaster::read_loop(HaMaster* self, std::shared_ptr<Link> link) {
     }
     self->on_report(*link, decode_report(buf.data()));
   }
+}
+
+std::int64_t HaMaster::clip_to_epoch(PhysicalOffset from, std::int64_t n) const {
+  for (const EpochEntry& e : epochs_->cache().entries()) {
+    if (e.start > from) return std::min<std::int64_t>(n, e.start - from);
+  }
+  return n;
 }
 
 Task<void> HaMaster::send_loop(HaMaster* self, std::shared_ptr<Link> link) {
@@ -212,8 +364,9 @@ Task<void> HaMaster::send_loop(HaMaster* self, std::shared_ptr<Link> link) {
                    link->next.value(), end.value(), view->size());
       // buggify: a short batch (the slave then holds half a record until the next one).
       if (FERRY_BUGGIFY(self->rt_) && n > 1) n = 1 + static_cast<std::int64_t>(self->rt_.random().below(static_cast<std::uint64_t>(n)));
-      const auto head = encode_batch_header(BatchHeader{link->next, static_cast<std::int32_t>(n)});
-      const Bytes parts[2] = {Bytes(head), view->bytes().first(static_cast<std::size_t>(n))};
+      if (self->epochs_ != nullptr) n = self->clip_to_epoch(link->next, n);
+      const auto head = self->frame_header(link->next, static_cast<std::int32_t>(n));
+      const Bytes parts[2] = {Bytes(head.data(), head.size()), view->bytes().first(static_cast<std::size_t>(n))};
       const FileView pinned = std::move(*view);  // keeps the file mapped while the write is in flight
       const Status st = co_await link->conn->write(std::span<const Bytes>(parts));
       if (link->closed) co_return;
@@ -223,12 +376,14 @@ Task<void> HaMaster::send_loop(HaMaster* self, std::shared_ptr<Link> link) {
       }
       link->next += n;
       last_write = self->rt_.now();
+      link->last_master_max = self->store_.max_phy_offset();
+      link->last_transfer_at = last_write;
       continue;
     }
     const Duration idle = self->rt_.now() - last_write;
     if (idle >= cfg.heartbeat_interval) {
-      const auto head = encode_batch_header(BatchHeader{link->next, 0});
-      const Status st = co_await link->conn->write(Bytes(head));
+      const auto head = self->frame_header(link->next, 0);
+      const Status st = co_await link->conn->write(Bytes(head.data(), head.size()));
       if (link->closed) co_return;
       if (!st.ok()) {
         self->drop(*link, "sending a heartbeat: " + st.error().to_string());
@@ -239,6 +394,17 @@ Task<void> HaMaster::send_loop(HaMaster* self, std::shared_ptr<Link> link) {
     }
     (void)co_await link->wake.wait_for(cfg.heartbeat_interval - idle);
   }
+}
+
+std::vector<std::uint8_t> HaMaster::frame_header(PhysicalOffset at, std::int32_t size) const {
+  if (epochs_ == nullptr) {
+    const auto h = encode_batch_header(BatchHeader{at, size});
+    return {h.begin(), h.end()};
+  }
+  // Bytes before the first epoch (a log older than controller mode) travel as epoch 0.
+  const auto e = epochs_->cache().entry_at(at);
+  const auto h = encode_transfer_header(TransferHeader{size, at, e ? e->epoch : 0, e ? e->start : PhysicalOffset(0), confirm_});
+  return {h.begin(), h.end()};
 }
 
 Task<void> HaMaster::housekeeping_loop(HaMaster* self) {

@@ -21,6 +21,15 @@
 //    offset lags the put by slave_fallbehind_max_bytes or more; flush_slave_timeout after
 //    slave_timeout (3 s). Both mean: stored on the master, not known to be on a slave.
 //    replicated_offset() only grows (RocketMQ's push2SlaveMaxOffset).
+//  * Controller mode (set_epochs()): RocketMQ 5's AutoSwitch protocol (ha_format.h). A link
+//    starts with the slave's handshake (its replica id) and the master's (its epochs); the slave
+//    cuts its log to where the epochs agree and acks from there. A batch never spans two epochs
+//    and carries its epoch and the confirm offset. The SyncStateSet (set_sync_state_set(), as
+//    the controller confirmed it) decides the confirm offset (what every member acknowledged)
+//    and, under all_ack_in_sync_state_set, what a SYNC_MASTER put waits for: every member (a set
+//    of the master alone: nothing). A slave whose ack reached what was last sent to it is caught
+//    up (RocketMQ's lastCaughtUpTime); caught_up_outside() and lagging_members() tell the broker
+//    whom to add to or drop from the set.
 //
 // Threading: the node's loop only. Lifetime: a component (the broker's); its loops capture
 // `this` and must not outlive it (runtime/task.h). stop() closes everything; the loops end.
@@ -30,6 +39,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -41,6 +51,7 @@
 
 namespace ferry::store {
 class MessageStore;
+class EpochFile;
 }
 
 namespace ferry::store::ha {
@@ -52,6 +63,7 @@ struct SlaveLinkState {
   PhysicalOffset sent;          // the next byte the master will push to it
   MonoTime connected_at{};
   MonoTime last_report_at{};
+  std::int64_t replica_id = -1;  // controller mode: from its handshake
 };
 
 class HaMaster {
@@ -60,6 +72,24 @@ class HaMaster {
   ~HaMaster();
   HaMaster(const HaMaster&) = delete;
   HaMaster& operator=(const HaMaster&) = delete;
+
+  // Controller mode, before start(): speak the AutoSwitch protocol with these epochs (which
+  // must outlive this). Null: RocketMQ 4.9's protocol.
+  void set_epochs(const EpochFile* epochs) { epochs_ = epochs; }
+  bool controller_mode() const { return epochs_ != nullptr; }
+  // Controller mode: this master's replica id and the SyncStateSet the controller confirmed.
+  void set_sync_state_set(std::int64_t self_id, std::set<std::int64_t> members);
+  const std::set<std::int64_t>& sync_state_set() const { return sync_state_set_; }
+  // Controller mode: the offset every member of the SyncStateSet has acknowledged (RocketMQ's
+  // confirmOffset; the log's end unless all_ack_in_sync_state_set). While a member has no link
+  // the last value stays. Without controller mode: the log's end.
+  PhysicalOffset confirm_offset() const;
+  // Controller mode: slaves linked now, not in the SyncStateSet, caught up with this log and past
+  // the confirm offset and the last epoch's start (RocketMQ's maybeExpandInSyncStateSet).
+  std::set<std::int64_t> caught_up_outside() const;
+  // Controller mode: members other than this master not caught up for longer than `max_lag`
+  // (haMaxTimeSlaveNotCatchup), or with no link since the set was confirmed.
+  std::set<std::int64_t> lagging_members(Duration max_lag) const;
 
   // Listens on `addr` (port 0 picks one) and serves slaves. Errors: address_in_use.
   Status start(const Endpoint& addr);
@@ -71,7 +101,9 @@ class HaMaster {
   // The log grew to `end`: wake the senders.
   void on_appended(PhysicalOffset end);
 
-  // SYNC_MASTER: ok once a slave confirmed `end`; see the file comment for the two failures.
+  // SYNC_MASTER: ok once a slave confirmed `end` (controller mode under
+  // all_ack_in_sync_state_set: every other member of the SyncStateSet); see the file comment
+  // for the two failures.
   Task<PutStatus> wait_replicated(PhysicalOffset end);
   // RocketMQ's isSlaveOK: a slave is connected and the most advanced one lags `end` by less than
   // slave_fallbehind_max_bytes.
@@ -92,6 +124,14 @@ class HaMaster {
   struct Link;
   static Task<void> accept_loop(HaMaster* self);
   static Task<void> read_loop(HaMaster* self, std::shared_ptr<Link> link);
+  // Controller mode: the slave's handshake, then this master's. False: the link was dropped.
+  static Task<bool> handshake(HaMaster* self, std::shared_ptr<Link> link);
+  // What one batch from `link->next` may hold in controller mode (the epoch's end), and its header.
+  std::int64_t clip_to_epoch(PhysicalOffset from, std::int64_t n) const;
+  std::vector<std::uint8_t> frame_header(PhysicalOffset at, std::int32_t size) const;
+  bool satisfied(PhysicalOffset end) const;
+  void refresh_confirm();
+  const Link* link_of(std::int64_t replica_id) const;
   static Task<void> send_loop(HaMaster* self, std::shared_ptr<Link> link);
   static Task<void> housekeeping_loop(HaMaster* self);
   void drop(Link& link, const std::string& why);
@@ -117,6 +157,10 @@ class HaMaster {
   PhysicalOffset replicated_;
   std::vector<Waiter> waiters_;  // bounded by the SYNC_MASTER puts in flight
   bool stopped_ = false;
+  const EpochFile* epochs_ = nullptr;
+  std::int64_t self_id_ = -1;
+  std::set<std::int64_t> sync_state_set_;
+  PhysicalOffset confirm_;
 };
 
 }  // namespace ferry::store::ha

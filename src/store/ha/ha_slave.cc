@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "runtime/assert.h"
+#include "store/ha/epoch_file.h"
 #include "store/ha/ha_format.h"
 #include "store/message_store.h"
 
@@ -32,9 +33,9 @@ void HaSlave::set_master(std::optional<std::string> ha_address) {
   if (ha_address && ha_address->empty()) ha_address.reset();
   if (ha_address == master_) return;
   rt_.log().info("ha: master HA address {} (was {})", ha_address.value_or("none"), master_.value_or("none"));
+  if (session_) end(*session_, "the master address changed");
   master_ = std::move(ha_address);
   status_.master = master_;
-  if (session_) end(*session_, "the master address changed");
   wake_.wake();
 }
 
@@ -112,8 +113,15 @@ Task<void> HaSlave::run() {
     status_.local = s->conn->local().to_string();
     ++status_.links;
     rt_.log().info("ha: connected to master {} at offset {}", target, store_.max_phy_offset().value());
-    rt_.spawn(report_loop(this, s), "ha-report");
-    co_await serve(s);
+    if (epochs_ != nullptr) {
+      if (co_await handshake(s)) {
+        rt_.spawn(report_loop(this, s), "ha-report");
+        co_await serve_epochs(s);
+      }
+    } else {
+      rt_.spawn(report_loop(this, s), "ha-report");
+      co_await serve(s);
+    }
     end(*s, "link closed");
     session_.reset();
     // A link that ended over a disagreement is not made again at full speed.
@@ -144,23 +152,150 @@ Task<void> HaSlave::serve(std::shared_ptr<Session> s) {
       co_return;
     }
     if (h.size == 0) continue;  // a heartbeat
-    data.resize(static_cast<std::size_t>(h.size));
-    st = co_await s->conn->read_exact(data);
+    if (!co_await receive(s, h.offset, h.size, data)) co_return;
+  }
+}
+
+Task<bool> HaSlave::receive(std::shared_ptr<Session> s, PhysicalOffset at, std::int32_t size,
+                            std::vector<std::uint8_t>& data) {
+  data.resize(static_cast<std::size_t>(size));
+  const Status st = co_await s->conn->read_exact(data);
+  if (s->closed) co_return false;
+  if (!st.ok()) {
+    end(*s, "reading a batch: " + st.error().to_string());
+    co_return false;
+  }
+  s->last_read_at = rt_.now();
+  if (Status a = store_.append_replicated(at, data); !a.ok()) {
+    end(*s, fmt::format("appending {} bytes at {}: {}", size, at.value(), a.error().to_string()));
+    // A store that refuses (a full disk, a failed sync) is not retried at full speed.
+    co_await rt_.sleep(config_.reconnect_interval);
+    co_return false;
+  }
+  ++status_.batches;
+  status_.bytes += static_cast<std::uint64_t>(size);
+  s->wake.wake();
+  co_return true;
+}
+
+Task<bool> HaSlave::handshake(std::shared_ptr<Session> s) {
+  const auto hello = encode_slave_handshake(SlaveHandshake{config_.sync_from_last_file, false, replica_id_});
+  Status st = co_await s->conn->write(Bytes(hello));
+  if (s->closed) co_return false;
+  if (!st.ok()) {
+    end(*s, "sending the handshake: " + st.error().to_string());
+    co_return false;
+  }
+  std::array<std::uint8_t, kMasterHandshakeBytes> head{};
+  st = co_await s->conn->read_exact(head);
+  if (s->closed) co_return false;
+  if (!st.ok()) {
+    end(*s, "reading the master's handshake: " + st.error().to_string());
+    co_return false;
+  }
+  const MasterHandshake mh = decode_master_handshake(head.data());
+  if (decode_state(head.data()) != kStateHandshake || mh.body_bytes < 0 ||
+      static_cast<std::size_t>(mh.body_bytes) > kHandshakeEpochsMax * kEpochEntryBytes ||
+      mh.body_bytes % static_cast<std::int32_t>(kEpochEntryBytes) != 0 || mh.max_offset.value() < 0) {
+    end(*s, fmt::format("a master handshake with state {}, {} bytes of epochs, max offset {}", decode_state(head.data()),
+                        mh.body_bytes, mh.max_offset.value()));
+    co_return false;
+  }
+  std::vector<std::uint8_t> body(static_cast<std::size_t>(mh.body_bytes));
+  st = co_await s->conn->read_exact(body);
+  if (s->closed) co_return false;
+  if (!st.ok()) {
+    end(*s, "reading the master's epochs: " + st.error().to_string());
+    co_return false;
+  }
+  s->last_read_at = rt_.now();
+  std::vector<EpochEntry> theirs;
+  for (std::size_t at = 0; at < body.size(); at += kEpochEntryBytes) {
+    const EpochEntry e{static_cast<MasterEpoch>(load_be32(body.data() + at)),
+                       PhysicalOffset(static_cast<std::int64_t>(load_be64(body.data() + at + 4)))};
+    if (e.start.value() < 0 || e.start > mh.max_offset ||
+        (!theirs.empty() && (e.epoch <= theirs.back().epoch || e.start < theirs.back().start))) {
+      end(*s, fmt::format("the master's epoch {} from {} is out of order or past its end {}", e.epoch, e.start.value(),
+                          mh.max_offset.value()));
+      co_return false;
+    }
+    theirs.push_back(e);
+  }
+  const EpochCache master(std::move(theirs));
+  const PhysicalOffset mine = store_.max_phy_offset();
+  std::optional<PhysicalOffset> point;
+  if (epochs_->cache().empty()) {
+    // A log older than controller mode (or a new replica): what lies before the master's first
+    // epoch is taken as shared.
+    point = std::min(mine, master.empty() ? mh.max_offset : master.entries().front().start);
+  } else {
+    point = epochs_->cache().consistent_point(mine, master, mh.max_offset);
+  }
+  if (!point) {
+    end(*s, fmt::format("this log's epochs ({} to {}) share none with the master's ({} to {}); wipe this replica's "
+                        "store to copy the master's log",
+                        epochs_->cache().entries().front().epoch, epochs_->last_epoch(),
+                        master.empty() ? -1 : master.entries().front().epoch, mh.last_epoch));
+    co_await rt_.sleep(config_.reconnect_interval);
+    co_return false;
+  }
+  if (*point < mine) {
+    if (Status cut = store_.truncate_to(*point); !cut.ok()) {
+      end(*s, fmt::format("cutting the log back to {}: {}", point->value(), cut.error().to_string()));
+      co_await rt_.sleep(config_.reconnect_interval);
+      co_return false;
+    }
+    ++status_.truncations;
+    status_.truncated_to = *point;
+    confirm_ = std::min(confirm_, *point);
+    rt_.log().warn("ha: the master's epochs end this log's agreed history at {}; cut from {}", point->value(),
+                   mine.value());
+  }
+  Task<Status> cut = epochs_->truncate_from_offset(*point);
+  if (Status e = co_await std::move(cut); !e.ok()) {
+    end(*s, "writing the epoch file: " + e.error().to_string());
+    co_return false;
+  }
+  if (s->closed) co_return false;
+  rt_.log().info("ha: handshake with master {} (epoch {}, max {}): resuming at {}", master_.value_or("?"),
+                 mh.last_epoch, mh.max_offset.value(), point->value());
+  co_return true;
+}
+
+Task<void> HaSlave::serve_epochs(std::shared_ptr<Session> s) {
+  std::array<std::uint8_t, kTransferHeaderBytes> head{};
+  std::vector<std::uint8_t> data;
+  while (!s->closed) {
+    Status st = co_await s->conn->read_exact(head);
     if (s->closed) co_return;
     if (!st.ok()) {
-      end(*s, "reading a batch: " + st.error().to_string());
+      end(*s, "reading a transfer header: " + st.error().to_string());
       co_return;
     }
     s->last_read_at = rt_.now();
-    if (Status a = store_.append_replicated(h.offset, data); !a.ok()) {
-      end(*s, fmt::format("appending {} bytes at {}: {}", h.size, h.offset.value(), a.error().to_string()));
-      // A store that refuses (a full disk, a failed sync) is not retried at full speed.
-      co_await rt_.sleep(config_.reconnect_interval);
+    status_.last_batch_at = s->last_read_at;
+    const TransferHeader h = decode_transfer_header(head.data());
+    if (decode_state(head.data()) != kStateTransfer || h.size < 0 || h.size > kBatchBytesMax) {
+      end(*s, fmt::format("a transfer frame with state {} of {} bytes at {} (the limit is {})", decode_state(head.data()),
+                          h.size, h.offset.value(), kBatchBytesMax));
       co_return;
     }
-    ++status_.batches;
-    status_.bytes += static_cast<std::uint64_t>(h.size);
-    s->wake.wake();
+    const PhysicalOffset mine = store_.max_phy_offset();
+    if (mine.value() != 0 && h.offset != mine) {
+      end(*s, fmt::format("the master sent offset {}, this log ends at {}", h.offset.value(), mine.value()));
+      co_return;
+    }
+    if (h.size > 0 && h.epoch > 0 && h.epoch != epochs_->last_epoch()) {
+      // The epoch is recorded (durably) before any byte of it.
+      Task<Status> added = epochs_->append(h.epoch, h.epoch_start);
+      if (Status a = co_await std::move(added); !a.ok()) {
+        end(*s, fmt::format("the master's epoch {} from {}: {}", h.epoch, h.epoch_start.value(), a.error().to_string()));
+        co_return;
+      }
+      if (s->closed) co_return;
+    }
+    if (h.size > 0 && !co_await receive(s, h.offset, h.size, data)) co_return;
+    confirm_ = std::max(confirm_, std::min(h.confirm_offset, store_.max_phy_offset()));
   }
 }
 
@@ -185,8 +320,9 @@ Task<void> HaSlave::report_loop(HaSlave* self, std::shared_ptr<Session> s) {
     }
     const PhysicalOffset offset = self->confirmed_offset();
     if (!s->last_reported || *s->last_reported != offset || now - s->last_report_at >= cfg.heartbeat_interval) {
-      const auto buf = encode_report(offset);
-      const Status st = co_await s->conn->write(Bytes(buf));
+      const auto report = encode_report(offset);
+      const auto ack = encode_ack(offset);
+      const Status st = co_await s->conn->write(self->epochs_ != nullptr ? Bytes(ack) : Bytes(report));
       if (s->closed) co_return;
       if (!st.ok()) {
         self->end(*s, "reporting: " + st.error().to_string());

@@ -14,6 +14,14 @@
 //    after a failed connect. Each drop is logged with the reason.
 //  * A store whose CommitLog sync failed refuses writes until the process restarts: replication
 //    pauses with it (logged once).
+//  * Controller mode (set_epochs()): RocketMQ 5's AutoSwitch protocol (ha_format.h). After
+//    connecting it sends its handshake (replica id), reads the master's epochs, and cuts its log
+//    (MessageStore::truncate_to) and epochs to the last offset both agree on
+//    (EpochCache::consistent_point) before its first ack: an old master comes back holding only
+//    what its group agreed on. A log without epochs (older than controller mode) keeps what lies
+//    before the master's first epoch. Sharing no epoch with the master ends the link (the store
+//    must be wiped). A batch of a new epoch appends that epoch (durably) before its bytes; the
+//    master's confirm offset is kept (confirm_offset()).
 //
 // Threading: the node's loop only. Lifetime: a component (the broker's); run() captures `this`.
 #pragma once
@@ -22,6 +30,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "common/offsets.h"
 #include "runtime/runtime.h"
@@ -30,6 +39,7 @@
 
 namespace ferry::store {
 class MessageStore;
+class EpochFile;
 }
 
 namespace ferry::store::ha {
@@ -45,6 +55,8 @@ struct SlaveLinkStatus {
   std::uint64_t bytes = 0;            // their bytes
   std::uint64_t links = 0;            // links made in this life
   std::string last_drop;              // why the last link ended ("" = none yet)
+  std::uint64_t truncations = 0;      // controller mode: handshakes that cut the log
+  PhysicalOffset truncated_to;        // where the last one cut it
 };
 
 class HaSlave {
@@ -56,6 +68,14 @@ class HaSlave {
   ~HaSlave();
   HaSlave(const HaSlave&) = delete;
   HaSlave& operator=(const HaSlave&) = delete;
+
+  // Controller mode, before run(): this replica's id and epochs (which must outlive this).
+  void set_epochs(EpochFile* epochs, std::int64_t replica_id) {
+    epochs_ = epochs;
+    replica_id_ = replica_id;
+  }
+  // Controller mode: the confirm offset the master last sent, at most this log's end.
+  PhysicalOffset confirm_offset() const { return confirm_; }
 
   // The master's HA "ip:port", or nullopt (no link). A different address drops the current link.
   void set_master(std::optional<std::string> ha_address);
@@ -74,6 +94,11 @@ class HaSlave {
   Task<void> serve(std::shared_ptr<Session> s);
   static Task<void> report_loop(HaSlave* self, std::shared_ptr<Session> s);
   void end(Session& s, const std::string& why);
+  // Controller mode: the handshakes and the cut; false when the link ended.
+  Task<bool> handshake(std::shared_ptr<Session> s);
+  // Reads a batch's bytes and appends them; false when the link ended.
+  Task<bool> receive(std::shared_ptr<Session> s, PhysicalOffset at, std::int32_t size, std::vector<std::uint8_t>& data);
+  Task<void> serve_epochs(std::shared_ptr<Session> s);
   PhysicalOffset confirmed_offset() const;
 
   Runtime& rt_;
@@ -86,6 +111,9 @@ class HaSlave {
   bool stopped_ = false;
   bool connect_failure_logged_ = false;
   bool sync_failure_logged_ = false;
+  EpochFile* epochs_ = nullptr;
+  std::int64_t replica_id_ = -1;
+  PhysicalOffset confirm_;
 };
 
 }  // namespace ferry::store::ha

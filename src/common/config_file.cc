@@ -1,10 +1,10 @@
-#include "broker/config_file.h"
+#include "common/config_file.h"
 
 #include <fmt/format.h>
 
 #include "runtime/assert.h"
 
-namespace ferry::broker {
+namespace ferry {
 
 ConfigFile::ConfigFile(Runtime& rt, std::string path)
     : rt_(rt), path_(std::move(path)), idle_(rt.executor()) {
@@ -84,4 +84,4 @@ Task<Status> ConfigFile::write(std::string content) {
   co_return outcome;
 }
 
-}  // namespace ferry::broker
+}  // namespace ferry

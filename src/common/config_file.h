@@ -24,7 +24,7 @@
 #include "runtime/runtime.h"
 #include "runtime/wait_queue.h"
 
-namespace ferry::broker {
+namespace ferry {
 
 class ConfigFile {
  public:
@@ -60,4 +60,4 @@ class ConfigFile {
   std::uint64_t writes_ = 0;
 };
 
-}  // namespace ferry::broker
+}  // namespace ferry
