@@ -27,6 +27,12 @@ Cluster::Cluster(WorldOptions options, ClusterSpec spec, NodeFactory namesrv_fac
   const Status valid = spec_.check();
   FERRY_ASSERT(valid.ok(), "ClusterSpec: {}", valid.ok() ? "" : valid.error().detail);
   for (std::size_t i = 0; i < spec_.namesrvs; ++i) add_namesrv(i, namesrv_factory);
+  // Each controller's factory needs every peer's address: node ids (hence hosts) are given in
+  // order, so they are known before the nodes are added.
+  for (std::size_t i = 0; i < spec_.controllers; ++i) {
+    controller_addrs_.push_back(fmt::format("127.0.0.{}:{}", 10 + world_.node_count() + i, kControllerPort));
+  }
+  for (std::size_t i = 0; i < spec_.controllers; ++i) add_controller(i);
   for (std::size_t i = 0; i < spec_.brokers.size(); ++i) add_broker(i, 0);
   for (std::size_t i = 0; i < spec_.brokers.size(); ++i) {
     for (std::size_t k = 1; k <= spec_.brokers[i].slaves; ++k) add_broker(i, static_cast<std::int64_t>(k));
@@ -55,6 +61,42 @@ void Cluster::add_namesrv(std::size_t i, NodeFactory factory) {
   namesrv_addrs_.push_back(fmt::format("{}:{}", world_.node(id).host(), kNamesrvPort));
 }
 
+void Cluster::add_controller(std::size_t i) {
+  controller::ControllerConfig base = spec_.controller_config;
+  base.peers.clear();
+  for (std::size_t k = 0; k < controller_addrs_.size(); ++k) {
+    base.peers.push_back(controller::ControllerPeer{fmt::format("n{}", k), controller_addrs_[k]});
+  }
+  base.self = fmt::format("n{}", i);
+  const NodeId id = world_.add_node(fmt::format("controller-{}", i), [base](Runtime& rt) -> std::unique_ptr<NodeProcess> {
+    auto c = std::make_unique<controller::Controller>(rt, base);
+    if (Status s = c->start(); !s.ok()) {
+      rt.log().error("controller did not start: {}", s.error().to_string());
+      return nullptr;
+    }
+    return hosted(std::move(c));
+  });
+  FERRY_ASSERT_EQ(fmt::format("{}:{}", world_.node(id).host(), kControllerPort), controller_addrs_[i]);
+  controller_nodes_.push_back(id);
+}
+
+controller::Controller* Cluster::controller(std::size_t i) {
+  auto* p = dynamic_cast<Hosted<controller::Controller>*>(world_.node(controller_nodes_.at(i)).process());
+  return p ? &p->get() : nullptr;
+}
+
+std::optional<std::size_t> Cluster::master_of(std::size_t group) {
+  for (std::size_t i = 0; i < broker_nodes_.size(); ++i) {
+    if (broker_groups_[i] != group) continue;
+    broker::Broker* b = broker(i);
+    if (b == nullptr || b->state() != broker::Broker::State::running) continue;
+    if (b->config().broker_role == broker::BrokerRole::slave) continue;
+    if (b->replicas() != nullptr && !b->replicas()->is_master()) continue;
+    return i;
+  }
+  return std::nullopt;
+}
+
 void Cluster::add_broker(std::size_t group, std::int64_t broker_id) {
   const BrokerGroupSpec& g = spec_.brokers[group];
   broker::BrokerConfig cfg = g.config;
@@ -65,6 +107,10 @@ void Cluster::add_broker(std::size_t group, std::int64_t broker_id) {
   cfg.flush_disk_type = broker_id == 0 ? g.flush : g.slave_flush.value_or(g.flush);
   cfg.broker_role = broker_id == 0 ? g.role : broker::BrokerRole::slave;
   cfg.store = g.store;
+  if (g.controller_mode) {
+    cfg.enable_controller_mode = true;
+    cfg.controller_addr = controller_addrs_;
+  }
   broker_configs_.push_back(cfg);
   const std::string label = broker_id == 0 ? g.name : fmt::format("{}-s{}", g.name, broker_id);
   broker_labels_.push_back(label);
@@ -161,7 +207,8 @@ Task<Status> Cluster::create_topics(NodeId on) {
   client::AdminClient admin(ci);
   Status result;
   // Masters only: a slave copies its master's topics (broker/slave_sync.h).
-  for (std::size_t i = 0; i < spec_.brokers.size() && result.ok(); ++i) {
+  for (std::size_t g = 0; g < spec_.brokers.size() && result.ok(); ++g) {
+    const std::size_t i = master_of(g).value_or(g);
     for (const TopicSpec& t : spec_.topics) {
       remoting::body::TopicConfig tc;
       tc.topic_name = t.name;
@@ -195,7 +242,8 @@ Status Cluster::update_topic(std::size_t group, const std::string& topic, std::i
   tc.perm = spec->perm;
   tc.order = spec->ordered;
   SimNode& admin = world_.node(*admin_node_);
-  admin.spawn(update_topic_task(tc, broker_addr(group), broker_labels_[group]), "cluster-update-topic");
+  const std::size_t master = master_of(group).value_or(group);
+  admin.spawn(update_topic_task(tc, broker_addr(master), broker_labels_[master]), "cluster-update-topic");
   return {};
 }
 
@@ -231,6 +279,14 @@ Status Cluster::boot(Duration limit) {
     }
     if (!r.ok()) {
       return Error(Errc::timed_out, fmt::format("broker {} not running and registered: {} ({})", broker_labels_[i],
+                                                r.message, describe()));
+    }
+  }
+  for (std::size_t g = 0; g < spec_.brokers.size(); ++g) {
+    if (!spec_.brokers[g].controller_mode) continue;
+    RunReport r = world_.run_until([&] { return master_of(g).has_value(); }, left());
+    if (!r.ok()) {
+      return Error(Errc::timed_out, fmt::format("the controllers named no master of {}: {} ({})", spec_.brokers[g].name,
                                                 r.message, describe()));
     }
   }

@@ -9,7 +9,8 @@
 //
 // Nodes are built by factories, so a crash destroys a node's component like a dying process and
 // start() rebuilds it from the same description on the same disk. Every node's address is fixed
-// by its id ("127.0.0.<10+id>"); NameServers listen on 9876, brokers on their listen_port.
+// by its id ("127.0.0.<10+id>"); NameServers listen on 9876, controllers on kControllerPort,
+// brokers on their listen_port.
 //
 // Faults (all by NodeId; see sim/world.h and sim/ids.h for their meaning): kill / power_off /
 // crash(kind), start, restart (after a delay, optionally on a wiped disk), silence (a host gone
@@ -31,6 +32,7 @@
 
 #include "broker/broker.h"
 #include "client/client_config.h"
+#include "controller/controller.h"
 #include "namesrv/name_server.h"
 #include "sim/cluster/cluster_spec.h"
 #include "sim/node.h"
@@ -55,6 +57,8 @@ struct LivenessReport {
   std::vector<std::string> missing;  // "name: what is still pending", for each one not met
   std::string to_string() const;
 };
+
+inline constexpr std::uint16_t kControllerPort = 9878;
 
 class Cluster {
  public:
@@ -96,6 +100,16 @@ class Cluster {
   broker::Broker* broker(std::size_t i);
   std::string broker_addr(std::size_t i);
   const broker::BrokerConfig& broker_config(std::size_t i) const { return broker_configs_.at(i); }
+
+  // Controller mode: the controllers (numbered as their nodes "controller-{i}"), and the broker
+  // the group's controllers made master, if it runs (for any group: the running broker of the
+  // group that takes writes as master).
+  std::size_t controller_count() const { return controller_nodes_.size(); }
+  NodeId controller_node(std::size_t i) const { return controller_nodes_.at(i); }
+  // The Controller component, nullptr while its node is down.
+  controller::Controller* controller(std::size_t i);
+  const std::vector<std::string>& controller_addrs() const { return controller_addrs_; }
+  std::optional<std::size_t> master_of(std::size_t group);
 
   client::ClientConfig client_config(const std::string& instance_name) const;
   // A client node whose component `factory` builds (again at every start).
@@ -159,6 +173,7 @@ class Cluster {
 
  private:
   void add_namesrv(std::size_t i, NodeFactory factory);
+  void add_controller(std::size_t i);
   void add_broker(std::size_t group, std::int64_t broker_id);
   Task<Status> create_topics(NodeId on);
   Task<void> update_topic_task(remoting::body::TopicConfig tc, std::string addr, std::string label);
@@ -167,6 +182,8 @@ class Cluster {
   ClusterSpec spec_;
   std::vector<NodeId> namesrv_nodes_;
   std::vector<std::string> namesrv_addrs_;
+  std::vector<NodeId> controller_nodes_;
+  std::vector<std::string> controller_addrs_;
   std::vector<NodeId> broker_nodes_;
   std::vector<broker::BrokerConfig> broker_configs_;
   std::vector<std::string> broker_labels_;

@@ -20,6 +20,7 @@ store::StoreConfig small_store() {
 Status ClusterSpec::check() const {
   if (namesrvs == 0) return Error(Errc::invalid_argument, "namesrvs: a cluster needs at least one NameServer");
   if (namesrvs > 8) return Error(Errc::invalid_argument, fmt::format("namesrvs: {} is more than 8", namesrvs));
+  if (controllers > 7) return Error(Errc::invalid_argument, fmt::format("controllers: {} is more than 7", controllers));
   if (brokers.empty() && !topics.empty()) {
     return Error(Errc::invalid_argument, "topics: a cluster without broker groups cannot serve topics");
   }
@@ -35,6 +36,9 @@ Status ClusterSpec::check() const {
     }
     if (b.role == broker::BrokerRole::slave) {
       return Error(Errc::invalid_argument, fmt::format("brokers[{}].role: a group's first broker is its master", i));
+    }
+    if (b.controller_mode && controllers == 0) {
+      return Error(Errc::invalid_argument, fmt::format("brokers[{}].controller_mode: the cluster has no controllers", i));
     }
   }
   std::set<std::string> topic_names;

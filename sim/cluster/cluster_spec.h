@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "broker/broker_config.h"
+#include "controller/controller_config.h"
 #include "namesrv/namesrv_config.h"
 #include "runtime/result.h"
 #include "store/store_config.h"
@@ -36,6 +37,10 @@ struct BrokerGroupSpec {
   store::StoreConfig store = small_store();
   // Disk capacity of each node of the group; 0 keeps the world's DiskOptions::capacity_bytes.
   std::uint64_t disk_capacity_bytes = 0;
+  // Controller mode (RocketMQ 5; docs/controller.md): the spec's controllers choose the group's
+  // master among its brokers (the node "{name}" and its "{name}-s{k}" alike); `role` and the
+  // brokerIds then only say how the group starts. Needs ClusterSpec::controllers.
+  bool controller_mode = false;
   // Every other broker setting. broker_name, broker_cluster_name, broker_id, namesrv_addr,
   // flush_disk_type, broker_role and store are overwritten from the fields above.
   broker::BrokerConfig config;
@@ -52,11 +57,16 @@ struct ClusterSpec {
   std::size_t namesrvs = 1;
   namesrv::NameServerConfig namesrv_config;
   std::vector<BrokerGroupSpec> brokers = {BrokerGroupSpec{}};
+  // Controllers (nodes "controller-{i}", a Raft quorum on port kControllerPort) for the groups in
+  // controller mode; `controller_config` is their base (peers, self and store path are set).
+  std::size_t controllers = 0;
+  controller::ControllerConfig controller_config;
   std::vector<TopicSpec> topics;
 
   // Errors (invalid_argument) name the field: no NameServer, topics without broker groups (a
   // NameServer-only cluster is fine: its tests play the brokers), duplicate group or topic names,
-  // invalid topic names or queue counts, more than 4 slaves a group.
+  // invalid topic names or queue counts, more than 4 slaves a group, a controller-mode group
+  // without controllers.
   Status check() const;
 };
 

@@ -35,6 +35,8 @@ BrokerConfig Broker::resolve(Runtime& rt, BrokerConfig config) {
                store_host.ok() ? "" : store_host.error().to_string());
   config.store.store_host = *store_host;
   config.store.flush_mode = config.flush_disk_type;
+  // Controller mode: a slave refusing writes until the controllers name its role.
+  if (config.enable_controller_mode) config.broker_role = BrokerRole::slave;
   // SendProcessor decodes its header straight from a binary header's bytes (no extFields map).
   config.rpc.raw_ext_fields_requests = {rc::SEND_MESSAGE_V2, rc::SEND_BATCH_MESSAGE};
   FERRY_ASSERT(config.default_topic_queue_nums > 0, "defaultTopicQueueNums {}", config.default_topic_queue_nums);
@@ -91,6 +93,17 @@ Broker::Broker(Runtime& rt, BrokerConfig config)
   store_.set_tags_code_hook([this](std::string_view topic, std::string_view props, WallMs ts) {
     return delay_tags_code(topic, props, ts);
   });
+  if (config_.enable_controller_mode) {
+    replicas_ = std::make_unique<ReplicasManager>(
+        rt, client_, config_, address_, store_, ha_master_, ha_slave_,
+        ReplicasManager::Hooks{[this] { became_master(); }, [this](std::int64_t id) { became_slave(id); }});
+    send_.set_write_fence([this] { return replicas_->write_fence(); });
+    server_.register_processor(rc::NOTIFY_BROKER_ROLE_CHANGED,
+                               [this](RequestContext ctx) -> Task<std::optional<remoting::RemotingCommand>> {
+                                 replicas_->handle_notify(ctx.request);
+                                 co_return std::nullopt;  // oneway
+                               });
+  }
 }
 
 Broker::~Broker() {
@@ -236,7 +249,7 @@ std::optional<std::int64_t> Broker::delay_tags_code(std::string_view topic, std:
 Task<Status> Broker::start() {
   FERRY_ASSERT(state_ == State::created, "Broker::start in state {}", static_cast<int>(state_));
   state_ = State::starting;
-  if (Status role = apply_role_override(); !role.ok()) {
+  if (Status role = config_.enable_controller_mode ? Status() : apply_role_override(); !role.ok()) {
     state_ = State::failed;
     start_error_ = role.error();
     rt_.log().error("broker {}: start failed: {}", config_.broker_name, role.error().to_string());
@@ -246,6 +259,7 @@ Task<Status> Broker::start() {
   Status loaded = opened ? topics_.load() : opened;
   if (loaded) loaded = offsets_.load();
   if (loaded) loaded = consumer_services_.load();
+  if (loaded && replicas_) loaded = replicas_->open();
   if (loaded) loaded = start_servers();
   if (loaded) {
     loaded = ha_master_.start(Endpoint{bind_host(), static_cast<std::uint16_t>(config_.listen_port + 1)});
@@ -265,10 +279,11 @@ Task<Status> Broker::start() {
   store_.set_append_listener([this](PhysicalOffset end) { ha_master_.on_appended(end); });
   store_.start();
   if (config_.broker_role == BrokerRole::slave) {
-    if (!config_.ha_master_address.empty()) ha_slave_.set_master(config_.ha_master_address);
+    if (!config_.ha_master_address.empty() && !replicas_) ha_slave_.set_master(config_.ha_master_address);
     rt_.spawn(ha_slave_.run(), "ha-slave");
   }
-  rt_.spawn(registrar_.run_loop(), "register-broker");
+  // Controller mode registers with the NameServers once the controllers named a role.
+  if (!replicas_) start_registering();
   rt_.spawn(offsets_.run_persist_loop(), "persist-offsets");
   rt_.spawn(hold_.run_check_loop(), "pull-hold-check");
   consumer_services_.start();
@@ -276,11 +291,12 @@ Task<Status> Broker::start() {
   registrar_.set_on_master_changed([this] {
     slave_sync_.master_changed();
     // haMasterAddress, when set, pins the replication source; else the NameServers name it.
-    if (config_.broker_role == BrokerRole::slave && config_.ha_master_address.empty()) {
+    if (config_.broker_role == BrokerRole::slave && config_.ha_master_address.empty() && !replicas_) {
       ha_slave_.set_master(registrar_.master_ha_address());
     }
   });
   rt_.spawn(slave_sync_.run_loop(), "slave-sync");
+  if (replicas_) replicas_->start();
   state_ = State::running;
   rt_.log().info("broker {} ({}, id {}) serving at {}; bound to {}:{} (HA {}){}{}", config_.broker_name,
                  config_.broker_cluster_name, config_.broker_id, address_, bind_host(), config_.listen_port,
@@ -308,6 +324,10 @@ Status Broker::apply_role_override() {
 
 Task<Status> Broker::promote(BrokerRole role) {
   if (state_ != State::running) co_return Error(Errc::invalid_argument, "the broker is not running");
+  if (replicas_) {
+    co_return Error(Errc::invalid_argument,
+                    "controller mode: the controllers choose the master (mqadmin electMaster asks them to)");
+  }
   if (config_.broker_role != BrokerRole::slave) {
     co_return Error(Errc::invalid_argument, fmt::format("the broker is already a master ({})", role_name(config_.broker_role)));
   }
@@ -331,6 +351,15 @@ Task<Status> Broker::promote(BrokerRole role) {
   config_.broker_role = role;
   config_.broker_id = 0;
   consumer_services_.schedule().start();
+  adopt_replicated_topics("promotion");
+  topics_.touch();  // a new dataVersion: the NameServers take this broker's topics as the master's
+  registrar_.trigger();
+  rt_.log().warn("broker {}: promoted from slave (brokerId {}) to {} at log offset {}", config_.broker_name, old_id,
+                 role_name(role), store_.max_phy_offset().value());
+  co_return Status();
+}
+
+void Broker::adopt_replicated_topics(std::string_view why) {
   // Topics whose messages arrived before their config was copied (SlaveSync runs every 10 s):
   // made from the queues the log holds, so that everything replicated can be read.
   for (const auto& [topic, queues] : store_.queue_counts()) {
@@ -341,16 +370,11 @@ Task<Status> Broker::promote(BrokerRole role) {
     tc.write_queue_nums = queues;
     tc.perm = perm::kReadWrite;
     if (Status put = topics_.put(tc); put.ok()) {
-      rt_.log().warn("promotion: topic {} had no config on this slave; created with {} queues", topic, queues);
+      rt_.log().warn("{}: topic {} had no config on this slave; created with {} queues", why, topic, queues);
     } else {
-      rt_.log().error("promotion: topic {} cannot be created: {}", topic, put.error().to_string());
+      rt_.log().error("{}: topic {} cannot be created: {}", why, topic, put.error().to_string());
     }
   }
-  topics_.touch();  // a new dataVersion: the NameServers take this broker's topics as the master's
-  registrar_.trigger();
-  rt_.log().warn("broker {}: promoted from slave (brokerId {}) to {} at log offset {}", config_.broker_name, old_id,
-                 role_name(role), store_.max_phy_offset().value());
-  co_return Status();
 }
 
 Task<Reply> Broker::promote_request(Broker* self, RequestContext ctx) {
@@ -377,6 +401,7 @@ Task<void> Broker::stop() {
   if (state_ == State::stopping || state_ == State::stopped) co_return;
   const bool was_running = state_ == State::running;
   state_ = State::stopping;
+  if (replicas_) replicas_->stop();
   if (was_running) {
     registrar_.stop();
     slave_sync_.stop();

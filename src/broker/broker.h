@@ -41,6 +41,7 @@
 #include "broker/pull_hold_service.h"
 #include "broker/pull_processor.h"
 #include "broker/query_message_processor.h"
+#include "broker/replicas_manager.h"
 #include "broker/queue_offset_processor.h"
 #include "broker/runtime_info_processor.h"
 #include "broker/send_processor.h"
@@ -82,8 +83,12 @@ class Broker {
   // 0 at once (the NameServers drop its slave entry) and takes writes. The role is kept in
   // ha_role.json (ha_role.h) before anything changes. RocketMQ 4.9 has no such operation: run it
   // only once the old master is gone for good, and bring that one back as a slave (docs/operations.md).
-  // Errors: invalid_argument (not running, not a slave, `role` not a master role), io_error.
+  // Errors: invalid_argument (not running, not a slave, `role` not a master role, controller
+  // mode: the controllers choose masters there), io_error.
   Task<Status> promote(BrokerRole role);
+  // Controller mode (enableControllerMode): the broker's role follows the controllers
+  // (replicas_manager.h); null otherwise.
+  const ReplicasManager* replicas() const { return replicas_.get(); }
 
   // Spawns start() on the node; failures are logged and kept in start_error().
   void launch();
@@ -130,6 +135,14 @@ class Broker {
   static BrokerConfig resolve(Runtime& rt, BrokerConfig config);
   // start(): the role a promotion kept (ha_role.h) replaces the configured one.
   Status apply_role_override();
+  // A new master serves every topic its log holds: those whose config had not been copied from
+  // the old master yet are made from the queues (`why` names the occasion in the log).
+  void adopt_replicated_topics(std::string_view why);
+  // Controller mode (broker_roles.cc): the ReplicasManager's hooks, and the registrar's start
+  // once the first role is known.
+  void became_master();
+  void became_slave(std::int64_t replica_id);
+  void start_registering();
   static Task<Reply> promote_request(Broker* self, RequestContext ctx);
   static Task<void> launch_task(Broker* self);
   // Registers every code on `server`; the VIP server gets all but PULL_MESSAGE.
@@ -181,6 +194,8 @@ class Broker {
   remoting::RpcServer vip_server_;
   ClientCalls client_calls_;                  // calls to clients over server_ / vip_server_
   ClientAdminProcessor client_admin_;         // 222, 223, 307, 309: the broker asks its clients
+  std::unique_ptr<ReplicasManager> replicas_;  // controller mode only
+  bool registering_ = false;                   // the registrar's loop runs
   FileSystem* acl_files_ = nullptr;
   std::string acl_display_;
   std::unique_ptr<remoting::acl::AccessControl> acl_;

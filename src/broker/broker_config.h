@@ -73,6 +73,21 @@ struct BrokerConfig {
   // Where topics.json and consumerOffset.json live (relative to the node's data root).
   std::string config_dir = "config";
 
+  // Controller mode (RocketMQ 5, docs/controller.md): the controllers choose the group's master;
+  // broker_role and broker_id are then theirs, not the file's (the broker starts as a slave
+  // refusing writes until they name its role). `ha` holds the replication side
+  // (allAckInSyncStateSet, inSyncReplicas, haMaxTimeSlaveNotCatchup, syncFromLastFile).
+  bool enable_controller_mode = false;                             // enableControllerMode
+  std::vector<std::string> controller_addr;                        // controllerAddr ("ip:port;...")
+  Duration broker_heartbeat_interval = std::chrono::seconds(1);    // brokerHeartbeatInterval
+  // How long the controllers wait for this broker's heartbeat before counting it dead
+  // (controllerHeartBeatTimeoutMills, sent with each heartbeat); also this master's lease: a
+  // master no controller has answered for this long stops taking writes.
+  Duration controller_heartbeat_timeout = std::chrono::seconds(10);
+  Duration sync_broker_metadata_period = std::chrono::seconds(5);  // syncBrokerMetadataPeriod
+  Duration check_sync_state_set_period = std::chrono::seconds(5);  // checkSyncStateSetPeriod
+  std::int32_t broker_election_priority = 2147483647;              // brokerElectionPriority (lower first)
+
   Duration register_name_server_period = std::chrono::seconds(30);  // registerNameServerPeriod
   Duration register_broker_timeout = std::chrono::seconds(6);       // registerBrokerTimeoutMills
   Duration unregister_broker_timeout = std::chrono::seconds(3);

@@ -66,6 +66,7 @@ Task<Result<RemotingCommand>> ControllerClient::call_leader(RemotingCommand requ
         continue;
       }
       if (reply->code == code::CONTROLLER_NOT_LEADER) continue;
+      last_answer_ = rt_.clock().now();
       co_return reply;
     }
     co_await rt_.sleep(kRetryPause);
@@ -139,20 +140,24 @@ Task<Status> ControllerClient::register_and_elect(Duration limit) {
                                                         std::nullopt}.to_fields();
   auto e = co_await call_leader(std::move(elect), limit);
   if (!e) co_return e.error();
-  // SUCCESS: a new master; MASTER_STILL_EXIST: there is one (RocketMQ's broker takes both).
-  if (e->code == code::SUCCESS || e->code == code::CONTROLLER_MASTER_STILL_EXIST) {
-    if (auto eh = remoting::ElectMasterResponseHeader::from_fields(e->ext_fields)) adopt(view_of(*eh, {}));
-  }
+  // SUCCESS: a new master; MASTER_STILL_EXIST: there is one (RocketMQ's broker takes both). The
+  // reply's header has no SyncStateSet: the group's whole view is read (1004) instead.
+  if (e->code == code::SUCCESS || e->code == code::CONTROLLER_MASTER_STILL_EXIST) co_await poll_once();
   co_return Status{};
 }
 
 Task<Status> ControllerClient::start(Duration limit) {
   Status id = co_await take_identity(limit);
   if (!id) co_return id;
-  rt_.spawn(heartbeat_loop(this, alive_), "controller-heartbeat");
+  if (!loops_started_) rt_.spawn(heartbeat_loop(this, alive_), "controller-heartbeat");
   Status reg = co_await register_and_elect(limit);
-  if (!reg) co_return reg;
-  rt_.spawn(poll_loop(this, alive_), "controller-poll");
+  if (!reg) {
+    loops_started_ = true;  // the heartbeats go on; a retry of start() does not start them again
+    co_return reg;
+  }
+  if (!loops_started_ || !polling_) rt_.spawn(poll_loop(this, alive_), "controller-poll");
+  loops_started_ = true;
+  polling_ = true;
   co_return Status{};
 }
 

@@ -69,7 +69,8 @@ class ControllerClient {
   ~ControllerClient();
 
   // Takes (or loads) the replica id, registers, and elects itself if the group has no master;
-  // then starts the heartbeat and poll loops. Retries each call until a leader answers, for at
+  // then starts the heartbeat and poll loops. May be called again after a failure (the loops
+  // start once). Retries each call until a leader answers, for at
   // most `limit`. Errors: timed_out, the controller's refusal (an id taken by another broker:
   // CONTROLLER_BROKER_ID_INVALID), the identity file (corrupt: another cluster or group's file).
   Task<Status> start(Duration limit);
@@ -78,10 +79,15 @@ class ControllerClient {
   // Errors: not the master in this view (invalid_argument), the controller's refusal (its code
   // and remark: a stale epoch, a replica not alive), timed_out.
   Task<Status> alter_sync_state_set(std::set<std::int64_t> set, Duration limit);
+  // Ends the heartbeats and the poll (the broker stops).
+  void stop() { *alive_ = false; }
   // NOTIFY_BROKER_ROLE_CHANGED (1008), from the broker's RpcServer.
   void handle_notify(const remoting::RemotingCommand& request);
 
   std::int64_t replica_id() const { return id_; }
+  // When a controller leader last answered a call (the master's lease runs from it); nullopt
+  // before any answer.
+  std::optional<MonoTime> last_answer() const { return last_answer_; }
   const GroupView& view() const { return view_; }
 
  private:
@@ -101,6 +107,9 @@ class ControllerClient {
   ConfigFile identity_;
   std::int64_t id_ = -1;
   GroupView view_;
+  std::optional<MonoTime> last_answer_;
+  bool loops_started_ = false;  // the heartbeat loop runs
+  bool polling_ = false;        // the poll loop runs
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 

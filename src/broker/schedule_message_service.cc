@@ -32,7 +32,11 @@ Status ScheduleMessageService::load() {
 }
 
 void ScheduleMessageService::start() {
-  FERRY_ASSERT(!started_, "ScheduleMessageService started twice");
+  paused_ = false;
+  if (started_) {
+    for (auto& w : wake_) w->wake();
+    return;
+  }
   started_ = true;
   for (std::int32_t level = 1; level <= kDelayLevelMax; ++level) {
     rt_.spawn(run_level(this, level), fmt::format("schedule-level-{}", level));
@@ -53,6 +57,10 @@ void ScheduleMessageService::on_arrival(QueueId queue) {
 Task<void> ScheduleMessageService::run_level(ScheduleMessageService* self, std::int32_t level) {
   WakeSignal& wake = *self->wake_[static_cast<std::size_t>(level - 1)];
   while (!self->stopped_) {
+    if (self->paused_) {
+      (void)co_await wake.wait_for(kIdleRecheckInterval);
+      continue;
+    }
     const Duration wait = self->step(level);
     if (self->stopped_) break;
     if (wait <= Duration::zero()) {

@@ -21,7 +21,8 @@
 // and loses nothing that was durable in the schedule queue.
 //
 // Lifecycle: load() → start() (spawns the loops) → stop() (the loops end at their next wake-up)
-// → persist(). A crash destroys the loops with the node's tasks. Threading: the node's loop.
+// → persist(). pause() and start() again suspend and resume delivery (a master demoted and
+// elected again). A crash destroys the loops with the node's tasks. Threading: the node's loop.
 #pragma once
 
 #include <array>
@@ -53,6 +54,10 @@ class ScheduleMessageService {
   Status load();
   void start();
   void stop();
+  // A master that became a slave (controller mode) delivers nothing until start() again; the
+  // loops stay (start() after pause() resumes them).
+  void pause() { paused_ = true; }
+  bool paused() const { return paused_; }
   // A message reached SCHEDULE_TOPIC_XXXX queue `queue` (= level − 1): wake that level.
   void on_arrival(QueueId queue);
   // Waits for the CommitLog to be durable past the deliveries so far, then writes the offsets.
@@ -93,6 +98,7 @@ class ScheduleMessageService {
   std::uint64_t delivered_ = 0;
   bool started_ = false;
   bool stopped_ = false;
+  bool paused_ = false;
 };
 
 }  // namespace ferry::broker

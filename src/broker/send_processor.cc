@@ -97,6 +97,9 @@ SendProcessor::SendProcessor(Runtime& rt, const BrokerConfig& config, store::Mes
 
 std::variant<SendProcessor::Target, RemotingCommand> SendProcessor::route(
     const RemotingCommand& request, const SendMessageRequestHeader& h) {
+  if (write_fence_) {
+    if (auto why = write_fence_()) return reply(request, code::SERVICE_NOT_AVAILABLE, "controller mode: " + *why);
+  }
   if (config_.broker_role == BrokerRole::slave) {
     return reply(request, code::SERVICE_NOT_AVAILABLE, "the broker is a slave; send to its master");
   }

@@ -66,8 +66,12 @@ class SendProcessor {
 
   // Enables the retry-topic → DLQ rule (the groups outlive this processor).
   void set_subscription_groups(SubscriptionGroupManager* groups) { groups_ = groups; }
+  // Controller mode: why a send must be refused now (SERVICE_NOT_AVAILABLE with the reason), or
+  // nullopt (replicas_manager.h's write_fence()).
+  void set_write_fence(std::function<std::optional<std::string>()> fence) { write_fence_ = std::move(fence); }
 
  private:
+  std::function<std::optional<std::string>()> write_fence_;
   // Where a send goes, once its topic and queue passed the checks.
   struct Target {
     std::string topic;

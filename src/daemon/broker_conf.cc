@@ -70,7 +70,7 @@ void bind_broker(ConfigBinder& b, BrokerConf& c, Extra& x) {
   store::StoreConfig& s = k.store;
   b.bind_string("brokerClusterName", k.broker_cluster_name);
   b.bind_string("brokerName", k.broker_name);
-  b.bind_int("brokerId", k.broker_id, 0, kInt32Max);
+  b.bind_int("brokerId", k.broker_id, -1, kInt32Max);  // -1: controller mode's "the controllers give it"
   b.bind("namesrvAddr", [&k](std::string_view v) -> Status {
     auto addrs = parse_namesrv_addr(v);
     if (!addrs) return std::move(addrs).error();
@@ -188,6 +188,28 @@ void bind_broker(ConfigBinder& b, BrokerConf& c, Extra& x) {
   b.bind_int("haSlaveFallbehindMax", h.slave_fallbehind_max_bytes, 1, kInt32Max);
   b.bind_ms("slaveTimeout", h.slave_timeout, 10, 600'000);
 
+  // Controller mode (RocketMQ 5; docs/controller.md).
+  b.bind_bool("enableControllerMode", k.enable_controller_mode);
+  b.bind("controllerAddr", [&k](std::string_view v) -> Status {
+    auto addrs = parse_namesrv_addr(v);
+    if (!addrs) return std::move(addrs).error();
+    k.controller_addr = std::move(*addrs);
+    return Status();
+  });
+  b.bind_ms("brokerHeartbeatInterval", k.broker_heartbeat_interval, 100, 60'000);
+  b.bind_ms("controllerHeartBeatTimeoutMills", k.controller_heartbeat_timeout, 1'000, 600'000);
+  b.bind_ms("syncBrokerMetadataPeriod", k.sync_broker_metadata_period, 100, 600'000);
+  b.bind_ms("checkSyncStateSetPeriod", k.check_sync_state_set_period, 100, 600'000);
+  b.bind_int("brokerElectionPriority", k.broker_election_priority, 0, kInt32Max);
+  b.bind_bool("allAckInSyncStateSet", h.all_ack_in_sync_state_set);
+  b.bind_int("inSyncReplicas", h.in_sync_replicas, 1, 64);
+  b.bind_ms("haMaxTimeSlaveNotCatchup", h.max_time_slave_not_catchup, 1'000, kHourMs);
+  b.bind_bool("syncFromLastFile", h.sync_from_last_file);
+  b.ignore("minInSyncReplicas", "not implemented yet: a SYNC_MASTER in controller mode does not refuse a put for a "
+                                "small SyncStateSet (allAckInSyncStateSet waits for every member)");
+  b.ignore("enableAutoInSyncReplicas", "used by RocketMQ's slaveActingMaster mode only, which Ferry does not have");
+  b.ignore("fetchControllerAddrByDnsLookup", "set controllerAddr to the controllers' ip:port list");
+
   // Known to RocketMQ, not used by Ferry.
   b.ignore("brokerIP2",
            "Ferry's HA port listens on brokerIP1 (listenPort + 1) and registers that address as the "
@@ -236,6 +258,16 @@ Status check_combinations(const PropertiesFile& file, ConfigBinder::Applied& app
                                            "({}), as RocketMQ 4.9 overwrites it",
                                            file.file, line_of("haListenPort"), x.ha_listen_port, k.listen_port + 1));
   }
+  if (k.enable_controller_mode && k.controller_addr.empty()) {
+    return blame({"enableControllerMode", "controllerAddr"},
+                 "enableControllerMode=true needs controllerAddr (the controllers' ip:port;ip:port)");
+  }
+  if (k.enable_controller_mode && k.broker_heartbeat_interval >= k.controller_heartbeat_timeout) {
+    return blame({"brokerHeartbeatInterval", "controllerHeartBeatTimeoutMills"},
+                 fmt::format("brokerHeartbeatInterval ({} ms) must be shorter than controllerHeartBeatTimeoutMills ({} "
+                             "ms), or the controllers count the broker dead between two heartbeats",
+                             to_ms(k.broker_heartbeat_interval), to_ms(k.controller_heartbeat_timeout)));
+  }
   if (k.ha.heartbeat_interval >= k.ha.housekeeping_interval) {
     return blame({"haSendHeartbeatInterval", "haHousekeepingInterval"},
                  fmt::format("haSendHeartbeatInterval ({} ms) must be shorter than haHousekeepingInterval ({} ms), "
@@ -272,7 +304,9 @@ Status check_combinations(const PropertiesFile& file, ConfigBinder::Applied& app
                  fmt::format("diskSpaceCleanForciblyRatio ({}) must not exceed diskSpaceWarningLevelRatio ({})",
                              s.disk_space_clean_forcibly_ratio_pct, s.disk_space_warning_level_ratio_pct));
   }
-  // RocketMQ's BrokerStartup: a slave needs brokerId > 0; a master is always brokerId 0.
+  // RocketMQ's BrokerStartup: a slave needs brokerId > 0; a master is always brokerId 0. Not in
+  // controller mode, where the controllers give both (RocketMQ 5's BrokerStartup skips it too).
+  if (k.enable_controller_mode) return Status();
   if (k.broker_role == BrokerRole::slave && k.broker_id <= 0) {
     return blame({"brokerId", "brokerRole"}, "a SLAVE needs brokerId > 0");
   }

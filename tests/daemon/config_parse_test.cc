@@ -395,6 +395,54 @@ TEST(ControllerConfExamples, AllParseAndNameOneQuorum) {
   EXPECT_TRUE(c->warnings.empty()) << c->warnings.front();
   EXPECT_EQ(c->controller.raft_options().id, 1u);
   EXPECT_EQ(c->controller.raft_options().dir, "controller/raft");
+  // One broker group of three in controller mode, pointed at those controllers and NameServers.
+  std::set<int> ports;
+  for (int i = 0; i < 3; ++i) {
+    const std::string path = std::string(src) + "/conf/controller/broker-n" + std::to_string(i) + ".conf";
+    auto bf = read_properties(path);
+    ASSERT_TRUE(bf.ok()) << bf.error().to_string();
+    auto b = parse_broker_conf(*bf, "/h");
+    ASSERT_TRUE(b.ok()) << b.error().to_string();
+    EXPECT_TRUE(b->warnings.empty()) << path << ": " << b->warnings.front();
+    EXPECT_TRUE(b->broker.enable_controller_mode);
+    EXPECT_TRUE(b->broker.ha.all_ack_in_sync_state_set);
+    EXPECT_EQ(b->broker.broker_name, "broker-a");
+    EXPECT_EQ(b->broker.controller_addr,
+              (std::vector<std::string>{"127.0.0.1:9878", "127.0.0.1:9888", "127.0.0.1:9898"}));
+    EXPECT_EQ(b->broker.namesrv_addr.size(), 3u);
+    ports.insert(b->broker.listen_port);
+  }
+  EXPECT_EQ(ports.size(), 3u);
+}
+
+TEST(BrokerConf, ControllerModeKeys) {
+  auto c = parse_broker_conf(props("enableControllerMode=true\ncontrollerAddr=127.0.0.1:9878;127.0.0.1:9888\n"
+                                   "brokerId=-1\nbrokerRole=SLAVE\nallAckInSyncStateSet=true\ninSyncReplicas=2\n"
+                                   "haMaxTimeSlaveNotCatchup=20000\nbrokerElectionPriority=3\n"
+                                   "controllerHeartBeatTimeoutMills=6000\nbrokerHeartbeatInterval=500\n"
+                                   "syncFromLastFile=true\n"),
+                             "/h");
+  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  EXPECT_TRUE(c->broker.enable_controller_mode);
+  EXPECT_EQ(c->broker.controller_addr.size(), 2u);
+  EXPECT_TRUE(c->broker.ha.all_ack_in_sync_state_set);
+  EXPECT_EQ(c->broker.ha.in_sync_replicas, 2);
+  EXPECT_EQ(c->broker.ha.max_time_slave_not_catchup, std::chrono::seconds(20));
+  EXPECT_EQ(c->broker.broker_election_priority, 3);
+  EXPECT_EQ(c->broker.controller_heartbeat_timeout, std::chrono::seconds(6));
+  EXPECT_EQ(c->broker.broker_heartbeat_interval, std::chrono::milliseconds(500));
+  EXPECT_TRUE(c->broker.ha.sync_from_last_file);
+  // Controller mode without controllers, and a heartbeat slower than its timeout, name the key.
+  auto bad = parse_broker_conf(props("enableControllerMode=true\n"), "/h");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().detail.find("controllerAddr"), std::string::npos) << bad.error().detail;
+  bad = parse_broker_conf(props("enableControllerMode=true\ncontrollerAddr=127.0.0.1:9878\n"
+                                "brokerHeartbeatInterval=10000\ncontrollerHeartBeatTimeoutMills=5000\n"),
+                          "/h");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().detail.find("brokerHeartbeatInterval"), std::string::npos) << bad.error().detail;
+  // Outside controller mode brokerId -1 is still refused for a master.
+  EXPECT_FALSE(parse_broker_conf(props("brokerId=-1\n"), "/h").ok());
 }
 
 TEST(ControllerConf, KeysDefaultsAndErrors) {

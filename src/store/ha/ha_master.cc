@@ -128,8 +128,8 @@ std::set<std::int64_t> HaMaster::lagging_members(Duration max_lag) const {
   const MonoTime now = rt_.now();
   for (const std::int64_t id : sync_state_set_) {
     if (id == self_id_) continue;
-    const Link* l = link_of(id);
-    if (l == nullptr || !l->caught_up_at || now - *l->caught_up_at > max_lag) out.insert(id);
+    const auto seen = caught_up_.find(id);
+    if (seen == caught_up_.end() || now - seen->second > max_lag) out.insert(id);
   }
   return out;
 }
@@ -234,6 +234,7 @@ void HaMaster::on_report(Link& link, PhysicalOffset offset) {
   link.acked = offset;
   if (epochs_ != nullptr && offset >= link.last_master_max) {
     link.caught_up_at = offset >= end ? rt_.now() : link.last_transfer_at;
+    if (link.hello) caught_up_[link.hello->replica_id] = *link.caught_up_at;
   }
   if (offset > replicated_) replicated_ = offset;
   refresh_confirm();

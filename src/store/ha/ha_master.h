@@ -88,7 +88,8 @@ class HaMaster {
   // the confirm offset and the last epoch's start (RocketMQ's maybeExpandInSyncStateSet).
   std::set<std::int64_t> caught_up_outside() const;
   // Controller mode: members other than this master not caught up for longer than `max_lag`
-  // (haMaxTimeSlaveNotCatchup), or with no link since the set was confirmed.
+  // (haMaxTimeSlaveNotCatchup), or never caught up with this master (RocketMQ's rule; the
+  // record of a replica outlives its links).
   std::set<std::int64_t> lagging_members(Duration max_lag) const;
 
   // Listens on `addr` (port 0 picks one) and serves slaves. Errors: address_in_use.
@@ -160,6 +161,7 @@ class HaMaster {
   const EpochFile* epochs_ = nullptr;
   std::int64_t self_id_ = -1;
   std::set<std::int64_t> sync_state_set_;
+  std::map<std::int64_t, MonoTime> caught_up_;  // by replica id: when its ack last caught up
   PhysicalOffset confirm_;
 };
 

@@ -15,6 +15,7 @@
 #include "store/message_store.h"
 #include "tests/store/one_node.h"
 #include "tests/store/store_fixture.h"
+#include "tests/support/replica_logs.h"
 
 namespace ferry::store::ha {
 namespace {
@@ -82,20 +83,13 @@ class HaEpochsTest : public ::testing::Test {
   }
   std::string ha_address(Replica& r) { return fmt::format("{}:{}", world_.node(r.id).host(), kHaPort); }
   // The first differing byte of the two logs, or nullopt when they are the same.
-  std::optional<std::int64_t> first_difference(Replica& x, Replica& y) {
-    if (x.store->max_phy_offset() != y.store->max_phy_offset()) return std::min(x.store->max_phy_offset(), y.store->max_phy_offset()).value();
-    PhysicalOffset at = std::max(x.store->min_phy_offset(), y.store->min_phy_offset());
-    while (at < x.store->max_phy_offset()) {
-      auto vx = x.store->commit_log().view_to_file_end(at);
-      auto vy = y.store->commit_log().view_to_file_end(at);
-      if (!vx.ok() || !vy.ok()) return at.value();
-      const std::size_t n = std::min<std::size_t>({vx->size(), vy->size(), static_cast<std::size_t>(x.store->max_phy_offset() - at)});
-      for (std::size_t i = 0; i < n; ++i) {
-        if (vx->bytes()[i] != vy->bytes()[i]) return at.value() + static_cast<std::int64_t>(i);
-      }
-      at += static_cast<std::int64_t>(n);
+  static std::optional<std::int64_t> first_difference(Replica& x, Replica& y) {
+    if (x.store->max_phy_offset() != y.store->max_phy_offset()) {
+      return std::min(x.store->max_phy_offset(), y.store->max_phy_offset()).value();
     }
-    return std::nullopt;
+    return ferry::testing::first_difference(x.store->commit_log(), y.store->commit_log(),
+                                            std::max(x.store->min_phy_offset(), y.store->min_phy_offset()),
+                                            x.store->max_phy_offset());
   }
 
   static bool quiet() {

@@ -1,0 +1,42 @@
+// The Broker's side of controller mode: what a role the controllers named changes in the broker
+// (replicas_manager.h does the store, epochs and replication side).
+#include <fmt/format.h>
+
+#include "broker/broker.h"
+
+namespace ferry::broker {
+
+void Broker::start_registering() {
+  if (registering_) return;
+  registering_ = true;
+  rt_.spawn(registrar_.run_loop(), "register-broker");
+}
+
+void Broker::became_master() {
+  const bool was_slave = config_.broker_role == BrokerRole::slave;
+  // RocketMQ 5 makes every controller-mode master a SYNC_MASTER: what a put waits for is then
+  // the SyncStateSet's (allAckInSyncStateSet) or inSyncReplicas' business.
+  config_.broker_role = BrokerRole::sync_master;
+  config_.broker_id = 0;
+  slave_sync_.set_enabled(false);
+  if (was_slave) {
+    consumer_services_.schedule().start();
+    adopt_replicated_topics("controller mode");
+  }
+  topics_.touch();  // a new dataVersion: the NameServers take this broker's topics as the master's
+  start_registering();
+  registrar_.trigger();
+}
+
+void Broker::became_slave(std::int64_t replica_id) {
+  const bool was_master = config_.broker_role != BrokerRole::slave;
+  const bool id_changed = config_.broker_id != replica_id;
+  config_.broker_role = BrokerRole::slave;
+  config_.broker_id = replica_id;
+  if (was_master) consumer_services_.schedule().pause();
+  slave_sync_.set_enabled(true);
+  start_registering();
+  if (was_master || id_changed) registrar_.trigger();
+}
+
+}  // namespace ferry::broker
