@@ -181,12 +181,16 @@ Task<Status> ReplicasManager::to_master(GroupView v) {
     }
   }
   FERRY_CO_TRY(store_.truncate_to_indexed());
-  if (epochs_.last_epoch() >= v.master_epoch) {
-    Task<Status> cut = epochs_.truncate_from_epoch(v.master_epoch);
+  if (epochs_.last_epoch() > v.master_epoch) {  // left by a life the controllers never confirmed
+    Task<Status> cut = epochs_.truncate_from_epoch(v.master_epoch + 1);
     FERRY_CO_TRY(co_await std::move(cut));
   }
-  Task<Status> appended = epochs_.append(v.master_epoch, store_.max_phy_offset());
-  FERRY_CO_TRY(co_await std::move(appended));
+  // Master again in the epoch it already led (a restart the controllers did not notice): its
+  // log continues that epoch, whose entry stays where it started.
+  if (epochs_.last_epoch() != v.master_epoch) {
+    Task<Status> appended = epochs_.append(v.master_epoch, store_.max_phy_offset());
+    FERRY_CO_TRY(co_await std::move(appended));
+  }
   // The view may have moved on while the files were written.
   const GroupView& now = client_.view();
   if (now.master_id != id || now.master_epoch != v.master_epoch) {

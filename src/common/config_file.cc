@@ -8,9 +8,10 @@ namespace ferry {
 
 ConfigFile::ConfigFile(Runtime& rt, std::string path)
     : rt_(rt), path_(std::move(path)), idle_(rt.executor()) {
+  FERRY_ASSERT(!path_.empty() && path_.front() != '/' && path_.back() != '/', "config file path '{}' is not a file "
+               "path relative to the data root", path_);
   const auto slash = path_.rfind('/');
-  FERRY_ASSERT(slash != std::string::npos && slash > 0, "config file path {} has no directory", path_);
-  dir_ = path_.substr(0, slash);
+  dir_ = slash == std::string::npos ? std::string() : path_.substr(0, slash);  // "": the data root itself
 }
 
 Result<std::optional<std::string>> ConfigFile::read_whole(const std::string& path) const {

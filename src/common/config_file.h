@@ -28,7 +28,7 @@ namespace ferry {
 
 class ConfigFile {
  public:
-  // `path` is relative to the node's data root, e.g. "config/topics.json".
+  // `path` is relative to the node's data root, e.g. "config/topics.json" (or a file directly in it).
   ConfigFile(Runtime& rt, std::string path);
 
   struct Loaded {

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "remoting/header/controller_header.h"
 #include "remoting/rpc/rpc_client.h"
 #include "remoting/request_code.h"
@@ -30,12 +32,10 @@ Task<Result<RemotingCommand>> call(remoting::RpcClient* rpc, std::string addr, R
 class ControllerQuorum : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string peers;
-    for (int i = 0; i < 3; ++i) {
-      ns_ports_[i] = free_port();
-      controller_ports_[i] = free_port();
-      peers += fmt::format("n{}-127.0.0.1:{};", i, controller_ports_[i]);
-    }
+    const QuorumPorts q = quorum_ports();
+    const std::string& peers = q.peers;
+    std::copy(std::begin(q.namesrv), std::end(q.namesrv), std::begin(ns_ports_));
+    std::copy(std::begin(q.controller), std::end(q.controller), std::begin(controller_ports_));
     for (int i = 0; i < 3; ++i) {
       conf_[i] = dir_.path() + fmt::format("/namesrv-n{}.conf", i);
       write_file(conf_[i], fmt::format("listenPort={}\nenableControllerInNamesrv=true\ncontrollerDLegerGroup=group1\n"

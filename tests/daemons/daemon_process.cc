@@ -95,6 +95,34 @@ std::string read_file(const std::string& path) {
   return s.str();
 }
 
+QuorumPorts quorum_ports() {
+  QuorumPorts q;
+  for (int i = 0; i < 3; ++i) {
+    q.namesrv[i] = free_port();
+    q.controller[i] = free_port();
+    q.peers.append("n").append(std::to_string(i)).append("-127.0.0.1:").append(std::to_string(q.controller[i])).append(";");
+  }
+  return q;
+}
+
+std::string conf_from_example(const std::string& path, std::map<std::string, std::string> overrides) {
+  std::istringstream in(read_file(path));
+  std::string out;
+  for (std::string line; std::getline(in, line);) {
+    const auto eq = line.find('=');
+    if (!line.empty() && line[0] != '#' && eq != std::string::npos) {
+      auto it = overrides.find(line.substr(0, eq));
+      if (it != overrides.end()) {
+        line = it->first + "=" + it->second;
+        overrides.erase(it);
+      }
+    }
+    out += line + "\n";
+  }
+  for (const auto& [k, v] : overrides) out += k + "=" + v + "\n";
+  return out;
+}
+
 Child::Child(const std::string& exe, const std::vector<std::string>& args, std::string output_path,
              ChildOptions options)
     : output_path_(std::move(output_path)) {

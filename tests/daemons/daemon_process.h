@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,18 @@ bool wait_for_port(std::uint16_t port, std::chrono::milliseconds timeout);
 
 void write_file(const std::string& path, const std::string& text);
 std::string read_file(const std::string& path);
+// Three NameServers with embedded controllers on free ports: their listen ports, their
+// controllers' ports, and the controllerDLegerPeers value naming them n0..n2.
+struct QuorumPorts {
+  std::uint16_t namesrv[3] = {};
+  std::uint16_t controller[3] = {};
+  std::string peers;
+};
+QuorumPorts quorum_ports();
+
+// The properties file at `path` (an example in conf/) with the values of `overrides` in place of
+// the file's; keys the file does not have are appended.
+std::string conf_from_example(const std::string& path, std::map<std::string, std::string> overrides);
 
 // How a Child starts, besides its arguments.
 struct ChildOptions {

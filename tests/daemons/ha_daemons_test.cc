@@ -39,24 +39,9 @@ std::string source_dir() {
 
 bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
 
-// The example `conf/name` with the values of `overrides` in place of the file's (keys the file
-// does not have are appended).
+// The example `conf/name` with the values of `overrides` in place of the file's.
 std::string from_example(const std::string& name, std::map<std::string, std::string> overrides) {
-  std::istringstream in(read_file(source_dir() + "/conf/" + name));
-  std::string out;
-  for (std::string line; std::getline(in, line);) {
-    const auto eq = line.find('=');
-    if (!line.empty() && line[0] != '#' && eq != std::string::npos) {
-      auto it = overrides.find(line.substr(0, eq));
-      if (it != overrides.end()) {
-        line = it->first + "=" + it->second;
-        overrides.erase(it);
-      }
-    }
-    out += line + "\n";
-  }
-  for (const auto& [k, v] : overrides) out += k + "=" + v + "\n";
-  return out;
+  return conf_from_example(source_dir() + "/conf/" + name, std::move(overrides));
 }
 
 class HaDaemonsTest : public ::testing::Test {

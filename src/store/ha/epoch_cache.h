@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,6 +37,10 @@ struct EpochEntry {
   PhysicalOffset start{0};
   bool operator==(const EpochEntry&) const = default;
 };
+// "epoch 3 from 4096" (GoogleTest prints values with it).
+inline std::ostream& operator<<(std::ostream& out, const EpochEntry& e) {
+  return out << "epoch " << e.epoch << " from " << e.start.value();
+}
 
 class EpochCache {
  public:
