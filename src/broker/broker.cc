@@ -93,6 +93,8 @@ Broker::Broker(Runtime& rt, BrokerConfig config)
   store_.set_tags_code_hook([this](std::string_view topic, std::string_view props, WallMs ts) {
     return delay_tags_code(topic, props, ts);
   });
+  server_.register_processor(rc::GET_BROKER_EPOCH_CACHE,
+                             [this](RequestContext ctx) { return epoch_cache_request(this, std::move(ctx)); });
   if (config_.enable_controller_mode) {
     replicas_ = std::make_unique<ReplicasManager>(
         rt, client_, config_, address_, store_, ha_master_, ha_slave_,

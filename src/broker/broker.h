@@ -143,6 +143,9 @@ class Broker {
   void became_master();
   void became_slave(std::int64_t replica_id);
   void start_registering();
+  // GET_BROKER_EPOCH_CACHE (1007): this broker's epochs (RocketMQ's EpochEntryCache); SYSTEM_ERROR
+  // outside controller mode.
+  static Task<Reply> epoch_cache_request(Broker* self, RequestContext ctx);
   static Task<Reply> promote_request(Broker* self, RequestContext ctx);
   static Task<void> launch_task(Broker* self);
   // Registers every code on `server`; the VIP server gets all but PULL_MESSAGE.

@@ -2,7 +2,12 @@
 // (replicas_manager.h does the store, epochs and replication side).
 #include <fmt/format.h>
 
+#include <limits>
+
 #include "broker/broker.h"
+#include "broker/replies.h"
+#include "remoting/body/controller_bodies.h"
+#include "remoting/response_code.h"
 
 namespace ferry::broker {
 
@@ -37,6 +42,26 @@ void Broker::became_slave(std::int64_t replica_id) {
   slave_sync_.set_enabled(true);
   start_registering();
   if (was_master || id_changed) registrar_.trigger();
+}
+
+Task<Reply> Broker::epoch_cache_request(Broker* self, RequestContext ctx) {
+  if (!self->replicas_) {
+    co_return reply(ctx.request, remoting::response_code::SYSTEM_ERROR, "this request only for controllerMode");
+  }
+  remoting::body::EpochEntryCache c;
+  c.cluster_name = self->config_.broker_cluster_name;
+  c.broker_name = self->config_.broker_name;
+  c.broker_id = self->config_.broker_id;
+  c.max_offset = self->store_.max_phy_offset().value();
+  const auto& entries = self->replicas_->epochs().cache().entries();
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    // RocketMQ's entries end where the next starts; the last at Long.MAX_VALUE.
+    const std::int64_t end = i + 1 < entries.size() ? entries[i + 1].start.value() : std::numeric_limits<std::int64_t>::max();
+    c.epoch_list.push_back({entries[i].epoch, entries[i].start.value(), end});
+  }
+  RemotingCommand out = reply(ctx.request, remoting::response_code::SUCCESS);
+  out.body = c.encode();
+  co_return out;
 }
 
 }  // namespace ferry::broker

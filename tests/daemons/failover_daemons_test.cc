@@ -199,6 +199,29 @@ TEST_F(FailoverDaemons, TheMasterKilledUnderLoadIsReplacedWithNoOperatorAndRejoi
   EXPECT_NE(client.send_now(addr(broker_ports_[first]), kTopic, 0, "to-the-old-master").code, 0)
       << "the old master took a write";
   EXPECT_EQ(routed_master(client), second);
+
+  // mqadmin getBrokerEpoch: every broker of the group lists the same epochs (RocketMQ's lines),
+  // at least the first master's and the new one's.
+  r = admin({"getBrokerEpoch", "-b", "broker-a"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  std::vector<std::string> per_broker;
+  std::size_t at = 0;
+  while ((at = r.output.find("#brokerAddr\t", at)) != std::string::npos) {
+    const std::size_t next = r.output.find("#brokerAddr\t", at + 1);
+    const std::string block = r.output.substr(at, next == std::string::npos ? std::string::npos : next - at);
+    std::string epochs;  // "epoch=1, startOffset=0" of each entry
+    for (std::size_t e = block.find("EpochEntry{"); e != std::string::npos; e = block.find("EpochEntry{", e + 1)) {
+      const std::size_t end = block.find(", endOffset", e);
+      epochs += block.substr(e + 11, end - e - 11) + ";";
+    }
+    per_broker.push_back(epochs);
+    at += 1;
+  }
+  ASSERT_EQ(per_broker.size(), 3u) << r.output;
+  EXPECT_EQ(per_broker[0].rfind("epoch=1, startOffset=0;", 0), 0u) << r.output;
+  EXPECT_NE(per_broker[0].find("epoch=2, "), std::string::npos) << r.output;
+  EXPECT_EQ(per_broker[1], per_broker[0]) << r.output;
+  EXPECT_EQ(per_broker[2], per_broker[0]) << r.output;
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "remoting/body/broker_stats_data.h"
 #include "remoting/body/connection.h"
 #include "remoting/body/consume_stats_list.h"
+#include "remoting/body/controller_bodies.h"
 #include "remoting/body/group_list.h"
 #include "remoting/body/properties_text.h"
 #include "remoting/json/json_text.h"
@@ -15,6 +16,27 @@ namespace ferry::remoting::body {
 namespace {
 
 Bytes bytes_of(const std::string& s) { return Bytes(reinterpret_cast<const std::uint8_t*>(s.data()), s.size()); }
+
+// GET_BROKER_EPOCH_CACHE (1007) as a RocketMQ 5 broker writes it (fastjson, fields alphabetical;
+// the last entry ends at Long.MAX_VALUE).
+TEST(AdminBodies, EpochEntryCacheFromAJavaBroker) {
+  const std::string java =
+      R"({"brokerId":2,"brokerName":"broker-a","clusterName":"DefaultCluster","epochList":[)"
+      R"({"endOffset":4096,"epoch":1,"startOffset":0},{"endOffset":9223372036854775807,"epoch":3,"startOffset":4096}],)"
+      R"("maxOffset":8192})";
+  auto c = EpochEntryCache::decode(bytes_of(java));
+  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  EXPECT_EQ(c->broker_id, 2);
+  EXPECT_EQ(c->cluster_name, "DefaultCluster");
+  EXPECT_EQ(c->max_offset, 8192);
+  ASSERT_EQ(c->epoch_list.size(), 2u);
+  EXPECT_EQ(c->epoch_list[1], (EpochEntryCache::Entry{3, 4096, INT64_MAX}));
+  const std::vector<std::uint8_t> ours = c->encode();
+  EXPECT_EQ(std::string(ours.begin(), ours.end()), java) << "Ferry writes what the Java broker does";
+  auto bad = EpochEntryCache::decode(bytes_of(R"({"brokerId":2,"brokerName":"b","clusterName":"c","epochList":[{"epoch":"x"}],"maxOffset":1})"));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().detail.find("epochList[0]"), std::string::npos) << bad.error().detail;
+}
 
 TEST(AdminBodies, TopicStatsTableFromAJavaBroker) {
   const std::string java =

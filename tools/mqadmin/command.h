@@ -75,6 +75,7 @@ Command stats_all_command();
 Command broker_consume_stats_command();
 Command get_controller_metadata_command();
 Command get_sync_state_set_command();
+Command get_broker_epoch_command();
 Command elect_master_command();
 Command clean_broker_metadata_command();
 Command get_controller_config_command();

@@ -23,6 +23,7 @@ const std::vector<Command>& all_commands() {
       // Controller mode (RocketMQ 5).
       get_controller_metadata_command(), get_sync_state_set_command(), elect_master_command(),
       clean_broker_metadata_command(), get_controller_config_command(), update_controller_config_command(),
+      get_broker_epoch_command(),
   };
   return commands;
 }

@@ -103,6 +103,56 @@ std::vector<std::uint8_t> SyncStateSet::encode() const {
   });
 }
 
+std::vector<std::uint8_t> EpochEntryCache::encode() const {
+  return write_body([this](json::Writer& w) {
+    w.StartObject();
+    w.Key("brokerId");
+    w.Int64(broker_id);
+    write_string_field(w, "brokerName", broker_name);
+    write_string_field(w, "clusterName", cluster_name);
+    w.Key("epochList");
+    w.StartArray();
+    for (const Entry& e : epoch_list) {
+      w.StartObject();
+      w.Key("endOffset");
+      w.Int64(e.end_offset);
+      w.Key("epoch");
+      w.Int(e.epoch);
+      w.Key("startOffset");
+      w.Int64(e.start_offset);
+      w.EndObject();
+    }
+    w.EndArray();
+    w.Key("maxOffset");
+    w.Int64(max_offset);
+    w.EndObject();
+  });
+}
+
+Result<EpochEntryCache> EpochEntryCache::decode(Bytes body) {
+  auto doc = parse_body(body, "EpochEntryCache");
+  if (!doc) return std::move(doc).error();
+  json::JsonErrors errors;
+  json::ObjectReader r(*doc, "EpochEntryCache", errors);
+  EpochEntryCache c;
+  c.broker_id = r.int64("brokerId");
+  c.broker_name = r.string("brokerName");
+  c.cluster_name = r.string("clusterName");
+  c.max_offset = r.int64("maxOffset");
+  if (const rapidjson::Value* list = r.optional_array("epochList")) {
+    for (rapidjson::SizeType i = 0; i < list->Size() && !errors.failed(); ++i) {
+      json::ObjectReader e((*list)[i], fmt::format("EpochEntryCache.epochList[{}]", i), errors);
+      Entry entry;
+      entry.epoch = e.int32("epoch");
+      entry.start_offset = e.int64("startOffset");
+      entry.end_offset = e.int64("endOffset");
+      c.epoch_list.push_back(entry);
+    }
+  }
+  if (errors.failed()) return errors.take();
+  return c;
+}
+
 std::vector<std::uint8_t> ElectMasterResponseBody::encode() const {
   return write_body([this](json::Writer& w) {
     w.StartObject();

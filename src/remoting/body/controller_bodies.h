@@ -6,6 +6,10 @@
 //                            "masterEpoch":2,"syncStateSetEpoch":3,
 //                            "inSyncReplicas":[{"brokerName":"b","brokerId":1,
 //                              "brokerAddress":"ip:port","alive":true}],"notInSyncReplicas":[]}}}  1006's reply
+//   EpochEntryCache         {"brokerId":1,"brokerName":"b","clusterName":"c",
+//                            "epochList":[{"endOffset":4096,"epoch":1,"startOffset":0},...],
+//                            "maxOffset":8192}                                   1007's reply
+//                            (the last entry's endOffset is Long.MAX_VALUE, as RocketMQ sends it)
 // fastjson writes a Map<Long,String>'s keys unquoted ({1:"ip"}); Ferry writes standard JSON
 // (quoted keys), which fastjson reads as well.
 #pragma once
@@ -61,6 +65,24 @@ struct ReplicasInfo {
 // Errors: corrupt (malformed JSON), invalid_argument (not a list of strings).
 Result<std::vector<std::string>> parse_name_list(Bytes body);
 std::vector<std::uint8_t> write_name_list(const std::vector<std::string>& names);
+
+struct EpochEntryCache {
+  struct Entry {
+    std::int32_t epoch = 0;
+    std::int64_t start_offset = 0;
+    std::int64_t end_offset = 0;
+    bool operator==(const Entry&) const = default;
+  };
+  std::string cluster_name;
+  std::string broker_name;
+  std::int64_t broker_id = 0;
+  std::vector<Entry> epoch_list;
+  std::int64_t max_offset = 0;
+
+  std::vector<std::uint8_t> encode() const;
+  // Errors: Errc::corrupt for malformed JSON, Errc::invalid_argument naming the field.
+  static Result<EpochEntryCache> decode(Bytes body);
+};
 
 struct BrokerReplicasInfo {
   std::map<std::string, ReplicasInfo> replicas_info_table;
