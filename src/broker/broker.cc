@@ -274,6 +274,8 @@ Task<Status> Broker::start() {
     co_return loaded;
   }
   store_.set_arrival_listener([this](const std::string& topic, QueueId queue, QueueOffset max) {
+    // A slave learns a topic with its data (its metadata copy may come only 10 s later).
+    if (config_.broker_role == BrokerRole::slave) learn_replicated_topic(topic, queue);
     hold_.on_arrival(topic, queue, max);
     consumer_services_.on_arrival(topic, queue);
   });
@@ -359,6 +361,22 @@ Task<Status> Broker::promote(BrokerRole role) {
   rt_.log().warn("broker {}: promoted from slave (brokerId {}) to {} at log offset {}", config_.broker_name, old_id,
                  role_name(role), store_.max_phy_offset().value());
   co_return Status();
+}
+
+void Broker::learn_replicated_topic(const std::string& topic, QueueId queue) {
+  const TopicConfig* known = topics_.find(topic);
+  if (known != nullptr && known->read_queue_nums > queue.value() && known->write_queue_nums > queue.value()) return;
+  TopicConfig tc = known != nullptr ? *known : TopicConfig{};
+  tc.topic_name = topic;
+  tc.read_queue_nums = std::max(tc.read_queue_nums, queue.value() + 1);
+  tc.write_queue_nums = std::max(tc.write_queue_nums, queue.value() + 1);
+  if (known == nullptr) tc.perm = perm::kReadWrite;
+  if (Status put = topics_.put(tc); !put.ok()) {
+    rt_.log().error("slave: topic {} arrived with the log but cannot be created: {}", topic, put.error().to_string());
+    return;
+  }
+  rt_.log().info("slave: topic {} learned from the replicated log ({} queues) before the metadata copy", topic,
+                 tc.read_queue_nums);
 }
 
 void Broker::adopt_replicated_topics(std::string_view why) {

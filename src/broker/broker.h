@@ -138,6 +138,9 @@ class Broker {
   // A new master serves every topic its log holds: those whose config had not been copied from
   // the old master yet are made from the queues (`why` names the occasion in the log).
   void adopt_replicated_topics(std::string_view why);
+  // A slave: a message of `topic` in queue `queue` was replicated; its config is made (or its queue
+  // count grown) if the metadata copy has not brought it yet, so that the slave serves it.
+  void learn_replicated_topic(const std::string& topic, QueueId queue);
   // Controller mode (broker_roles.cc): the ReplicasManager's hooks, and the registrar's start
   // once the first role is known.
   void became_master();
