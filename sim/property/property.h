@@ -82,9 +82,9 @@ struct Shape {
                                 FaultKind::slow_disk, FaultKind::skew_clock, FaultKind::pause};
   std::size_t faults_max = 6;
   // Kills and power losses may hit brokers (false: only NameServers and clients). A broker keeps
-  // its consumers' queue locks in memory: a restarted broker grants a lock that a consumer
-  // confirmed before the crash still trusts for up to 30 s (as RocketMQ 4.x's does), so orderly
-  // exclusivity is promised only between broker restarts.
+  // its consumers' queue locks in memory; a restarted one grants none for one lock lifetime, so
+  // that none overlaps a lock a consumer confirmed before the crash and still trusts for 30 s
+  // (broker/rebalance_lock_manager.h).
   bool broker_crashes = true;
   Duration length = std::chrono::seconds(40);  // the run before the liveness phase
   bool swarm = false;  // also draw the World's random faults and buggify from the seed

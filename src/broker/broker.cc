@@ -282,6 +282,14 @@ Task<Status> Broker::start() {
   topics_.set_change_listener([this] { registrar_.trigger(); });
   store_.set_append_listener([this](PhysicalOffset end) { ha_master_.on_appended(end); });
   store_.start();
+  // Clients may still trust locks this broker had before it stopped: none for one lock lifetime.
+  // A store that served before holds messages or a checkpoint. (Not its abort file alone: a start
+  // that failed, e.g. on a port in use, leaves one without having served anybody. A broker that
+  // lost power in its first seconds, before anything it stored was flushed, looks new.)
+  const store::RecoveryInfo& lived = store_.recovery();
+  if (lived.checkpoint.has_value() || store_.max_phy_offset().value() > 0) {
+    consumer_services_.locks().hold_off_for(config_.rebalance_lock_max_live_time);
+  }
   if (config_.broker_role == BrokerRole::slave) {
     if (!config_.ha_master_address.empty() && !replicas_) ha_slave_.set_master(config_.ha_master_address);
     rt_.spawn(ha_slave_.run(), "ha-slave");
@@ -354,6 +362,7 @@ Task<Status> Broker::promote(BrokerRole role) {
   const std::int64_t old_id = config_.broker_id;
   config_.broker_role = role;
   config_.broker_id = 0;
+  consumer_services_.locks().hold_off_for(config_.rebalance_lock_max_live_time);  // the old master's holders
   consumer_services_.schedule().start();
   adopt_replicated_topics("promotion");
   topics_.touch();  // a new dataVersion: the NameServers take this broker's topics as the master's

@@ -25,6 +25,8 @@ void Broker::became_master() {
   config_.broker_id = 0;
   slave_sync_.set_enabled(false);
   if (was_slave) {
+    // The old master's lock holders may still trust their locks.
+    consumer_services_.locks().hold_off_for(config_.rebalance_lock_max_live_time);
     consumer_services_.schedule().start();
     adopt_replicated_topics("controller mode");
   }

@@ -8,6 +8,14 @@ std::vector<MessageQueue> RebalanceLockManager::try_lock_batch(std::string_view 
                                                                const std::vector<MessageQueue>& mqs,
                                                                std::string_view client_id) {
   const MonoTime now = rt_.now();
+  if (now < hold_off_until_) {
+    if (!hold_off_logged_) {
+      rt_.log().info("lock {}: no queue lock granted for {} ms more (a restarted broker or a new master waits out "
+                     "the locks its clients may still trust)", group, to_ms(hold_off_until_ - now));
+      hold_off_logged_ = true;
+    }
+    return {};
+  }
   std::vector<MessageQueue> wanted = mqs;
   std::sort(wanted.begin(), wanted.end());
   wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
@@ -81,6 +89,13 @@ void RebalanceLockManager::purge_expired(MonoTime now) {
     }
     g = g->second.empty() ? table_.erase(g) : std::next(g);
   }
+}
+
+void RebalanceLockManager::hold_off_for(Duration d) {
+  hold_off_until_ = rt_.now() + d;
+  hold_off_logged_ = false;
+  table_.clear();
+  count_ = 0;
 }
 
 }  // namespace ferry::broker

@@ -5,6 +5,11 @@
 // client (renewing it), or held by another client whose lock expired; it refuses a queue whose
 // lock another client still holds. unlock_batch() releases only the caller's own locks.
 //
+// Hold-off (hold_off_for()): a broker that restarted on an existing store, or became its group's
+// master, has forgotten (or never had) the locks its clients may still trust — a client trusts a
+// confirmed lock for 30 s. For one lock lifetime it grants none, so two orderly consumers never
+// hold one queue; orderly consumption of its queues pauses meanwhile (docs/properties.md).
+//
 // Bounded: at most queue_locks_max locks over all groups; when a new lock would pass it, expired
 // locks are purged first, and if still full the queue is refused (logged).
 // Threading: the node's loop. Time: the node's monotonic clock.
@@ -33,6 +38,9 @@ class RebalanceLockManager {
   bool is_locked(std::string_view group, const MessageQueue& mq, std::string_view client_id) const;
 
   std::size_t lock_count() const { return count_; }
+  // Grants no lock for `d` from now (see above); the locks held are dropped.
+  void hold_off_for(Duration d);
+  bool holding_off() const { return rt_.now() < hold_off_until_; }
 
  private:
   struct Entry {
@@ -46,6 +54,8 @@ class RebalanceLockManager {
   const BrokerConfig& config_;
   std::map<std::string, std::map<MessageQueue, Entry>, std::less<>> table_;
   std::size_t count_ = 0;
+  MonoTime hold_off_until_{};
+  bool hold_off_logged_ = false;
 };
 
 }  // namespace ferry::broker

@@ -56,6 +56,26 @@ TEST_F(LockTest, GrantedRefusedToAnotherClientExpiredAndUnlocked) {
   EXPECT_EQ(body->lock_ok_mq_set.size(), 1u);
 }
 
+// A broker forgets its locks when it stops, while a client trusts a confirmed lock for 30 s: a
+// broker restarted on its store grants no lock for one lock lifetime (60 s), so another consumer
+// cannot take a queue the first still processes. A broker with an empty store grants at once.
+TEST_F(LockTest, ARestartedBrokerGrantsNoLockForOneLockLifetime) {
+  boot();
+  using V = std::vector<std::int32_t>;
+  EXPECT_EQ(lock("A", {0, 1}), (V{0, 1})) << "a new broker grants at once";
+  ASSERT_EQ(send(Msg{}).reply.code, code::SUCCESS);
+  run_for(5s);  // flushed: the store shows it served (a power loss in its first instant looks new)
+  crash_restart();
+  EXPECT_EQ(lock("B", {0, 1}), V{}) << "B would hold a queue A still trusts";
+  EXPECT_EQ(lock("A", {0}), V{});
+  EXPECT_TRUE(BrokerInspector(broker()).consumer_services().locks().holding_off());
+  run_for(59s);
+  EXPECT_EQ(lock("B", {0}), V{});
+  run_for(2s);
+  EXPECT_EQ(lock("B", {0, 1}), (V{0, 1}));
+  EXPECT_EQ(lock("A", {0}), V{}) << "B's now";
+}
+
 TEST_F(LockTest, TooManyQueuesInOneRequestIsRefused) {
   config_.lock_batch_queues_max = 4;
   boot();

@@ -33,13 +33,12 @@ RC_GTEST_PROP(Guarantees, PerQueueFifo, ()) {
   require_check(out, "queue-offsets");
 }
 
-// 3. Orderly exclusivity: no two orderly consumers of a group process one queue at the same time
-// — between broker restarts: a restarted broker has forgotten its queue locks (sim/property/property.h,
-// Shape::broker_crashes; docs/properties.md).
+// 3. Orderly exclusivity: no two orderly consumers of a group process one queue at the same time,
+// broker crashes and restarts included: a restarted broker grants no lock for one lock lifetime
+// (rebalance_lock_manager.h; docs/properties.md).
 RC_GTEST_PROP(Guarantees, OrderlyExclusive, ()) {
   Shape shape;
   shape.consumers = {Flavor::orderly};
-  shape.broker_crashes = false;
   const Outcome out = recorded(*gen_run(shape));
   require_check(out, "orderly-exclusive");
 }
