@@ -86,6 +86,7 @@ void SimNode::start() {
   world_.net().power_on_node(id_);
   logger_->info("node started (incarnation {})", incarnation_);
   if (factory_) process_ = factory_(*this);
+  world_.notify_started(id_, incarnation_);
 }
 
 void SimNode::crash(CrashKind kind, bool quiet) {

@@ -89,6 +89,14 @@ class World {
   std::optional<NodeId> find_node(const std::string& name) const;
 
   void start(NodeId id);  // a down node: new incarnation, factory runs again
+  // Called after every start of a node (its first at add_node() too), once its factory has run,
+  // with the node and its incarnation (1 for the first start). An observer (a History recorder)
+  // must only read. One observer; nullptr clears it.
+  using StartObserver = std::function<void(NodeId, std::uint64_t incarnation)>;
+  void set_start_observer(StartObserver observer) { start_observer_ = std::move(observer); }
+  void notify_started(NodeId id, std::uint64_t incarnation) {
+    if (start_observer_) start_observer_(id, incarnation);
+  }
   void crash(NodeId id, CrashKind kind);  // a running or paused node; no-op when down
   void kill(NodeId id) { crash(id, CrashKind::process_kill); }
   void power_off(NodeId id) { crash(id, CrashKind::power_loss); }
@@ -159,6 +167,7 @@ class World {
   std::uint64_t events_skipped_ = 0;
   std::vector<std::unique_ptr<SimNode>> nodes_;
   std::unique_ptr<SimNetwork> net_;
+  StartObserver start_observer_;
 };
 
 // ---- run_task ------------------------------------------------------------------------------

@@ -169,6 +169,14 @@ RunOutcome run_captured(const Scenario& s, std::uint64_t seed, LogCapture& captu
   }
   out.history->settings = history_check_settings(s);
   out.start = c.world().now();
+  // Every start of a node again from here on (a restart that ends a crash, a start in the
+  // liveness phase) is an event, so the checkers and the report see an old master come back. (A
+  // node's first start is its creation; client apps record their own.)
+  c.world().set_start_observer([history = out.history, world = &c.world()](NodeId n, std::uint64_t incarnation) {
+    if (incarnation < 2) return;
+    history->record_event(world->now(), sim::EventKind::start, world->node(n).node_name(),
+                          fmt::format("started again (incarnation {})", incarnation));
+  });
 
   Clients clients;
   FaultInjector faults(c, out.history);
