@@ -221,7 +221,12 @@ Task<void> ControllerClient::poll_once() {
 
 Task<void> ControllerClient::poll_loop(ControllerClient* self, std::shared_ptr<bool> alive) {
   for (;;) {
-    co_await self->rt_.sleep(self->config_.sync_metadata_period);
+    // A master's answers are its lease (replicas_manager.h): it asks at least four times a
+    // heartbeat timeout, so one slow or lost answer does not fence it.
+    const bool master = self->view_.master_id == self->id_ && self->id_ >= 0;
+    const Duration period = master ? std::min(self->config_.sync_metadata_period, self->config_.heartbeat_timeout / 4)
+                                   : self->config_.sync_metadata_period;
+    co_await self->rt_.sleep(period);
     if (!*alive) co_return;
     co_await self->poll_once();
     if (!*alive) co_return;

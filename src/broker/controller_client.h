@@ -11,7 +11,8 @@
 //     with its epoch, max and confirm offsets (from the owner);
 //   * learns its group's master, epochs and SyncStateSet from NOTIFY_BROKER_ROLE_CHANGED (1008,
 //     handle_notify) and by polling CONTROLLER_GET_REPLICA_INFO (1004) every
-//     syncBrokerMetadataPeriod, and calls the owner's hook when the masterEpoch grows.
+//     syncBrokerMetadataPeriod (as master at least four times a heartbeat timeout: the answers
+//     are its lease), and calls the owner's hook when the view changes.
 // What the broker then does with a role change (fencing, epochs, truncation) is the owner's.
 //
 // Lifetime: construct on the node's loop; start() once; the RpcClient and Runtime outlive it.
