@@ -1,6 +1,7 @@
 // The built-in checkers, one line each, in the order of their verdicts: the ones that judge every
 // History, then the named checks a scenario may ask for, then error-logs last.
 #include "sim/check/committed_offsets.h"
+#include "sim/check/controller_history.h"
 #include "sim/check/duplicates.h"
 #include "sim/check/error_logs.h"
 #include "sim/check/failover.h"
@@ -8,6 +9,7 @@
 #include "sim/check/latency_backoff.h"
 #include "sim/check/lost_acked.h"
 #include "sim/check/offset_persistence.h"
+#include "sim/check/one_master_per_epoch.h"
 #include "sim/check/orderly_exclusive.h"
 #include "sim/check/queue_offsets.h"
 #include "sim/check/registry.h"
@@ -28,6 +30,8 @@ std::vector<CheckerSpec> builtin_checkers() {
   out.push_back(committed_offsets_checker());
   out.push_back(orderly_exclusive_checker());
   out.push_back(store_prefix_checker());
+  out.push_back(controller_history_checker());
+  out.push_back(one_master_per_epoch_checker());
   out.push_back(failover_checker());
   out.push_back(route_staleness_checker());
   out.push_back(latency_backoff_checker());

@@ -13,7 +13,11 @@ std::vector<Verdict> run_all_checks(const History& h) {
       continue;
     }
     auto it = h.settings.named.find(c.name);
-    if (it != h.settings.named.end()) out.push_back(c.judge(h, it->second));
+    if (it == h.settings.named.end()) continue;
+    // An option added to the check after the history was recorded takes its default.
+    OptionValues options = it->second;
+    for (const OptionSpec& o : c.options) options.try_emplace(std::string(o.name), o.default_value);
+    out.push_back(c.judge(h, options));
   }
   for (const auto& [name, options] : h.settings.named) {
     const CheckerSpec* c = registry.find(name);

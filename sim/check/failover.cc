@@ -38,12 +38,35 @@ void judge(Verdict& v, const char* name, std::optional<std::int64_t> figure, std
   }
 }
 
+bool node_of_group(const std::string& node, const std::string& group) {
+  return node == group || node.rfind(group + "-s", 0) == 0;
+}
+
+// Controller mode: the first crash of the node the controllers had named master of `group` when
+// it crashed (the latest view any controller showed before it). Null without controller views.
+const Event* first_master_death(const History& h, const std::string& group) {
+  bool controlled = false;
+  for (const ControllerViewRecord& r : h.controller_views) controlled = controlled || r.group == group;
+  if (!controlled) return nullptr;
+  for (const Event& e : h.events) {
+    if (e.kind != EventKind::crash || !node_of_group(e.target, group)) continue;
+    const ControllerViewRecord* latest = nullptr;
+    for (const ControllerViewRecord& r : h.controller_views) {
+      if (r.at > e.at) break;
+      if (r.group == group && (latest == nullptr || r.master_epoch >= latest->master_epoch)) latest = &r;
+    }
+    if (latest != nullptr && latest->master == e.target) return &e;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 Verdict check_failover(const History& h, const FailoverBounds& b) {
   Verdict v;
   v.name = "failover";
-  const Event* death = first_event(h, EventKind::crash, b.group, MonoTime{});
+  const Event* death = first_master_death(h, b.group);
+  if (death == nullptr) death = first_event(h, EventKind::crash, b.group, MonoTime{});
   if (death == nullptr) {
     v.violation(fmt::format("the master of {} never died: no crash event targets node {}", b.group, b.group));
     v.passed = false;
@@ -71,6 +94,23 @@ Verdict check_failover(const History& h, const FailoverBounds& b) {
   }
   v.figures["failed_sends"] = failed;
   judge(v, "sends_resume_ms", resume, b.sends_resume_within_ms, "no send succeeded on another group after the death", dead_at);
+
+  // Controller mode: the election, and the group's own writes again.
+  std::optional<std::int64_t> elected, group_writes;
+  for (const ControllerViewRecord& r : h.controller_views) {
+    if (r.at < dead_at || r.group != b.group || r.master.empty() || r.master == death->target) continue;
+    elected = to_ms(r.at - dead_at);
+    v.figures["elected_epoch"] = r.master_epoch;
+    break;
+  }
+  for (const SendRecord& s : h.sends) {
+    if (s.sent_at < dead_at || s.outcome != SendOutcome::ok || s.queue.broker_name != b.group) continue;
+    const std::int64_t after = to_ms(s.done_at - dead_at);
+    if (!group_writes || after < *group_writes) group_writes = after;
+  }
+  judge(v, "elected_ms", elected, b.elected_within_ms, fmt::format("the controllers named no other master of {}", b.group), dead_at);
+  judge(v, "group_writes_ms", group_writes, b.group_writes_within_ms,
+        fmt::format("no send started after the death was acknowledged by {}", b.group), dead_at);
 
   // Consumption: what was left unread at the death, and when the group's messages flowed again.
   std::map<std::string, std::set<std::pair<std::string, std::uint64_t>>> consumed_before;  // group -> messages
@@ -130,12 +170,21 @@ CheckerSpec failover_checker() {
           {.name = "writes_after_promotion_within", .default_value = Duration{},
            .story = "bound on the time from the promotion until the group takes writes; 0s: measured only",
            .max_duration = kHour},
+          {.name = "elected_within", .default_value = Duration{},
+           .story = "controller mode: bound on the time from the death until a controller names another master; 0s: "
+                    "measured only",
+           .max_duration = kHour},
+          {.name = "group_writes_within", .default_value = Duration{},
+           .story = "bound on the time from the death until the group itself acknowledges a send again (controller "
+                    "mode: the new master); 0s: measured only",
+           .max_duration = kHour},
       },
-      Record::sends | Record::consumes | Record::events | Record::subscriptions,
+      Record::sends | Record::consumes | Record::events | Record::subscriptions | Record::controller_views,
       [](const History& h, const OptionValues& o) {
         return check_failover(h, FailoverBounds{option<std::string>(o, "group"), option_ms(o, "sends_resume_within"),
                                                 option_ms(o, "consume_from_slave_within"),
-                                                option_ms(o, "writes_after_promotion_within")});
+                                                option_ms(o, "writes_after_promotion_within"),
+                                                option_ms(o, "elected_within"), option_ms(o, "group_writes_within")});
       }};
 }
 

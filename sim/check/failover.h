@@ -12,6 +12,11 @@
 //                       before the promotion that a slave served (ConsumeRecord::pulled_from);
 //   writes_after_promotion_ms  from the promotion to the end of the first acknowledged send
 //                       that started after it and was stored on the group.
+// In controller mode (the History has controller views of the group) the death is the first crash
+// of the node the controllers had named master, whichever node that is; and also measured:
+//   elected_ms          from the death to the first controller view naming another master;
+//   group_writes_ms     from the death to the end of the first acknowledged send that started
+//                       after it and was stored on the group itself (the new master took writes).
 // A bound of 0 ms measures only; a set bound fails the run when the figure exceeds it or cannot
 // be measured (no backlog to read from the slave is no evidence that the slave serves reads:
 // the scenario must make consumers lag, so this fails rather than passing by accident).
@@ -31,6 +36,8 @@ struct FailoverBounds {
   std::int64_t sends_resume_within_ms = 0;
   std::int64_t consume_from_slave_within_ms = 0;
   std::int64_t writes_after_promotion_within_ms = 0;
+  std::int64_t elected_within_ms = 0;
+  std::int64_t group_writes_within_ms = 0;
 };
 
 Verdict check_failover(const History& h, const FailoverBounds& bounds);

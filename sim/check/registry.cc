@@ -10,7 +10,7 @@ namespace {
 
 constexpr const char* kRecordNames[kRecordKinds] = {
     "sends",     "consumes", "events", "subscriptions",  "routes",     "registrations",
-    "consumers", "commits",  "takes",  "store_restarts", "error_logs", "producers",
+    "consumers", "commits",  "takes",  "store_restarts", "error_logs", "producers", "controller_views", "broker_epochs",
 };
 
 void check_spec(const CheckerSpec& s) {

@@ -41,8 +41,10 @@ enum class Record : std::uint16_t {
   store_restarts = 1 << 9,
   error_logs = 1 << 10,
   producers = 1 << 11,  // what the producer apps recorded at start (latency_fault_producers)
+  controller_views = 1 << 12,
+  broker_epochs = 1 << 13,
 };
-inline constexpr std::uint16_t kRecordKinds = 12;
+inline constexpr std::uint16_t kRecordKinds = 14;
 using Records = std::uint16_t;  // a set of Record bits
 constexpr Records operator|(Record a, Record b) {
   return static_cast<Records>(static_cast<Records>(a) | static_cast<Records>(b));

@@ -221,6 +221,34 @@ struct StoreRestartRecord {
   std::string detail;  // what differed at first_mismatch, or a note ("wiped", "nothing seen before")
 };
 
+// ---- controller mode (RocketMQ 5; checkers controller-history and one-master-per-epoch) ----
+
+// What one controller's replicated state (controller/replicas_info.h) said of a broker group from
+// `at` on, recorded by the runner's ControllerObserver each time it changed: the master (its node
+// name, "" when the group has none) and masterEpoch, the SyncStateSet (node names, sorted) and
+// syncStateSetEpoch.
+struct ControllerViewRecord {
+  MonoTime at{};
+  std::string controller;  // "controller-1"
+  std::string group;       // the broker group ("broker-a")
+  std::int32_t master_epoch = 0;
+  std::string master;
+  std::int32_t sync_state_set_epoch = 0;
+  std::vector<std::string> sync_state_set;
+};
+
+// What one broker node of a controller-mode group held from `at` on, recorded each time it
+// changed: the last epoch of its epoch file, and how many messages it answered SEND_OK for in
+// each masterEpoch during its current life (BrokerStats::acked_by_epoch; a restart starts the
+// counts again).
+struct BrokerEpochRecord {
+  MonoTime at{};
+  std::string broker;  // the node ("broker-a-s2")
+  std::string group;
+  std::int32_t epoch = 0;
+  std::map<std::int32_t, std::int64_t> acked;
+};
+
 struct History {
   std::vector<SendRecord> sends;
   std::vector<ConsumeRecord> consumes;
@@ -248,6 +276,10 @@ struct History {
   // ---- broker stores ----
   // Every broker restart the StoreObserver judged, in time order (checker store-prefix).
   std::vector<StoreRestartRecord> store_restarts;
+  // ---- controller mode ----
+  // In time order (ControllerObserver, sim/scenario/controller_observer.h).
+  std::vector<ControllerViewRecord> controller_views;
+  std::vector<BrokerEpochRecord> broker_epochs;
 
   // Sends acknowledged with SEND_OK, by (producer, seq).
   std::set<std::pair<std::string, std::uint64_t>> acked() const;

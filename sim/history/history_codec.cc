@@ -261,6 +261,21 @@ void serialize(Ar& ar, StoreRestartRecord& r) {
   }
 }
 
+template <class Ar>
+void serialize(Ar& ar, ControllerViewRecord& r) {
+  time_field(ar, "at_ns", r.at);
+  ar(cereal::make_nvp("controller", r.controller), cereal::make_nvp("group", r.group),
+     cereal::make_nvp("master_epoch", r.master_epoch), cereal::make_nvp("master", r.master),
+     cereal::make_nvp("sync_state_set_epoch", r.sync_state_set_epoch), cereal::make_nvp("sync_state_set", r.sync_state_set));
+}
+
+template <class Ar>
+void serialize(Ar& ar, BrokerEpochRecord& r) {
+  time_field(ar, "at_ns", r.at);
+  ar(cereal::make_nvp("broker_node", r.broker), cereal::make_nvp("group", r.group), cereal::make_nvp("epoch", r.epoch),
+     cereal::make_nvp("acked", r.acked));
+}
+
 // A History as a file of `version` holds it: the fields added after that version are absent.
 struct VersionedHistory {
   History& h;
@@ -290,6 +305,10 @@ void serialize(Ar& ar, VersionedHistory& v) {
   later_field(ar, "takes", h.takes);
   // Since version 6: the broker restarts the StoreObserver judged.
   if (v.version >= 6) ar(cereal::make_nvp("store_restarts", h.store_restarts));
+  // Since version 8: controller mode's views and epochs.
+  if (v.version >= 8) {
+    ar(cereal::make_nvp("controller_views", h.controller_views), cereal::make_nvp("broker_epochs", h.broker_epochs));
+  }
 }
 
 namespace {

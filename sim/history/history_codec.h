@@ -1,5 +1,5 @@
 // History files, in two encodings of the same fields (cereal):
-//   json    for people: one object {"format": "ferry-history", "version": 7, "history": {...}}
+//   json    for people: one object {"format": "ferry-history", "version": 8, "history": {...}}
 //   binary  for size: an 8-byte magic "FERRYHST", the version (u32 LE), the payload length
 //           (u64 LE), the CRC-32 of the payload (u32 LE), then the payload (cereal's portable
 //           binary archive). The header lets a reader refuse a truncated or damaged file before
@@ -33,7 +33,8 @@ enum class HistoryEncoding : std::uint8_t { json, binary };
 // 6: History::store_restarts.
 // 7: CheckSettings::named (every named check with its options, by name) instead of one typed field
 //    per named check; a file of version 5 or 6 loads its named checks as the same options.
-inline constexpr std::uint32_t kHistoryVersion = 7;
+// 8: History::controller_views and broker_epochs (controller mode).
+inline constexpr std::uint32_t kHistoryVersion = 8;
 // The oldest version a reader still takes: a version 5 file loads with no store_restarts (the
 // store-prefix checker then has no restart to judge). Older ones are refused (unsupported).
 inline constexpr std::uint32_t kHistoryVersionReadMin = 5;

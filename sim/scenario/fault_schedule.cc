@@ -8,6 +8,7 @@
 
 #include "runtime/assert.h"
 #include "sim/scenario/duration_text.h"
+#include "sim/scenario/target_alias.h"
 
 namespace ferry::sim::scenario {
 
@@ -50,12 +51,49 @@ Result<NodeId> FaultInjector::node(const std::string& name) const {
   return *id;
 }
 
+Result<const FaultEntry*> FaultInjector::resolve(const FaultStep& step) {
+  const FaultEntry& f = *step.entry;
+  auto has_alias = [](const std::vector<std::string>& names) {
+    return std::any_of(names.begin(), names.end(), [](const std::string& n) { return is_target_alias(n); });
+  };
+  if (!has_alias(f.targets) && !has_alias(f.peers)) return &f;
+  auto kept = resolved_.find(&f);
+  if (step.undo) {
+    // The undo heals what the apply hurt; an apply that was skipped leaves nothing to heal.
+    if (kept == resolved_.end()) return static_cast<const FaultEntry*>(nullptr);
+    return &kept->second;
+  }
+  FaultEntry r = f;
+  for (std::vector<std::string>* names : {&r.targets, &r.peers}) {
+    for (std::string& n : *names) {
+      if (!is_target_alias(n)) continue;
+      auto node = resolve_target_alias(n, cluster_);
+      if (!node.ok()) return std::move(node).error();
+      n = *node;
+    }
+  }
+  auto [it, fresh] = resolved_.insert_or_assign(&f, std::move(r));
+  return &it->second;
+}
+
 Status FaultInjector::apply(const FaultStep& step) {
   FERRY_ASSERT(step.entry != nullptr, "a FaultStep without its entry at {} ms", to_ms(step.at));
   const FaultActionSpec& action = fault_actions().at(step.entry->action);
   FERRY_ASSERT(!step.undo || action.undo, "an undo step for {}, which has none", action.name);
-  Status done = step.undo ? action.undo(*this, *step.entry) : action.apply(*this, *step.entry);
-  if (done.ok()) record(step);
+  auto entry = resolve(step);
+  if (!entry.ok()) {
+    if (entry.error().code != Errc::not_found) return std::move(entry).error();
+    // A role nobody holds now (no master while the group elects one): nothing to hurt.
+    if (history_) {
+      history_->record_event(cluster_.world().now(), EventKind::fault, "",
+                             fmt::format("{}: skipped ({})", step.describe(), entry.error().detail));
+    }
+    return {};
+  }
+  if (*entry == nullptr) return {};  // the undo of a skipped step
+  const FaultStep resolved{step.at, *entry, step.undo};
+  Status done = step.undo ? action.undo(*this, **entry) : action.apply(*this, **entry);
+  if (done.ok()) record(resolved);
   return done;
 }
 

@@ -53,7 +53,9 @@ class FaultInjector final : public FaultContext {
   // for an undo, with the step's description), so that the checkers can explain redeliveries.
   explicit FaultInjector(cluster::Cluster& cluster, std::shared_ptr<sim::History> history = nullptr);
 
-  // Does the step now (the action's apply, or its undo). Errors (invalid_argument) for what
+  // Does the step now (the action's apply, or its undo). Role targets ("master:broker-a",
+  // target_alias.h) name the node that holds the role now; a vacant role skips the step (recorded
+  // as an event saying so). Errors (invalid_argument) for what
   // cannot be done and is the scenario's mistake or the runner's: a node that does not exist
   // (yet), wipe_disk of a node that is up, promote_slave of a broker that is down, not running or
   // not a slave (a promotion is started on the slave's node and completes later; a failure is
@@ -72,10 +74,14 @@ class FaultInjector final : public FaultContext {
  private:
   std::map<std::string, std::any>& states() override { return states_; }
   void record(const FaultStep& step);
+  // The step's entry with its role targets (target_alias.h) named as nodes: resolved at the apply
+  // and kept for the undo. nullptr: the undo of an apply that was skipped. not_found: a vacant role.
+  Result<const FaultEntry*> resolve(const FaultStep& step);
 
   cluster::Cluster& cluster_;
   std::shared_ptr<sim::History> history_;
   std::map<std::string, std::any> states_;  // by action name
+  std::map<const FaultEntry*, FaultEntry> resolved_;  // entries with role targets, as last applied
 };
 
 }  // namespace ferry::sim::scenario

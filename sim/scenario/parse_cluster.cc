@@ -36,6 +36,16 @@ void parse_group(TableReader& r, std::size_t index, cluster::BrokerGroupSpec& g)
                   std::chrono::hours(1));
   r.read_duration("sync_flush_timeout", g.store.sync_flush_timeout, std::chrono::milliseconds(1),
                   std::chrono::minutes(10));
+  // Controller mode (RocketMQ 5, docs/controller.md): the [cluster]'s controllers elect the
+  // group's master. enableControllerMode, allAckInSyncStateSet, inSyncReplicas,
+  // controllerHeartBeatTimeoutMills, haMaxTimeSlaveNotCatchup.
+  r.read("controller_mode", g.controller_mode);
+  r.read("all_ack_in_sync_state_set", g.config.ha.all_ack_in_sync_state_set);
+  r.read_int("in_sync_replicas", g.config.ha.in_sync_replicas, 1, 5);
+  r.read_duration("controller_heartbeat_timeout", g.config.controller_heartbeat_timeout, std::chrono::milliseconds(100),
+                  std::chrono::minutes(10));
+  r.read_duration("max_time_slave_not_catchup", g.config.ha.max_time_slave_not_catchup, std::chrono::milliseconds(100),
+                  std::chrono::minutes(10));
   // A CommitLog file must hold the largest message and the BLANK marker that ends a file.
   const auto blank = static_cast<std::int64_t>(record::kBlankBytes);
   if (g.store.message_size_max_bytes + blank > g.store.commit_log_file_size_bytes) {
@@ -53,6 +63,9 @@ void parse_cluster(TableReader& top, Diagnostics& diag, Scenario& out) {
   if (const toml::table* t = top.table("cluster")) {
     TableReader r(diag, *t, "cluster");
     r.read_int("namesrvs", spec.namesrvs, 1, 8);
+    // Controllers (nodes "controller-0", ...: a Raft quorum) for the groups in controller mode.
+    r.read_int("controllers", spec.controllers, 0, 7);
+    r.read("elect_unclean_master", spec.controller_config.enable_elect_unclean_master);
     r.finish();
   }
   if (const toml::array* a = top.tables("brokers", kBrokerGroupsMax)) {
@@ -64,6 +77,9 @@ void parse_cluster(TableReader& top, Diagnostics& diag, Scenario& out) {
       cluster::BrokerGroupSpec g;
       parse_group(r, i, g);
       if (!names.insert(g.name).second) r.fail("name", fmt::format("\"{}\" is used by another group", g.name));
+      if (g.controller_mode && spec.controllers == 0) {
+        r.fail("controller_mode", "a group in controller mode needs controllers ([cluster] controllers = 3)");
+      }
       spec.brokers.push_back(std::move(g));
     }
   }

@@ -8,6 +8,7 @@
 #include "sim/scenario/fault_registry.h"
 #include "sim/scenario/parse_options.h"
 #include "sim/scenario/parse_sections.h"
+#include "sim/scenario/target_alias.h"
 
 namespace ferry::sim::scenario {
 
@@ -32,6 +33,10 @@ void check_nodes(TableReader& r, std::string_view key, const std::vector<std::st
       r.fail(key, fmt::format("\"{}\" starts at {}, after this fault ({})", n, format_duration(*start), format_duration(at)));
     }
     if (known.count(n) > 0) continue;
+    if (is_target_alias(n)) {
+      if (Status ok = check_target_alias(n, s); !ok.ok()) r.fail(key, ok.error().detail);
+      continue;
+    }
     r.fail(key, fmt::format("\"{}\" is not a node of this scenario (nodes: {})", n, fmt::join(known, ", ")));
   }
 }

@@ -7,6 +7,7 @@
 #include <map>
 #include <utility>
 
+#include "sim/scenario/controller_observer.h"
 #include "sim/scenario/fault_schedule.h"
 #include "sim/scenario/log_capture.h"
 #include "sim/scenario/offset_observer.h"
@@ -192,6 +193,8 @@ RunOutcome run_captured(const Scenario& s, std::uint64_t seed, LogCapture& captu
   watch.add([&takes](MonoTime now) { takes.look(now); });
   StoreObserver stores(c, out.history);
   watch.add([&stores](MonoTime now) { stores.look(now); });
+  ControllerObserver controllers(c, out.history);
+  watch.add([&controllers](MonoTime now) { controllers.look(now); });
   std::size_t f = 0, k = 0;
   while (f < fault_steps.size() || k < client_schedule.size()) {
     const bool client_next = k < client_schedule.size() && (f >= fault_steps.size() || client_schedule[k].at <= fault_steps[f].at);

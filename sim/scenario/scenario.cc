@@ -52,6 +52,7 @@ WorldOptions world_options(const Scenario& s, std::uint64_t seed) {
 std::vector<std::string> Scenario::node_names() const {
   std::vector<std::string> out;
   for (std::size_t i = 0; i < cluster.namesrvs; ++i) out.push_back(fmt::format("namesrv-{}", i));
+  for (std::size_t i = 0; i < cluster.controllers; ++i) out.push_back(fmt::format("controller-{}", i));
   for (const cluster::BrokerGroupSpec& g : cluster.brokers) out.push_back(g.name);
   for (const cluster::BrokerGroupSpec& g : cluster.brokers) {
     for (std::size_t k = 1; k <= g.slaves; ++k) out.push_back(fmt::format("{}-s{}", g.name, k));

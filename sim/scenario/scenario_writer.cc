@@ -64,6 +64,10 @@ bool generated_keys(const std::vector<std::string>& keys) {
 void write_cluster(Writer& w, const cluster::ClusterSpec& c) {
   w.header("[cluster]");
   w.line("namesrvs", static_cast<std::int64_t>(c.namesrvs));
+  if (c.controllers > 0) {
+    w.line("controllers", static_cast<std::int64_t>(c.controllers));
+    w.line("elect_unclean_master", boolean(c.controller_config.enable_elect_unclean_master));
+  }
   for (const cluster::BrokerGroupSpec& g : c.brokers) {
     w.header("[[brokers]]");
     w.line("name", quoted(g.name));
@@ -78,6 +82,13 @@ void write_cluster(Writer& w, const cluster::ClusterSpec& c) {
     w.line("message_size_max_bytes", g.store.message_size_max_bytes);
     w.line("sync_flush_timeout", dur(g.store.sync_flush_timeout));
     w.line("rebalance_lock_max_live_time", dur(g.config.rebalance_lock_max_live_time));
+    if (g.controller_mode) {
+      w.line("controller_mode", "true");
+      w.line("all_ack_in_sync_state_set", boolean(g.config.ha.all_ack_in_sync_state_set));
+      w.line("in_sync_replicas", g.config.ha.in_sync_replicas);
+      w.line("controller_heartbeat_timeout", dur(g.config.controller_heartbeat_timeout));
+      w.line("max_time_slave_not_catchup", dur(g.config.ha.max_time_slave_not_catchup));
+    }
   }
   for (const cluster::TopicSpec& t : c.topics) {
     w.header("[[topics]]");

@@ -95,6 +95,14 @@ void StoreObserver::follow(std::size_t broker, NodeLog& log) {
   const std::int64_t min = cl.min_offset().value(), end = cl.max_offset().value();
   const auto size_max = static_cast<std::size_t>(cluster_.broker(broker)->store().config().message_size_max_bytes);
   while (!log.records.empty() && log.records.front().offset < min) log.records.pop_front();  // cleaned up
+  const store::MessageStore::Cuts& cuts = cluster_.broker(broker)->store().cuts();
+  if (cuts.count != log.cuts_seen) {  // cut back on purpose (controller mode): forget what lay past it
+    const PhysicalOffset cut = cuts.count == log.cuts_seen + 1 ? cuts.last : cuts.lowest_since_open.value_or(cuts.last);
+    log.cuts_seen = cuts.count;
+    while (!log.records.empty() && log.records.back().offset >= cut.value()) log.records.pop_back();
+    log.scanned_to = std::min(log.scanned_to, cut);
+    log.synced_seen = std::min(log.synced_seen, cut);
+  }
   std::int64_t at = std::max(log.scanned_to.value(), min);
   while (at < end) {
     const RecordSeen seen = record_at(cl, disk, at, end, size_max);
@@ -154,6 +162,7 @@ void StoreObserver::judge_restart(MonoTime now, std::size_t broker, NodeLog& log
   log.max_seen = PhysicalOffset(0);
   log.synced_seen = synced_floor;
   log.loaded_flushed.reset();
+  log.cuts_seen = st.cuts().count;
   if (carried && st.config().flush_mode == store::FlushMode::async_flush) log.loaded_flushed = recovered_end;
 }
 
@@ -164,7 +173,10 @@ std::size_t StoreObserver::compare_prefix(std::size_t broker, const NodeLog& log
   const auto size_max = static_cast<std::size_t>(st.config().message_size_max_bytes);
   // Records of a missed life may lie over the old unsynced tail: compare only the synced part.
   const bool missed = r.lives_missed > 0;
-  const std::int64_t below = missed ? std::min(r.recovered_end, r.before_synced).value() : r.recovered_end.value();
+  std::int64_t below = missed ? std::min(r.recovered_end, r.before_synced).value() : r.recovered_end.value();
+  // A cut the new life made before this look (a rejoining replica, controller mode) replaced
+  // what lay past it on purpose.
+  if (st.cuts().lowest_since_open) below = std::min(below, st.cuts().lowest_since_open->value());
   const std::int64_t min = cl.min_offset().value();
   std::size_t i = 0;
   for (; i < log.records.size(); ++i) {

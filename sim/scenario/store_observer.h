@@ -25,6 +25,9 @@
 //    moved) starts a new life with nothing to compare (`wiped`).
 //  * then the digests at and past the recovered end (or the first mismatch) are dropped: the new
 //    life's records are digested from there on and judged at its next restart.
+//  * within a life, a replica of a controller-mode group may cut its log back on purpose
+//    (MessageStore::truncate_to: what a new master's epochs do not hold); the digests past the
+//    cut are dropped, and what was synced counts only up to it.
 //
 // Read-only: bytes are read with SimDisk::peek (no disk fault, no random draw, no stall), the
 // store through its const getters; a run with the observer has the trace hash of one without.
@@ -85,6 +88,7 @@ class StoreObserver {
     // synced_seen's floor (what was synced before and recovered) counts as synced.
     std::optional<PhysicalOffset> loaded_flushed;
     MonoTime last_look{};
+    std::uint64_t cuts_seen = 0;  // MessageStore::cuts().count at the last look of this life
   };
 
   // Digests the records appended since `log.scanned_to` (whole records only: a slave may hold

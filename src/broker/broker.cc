@@ -100,6 +100,9 @@ Broker::Broker(Runtime& rt, BrokerConfig config)
         rt, client_, config_, address_, store_, ha_master_, ha_slave_,
         ReplicasManager::Hooks{[this] { became_master(); }, [this](std::int64_t id) { became_slave(id); }});
     send_.set_write_fence([this] { return replicas_->write_fence(); });
+    send_.set_epoch_source([this] { return replicas_->master_epoch(); });
+    ha_master_.set_confirm_listener([this] { update_visibility_bound(); });
+    ha_slave_.set_confirm_listener([this] { update_visibility_bound(); });
     server_.register_processor(rc::NOTIFY_BROKER_ROLE_CHANGED,
                                [this](RequestContext ctx) -> Task<std::optional<remoting::RemotingCommand>> {
                                  replicas_->handle_notify(ctx.request);

@@ -145,6 +145,10 @@ class Broker {
   // once the first role is known.
   void became_master();
   void became_slave(std::int64_t replica_id);
+  // Controller mode without readUnCommitted: bounds what consumers see by the confirm offset (the
+  // HA master's under allAckInSyncStateSet with other members, the master's as the HA slave last
+  // heard it on a slave; no bound otherwise). Called on each role, set and confirm change.
+  void update_visibility_bound();
   void start_registering();
   // GET_BROKER_EPOCH_CACHE (1007): this broker's epochs (RocketMQ's EpochEntryCache); SYSTEM_ERROR
   // outside controller mode.

@@ -87,6 +87,10 @@ struct BrokerConfig {
   Duration sync_broker_metadata_period = std::chrono::seconds(5);  // syncBrokerMetadataPeriod
   Duration check_sync_state_set_period = std::chrono::seconds(5);  // checkSyncStateSetPeriod
   std::int32_t broker_election_priority = 2147483647;              // brokerElectionPriority (lower first)
+  // Consumers may read what not every member of the SyncStateSet holds yet (readUnCommitted).
+  // false: a message becomes visible (dispatched to its queue) once the confirm offset passes it,
+  // so nothing a consumer read can be cut by a failover.
+  bool read_uncommitted = false;
 
   Duration register_name_server_period = std::chrono::seconds(30);  // registerNameServerPeriod
   Duration register_broker_timeout = std::chrono::seconds(6);       // registerBrokerTimeoutMills

@@ -31,8 +31,28 @@ void Broker::became_master() {
     adopt_replicated_topics("controller mode");
   }
   topics_.touch();  // a new dataVersion: the NameServers take this broker's topics as the master's
+  update_visibility_bound();
   start_registering();
   registrar_.trigger();
+}
+
+void Broker::update_visibility_bound() {
+  if (!replicas_ || config_.read_uncommitted) {
+    store_.set_visibility_bound(std::nullopt);
+    return;
+  }
+  if (config_.broker_role == BrokerRole::slave) {
+    store_.set_visibility_bound(ha_slave_.confirm_offset());
+    return;
+  }
+  // A master alone in its set, or one that does not wait for every member: what it stores is
+  // what the group agreed on (RocketMQ's getConfirmOffset).
+  const bool alone = ha_master_.sync_state_set().size() <= 1;
+  if (alone || !config_.ha.all_ack_in_sync_state_set) {
+    store_.set_visibility_bound(std::nullopt);
+  } else {
+    store_.set_visibility_bound(ha_master_.confirm_offset());
+  }
 }
 
 void Broker::became_slave(std::int64_t replica_id) {
@@ -42,6 +62,7 @@ void Broker::became_slave(std::int64_t replica_id) {
   config_.broker_id = replica_id;
   if (was_master) consumer_services_.schedule().pause();
   slave_sync_.set_enabled(true);
+  update_visibility_bound();
   start_registering();
   if (was_master || id_changed) registrar_.trigger();
 }

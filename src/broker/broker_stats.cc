@@ -38,6 +38,12 @@ void BrokerStats::on_put(MonoTime now, const std::string& topic, std::int64_t me
   topic_puts_.add(now, topic, messages, bytes);
 }
 
+void BrokerStats::on_acked(std::int32_t epoch, std::int64_t messages) {
+  FERRY_ASSERT(messages >= 0, "BrokerStats::on_acked: {} messages", messages);
+  acked_by_epoch_[epoch] += messages;
+  if (acked_by_epoch_.size() > kAckEpochsMax) acked_by_epoch_.erase(acked_by_epoch_.begin());
+}
+
 void BrokerStats::on_get(MonoTime now, std::string_view topic, std::string_view group, std::int64_t messages,
                          std::int64_t bytes) {
   FERRY_ASSERT(messages >= 0, "BrokerStats::on_get: {} messages", messages);

@@ -28,6 +28,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -61,6 +62,12 @@ class BrokerStats {
   void on_get(MonoTime now, std::string_view topic, std::string_view group, std::int64_t messages,
               std::int64_t bytes);
   void on_pull_look(bool found) { ++(found ? totals_.pull_looks_found : totals_.pull_looks_missed); }
+  // A send answered SEND_OK for `messages` (>= 0, asserted) messages stored while the broker was
+  // master in `epoch` (controller mode's masterEpoch; 0 outside it). Kept for the last
+  // kAckEpochsMax epochs: the simulator's one-master-per-epoch check reads it.
+  void on_acked(std::int32_t epoch, std::int64_t messages);
+  static constexpr std::size_t kAckEpochsMax = 64;
+  const std::map<std::int32_t, std::int64_t>& acked_by_epoch() const { return acked_by_epoch_; }
 
   const Totals& totals() const { return totals_; }
   MonoTime boot_time() const { return boot_; }
@@ -97,6 +104,7 @@ class BrokerStats {
   KeyedStats topic_puts_;
   KeyedStats group_gets_;
   std::string group_key_;  // "topic@group" of the last on_get: a buffer reused across calls
+  std::map<std::int32_t, std::int64_t> acked_by_epoch_;
 };
 
 }  // namespace ferry::broker

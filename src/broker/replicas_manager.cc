@@ -156,8 +156,10 @@ Task<void> ReplicasManager::apply_loop(ReplicasManager* self, std::shared_ptr<bo
     Status st = co_await self->to_master(v);
     if (!*alive) co_return;
     if (!st.ok()) {
-      self->rt_.log().error("controller mode: {} cannot take the master role of epoch {}: {} (retrying)",
-                            self->config_.broker_name, v.master_epoch, st.error().to_string());
+      // A slow disk (timed_out) is waited out at warn level; anything else is an error.
+      const auto level = st.error().code == Errc::timed_out ? spdlog::level::warn : spdlog::level::err;
+      self->rt_.log().log(level, "controller mode: {} cannot take the master role of epoch {}: {} (retrying)",
+                          self->config_.broker_name, v.master_epoch, st.error().to_string());
       co_await self->rt_.sleep(std::chrono::seconds(1));
       if (!self->pending_master_ && self->client_.view().master_id == self->client_.replica_id()) {
         self->pending_master_ = self->client_.view();
@@ -177,7 +179,9 @@ Task<Status> ReplicasManager::to_master(GroupView v) {
   if (store_.config().flush_mode == store::FlushMode::sync_flush) {
     const store::PutStatus durable = co_await store_.wait_durable(store_.max_phy_offset());
     if (durable != store::PutStatus::ok) {
-      co_return Error(Errc::io_error, fmt::format("the received log is not durable ({})", store::put_status_name(durable)));
+      // A sync that did not finish in time (a slow disk) is tried again; a failed one is an error.
+      co_return Error(durable == store::PutStatus::flush_disk_timeout ? Errc::timed_out : Errc::io_error,
+                      fmt::format("the received log is not durable ({})", store::put_status_name(durable)));
     }
   }
   FERRY_CO_TRY(store_.truncate_to_indexed());

@@ -299,6 +299,7 @@ Task<Reply> SendProcessor::finish(RemotingCommand request, store::PutResult put,
       co_return reply(request, code::SYSTEM_ERROR, fmt::format("unexpected put status {}", put_status_name(put.status)));
   }
   stats_.on_put(rt_.now(), target.topic, put.message_count, put.wrote_bytes);
+  const std::int32_t epoch = epoch_ ? epoch_() : 0;  // before any wait: the epoch the put was stored in
   std::string ids = store_.offset_msg_ids(put);
   std::int32_t result_code = put.status == PutStatus::ok ? code::SUCCESS : code::FLUSH_DISK_TIMEOUT;
   std::string remark;
@@ -320,6 +321,7 @@ Task<Reply> SendProcessor::finish(RemotingCommand request, store::PutResult put,
         break;
     }
   }
+  if (result_code == code::SUCCESS) stats_.on_acked(epoch, put.message_count);
   SendMessageResponseHeader rh;
   rh.msg_id = std::move(ids);
   rh.queue_id = queue_id;

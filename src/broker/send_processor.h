@@ -69,9 +69,13 @@ class SendProcessor {
   // Controller mode: why a send must be refused now (SERVICE_NOT_AVAILABLE with the reason), or
   // nullopt (replicas_manager.h's write_fence()).
   void set_write_fence(std::function<std::optional<std::string>()> fence) { write_fence_ = std::move(fence); }
+  // Controller mode: the masterEpoch a put is stored in (read right after the put); each SEND_OK
+  // is counted under it (BrokerStats::on_acked). Unset: epoch 0.
+  void set_epoch_source(std::function<std::int32_t()> epoch) { epoch_ = std::move(epoch); }
 
  private:
   std::function<std::optional<std::string>()> write_fence_;
+  std::function<std::int32_t()> epoch_;
   // Where a send goes, once its topic and queue passed the checks.
   struct Target {
     std::string topic;

@@ -108,9 +108,7 @@ Task<void> MessageStore::run_dispatch_retry_loop() {
     co_await rt_.sleep(kDispatchRetryInterval);
     if (stopped_) break;
     if (!dispatch_failure_) continue;
-    const PhysicalOffset limit =
-        config_.flush_mode == FlushMode::sync_flush ? log_.flushed_offset() : log_.max_offset();
-    note_dispatch(dispatch(limit));
+    note_dispatch(dispatch(dispatch_limit()));
   }
 }
 
@@ -348,8 +346,12 @@ PutResult MessageStore::put(std::span<const PutRequest> batch) {
   } else {
     next_it->second = next;
   }
-  if (visible_when_durable) {
-    flush_.request(appended.wrote_offset + appended.wrote_bytes);
+  if (visible_when_durable || visibility_bound_) {
+    if (visible_when_durable) {
+      flush_.request(appended.wrote_offset + appended.wrote_bytes);  // dispatched once durable
+    } else {
+      note_dispatch(dispatch(dispatch_limit()));  // up to the bound; the rest when it moves
+    }
     maybe_preallocate();
     return result;
   }
@@ -407,7 +409,7 @@ Status MessageStore::append_replicated(PhysicalOffset at, Bytes data) {
   if (config_.flush_mode == FlushMode::sync_flush) {
     flush_.request(log_.max_offset());  // dispatched once durable (dispatch_durable)
   } else {
-    note_dispatch(dispatch(log_.max_offset()));
+    note_dispatch(dispatch(dispatch_limit()));
   }
   maybe_preallocate();
   return {};
@@ -422,12 +424,34 @@ std::map<std::string, std::int32_t> MessageStore::queue_counts() const {
   return out;
 }
 
+PhysicalOffset MessageStore::indexable_end() const {
+  const PhysicalOffset limit = config_.flush_mode == FlushMode::sync_flush ? log_.flushed_offset() : log_.max_offset();
+  const RecordDecodeOptions options = dispatch_options(config_);
+  PhysicalOffset at = std::max(reput_offset_, log_.min_offset());
+  while (at < limit) {
+    auto view = log_.view_to_file_end(at);
+    if (!view.ok()) break;
+    const RecordRead r = decode_record(view->bytes(), options);
+    if (r.kind == RecordKind::message && static_cast<std::int64_t>(r.size_bytes) <= limit - at &&
+        r.fields.physical_offset == at) {
+      at += static_cast<std::int64_t>(r.size_bytes);
+    } else if (r.kind == RecordKind::blank && log_.next_file_start(at) <= limit) {
+      at = log_.next_file_start(at);
+    } else {
+      break;
+    }
+  }
+  return at;
+}
+
 Status MessageStore::truncate_to_indexed() {
-  if (reput_offset_ >= log_.max_offset()) return {};
-  rt_.log().info("store: cutting the log back from {} to {}, the end of its last indexed record",
-                 log_.max_offset().value(), reput_offset_.value());
-  FERRY_TRY(log_.files().truncate(reput_offset_.value()));
-  FERRY_ASSERT_EQ(log_.max_offset().value(), reput_offset_.value());
+  // Past a visibility bound lie whole records that are not indexed yet: they stay.
+  const PhysicalOffset end = visibility_bound_ ? indexable_end() : reput_offset_;
+  if (end >= log_.max_offset()) return {};
+  rt_.log().info("store: cutting the log back from {} to {}, the end of its last whole record",
+                 log_.max_offset().value(), end.value());
+  FERRY_TRY(log_.files().truncate(end.value()));
+  FERRY_ASSERT_EQ(log_.max_offset().value(), end.value());
   return {};
 }
 
@@ -441,6 +465,9 @@ Status MessageStore::truncate_to(PhysicalOffset offset) {
   rt_.log().warn("store: cutting the log back from {} to {} ({} bytes another master's epoch does not hold)",
                  log_.max_offset().value(), offset.value(), log_.max_offset() - offset);
   FERRY_TRY(log_.files().truncate(offset.value()));
+  ++cuts_.count;
+  cuts_.last = offset;
+  cuts_.lowest_since_open = std::min(cuts_.lowest_since_open.value_or(offset), offset);
   reput_offset_ = std::min(reput_offset_, offset);
   for (auto& [key, q] : queues_) {
     FERRY_TRY(q->truncate_dirty(offset));
@@ -458,7 +485,19 @@ bool MessageStore::record_boundary(PhysicalOffset offset) const {
   return head.ok() && decode_record(head->bytes()).kind == RecordKind::blank;
 }
 
-void MessageStore::dispatch_durable() { note_dispatch(dispatch(log_.flushed_offset())); }
+void MessageStore::dispatch_durable() { note_dispatch(dispatch(dispatch_limit())); }
+
+PhysicalOffset MessageStore::dispatch_limit() const {
+  PhysicalOffset limit = config_.flush_mode == FlushMode::sync_flush ? log_.flushed_offset() : log_.max_offset();
+  if (visibility_bound_) limit = std::min(limit, *visibility_bound_);
+  return limit;
+}
+
+void MessageStore::set_visibility_bound(std::optional<PhysicalOffset> bound) {
+  if (visibility_bound_ == bound) return;
+  visibility_bound_ = bound;
+  if (opened_ && !stopped_) note_dispatch(dispatch(dispatch_limit()));
+}
 
 Status MessageStore::dispatch(PhysicalOffset limit) {
   FERRY_ASSERT_LE(limit.value(), log_.max_offset().value());

@@ -13,7 +13,9 @@
 //    them, before their senders hear SEND_OK), so a consumer never sees, and never commits an
 //    offset past, a message a power loss can take back — otherwise the queue offset would be
 //    given again to a new message, which that consumer would skip. The caller awaits
-//    wait_durable(result.end()) for its reply.
+//    wait_durable(result.end()) for its reply. Controller mode adds a bound
+//    (set_visibility_bound: the confirm offset): nothing past it is dispatched either, so no
+//    consumer reads what a failover may cut.
 //  * get_messages reads a topic-queue from a queue offset with a tag-hash filter and returns
 //    zero-copy views of the stored records plus next/min/max offsets and a status.
 //  * open() loads and recovers (docs/store.md, "Recovery"); start() runs the flush loops, the
@@ -181,8 +183,9 @@ class MessageStore {
   // shutdown, io_error after a failed sync.
   Status append_replicated(PhysicalOffset at, Bytes data);
   // Replication (a slave, before it reports where to resume): cuts the log back to the end of
-  // the last indexed record, dropping a partial record a link left behind (the master sends it
-  // again), so that the slave's end is always a record boundary of its master's history.
+  // the last indexed record (with a visibility bound, of the last record it would index without
+  // one), dropping a partial record a link left behind (the master sends it again), so that the
+  // slave's end is always a record boundary of its master's history.
   // Errors: io_error.
   Status truncate_to_indexed();
   // Replication (a replica rejoining a new master under controller mode, store/ha/ha_slave.h):
@@ -192,6 +195,21 @@ class MessageStore {
   // its entries: a query re-checks each record it finds. Only while nothing appends (the HA link
   // is down). Errors: invalid_argument (`offset` outside [min offset, max offset]), io_error.
   Status truncate_to(PhysicalOffset offset);
+  // The cuts truncate_to() made since the store opened: how many, the offset of the last, and
+  // the lowest (observers that digest the log, sim/scenario/store_observer.h, forget what lies
+  // past a cut: the last one when one was made since they looked, else the lowest).
+  struct Cuts {
+    std::uint64_t count = 0;
+    PhysicalOffset last;
+    std::optional<PhysicalOffset> lowest_since_open;
+  };
+  const Cuts& cuts() const { return cuts_; }
+  // Controller mode without readUnCommitted (RocketMQ 5's confirmOffset): nothing at or past
+  // `bound` is dispatched — no queue unit, no arrival, so no consumer reads it — until the bound
+  // moves past it; moving it dispatches what it now covers. nullopt: no bound (what is stored,
+  // or under SYNC_FLUSH what is durable, is visible). A bound past the log's end counts as the end.
+  void set_visibility_bound(std::optional<PhysicalOffset> bound);
+  std::optional<PhysicalOffset> visibility_bound() const { return visibility_bound_; }
   // Replication (a master checking where a slave resumes): true when `offset` is the log's end,
   // the start of one of its files, or where a message record or a BLANK marker starts — the
   // places a slave's indexed end can be if it holds this log's history.
@@ -303,6 +321,14 @@ class MessageStore {
   std::map<QueueKey, QueueOffset, QueueKeyLess> next_queue_offset_;
   CleanupService cleanup_;
   PhysicalOffset reput_offset_;
+  Cuts cuts_;
+  std::optional<PhysicalOffset> visibility_bound_;
+  // Where dispatch may go now: the log's end, under SYNC_FLUSH what is durable, and at most the
+  // visibility bound.
+  PhysicalOffset dispatch_limit() const;
+  // Where dispatch would end without the visibility bound: the end of the last whole record
+  // below the log's end (under SYNC_FLUSH, below what is durable).
+  PhysicalOffset indexable_end() const;
   std::optional<Error> dispatch_failure_;  // the last dispatch failed at reput_offset_
   RecoveryInfo recovery_;
   // How many queue offsets dispatch may still fill with holes (fill_lost_queue_offsets).

@@ -221,6 +221,11 @@ TEST_F(FailoverSim, AnOldMasterCutsTheTailItsGroupNeverAcknowledged) {
   if (!ferry::testing::under_swarm()) {  // (swarm's latencies may leave the partition without a send)
     ASSERT_GT(tail_end, slave_end) << "the master should hold sends its slaves do not";
   }
+  // readUnCommitted = false: consumers see nothing of that tail (it is not dispatched to any
+  // queue: the confirm offset, what every member acknowledged, bounds what the master shows).
+  const store::MessageStore& held = c.broker(first)->store();
+  ASSERT_TRUE(held.visibility_bound().has_value());
+  EXPECT_LE(held.reput_offset(), slave_end) << "consumers could read bytes the SyncStateSet does not hold";
   // Killed while still cut off: what it had sent into the cut links never arrives (the slaves
   // follow the new master before the links heal).
   c.kill(c.broker_node(first));

@@ -35,6 +35,34 @@ class MessageStoreTest : public ::testing::Test {
   std::unique_ptr<MessageStore> store_;
 };
 
+// Controller mode without readUnCommitted: a message is stored (and replicated) at once but
+// becomes visible — a queue unit, an arrival, readable — only once the confirm offset passes it.
+TEST_F(MessageStoreTest, NothingPastTheVisibilityBoundIsReadable) {
+  std::vector<std::string> arrivals;
+  store_->set_arrival_listener([&](const std::string& t, QueueId q, QueueOffset max) {
+    arrivals.push_back(fmt::format("{}:{}:{}", t, q.value(), max.value()));
+  });
+  store_->set_visibility_bound(PhysicalOffset(0));
+  auto r0 = put(TestMessage{.body = "a"});
+  auto r1 = put(TestMessage{.body = "b"});
+  ASSERT_EQ(r1.status, PutStatus::ok) << r1.detail;
+  EXPECT_EQ(r1.queue_offset.value(), 1);  // offsets are given at the put, visible or not
+  EXPECT_TRUE(arrivals.empty());
+  EXPECT_EQ(store_->get_messages("T", QueueId(0), QueueOffset(0), 32, nullptr).max_offset.value(), 0);
+
+  store_->set_visibility_bound(r0.end());  // the first is confirmed
+  EXPECT_EQ(arrivals, (std::vector<std::string>{"T:0:1"}));
+  auto g = store_->get_messages("T", QueueId(0), QueueOffset(0), 32, nullptr);
+  ASSERT_EQ(g.status, GetStatus::found);
+  ASSERT_EQ(g.messages.size(), 1u);
+  EXPECT_EQ(testing::body_of(g.messages[0]), "a");
+
+  store_->set_visibility_bound(std::nullopt);  // no bound: everything stored is visible
+  EXPECT_EQ(arrivals, (std::vector<std::string>{"T:0:1", "T:0:2"}));
+  ASSERT_EQ(put(TestMessage{.body = "c"}).status, PutStatus::ok);
+  EXPECT_EQ(store_->get_messages("T", QueueId(0), QueueOffset(0), 32, nullptr).max_offset.value(), 3);
+}
+
 TEST_F(MessageStoreTest, PutAssignsOffsetsAndGetReturnsRecords) {
   std::vector<std::string> arrivals;
   store_->set_arrival_listener([&](const std::string& t, QueueId q, QueueOffset max) {

@@ -91,6 +91,7 @@ void HaMaster::set_sync_state_set(std::int64_t self_id, std::set<std::int64_t> m
   self_id_ = self_id;
   sync_state_set_ = std::move(members);
   refresh_confirm();
+  if (confirm_listener_) confirm_listener_();  // the set decides whether the confirm offset bounds reads
   release_waiters();
 }
 
@@ -104,7 +105,9 @@ void HaMaster::refresh_confirm() {
       c = std::min(c, l->acked);
     }
   }
-  confirm_ = std::max(confirm_, c);
+  if (c <= confirm_) return;
+  confirm_ = c;
+  if (confirm_listener_) confirm_listener_();
 }
 
 PhysicalOffset HaMaster::confirm_offset() const { return confirm_; }

@@ -84,6 +84,9 @@ class HaMaster {
   // confirmOffset; the log's end unless all_ack_in_sync_state_set). While a member has no link
   // the last value stays. Without controller mode: the log's end.
   PhysicalOffset confirm_offset() const;
+  // Called after the confirm offset moved or the SyncStateSet changed (the broker bounds what
+  // consumers see by it).
+  void set_confirm_listener(std::function<void()> l) { confirm_listener_ = std::move(l); }
   // Controller mode: slaves linked now, not in the SyncStateSet, caught up with this log and past
   // the confirm offset and the last epoch's start (RocketMQ's maybeExpandInSyncStateSet).
   std::set<std::int64_t> caught_up_outside() const;
@@ -163,6 +166,7 @@ class HaMaster {
   std::set<std::int64_t> sync_state_set_;
   std::map<std::int64_t, MonoTime> caught_up_;  // by replica id: when its ack last caught up
   PhysicalOffset confirm_;
+  std::function<void()> confirm_listener_;
 };
 
 }  // namespace ferry::store::ha

@@ -248,6 +248,7 @@ Task<bool> HaSlave::handshake(std::shared_ptr<Session> s) {
     ++status_.truncations;
     status_.truncated_to = *point;
     confirm_ = std::min(confirm_, *point);
+    if (confirm_listener_) confirm_listener_();
     rt_.log().warn("ha: the master's epochs end this log's agreed history at {}; cut from {}", point->value(),
                    mine.value());
   }
@@ -295,7 +296,11 @@ Task<void> HaSlave::serve_epochs(std::shared_ptr<Session> s) {
       if (s->closed) co_return;
     }
     if (h.size > 0 && !co_await receive(s, h.offset, h.size, data)) co_return;
-    confirm_ = std::max(confirm_, std::min(h.confirm_offset, store_.max_phy_offset()));
+    const PhysicalOffset confirm = std::max(confirm_, std::min(h.confirm_offset, store_.max_phy_offset()));
+    if (confirm != confirm_) {
+      confirm_ = confirm;
+      if (confirm_listener_) confirm_listener_();
+    }
   }
 }
 

@@ -76,6 +76,8 @@ class HaSlave {
   }
   // Controller mode: the confirm offset the master last sent, at most this log's end.
   PhysicalOffset confirm_offset() const { return confirm_; }
+  // Called after the confirm offset changed (the broker bounds what consumers see by it).
+  void set_confirm_listener(std::function<void()> l) { confirm_listener_ = std::move(l); }
 
   // The master's HA "ip:port", or nullopt (no link). A different address drops the current link.
   void set_master(std::optional<std::string> ha_address);
@@ -114,6 +116,7 @@ class HaSlave {
   EpochFile* epochs_ = nullptr;
   std::int64_t replica_id_ = -1;
   PhysicalOffset confirm_;
+  std::function<void()> confirm_listener_;
 };
 
 }  // namespace ferry::store::ha

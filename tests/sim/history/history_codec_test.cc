@@ -72,6 +72,10 @@ History sample() {
   restart.first_mismatch.reset();
   restart.wiped = true;
   b.h.store_restarts.push_back(restart);
+  b.h.controller_views.push_back(
+      ControllerViewRecord{testing::at_ms(3'000), "controller-1", "broker-a", 2, "broker-a-s2", 5, {"broker-a-s1", "broker-a-s2"}});
+  b.h.controller_views.push_back(ControllerViewRecord{testing::at_ms(4'000), "controller-0", "broker-b", 1, "", 1, {}});
+  b.h.broker_epochs.push_back(BrokerEpochRecord{testing::at_ms(3'250), "broker-a-s2", "broker-a", 2, {{1, 17}, {2, 40}}});
   return b.h;
 }
 
@@ -134,6 +138,26 @@ void expect_same(const History& a, const History& b) {
     EXPECT_EQ(a.registrations[i].at, b.registrations[i].at);
     EXPECT_EQ(a.registrations[i].namesrv, b.registrations[i].namesrv);
     EXPECT_EQ(a.registrations[i].broker, b.registrations[i].broker);
+  }
+  ASSERT_EQ(a.controller_views.size(), b.controller_views.size());
+  for (std::size_t i = 0; i < a.controller_views.size(); ++i) {
+    const ControllerViewRecord &x = a.controller_views[i], &y = b.controller_views[i];
+    EXPECT_EQ(x.at, y.at);
+    EXPECT_EQ(x.controller, y.controller);
+    EXPECT_EQ(x.group, y.group);
+    EXPECT_EQ(x.master_epoch, y.master_epoch);
+    EXPECT_EQ(x.master, y.master);
+    EXPECT_EQ(x.sync_state_set_epoch, y.sync_state_set_epoch);
+    EXPECT_EQ(x.sync_state_set, y.sync_state_set);
+  }
+  ASSERT_EQ(a.broker_epochs.size(), b.broker_epochs.size());
+  for (std::size_t i = 0; i < a.broker_epochs.size(); ++i) {
+    const BrokerEpochRecord &x = a.broker_epochs[i], &y = b.broker_epochs[i];
+    EXPECT_EQ(x.at, y.at);
+    EXPECT_EQ(x.broker, y.broker);
+    EXPECT_EQ(x.group, y.group);
+    EXPECT_EQ(x.epoch, y.epoch);
+    EXPECT_EQ(x.acked, y.acked);
   }
   ASSERT_EQ(a.store_restarts.size(), b.store_restarts.size());
   for (std::size_t i = 0; i < a.store_restarts.size(); ++i) {
