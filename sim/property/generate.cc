@@ -65,6 +65,9 @@ struct Nodes {
   std::vector<std::string> all;
   std::vector<std::string> brokers;
   std::vector<std::string> durable;  // NameServers and SYNC_FLUSH brokers: a power loss keeps what was acknowledged
+  // Controller mode: "master:<group>" of each such group (a crash of it is a failover; crashes
+  // only, never one side of a link: it may name the node of the other side).
+  std::vector<std::string> masters;
   // Consumers that join late or leave: when they are in the cluster (a fault may only hit a node
   // that is there; the runner refuses others).
   std::map<std::string, std::pair<Duration, std::optional<Duration>>> lifetimes;
@@ -100,11 +103,14 @@ Nodes nodes_of(const Scenario& s) {
     }
   }
   for (std::size_t i = 0; i < s.cluster.namesrvs; ++i) n.durable.push_back(fmt::format("namesrv-{}", i));
+  // Controllers sync their Raft log before they answer.
+  for (std::size_t i = 0; i < s.cluster.controllers; ++i) n.durable.push_back(fmt::format("controller-{}", i));
   for (const cluster::BrokerGroupSpec& g : s.cluster.brokers) {
     const bool sync = g.flush == store::FlushMode::sync_flush;
     const bool slave_sync = g.slave_flush.value_or(g.flush) == store::FlushMode::sync_flush;
     n.brokers.push_back(g.name);
     if (sync) n.durable.push_back(g.name);
+    if (g.controller_mode) n.masters.push_back("master:" + g.name);
     for (std::size_t k = 1; k <= g.slaves; ++k) {
       const std::string slave = fmt::format("{}-s{}", g.name, k);
       n.brokers.push_back(slave);
@@ -128,6 +134,9 @@ FaultEntry fault_entry(const FaultDraw& d, FaultKind kind, const Nodes& nodes, b
                                                       : kind == FaultKind::slow_disk ? nodes.brokers
                                                                                      : nodes.all,
                                                       f.at, lasting, crash);
+  if (crash && broker_crashes) {
+    candidates.insert(candidates.end(), nodes.masters.begin(), nodes.masters.end());  // failovers (SYNC_FLUSH groups)
+  }
   if (crash && !broker_crashes) {
     std::erase_if(candidates, [&](const std::string& n) { return std::find(nodes.brokers.begin(), nodes.brokers.end(), n) != nodes.brokers.end(); });
   }
@@ -169,6 +178,16 @@ cluster::BrokerGroupSpec gen_group(const Shape& shape, std::size_t index) {
   g.flush = shape.sync_only || *rc::gen::arbitrary<bool>() ? store::FlushMode::sync_flush : store::FlushMode::async_flush;
   if (g.slaves > 0) {
     g.role = shape.sync_only || *rc::gen::arbitrary<bool>() ? broker::BrokerRole::sync_master : broker::BrokerRole::async_master;
+  }
+  // A quarter of the groups with slaves run in controller mode (RocketMQ 5): the controllers elect
+  // a master when it dies. What SEND_OK promises is kept strict: SYNC_FLUSH, every member of the
+  // SyncStateSet holds an acknowledged message.
+  if (shape.controller_groups && g.slaves > 0 && *rc::gen::inRange(0, 4) == 0) {
+    g.controller_mode = true;
+    g.slaves = 2;
+    g.flush = store::FlushMode::sync_flush;
+    g.role = broker::BrokerRole::sync_master;
+    g.config.ha.all_ack_in_sync_state_set = true;
   }
   return g;
 }
@@ -268,6 +287,9 @@ rc::Gen<GeneratedRun> gen_run(const Shape& shape) {
     s.cluster.brokers.clear();
     const std::size_t groups = *rc::gen::inRange<std::size_t>(1, shape.groups_max + 1);
     for (std::size_t i = 0; i < groups; ++i) s.cluster.brokers.push_back(gen_group(shape, i));
+    for (const cluster::BrokerGroupSpec& g : s.cluster.brokers) {
+      if (g.controller_mode) s.cluster.controllers = 3;
+    }
     const std::size_t topics = *rc::gen::inRange<std::size_t>(1, kTopicsMax + 1);
     for (std::size_t i = 0; i < topics; ++i) s.cluster.topics.push_back(gen_topic(shape, i));
     const std::size_t producers = *rc::gen::inRange<std::size_t>(1, kProducersMax + 1);

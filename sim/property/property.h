@@ -86,6 +86,10 @@ struct Shape {
   // that none overlaps a lock a consumer confirmed before the crash and still trusts for 30 s
   // (broker/rebalance_lock_manager.h).
   bool broker_crashes = true;
+  // A group with slaves may run in controller mode (a quarter of them: two slaves, SYNC_MASTER +
+  // SYNC_FLUSH, allAckInSyncStateSet; the run then has three controllers, which faults may hit
+  // too). With broker_crashes, "master:<group>" is a crash target: a failover.
+  bool controller_groups = true;
   Duration length = std::chrono::seconds(40);  // the run before the liveness phase
   bool swarm = false;  // also draw the World's random faults and buggify from the seed
 };

@@ -42,8 +42,9 @@ void showValue(const GeneratedRun& run, std::ostream& os) {
   os << fmt::format("seed {}, {} NameServer(s), run {} ms{}\n", run.seed, s.cluster.namesrvs, to_ms(s.run.length),
                     s.run.swarm ? ", swarm" : "");
   for (const cluster::BrokerGroupSpec& g : s.cluster.brokers) {
-    os << fmt::format("  group {}: {}, {}, {} slave(s)\n", g.name, scenario::name_in(scenario::flush_mode_names(), g.flush),
-                      scenario::name_in(scenario::master_role_names(), g.role), g.slaves);
+    os << fmt::format("  group {}: {}, {}, {} slave(s){}\n", g.name, scenario::name_in(scenario::flush_mode_names(), g.flush),
+                      scenario::name_in(scenario::master_role_names(), g.role), g.slaves,
+                      g.controller_mode ? fmt::format(", controller mode ({} controllers)", s.cluster.controllers) : "");
   }
   for (const cluster::TopicSpec& t : s.cluster.topics) {
     os << fmt::format("  topic {}: {} queue(s){}\n", t.name, t.queues, t.ordered ? ", ordered" : "");

@@ -38,9 +38,10 @@ void parse_group(TableReader& r, std::size_t index, cluster::BrokerGroupSpec& g)
                   std::chrono::minutes(10));
   // Controller mode (RocketMQ 5, docs/controller.md): the [cluster]'s controllers elect the
   // group's master. enableControllerMode, allAckInSyncStateSet, inSyncReplicas,
-  // controllerHeartBeatTimeoutMills, haMaxTimeSlaveNotCatchup.
+  // controllerHeartBeatTimeoutMills, haMaxTimeSlaveNotCatchup, readUnCommitted.
   r.read("controller_mode", g.controller_mode);
   r.read("all_ack_in_sync_state_set", g.config.ha.all_ack_in_sync_state_set);
+  r.read("read_uncommitted", g.config.read_uncommitted);
   r.read_int("in_sync_replicas", g.config.ha.in_sync_replicas, 1, 5);
   r.read_duration("controller_heartbeat_timeout", g.config.controller_heartbeat_timeout, std::chrono::milliseconds(100),
                   std::chrono::minutes(10));
