@@ -112,6 +112,7 @@ Broker::Broker(Runtime& rt, BrokerConfig config)
 }
 
 Broker::~Broker() {
+  *alive_ = false;
   stop_servers();  // members are going away: no notifications now
   client_.shutdown();
 }
@@ -282,7 +283,9 @@ Task<Status> Broker::start() {
     hold_.on_arrival(topic, queue, max);
     consumer_services_.on_arrival(topic, queue);
   });
-  topics_.set_change_listener([this] { registrar_.trigger(); });
+  topics_.set_change_listener([this] {
+    if (!settling_topics_) registrar_.trigger();
+  });
   store_.set_append_listener([this](PhysicalOffset end) { ha_master_.on_appended(end); });
   store_.start();
   // Clients may still trust locks this broker had before it stopped: none for one lock lifetime.
@@ -387,6 +390,7 @@ void Broker::learn_replicated_topic(const std::string& topic, QueueId queue) {
     rt_.log().error("slave: topic {} arrived with the log but cannot be created: {}", topic, put.error().to_string());
     return;
   }
+  learned_topics_.insert(topic);
   rt_.log().info("slave: topic {} learned from the replicated log ({} queues) before the metadata copy", topic,
                  tc.read_queue_nums);
 }
@@ -402,6 +406,7 @@ void Broker::adopt_replicated_topics(std::string_view why) {
     tc.write_queue_nums = queues;
     tc.perm = perm::kReadWrite;
     if (Status put = topics_.put(tc); put.ok()) {
+      learned_topics_.insert(topic);
       rt_.log().warn("{}: topic {} had no config on this slave; created with {} queues", why, topic, queues);
     } else {
       rt_.log().error("{}: topic {} cannot be created: {}", why, topic, put.error().to_string());
@@ -433,6 +438,7 @@ Task<void> Broker::stop() {
   if (state_ == State::stopping || state_ == State::stopped) co_return;
   const bool was_running = state_ == State::running;
   state_ = State::stopping;
+  *alive_ = false;
   if (replicas_) replicas_->stop();
   if (was_running) {
     registrar_.stop();

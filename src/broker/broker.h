@@ -24,6 +24,7 @@
 #pragma once
 
 #include <memory>
+#include <set>
 #include <string>
 
 #include "broker/admin_stats_processor.h"
@@ -138,6 +139,12 @@ class Broker {
   // A new master serves every topic its log holds: those whose config had not been copied from
   // the old master yet are made from the queues (`why` names the occasion in the log).
   void adopt_replicated_topics(std::string_view why);
+  // Controller mode, a new master: the topics this broker learned from replicated data, and those
+  // the NameServers know in its cluster that it has no config of, take the queue counts and
+  // permission the NameServers route for this group (what the old master registered) before this
+  // broker registers as master: a queue never written, or a topic with no message yet, stays in
+  // the route. Registers at the end.
+  static Task<void> settle_learned_topics(Broker* self, std::shared_ptr<bool> alive);
   // A slave: a message of `topic` in queue `queue` was replicated; its config is made (or its queue
   // count grown) if the metadata copy has not brought it yet, so that the slave serves it.
   void learn_replicated_topic(const std::string& topic, QueueId queue);
@@ -205,6 +212,11 @@ class Broker {
   ClientCalls client_calls_;                  // calls to clients over server_ / vip_server_
   ClientAdminProcessor client_admin_;         // 222, 223, 307, 309: the broker asks its clients
   std::unique_ptr<ReplicasManager> replicas_;  // controller mode only
+  // Topics whose config was made from replicated data (a slave before its metadata copy).
+  std::set<std::string> learned_topics_;
+  // A new master asking the NameServers about its learned topics: registrations wait.
+  bool settling_topics_ = false;
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
   bool registering_ = false;                   // the registrar's loop runs
   FileSystem* acl_files_ = nullptr;
   std::string acl_display_;

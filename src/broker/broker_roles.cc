@@ -3,10 +3,15 @@
 #include <fmt/format.h>
 
 #include <limits>
+#include <utility>
 
 #include "broker/broker.h"
 #include "broker/replies.h"
 #include "remoting/body/controller_bodies.h"
+#include "remoting/body/topic_list.h"
+#include "remoting/body/topic_route_data.h"
+#include "remoting/header/route_header.h"
+#include "remoting/request_code.h"
 #include "remoting/response_code.h"
 
 namespace ferry::broker {
@@ -24,6 +29,8 @@ void Broker::became_master() {
   config_.broker_role = BrokerRole::sync_master;
   config_.broker_id = 0;
   slave_sync_.set_enabled(false);
+  const bool settle = was_slave && !config_.namesrv_addr.empty();
+  settling_topics_ = settle;  // no registration as master before the learned topics are settled
   if (was_slave) {
     // The old master's lock holders may still trust their locks.
     consumer_services_.locks().hold_off_for(config_.rebalance_lock_max_live_time);
@@ -33,7 +40,76 @@ void Broker::became_master() {
   topics_.touch();  // a new dataVersion: the NameServers take this broker's topics as the master's
   update_visibility_bound();
   start_registering();
+  if (settle) {
+    rt_.spawn(settle_learned_topics(this, alive_), "settle-learned-topics");
+    return;
+  }
+  settling_topics_ = false;
   registrar_.trigger();
+}
+
+namespace {
+
+// At most this many topics a new master asks the NameServers about (one route request each).
+constexpr std::size_t kSettleTopicsMax = 10'000;
+
+}  // namespace
+
+Task<void> Broker::settle_learned_topics(Broker* self, std::shared_ptr<bool> alive) {
+  namespace rc = remoting::request_code;
+  std::set<std::string> candidates = std::exchange(self->learned_topics_, {});
+  // And the topics the NameServers know in this cluster that this broker has no config of (a
+  // slave elected before its first metadata copy and before any message of them arrived).
+  for (const std::string& ns : self->config_.namesrv_addr) {
+    remoting::RemotingCommand req = remoting::make_request(rc::GET_TOPICS_BY_CLUSTER, 0);
+    req.ext_fields = remoting::GetTopicsByClusterRequestHeader{self->config_.broker_cluster_name}.to_fields();
+    Result<remoting::RemotingCommand> r = co_await self->client_.invoke(ns, std::move(req), std::chrono::seconds(3));
+    if (!*alive) co_return;
+    if (!r.ok() || r->code != remoting::response_code::SUCCESS) continue;
+    Result<remoting::body::TopicList> list = remoting::body::TopicList::decode(r->body);
+    if (!list.ok()) continue;
+    for (const std::string& t : list->topic_list) {
+      if (candidates.size() >= kSettleTopicsMax) {
+        self->rt_.log().warn("controller mode: more than {} topics to settle; the rest wait for the operator", kSettleTopicsMax);
+        break;
+      }
+      if (self->topics_.find(t) == nullptr) candidates.insert(t);
+    }
+    break;
+  }
+  for (const std::string& topic : candidates) {
+    for (const std::string& ns : self->config_.namesrv_addr) {
+      remoting::RemotingCommand req = remoting::make_request(rc::GET_ROUTEINFO_BY_TOPIC, 0);
+      req.ext_fields = remoting::GetRouteInfoRequestHeader{topic}.to_fields();
+      Result<remoting::RemotingCommand> r = co_await self->client_.invoke(ns, std::move(req), std::chrono::seconds(3));
+      if (!*alive) co_return;
+      if (!r.ok() || r->code != remoting::response_code::SUCCESS) continue;
+      Result<remoting::body::TopicRouteData> route = remoting::body::TopicRouteData::decode(r->body);
+      if (!route.ok()) continue;
+      const remoting::body::QueueData* ours = nullptr;
+      for (const remoting::body::QueueData& q : route->queue_datas) {
+        if (q.broker_name == self->config_.broker_name) ours = &q;
+      }
+      if (ours == nullptr) break;  // the NameServers route no queue of it here
+      const TopicConfig* known = self->topics_.find(topic);
+      TopicConfig tc = known != nullptr ? *known : TopicConfig{};
+      tc.topic_name = topic;
+      tc.read_queue_nums = std::max(tc.read_queue_nums, ours->read_queue_nums);
+      tc.write_queue_nums = std::max(tc.write_queue_nums, ours->write_queue_nums);
+      tc.perm = ours->perm;
+      tc.topic_sys_flag = ours->topic_sys_flag;
+      if (Status put = self->topics_.put(tc); !put.ok()) {
+        self->rt_.log().error("controller mode: topic {} cannot take its routed config: {}", topic, put.error().to_string());
+      } else {
+        self->rt_.log().info("controller mode: topic {} takes {} read / {} write queues from the route of {}", topic,
+                             tc.read_queue_nums, tc.write_queue_nums, ns);
+      }
+      break;
+    }
+  }
+  self->settling_topics_ = false;
+  self->topics_.touch();
+  self->registrar_.trigger();
 }
 
 void Broker::update_visibility_bound() {

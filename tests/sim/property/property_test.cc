@@ -58,12 +58,6 @@ RC_GTEST_PROP(Guarantees, AtLeastOnceClustering, ()) {
 RC_GTEST_PROP(Guarantees, BroadcastReachesEveryConsumer, ()) {
   Shape shape;
   shape.consumers = {Flavor::broadcast};
-  // Not with controller-mode groups yet: a slave elected before its first metadata copy knows a
-  // topic only from the data it replicated (Broker::learn_replicated_topic), so it serves the
-  // queues it saw messages in; a queue never written is missing from its route and no broadcast
-  // consumer holds it (docs/controller.md, "Known gaps"; found by this property, seed
-  // 324652026233).
-  shape.controller_groups = false;
   const Outcome out = recorded(*gen_run(shape));
   require_converged(out);
   require_check(out, "lost-acked");
