@@ -32,8 +32,11 @@ void Broker::became_master() {
   const bool settle = was_slave && !config_.namesrv_addr.empty();
   settling_topics_ = settle;  // no registration as master before the learned topics are settled
   if (was_slave) {
-    // The old master's lock holders may still trust their locks.
-    consumer_services_.locks().hold_off_for(config_.rebalance_lock_max_live_time);
+    // The old master's lock holders may still trust their locks (masterEpoch 1 is the group's
+    // first master: nobody held a lock of it before).
+    if (replicas_ == nullptr || replicas_->master_epoch() > 1) {
+      consumer_services_.locks().hold_off_for(config_.rebalance_lock_max_live_time);
+    }
     consumer_services_.schedule().start();
     adopt_replicated_topics("controller mode");
   }
