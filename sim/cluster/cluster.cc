@@ -115,11 +115,23 @@ void Cluster::add_broker(std::size_t group, std::int64_t broker_id) {
   const std::string label = broker_id == 0 ? g.name : fmt::format("{}-s{}", g.name, broker_id);
   broker_labels_.push_back(label);
   broker_groups_.push_back(group);
-  const NodeId id = world_.add_node(label, [cfg](Runtime& rt) -> std::unique_ptr<NodeProcess> {
+  const auto self = std::make_shared<NodeId>();
+  const NodeId id = world_.add_node(label, [cfg, self, this](Runtime& rt) -> std::unique_ptr<NodeProcess> {
     auto b = std::make_unique<broker::Broker>(rt, cfg);
+    // The supervisor: restarts the process of this life once it stopped itself.
+    const std::uint64_t life = world_.node(*self).incarnation();
+    b->set_failure_handler([this, self, life](const Error&) {
+      world_.schedule(world_.now() + kSupervisorRestartDelay, EventTag{}, [this, self, life] {
+        SimNode& n = world_.node(*self);
+        if (n.incarnation() != life || retired(*self)) return;  // a fault restarted it meanwhile
+        n.log().warn("supervisor: restarting the broker, which stopped itself {} ms ago", to_ms(kSupervisorRestartDelay));
+        world_.restart(*self, CrashKind::process_kill);
+      });
+    });
     b->launch();
     return hosted(std::move(b));
   });
+  *self = id;
   if (g.disk_capacity_bytes > 0) {
     DiskOptions d = world_.node(id).disk().options();
     d.capacity_bytes = g.disk_capacity_bytes;

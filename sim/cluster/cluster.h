@@ -59,6 +59,10 @@ struct LivenessReport {
 };
 
 inline constexpr std::uint16_t kControllerPort = 9878;
+// A running broker that stopped itself (Broker::failure(): in controller mode, a CommitLog sync
+// that failed) is started again this long after, as systemd's Restart=on-failure would (the
+// mqbroker daemon exits with code 3 then), unless a fault restarted it meanwhile.
+inline constexpr Duration kSupervisorRestartDelay = std::chrono::seconds(5);
 
 class Cluster {
  public:

@@ -98,7 +98,8 @@ Broker::Broker(Runtime& rt, BrokerConfig config)
   if (config_.enable_controller_mode) {
     replicas_ = std::make_unique<ReplicasManager>(
         rt, client_, config_, address_, store_, ha_master_, ha_slave_,
-        ReplicasManager::Hooks{[this] { became_master(); }, [this](std::int64_t id) { became_slave(id); }});
+        ReplicasManager::Hooks{[this] { became_master(); }, [this](std::int64_t id) { became_slave(id); },
+                               [this](const Error& e) { rt_.spawn(fail_stop(this, e), "broker-fail-stop"); }});
     send_.set_write_fence([this] { return replicas_->write_fence(); });
     send_.set_epoch_source([this] { return replicas_->master_epoch(); });
     ha_master_.set_confirm_listener([this] { update_visibility_bound(); });
@@ -261,6 +262,11 @@ Task<Status> Broker::start() {
     rt_.log().error("broker {}: start failed: {}", config_.broker_name, role.error().to_string());
     co_return role;
   }
+  // Controller mode without readUnCommitted: what recovery finds past the queues' end may be a
+  // tail the group never confirmed (a failover may cut it), so nothing new is visible until the
+  // role's confirm offset is known (update_visibility_bound). RocketMQ 5 keeps its confirmOffset
+  // in the checkpoint instead; the queues' end is a bound no older than that.
+  if (replicas_ && !config_.read_uncommitted) store_.set_visibility_bound(PhysicalOffset{0});
   Status opened = co_await store_.open();
   Status loaded = opened ? topics_.load() : opened;
   if (loaded) loaded = offsets_.load();
@@ -433,6 +439,21 @@ Task<void> Broker::launch_task(Broker* self) {
 }
 
 void Broker::launch() { rt_.spawn(launch_task(this), "broker-start"); }
+
+Task<void> Broker::fail_stop(Broker* self, Error why) {
+  if (self->state_ != State::running) co_return;
+  self->rt_.log().error("broker {} stops: {} (restart it: the store recovers what was durable)",
+                        self->config_.broker_name, why.to_string());
+  self->failure_ = why;
+  if (self->replicas_) {
+    Status resigned = co_await self->replicas_->resign();
+    if (!resigned) self->rt_.log().warn("broker {} stops without handing over: {}", self->config_.broker_name,
+                                        resigned.error().to_string());
+  }
+  co_await self->stop();
+  self->state_ = State::failed;
+  if (self->failure_handler_) self->failure_handler_(why);
+}
 
 Task<void> Broker::stop() {
   if (state_ == State::stopping || state_ == State::stopped) co_return;

@@ -23,6 +23,7 @@
 // (SlaveSync, fed the master's address by the registrar).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
@@ -98,6 +99,14 @@ class Broker {
 
   State state() const { return state_; }
   const std::optional<Error>& start_error() const { return start_error_; }
+  // Why the running broker stopped itself (state failed afterwards): in controller mode, a
+  // CommitLog sync that failed (replicas_manager.h). It gives the master role up first (the
+  // controllers elect another in-sync replica; ReplicasManager::resign), then stops as stop()
+  // does (the store's shutdown fails, so the abort file stays and the next start recovers); a
+  // restart brings it back.
+  const std::optional<Error>& failure() const { return failure_; }
+  // Called once such a stop has finished (the daemon exits). Set before start().
+  void set_failure_handler(std::function<void(const Error&)> h) { failure_handler_ = std::move(h); }
   // "ip:port" clients and NameServers use.
   const std::string& address() const { return address_; }
 
@@ -162,6 +171,7 @@ class Broker {
   static Task<Reply> epoch_cache_request(Broker* self, RequestContext ctx);
   static Task<Reply> promote_request(Broker* self, RequestContext ctx);
   static Task<void> launch_task(Broker* self);
+  static Task<void> fail_stop(Broker* self, Error why);
   // Registers every code on `server`; the VIP server gets all but PULL_MESSAGE.
   void register_processors(remoting::RpcServer& server, ServerTag tag);
   Status start_acl();
@@ -182,6 +192,8 @@ class Broker {
   const std::string address_;
   State state_ = State::created;
   std::optional<Error> start_error_;
+  std::optional<Error> failure_;
+  std::function<void(const Error&)> failure_handler_;
 
   store::MessageStore store_;
   store::ha::HaMaster ha_master_;

@@ -233,29 +233,65 @@ Task<void> ControllerClient::poll_loop(ControllerClient* self, std::shared_ptr<b
   }
 }
 
+remoting::RemotingCommand ControllerClient::heartbeat_request(Duration timeout) const {
+  const Progress p = progress_ ? progress_() : Progress{};
+  remoting::BrokerHeartbeatRequestHeader h;
+  h.cluster_name = config_.cluster_name;
+  h.broker_addr = config_.broker_addr;
+  h.broker_name = config_.broker_name;
+  h.broker_id = id_;
+  h.epoch = p.epoch;
+  h.max_offset = p.max_offset;
+  h.confirm_offset = p.confirm_offset;
+  h.heartbeat_timeout_mills = std::chrono::duration_cast<std::chrono::milliseconds>(timeout).count();
+  h.election_priority = config_.election_priority;
+  RemotingCommand req = remoting::make_request(rc::BROKER_HEARTBEAT, 0);
+  req.ext_fields = h.to_fields();
+  return req;
+}
+
 Task<void> ControllerClient::heartbeat_loop(ControllerClient* self, std::shared_ptr<bool> alive) {
   for (;;) {
     if (!*alive) co_return;
-    const Progress p = self->progress_ ? self->progress_() : Progress{};
     for (const std::string& addr : self->config_.controller_addrs) {
-      remoting::BrokerHeartbeatRequestHeader h;
-      h.cluster_name = self->config_.cluster_name;
-      h.broker_addr = self->config_.broker_addr;
-      h.broker_name = self->config_.broker_name;
-      h.broker_id = self->id_;
-      h.epoch = p.epoch;
-      h.max_offset = p.max_offset;
-      h.confirm_offset = p.confirm_offset;
-      h.heartbeat_timeout_mills = std::chrono::duration_cast<std::chrono::milliseconds>(self->config_.heartbeat_timeout).count();
-      h.election_priority = self->config_.election_priority;
-      RemotingCommand req = remoting::make_request(rc::BROKER_HEARTBEAT, 0);
-      req.ext_fields = h.to_fields();
-      Status sent = co_await self->rpc_.invoke_oneway(addr, std::move(req));
+      Status sent = co_await self->rpc_.invoke_oneway(addr, self->heartbeat_request(self->config_.heartbeat_timeout));
       (void)sent;  // a controller that is down misses this beat; the next one goes again
       if (!*alive) co_return;
     }
     co_await self->rt_.sleep(self->config_.heartbeat_interval);
   }
+}
+
+Task<Status> ControllerClient::resign(Duration limit) {
+  *alive_ = false;  // the loops end
+  if (id_ < 0 || view_.master_id != id_) co_return Status{};
+  const std::int32_t epoch = view_.master_epoch;
+  for (const std::string& addr : config_.controller_addrs) {
+    Status sent = co_await rpc_.invoke_oneway(addr, heartbeat_request(Duration{}));
+    (void)sent;  // a controller that misses it waits out the heartbeat timeout
+  }
+  const MonoTime deadline = rt_.clock().now() + limit;
+  for (;;) {
+    const MonoTime now = rt_.clock().now();
+    if (now >= deadline) break;
+    RemotingCommand req = remoting::make_request(rc::CONTROLLER_GET_REPLICA_INFO, 0);
+    req.ext_fields = remoting::BrokerNameRequestHeader{std::nullopt, config_.broker_name}.to_fields();
+    auto reply = co_await call_leader(std::move(req), std::min<Duration>(deadline - now, std::chrono::seconds(3)));
+    if (reply && reply->code == code::SUCCESS) {
+      auto h = remoting::ElectMasterResponseHeader::from_fields(reply->ext_fields);
+      if (h) {
+        const GroupView seen = view_of(*h, reply->body);
+        if (seen.master_id != id_ || seen.master_epoch > epoch) {
+          rt_.log().warn("controller mode: {} replica {} gave up the master role of epoch {}: master now {} in epoch {}",
+                         config_.broker_name, id_, epoch, seen.master_id, seen.master_epoch);
+          co_return Status{};
+        }
+      }
+    }
+    co_await rt_.sleep(std::chrono::seconds(1));
+  }
+  co_return Error(Errc::timed_out, fmt::format("no controller named another master of {} within {} ms",
+                                               config_.broker_name, to_ms(limit)));
 }
 
 }  // namespace ferry::broker

@@ -82,6 +82,13 @@ class ControllerClient {
   Task<Status> alter_sync_state_set(std::set<std::int64_t> set, Duration limit);
   // Ends the heartbeats and the poll (the broker stops).
   void stop() { *alive_ = false; }
+  // Gives the master role up before the broker stops for a fault (the heartbeats and the poll
+  // end): a last heartbeat with a timeout of 0 tells every controller this replica is gone, and
+  // the leader elects another at its next scan instead of one heartbeat timeout later. Returns
+  // once a controller leader names another master or none (or at once when this replica is not
+  // the master in its view), or with timed_out after `limit`. Restarted before then, the broker
+  // would be named master again in the same epoch and hold a role it cannot use.
+  Task<Status> resign(Duration limit);
   // NOTIFY_BROKER_ROLE_CHANGED (1008), from the broker's RpcServer.
   void handle_notify(const remoting::RemotingCommand& request);
 
@@ -99,6 +106,8 @@ class ControllerClient {
   static Task<void> heartbeat_loop(ControllerClient* self, std::shared_ptr<bool> alive);
   static Task<void> poll_loop(ControllerClient* self, std::shared_ptr<bool> alive);
   Task<void> poll_once();
+  // BROKER_HEARTBEAT (904) with this replica's progress and `timeout`.
+  remoting::RemotingCommand heartbeat_request(Duration timeout) const;
 
   Runtime& rt_;
   remoting::RpcClient& rpc_;

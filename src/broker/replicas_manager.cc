@@ -68,12 +68,22 @@ void ReplicasManager::start() {
   rt_.spawn(register_loop(this, alive_), "controller-register");
   rt_.spawn(apply_loop(this, alive_), "controller-roles");
   rt_.spawn(sync_state_set_loop(this, alive_), "sync-state-set");
+  rt_.spawn(storage_loop(this, alive_), "controller-storage");
 }
 
 void ReplicasManager::stop() {
   *alive_ = false;
   client_.stop();
   apply_wake_.wake();
+}
+
+Task<Status> ReplicasManager::resign() {
+  *alive_ = false;
+  apply_wake_.wake();
+  // RocketMQ's controllers scan every scanNotActiveBrokerInterval (5 s): two scans after the
+  // heartbeat timeout (a controller that missed the last heartbeat) is the longest wait.
+  Task<Status> resigned = client_.resign(config_.controller_heartbeat_timeout + std::chrono::seconds(10));
+  co_return co_await std::move(resigned);
 }
 
 PhysicalOffset ReplicasManager::confirm_offset() const {
@@ -237,6 +247,21 @@ Task<void> ReplicasManager::sync_state_set_loop(ReplicasManager* self, std::shar
     if (!st.ok()) {
       self->rt_.log().warn("controller mode: {} SyncStateSet change refused: {}", self->config_.broker_name,
                            st.error().to_string());
+    }
+  }
+}
+
+Task<void> ReplicasManager::storage_loop(ReplicasManager* self, std::shared_ptr<bool> alive) {
+  for (;;) {
+    co_await self->rt_.sleep(kStorageCheck);
+    if (!*alive) co_return;
+    if (const std::optional<Error>& failed = self->store_.flusher().sync_failure()) {
+      self->rt_.log().error("controller mode: {} replica {} ({} in epoch {}) cannot go on: {}", self->config_.broker_name,
+                            self->client_.replica_id(),
+                            self->role_ == Role::master ? "master" : (self->role_ == Role::slave ? "slave" : "no role"),
+                            self->epoch_, failed->to_string());
+      if (self->hooks_.storage_failed) self->hooks_.storage_failed(*failed);
+      co_return;
     }
   }
 }

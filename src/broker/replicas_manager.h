@@ -19,6 +19,11 @@
 //  * Fencing (write_fence()): a master takes writes only while a controller has answered it
 //    within controllerHeartBeatTimeoutMills (its lease; the controllers wait as long for a
 //    heartbeat before electing another) and its view has no newer master.
+//  * A CommitLog sync that failed (store/flush_service.h: writes refused until a restart) is a
+//    fault only a restart clears: within kStorageCheck the owner's storage_failed hook is called,
+//    once (the Broker resigns the master role, then stops; the controllers elect another
+//    in-sync replica, and the restarted broker recovers what was durable). Heart-beating on, such a broker would hold the
+//    master role it cannot take or use, and its group would stay without a writable master.
 //
 // Known gap: a master restarted within the heartbeat timeout is named master again in the same
 // epoch. With ASYNC_FLUSH after a power loss its log may end before what its slaves hold of that
@@ -47,12 +52,15 @@ class ReplicasManager {
  public:
   static constexpr Duration kRegisterRetry = std::chrono::seconds(5);
   static constexpr Duration kSyncStateSetCheck = std::chrono::seconds(1);
+  static constexpr Duration kStorageCheck = std::chrono::seconds(1);
 
   struct Hooks {
     // The broker takes writes as the group's master (epochs and HA are ready).
     std::function<void()> became_master;
     // The broker is a slave with this replica id (writes refused from now).
     std::function<void(std::int64_t replica_id)> became_slave;
+    // The store's CommitLog sync failed (the error says which file and offset); called once.
+    std::function<void(const Error& failure)> storage_failed;
   };
 
   ReplicasManager(Runtime& rt, remoting::RpcClient& rpc, const BrokerConfig& config, std::string broker_addr,
@@ -66,6 +74,10 @@ class ReplicasManager {
   // Registers in the background and follows the controllers (see above).
   void start();
   void stop();
+  // Before the owner stops for a fault: the loops end and the master role, if this replica holds
+  // it in the controllers' view, is given up (ControllerClient::resign, waiting at most one
+  // heartbeat timeout and two scans). Errors: timed_out (the owner stops anyway).
+  Task<Status> resign();
   // NOTIFY_BROKER_ROLE_CHANGED (1008).
   void handle_notify(const remoting::RemotingCommand& request) { client_.handle_notify(request); }
 
@@ -88,6 +100,7 @@ class ReplicasManager {
   static Task<void> register_loop(ReplicasManager* self, std::shared_ptr<bool> alive);
   static Task<void> apply_loop(ReplicasManager* self, std::shared_ptr<bool> alive);
   static Task<void> sync_state_set_loop(ReplicasManager* self, std::shared_ptr<bool> alive);
+  static Task<void> storage_loop(ReplicasManager* self, std::shared_ptr<bool> alive);
   Task<Status> to_master(GroupView v);
 
   Runtime& rt_;

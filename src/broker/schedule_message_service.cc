@@ -179,6 +179,9 @@ Task<Status> ScheduleMessageService::persist() {
   Task<store::PutStatus> synced = store_.wait_durable(store_.max_phy_offset());
   const store::PutStatus durable = co_await std::move(synced);
   if (durable != store::PutStatus::ok) {
+    if (const std::optional<Error>& failed = store_.flusher().sync_failure()) {
+      co_return Error(Errc::io_error, "delay offsets not written: a CommitLog sync failed: " + failed->detail);
+    }
     co_return Error(Errc::timed_out, "delay offsets not written: the CommitLog did not sync in time");
   }
   Task<Status> w = file_.write(std::move(snapshot));

@@ -266,6 +266,78 @@ TEST_F(FailoverSim, AnOldMasterCutsTheTailItsGroupNeverAcknowledged) {
   }
 }
 
+// The master's disk fails its syncs: its CommitLog refuses writes until a restart, so it stops
+// itself (Broker::failure()) rather than keep the role; the controllers elect another member of
+// the SyncStateSet, which takes writes, and the supervisor starts the old master again on its
+// (now healthy) disk, where it rejoins as a slave and ends with the new master's log.
+TEST_F(FailoverSim, AMasterWhoseCommitLogSyncFailsStopsAndAnotherIsElected) {
+  Cluster c(options_, failover_spec());
+  const ferry::testing::TraceOnExit traced(c.world());
+  ASSERT_TRUE(c.boot(2min).ok()) << c.describe();
+  const std::size_t first = *c.master_of(0);
+  ASSERT_TRUE(c.run_until([&] { return sync_state_set_size(c, first) == 3; }, 2min).ok()) << c.describe();
+  auto history = std::make_shared<History>();
+  ProducerSpec p;
+  p.topic = kTopic;
+  p.messages = 1200;
+  p.interval = 50ms;
+  const NodeId producer = c.add_client("producer", producer_app(p, history));
+  c.run_for(5s);
+
+  SimDisk& disk = c.world().node(c.broker_node(first)).disk();
+  const DiskOptions healthy = disk.options();
+  DiskOptions failing = healthy;
+  failing.eio_on_sync_ppm = 1'000'000;
+  disk.set_options(failing);
+  const MonoTime broke = c.world().now();
+  const std::uint64_t life = c.world().node(c.broker_node(first)).incarnation();
+  // Within the storage check (1 s) after the first failed CommitLog sync, it stops itself.
+  ASSERT_TRUE(c.run_until([&] {
+                 broker::Broker* b = c.broker(first);
+                 return b != nullptr && b->state() == broker::Broker::State::failed;
+               }, 10s).ok())
+      << "the master whose syncs fail kept running; " << c.describe() << replicas_state(c);
+  EXPECT_TRUE(c.broker(first)->failure().has_value());
+  disk.set_options(healthy);  // the bad sectors are remapped: a restart will do
+  ASSERT_TRUE(c.run_until([&] { return c.master_of(0).has_value() && *c.master_of(0) != first; }, 2min).ok())
+      << "no new master; " << c.describe() << replicas_state(c);
+  const MonoTime elected = c.world().now();
+  const std::size_t second = *c.master_of(0);
+  // The supervisor starts it again; it follows the new master.
+  ASSERT_TRUE(c.run_until(
+                   [&] {
+                     broker::Broker* m = c.broker(second);
+                     broker::Broker* old = c.broker(first);
+                     return producer_done(c, producer) && m != nullptr && old != nullptr &&
+                            old->state() == broker::Broker::State::running &&
+                            old->store().max_phy_offset() == m->store().max_phy_offset();
+                   },
+                   10min).ok())
+      << c.describe() << replicas_state(c);
+  EXPECT_GT(c.world().node(c.broker_node(first)).incarnation(), life) << "the supervisor did not restart it";
+  EXPECT_EQ(c.master_of(0), second);
+  EXPECT_EQ(c.broker(first)->config().broker_role, broker::BrokerRole::slave);
+  std::printf("failed sync -> election %.3f s\n", seconds(elected - broke));
+  broker::Broker* m = c.broker(second);
+  broker::Broker* old = c.broker(first);
+  const auto diff = first_difference(old->store().commit_log(), m->store().commit_log(),
+                                     std::max(old->store().min_phy_offset(), m->store().min_phy_offset()),
+                                     m->store().max_phy_offset());
+  EXPECT_FALSE(diff.has_value()) << "the old master differs from the new one at " << *diff;
+  std::size_t acked = 0;
+  std::size_t acked_after = 0;  // sent once the new master was elected
+  for (const SendRecord& r : history->sends) {
+    if (r.outcome != SendOutcome::ok) continue;
+    auto body = stored_message(*m, r.queue, r.queue_offset);
+    ASSERT_TRUE(body.has_value()) << "acknowledged " << r.id() << " lost; " << c.describe();
+    EXPECT_EQ(body->seq, r.seq);
+    ++acked;
+    if (r.sent_at > elected) ++acked_after;
+  }
+  std::printf("acknowledged %zu of %zu sends, %zu after the election\n", acked, history->sends.size(), acked_after);
+  EXPECT_GT(acked_after, 0u) << "the new master took no write; " << c.describe();
+}
+
 INSTANTIATE_TEST_SUITE_P(Crashes, FailoverSim, ::testing::Values(CrashKind::process_kill, CrashKind::power_loss),
                          [](const ::testing::TestParamInfo<CrashKind>& info) {
                            return info.param == CrashKind::process_kill ? "Kill" : "PowerLoss";

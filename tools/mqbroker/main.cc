@@ -15,7 +15,9 @@
 // and HA ports and for the broker's own connections (NameServers, HA master).
 // Exit codes: 0 after a graceful stop, 1 when it cannot start (bad or missing config file, a TLS
 // certificate or key that does not load, store
-// recovery failed, port in use), 2 for bad flags.
+// recovery failed, port in use), 2 for bad flags, 3 when the running broker stopped itself for a
+// fault only a restart clears (controller mode: a CommitLog sync failed; a supervisor such as
+// systemd's Restart=on-failure starts it again and the store recovers what was durable).
 #include <getopt.h>
 #include <unistd.h>
 
@@ -175,6 +177,12 @@ int serve(AsioRuntime& rt, const daemon::BrokerConf& conf, const std::optional<s
       return daemon::rewrite_properties_file(path, changes);
     });
   }
+  int exit_code = 0;
+  broker.set_failure_handler([&rt, &exit_code](const Error& why) {
+    std::fprintf(stderr, "mqbroker: stopped: %s\n", why.to_string().c_str());
+    exit_code = 3;
+    rt.stop();
+  });
   Status started = rt.block_on(start_or_clean_up(&broker));
   if (!started) {
     const std::string why = describe_start_error(started.error(), conf.broker, broker.address());
@@ -198,7 +206,7 @@ int serve(AsioRuntime& rt, const daemon::BrokerConf& conf, const std::optional<s
   });
   rt.run();
   rt.log().info("The broker[{}] shut down", conf.broker.broker_name);
-  return 0;
+  return exit_code;
 }
 
 int run(int argc, char** argv) {
