@@ -53,9 +53,22 @@ void FlushService::release_covered() {
   waiters_.erase(std::remove_if(waiters_.begin(), waiters_.end(), covered), waiters_.end());
 }
 
+void FlushService::truncated(PhysicalOffset end) {
+  requested_ = std::min(requested_, end);
+  for (Waiter& w : waiters_) {
+    if (w.end > end && !w.done.completed() && !w.done.abandoned()) {
+      rt_.timers().cancel(w.timer);
+      w.done.complete(false);
+    }
+  }
+  std::erase_if(waiters_, [](const Waiter& w) { return w.done.completed() || w.done.abandoned(); });
+}
+
 Task<void> FlushService::group_commit() {
   FERRY_ASSERT(committing_, "a group commit spawned without the flag");
   while (!waiters_.empty() || log_.flushed_offset() < requested_) {
+    // (A target past the log's end would spin here: truncated() keeps them within it.)
+    FERRY_ASSERT_LE(requested_.value(), log_.max_offset().value());
     // buggify: the sync completes late (a busy disk); well inside sync_flush_timeout.
     if (FERRY_BUGGIFY(rt_)) co_await rt_.sleep(std::chrono::milliseconds(rt_.random().between(1, 50)));
     Status st = co_await log_.files().flush();

@@ -44,6 +44,9 @@ class FlushService {
   // Called after every successful sync, before the waiters it covers are released: what became
   // durable may be published (MessageStore dispatches it under SYNC_FLUSH).
   void set_on_flushed(std::function<void()> fn) { on_flushed_ = std::move(fn); }
+  // The log was cut back to `end` (MessageStore::truncate_to): what was requested or awaited past
+  // it can never become durable; such waiters get flush_disk_timeout now.
+  void truncated(PhysicalOffset end);
 
   // The ASYNC_FLUSH loop; spawn it once. Returns after stop().
   Task<void> run_async_loop();

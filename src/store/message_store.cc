@@ -452,6 +452,7 @@ Status MessageStore::truncate_to_indexed() {
   rt_.log().info("store: cutting the log back from {} to {}, the end of its last whole record",
                  log_.max_offset().value(), end.value());
   FERRY_TRY(log_.files().truncate(end.value()));
+  flush_.truncated(end);
   FERRY_ASSERT_EQ(log_.max_offset().value(), end.value());
   return {};
 }
@@ -466,6 +467,7 @@ Status MessageStore::truncate_to(PhysicalOffset offset) {
   rt_.log().warn("store: cutting the log back from {} to {} ({} bytes another master's epoch does not hold)",
                  log_.max_offset().value(), offset.value(), log_.max_offset() - offset);
   FERRY_TRY(log_.files().truncate(offset.value()));
+  flush_.truncated(offset);
   ++cuts_.count;
   cuts_.last = offset;
   cuts_.lowest_since_open = std::min(cuts_.lowest_since_open.value_or(offset), offset);

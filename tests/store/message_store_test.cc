@@ -63,6 +63,33 @@ TEST_F(MessageStoreTest, NothingPastTheVisibilityBoundIsReadable) {
   EXPECT_EQ(store_->get_messages("T", QueueId(0), QueueOffset(0), 32, nullptr).max_offset.value(), 3);
 }
 
+// A restart (controller mode): what recovery finds past the queues' end was never confirmed
+// (the bound held it), so a bound set before open() keeps it invisible; without one it is
+// visible at once.
+TEST_F(MessageStoreTest, ABoundSetBeforeOpenHoldsWhatRecoveryFindsPastTheQueues) {
+  store_->set_visibility_bound(PhysicalOffset(0));
+  auto r0 = put(TestMessage{.body = "a"});
+  store_->set_visibility_bound(r0.end());
+  ASSERT_EQ(put(TestMessage{.body = "b"}).status, PutStatus::ok);
+  ASSERT_EQ(put(TestMessage{.body = "c"}).status, PutStatus::ok);
+  ASSERT_EQ(store_->get_messages("T", QueueId(0), QueueOffset(0), 32, nullptr).max_offset.value(), 1);
+
+  // Killed (no shutdown), started again with the bound in place before open().
+  store_.reset();
+  store_ = std::make_unique<MessageStore>(rt_.runtime(), config_);
+  store_->set_visibility_bound(PhysicalOffset(0));
+  ASSERT_TRUE(rt_.run(store_->open()).ok());
+  EXPECT_EQ(store_->max_phy_offset().value(), 3 * r0.wrote_bytes) << "recovery keeps all three records";
+  EXPECT_EQ(store_->get_messages("T", QueueId(0), QueueOffset(0), 32, nullptr).max_offset.value(), 1)
+      << "the unconfirmed records became visible at open";
+  store_->set_visibility_bound(std::nullopt);  // the role's confirm offset covers them
+  EXPECT_EQ(store_->get_messages("T", QueueId(0), QueueOffset(0), 32, nullptr).max_offset.value(), 3);
+
+  // Without a bound, what recovery finds is visible at once.
+  reopen();
+  EXPECT_EQ(store_->get_messages("T", QueueId(0), QueueOffset(0), 32, nullptr).max_offset.value(), 3);
+}
+
 TEST_F(MessageStoreTest, PutAssignsOffsetsAndGetReturnsRecords) {
   std::vector<std::string> arrivals;
   store_->set_arrival_listener([&](const std::string& t, QueueId q, QueueOffset max) {
@@ -294,6 +321,38 @@ TEST_F(MessageStoreTest, AnIndexingFailureRefusesWritesUntilARetrySucceeds) {
   const PutResult again = put(TestMessage{.body = "4"});
   ASSERT_EQ(again.status, PutStatus::ok) << again.detail;
   EXPECT_EQ(again.queue_offset.value(), 1) << "the refused put took no queue offset";
+}
+
+// A slave cuts its log back (another master's epoch) while a sync is in flight: a wait past
+// the cut ends at once with flush_disk_timeout, and the group commit stops at the new end
+// instead of chasing one the log no longer has.
+TEST_F(MessageStoreTest, ACutEndsTheWaitsAndFlushRequestsPastIt) {
+  store_->start();
+  sim::DiskOptions slow = rt_.disk().options();
+  slow.sync_latency = std::chrono::milliseconds(10);
+  rt_.disk().set_options(slow);
+  auto a = put(TestMessage{.body = "a"});
+  auto b = put(TestMessage{.body = "b"});
+  std::vector<PutStatus> outcomes;
+  auto waiter = [](MessageStore* s, PhysicalOffset end, std::vector<PutStatus>* out) -> Task<void> {
+    out->push_back(co_await s->wait_durable(end));
+  };
+  rt_.executor().spawn(waiter(store_.get(), b.end(), &outcomes));
+  rt_.run_for(std::chrono::milliseconds(1));  // the group commit's sync is in flight
+  ASSERT_TRUE(outcomes.empty());
+  ASSERT_TRUE(store_->truncate_to(a.end()).ok());
+  rt_.run_for(std::chrono::milliseconds(100));
+  EXPECT_EQ(outcomes, (std::vector<PutStatus>{PutStatus::flush_disk_timeout}));
+  EXPECT_EQ(store_->max_phy_offset(), a.end());
+  EXPECT_EQ(store_->commit_log().flushed_offset(), a.end());
+  // The store goes on: a new put past the cut becomes durable.
+  auto c = put(TestMessage{.body = "c"});
+  ASSERT_EQ(c.status, PutStatus::ok) << c.detail;
+  EXPECT_EQ(c.wrote_offset, a.end());
+  outcomes.clear();
+  rt_.executor().spawn(waiter(store_.get(), c.end(), &outcomes));
+  rt_.run_for(std::chrono::milliseconds(100));
+  EXPECT_EQ(outcomes, (std::vector<PutStatus>{PutStatus::ok}));
 }
 
 TEST_F(MessageStoreTest, SyncFlushGroupCommitsConcurrentWaiters) {
