@@ -403,6 +403,8 @@ std::string MessageStore::offset_msg_ids(const PutResult& r) const {
 
 Status MessageStore::append_replicated(PhysicalOffset at, Bytes data) {
   if (stopped_) return Error(Errc::closed, "the store is shut down");
+  // A log of two histories takes no more (the slave's HA link ends, saying why).
+  if (dispatch_failure_ && dispatch_failure_->is(Errc::corrupt)) return *dispatch_failure_;
   if (const auto& failed = flush_.sync_failure()) {
     return Error(Errc::io_error, "a CommitLog sync failed earlier: " + failed->to_string());
   }
@@ -554,6 +556,16 @@ Status MessageStore::dispatch_record(const RecordFields& f, std::size_t size) {
     if (f.queue_offset > (*q)->max_offset() && (*q)->max_offset() > QueueOffset(0)) {
       FERRY_TRY(fill_lost_queue_offsets(**q, f.queue_offset));
     }
+    if (f.queue_offset > (*q)->max_offset() && (*q)->max_offset() > QueueOffset(0)) {
+      // Not a damaged range recovery skipped: the log and its queues disagree. A slave whose
+      // master lost what it had sent (a lying disk, then a power loss) and wrote new records over
+      // the same offsets ends so: its own records, then the master's, numbered from another count.
+      return Error(Errc::corrupt, fmt::format("dispatch at {}: {}:{} record has queue offset {} but the queue ends at {}: "
+                                              "this log holds records of two histories (a slave whose master lost data "
+                                              "it had sent?); wipe this store and let it copy its master again",
+                                              f.physical_offset.value(), f.topic, f.queue_id.value(),
+                                              f.queue_offset.value(), (*q)->max_offset().value()));
+    }
     auto appended = (*q)->append(f.queue_offset,
                                  cq::Unit{f.physical_offset, static_cast<std::int32_t>(size), *code});
     if (!appended.ok()) return std::move(appended).error();
@@ -577,7 +589,7 @@ Status MessageStore::dispatch_record(const RecordFields& f, std::size_t size) {
 
 Status MessageStore::fill_lost_queue_offsets(ConsumeQueue& q, QueueOffset to) {
   // Only after recovery skipped damaged ranges may a queue miss offsets (messages in a range whose
-  // units were not written yet); anywhere else a gap is a bug, which append() asserts.
+  // units were not written yet); anywhere else dispatch_record refuses the gap.
   const std::int64_t gap = (to - q.max_offset());
   if (lost_offsets_budget_ == 0) return {};
   if (gap > lost_offsets_budget_) {

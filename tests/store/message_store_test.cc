@@ -355,6 +355,38 @@ TEST_F(MessageStoreTest, ACutEndsTheWaitsAndFlushRequestsPastIt) {
   EXPECT_EQ(outcomes, (std::vector<PutStatus>{PutStatus::ok}));
 }
 
+// A slave whose master lost what it had sent (a lying disk, then a power loss) receives the
+// master's new records over offsets where its own log holds the old ones: a record there numbered
+// past the queue's end is refused with a clear error (no gap assertion), what is indexed stays
+// readable, and the store takes no more replicated bytes.
+TEST_F(MessageStoreTest, ARecordOfAnotherHistoryIsRefusedNotIndexed) {
+  ASSERT_EQ(put(TestMessage{.queue_id = QueueId(0), .body = "a"}).status, PutStatus::ok);
+  ASSERT_EQ(put(TestMessage{.queue_id = QueueId(1), .body = "b"}).status, PutStatus::ok);
+  StoreConfig other_config = config_;
+  other_config.root = config_.root + "-master";
+  MessageStore master(rt_.runtime(), other_config);
+  ASSERT_TRUE(rt_.run(master.open()).ok());
+  for (const char* body : {"x", "y", "z"}) {
+    ASSERT_EQ(master.put_message(TestMessage{.queue_id = QueueId(0), .body = body}.request()).status, PutStatus::ok);
+  }
+  const PhysicalOffset end = store_->max_phy_offset();
+  auto tail = master.commit_log().view(end, static_cast<std::int32_t>(master.max_phy_offset() - end));
+  ASSERT_TRUE(tail.ok());
+  const std::vector<std::uint8_t> bytes(tail->bytes().begin(), tail->bytes().end());
+  // The record at `end` is the master's "z", queue offset 2; this store's queue 0 ends at 1.
+  EXPECT_TRUE(store_->append_replicated(end, Bytes(bytes.data(), bytes.size())).ok()) << "the bytes are stored";
+  const std::optional<std::string> refusal = store_->write_refusal();
+  ASSERT_TRUE(refusal.has_value());
+  EXPECT_NE(refusal->find("queue offset 2 but the queue ends at 1"), std::string::npos) << *refusal;
+  EXPECT_NE(refusal->find("two histories"), std::string::npos) << *refusal;
+  auto g = store_->get_messages("T", QueueId(0), QueueOffset(0), 32, nullptr);
+  ASSERT_EQ(g.messages.size(), 1u);
+  EXPECT_EQ(testing::body_of(g.messages[0]), "a");
+  const Status more = store_->append_replicated(store_->max_phy_offset(), Bytes(bytes.data(), bytes.size()));
+  ASSERT_FALSE(more.ok());
+  EXPECT_TRUE(more.error().is(Errc::corrupt)) << more.error().to_string();
+}
+
 TEST_F(MessageStoreTest, SyncFlushGroupCommitsConcurrentWaiters) {
   store_->start();
   auto a = put(TestMessage{});

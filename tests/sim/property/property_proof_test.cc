@@ -188,10 +188,6 @@ TEST(PropertiesCanFail, AtLeastOnceWithADiskThatLiesAboutSyncs) {
       [] {
         Shape shape;
         shape.consumers = {Flavor::concurrent, Flavor::orderly, Flavor::lite_pull};
-        // Not in controller mode: there a replica whose disk lied can stop the broker on a
-        // ConsumeQueue gap assertion (RC_PARAMS=seed=424242 with controller groups; left for the
-        // next session, docs/controller.md "Known gaps").
-        shape.controller_groups = false;
         GeneratedRun run = *gen_run(shape);
         lying_disk_then_power_loss(run);
         const Outcome out = recorded(run);
@@ -205,7 +201,6 @@ TEST(PropertiesCanFail, StorePrefixWithADiskThatLiesAboutSyncs) {
   const Found f = find_counterexample(
       [] {
         Shape shape;
-        shape.controller_groups = false;  // as above
         GeneratedRun run = *gen_run(shape);
         lying_disk_then_power_loss(run);
         require_check(recorded(run), "store-prefix");
