@@ -43,6 +43,7 @@ void parse_group(TableReader& r, std::size_t index, cluster::BrokerGroupSpec& g)
   r.read("all_ack_in_sync_state_set", g.config.ha.all_ack_in_sync_state_set);
   r.read("read_uncommitted", g.config.read_uncommitted);
   r.read_int("in_sync_replicas", g.config.ha.in_sync_replicas, 1, 5);
+  r.read_int("min_in_sync_replicas", g.config.min_in_sync_replicas, 1, 5);
   r.read_duration("controller_heartbeat_timeout", g.config.controller_heartbeat_timeout, std::chrono::milliseconds(100),
                   std::chrono::minutes(10));
   r.read_duration("max_time_slave_not_catchup", g.config.ha.max_time_slave_not_catchup, std::chrono::milliseconds(100),

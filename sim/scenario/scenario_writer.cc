@@ -87,6 +87,7 @@ void write_cluster(Writer& w, const cluster::ClusterSpec& c) {
       w.line("all_ack_in_sync_state_set", boolean(g.config.ha.all_ack_in_sync_state_set));
       w.line("read_uncommitted", boolean(g.config.read_uncommitted));
       w.line("in_sync_replicas", g.config.ha.in_sync_replicas);
+      w.line("min_in_sync_replicas", g.config.min_in_sync_replicas);
       w.line("controller_heartbeat_timeout", dur(g.config.controller_heartbeat_timeout));
       w.line("max_time_slave_not_catchup", dur(g.config.ha.max_time_slave_not_catchup));
     }

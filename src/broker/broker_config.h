@@ -91,6 +91,10 @@ struct BrokerConfig {
   // false: a message becomes visible (dispatched to its queue) once the confirm offset passes it,
   // so nothing a consumer read can be cut by a failover.
   bool read_uncommitted = false;
+  // A SYNC_MASTER refuses a send that waits for the store (WAIT true, the default) while its
+  // SyncStateSet has fewer members, itself included (minInSyncReplicas; SYSTEM_ERROR "in-sync
+  // replicas not enough", nothing stored), as RocketMQ 5 does.
+  std::int32_t min_in_sync_replicas = 1;
 
   Duration register_name_server_period = std::chrono::seconds(30);  // registerNameServerPeriod
   Duration register_broker_timeout = std::chrono::seconds(6);       // registerBrokerTimeoutMills

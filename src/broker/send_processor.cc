@@ -163,6 +163,7 @@ Task<Reply> SendProcessor::process(RequestContext ctx) {
 Task<Reply> SendProcessor::send_one(RequestContext ctx, SendMessageRequestHeader h, Target target) {
   if (auto why = oversized_properties(properties_text(h))) co_return reply(ctx.request, code::MESSAGE_ILLEGAL, *why);
   if (std::optional<PlainSend> plain = plain_send(target.topic, properties_text(h), config_.broker_cluster_name)) {
+    if (auto refused = in_sync_refusal(ctx.request, plain->wait)) co_return std::move(*refused);
     store::PutResult put = put_one(ctx, h, target.topic, target.queue_id, plain->stored_properties);
     Task<Reply> t = finish(std::move(ctx.request), std::move(put), std::move(target), plain->wait);
     co_return co_await std::move(t);
@@ -205,10 +206,20 @@ Task<Reply> SendProcessor::send_one(RequestContext ctx, SendMessageRequestHeader
   auto text = encode_properties(m.properties);
   if (!text) co_return reply(ctx.request, code::MESSAGE_ILLEGAL, "properties: " + text.error().detail);
   const bool wait = wait_store_ok(m.properties);
+  if (auto refused = in_sync_refusal(ctx.request, wait)) co_return std::move(*refused);
   store::PutResult put = put_one(ctx, h, topic, queue_id, *text);
   // The reply names the queue the client asked for (a delayed message's real queue).
   Task<Reply> t = finish(std::move(ctx.request), std::move(put), std::move(target), wait);
   co_return co_await std::move(t);
+}
+
+std::optional<RemotingCommand> SendProcessor::in_sync_refusal(const RemotingCommand& request, bool wait) const {
+  if (!wait || !config_.enable_controller_mode || config_.broker_role != BrokerRole::sync_master) return std::nullopt;
+  const std::size_t members = ha_.sync_state_set().size();
+  if (members >= static_cast<std::size_t>(config_.min_in_sync_replicas)) return std::nullopt;
+  return reply(request, code::SYSTEM_ERROR,
+               fmt::format("in-sync replicas not enough: the SyncStateSet has {} member(s), minInSyncReplicas is {}",
+                           members, config_.min_in_sync_replicas));
 }
 
 store::PutResult SendProcessor::put_one(const RequestContext& ctx, const SendMessageRequestHeader& h,
@@ -273,8 +284,9 @@ Task<Reply> SendProcessor::send_batch(RequestContext ctx, SendMessageRequestHead
     r.born_host = born;
     r.reconsume_times = h.reconsume_times.value_or(0);
   }
-  store::PutResult put = store_.put_messages(batch);
   const bool wait = wait_store_ok(*outer);
+  if (auto refused = in_sync_refusal(ctx.request, wait)) co_return std::move(*refused);
+  store::PutResult put = store_.put_messages(batch);
   Task<Reply> t = finish(std::move(ctx.request), std::move(put), std::move(target), wait);
   co_return co_await std::move(t);
 }

@@ -74,6 +74,10 @@ class SendProcessor {
   void set_epoch_source(std::function<std::int32_t()> epoch) { epoch_ = std::move(epoch); }
 
  private:
+  // Controller mode, a SYNC_MASTER and a send that waits for the store: SYSTEM_ERROR while the
+  // SyncStateSet has fewer than minInSyncReplicas members (checked before the put).
+  std::optional<RemotingCommand> in_sync_refusal(const RemotingCommand& request, bool wait) const;
+
   std::function<std::optional<std::string>()> write_fence_;
   std::function<std::int32_t()> epoch_;
   // Where a send goes, once its topic and queue passed the checks.

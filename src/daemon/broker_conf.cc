@@ -206,8 +206,7 @@ void bind_broker(ConfigBinder& b, BrokerConf& c, Extra& x) {
   b.bind_ms("haMaxTimeSlaveNotCatchup", h.max_time_slave_not_catchup, 1'000, kHourMs);
   b.bind_bool("syncFromLastFile", h.sync_from_last_file);
   b.bind_bool("readUnCommitted", k.read_uncommitted);
-  b.ignore("minInSyncReplicas", "not implemented yet: a SYNC_MASTER in controller mode does not refuse a put for a "
-                                "small SyncStateSet (allAckInSyncStateSet waits for every member)");
+  b.bind_int("minInSyncReplicas", k.min_in_sync_replicas, 1, 64);
   b.ignore("enableAutoInSyncReplicas", "used by RocketMQ's slaveActingMaster mode only, which Ferry does not have");
   b.ignore("fetchControllerAddrByDnsLookup", "set controllerAddr to the controllers' ip:port list");
 

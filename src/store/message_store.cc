@@ -64,9 +64,8 @@ Task<Status> MessageStore::open() {
     if (!synced.ok()) co_return synced;
   }
   // A record that cannot be indexed now (no space for a ConsumeQueue file, EIO) does not stop the
-  // store from opening: it serves what is indexed, refuses writes, and retries (start()). A
-  // visibility bound set before open() holds what lies past it.
-  note_dispatch(dispatch(dispatch_limit()));
+  // store from opening: it serves what is indexed, refuses writes, and retries (start()).
+  note_dispatch(dispatch(log_.max_offset()));
   // 3. The disk state, a new store's first file, and the abort file.
   cleanup_.refresh_disk();
   co_await preallocate_first_file();

@@ -208,7 +208,6 @@ class MessageStore {
   // `bound` is dispatched — no queue unit, no arrival, so no consumer reads it — until the bound
   // moves past it; moving it dispatches what it now covers. nullopt: no bound (what is stored,
   // or under SYNC_FLUSH what is durable, is visible). A bound past the log's end counts as the end.
-  // Set before open(), it holds what recovery finds past the queues' end too.
   void set_visibility_bound(std::optional<PhysicalOffset> bound);
   std::optional<PhysicalOffset> visibility_bound() const { return visibility_bound_; }
   // Replication (a master checking where a slave resumes): true when `offset` is the log's end,

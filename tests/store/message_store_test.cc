@@ -63,33 +63,6 @@ TEST_F(MessageStoreTest, NothingPastTheVisibilityBoundIsReadable) {
   EXPECT_EQ(store_->get_messages("T", QueueId(0), QueueOffset(0), 32, nullptr).max_offset.value(), 3);
 }
 
-// A restart (controller mode): what recovery finds past the queues' end was never confirmed
-// (the bound held it), so a bound set before open() keeps it invisible; without one it is
-// visible at once.
-TEST_F(MessageStoreTest, ABoundSetBeforeOpenHoldsWhatRecoveryFindsPastTheQueues) {
-  store_->set_visibility_bound(PhysicalOffset(0));
-  auto r0 = put(TestMessage{.body = "a"});
-  store_->set_visibility_bound(r0.end());
-  ASSERT_EQ(put(TestMessage{.body = "b"}).status, PutStatus::ok);
-  ASSERT_EQ(put(TestMessage{.body = "c"}).status, PutStatus::ok);
-  ASSERT_EQ(store_->get_messages("T", QueueId(0), QueueOffset(0), 32, nullptr).max_offset.value(), 1);
-
-  // Killed (no shutdown), started again with the bound in place before open().
-  store_.reset();
-  store_ = std::make_unique<MessageStore>(rt_.runtime(), config_);
-  store_->set_visibility_bound(PhysicalOffset(0));
-  ASSERT_TRUE(rt_.run(store_->open()).ok());
-  EXPECT_EQ(store_->max_phy_offset().value(), 3 * r0.wrote_bytes) << "recovery keeps all three records";
-  EXPECT_EQ(store_->get_messages("T", QueueId(0), QueueOffset(0), 32, nullptr).max_offset.value(), 1)
-      << "the unconfirmed records became visible at open";
-  store_->set_visibility_bound(std::nullopt);  // the role's confirm offset covers them
-  EXPECT_EQ(store_->get_messages("T", QueueId(0), QueueOffset(0), 32, nullptr).max_offset.value(), 3);
-
-  // Without a bound, what recovery finds is visible at once.
-  reopen();
-  EXPECT_EQ(store_->get_messages("T", QueueId(0), QueueOffset(0), 32, nullptr).max_offset.value(), 3);
-}
-
 TEST_F(MessageStoreTest, PutAssignsOffsetsAndGetReturnsRecords) {
   std::vector<std::string> arrivals;
   store_->set_arrival_listener([&](const std::string& t, QueueId q, QueueOffset max) {
