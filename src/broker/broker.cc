@@ -262,6 +262,12 @@ Task<Status> Broker::start() {
     rt_.log().error("broker {}: start failed: {}", config_.broker_name, role.error().to_string());
     co_return role;
   }
+  // Controller mode without readUnCommitted: what recovery finds past the queues' end may be a
+  // tail the group never confirmed (a failover may cut it), so nothing new is visible until the
+  // role's confirm offset is known (update_visibility_bound). RocketMQ 5 keeps its confirmOffset
+  // in the checkpoint instead; the queues' end is a bound no older than that. The store numbers
+  // new messages after the held records.
+  if (replicas_ && !config_.read_uncommitted) store_.set_visibility_bound(PhysicalOffset{0});
   Status opened = co_await store_.open();
   Status loaded = opened ? topics_.load() : opened;
   if (loaded) loaded = offsets_.load();

@@ -64,8 +64,9 @@ Task<Status> MessageStore::open() {
     if (!synced.ok()) co_return synced;
   }
   // A record that cannot be indexed now (no space for a ConsumeQueue file, EIO) does not stop the
-  // store from opening: it serves what is indexed, refuses writes, and retries (start()).
-  note_dispatch(dispatch(log_.max_offset()));
+  // store from opening: it serves what is indexed, refuses writes, and retries (start()). A
+  // visibility bound set before open() holds what lies past it.
+  note_dispatch(dispatch(dispatch_limit()));
   // 3. The disk state, a new store's first file, and the abort file.
   cleanup_.refresh_disk();
   co_await preallocate_first_file();
@@ -289,6 +290,8 @@ PutResult MessageStore::put(std::span<const PutRequest> batch) {
                                                             r.body.size(), config_.message_size_max_bytes));
     }
   }
+  if (counted_to_ < log_.max_offset()) count_queue_offsets();
+  const bool counted_to_end = counted_to_ >= log_.max_offset();
   const QueueKeyView key(first.topic, first.queue_id.value());
   auto next_it = next_queue_offset_.find(key);
   QueueOffset next = next_it == next_queue_offset_.end() ? QueueOffset(0) : next_it->second;
@@ -340,6 +343,7 @@ PutResult MessageStore::put(std::span<const PutRequest> batch) {
     result.record_sizes.assign(sizes.begin(), sizes.end());
   }
   result.store_timestamp_ms = now;
+  if (counted_to_end) counted_to_ = log_.max_offset();
   if (appended_) appended_(log_.max_offset());
   if (next_it == next_queue_offset_.end()) {
     next_queue_offset_.emplace(QueueKey(std::string(first.topic), first.queue_id.value()), next);
@@ -455,6 +459,7 @@ Status MessageStore::truncate_to_indexed() {
   FERRY_TRY(log_.files().truncate(end.value()));
   flush_.truncated(end);
   FERRY_ASSERT_EQ(log_.max_offset().value(), end.value());
+  recount_from_queues();
   return {};
 }
 
@@ -473,11 +478,45 @@ Status MessageStore::truncate_to(PhysicalOffset offset) {
   cuts_.last = offset;
   cuts_.lowest_since_open = std::min(cuts_.lowest_since_open.value_or(offset), offset);
   reput_offset_ = std::min(reput_offset_, offset);
-  for (auto& [key, q] : queues_) {
-    FERRY_TRY(q->truncate_dirty(offset));
-    next_queue_offset_[key] = q->max_offset();
-  }
+  for (auto& [key, q] : queues_) FERRY_TRY(q->truncate_dirty(offset));
+  recount_from_queues();
   return {};
+}
+
+void MessageStore::recount_from_queues() {
+  // A queue without units has no entry: a message counted for it lay past reput_offset_.
+  next_queue_offset_.clear();
+  for (const auto& [key, q] : queues_) next_queue_offset_[key] = q->max_offset();
+  counted_to_ = reput_offset_;
+}
+
+void MessageStore::count_queue_offsets() {
+  const RecordDecodeOptions options = dispatch_options(config_);
+  const PhysicalOffset end = log_.max_offset();
+  PhysicalOffset at = std::max({counted_to_, reput_offset_, log_.min_offset()});
+  while (at < end) {
+    auto view = log_.view_to_file_end(at);
+    if (!view.ok()) break;
+    const RecordRead r = decode_record(view->bytes(), options);
+    if (r.kind == RecordKind::message && static_cast<std::int64_t>(r.size_bytes) <= end - at &&
+        r.fields.physical_offset == at) {
+      const RecordFields& f = r.fields;
+      if (!skips_consume_queue(f.sys_flag) && !is_damage_filler(f.topic)) {
+        auto next = next_queue_offset_.find(QueueKeyView(f.topic, f.queue_id.value()));
+        if (next == next_queue_offset_.end()) {
+          next_queue_offset_.emplace(QueueKey(std::string(f.topic), f.queue_id.value()), f.queue_offset + 1);
+        } else {
+          next->second = std::max(next->second, f.queue_offset + 1);
+        }
+      }
+      at += static_cast<std::int64_t>(r.size_bytes);
+    } else if (r.kind == RecordKind::blank && log_.next_file_start(at) <= end) {
+      at = log_.next_file_start(at);
+    } else {
+      break;  // a partial record (a slave's log ends anywhere): dispatch judges it
+    }
+  }
+  counted_to_ = at;
 }
 
 bool MessageStore::record_boundary(PhysicalOffset offset) const {

@@ -208,6 +208,8 @@ class MessageStore {
   // `bound` is dispatched — no queue unit, no arrival, so no consumer reads it — until the bound
   // moves past it; moving it dispatches what it now covers. nullopt: no bound (what is stored,
   // or under SYNC_FLUSH what is durable, is visible). A bound past the log's end counts as the end.
+  // Set before open(), it holds what recovery finds past the queues' end too. Held records keep
+  // their queue offsets: a put numbers its messages after them.
   void set_visibility_bound(std::optional<PhysicalOffset> bound);
   std::optional<PhysicalOffset> visibility_bound() const { return visibility_bound_; }
   // Replication (a master checking where a slave resumes): true when `offset` is the log's end,
@@ -260,6 +262,8 @@ class MessageStore {
   // CommitLog file, a shut-down store), or
   // nullopt while the store takes writes. For operators (GET_BROKER_RUNTIME_INFO).
   std::optional<std::string> write_refusal() const;
+  // A CommitLog sync failed: the store refuses writes until it is restarted (see above).
+  bool sync_failed() const { return flush_.sync_failure().has_value(); }
 
   const StoreConfig& config() const { return config_; }
   CommitLog& commit_log() { return log_; }
@@ -318,7 +322,18 @@ class MessageStore {
   ConsumeQueueTable queues_;
   std::vector<std::unique_ptr<ConsumeQueue>> retired_queues_;  // see QueueFlushScope
   std::int32_t queue_flushes_ = 0;  // flush_queues_and_checkpoint() calls in flight
+  // The queue offset the next message to each queue gets: one past the highest any whole record
+  // in [log start, counted_to_) or in what is dispatched holds. A put first counts the records
+  // past both (count_queue_offsets): under a visibility bound, under SYNC_FLUSH and on a slave
+  // the log holds records not dispatched yet, whose queue offsets a put must not give again.
   std::map<QueueKey, QueueOffset, QueueKeyLess> next_queue_offset_;
+  PhysicalOffset counted_to_;
+  // Counts the whole records from max(counted_to_, reput_offset_) to the log's end (stops at a
+  // partial record).
+  void count_queue_offsets();
+  // After a cut: the counts again from the queues alone (what is dispatched); the records past
+  // reput_offset_ are counted again by the next put.
+  void recount_from_queues();
   CleanupService cleanup_;
   PhysicalOffset reput_offset_;
   Cuts cuts_;

@@ -63,6 +63,59 @@ TEST_F(MessageStoreTest, NothingPastTheVisibilityBoundIsReadable) {
   EXPECT_EQ(store_->get_messages("T", QueueId(0), QueueOffset(0), 32, nullptr).max_offset.value(), 3);
 }
 
+// A restart (controller mode): what recovery finds past the queues' end was never confirmed
+// (the bound held it), so a bound set before open() keeps it invisible; a put still numbers its
+// message after the held ones (it would otherwise give their queue offsets again).
+TEST_F(MessageStoreTest, ABoundSetBeforeOpenHoldsWhatRecoveryFindsPastTheQueues) {
+  store_->set_visibility_bound(PhysicalOffset(0));
+  auto r0 = put(TestMessage{.body = "a"});
+  store_->set_visibility_bound(r0.end());
+  ASSERT_EQ(put(TestMessage{.body = "b"}).status, PutStatus::ok);
+  ASSERT_EQ(put(TestMessage{.body = "c"}).status, PutStatus::ok);
+  ASSERT_EQ(store_->get_messages("T", QueueId(0), QueueOffset(0), 32, nullptr).max_offset.value(), 1);
+
+  // Killed (no shutdown), started again with the bound in place before open().
+  store_.reset();
+  store_ = std::make_unique<MessageStore>(rt_.runtime(), config_);
+  store_->set_visibility_bound(PhysicalOffset(0));
+  ASSERT_TRUE(rt_.run(store_->open()).ok());
+  EXPECT_EQ(store_->max_phy_offset().value(), 3 * r0.wrote_bytes) << "recovery keeps all three records";
+  EXPECT_EQ(store_->get_messages("T", QueueId(0), QueueOffset(0), 32, nullptr).max_offset.value(), 1)
+      << "the unconfirmed records became visible at open";
+  auto r3 = put(TestMessage{.body = "d"});
+  ASSERT_EQ(r3.status, PutStatus::ok) << r3.detail;
+  EXPECT_EQ(r3.queue_offset.value(), 3) << "b and c hold queue offsets 1 and 2";
+  EXPECT_EQ(put(TestMessage{.topic = "U", .body = "e"}).queue_offset.value(), 0);
+  store_->set_visibility_bound(std::nullopt);  // the role's confirm offset covers them
+  auto g = store_->get_messages("T", QueueId(0), QueueOffset(0), 32, nullptr);
+  ASSERT_EQ(g.messages.size(), 4u);
+  EXPECT_EQ(testing::body_of(g.messages[3]), "d");
+
+  // Without a bound, what recovery finds is visible at once.
+  reopen();
+  EXPECT_EQ(store_->get_messages("T", QueueId(0), QueueOffset(0), 32, nullptr).max_offset.value(), 4);
+}
+
+// A cut (a replica rejoining a new master) drops held records; a put numbers its message after
+// the held records that stay, not after those cut.
+TEST_F(MessageStoreTest, AfterACutAPutNumbersAfterTheHeldRecordsThatStay) {
+  store_->set_visibility_bound(PhysicalOffset(0));
+  auto r0 = put(TestMessage{.body = "a"});
+  auto r1 = put(TestMessage{.body = "b"});
+  auto r2 = put(TestMessage{.body = "c"});
+  ASSERT_EQ(r2.queue_offset.value(), 2);
+  store_->set_visibility_bound(r0.end());
+  ASSERT_TRUE(store_->truncate_to(r2.wrote_offset).ok());  // c goes, b stays held
+  auto r3 = put(TestMessage{.body = "d"});
+  EXPECT_EQ(r3.queue_offset.value(), 2) << "c's queue offset is free again; b keeps 1";
+  store_->set_visibility_bound(std::nullopt);
+  auto g = store_->get_messages("T", QueueId(0), QueueOffset(0), 32, nullptr);
+  ASSERT_EQ(g.messages.size(), 3u);
+  EXPECT_EQ(testing::body_of(g.messages[1]), "b");
+  EXPECT_EQ(testing::body_of(g.messages[2]), "d");
+  EXPECT_EQ(r1.queue_offset.value(), 1);
+}
+
 TEST_F(MessageStoreTest, PutAssignsOffsetsAndGetReturnsRecords) {
   std::vector<std::string> arrivals;
   store_->set_arrival_listener([&](const std::string& t, QueueId q, QueueOffset max) {
