@@ -174,7 +174,9 @@ void RouteTable::unregister_broker(const std::string& cluster_name, const std::s
             cluster_name, was_live ? "was live" : "was not live");
   auto b = brokers_.find(broker_name);
   if (b == brokers_.end()) return;
-  b->second.broker_addrs.erase(broker_id);
+  // By address, as RocketMQ 5: after a failover another broker may hold `broker_id` already (the
+  // old master unregisters as id 0 after the new one registered as id 0), and it stays.
+  std::erase_if(b->second.broker_addrs, [&broker_addr](const auto& e) { return e.second == broker_addr; });
   if (b->second.broker_addrs.empty()) drop_broker_name(broker_name);
 }
 

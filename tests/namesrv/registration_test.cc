@@ -167,6 +167,28 @@ TEST_F(NamesrvTest, UnregisteringASlaveKeepsTheMastersRoutes) {
   EXPECT_EQ(t->broker_datas, std::vector<body::BrokerData>{broker_data("DefaultCluster", "broker-a", {{0, master.addr}})});
 }
 
+// Controller mode: a slave elected master registers as id 0 before the old master (which gave
+// the role up) unregisters, also as id 0. The unregistration removes the old master's address,
+// not whoever holds id 0 now (controller-swarm seed 818: consumers lost the group's master from
+// their routes and kept pulling from a slave).
+TEST_F(NamesrvTest, AnOldMastersUnregistrationKeepsTheNewMaster) {
+  const NodeId old_node = add_client("old-master");
+  const NodeId new_node = add_client("new-master");
+  BrokerSpec old_master = broker_on(old_node, "broker-a", {topic("T", 4)});
+  BrokerSpec new_master = broker_on(new_node, "broker-a", {topic("T", 4)});
+  new_master.id = 1;
+  register_broker(old_node, old_master);
+  register_broker(new_node, new_master);
+  new_master.id = 0;  // elected
+  register_broker(new_node, new_master);
+  expect_code(old_node, unregister_request(old_master), resp::SUCCESS);
+  auto t = route(new_node, "T");
+  ASSERT_TRUE(t.has_value());
+  EXPECT_EQ(t->broker_datas,
+            std::vector<body::BrokerData>{broker_data("DefaultCluster", "broker-a", {{0, new_master.addr}})});
+  EXPECT_EQ(name_server().routes().live_brokers().count(new_master.addr), 1u);
+}
+
 TEST_F(NamesrvTest, PromotedSlaveKeepsOneEntryPerAddress) {
   const NodeId s = add_client("slave");
   BrokerSpec spec = broker_on(s, "broker-a", {topic("T", 4)});
