@@ -200,9 +200,23 @@ void Cluster::heal_all() {
   world_.net().unclog_all();
   // A broker whose start failed (say, an I/O error while recovering) exits; a supervisor starts
   // it again.
+  for (std::size_t i = 0; i < world_.node_count(); ++i) {
+    SimDisk& disk = world_.node(NodeId{static_cast<std::uint32_t>(i)}).disk();
+    DiskOptions quiet = disk.options();
+    quiet.eio_on_sync_ppm = 0;
+    quiet.eio_on_read_ppm = 0;
+    disk.set_options(quiet);
+  }
   for (std::size_t i = 0; i < broker_nodes_.size(); ++i) {
     broker::Broker* b = broker(i);
-    if (b != nullptr && b->state() == broker::Broker::State::failed) world_.kill(broker_nodes_[i]);
+    if (b == nullptr) continue;
+    if (b->state() == broker::Broker::State::failed) {
+      world_.kill(broker_nodes_[i]);
+    } else if (b->store().sync_failed() && !retired(broker_nodes_[i])) {
+      world_.node(broker_nodes_[i]).log().warn("operator: restarting the broker, whose store refuses writes after "
+                                               "a failed CommitLog sync");
+      world_.kill(broker_nodes_[i]);
+    }
   }
   for (std::size_t i = 0; i < world_.node_count(); ++i) {
     const NodeId id{static_cast<std::uint32_t>(i)};

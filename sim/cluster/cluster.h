@@ -18,6 +18,10 @@
 // wipe_disk. heal_all() undoes every fault that can be undone: links healed and unclogged, paused
 // nodes resumed, down nodes started, brokers whose start failed started again (a supervisor's
 // restart), clock skew kept (a skewed clock is a property of a machine), retired nodes left down.
+// It also begins the quiet phase (FoundationDB's): the disks' drawn I/O errors (eio_on_sync_ppm,
+// eio_on_read_ppm) stop for good, and a broker whose store refuses writes after a failed
+// CommitLog sync is restarted (what its operator does; the store recovers what was durable).
+// Slowness, clock skew and BUGGIFY stay: a healed cluster must converge with them.
 //
 // Single-threaded, like the World it owns; not copyable. Component pointers (broker(i),
 // namesrv(i)) are valid until the node's next crash.

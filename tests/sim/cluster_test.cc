@@ -179,6 +179,44 @@ Outcome run_seed(std::uint64_t seed) {
   return out;
 }
 
+// The liveness phase begins quiet (FoundationDB's quiet phase): a disk that fails every sync
+// stops failing, and a broker whose store refuses writes after a failed CommitLog sync is
+// restarted, as its operator would. Without both, a seed whose world draws failing syncs keeps
+// brokers refusing writes and producers never finish (controller-swarm seeds 818 and 1120).
+TEST(ClusterSim, TheHealStopsDrawnDiskErrorsAndRestartsABrokerWhoseSyncFailed) {
+  ClusterSpec s = spec();
+  s.brokers.resize(1);
+  Cluster c(WorldOptions{.seed = 11}, s);
+  ASSERT_TRUE(c.boot().ok());
+  SimDisk& disk = c.world().node(c.broker_node(0)).disk();
+  DiskOptions failing = disk.options();
+  failing.eio_on_sync_ppm = 1'000'000;
+  disk.set_options(failing);
+  auto history = std::make_shared<History>();
+  ProducerSpec p;
+  p.topic = kTopic;
+  p.messages = 30;
+  p.interval = std::chrono::milliseconds(100);
+  const NodeId producer = c.add_client("producer-0", producer_app(p, history));
+  c.run_for(std::chrono::seconds(2));
+  ASSERT_NE(c.broker(0), nullptr);
+  ASSERT_TRUE(c.broker(0)->store().sync_failed()) << "the first put's sync failed";
+  EXPECT_TRUE(c.broker(0)->store().write_refusal().has_value());
+  const std::uint64_t incarnation = c.world().node(c.broker_node(0)).incarnation();
+
+  const LivenessReport live =
+      c.heal_and_converge({c.brokers_running(), producers_done(c, {producer})}, std::chrono::minutes(2));
+  ASSERT_TRUE(live.converged) << live.to_string();
+  EXPECT_EQ(disk.options().eio_on_sync_ppm, 0u);
+  EXPECT_GT(c.world().node(c.broker_node(0)).incarnation(), incarnation) << "the broker was restarted";
+  EXPECT_FALSE(c.broker(0)->store().sync_failed());
+  std::size_t acked_after_heal = 0;
+  for (const SendRecord& r : history->sends) {
+    if (r.outcome == SendOutcome::ok) ++acked_after_heal;
+  }
+  EXPECT_GT(acked_after_heal, 0u) << "the restarted broker takes writes";
+}
+
 // FERRY_SIM_SEEDS="17" or "1-40" replays or sweeps.
 std::vector<std::uint64_t> seeds() { return testing::sim_seeds(1, 6); }
 
