@@ -62,8 +62,11 @@ Task<void> Broker::settle_learned_topics(Broker* self, std::shared_ptr<bool> ali
   namespace rc = remoting::request_code;
   std::set<std::string> candidates = std::exchange(self->learned_topics_, {});
   // And the topics the NameServers know in this cluster that this broker has no config of (a
-  // slave elected before its first metadata copy and before any message of them arrived).
+  // slave elected before its first metadata copy and before any message of them arrived). Every
+  // NameServer is asked: each keeps routes in memory alone, and one that restarted knows none.
+  bool full = false;
   for (const std::string& ns : self->config_.namesrv_addr) {
+    if (full) break;
     remoting::RemotingCommand req = remoting::make_request(rc::GET_TOPICS_BY_CLUSTER, 0);
     req.ext_fields = remoting::GetTopicsByClusterRequestHeader{self->config_.broker_cluster_name}.to_fields();
     Result<remoting::RemotingCommand> r = co_await self->client_.invoke(ns, std::move(req), std::chrono::seconds(3));
@@ -74,11 +77,11 @@ Task<void> Broker::settle_learned_topics(Broker* self, std::shared_ptr<bool> ali
     for (const std::string& t : list->topic_list) {
       if (candidates.size() >= kSettleTopicsMax) {
         self->rt_.log().warn("controller mode: more than {} topics to settle; the rest wait for the operator", kSettleTopicsMax);
+        full = true;
         break;
       }
       if (self->topics_.find(t) == nullptr) candidates.insert(t);
     }
-    break;
   }
   for (const std::string& topic : candidates) {
     for (const std::string& ns : self->config_.namesrv_addr) {
@@ -93,7 +96,7 @@ Task<void> Broker::settle_learned_topics(Broker* self, std::shared_ptr<bool> ali
       for (const remoting::body::QueueData& q : route->queue_datas) {
         if (q.broker_name == self->config_.broker_name) ours = &q;
       }
-      if (ours == nullptr) break;  // the NameServers route no queue of it here
+      if (ours == nullptr) continue;  // this NameServer routes no queue of it here; the next may
       const TopicConfig* known = self->topics_.find(topic);
       TopicConfig tc = known != nullptr ? *known : TopicConfig{};
       tc.topic_name = topic;
