@@ -71,36 +71,27 @@ struct Nodes {
   // Consumers that join late or leave: when they are in the cluster (a fault may only hit a node
   // that is there; the runner refuses others).
   std::map<std::string, std::pair<Duration, std::optional<Duration>>> lifetimes;
-  // Broadcast consumers keep their offsets in a local file, first written 10 s after they start
-  // (ClientConfig::persist_consumer_offset_interval): killed before, one starts again from the
-  // last offset, as RocketMQ's does, and skips what was sent meanwhile. Not killed before this.
-  std::map<std::string, Duration> killable_from;
+  // Broadcast consumers may be killed at any time: one writes a queue's start offset to its local
+  // file before it takes the queue (client/push_rebalance.cc), so a restart resumes there rather
+  // than at the queue's end (RocketMQ's first writes the file 10 s after start).
 
-  // Those of `from` that are in the cluster for all of [at, at + lasting] (and, `killing`, may be
-  // killed at `at`).
-  std::vector<std::string> present(const std::vector<std::string>& from, Duration at, Duration lasting, bool killing = false) const {
+  // Those of `from` that are in the cluster for all of [at, at + lasting].
+  std::vector<std::string> present(const std::vector<std::string>& from, Duration at, Duration lasting) const {
     std::vector<std::string> out;
     for (const std::string& n : from) {
       auto it = lifetimes.find(n);
       if (it != lifetimes.end() && (at < it->second.first || (it->second.second && at + lasting >= *it->second.second))) continue;
-      auto k = killable_from.find(n);
-      if (killing && k != killable_from.end() && at < k->second) continue;
       out.push_back(n);
     }
     return out;
   }
 };
 
-constexpr Duration kBroadcastOffsetsPersistedAfter = std::chrono::seconds(12);
-
 Nodes nodes_of(const Scenario& s) {
   Nodes n;
   n.all = s.node_names();
   for (const ConsumerScenario& c : s.consumers) {
     n.lifetimes[c.node] = {c.start_at, c.stop_at};
-    if (c.spec.config.message_model == client::MessageModel::BROADCASTING) {
-      n.killable_from[c.node] = c.start_at + kBroadcastOffsetsPersistedAfter;
-    }
   }
   for (std::size_t i = 0; i < s.cluster.namesrvs; ++i) n.durable.push_back(fmt::format("namesrv-{}", i));
   // Controllers sync their Raft log before they answer.
@@ -133,7 +124,7 @@ FaultEntry fault_entry(const FaultDraw& d, FaultKind kind, const Nodes& nodes, b
   std::vector<std::string> candidates = nodes.present(kind == FaultKind::power_off ? nodes.durable
                                                       : kind == FaultKind::slow_disk ? nodes.brokers
                                                                                      : nodes.all,
-                                                      f.at, lasting, crash);
+                                                      f.at, lasting);
   if (crash && broker_crashes) {
     candidates.insert(candidates.end(), nodes.masters.begin(), nodes.masters.end());  // failovers (SYNC_FLUSH groups)
   }

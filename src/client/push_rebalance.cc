@@ -112,6 +112,16 @@ Task<void> PushRebalance::update_queue_table(std::string topic, std::vector<Mess
       continue;
     }
     if (!running_ || queues_.count(mq) != 0) continue;
+    if (!ctx_.clustering()) {
+      // Broadcasting: the start is written to the local offset file before the queue is taken,
+      // not at the first persist round (10 s after start). A consumer killed before that round
+      // would otherwise start again from consume_from_where (the queue's end) and skip what was
+      // sent meanwhile; RocketMQ's does (Guarantees.BroadcastReachesEveryConsumer found it, a
+      // consumer paused at 5 s and killed at 12 s).
+      ctx_.offsets.update(mq, *start, true);
+      co_await ctx_.offsets.persist(mq);
+      if (!running_ || queues_.count(mq) != 0) continue;
+    }
     auto pq = std::make_shared<ProcessQueue>(mq, *start);
     if (need_lock) {
       pq->set_locked(true, ctx_.rt.now());

@@ -203,6 +203,25 @@ TEST_F(ConsumerTest, LocalOffsetFileSurvivesACrash) {
   EXPECT_EQ(out->duplicates(), 0) << seed_text();
 }
 
+// A broadcasting consumer writes where it starts a queue to its local file when it takes the
+// queue, not at the first persist round (10 s after start): killed before that round and started
+// again, it resumes there. Without the write it started from the queue's end again
+// (CONSUME_FROM_LAST_OFFSET) and skipped what was sent while it was down (RocketMQ's does;
+// Guarantees.BroadcastReachesEveryConsumer found it, seed 603588257313).
+TEST_F(ConsumerTest, ABroadcastConsumerKilledBeforeItsFirstPersistResumesWhereItStarted) {
+  boot({"broker-a"}, {{"B", 1}});
+  auto out = std::make_shared<Deliveries>();
+  PushConsumerConfig pc = push_config("BG", ConsumeFromWhere::CONSUME_FROM_LAST_OFFSET);
+  pc.message_model = MessageModel::BROADCASTING;
+  pc.offset_store_dir = "offsets";
+  auto c = add_push_consumer("consumer-1", pc, {"B", out});
+  cluster().run_for(3s);  // started, took the queue from its end (0); no persist round yet
+  cluster().kill(c);
+  std::set<std::string> sent = send_n("B", 5, "a");
+  cluster().start(c);
+  ASSERT_TRUE(wait_all(out, sent, 60s)) << "the messages sent while it was down were skipped" << seed_text();
+}
+
 // A broadcasting consumer restarted while one broker is away holds only the other broker's
 // queues; persisting them must not drop the away queue's offset from the file, or the consumer
 // would start that queue from its end when the broker is back and skip what was sent meanwhile
