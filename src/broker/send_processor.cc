@@ -315,12 +315,16 @@ Task<Reply> SendProcessor::finish(RemotingCommand request, store::PutResult put,
   std::string ids = store_.offset_msg_ids(put);
   std::int32_t result_code = put.status == PutStatus::ok ? code::SUCCESS : code::FLUSH_DISK_TIMEOUT;
   std::string remark;
+  // Decided at the put, before any wait: a broker that becomes a slave while the send waits for
+  // its disk (controller mode) must not skip the replication the acknowledgement needs
+  // (controller-swarm seed 3498: an old master acknowledged a send its successor never had).
+  const bool replicate = wait && config_.broker_role == BrokerRole::sync_master;
   if (result_code == code::SUCCESS && wait && config_.flush_disk_type == store::FlushMode::sync_flush) {
     const PutStatus durable = co_await store_.wait_durable(put.end());
     if (durable != PutStatus::ok) result_code = code::FLUSH_DISK_TIMEOUT;
   }
   if (result_code == code::FLUSH_DISK_TIMEOUT) remark = "flush disk timeout";
-  if (wait && config_.broker_role == BrokerRole::sync_master) {
+  if (replicate) {
     switch (co_await ha_.wait_replicated(put.end())) {
       case PutStatus::ok: break;
       case PutStatus::slave_not_available:
@@ -332,6 +336,14 @@ Task<Reply> SendProcessor::finish(RemotingCommand request, store::PutResult put,
         remark = fmt::format("stored on the master; no slave confirmed it within {} ms", to_ms(config_.ha.slave_timeout));
         break;
     }
+  }
+  if (result_code == code::SUCCESS && config_.enable_controller_mode &&
+      (config_.broker_role == BrokerRole::slave || (epoch_ && epoch_() != epoch))) {
+    // The master role of the put's epoch ended while the send waited: what the next master holds
+    // of it is not this broker's to promise (a rejoining old master cuts what its successor lacks).
+    result_code = code::FLUSH_SLAVE_TIMEOUT;
+    remark = fmt::format("stored, but this broker stopped being the master of epoch {} before the send was confirmed",
+                         epoch);
   }
   if (result_code == code::SUCCESS) stats_.on_acked(epoch, put.message_count);
   SendMessageResponseHeader rh;
