@@ -432,19 +432,25 @@ std::map<std::string, std::int32_t> MessageStore::queue_counts() const {
 
 PhysicalOffset MessageStore::indexable_end() const {
   const PhysicalOffset limit = config_.flush_mode == FlushMode::sync_flush ? log_.flushed_offset() : log_.max_offset();
+  return walk_whole_records(std::max(reput_offset_, log_.min_offset()), limit, [](const RecordFields&) {});
+}
+
+PhysicalOffset MessageStore::walk_whole_records(PhysicalOffset from, PhysicalOffset limit,
+                                                const std::function<void(const RecordFields&)>& on_message) const {
   const RecordDecodeOptions options = dispatch_options(config_);
-  PhysicalOffset at = std::max(reput_offset_, log_.min_offset());
+  PhysicalOffset at = from;
   while (at < limit) {
     auto view = log_.view_to_file_end(at);
     if (!view.ok()) break;
     const RecordRead r = decode_record(view->bytes(), options);
     if (r.kind == RecordKind::message && static_cast<std::int64_t>(r.size_bytes) <= limit - at &&
         r.fields.physical_offset == at) {
+      on_message(r.fields);
       at += static_cast<std::int64_t>(r.size_bytes);
     } else if (r.kind == RecordKind::blank && log_.next_file_start(at) <= limit) {
       at = log_.next_file_start(at);
     } else {
-      break;
+      break;  // a partial record (a slave's log ends anywhere), or one dispatch will judge
     }
   }
   return at;
@@ -490,33 +496,21 @@ void MessageStore::recount_from_queues() {
   counted_to_ = reput_offset_;
 }
 
-void MessageStore::count_queue_offsets() {
-  const RecordDecodeOptions options = dispatch_options(config_);
-  const PhysicalOffset end = log_.max_offset();
-  PhysicalOffset at = std::max({counted_to_, reput_offset_, log_.min_offset()});
-  while (at < end) {
-    auto view = log_.view_to_file_end(at);
-    if (!view.ok()) break;
-    const RecordRead r = decode_record(view->bytes(), options);
-    if (r.kind == RecordKind::message && static_cast<std::int64_t>(r.size_bytes) <= end - at &&
-        r.fields.physical_offset == at) {
-      const RecordFields& f = r.fields;
-      if (!skips_consume_queue(f.sys_flag) && !is_damage_filler(f.topic)) {
-        auto next = next_queue_offset_.find(QueueKeyView(f.topic, f.queue_id.value()));
-        if (next == next_queue_offset_.end()) {
-          next_queue_offset_.emplace(QueueKey(std::string(f.topic), f.queue_id.value()), f.queue_offset + 1);
-        } else {
-          next->second = std::max(next->second, f.queue_offset + 1);
-        }
-      }
-      at += static_cast<std::int64_t>(r.size_bytes);
-    } else if (r.kind == RecordKind::blank && log_.next_file_start(at) <= end) {
-      at = log_.next_file_start(at);
-    } else {
-      break;  // a partial record (a slave's log ends anywhere): dispatch judges it
-    }
+void MessageStore::note_queue_offset(const RecordFields& f) {
+  auto next = next_queue_offset_.find(QueueKeyView(f.topic, f.queue_id.value()));
+  if (next == next_queue_offset_.end()) {
+    next_queue_offset_.emplace(QueueKey(std::string(f.topic), f.queue_id.value()), f.queue_offset + 1);
+  } else {
+    next->second = std::max(next->second, f.queue_offset + 1);
   }
-  counted_to_ = at;
+}
+
+void MessageStore::count_queue_offsets() {
+  const PhysicalOffset from = std::max({counted_to_, reput_offset_, log_.min_offset()});
+  counted_to_ = walk_whole_records(from, log_.max_offset(), [this](const RecordFields& f) {
+    if (skips_consume_queue(f.sys_flag) || is_damage_filler(f.topic)) return;
+    note_queue_offset(f);
+  });
 }
 
 bool MessageStore::record_boundary(PhysicalOffset offset) const {
@@ -607,12 +601,7 @@ Status MessageStore::dispatch_record(const RecordFields& f, std::size_t size) {
     auto appended = (*q)->append(f.queue_offset,
                                  cq::Unit{f.physical_offset, static_cast<std::int32_t>(size), *code});
     if (!appended.ok()) return std::move(appended).error();
-    auto next = next_queue_offset_.find(QueueKeyView(f.topic, f.queue_id.value()));
-    if (next == next_queue_offset_.end()) {
-      next_queue_offset_.emplace(QueueKey(std::string(f.topic), f.queue_id.value()), f.queue_offset + 1);
-    } else {
-      next->second = std::max(next->second, f.queue_offset + 1);
-    }
+    note_queue_offset(f);
     if (arrival_) arrival_((*q)->topic(), f.queue_id, (*q)->max_offset());
   }
   IndexRequest ir;

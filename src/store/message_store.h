@@ -331,6 +331,8 @@ class MessageStore {
   // Counts the whole records from max(counted_to_, reput_offset_) to the log's end (stops at a
   // partial record).
   void count_queue_offsets();
+  // next_queue_offset_ of f's queue: at least one past f's queue offset.
+  void note_queue_offset(const RecordFields& f);
   // After a cut: the counts again from the queues alone (what is dispatched); the records past
   // reput_offset_ are counted again by the next put.
   void recount_from_queues();
@@ -344,6 +346,11 @@ class MessageStore {
   // Where dispatch would end without the visibility bound: the end of the last whole record
   // below the log's end (under SYNC_FLUSH, below what is durable).
   PhysicalOffset indexable_end() const;
+  // Walks the whole records in [from, limit): `on_message` sees each message record, BLANK
+  // markers skip to the next file. Returns where it stopped: `limit`, or the start of a partial
+  // or unreadable record.
+  PhysicalOffset walk_whole_records(PhysicalOffset from, PhysicalOffset limit,
+                                    const std::function<void(const RecordFields&)>& on_message) const;
   std::optional<Error> dispatch_failure_;  // the last dispatch failed at reput_offset_
   RecoveryInfo recovery_;
   // How many queue offsets dispatch may still fill with holes (fill_lost_queue_offsets).
