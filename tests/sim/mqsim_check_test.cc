@@ -216,6 +216,14 @@ lost = "strict"
   EXPECT_NE(c.output.find("lost-acked: FAIL"), std::string::npos) << c.output;
   expect_node_logs_near_the_violation(r.output);
 
+  // Over several seeds, the failed checks are summed up: how many seeds each failed, and the
+  // replay of the first.
+  const Ran two = mqsim("run " + file + " --seeds 1..2 --log-level off");
+  EXPECT_EQ(two.exit_code, 1) << two.output;
+  EXPECT_NE(two.output.find("failed checks:\n  lost-acked: 2 seeds (first: build/bin/mqsim run " + file + " --seed 1)"),
+            std::string::npos)
+      << two.output;
+
   // Nothing printed while it ran, the lines around the violation all the same.
   const Ran quiet = mqsim("run " + file + " --seed 1 --log-level off");
   EXPECT_EQ(quiet.exit_code, 1) << quiet.output;

@@ -13,6 +13,7 @@
 #include <charconv>
 #include <chrono>
 #include <cstdio>
+#include <map>
 #include <optional>
 #include <string>
 #include <variant>
@@ -139,6 +140,8 @@ std::variant<RunFlags, int> parse_run_flags(const std::vector<std::string>& args
 struct SeedResult {
   std::string out;
   bool passed = false;
+  std::vector<std::string> failed_checks;  // checker names, "liveness", "determinism", "run", "report"
+  std::string replay;                      // the command that replays the seed
 };
 
 SeedResult run_seed(const sim::scenario::Scenario& s, const RunFlags& f, std::uint64_t seed) {
@@ -147,6 +150,14 @@ SeedResult run_seed(const sim::scenario::Scenario& s, const RunFlags& f, std::ui
   sim::scenario::RunOutcome run = sim::scenario::run_scenario(s, seed);
   const double real_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::string failure = run.first_failure();
+  std::vector<std::string> failed_checks;
+  if (run.error) failed_checks.emplace_back("run");
+  if (!run.error && (!run.live.missing.empty() || (!run.live.converged && run.live.took != Duration{}))) {
+    failed_checks.emplace_back("liveness");
+  }
+  for (const sim::check::Verdict& v : run.verdicts) {
+    if (!v.passed) failed_checks.push_back(v.name);
+  }
   std::string out = fmt::format("== {} seed {}{}\n", s.name, seed, s.run.swarm ? " (swarm)" : "");
   for (const sim::check::Verdict& v : run.verdicts) out += "  " + v.to_line() + "\n";
   if (!run.error) {
@@ -156,8 +167,11 @@ SeedResult run_seed(const sim::scenario::Scenario& s, const RunFlags& f, std::ui
   }
   if (f.determinism && !run.error) {
     const sim::scenario::RunOutcome again = sim::scenario::run_scenario(s, seed);
-    if (again.trace_hash != run.trace_hash && failure.empty()) {
-      failure = fmt::format("not deterministic: trace hashes {:016x} and {:016x}", run.trace_hash, again.trace_hash);
+    if (again.trace_hash != run.trace_hash) {
+      failed_checks.emplace_back("determinism");
+      if (failure.empty()) {
+        failure = fmt::format("not deterministic: trace hashes {:016x} and {:016x}", run.trace_hash, again.trace_hash);
+      }
     }
     out += fmt::format("  determinism: {}\n", again.trace_hash == run.trace_hash ? "same trace hash twice" : "DIFFERENT");
   }
@@ -178,18 +192,35 @@ SeedResult run_seed(const sim::scenario::Scenario& s, const RunFlags& f, std::ui
       out += fmt::format("  report: {}\n", page);
     } else {
       out += fmt::format("  report not written: {}\n", st.error().to_string());
+      failed_checks.emplace_back("report");
       if (failure.empty()) failure = "report not written";
     }
   }
   if (failure.empty()) {
     out += "  PASSED\n";
-    return SeedResult{std::move(out), true};
+    return SeedResult{std::move(out), true, {}, {}};
   }
   out += fmt::format("  FAILED: {}\n", failure);
   // What the nodes said around the first violation, whatever --log-level printed.
   if (const std::optional<MonoTime> at = first_violation_time(run)) out += format_log_window(run.recent_logs, *at);
-  out += fmt::format("  replay: build/bin/mqsim run {} --seed {}{}\n", f.file, seed, f.swarm ? " --swarm" : "");
-  return SeedResult{std::move(out), false};
+  std::string replay = fmt::format("build/bin/mqsim run {} --seed {}{}", f.file, seed, f.swarm ? " --swarm" : "");
+  out += fmt::format("  replay: {}\n", replay);
+  return SeedResult{std::move(out), false, std::move(failed_checks), std::move(replay)};
+}
+
+// After several seeds: for each check that failed, on how many seeds, and the replay of the first
+// (issue 41: a sweep under --swarm says which checks a file's bounds do not survive).
+struct CheckFailures {
+  std::size_t seeds = 0;
+  std::string first_replay;
+};
+
+std::string failures_by_check(const std::map<std::string, CheckFailures>& by_check) {
+  std::string out = "failed checks:\n";
+  for (const auto& [check, fails] : by_check) {
+    out += fmt::format("  {}: {} seed{} (first: {})\n", check, fails.seeds, fails.seeds == 1 ? "" : "s", fails.first_replay);
+  }
+  return out;
 }
 
 }  // namespace
@@ -209,6 +240,7 @@ int run_run(const std::vector<std::string>& args) {
   const bool progress = f.last > f.first && isatty(fileno(stderr)) != 0;
   const auto started = std::chrono::steady_clock::now();
   std::size_t passed = 0, failed = 0;
+  std::map<std::string, CheckFailures> by_check;
   for (std::uint64_t seed = f.first; seed <= f.last; ++seed) {
     if (progress) {
       const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -220,10 +252,15 @@ int run_run(const std::vector<std::string>& args) {
     }
     const SeedResult r = run_seed(s, f, seed);
     (r.passed ? passed : failed) += 1;
+    for (const std::string& check : r.failed_checks) {
+      CheckFailures& c = by_check[check];
+      if (c.seeds++ == 0) c.first_replay = r.replay;
+    }
     if (progress) std::fputs("\r\033[K", stderr);  // the seed's lines replace the progress line
     std::fputs(r.out.c_str(), stdout);
     std::fflush(stdout);
   }
+  if (f.last > f.first && !by_check.empty()) std::fputs(failures_by_check(by_check).c_str(), stdout);
   std::fputs(fmt::format("{} passed, {} failed\n", passed, failed).c_str(), stdout);
   return failed == 0 ? kExitOk : kExitFailed;
 }
