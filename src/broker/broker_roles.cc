@@ -40,7 +40,10 @@ void Broker::became_master() {
     consumer_services_.schedule().start();
     adopt_replicated_topics("controller mode");
   }
-  topics_.touch();  // a new dataVersion: the NameServers take this broker's topics as the master's
+  // A new dataVersion: the NameServers take this broker's topics as the master's; in controller
+  // mode it carries the master epoch as its state version (RocketMQ 5), so that a NameServer
+  // ignores an old master's registration that arrives after this one.
+  topics_.touch(replicas_ != nullptr ? replicas_->master_epoch() : topics_.data_version().state_version);
   update_visibility_bound();
   start_registering();
   if (settle) {
@@ -143,6 +146,7 @@ void Broker::became_slave(std::int64_t replica_id) {
   config_.broker_role = BrokerRole::slave;
   config_.broker_id = replica_id;
   if (was_master) consumer_services_.schedule().pause();
+  if (replicas_ != nullptr) topics_.touch(replicas_->master_epoch());  // RocketMQ 5's changeToSlave
   slave_sync_.set_enabled(true);
   update_visibility_bound();
   start_registering();

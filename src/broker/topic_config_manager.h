@@ -76,6 +76,11 @@ class TopicConfigManager {
   Task<Status> persist();
   // A new dataVersion without a change (a promoted slave re-announces its topics as the master's).
   void touch() { changed(); }
+  // The same, with the version's state_version set (controller mode: the master epoch).
+  void touch(std::int64_t state_version) {
+    state_.version.state_version = state_version;
+    changed();
+  }
 
   void set_change_listener(std::function<void()> fn) { on_change_ = std::move(fn); }
 

@@ -69,7 +69,11 @@ RemotingCommand RequestProcessor::register_broker(ChannelId channel, const Remot
     rt_.log().warn("REGISTER_BROKER from {} refused: {}", who, outcome.error().detail);
     return error_reply(request, outcome.error().detail);
   }
-  rt_.log().debug("REGISTER_BROKER from {}: routes {}", who, outcome->routes_updated ? "updated" : "unchanged");
+  if (outcome->ignored) {
+    rt_.log().warn("REGISTER_BROKER from {} ignored: {}", who, *outcome->ignored);
+  } else {
+    rt_.log().debug("REGISTER_BROKER from {}: routes {}", who, outcome->routes_updated ? "updated" : "unchanged");
+  }
 
   RemotingCommand reply = remoting::make_response(request, remoting::response_code::SUCCESS);
   remoting::RegisterBrokerResponseHeader reply_header;

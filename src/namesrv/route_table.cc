@@ -88,9 +88,30 @@ Status RouteTable::admit(const BrokerRegistration& reg) const {
   return {};
 }
 
+std::optional<std::string> RouteTable::superseded(const BrokerRegistration& reg) const {
+  auto b = brokers_.find(reg.broker_name);
+  if (b == brokers_.end()) return std::nullopt;
+  auto held = b->second.broker_addrs.find(reg.broker_id);
+  if (held == b->second.broker_addrs.end() || held->second == reg.broker_addr) return std::nullopt;
+  auto holder = live_.find(held->second);
+  if (holder == live_.end()) return std::nullopt;
+  const std::int64_t theirs = holder->second.data_version.state_version;
+  const std::int64_t ours = reg.topic_config.data_version.state_version;
+  if (theirs <= ours) return std::nullopt;
+  return fmt::format("{} holds id {} of {} with state version {}, this registration has {}", held->second, reg.broker_id,
+                     reg.broker_name, theirs, ours);
+}
+
 Result<RegisterOutcome> RouteTable::register_broker(BrokerRegistration reg, MonoTime now) {
   FERRY_TRY(admit(reg));
   RegisterOutcome out;
+  if (std::optional<std::string> why = superseded(reg)) {
+    // As RocketMQ 5's RouteInfoManager: ignored, and the address leaves the live table.
+    live_.erase(reg.broker_addr);
+    filter_servers_.erase(reg.broker_addr);
+    out.ignored = std::move(why);
+    return out;
+  }
   const bool apply = applies_topics(reg);  // decided before the tables change
 
   clusters_[reg.cluster_name].insert(reg.broker_name);

@@ -76,6 +76,10 @@ struct [[nodiscard]] RegisterOutcome {
   std::optional<std::string> master_addr;
   std::optional<std::string> ha_server_addr;  // that master's HA address
   bool routes_updated = false;  // the registration's topic configs were applied
+  // Set when the registration was ignored: another live address holds its id with a larger
+  // state version (RocketMQ 5: an old master's registration sent before it learned of the new
+  // epoch). Nothing of it was applied and its address left the live table.
+  std::optional<std::string> ignored;
 };
 
 struct BrokerLiveInfo {
@@ -97,6 +101,8 @@ class RouteTable {
 
   // REGISTER_BROKER. `now` stamps the live entry. Errors: Errc::busy when a table is full,
   // Errc::invalid_argument for a filter server list over its bound; nothing changed then.
+  // A registration for an id that another live address holds with a larger state version
+  // (DataVersion::state_version, the controller's master epoch) is ignored (RegisterOutcome::ignored).
   Result<RegisterOutcome> register_broker(BrokerRegistration reg, MonoTime now);
 
   // UNREGISTER_BROKER. Unknown names and addresses are ignored.
@@ -148,6 +154,8 @@ class RouteTable {
 
   Status admit(const BrokerRegistration& reg) const;
   bool applies_topics(const BrokerRegistration& reg) const;
+  // Why `reg` is stale (see register_broker), or nullopt.
+  std::optional<std::string> superseded(const BrokerRegistration& reg) const;
   void apply_topics(const std::string& broker_name,
                     const remoting::body::TopicConfigSerializeWrapper& wrapper);
   void drop_broker_addr(const std::string& addr);

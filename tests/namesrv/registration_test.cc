@@ -189,6 +189,55 @@ TEST_F(NamesrvTest, AnOldMastersUnregistrationKeepsTheNewMaster) {
   EXPECT_EQ(name_server().routes().live_brokers().count(new_master.addr), 1u);
 }
 
+// Controller mode (RocketMQ 5): a broker's DataVersion carries the master epoch of its last role
+// change as its stateVersion. An old master's registration sent before it learned of the new
+// epoch may arrive after the new master's: it is ignored (and its address leaves the live
+// table), so the route keeps the new master; the old master's unregistration then removes
+// nothing of it. Before this, the stale registration took id 0 back and the unregistration that
+// followed left the group without a master for a registration interval (controller-master-
+// isolated under swarm seed 30: 30 s).
+TEST_F(NamesrvTest, AnOldMastersStaleRegistrationDoesNotReplaceTheNewMaster) {
+  const NodeId old_node = add_client("old-master");
+  const NodeId new_node = add_client("new-master");
+  BrokerSpec old_master = broker_on(old_node, "broker-a", {topic("T", 4)});
+  old_master.version.state_version = 2;  // master of epoch 2
+  BrokerSpec new_master = broker_on(new_node, "broker-a", {topic("T", 4)});
+  new_master.version.state_version = 3;  // elected in epoch 3
+  register_broker(old_node, old_master);
+  register_broker(new_node, new_master);
+  register_broker(old_node, old_master);  // late: sent before the old master learned of epoch 3
+  auto t = route(new_node, "T");
+  ASSERT_TRUE(t.has_value());
+  EXPECT_EQ(t->broker_datas,
+            std::vector<body::BrokerData>{broker_data("DefaultCluster", "broker-a", {{0, new_master.addr}})});
+  EXPECT_EQ(name_server().routes().live_brokers().count(old_master.addr), 0u) << "the ignored address is not live";
+  expect_code(old_node, unregister_request(old_master), resp::SUCCESS);
+  t = route(new_node, "T");
+  ASSERT_TRUE(t.has_value());
+  EXPECT_EQ(t->broker_datas,
+            std::vector<body::BrokerData>{broker_data("DefaultCluster", "broker-a", {{0, new_master.addr}})});
+  // The old master, now a slave of epoch 3, registers under its own id.
+  old_master.id = 1;
+  register_broker(old_node, old_master);
+  t = route(new_node, "T");
+  ASSERT_TRUE(t.has_value());
+  EXPECT_EQ(t->broker_datas, std::vector<body::BrokerData>{broker_data("DefaultCluster", "broker-a",
+                                                                       {{0, new_master.addr}, {1, old_master.addr}})});
+}
+
+// Without state versions (RocketMQ 4 brokers: 0 everywhere) the last registration wins, as before.
+TEST_F(NamesrvTest, WithoutStateVersionsTheLastMasterRegistrationWins) {
+  const NodeId a = add_client("first");
+  const NodeId b = add_client("second");
+  BrokerSpec first = broker_on(a, "broker-a", {topic("T", 4)});
+  BrokerSpec second = broker_on(b, "broker-a", {topic("T", 4)});
+  register_broker(a, first);
+  register_broker(b, second);
+  auto t = route(b, "T");
+  ASSERT_TRUE(t.has_value());
+  EXPECT_EQ(t->broker_datas, std::vector<body::BrokerData>{broker_data("DefaultCluster", "broker-a", {{0, second.addr}})});
+}
+
 TEST_F(NamesrvTest, PromotedSlaveKeepsOneEntryPerAddress) {
   const NodeId s = add_client("slave");
   BrokerSpec spec = broker_on(s, "broker-a", {topic("T", 4)});

@@ -146,6 +146,21 @@ TEST(RegisterBrokerBodyJson, RoundTripAndShape) {
   EXPECT_NE(text.find(R"("filterServerList":["fs:1"])"), std::string::npos);
 }
 
+// RocketMQ 5's DataVersion.stateVersion (controller mode: the master epoch) is read from a 5.x
+// broker and written only when set, so a RocketMQ 4 NameServer sees 4.x's form otherwise.
+TEST(RegisterBrokerBodyJson, StateVersionIsReadAndWrittenOnlyWhenSet) {
+  auto b = RegisterBrokerBody::decode(to_bytes(
+      R"({"filterServerList":[],"topicConfigSerializeWrapper":{"dataVersion":{"counter":5,"stateVersion":3,)"
+      R"("timestamp":1690000000000},"topicConfigTable":{}}})"));
+  ASSERT_TRUE(b.ok()) << b.error().to_string();
+  EXPECT_EQ(b->topic_config_serialize_wrapper.data_version, (DataVersion{5, 1690000000000, 3}));
+  expect_round_trip(*b);
+  EXPECT_NE(to_string(b->encode()).find(R"("dataVersion":{"counter":5,"stateVersion":3,"timestamp":1690000000000})"),
+            std::string::npos);
+  b->topic_config_serialize_wrapper.data_version.state_version = 0;
+  EXPECT_EQ(to_string(b->encode()).find("stateVersion"), std::string::npos);
+}
+
 TEST(RegisterBrokerBodyJson, ReadsJavaOutput) {
   auto b = RegisterBrokerBody::decode(to_bytes(
       R"({"filterServerList":[],"topicConfigSerializeWrapper":{"dataVersion":{"counter":2,)"

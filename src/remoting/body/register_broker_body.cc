@@ -4,6 +4,27 @@
 
 namespace ferry::remoting::body {
 
+void DataVersion::write(json::Writer& w) const {
+  w.StartObject();
+  w.Key("counter");
+  w.Int64(counter);
+  if (state_version != 0) {
+    w.Key("stateVersion");
+    w.Int64(state_version);
+  }
+  w.Key("timestamp");
+  w.Int64(timestamp);
+  w.EndObject();
+}
+
+DataVersion DataVersion::read(json::ObjectReader& r) {
+  DataVersion v;
+  v.counter = r.int64_or("counter", 0);
+  v.state_version = r.int64_or("stateVersion", 0);
+  v.timestamp = r.int64_or("timestamp", 0);
+  return v;
+}
+
 Result<RegisterBrokerBody> RegisterBrokerBody::decode(Bytes body) {
   auto doc = parse_body(body, "RegisterBrokerBody");
   if (!doc) return std::move(doc).error();
@@ -16,8 +37,7 @@ Result<RegisterBrokerBody> RegisterBrokerBody::decode(Bytes body) {
     json::ObjectReader wr(*wrapper, r.path_of("topicConfigSerializeWrapper"), errors);
     if (const rapidjson::Value* dv = wr.optional_object("dataVersion")) {
       json::ObjectReader dr(*dv, wr.path_of("dataVersion"), errors);
-      b.topic_config_serialize_wrapper.data_version.counter = dr.int64_or("counter", 0);
-      b.topic_config_serialize_wrapper.data_version.timestamp = dr.int64_or("timestamp", 0);
+      b.topic_config_serialize_wrapper.data_version = DataVersion::read(dr);
     }
     if (const rapidjson::Value* table = wr.optional_object("topicConfigTable")) {
       const std::string path = wr.path_of("topicConfigTable");
@@ -46,12 +66,7 @@ std::vector<std::uint8_t> RegisterBrokerBody::encode() const {
     }
     w.EndObject();
     json::write_key(w, "dataVersion");
-    w.StartObject();
-    w.Key("counter");
-    w.Int64(wrapper.data_version.counter);
-    w.Key("timestamp");
-    w.Int64(wrapper.data_version.timestamp);
-    w.EndObject();
+    wrapper.data_version.write(w);
     w.EndObject();
     write_string_array(w, "filterServerList", filter_server_list);
     w.EndObject();

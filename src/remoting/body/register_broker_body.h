@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "remoting/body/topic_config.h"
+#include "remoting/json/json_reader.h"
+#include "remoting/json/json_writer.h"
 #include "runtime/bytes.h"
 #include "runtime/result.h"
 
@@ -21,7 +23,15 @@ namespace ferry::remoting::body {
 struct DataVersion {
   std::int64_t counter = 0;
   std::int64_t timestamp = 0;  // ms since the epoch, the broker's clock
+  // RocketMQ 5: in controller mode the master epoch of the broker's last role change; a
+  // NameServer ignores a registration for an id whose holder has a larger one (a stale
+  // registration of an old master). Written only when not 0 (RocketMQ 4's form otherwise).
+  std::int64_t state_version = 0;
   bool operator==(const DataVersion&) const = default;
+
+  // {"counter":N,"stateVersion":E,"timestamp":ms} (stateVersion only when not 0), and back.
+  void write(json::Writer& w) const;
+  static DataVersion read(json::ObjectReader& r);
 };
 
 struct TopicConfigSerializeWrapper {

@@ -49,12 +49,7 @@ std::string encode_versioned_table(const NamedTable<Config>& table, const DataVe
   std::vector<std::uint8_t> bytes = write_body([&](json::Writer& w) {
     w.StartObject();
     json::write_key(w, "dataVersion");
-    w.StartObject();
-    w.Key("counter");
-    w.Int64(version.counter);
-    w.Key("timestamp");
-    w.Int64(version.timestamp);
-    w.EndObject();
+    version.write(w);
     json::write_key(w, keys.table_key);
     w.StartObject();
     for (const auto& [name, c] : table) {
@@ -78,8 +73,7 @@ Status decode_versioned_table(std::string_view text, const VersionedTableKeys& k
   json::ObjectReader r(*doc, std::string(keys.file_name), errors);
   if (const rapidjson::Value* dv = r.optional_object("dataVersion")) {
     json::ObjectReader d(*dv, r.path_of("dataVersion"), errors);
-    version.counter = d.int64_or("counter", 0);
-    version.timestamp = d.int64_or("timestamp", 0);
+    version = DataVersion::read(d);
   }
   if (const rapidjson::Value* t = r.object(keys.table_key)) {
     const std::string path = r.path_of(keys.table_key);
