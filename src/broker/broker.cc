@@ -364,9 +364,18 @@ Task<Status> Broker::promote(BrokerRole role) {
   slave_sync_.set_enabled(false);
   // What was received becomes this log's history: durable first under SYNC_FLUSH (and indexed
   // then), and a partial record a link left behind cut.
+  // A slow disk is waited out (each wait ends after syncFlushTimeout), up to kPromotionDurableWaitsMax.
   if (config_.flush_disk_type == store::FlushMode::sync_flush) {
-    const store::PutStatus durable = co_await store_.wait_durable(store_.max_phy_offset());
-    if (durable != store::PutStatus::ok) {
+    store::PutStatus durable = co_await store_.wait_durable(store_.max_phy_offset());
+    for (int waits = 1; durable == store::PutStatus::flush_disk_timeout && !store_.sync_failed() &&
+                        waits < kPromotionDurableWaitsMax;
+         ++waits) {
+      rt_.log().warn("promotion: the received log is not durable yet (a slow disk); waiting again");
+      durable = co_await store_.wait_durable(store_.max_phy_offset());
+    }
+    if (std::optional<std::string> refused = store_.sync_failed() ? store_.write_refusal() : std::nullopt) {
+      rt_.log().error("promotion: the received log is not durable: {}", *refused);
+    } else if (durable != store::PutStatus::ok) {
       rt_.log().error("promotion: the received log is not durable ({}); the broker takes writes anyway",
                       store::put_status_name(durable));
     }

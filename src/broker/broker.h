@@ -86,8 +86,11 @@ class Broker {
   // ha_role.json (ha_role.h) before anything changes. RocketMQ 4.9 has no such operation: run it
   // only once the old master is gone for good, and bring that one back as a slave (docs/operations.md).
   // Errors: invalid_argument (not running, not a slave, `role` not a master role, controller
-  // mode: the controllers choose masters there), io_error.
+  // mode: the controllers choose masters there), io_error. A slow disk is waited out
+  // (kPromotionDurableWaitsMax waits of syncFlushTimeout each); past that, or after a failed sync,
+  // the broker says so at error level and takes writes anyway.
   Task<Status> promote(BrokerRole role);
+  static constexpr int kPromotionDurableWaitsMax = 12;
   // Controller mode (enableControllerMode): the broker's role follows the controllers
   // (replicas_manager.h); null otherwise.
   const ReplicasManager* replicas() const { return replicas_.get(); }

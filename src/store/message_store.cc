@@ -153,6 +153,11 @@ Task<void> MessageStore::run_preallocation() {
 }
 
 Task<void> MessageStore::run_queue_flush_loop() {
+  // A failed ConsumeQueue sync stays failed until the restart (mapped_file_queue.h): said once
+  // at error level, then again once a minute while it lasts, not at every round.
+  std::optional<std::string> failing;
+  MonoTime said_at{};
+  std::int64_t failed_rounds = 0;
   while (!stopped_) {
     co_await rt_.sleep(config_.consume_queue_flush_interval);
     // buggify: the ConsumeQueue flush runs late (recovery re-dispatches from the checkpoint).
@@ -161,7 +166,22 @@ Task<void> MessageStore::run_queue_flush_loop() {
     }
     if (stopped_) break;
     Status st = co_await flush_queues_and_checkpoint();
-    if (!st.ok()) rt_.log().error("store: queue flush failed: {}", st.error().to_string());
+    if (st.ok()) {
+      failing.reset();
+      continue;
+    }
+    std::string text = st.error().to_string();
+    ++failed_rounds;
+    if (failing != text) {
+      rt_.log().error("store: queue flush failed: {}", text);
+      failing = std::move(text);
+      said_at = rt_.now();
+      failed_rounds = 0;
+    } else if (rt_.now() - said_at >= std::chrono::minutes(1)) {
+      rt_.log().warn("store: queue flush still failing ({} more rounds; the checkpoint stays where it was): {}", failed_rounds, text);
+      said_at = rt_.now();
+      failed_rounds = 0;
+    }
   }
 }
 
