@@ -400,6 +400,11 @@ Task<void> LitePullConsumer::pull_loop(LitePullConsumer* self, std::shared_ptr<Q
       co_await self->rt_.sleep(c.pull_delay_when_exception);
       continue;
     }
+    if (r->status == PullStatus::OFFSET_ILLEGAL) {
+      ++self->offsets_moved_;
+      self->rt_.log().warn("lite pull {}: offset {} illegal, the broker suggests {}", q->mq.to_string(), q->pull_offset,
+                           r->next_begin_offset);
+    }
     q->pull_offset = r->next_begin_offset;
     if (r->status == PullStatus::FOUND && !r->messages.empty()) {
       const std::size_t n = r->messages.size();

@@ -94,6 +94,9 @@ class LitePullConsumer final : public ConsumerHandle {
   std::vector<MessageQueue> assignment() const;
   const LitePullConsumerConfig& config() const { return config_; }
   std::size_t cached_messages() const { return cached_msgs_; }
+  // Pulls answered OFFSET_ILLEGAL (PULL_OFFSET_MOVED): the queue's pull offset moved to where the
+  // broker said (forward past expired messages, or back to a new master's shorter queue).
+  std::uint64_t offsets_moved() const { return offsets_moved_; }
   // The queue of the batch the last poll() returned (a MessageExt does not name its broker);
   // nullopt before the first poll and after one that returned nothing.
   const std::optional<MessageQueue>& last_polled_queue() const { return last_polled_; }
@@ -145,6 +148,7 @@ class LitePullConsumer final : public ConsumerHandle {
   std::map<MessageQueue, std::shared_ptr<QueueState>> queues_;
   std::deque<Batch> cache_;  // bounded by the pull thresholds
   std::size_t cached_msgs_ = 0;
+  std::uint64_t offsets_moved_ = 0;
   std::optional<MessageQueue> last_polled_;
   WakeSignal arrived_;
   MonoTime next_auto_commit_{};

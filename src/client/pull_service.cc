@@ -84,6 +84,7 @@ Task<void> PullService::pull_loop(PullService* self, std::shared_ptr<ProcessQueu
         self->ctx_.rt.log().warn("pull {}: offset {} illegal, the broker suggests {}; dropping the queue",
                                  mq.to_string(), pq->next_offset(), r->next_begin_offset);
         pq->drop();
+        ++self->ctx_.stats.offsets_moved;
         const QueueOffset next = r->next_begin_offset;
         co_await self->ctx_.rt.sleep(c.pull_delay_when_offset_illegal);
         self->ctx_.offsets.update(mq, next, false);

@@ -32,6 +32,7 @@ struct PushConsumerStats {
   std::uint64_t expired = 0;                // consume_timeout passed: sent back, removed
   std::uint64_t lock_rounds = 0;            // PushRebalance: lock_all() rounds
   std::uint64_t offset_resets = 0;          // PushRebalance: queues restarted by RESET_CONSUMER_CLIENT_OFFSET
+  std::uint64_t offsets_moved = 0;          // PullService: a pull answered OFFSET_ILLEGAL moved the offset
 };
 
 struct PushContext {

@@ -1,6 +1,7 @@
 // Push consumer end to end on a simulated 2-broker cluster: everything sent is delivered
 // (exactly the set; duplicates counted), broadcasting reaches every consumer, tags are
 // re-checked exactly, and consume-from-first / last / timestamp pick the right start.
+#include "client/consumer_calls.h"
 #include "tests/support/client_consumer_fixture.h"
 
 namespace ferry::client::testing {
@@ -48,6 +49,29 @@ TEST_F(ConsumerTest, BroadcastingDeliversEverythingToEveryConsumer) {
   ASSERT_TRUE(r.ok()) << out->bodies_by_consumer["consumer-1"].size() << " / " << out->bodies_by_consumer["consumer-2"].size() << seed_text();
   EXPECT_EQ(push(c1).held_queues().size(), 4u);
   EXPECT_EQ(push(c2).held_queues().size(), 4u);
+}
+
+// A committed offset beyond the queue's end (a slave promoted after an asynchronous master died
+// holds a shorter queue than the old master served): the pull is answered OFFSET_ILLEGAL, the
+// consumer moves to the broker's offset, commits it, and consumes what is sent from then on.
+TEST_F(ConsumerTest, AnOffsetBeyondTheQueuesEndMovesToTheBrokersOffsetAndIsCommitted) {
+  boot({"broker-a"}, {{"M", 1}});
+  std::set<std::string> before = send_n("M", 6, "before");
+  ASSERT_EQ(before.size(), 6u) << seed_text();
+  const MessageQueue mq{"M", "broker-a", QueueId(0)};
+  ASSERT_TRUE(run(update_consumer_offset_oneway(instance(), "MG", mq, QueueOffset(100))).ok());
+  cluster().run_for(1s);
+  auto out = std::make_shared<Deliveries>();
+  auto c = add_push_consumer("consumer-1", push_config("MG"), {"M", out});
+  ASSERT_TRUE(eventually([&] { return push(c).stats().offsets_moved >= 1; }, 60s)) << seed_text();
+  // The broker's offset (6) is committed, not left at 100.
+  EXPECT_TRUE(wait_progress("MG", "M", [](const QueueProgress& q) { return q.consumer_offset.value() == 6; }, 60s))
+      << seed_text();
+  std::set<std::string> after = send_n("M", 5, "after");
+  ASSERT_TRUE(wait_all(out, after, 60s)) << out->count_by_body.size() << " delivered" << seed_text();
+  cluster().run_for(5s);
+  EXPECT_EQ(out->bodies(), after) << "only what lies at or after the broker's offset" << seed_text();
+  EXPECT_TRUE(wait_progress("MG", "M", [](const QueueProgress& q) { return q.lag() == 0; }, 60s)) << seed_text();
 }
 
 TEST_F(ConsumerTest, TagFilterDeliversOnlyExactTags) {
