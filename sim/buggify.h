@@ -20,6 +20,8 @@ class Buggify {
   Buggify(BuggifyOptions options, Random random);
 
   bool decide(const char* file, int line);
+  // No site fires from now on (the liveness phase's quiet, sim/cluster/cluster.h); draws nothing.
+  void stop() { options_.enabled = false; }
   std::size_t sites_seen() const { return sites_.size(); }
 
  private:

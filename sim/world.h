@@ -148,6 +148,8 @@ class World {
   // An independent PRNG for one purpose (mixes into the trace).
   Random fork_random() { return root_random_.fork(); }
   bool buggify(const char* file, int line) { return buggify_.decide(file, line); }
+  // No BUGGIFY site fires from now on (the quiet phase).
+  void stop_buggify() { buggify_.stop(); }
   TraceHash& trace() { return trace_; }
 
  private:

@@ -200,29 +200,37 @@ void Cluster::heal_all() {
   world_.net().unclog_all();
   // A broker whose start failed (say, an I/O error while recovering) exits; a supervisor starts
   // it again.
-  for (std::size_t i = 0; i < world_.node_count(); ++i) {
-    SimDisk& disk = world_.node(NodeId{static_cast<std::uint32_t>(i)}).disk();
-    DiskOptions quiet = disk.options();
-    quiet.eio_on_sync_ppm = 0;
-    quiet.eio_on_read_ppm = 0;
-    disk.set_options(quiet);
-  }
   for (std::size_t i = 0; i < broker_nodes_.size(); ++i) {
     broker::Broker* b = broker(i);
-    if (b == nullptr) continue;
-    if (b->state() == broker::Broker::State::failed) {
-      world_.kill(broker_nodes_[i]);
-    } else if (b->store().sync_failed() && !retired(broker_nodes_[i])) {
-      world_.node(broker_nodes_[i]).log().warn("operator: restarting the broker, whose store refuses writes after "
-                                               "a failed CommitLog sync");
-      world_.kill(broker_nodes_[i]);
-    }
+    if (b != nullptr && b->state() == broker::Broker::State::failed) world_.kill(broker_nodes_[i]);
   }
   for (std::size_t i = 0; i < world_.node_count(); ++i) {
     const NodeId id{static_cast<std::uint32_t>(i)};
     SimNode& n = world_.node(id);
     if (n.state() == SimNode::State::paused) world_.resume(id);
     if (n.state() == SimNode::State::down && !retired(id)) world_.start(id);
+  }
+}
+
+void Cluster::quiet() {
+  for (std::size_t i = 0; i < world_.node_count(); ++i) {
+    SimDisk& disk = world_.node(NodeId{static_cast<std::uint32_t>(i)}).disk();
+    DiskOptions calm = disk.options();
+    calm.eio_on_sync_ppm = 0;
+    calm.eio_on_read_ppm = 0;
+    calm.slow_sync_ppm = 0;
+    calm.slow_read_ppm = 0;
+    disk.set_options(calm);
+  }
+  world_.stop_buggify();
+  // What its operator does with a broker whose store refuses writes after a failed CommitLog
+  // sync: restart it (heal_all() starts it; the store recovers what was durable).
+  for (std::size_t i = 0; i < broker_nodes_.size(); ++i) {
+    broker::Broker* b = broker(i);
+    if (b == nullptr || !b->store().sync_failed() || retired(broker_nodes_[i])) continue;
+    world_.node(broker_nodes_[i]).log().warn("operator: restarting the broker, whose store refuses writes after a failed "
+                                             "CommitLog sync");
+    world_.kill(broker_nodes_[i]);
   }
 }
 
@@ -344,6 +352,7 @@ Status Cluster::boot(Duration limit) {
 
 LivenessReport Cluster::heal_and_converge(const std::vector<Convergence>& requirements, Duration bound,
                                           const std::function<void()>& after_each_event) {
+  quiet();
   heal_all();
   const MonoTime healed = world_.now();
   auto all_met = [&] {
