@@ -70,6 +70,9 @@ struct DiskOptions {
   // marked clean without reaching the disk: a later sync succeeds, reads still see the data, and
   // a power loss loses it. A store must treat a sync error as fatal for the data it covered.
   std::uint32_t eio_on_sync_ppm = 0;
+  // The words every such failure carries (in its Error's detail, and so in whatever the product
+  // logs about it): a scenario run under swarm expects error lines holding them.
+  static constexpr const char* kEioOnSyncText = "simulated EIO on sync";
   // Probability a read (pread or view) fails with io_error (an unreadable sector).
   std::uint32_t eio_on_read_ppm = 0;
   // Probability a read misses the page cache and blocks the node's loop for slow_read_latency

@@ -1,5 +1,7 @@
 #include "sim/swarm.h"
 
+#include <fmt/format.h>
+
 #include "runtime/random.h"
 
 namespace ferry::sim {
@@ -47,6 +49,25 @@ WorldOptions swarm_options(std::uint64_t seed) {
   }
   o.check();
   return o;
+}
+
+namespace {
+double ms(Duration d) { return static_cast<double>(std::chrono::duration_cast<std::chrono::microseconds>(d).count()) / 1000.0; }
+double pct(std::uint32_t ppm) { return static_cast<double>(ppm) / 10'000.0; }
+}  // namespace
+
+std::string describe_world(const WorldOptions& o) {
+  std::string out = fmt::format("net {:.2f} ms + tail {:.2f} ms; sync {:.1f} ms", ms(o.network.latency_min),
+                                ms(o.network.latency_tail_mean), ms(o.disk.sync_latency));
+  if (o.disk.slow_sync_ppm > 0) out += fmt::format(", slow {:.2f}% x {:.0f} ms", pct(o.disk.slow_sync_ppm), ms(o.disk.slow_sync_latency));
+  if (o.disk.eio_on_sync_ppm > 0) out += fmt::format(", EIO {:.3f}%", pct(o.disk.eio_on_sync_ppm));
+  if (o.disk.slow_read_ppm > 0) out += fmt::format("; slow reads {:.2f}% x {:.0f} ms", pct(o.disk.slow_read_ppm), ms(o.disk.slow_read_latency));
+  if (o.disk.torn_write_on_crash_ppm > 0) out += fmt::format("; torn writes {:.0f}%", pct(o.disk.torn_write_on_crash_ppm));
+  if (o.clock.skew_max_ms > 0 || o.clock.drift_max_ppm > 0) {
+    out += fmt::format("; clocks +-{} ms, +-{} ppm", o.clock.skew_max_ms, o.clock.drift_max_ppm);
+  }
+  if (o.buggify.enabled) out += fmt::format("; buggify {:.0f}% of sites x {:.0f}%", pct(o.buggify.site_enabled_ppm), pct(o.buggify.fire_ppm));
+  return out;
 }
 
 }  // namespace ferry::sim

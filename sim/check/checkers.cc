@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace ferry::sim::check {
 
 std::vector<Verdict> run_all_checks(const History& h) {
@@ -17,7 +19,12 @@ std::vector<Verdict> run_all_checks(const History& h) {
     // An option added to the check after the history was recorded takes its default.
     OptionValues options = it->second;
     for (const OptionSpec& o : c.options) options.try_emplace(std::string(o.name), o.default_value);
-    out.push_back(c.judge(h, options));
+    Verdict v = c.judge(h, options);
+    if (std::find(h.settings.figures_only.begin(), h.settings.figures_only.end(), c.name) != h.settings.figures_only.end()) {
+      v.figures_only = true;
+      v.passed = true;
+    }
+    out.push_back(std::move(v));
   }
   for (const auto& [name, options] : h.settings.named) {
     const CheckerSpec* c = registry.find(name);

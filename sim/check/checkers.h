@@ -1,6 +1,7 @@
 // Judging a History: every checker of the registry (registry.h) in its order — those that judge
 // every History, and the named checks the History's settings ask for (History::settings.named) —
-// each giving a Verdict. The scenario's rules come from History::settings.
+// each giving a Verdict. The scenario's rules come from History::settings; a named check listed in
+// settings.figures_only gives its figures and violations and passes.
 #pragma once
 
 #include <vector>

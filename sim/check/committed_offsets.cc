@@ -19,6 +19,13 @@ bool loses_offset_file(const Event& e) {
 // Why the step back from `prev` to `cur` is allowed, or "" when nothing explains it.
 std::string explanation(const History& h, const std::set<std::string>& members, const std::vector<const CommitRecord*>& stream,
                         const CommitRecord& prev, const CommitRecord& cur) {
+  // A member took the queue: until the previous holder sees it lost the queue, both commit it.
+  for (const TakeRecord& t : h.takes) {
+    if (t.at > cur.at) break;
+    if (t.queue == cur.queue && members.count(t.consumer) > 0 && t.at + kGroupEventReach >= prev.at) {
+      return fmt::format("{} took the queue at {} ms", t.consumer, ms_of(t.at));
+    }
+  }
   for (const Event& e : h.events) {
     if (e.at > cur.at) break;
     if (members.count(e.target) > 0 && e.at + kGroupEventReach >= prev.at) {
@@ -76,7 +83,7 @@ Verdict check_committed_offsets(const History& h) {
 }
 
 CheckerSpec committed_offsets_checker() {
-  return CheckerSpec{"committed-offsets", "a broker's committed offsets go back only when a crash of the broker or an event of the group explains it", true, {}, Record::commits | Record::consumers | Record::consumes | Record::events,
+  return CheckerSpec{"committed-offsets", "a broker's committed offsets go back only when a crash of the broker or an event of the group explains it", true, {}, Record::commits | Record::consumers | Record::consumes | Record::events | Record::takes,
                      [](const History& h, const OptionValues&) { return check_committed_offsets(h); }};
 }
 

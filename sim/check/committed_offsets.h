@@ -7,10 +7,15 @@
 //    the crash, so the new offset must be at least the one recorded kBrokerPersistInterval +
 //    kObserverSlack before the crash (a power loss or a wiped disk may lose the file: any value);
 //  * or an event of a member of the group (a consumer's start, crash, fault, heal, rebalance;
-//    members are History::consumers and whoever consumed for the group) from kGroupEventReach
-//    before the previous record up to the new one: a queue that moves between consumers is
+//    members are History::consumers and whoever consumed for the group), or a take of the queue
+//    by a member (History::takes: a broker's restart can show one member a group without the
+//    other, and both hold the queue for a round), from kGroupEventReach before the previous
+//    record up to the new one: a queue that moves between consumers is
 //    taken from the offset committed when it was taken, and the previous holder's last commit
-//    may land after that (RocketMQ's at-least-once hand-over); a consumer may also reset.
+//    may land after that (RocketMQ's at-least-once hand-over); a consumer may also reset, or
+//    be told its offset is illegal (OFFSET_ILLEGAL: a slave promoted after an asynchronous
+//    master died has a shorter queue than the old master served; the consumer commits the
+//    broker's offset, RocketMQ's behaviour): sim/scenario/take_observer.h records that event.
 // Anything else is a violation; settings.offsets_monotonic false reports them without failing.
 // Figures: commits, streams, backward_explained, backward_unexplained.
 #pragma once

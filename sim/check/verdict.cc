@@ -14,7 +14,7 @@ void Verdict::violation(std::string text, MonoTime at) {
 }
 
 std::string Verdict::to_line() const {
-  std::string line = fmt::format("{}: {}", name, passed ? "PASS" : "FAIL");
+  std::string line = fmt::format("{}: {}{}", name, passed ? "PASS" : "FAIL", figures_only ? " (figures only)" : "");
   for (const auto& [k, v] : figures) line += fmt::format(" {}={}", k, v);
   if (violations > 0) line += fmt::format(" violations={}; first: {}", violations, first_violation);
   return line;

@@ -17,6 +17,8 @@ namespace ferry::sim::check {
 struct Verdict {
   std::string name;
   bool passed = true;
+  // Judged as figures only (History::settings.figures_only): passed whatever the violations.
+  bool figures_only = false;
   std::map<std::string, std::int64_t> figures;
   std::int64_t violations = 0;
   std::string first_violation;  // empty when there is none
@@ -29,7 +31,8 @@ struct Verdict {
   void violation(std::string text);
   // The same, and keeps `at` as first_violation_at when this is the first.
   void violation(std::string text, MonoTime at);
-  // "lost-acked: PASS acked=300 lost=0" or "... FAIL ... first: producer-0#17 ...".
+  // "lost-acked: PASS acked=300 lost=0" or "... FAIL ... first: producer-0#17 ..."; a check
+  // judged as figures only says "PASS (figures only)".
   std::string to_line() const;
 };
 

@@ -204,7 +204,7 @@ Task<Status> SimDisk::sync(std::shared_ptr<Inode> inode) {
     if (fail) {
       ++stats_.sync_errors;
       inode->drop(*snap);
-      return Error(Errc::io_error, "simulated EIO on sync: the writes it covered are lost");
+      return Error(Errc::io_error, fmt::format("{}: the writes it covered are lost", DiskOptions::kEioOnSyncText));
     }
     inode->apply(*snap);
     return {};

@@ -140,6 +140,9 @@ struct CheckSettings {
   // The named checks the scenario asked for ([checks.failover] ...), by check name, each with
   // every option its spec lists (sim/check/registry.h); a check not named here is not run.
   std::map<std::string, OptionValues> named;
+  // Named checks judged as figures only: their verdict is printed with its violations but passes
+  // (a scenario's story bound that swarm's faults may break: scenario.h, SwarmSettings).
+  std::vector<std::string> figures_only;
 
   // Error-level log lines the scenario expects (substrings of the text); the error-logs checker
   // fails on any other (error_logs.h).

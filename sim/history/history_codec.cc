@@ -215,6 +215,7 @@ void serialize(Ar& ar, VersionedSettings& v) {
   later_field(ar, "offsets_monotonic", s.offsets_monotonic);
   later_field(ar, "corrupt_fails", s.corrupt_fails);
   later_field(ar, "per_key_order", s.per_key_order);
+  if (v.version >= 9) ar(cereal::make_nvp("figures_only", s.figures_only));
 }
 
 // ---- consumers and committed offsets ----

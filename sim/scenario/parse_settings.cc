@@ -1,6 +1,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+
 #include "sim/check/registry.h"
 #include "sim/scenario/duration_text.h"
 #include "sim/scenario/parse_options.h"
@@ -73,6 +75,27 @@ void parse_checks(TableReader& r, Diagnostics& diag, const Scenario& s, CheckSet
   r.finish();
 }
 
+// [swarm]: after [checks], whose named checks it may name.
+void parse_swarm(TableReader& r, SwarmSettings& w, const CheckSettings& c) {
+  if (r.has("liveness_bound")) {
+    Duration bound{};
+    r.read_duration("liveness_bound", bound, std::chrono::seconds(1), std::chrono::hours(24));
+    w.liveness_bound = bound;
+  }
+  r.read_strings("expected_errors", w.expected_errors);
+  r.read_strings("figures_only", w.figures_only);
+  for (const std::string& name : w.figures_only) {
+    const check::CheckerSpec* spec = check::checkers().find(name);
+    if (spec != nullptr && spec->always) {
+      r.fail("figures_only", fmt::format("\"{}\" is a guarantee every run keeps; only a named check ([checks.NAME]) may be figures only", name));
+      continue;
+    }
+    const bool named = std::any_of(c.named.begin(), c.named.end(), [&](const NamedCheck& n) { return n.name == name; });
+    if (!named) r.fail("figures_only", fmt::format("\"{}\" is not a check of this file (no [checks.{}])", name, name));
+  }
+  r.finish();
+}
+
 }  // namespace
 
 void parse_settings(TableReader& top, Diagnostics& diag, Scenario& out) {
@@ -97,6 +120,10 @@ void parse_settings(TableReader& top, Diagnostics& diag, Scenario& out) {
   if (const toml::table* t = top.table("checks")) {
     TableReader r(diag, *t, "checks");
     parse_checks(r, diag, out, out.checks);
+  }
+  if (const toml::table* t = top.table("swarm")) {
+    TableReader r(diag, *t, "swarm");
+    parse_swarm(r, out.swarm, out.checks);
   }
 }
 

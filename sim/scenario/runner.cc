@@ -213,7 +213,7 @@ RunOutcome run_captured(const Scenario& s, std::uint64_t seed, LogCapture& captu
   faults.restore_disks();
 
   if (s.liveness.enabled) {
-    out.live = c.heal_and_converge(liveness_requirements(s, c, out, clients), s.liveness.bound,
+    out.live = c.heal_and_converge(liveness_requirements(s, c, out, clients), liveness_bound(s),
                                    [&] { watch.tick(c.world().now()); });
   } else {
     out.live.converged = true;

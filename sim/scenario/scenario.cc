@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "runtime/assert.h"
 #include "sim/swarm.h"
 
@@ -40,7 +42,22 @@ sim::CheckSettings history_check_settings(const Scenario& s) {
   c.per_key_order = s.checks.per_key_order;
   c.expected_errors = s.checks.expected_errors;
   for (const NamedCheck& n : s.checks.named) c.named[n.name] = n.options;
+  if (s.run.swarm) {
+    c.expected_errors.insert(c.expected_errors.end(), s.swarm.expected_errors.begin(), s.swarm.expected_errors.end());
+    c.expected_errors.emplace_back(DiskOptions::kEioOnSyncText);
+    c.figures_only = s.swarm.figures_only;
+  }
   return c;
+}
+
+Duration liveness_bound(const Scenario& s) {
+  if (!s.run.swarm) return s.liveness.bound;
+  if (s.swarm.liveness_bound) return *s.swarm.liveness_bound;
+  Duration plan{};
+  for (const ProducerScenario& p : s.producers) {
+    plan = std::max(plan, p.start_at + p.spec.interval * static_cast<std::int64_t>(p.spec.messages));
+  }
+  return std::max(s.liveness.bound, kSwarmLivenessBound + plan);
 }
 
 WorldOptions world_options(const Scenario& s, std::uint64_t seed) {

@@ -163,6 +163,29 @@ struct CheckSettings {
   std::vector<NamedCheck> named;   // in the order of the registry
 };
 
+// What swarm may loosen ([swarm]): the bounds of a story that hold in the file's own world but
+// not in one whose links, disks, clocks and code paths swarm draws from the seed (a failover time,
+// a count of send outcomes, a latency). Applied only when the run draws swarm faults (run.swarm,
+// or `mqsim run --swarm`); the guarantees (nothing acknowledged lost, nothing corrupt, one master
+// per epoch, the stores' prefix, convergence after the heal) are never loosened.
+struct SwarmSettings {
+  // The liveness bound under swarm; unset: the larger of liveness.bound and kSwarmLivenessBound
+  // plus the longest producer's plan (see below).
+  std::optional<Duration> liveness_bound;
+  // Error lines swarm's faults bring to this story, added to checks.expected_errors (the
+  // simulated disk's failed sync, DiskOptions::kEioOnSyncText, is always added).
+  std::vector<std::string> expected_errors;
+  // Named checks ([checks.NAME]) judged and printed, but not failing, under swarm.
+  std::vector<std::string> figures_only;
+};
+// Under swarm more work may be left at the heal: in a slow world the producers sent a fraction of
+// their messages by then (latency-backoff seed 8: 1,400 of 7,200), and the rest come after it at
+// their own pace. So the default bound under swarm is the longest producer's whole plan
+// (messages x interval, from its start) plus this; a pull held on a connection the world made
+// silent ends only at its timeout. The quiet phase (sim/cluster/cluster.h) makes the rest quick; a
+// run that converges stops there.
+inline constexpr Duration kSwarmLivenessBound = std::chrono::minutes(10);
+
 // ---- the scenario --------------------------------------------------------------------------
 
 struct Scenario {
@@ -176,6 +199,7 @@ struct Scenario {
   RunSettings run;
   LivenessSettings liveness;
   CheckSettings checks;
+  SwarmSettings swarm;
 
   // Every node name a fault may target: NameServers, brokers (masters, then slaves), clients.
   std::vector<std::string> node_names() const;
@@ -183,8 +207,12 @@ struct Scenario {
 
 // The settings a History carries for the checkers (sim/check): strict loss, the duplicate bound,
 // dense and monotonic offsets, corruption, per-key order, the expected error lines, the named
-// checks. (The other checks of CheckSettings are the runner's to apply.)
+// checks; under swarm (run.swarm) with what [swarm] loosens. (The other checks of CheckSettings
+// are the runner's to apply.)
 sim::CheckSettings history_check_settings(const Scenario& s);
+
+// The liveness phase's bound: liveness.bound, or under swarm what [swarm] says.
+Duration liveness_bound(const Scenario& s);
 
 // The World's options for one seed of `s`: sim::swarm_options(seed) when run.swarm, else the
 // defaults (no buggify, no random faults) with that seed.

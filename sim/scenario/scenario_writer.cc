@@ -201,6 +201,10 @@ void write_settings(Writer& w, const Scenario& s) {
       w.line(key, option_text(value));
     }
   }
+  w.header("[swarm]");
+  if (s.swarm.liveness_bound) w.line("liveness_bound", dur(*s.swarm.liveness_bound));
+  w.line("expected_errors", quoted_list(s.swarm.expected_errors));
+  w.line("figures_only", quoted_list(s.swarm.figures_only));
 }
 
 }  // namespace

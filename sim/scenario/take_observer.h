@@ -1,6 +1,10 @@
 // TakeObserver: a Watch observer (watch.h) that records, into History::takes, each queue a push
 // consumer takes: at every look, every ProcessQueue of every running push consumer node that it
-// has not seen yet, with the offset it starts reading at (ProcessQueue::start_offset). The
+// has not seen yet, with the offset it starts reading at (ProcessQueue::start_offset). It also
+// records a rebalance event of a consumer (push or lite pull) whenever one of its pulls was
+// answered OFFSET_ILLEGAL since the last look: the broker moved the queue's offset, maybe back (a
+// promoted slave whose queue is shorter than what the old master had served), and the consumer
+// commits that (committed-offsets reads the event as the explanation). The
 // lost-acked checker and the broadcast liveness requirement read a broadcast consumer's first
 // take of a queue as where it started (lost_acked.h, QueueStart): a consumer whose first take
 // found the NameServer empty for a while starts later than its own start, and owes only what
@@ -31,10 +35,13 @@ class TakeObserver {
   void look(MonoTime now);
 
  private:
+  void note_moved(MonoTime now, const std::string& name, std::uint64_t moved);
+
   cluster::Cluster& cluster_;
   const std::map<std::string, NodeId>& clients_;
   std::shared_ptr<sim::History> history_;
   std::map<std::pair<std::string, MessageQueue>, std::weak_ptr<const client::ProcessQueue>> seen_;
+  std::map<std::string, std::uint64_t> moved_;  // by node: OFFSET_ILLEGAL answers seen so far
 };
 
 }  // namespace ferry::sim::scenario

@@ -421,6 +421,34 @@ TEST(ScenarioParse, AnEmptyFileIsATinyValidRun) {
   }
 }
 
+// [swarm] loosens a story's bounds only when the run draws swarm faults: named checks become
+// figures only, its error lines and the simulated disk's failed-sync text are expected, and the
+// liveness bound covers the producers' whole plan.
+TEST(ScenarioParse, SwarmLoosensOnlyUnderSwarm) {
+  const Scenario s = parse_ok(
+      "[[topics]]\nname = \"T\"\n[[producers]]\nmessages = 600\ninterval = \"100ms\"\n"
+      "[liveness]\nbound = \"3m\"\n[checks]\nexpected_errors = [\"story\"]\n[checks.failover]\ngroup = \"broker-a\"\n"
+      "[swarm]\nexpected_errors = [\"swarm's own\"]\nfigures_only = [\"failover\"]\n");
+  EXPECT_EQ(s.swarm.figures_only, std::vector<std::string>{"failover"});
+  EXPECT_EQ(s.swarm.expected_errors, std::vector<std::string>{"swarm's own"});
+  EXPECT_FALSE(s.swarm.liveness_bound.has_value());
+  const sim::CheckSettings plain = history_check_settings(s);
+  EXPECT_TRUE(plain.figures_only.empty()) << "not loosened without swarm";
+  EXPECT_EQ(plain.expected_errors, std::vector<std::string>{"story"});
+  EXPECT_EQ(liveness_bound(s), 3min);
+
+  Scenario swarm = s;
+  swarm.run.swarm = true;
+  const sim::CheckSettings loose = history_check_settings(swarm);
+  EXPECT_EQ(loose.figures_only, std::vector<std::string>{"failover"});
+  EXPECT_EQ(loose.expected_errors, (std::vector<std::string>{"story", "swarm's own", DiskOptions::kEioOnSyncText}));
+  EXPECT_EQ(liveness_bound(swarm), kSwarmLivenessBound + 60s) << "10 minutes past the producer's 60 s plan";
+  const Scenario fixed = parse_ok("[swarm]\nliveness_bound = \"4m\"\n[run]\nswarm = true\n");
+  EXPECT_EQ(liveness_bound(fixed), 4min);
+  expect_round_trip(s);
+  expect_round_trip(fixed);
+}
+
 TEST(ScenarioParse, AShortFileGetsTheRestFromDefaults) {
   const Scenario s = parse_ok(R"(
 [[topics]]
@@ -475,6 +503,11 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"unknown key in a fault", "[[faults]]\nat = \"1s\"\naction = \"kill\"\ntarget = \"broker-a\"\nwhen = 3\n",
                 "t.toml:5: faults[0].when: unknown key"},
         BadCase{"unknown check", "[checks.failovr]\ngroup = \"broker-a\"\n", "checks.failovr: unknown key"},
+        BadCase{"a guarantee as figures only", "[swarm]\nfigures_only = [\"lost-acked\"]\n",
+                "swarm.figures_only: \"lost-acked\" is a guarantee every run keeps"},
+        BadCase{"figures only of a check the file lacks", "[swarm]\nfigures_only = [\"failover\"]\n",
+                "swarm.figures_only: \"failover\" is not a check of this file (no [checks.failover])"},
+        BadCase{"unknown key in [swarm]", "[swarm]\nbound = \"1m\"\n", "t.toml:2: swarm.bound: unknown key"},
         BadCase{"unknown check option", "[checks.failover]\ngroup = \"broker-a\"\nbound = \"1s\"\n",
                 "t.toml:3: checks.failover.bound: unknown key"},
         BadCase{"wrong type", "[cluster]\nnamesrvs = \"two\"\n", "t.toml:2: cluster.namesrvs: expected an integer, found a string"},

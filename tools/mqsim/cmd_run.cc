@@ -24,6 +24,7 @@
 #include "sim/io/scenario_file.h"
 #include "sim/report/html_report.h"
 #include "sim/scenario/runner.h"
+#include "sim/swarm.h"
 #include "tools/mqsim/command.h"
 #include "tools/mqsim/log_window.h"
 #include "tools/mqsim/report_file.h"
@@ -159,6 +160,7 @@ SeedResult run_seed(const sim::scenario::Scenario& s, const RunFlags& f, std::ui
     if (!v.passed) failed_checks.push_back(v.name);
   }
   std::string out = fmt::format("== {} seed {}{}\n", s.name, seed, s.run.swarm ? " (swarm)" : "");
+  if (s.run.swarm) out += fmt::format("  world: {}\n", sim::describe_world(sim::scenario::world_options(s, seed)));
   for (const sim::check::Verdict& v : run.verdicts) out += "  " + v.to_line() + "\n";
   if (!run.error) {
     out += fmt::format("  liveness: {}\n", run.live.to_string());

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "sim/check/checkers.h"
 #include "tests/sim/check/named_check_builder.h"
 
 namespace ferry::sim::check {
@@ -47,6 +48,31 @@ TEST(Failover, AFigurePastItsBoundFails) {
   EXPECT_FALSE(v.passed);
   EXPECT_NE(v.first_violation.find("consume_from_slave_ms = 13000 ms exceeds the bound of 10000 ms"), std::string::npos)
       << v.first_violation;
+}
+
+// A named check the settings list as figures only (a scenario's [swarm] section under swarm) is
+// judged and printed with its violations, and passes.
+TEST(Failover, AFigureOnlyCheckPrintsItsViolationsAndPasses) {
+  HistoryBuilder b = failover_run();
+  b.h.settings.named["failover"] = {{"group", std::string("broker-a")},
+                                    {"sends_resume_within", Duration(std::chrono::milliseconds(5'000))},
+                                    {"consume_from_slave_within", Duration(std::chrono::milliseconds(10'000))}};
+  auto verdict_of = [](const History& h) {
+    for (const Verdict& v : run_all_checks(h)) {
+      if (v.name == "failover") return v;
+    }
+    ADD_FAILURE() << "no failover verdict";
+    return Verdict{};
+  };
+  const Verdict strict = verdict_of(b.h);
+  EXPECT_FALSE(strict.passed) << strict.to_line();
+  b.h.settings.figures_only = {"failover"};
+  const Verdict loose = verdict_of(b.h);
+  EXPECT_TRUE(loose.passed);
+  EXPECT_TRUE(loose.figures_only);
+  EXPECT_EQ(loose.violations, strict.violations);
+  EXPECT_EQ(loose.to_line().rfind("failover: PASS (figures only) ", 0), 0u) << loose.to_line();
+  EXPECT_NE(loose.to_line().find("consume_from_slave_ms = 13000 ms exceeds"), std::string::npos) << loose.to_line();
 }
 
 TEST(Failover, AMessagePulledFromTheMasterBeforeItDiedIsNoSlaveRead) {
