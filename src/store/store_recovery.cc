@@ -210,9 +210,13 @@ Task<Status> StoreRecovery::recover_index() {
     rt_.log().warn("store: index files lost in a crash ({}); re-indexing from {}", index_.lost_detail(),
                    index_.lost_from()->value());
   }
+  // What the dropped files indexed is indexed again: from their first entry, or from the log's
+  // start when cleanup already took the records below it (a checkpoint older than the log's
+  // start leaves the file straddling it to be dropped).
   if (*dropped) {
-    FERRY_ASSERT(**dropped >= from, "index files dropped from {} below the re-dispatch start {}", (*dropped)->value(),
-                 from.value());
+    FERRY_ASSERT(std::max(**dropped, log_.min_offset()) >= from,
+                 "index files dropped from {} below the re-dispatch start {} (the log starts at {})", (*dropped)->value(),
+                 from.value(), log_.min_offset().value());
   }
   info_.reput_from = from;
   co_return Status();

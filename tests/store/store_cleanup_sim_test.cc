@@ -246,5 +246,37 @@ TEST(StoreCleanupSim, RecoveryAfterCleanupKeepsMinOffsets) {
   EXPECT_EQ(static_cast<std::int64_t>(g.messages.size()), 30 - min.value());
 }
 
+// A crash while the checkpoint is older than the log's start (no ConsumeQueue flush since the
+// cleanup: disk-full under --swarm seed 71, whose queue flush failed for good): the index file
+// that straddles the log's start reaches past the checkpoint and is dropped, and re-indexing
+// starts at the log's start, above that file's first entry (recovery asserted it never would).
+TEST(StoreCleanupSim, ACrashWithACheckpointBelowTheLogStartReindexesFromTheLogStart) {
+  for (int n : {29, 30, 31, 33}) {
+    SCOPED_TRACE(fmt::format("{} messages", n));
+    sim::WorldOptions opts;
+    opts.seed = 12;
+    SimStore s(opts, cleanup_config());
+    ASSERT_EQ(s.open(), "");
+    put_messages(s.store(), n, "m");  // no ConsumeQueue flush yet: no checkpoint
+    set_used_pct(s, 87);
+    ASSERT_TRUE(s.store().run_cleanup().ok());
+    const PhysicalOffset log_min = s.store().min_phy_offset();
+    ASSERT_GT(log_min.value(), 0);
+    s.crash(sim::CrashKind::process_kill);
+    ASSERT_EQ(s.open(), "");
+    EXPECT_EQ(s.store().min_phy_offset().value(), log_min.value());
+    EXPECT_EQ(s.store().max_offset("T", QueueId(0)).value(), n);
+    const QueueOffset min = s.store().min_offset("T", QueueId(0));
+    auto g = s.store().get_messages("T", QueueId(0), min, 64, nullptr);
+    ASSERT_EQ(g.status, GetStatus::found);
+    EXPECT_EQ(static_cast<std::int64_t>(g.messages.size()), n - min.value());
+    // Re-indexed: the keys of what is left are found again.
+    const std::string last_key = fmt::format("m{}", n - 1);
+    auto found = s.store().query_by_key("T", last_key, 8, 0, INT64_MAX);
+    ASSERT_TRUE(found.ok());
+    EXPECT_EQ(found->messages.size(), 1u) << last_key;
+  }
+}
+
 }  // namespace
 }  // namespace ferry::store
