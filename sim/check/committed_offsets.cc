@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <tuple>
@@ -11,14 +12,42 @@ namespace ferry::sim::check {
 namespace {
 
 using Stream = std::tuple<std::string, std::string, MessageQueue>;  // (broker, group, queue)
+// Who consumed a queue for a group, in time order: (at, consumer).
+using Deliveries = std::map<std::pair<std::string, MessageQueue>, std::vector<std::pair<MonoTime, const std::string*>>>;
+
+Deliveries deliveries_by_queue(const History& h) {
+  Deliveries out;
+  for (const ConsumeRecord& c : h.consumes) out[{c.group, c.queue}].emplace_back(c.at, &c.consumer);
+  for (auto& [key, list] : out) {
+    std::stable_sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  }
+  return out;
+}
+
+// Two members of the group consumed the queue in [from, to]: they held it at once, or one after
+// the other (a hand-over); either way each commits its own offset.
+std::string shared_queue(const Deliveries& deliveries, const CommitRecord& cur, MonoTime from) {
+  auto it = deliveries.find({cur.group, cur.queue});
+  if (it == deliveries.end()) return "";
+  const auto& list = it->second;
+  auto first = std::lower_bound(list.begin(), list.end(), from, [](const auto& d, MonoTime t) { return d.first < t; });
+  for (auto d = first; d != list.end() && d->first <= cur.at; ++d) {
+    if (*d->second != *first->second) {
+      return fmt::format("{} and {} both consumed the queue between {} ms and {} ms", *first->second, *d->second,
+                         ms_of(first->first), ms_of(d->first));
+    }
+  }
+  return "";
+}
 
 bool loses_offset_file(const Event& e) {
   return e.detail.find("power_off") != std::string::npos || e.detail.find("wipe") != std::string::npos;
 }
 
 // Why the step back from `prev` to `cur` is allowed, or "" when nothing explains it.
-std::string explanation(const History& h, const std::set<std::string>& members, const std::vector<const CommitRecord*>& stream,
-                        const CommitRecord& prev, const CommitRecord& cur) {
+std::string explanation(const History& h, const Deliveries& deliveries, const std::set<std::string>& members,
+                        const std::vector<const CommitRecord*>& stream, const CommitRecord& prev, const CommitRecord& cur) {
+  if (std::string shared = shared_queue(deliveries, cur, prev.at - kGroupEventReach); !shared.empty()) return shared;
   // A member took the queue: until the previous holder sees it lost the queue, both commit it.
   for (const TakeRecord& t : h.takes) {
     if (t.at > cur.at) break;
@@ -57,12 +86,13 @@ Verdict check_committed_offsets(const History& h) {
   for (const auto& [name, info] : h.consumers) members[info.group].insert(name);
   for (const ConsumeRecord& c : h.consumes) members[c.group].insert(c.consumer);
   std::map<Stream, std::vector<const CommitRecord*>> streams;
+  const Deliveries deliveries = deliveries_by_queue(h);
   std::int64_t explained = 0, unexplained = 0;
   for (const CommitRecord& r : h.commits) {
     std::vector<const CommitRecord*>& stream = streams[Stream{r.broker, r.group, r.queue}];
     const CommitRecord* prev = stream.empty() ? nullptr : stream.back();
     if (prev != nullptr && r.offset < prev->offset) {
-      if (!explanation(h, members[r.group], stream, *prev, r).empty()) {
+      if (!explanation(h, deliveries, members[r.group], stream, *prev, r).empty()) {
         ++explained;
       } else {
         ++unexplained;

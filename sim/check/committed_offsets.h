@@ -9,8 +9,10 @@
 //  * or an event of a member of the group (a consumer's start, crash, fault, heal, rebalance;
 //    members are History::consumers and whoever consumed for the group), or a take of the queue
 //    by a member (History::takes: a broker's restart can show one member a group without the
-//    other, and both hold the queue for a round), from kGroupEventReach before the previous
-//    record up to the new one: a queue that moves between consumers is
+//    other, and both hold the queue for a round), or deliveries of the queue to two members
+//    (they held it at once: each asked a different broker for the group's members, one of which
+//    could not hear the other member, for as long as that lasts), from kGroupEventReach before
+//    the previous record up to the new one: a queue that moves between consumers is
 //    taken from the offset committed when it was taken, and the previous holder's last commit
 //    may land after that (RocketMQ's at-least-once hand-over); a consumer may also reset, or
 //    be told its offset is illegal (OFFSET_ILLEGAL: a slave promoted after an asynchronous
