@@ -2,12 +2,13 @@
 # The test command (README, .ci/run): installs what is missing, builds, and runs every test.
 #
 #   tools/test.sh            full run: lints, Release build + all tests, every scenario file on two
-#                            fresh seeds, ASan+UBSan build of the runtime/simulator tests, a short
+#                            fresh seeds (as written and under --swarm), ASan+UBSan build of the runtime/simulator tests, a short
 #                            libFuzzer run of the frame decoder
 #   FERRY_FAST=1 tools/test.sh   Release build + tests only (for quick local iterations)
 #   tools/test.sh --long     the full run, then the nightly extras: every ordering property on
-#                            FERRY_LONG_CASES (default 20000) generated clusters each, and every
-#                            scenario on ten more fresh seeds
+#                            FERRY_LONG_CASES (default 20000) generated clusters each, every
+#                            scenario on ten more fresh seeds, and every scenario under --swarm on
+#                            FERRY_LONG_SWARM_SEEDS (default 200) fresh seeds
 #
 # Exits non-zero on any failure.
 set -euo pipefail
@@ -49,16 +50,24 @@ if [ "${FERRY_FAST:-0}" = "1" ]; then
   exit 0
 fi
 
-# ctest ran every scenario on fixed seeds; here each runs on two fresh ones as well (swarm testing
-# finds what fixed seeds do not). The seeds are printed: a failure replays with the command mqsim
-# prints. FERRY_FRESH_SEED=N picks them.
+# ctest ran every scenario on fixed seeds; here each runs on two fresh ones as well, as written
+# and under --swarm (swarm testing finds what fixed seeds do not; a file's [swarm] section says
+# which of its bounds are figures there). The seeds are printed: a failure replays with the
+# command mqsim prints. FERRY_FRESH_SEED=N picks them.
 fresh=${FERRY_FRESH_SEED:-$(( $(date +%s) % 1000000 + 1000 ))}
+# run_fresh FIRST LAST [--swarm]: every scenario file on seeds FIRST..LAST.
+run_fresh() {
+  local f
+  for f in scenarios/*.toml; do
+    build/bin/mqsim run "$f" --seeds "$1..$2" ${3:-} 2>>build/mqsim-fresh.log |
+      grep -E '^== |FAILED|replay|history:|passed, |^  [a-z_-]+: [0-9]+ seeds? ' ||
+      { tail -40 build/mqsim-fresh.log; echo "scenario $f ${3:-} failed on a fresh seed of $1..$2 (FERRY_FRESH_SEED=$fresh)"; exit 1; }
+  done
+}
 step "scenarios on fresh seeds ${fresh}..$((fresh + 1))"
-for f in scenarios/*.toml; do
-  build/bin/mqsim run "$f" --seeds "${fresh}..$((fresh + 1))" 2>>build/mqsim-fresh.log |
-    grep -E '^== |FAILED|replay|history:|passed, ' ||
-    { tail -40 build/mqsim-fresh.log; echo "scenario $f failed on a fresh seed (FERRY_FRESH_SEED=$fresh)"; exit 1; }
-done
+run_fresh "$fresh" $((fresh + 1))
+step "scenarios under --swarm on fresh seeds ${fresh}..$((fresh + 1))"
+run_fresh "$fresh" $((fresh + 1)) --swarm
 
 step "ASan+UBSan build (tests labelled 'sanitize')"
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DFERRY_SANITIZE=ON >/dev/null
@@ -84,11 +93,10 @@ if [ "$long" = "1" ]; then
   (cd build && FERRY_MQSIM="$root/build/bin/mqsim" RC_PARAMS="max_success=$cases" bin/sim_property_test --gtest_filter='Guarantees.*')
   seeds_from=$((fresh + 2))
   step "scenarios on fresh seeds ${seeds_from}..$((seeds_from + 9)) (--long)"
-  for f in scenarios/*.toml; do
-    build/bin/mqsim run "$f" --seeds "${seeds_from}..$((seeds_from + 9))" 2>>build/mqsim-fresh.log |
-      grep -E '^== |FAILED|replay|history:|passed, ' ||
-      { tail -40 build/mqsim-fresh.log; echo "scenario $f failed on a fresh seed (--long)"; exit 1; }
-  done
+  run_fresh "$seeds_from" $((seeds_from + 9))
+  swarm_seeds=${FERRY_LONG_SWARM_SEEDS:-200}
+  step "scenarios under --swarm on $swarm_seeds fresh seeds each (--long)"
+  run_fresh "$seeds_from" $((seeds_from + swarm_seeds - 1)) --swarm
 fi
 
 step "all tests passed"

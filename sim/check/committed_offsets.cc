@@ -45,9 +45,78 @@ bool loses_offset_file(const Event& e) {
 }
 
 // Why the step back from `prev` to `cur` is allowed, or "" when nothing explains it.
-std::string explanation(const History& h, const Deliveries& deliveries, const std::set<std::string>& members,
-                        const std::vector<const CommitRecord*>& stream, const CommitRecord& prev, const CommitRecord& cur) {
-  if (std::string shared = shared_queue(deliveries, cur, prev.at - kGroupEventReach); !shared.empty()) return shared;
+// A broker node that became its group's master at `at`; `previous` is the master it followed.
+struct Mastership {
+  MonoTime at{};
+  std::string node;
+  std::string previous;
+};
+
+// Every change of master: in controller mode from the controllers' views (the first view of each
+// new master epoch), and an operator's promotion (a promote event: its group's old master is the
+// node named as the group).
+std::vector<Mastership> masterships(const History& h) {
+  std::vector<Mastership> out;
+  std::map<std::string, std::pair<std::int32_t, std::string>> last;  // group -> (epoch, master)
+  for (const ControllerViewRecord& v : h.controller_views) {
+    auto& [epoch, master] = last[v.group];
+    if (v.master_epoch <= epoch || v.master.empty()) continue;
+    if (v.master != master) out.push_back(Mastership{v.at, v.master, master});
+    epoch = v.master_epoch;
+    master = v.master;
+  }
+  for (const Event& e : h.events) {
+    const std::size_t slave = e.target.rfind("-s");
+    if (e.kind == EventKind::promote && slave != std::string::npos) {
+      out.push_back(Mastership{e.at, e.target, e.target.substr(0, slave)});
+    }
+  }
+  return out;
+}
+
+using Streams = std::map<Stream, std::vector<const CommitRecord*>>;
+
+// The last value of a stream at or before `at`, or nullptr.
+const CommitRecord* value_at(const Streams& streams, const Stream& key, MonoTime at) {
+  auto it = streams.find(key);
+  if (it == streams.end()) return nullptr;
+  const CommitRecord* last = nullptr;
+  for (const CommitRecord* r : it->second) {
+    if (r->at > at) break;
+    last = r;
+  }
+  return last;
+}
+
+struct Context {
+  const History& h;
+  const Deliveries& deliveries;
+  const std::vector<Mastership>& masterships;
+  const Streams& streams;
+};
+
+// `cur`'s broker became master between the two records: its table is what it copied from the
+// master it followed (slave sync, every kSlaveSyncInterval), so the value may step back, but not
+// below what that master held kSlaveSyncInterval (and the observer's slack) before the change.
+std::string promotion(const Context& c, const CommitRecord& prev, const CommitRecord& cur) {
+  for (const Mastership& m : c.masterships) {
+    if (m.node != cur.broker || m.at < prev.at || m.at > cur.at) continue;
+    const CommitRecord* floor =
+        m.previous.empty() ? nullptr
+                           : value_at(c.streams, Stream{m.previous, cur.group, cur.queue}, m.at - kSlaveSyncInterval - kObserverSlack);
+    if (floor == nullptr || cur.offset >= floor->offset) {
+      return fmt::format("{} became master at {} ms (its offsets were copied from {})", m.node, ms_of(m.at),
+                         m.previous.empty() ? "no master" : m.previous);
+    }
+  }
+  return "";
+}
+
+std::string explanation(const Context& c, const std::set<std::string>& members, const std::vector<const CommitRecord*>& stream,
+                        const CommitRecord& prev, const CommitRecord& cur) {
+  const History& h = c.h;
+  if (std::string shared = shared_queue(c.deliveries, cur, prev.at - kGroupEventReach); !shared.empty()) return shared;
+  if (std::string promoted = promotion(c, prev, cur); !promoted.empty()) return promoted;
   // A member took the queue: until the previous holder sees it lost the queue, both commit it.
   for (const TakeRecord& t : h.takes) {
     if (t.at > cur.at) break;
@@ -85,14 +154,16 @@ Verdict check_committed_offsets(const History& h) {
   std::map<std::string, std::set<std::string>> members;  // group -> consumer nodes
   for (const auto& [name, info] : h.consumers) members[info.group].insert(name);
   for (const ConsumeRecord& c : h.consumes) members[c.group].insert(c.consumer);
-  std::map<Stream, std::vector<const CommitRecord*>> streams;
+  Streams streams;
   const Deliveries deliveries = deliveries_by_queue(h);
+  const std::vector<Mastership> changes = masterships(h);
+  const Context context{h, deliveries, changes, streams};
   std::int64_t explained = 0, unexplained = 0;
   for (const CommitRecord& r : h.commits) {
     std::vector<const CommitRecord*>& stream = streams[Stream{r.broker, r.group, r.queue}];
     const CommitRecord* prev = stream.empty() ? nullptr : stream.back();
     if (prev != nullptr && r.offset < prev->offset) {
-      if (!explanation(h, deliveries, members[r.group], stream, *prev, r).empty()) {
+      if (!explanation(context, members[r.group], stream, *prev, r).empty()) {
         ++explained;
       } else {
         ++unexplained;
@@ -113,7 +184,8 @@ Verdict check_committed_offsets(const History& h) {
 }
 
 CheckerSpec committed_offsets_checker() {
-  return CheckerSpec{"committed-offsets", "a broker's committed offsets go back only when a crash of the broker or an event of the group explains it", true, {}, Record::commits | Record::consumers | Record::consumes | Record::events | Record::takes,
+  return CheckerSpec{"committed-offsets", "a broker's committed offsets go back only when a crash of the broker or an event of the group explains it", true, {}, Record::commits | Record::consumers | Record::consumes | Record::events | Record::takes |
+                         Record::controller_views,
                      [](const History& h, const OptionValues&) { return check_committed_offsets(h); }};
 }
 

@@ -18,6 +18,12 @@
 //    be told its offset is illegal (OFFSET_ILLEGAL: a slave promoted after an asynchronous
 //    master died has a shorter queue than the old master served; the consumer commits the
 //    broker's offset, RocketMQ's behaviour): sim/scenario/take_observer.h records that event.
+//  * or that broker became its group's master between the two records (a controller's view of a
+//    new master epoch naming it, or an operator's promote event): a slave's offsets are copies
+//    of its master's, taken every kSlaveSyncInterval, so the new value must be at least what
+//    the master it followed held kSlaveSyncInterval + kObserverSlack before the change
+//    (controller-group-restart under swarm seed 9: 49 on broker-a-s2 as master of epoch 1, 48
+//    when it became master of epoch 3, copied from broker-a-s1).
 // Anything else is a violation; settings.offsets_monotonic false reports them without failing.
 // Figures: commits, streams, backward_explained, backward_unexplained.
 #pragma once
@@ -36,6 +42,8 @@ inline constexpr Duration kObserverSlack = std::chrono::seconds(1);
 // How far back a group's event still explains a step back: a rebalance round (20 s) and a
 // consumer's offset persist (5 s), with room to spare.
 inline constexpr Duration kGroupEventReach = std::chrono::seconds(30);
+// A slave copies its master's consumer offsets this often (RocketMQ's SlaveSynchronize).
+inline constexpr Duration kSlaveSyncInterval = std::chrono::seconds(10);
 
 Verdict check_committed_offsets(const History& h);
 

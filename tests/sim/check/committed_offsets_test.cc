@@ -104,6 +104,31 @@ TEST(CommittedOffsets, ATakeOrTwoMembersConsumingTheQueueExplainAStepBack) {
   EXPECT_FALSE(check_committed_offsets(b.h).passed);
 }
 
+// A broker that becomes its group's master holds the offsets it copied, as a slave, from the
+// master it followed (every 10 s): its stream may step back to that copy, not below what that
+// master held 11 s before the change.
+TEST(CommittedOffsets, ANewMasterMayStepBackToWhatItsOldMasterHeldBeforeTheChange) {
+  History h;
+  member(h, "c-0", "g");
+  auto view = [&](std::int64_t ms, std::int32_t epoch, const std::string& master) {
+    h.controller_views.push_back(ControllerViewRecord{at_ms(ms), "controller-0", "broker-a", epoch, master, epoch, {master}});
+  };
+  view(1'000, 1, "broker-a-s2");
+  commit(h, 57'000, 49, "broker-a-s2");  // master of epoch 1
+  view(60'000, 2, "broker-a-s1");
+  commit(h, 60'100, 48, "broker-a-s1");
+  commit(h, 67'000, 50, "broker-a-s1");
+  view(75'000, 3, "broker-a-s2");
+  commit(h, 75'050, 48, "broker-a-s2");  // what it copied from broker-a-s1 (48 until 67 s)
+  Verdict v = check_committed_offsets(h);
+  EXPECT_TRUE(v.passed) << v.to_line();
+  EXPECT_EQ(v.figures.at("backward_explained"), 1);
+
+  h.commits.back().offset = QueueOffset(47);  // below anything broker-a-s1 held
+  v = check_committed_offsets(h);
+  EXPECT_FALSE(v.passed) << v.to_line();
+}
+
 TEST(CommittedOffsets, ABrokerRestartExplainsOnlyWhatItsPersistIntervalLoses) {
   // Offsets at 10 s: 5, at 20 s: 50 (kept in consumerOffset.json at most 5 s late); crash at 21 s.
   auto with_reload = [](std::int64_t reloaded) {
