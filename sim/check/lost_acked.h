@@ -6,8 +6,10 @@
 // either stored at or after where it started reading that queue or sent after it took the queue
 // (QueueStart below; a consumer starting at the last offset skips what came before). Strict (settings.lost_strict:
 // SYNC_FLUSH + SYNC_MASTER) fails on any loss; tolerant passes and reports the loss as the
-// figure `lost` (async modes).
-// Figures: acked, lost, groups, broadcast_consumers. A violation names producer#seq, where it was
+// figure `lost` (async modes). A send cleanup removed from its queue before the audience consumed
+// it (History::queue_floors: retention, or a disk past its limits deleting at once) is expired,
+// not lost: RocketMQ keeps messages only that long (the figure `expired`, clustering groups).
+// Figures: acked, lost, expired, groups, broadcast_consumers. A violation names producer#seq, where it was
 // stored and the group (or the broadcast consumer).
 #pragma once
 

@@ -43,8 +43,9 @@ enum class Record : std::uint16_t {
   producers = 1 << 11,  // what the producer apps recorded at start (latency_fault_producers)
   controller_views = 1 << 12,
   broker_epochs = 1 << 13,
+  queue_floors = 1 << 14,
 };
-inline constexpr std::uint16_t kRecordKinds = 14;
+inline constexpr std::uint16_t kRecordKinds = 15;
 using Records = std::uint16_t;  // a set of Record bits
 constexpr Records operator|(Record a, Record b) {
   return static_cast<Records>(static_cast<Records>(a) | static_cast<Records>(b));

@@ -11,6 +11,7 @@ AckedProgress AckedProgress::for_consumer(std::shared_ptr<const History> h, std:
 }
 
 void AckedProgress::take_new_records() {
+  floors_.take(h_->queue_floors, floors_seen_);
   for (; takes_seen_ < h_->takes.size(); ++takes_seen_) {
     const TakeRecord& t = h_->takes[takes_seen_];
     if (!consumer_.empty() && t.consumer == consumer_) learn_start(starts_, t);
@@ -25,7 +26,7 @@ void AckedProgress::take_new_records() {
 }
 
 bool AckedProgress::never_owed(const SendRecord& s) const {
-  if (s.outcome != SendOutcome::ok) return true;
+  if (s.outcome != SendOutcome::ok || floors_.expired(s)) return true;
   if (consumer_.empty()) {
     // acked_not_consumed with the group's subscribed topics (every topic if it never subscribed).
     auto subscribed = h_->subscriptions.find(group_);

@@ -38,8 +38,8 @@ class AckedProgress {
   AckedProgress(std::shared_ptr<const History> h, std::string group, std::string consumer)
       : h_(std::move(h)), group_(std::move(group)), consumer_(std::move(consumer)) {}
   void take_new_records();
-  // Not owed, and never will be: not acknowledged, not of the audience's topics, sent before its
-  // first start.
+  // Not owed, and never will be: not acknowledged, expired (cleanup removed it first), not of
+  // the audience's topics, sent before its first start.
   bool never_owed(const SendRecord& s) const;
   // Owed now: not never_owed, and not before where a broadcast consumer started its queue (which
   // a later take may move back: not settled for good).
@@ -53,6 +53,8 @@ class AckedProgress {
   std::string consumer_;  // for_consumer
   std::size_t consumes_seen_ = 0;
   std::size_t takes_seen_ = 0;
+  std::size_t floors_seen_ = 0;
+  QueueFloors floors_;
   std::size_t settled_ = 0;  // every send before it is complete and consumed or never owed
   std::set<std::pair<std::string, std::uint64_t>> consumed_;
   std::map<MessageQueue, QueueStart> starts_;  // for_consumer: where it started each queue (owed.h)

@@ -192,6 +192,16 @@ struct CommitRecord {
   QueueOffset offset;
 };
 
+// A queue's first offset on its group's master rose to `min_offset` at `at` (cleanup removed the
+// messages below it: retention, or a disk past its limits deleting at once), recorded by an
+// observer of the running masters (sim/scenario/offset_observer.h). What a group had not
+// consumed below it is gone by RocketMQ's rules: expired, not lost (owed.h).
+struct QueueFloorRecord {
+  MonoTime at{};
+  MessageQueue queue;  // queue.broker_name is the broker group
+  QueueOffset min_offset;
+};
+
 // ---- broker stores across restarts (checker store-prefix) ----------------------------------
 
 // One restart of a broker node (master or slave) as the runner's StoreObserver saw it
@@ -276,6 +286,8 @@ struct History {
   std::vector<CommitRecord> commits;
   // The queues push consumers took, in time order (lost-acked, for broadcast consumers).
   std::vector<TakeRecord> takes;
+  // Each rise of a queue's first offset on its master, in time order (lost-acked: expired).
+  std::vector<QueueFloorRecord> queue_floors;
   // ---- broker stores ----
   // Every broker restart the StoreObserver judged, in time order (checker store-prefix).
   std::vector<StoreRestartRecord> store_restarts;

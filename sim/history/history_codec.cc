@@ -245,6 +245,12 @@ void serialize(Ar& ar, TakeRecord& t) {
 }
 
 template <class Ar>
+void serialize(Ar& ar, QueueFloorRecord& f) {
+  time_field(ar, "at_ns", f.at);
+  queue_fields(ar, f.queue, f.min_offset);
+}
+
+template <class Ar>
 void serialize(Ar& ar, StoreRestartRecord& r) {
   time_field(ar, "at_ns", r.at);
   std::int64_t before_max = r.before_max.value(), before_synced = r.before_synced.value(), end = r.recovered_end.value();
@@ -310,6 +316,8 @@ void serialize(Ar& ar, VersionedHistory& v) {
   if (v.version >= 8) {
     ar(cereal::make_nvp("controller_views", h.controller_views), cereal::make_nvp("broker_epochs", h.broker_epochs));
   }
+  // Since version 9: the queues' first offsets as cleanup raised them.
+  if (v.version >= 9) ar(cereal::make_nvp("queue_floors", h.queue_floors));
 }
 
 namespace {

@@ -34,7 +34,7 @@ enum class HistoryEncoding : std::uint8_t { json, binary };
 // 7: CheckSettings::named (every named check with its options, by name) instead of one typed field
 //    per named check; a file of version 5 or 6 loads its named checks as the same options.
 // 8: History::controller_views and broker_epochs (controller mode).
-// 9: CheckSettings::figures_only.
+// 9: CheckSettings::figures_only, History::queue_floors.
 inline constexpr std::uint32_t kHistoryVersion = 9;
 // The oldest version a reader still takes: a version 5 file loads with no store_restarts (the
 // store-prefix checker then has no restart to judge). Older ones are refused (unsupported).

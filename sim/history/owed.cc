@@ -1,16 +1,53 @@
 #include "sim/history/owed.h"
 
+#include <algorithm>
+
 namespace ferry::sim {
 
-std::vector<const SendRecord*> acked_not_consumed(const History& h, const std::string& group,
-                                                  const std::set<std::string>& topics) {
+void QueueFloors::take(const std::vector<QueueFloorRecord>& records, std::size_t& seen) {
+  for (; seen < records.size(); ++seen) {
+    QueueOffset& f = floor_[records[seen].queue];
+    f = std::max(f, records[seen].min_offset);
+  }
+}
+
+bool QueueFloors::expired(const SendRecord& s) const {
+  auto it = floor_.find(s.queue);
+  return it != floor_.end() && s.queue_offset < it->second;
+}
+
+namespace {
+
+QueueFloors floors_of(const History& h) {
+  QueueFloors f;
+  std::size_t seen = 0;
+  f.take(h.queue_floors, seen);
+  return f;
+}
+
+// The acknowledged sends of `topics` (all when empty) `group` did not consume; `expired` picks
+// those cleanup removed (true) or the others (false).
+std::vector<const SendRecord*> not_consumed(const History& h, const std::string& group, const std::set<std::string>& topics,
+                                            bool expired) {
   std::set<std::pair<std::string, std::uint64_t>> consumed = h.consumed_by(group);
+  const QueueFloors floors = floors_of(h);
   std::vector<const SendRecord*> out;
   for (const SendRecord& s : h.sends) {
     if (s.outcome != SendOutcome::ok || (!topics.empty() && topics.count(s.topic) == 0)) continue;
-    if (consumed.count({s.producer, s.seq}) == 0) out.push_back(&s);
+    if (consumed.count({s.producer, s.seq}) == 0 && floors.expired(s) == expired) out.push_back(&s);
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<const SendRecord*> acked_not_consumed(const History& h, const std::string& group,
+                                                  const std::set<std::string>& topics) {
+  return not_consumed(h, group, topics, false);
+}
+
+std::size_t expired_not_consumed(const History& h, const std::string& group, const std::set<std::string>& topics) {
+  return not_consumed(h, group, topics, true).size();
 }
 
 void learn_start(std::map<MessageQueue, QueueStart>& starts, const TakeRecord& r) {
@@ -34,6 +71,7 @@ std::vector<const SendRecord*> acked_not_consumed_by(const History& h, const std
   if (info == h.consumers.end()) return out;
   std::set<std::pair<std::string, std::uint64_t>> consumed;
   std::map<MessageQueue, QueueStart> starts;
+  const QueueFloors floors = floors_of(h);
   for (const TakeRecord& t : h.takes) {
     if (t.consumer == consumer) learn_start(starts, t);
   }
@@ -44,7 +82,7 @@ std::vector<const SendRecord*> acked_not_consumed_by(const History& h, const std
   }
   for (const SendRecord& s : h.sends) {
     if (s.outcome != SendOutcome::ok || s.topic != info->second.topic || s.sent_at < info->second.first_start) continue;
-    if (before_start(starts, s)) continue;
+    if (before_start(starts, s) || floors.expired(s)) continue;
     if (consumed.count({s.producer, s.seq}) == 0) out.push_back(&s);
   }
   return out;

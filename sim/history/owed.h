@@ -14,8 +14,20 @@
 
 namespace ferry::sim {
 
-// The acknowledged sends `group` has not consumed intact (in send order), of every topic when
-// `topics` is empty, else of those topics. The liveness requirement
+// The highest first offset each queue's master had (History::queue_floors): a message below it
+// that an audience had not consumed is expired (cleanup removed it), not owed.
+class QueueFloors {
+ public:
+  // Takes the records from `seen` on (an incremental caller passes what it took so far).
+  void take(const std::vector<QueueFloorRecord>& records, std::size_t& seen);
+  bool expired(const SendRecord& s) const;
+
+ private:
+  std::map<MessageQueue, QueueOffset> floor_;
+};
+
+// The acknowledged sends `group` has not consumed intact and were not expired (in send order), of
+// every topic when `topics` is empty, else of those topics. The liveness requirement
 // all_acked_consumed (sim/cluster/workload.h) waits for this to be empty.
 std::vector<const SendRecord*> acked_not_consumed(const History& h, const std::string& group,
                                                   const std::set<std::string>& topics);
@@ -37,8 +49,13 @@ void learn_start(std::map<MessageQueue, QueueStart>& starts, const ConsumeRecord
 bool before_start(const std::map<MessageQueue, QueueStart>& starts, const SendRecord& s);
 
 // The acknowledged sends broadcast consumer `consumer` (a key of History::consumers) should have
-// received and has not (the rule above), in send order; empty for an unknown consumer. The
+// received and has not (the rule above), and were not expired, in send order; empty for an
+// unknown consumer. The
 // liveness requirement all_acked_consumed_by (sim/cluster/workload.h) waits for this to be empty.
 std::vector<const SendRecord*> acked_not_consumed_by(const History& h, const std::string& consumer);
+
+// The acknowledged sends not consumed by `group` (or broadcast `consumer`) that cleanup removed
+// first: the figure lost-acked reports as `expired`.
+std::size_t expired_not_consumed(const History& h, const std::string& group, const std::set<std::string>& topics);
 
 }  // namespace ferry::sim
