@@ -484,9 +484,16 @@ Status MessageStore::truncate_to_indexed() {
                  log_.max_offset().value(), end.value());
   FERRY_TRY(log_.files().truncate(end.value()));
   flush_.truncated(end);
+  note_cut(end);
   FERRY_ASSERT_EQ(log_.max_offset().value(), end.value());
   recount_from_queues();
   return {};
+}
+
+void MessageStore::note_cut(PhysicalOffset at) {
+  ++cuts_.count;
+  cuts_.last = at;
+  cuts_.lowest_since_open = std::min(cuts_.lowest_since_open.value_or(at), at);
 }
 
 Status MessageStore::truncate_to(PhysicalOffset offset) {
@@ -500,9 +507,7 @@ Status MessageStore::truncate_to(PhysicalOffset offset) {
                  log_.max_offset().value(), offset.value(), log_.max_offset() - offset);
   FERRY_TRY(log_.files().truncate(offset.value()));
   flush_.truncated(offset);
-  ++cuts_.count;
-  cuts_.last = offset;
-  cuts_.lowest_since_open = std::min(cuts_.lowest_since_open.value_or(offset), offset);
+  note_cut(offset);
   reput_offset_ = std::min(reput_offset_, offset);
   for (auto& [key, q] : queues_) FERRY_TRY(q->truncate_dirty(offset));
   recount_from_queues();

@@ -195,9 +195,12 @@ class MessageStore {
   // its entries: a query re-checks each record it finds. Only while nothing appends (the HA link
   // is down). Errors: invalid_argument (`offset` outside [min offset, max offset]), io_error.
   Status truncate_to(PhysicalOffset offset);
-  // The cuts truncate_to() made since the store opened: how many, the offset of the last, and
-  // the lowest (observers that digest the log, sim/scenario/store_observer.h, forget what lies
-  // past a cut: the last one when one was made since they looked, else the lowest).
+  // The cuts truncate_to() and truncate_to_indexed() made since the store opened: how many, the
+  // offset of the last, and the lowest (observers that digest the log, sim/scenario/
+  // store_observer.h, forget what lies past a cut: the last one when one was made since they
+  // looked, else the lowest). truncate_to_indexed() may cut below what was synced: a partial
+  // record, or a BLANK whose file's next one has not arrived (a promoted slave's log ends in the
+  // padding of its master's last file: failover-sync-master under --swarm seed 135).
   struct Cuts {
     std::uint64_t count = 0;
     PhysicalOffset last;
@@ -339,6 +342,7 @@ class MessageStore {
   CleanupService cleanup_;
   PhysicalOffset reput_offset_;
   Cuts cuts_;
+  void note_cut(PhysicalOffset at);
   std::optional<PhysicalOffset> visibility_bound_;
   // Where dispatch may go now: the log's end, under SYNC_FLUSH what is durable, and at most the
   // visibility bound.

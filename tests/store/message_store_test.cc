@@ -413,6 +413,33 @@ TEST_F(MessageStoreTest, ARecordOfAnotherHistoryIsRefusedNotIndexed) {
   EXPECT_TRUE(more.error().is(Errc::corrupt)) << more.error().to_string();
 }
 
+// truncate_to_indexed() (a slave before it resumes, a promotion) cuts a partial record a link
+// left behind, and says so in cuts() as truncate_to() does: what was synced may lie past it
+// (observers that digest the log forget what lay past a cut).
+TEST_F(MessageStoreTest, TruncateToIndexedCutsAPartialRecordAndCountsTheCut) {
+  StoreConfig other_config = config_;
+  other_config.root = config_.root + "-master";
+  MessageStore master(rt_.runtime(), other_config);
+  ASSERT_TRUE(rt_.run(master.open()).ok());
+  const PutResult first = master.put_message(TestMessage{.body = "whole"}.request());
+  ASSERT_EQ(first.status, PutStatus::ok);
+  ASSERT_EQ(master.put_message(TestMessage{.body = "partial"}.request()).status, PutStatus::ok);
+  const PhysicalOffset half = first.end() + (master.max_phy_offset() - first.end()) / 2;
+  auto bytes_view = master.commit_log().view(PhysicalOffset(0), static_cast<std::int32_t>(half.value()));
+  ASSERT_TRUE(bytes_view.ok());
+  const std::vector<std::uint8_t> bytes(bytes_view->bytes().begin(), bytes_view->bytes().end());
+  ASSERT_EQ(store_->max_phy_offset().value(), 0);
+  ASSERT_TRUE(store_->append_replicated(PhysicalOffset(0), Bytes(bytes.data(), bytes.size())).ok());
+  EXPECT_EQ(store_->cuts().count, 0u);
+  ASSERT_TRUE(store_->truncate_to_indexed().ok());
+  EXPECT_EQ(store_->max_phy_offset(), first.end());
+  EXPECT_EQ(store_->cuts().count, 1u);
+  EXPECT_EQ(store_->cuts().last, first.end());
+  EXPECT_EQ(store_->max_offset("T", QueueId(0)).value(), 1) << "the whole record stays, indexed";
+  ASSERT_TRUE(store_->truncate_to_indexed().ok());
+  EXPECT_EQ(store_->cuts().count, 1u) << "nothing to cut: no cut counted";
+}
+
 TEST_F(MessageStoreTest, SyncFlushGroupCommitsConcurrentWaiters) {
   store_->start();
   auto a = put(TestMessage{});
