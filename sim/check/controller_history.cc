@@ -32,7 +32,8 @@ std::string set_text(const std::vector<std::string>& s) { return fmt::format("{{
 Verdict check_controller_history(const History& h) {
   Verdict v;
   v.name = "controller-history";
-  // The crashes and starts of each controller, in time order: a new life begins at each.
+  // The crashes and starts of each controller, in time order: a new life begins at each (a Raft
+  // restarted from its files after a failed log sync is a start too: controller_observer.h).
   std::map<std::string, std::vector<MonoTime>> life_breaks;
   for (const Event& e : h.events) {
     if ((e.kind == EventKind::crash || e.kind == EventKind::start) && e.target.rfind("controller-", 0) == 0) {

@@ -23,6 +23,15 @@ void ControllerObserver::look_at_controllers(MonoTime now) {
     const controller::Controller* c = cluster_.controller(i);
     if (c == nullptr) continue;
     const std::string name = cluster_.name_of(cluster_.controller_node(i));
+    // A failed log sync restarts the controller's Raft from its files in the same process: its
+    // state is rebuilt by replaying the log, so its views start over, as after a node restart
+    // (controller-history judges each life apart). A restarted node counts from 0 again.
+    const std::uint64_t restarts = c->raft().restarts();
+    auto [seen, first_look] = raft_restarts_.try_emplace(name, restarts);
+    if (!first_look && restarts > seen->second) {
+      history_->record_event(now, sim::EventKind::start, name, "raft restarted from its files after a failed log sync");
+    }
+    seen->second = restarts;
     for (const auto& [group, set] : c->replicas().sets()) {
       sim::ControllerViewRecord r;
       r.at = now;

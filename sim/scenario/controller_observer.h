@@ -4,7 +4,9 @@
 //    masterEpoch, SyncStateSet, syncStateSetEpoch) — a ControllerViewRecord when it changed;
 //  * what every running broker of a controller-mode group holds — the last epoch of its epoch
 //    file and its SEND_OK counts by masterEpoch (BrokerStats::acked_by_epoch) — a
-//    BrokerEpochRecord when it changed.
+//    BrokerEpochRecord when it changed;
+//  * a start event of a controller whose Raft restarted from its files after a failed log sync
+//    (RaftNode::restarts grew): its state is replayed from the log, a new life.
 // The checkers controller-history and one-master-per-epoch judge them; the failover check reads
 // the elections. Read-only: it changes nothing in the World. A node that is down is skipped; what
 // it holds once it runs again is compared with what was recorded last.
@@ -38,6 +40,7 @@ class ControllerObserver {
   std::map<std::string, std::string> broker_by_addr_;  // "127.0.0.12:10911" -> "broker-a"
   std::map<std::pair<std::string, std::string>, sim::ControllerViewRecord> last_view_;  // (controller, group)
   std::map<std::string, sim::BrokerEpochRecord> last_epochs_;                          // by broker node
+  std::map<std::string, std::uint64_t> raft_restarts_;  // by controller node: RaftNode::restarts seen
 };
 
 }  // namespace ferry::sim::scenario

@@ -345,6 +345,7 @@ void RaftNode::fail(const Error& why) {
 
 void RaftNode::restart() {
   FERRY_ASSERT(closed_, "restart of controller {} while its raft runs", options_.id);
+  ++restarts_;
   raft_ = raft{};
   io_ = raft_io{};
   fsm_ = raft_fsm{};

@@ -107,6 +107,8 @@ class RaftNode {
   // started it again from its files (what the failed sync covered may be lost), calling the
   // reset hook first: the state machine must start empty, the log is applied again from index 1.
   std::uint64_t storage_failures() const { return storage_failures_; }
+  // How many of those restarts have happened (the state machine replays the log from then on).
+  std::uint64_t restarts() const { return restarts_; }
   void on_reset(std::function<void()> fn) { reset_hook_ = std::move(fn); }
 
   // Called after every step in which this node became leader and committed its barrier, or
@@ -173,6 +175,7 @@ class RaftNode {
   std::function<void()> leadership_hook_;
   std::function<void()> reset_hook_;
   std::uint64_t storage_failures_ = 0;
+  std::uint64_t restarts_ = 0;
   std::shared_ptr<bool> restart_token_ = std::make_shared<bool>(true);  // false once destroyed
 };
 
