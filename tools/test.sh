@@ -55,13 +55,16 @@ fi
 # which of its bounds are figures there). The seeds are printed: a failure replays with the
 # command mqsim prints. FERRY_FRESH_SEED=N picks them.
 fresh=${FERRY_FRESH_SEED:-$(( $(date +%s) % 1000000 + 1000 ))}
-# run_fresh FIRST LAST [--swarm]: every scenario file on seeds FIRST..LAST.
+# run_fresh FIRST LAST [--swarm] [FILES...]: the scenario files (default: all) on seeds FIRST..LAST.
 run_fresh() {
-  local f
-  for f in scenarios/*.toml; do
-    build/bin/mqsim run "$f" --seeds "$1..$2" ${3:-} 2>>build/mqsim-fresh.log |
+  local f first=$1 last=$2 flags=${3:-}
+  shift 3 2>/dev/null || shift $#
+  local files=("$@")
+  [ ${#files[@]} -gt 0 ] || files=(scenarios/*.toml)
+  for f in "${files[@]}"; do
+    build/bin/mqsim run "$f" --seeds "$first..$last" $flags 2>>build/mqsim-fresh.log |
       grep -E '^== |FAILED|replay|history:|passed, |^  [a-z_-]+: [0-9]+ seeds? ' ||
-      { tail -40 build/mqsim-fresh.log; echo "scenario $f ${3:-} failed on a fresh seed of $1..$2 (FERRY_FRESH_SEED=$fresh)"; exit 1; }
+      { tail -40 build/mqsim-fresh.log; echo "scenario $f $flags failed on a fresh seed of $first..$last (FERRY_FRESH_SEED=$fresh)"; exit 1; }
   done
 }
 step "scenarios on fresh seeds ${fresh}..$((fresh + 1))"
@@ -95,8 +98,11 @@ if [ "$long" = "1" ]; then
   step "scenarios on fresh seeds ${seeds_from}..$((seeds_from + 9)) (--long)"
   run_fresh "$seeds_from" $((seeds_from + 9))
   swarm_seeds=${FERRY_LONG_SWARM_SEEDS:-200}
-  step "scenarios under --swarm on $swarm_seeds fresh seeds each (--long)"
-  run_fresh "$seeds_from" $((seeds_from + swarm_seeds - 1)) --swarm
+  step "scenarios under --swarm on $swarm_seeds fresh seeds each, the hour-long soak on 10 (--long)"
+  short_files=()
+  for f in scenarios/*.toml; do [ "$f" = scenarios/soak-hour.toml ] || short_files+=("$f"); done
+  run_fresh "$seeds_from" $((seeds_from + swarm_seeds - 1)) --swarm "${short_files[@]}"
+  run_fresh "$seeds_from" $((seeds_from + 9)) --swarm scenarios/soak-hour.toml
 fi
 
 step "all tests passed"
