@@ -63,7 +63,7 @@ run_fresh() {
   [ ${#files[@]} -gt 0 ] || files=(scenarios/*.toml)
   for f in "${files[@]}"; do
     build/bin/mqsim run "$f" --seeds "$first..$last" $flags 2>>build/mqsim-fresh.log |
-      grep -E '^== |FAILED|replay|history:|passed, |^  [a-z_-]+: [0-9]+ seeds? ' ||
+      grep -E '^== |FAILED|replay|^  history:|passed, |^  [a-z_-]+: [0-9]+ seeds? ' ||
       { tail -40 build/mqsim-fresh.log; echo "scenario $f $flags failed on a fresh seed of $first..$last (FERRY_FRESH_SEED=$fresh)"; exit 1; }
   done
 }
