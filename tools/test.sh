@@ -69,12 +69,8 @@ run_fresh() {
 }
 step "scenarios on fresh seeds ${fresh}..$((fresh + 1))"
 run_fresh "$fresh" $((fresh + 1))
-# Under --swarm the hour-long soak runs only in --long: some drawn worlds take minutes and, for
-# now, gigabytes there (seed 1: 87 s, 15 GB resident; docs/simulator.md).
-short_files=()
-for f in scenarios/*.toml; do [ "$f" = scenarios/soak-hour.toml ] || short_files+=("$f"); done
-step "scenarios under --swarm on fresh seeds ${fresh}..$((fresh + 1)) (all but the soak)"
-run_fresh "$fresh" $((fresh + 1)) --swarm "${short_files[@]}"
+step "scenarios under --swarm on fresh seeds ${fresh}..$((fresh + 1))"
+run_fresh "$fresh" $((fresh + 1)) --swarm
 
 step "ASan+UBSan build (tests labelled 'sanitize')"
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DFERRY_SANITIZE=ON >/dev/null
@@ -103,6 +99,8 @@ if [ "$long" = "1" ]; then
   run_fresh "$seeds_from" $((seeds_from + 9))
   swarm_seeds=${FERRY_LONG_SWARM_SEEDS:-200}
   step "scenarios under --swarm on $swarm_seeds fresh seeds each, the hour-long soak on 10 (--long)"
+  short_files=()
+  for f in scenarios/*.toml; do [ "$f" = scenarios/soak-hour.toml ] || short_files+=("$f"); done
   run_fresh "$seeds_from" $((seeds_from + swarm_seeds - 1)) --swarm "${short_files[@]}"
   run_fresh "$seeds_from" $((seeds_from + 9)) --swarm scenarios/soak-hour.toml
 fi
