@@ -177,6 +177,16 @@ Task<Result<body::ClusterInfo>> AdminClient::cluster_info() {
   co_return body::ClusterInfo::decode(r->body);
 }
 
+Task<Result<body::BrokerLiveTable>> AdminClient::broker_live_table() {
+  remoting::RemotingCommand req = remoting::make_request(rc::FERRY_GET_BROKER_LIVE_TABLE, 0);
+  Result<remoting::RemotingCommand> r = co_await ci_.name_servers().invoke(std::move(req));
+  if (!r.ok()) co_return with_context("broker live table", std::move(r).error());
+  if (r->code != code::SUCCESS) {
+    co_return reply_error(fmt::format("NameServer {}", ci_.name_servers().current()), rc::FERRY_GET_BROKER_LIVE_TABLE, *r);
+  }
+  co_return body::BrokerLiveTable::decode(r->body);
+}
+
 Task<Result<std::vector<std::string>>> AdminClient::topic_list() {
   remoting::RemotingCommand req = remoting::make_request(rc::GET_ALL_TOPIC_LIST_FROM_NAMESERVER, 0);
   Result<remoting::RemotingCommand> r = co_await ci_.name_servers().invoke(std::move(req));

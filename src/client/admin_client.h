@@ -12,6 +12,7 @@
 #include "client/client_instance.h"
 #include "common/message.h"
 #include "common/message_queue.h"
+#include "remoting/body/broker_live_table.h"
 #include "remoting/body/cluster_info.h"
 #include "remoting/body/ha_runtime_info.h"
 #include "remoting/body/topic_config.h"
@@ -57,6 +58,9 @@ class AdminClient {
   // GET_MIN_OFFSET / GET_MAX_OFFSET of every readable queue, in queue order.
   Task<Result<std::vector<QueueStatus>>> topic_status(std::string topic);
   Task<Result<remoting::body::ClusterInfo>> cluster_info();
+  // FERRY_GET_BROKER_LIVE_TABLE (Ferry's own) from the NameServer the instance uses now: its live
+  // brokers and how long ago each registered. A RocketMQ NameServer answers REQUEST_CODE_NOT_SUPPORTED.
+  Task<Result<remoting::body::BrokerLiveTable>> broker_live_table();
   Task<Result<std::vector<std::string>>> topic_list();
 
   // VIEW_MESSAGE_BY_ID at the store host the offset msgId names.

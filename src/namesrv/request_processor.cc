@@ -20,7 +20,7 @@ namespace response_code = remoting::response_code;
 
 namespace {
 
-constexpr std::array<std::int32_t, 15> kCodes = {
+constexpr std::array<std::int32_t, 16> kCodes = {
     rc::PUT_KV_CONFIG,
     rc::GET_KV_CONFIG,
     rc::DELETE_KV_CONFIG,
@@ -36,6 +36,7 @@ constexpr std::array<std::int32_t, 15> kCodes = {
     rc::ADD_WRITE_PERM_OF_BROKER,
     rc::UPDATE_NAMESRV_CONFIG,
     rc::GET_NAMESRV_CONFIG,
+    rc::FERRY_GET_BROKER_LIVE_TABLE,
 };
 
 // RocketMQ's remark for an unknown topic (FAQUrl.suggestTodo(APPLY_TOPIC_URL) in 4.9).
@@ -75,6 +76,7 @@ RemotingCommand RequestProcessor::process(ChannelId channel, const RemotingComma
     case rc::ADD_WRITE_PERM_OF_BROKER: return write_perm(request);
     case rc::UPDATE_NAMESRV_CONFIG: return update_config(request);
     case rc::GET_NAMESRV_CONFIG: return get_config(request);
+    case rc::FERRY_GET_BROKER_LIVE_TABLE: return success(request, routes_.live_table(rt_.now()).encode());
     default: break;
   }
   FERRY_UNREACHABLE("the name server's processor got request code {}, which it does not serve", request.code);

@@ -309,6 +309,15 @@ std::optional<remoting::body::TopicRouteData> RouteTable::route_of(const std::st
   return route;
 }
 
+remoting::body::BrokerLiveTable RouteTable::live_table(MonoTime now) const {
+  remoting::body::BrokerLiveTable t;
+  for (const auto& [addr, live] : live_) {
+    const Duration age = now > live.last_update ? now - live.last_update : Duration{};
+    t.brokers.emplace(addr, remoting::body::BrokerLiveEntry{to_ms(age), live.ha_server_addr});
+  }
+  return t;
+}
+
 remoting::body::ClusterInfo RouteTable::cluster_info() const {
   remoting::body::ClusterInfo info;
   info.broker_addr_table = brokers_;

@@ -44,6 +44,7 @@
 
 #include "namesrv/namesrv_config.h"
 #include "remoting/body/broker_data.h"
+#include "remoting/body/broker_live_table.h"
 #include "remoting/body/cluster_info.h"
 #include "remoting/body/register_broker_body.h"
 #include "remoting/body/topic_list.h"
@@ -115,6 +116,8 @@ class RouteTable {
 
   // GET_BROKER_CLUSTER_INFO: both tables, broker names sorted within each cluster.
   remoting::body::ClusterInfo cluster_info() const;
+  // The live brokers with the age of their last registration at `now` (FERRY_GET_BROKER_LIVE_TABLE).
+  remoting::body::BrokerLiveTable live_table(MonoTime now) const;
 
   // GET_ALL_TOPIC_LIST_FROM_NAMESERVER: every topic, sorted.
   remoting::body::TopicList all_topics() const;

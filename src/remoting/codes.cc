@@ -81,6 +81,7 @@ std::string_view request_code::name(std::int32_t code) {
     case CONTROLLER_GET_NEXT_BROKER_ID: return "CONTROLLER_GET_NEXT_BROKER_ID";
     case CONTROLLER_APPLY_BROKER_ID: return "CONTROLLER_APPLY_BROKER_ID";
     case FERRY_RAFT_MESSAGE: return "FERRY_RAFT_MESSAGE";
+    case FERRY_GET_BROKER_LIVE_TABLE: return "FERRY_GET_BROKER_LIVE_TABLE";
     default: return {};
   }
 }

@@ -93,6 +93,9 @@ inline constexpr std::int32_t FERRY_PROMOTE_SLAVE = 10'001;
 // Ferry's own: one Raft message between controllers, oneway; the body is
 // controller/raft_codec.h's format (RocketMQ's controllers use DLedger's or JRaft's protocol).
 inline constexpr std::int32_t FERRY_RAFT_MESSAGE = 10'002;
+// Ferry's own: the NameServer's live brokers with the age of their last registration (body
+// body/broker_live_table.h). RocketMQ keeps the same table but does not serve it.
+inline constexpr std::int32_t FERRY_GET_BROKER_LIVE_TABLE = 10'003;
 
 // "SEND_MESSAGE" for 10; an empty view for a code not listed above. For logs.
 std::string_view name(std::int32_t code);

@@ -30,6 +30,47 @@ TEST_F(NamesrvTest, SilentBrokerIsDroppedByTheScan) {
   EXPECT_TRUE(route(admin, "T").has_value());
 }
 
+TEST_F(NamesrvTest, TheLiveTableSaysHowLongAgoEachBrokerRegistered) {
+  const NodeId a = add_client("broker-a");
+  const NodeId b = add_client("broker-b");
+  const NodeId admin = add_client("admin");
+  const BrokerSpec spec_a = broker_on(a, "broker-a", {topic("T", 4)});
+  const BrokerSpec spec_b = broker_on(b, "broker-b", {topic("T", 4)});
+  auto ms = [](Duration d) { return static_cast<std::int64_t>(to_ms(d)); };
+  const MonoTime a_sent = now();
+  register_broker(a, spec_a);
+  const MonoTime a_done = now();
+  run_for(seconds(7));
+  const MonoTime b_sent = now();
+  register_broker(b, spec_b);
+  const MonoTime b_done = now();
+  run_for(seconds(3));
+  const MonoTime q_sent = now();
+  Reply r = expect_code(admin, plain_request(rc::FERRY_GET_BROKER_LIVE_TABLE), resp::SUCCESS);
+  const MonoTime q_done = now();
+  auto table = remoting::body::BrokerLiveTable::decode(r.body);
+  ASSERT_TRUE(table.ok()) << table.error().to_string() << " in " << r.body_text();
+  ASSERT_EQ(table->brokers.size(), 2u) << r.body_text();
+  // Each registration happened while its request was out, the table was made while the query
+  // was: the ages lie between those bounds (about 10 s and 3 s; wider under swarm's latencies).
+  const std::int64_t age_a = table->brokers.at(spec_a.addr).age_millis;
+  const std::int64_t age_b = table->brokers.at(spec_b.addr).age_millis;
+  EXPECT_GE(age_a, ms(q_sent - a_done) - 1) << r.body_text();
+  EXPECT_LE(age_a, ms(q_done - a_sent) + 1) << r.body_text();
+  EXPECT_GE(age_b, ms(q_sent - b_done) - 1) << r.body_text();
+  EXPECT_LE(age_b, ms(q_done - b_sent) + 1) << r.body_text();
+  EXPECT_GE(age_a - age_b, 7'000 - ms(b_done - b_sent) - 1) << r.body_text();
+  EXPECT_EQ(table->brokers.at(spec_a.addr).ha_server_addr, spec_a.ha_addr) << r.body_text();
+  // A broker the scan dropped is gone from the table.
+  run_for(seconds(125));
+  register_broker(b, spec_b);
+  r = expect_code(admin, plain_request(rc::FERRY_GET_BROKER_LIVE_TABLE), resp::SUCCESS);
+  table = remoting::body::BrokerLiveTable::decode(r.body);
+  ASSERT_TRUE(table.ok()) << table.error().to_string();
+  EXPECT_EQ(table->brokers.count(spec_a.addr), 0u) << r.body_text();
+  EXPECT_EQ(table->brokers.count(spec_b.addr), 1u) << r.body_text();
+}
+
 Task<void> heartbeat(RpcClient* c, std::string ns, RemotingCommand request, int times, int* replies) {
   for (int i = 0; i < times; ++i) {
     auto r = co_await c->invoke(ns, request, seconds(3));

@@ -2,6 +2,7 @@
 // errors that name the field's path.
 #include <gtest/gtest.h>
 
+#include "remoting/body/broker_live_table.h"
 #include "remoting/body/cluster_info.h"
 #include "remoting/body/consumer_id_list.h"
 #include "remoting/body/ha_runtime_info.h"
@@ -190,6 +191,18 @@ TEST(ClusterInfoBody, RoundTripAndFastjsonKeys) {
       R"("cluster":"c"}},"clusterAddrTable":{"c":["b"]}})"));
   ASSERT_TRUE(java.ok()) << java.error().to_string();
   EXPECT_EQ(*java, c);
+}
+
+TEST(BrokerLiveTableBody, RoundTripAndDefensiveReading) {
+  BrokerLiveTable t;
+  t.brokers["10.0.0.1:10911"] = {2104, "10.0.0.1:10912"};
+  t.brokers["10.0.0.2:10911"] = {0, ""};
+  expect_round_trip(t);
+  EXPECT_EQ(to_string(BrokerLiveTable{{{"a:1", {5, "a:2"}}}}.encode()),
+            R"({"brokerLiveTable":{"a:1":{"ageMillis":5,"haServerAddr":"a:2"}}})");
+  expect_error<BrokerLiveTable>(R"({})", "BrokerLiveTable.brokerLiveTable: missing");
+  expect_error<BrokerLiveTable>(R"({"brokerLiveTable":{"a:1":{"ageMillis":-3}}})", "ageMillis");
+  expect_error<BrokerLiveTable>(R"({"brokerLiveTable":{"a:1":7}})", "BrokerLiveTable.brokerLiveTable[\"a:1\"]: not a JSON object");
 }
 
 TEST(SmallBodies, RoundTrip) {
