@@ -38,6 +38,13 @@ std::string records_text(Records r) {
   return out;
 }
 
+Records record_named(std::string_view name) {
+  for (std::uint16_t i = 0; i < kRecordKinds; ++i) {
+    if (name == kRecordNames[i]) return static_cast<Records>(1u << i);
+  }
+  return 0;
+}
+
 const CheckerRegistry& checkers() { return CheckerRegistry::instance("checker", &builtin_checkers, &check_spec); }
 
 }  // namespace ferry::sim::check

@@ -53,6 +53,8 @@ constexpr Records operator|(Record a, Record b) {
 constexpr Records operator|(Records a, Record b) { return static_cast<Records>(a | static_cast<Records>(b)); }
 // "sends, consumes, events" (in the order above).
 std::string records_text(Records r);
+// The kind named `name` (a History field name, as records_text writes it); 0 for none.
+Records record_named(std::string_view name);
 
 struct CheckerSpec {
   std::string name;   // "lost-acked", "failover": the verdict's name and the [checks.<name>] table

@@ -14,6 +14,7 @@ void Verdict::violation(std::string text, MonoTime at) {
 }
 
 std::string Verdict::to_line() const {
+  if (!not_judged.empty()) return fmt::format("{}: NOT JUDGED ({})", name, not_judged);
   std::string line = fmt::format("{}: {}{}", name, passed ? "PASS" : "FAIL", figures_only ? " (figures only)" : "");
   for (const auto& [k, v] : figures) line += fmt::format(" {}={}", k, v);
   if (violations > 0) line += fmt::format(" violations={}; first: {}", violations, first_violation);

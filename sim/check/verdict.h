@@ -19,6 +19,9 @@ struct Verdict {
   bool passed = true;
   // Judged as figures only (History::settings.figures_only): passed whatever the violations.
   bool figures_only = false;
+  // Not judged, and why ("reads store_restarts, which this run did not observe": History::
+  // unobserved); `passed` stays true, no figures.
+  std::string not_judged;
   std::map<std::string, std::int64_t> figures;
   std::int64_t violations = 0;
   std::string first_violation;  // empty when there is none
@@ -32,7 +35,7 @@ struct Verdict {
   // The same, and keeps `at` as first_violation_at when this is the first.
   void violation(std::string text, MonoTime at);
   // "lost-acked: PASS acked=300 lost=0" or "... FAIL ... first: producer-0#17 ..."; a check
-  // judged as figures only says "PASS (figures only)".
+  // judged as figures only says "PASS (figures only)", one not judged "NOT JUDGED (why)".
   std::string to_line() const;
 };
 

@@ -244,13 +244,7 @@ Task<Status> Cluster::create_topics(NodeId on) {
   for (std::size_t g = 0; g < spec_.brokers.size() && result.ok(); ++g) {
     const std::size_t i = master_of(g).value_or(g);
     for (const TopicSpec& t : spec_.topics) {
-      remoting::body::TopicConfig tc;
-      tc.topic_name = t.name;
-      tc.read_queue_nums = t.queues;
-      tc.write_queue_nums = t.queues;
-      tc.perm = t.perm;
-      tc.order = t.ordered;
-      Status s = co_await admin.create_topic(broker_addr(i), tc);
+      Status s = co_await admin.create_topic(broker_addr(i), topic_config(t));
       if (!s.ok()) {
         result = Error(s.error().code, fmt::format("create topic {} on {}: {}", t.name, broker_labels_[i], s.error().detail));
         break;
@@ -264,17 +258,9 @@ Task<Status> Cluster::create_topics(NodeId on) {
 Status Cluster::update_topic(std::size_t group, const std::string& topic, std::int32_t queues) {
   if (!admin_node_) return Error(Errc::unsupported, "update_topic before boot(): no admin node yet");
   FERRY_ASSERT(group < spec_.brokers.size(), "update_topic: group {} of {}", group, spec_.brokers.size());
-  const TopicSpec* spec = nullptr;
-  for (const TopicSpec& t : spec_.topics) {
-    if (t.name == topic) spec = &t;
-  }
+  const TopicSpec* spec = find_topic(spec_, topic);
   if (spec == nullptr) return Error(Errc::invalid_argument, fmt::format("update_topic: {} is not a topic of the cluster", topic));
-  remoting::body::TopicConfig tc;
-  tc.topic_name = topic;
-  tc.read_queue_nums = queues;
-  tc.write_queue_nums = queues;
-  tc.perm = spec->perm;
-  tc.order = spec->ordered;
+  const remoting::body::TopicConfig tc = topic_config(*spec, queues);
   SimNode& admin = world_.node(*admin_node_);
   const std::size_t master = master_of(group).value_or(group);
   admin.spawn(update_topic_task(tc, broker_addr(master), broker_labels_[master]), "cluster-update-topic");

@@ -17,6 +17,23 @@ store::StoreConfig small_store() {
   return c;
 }
 
+remoting::body::TopicConfig topic_config(const TopicSpec& t, std::optional<std::int32_t> queues) {
+  remoting::body::TopicConfig tc;
+  tc.topic_name = t.name;
+  tc.read_queue_nums = queues.value_or(t.queues);
+  tc.write_queue_nums = queues.value_or(t.queues);
+  tc.perm = t.perm;
+  tc.order = t.ordered;
+  return tc;
+}
+
+const TopicSpec* find_topic(const ClusterSpec& spec, const std::string& name) {
+  for (const TopicSpec& t : spec.topics) {
+    if (t.name == name) return &t;
+  }
+  return nullptr;
+}
+
 Status ClusterSpec::check() const {
   if (namesrvs == 0) return Error(Errc::invalid_argument, "namesrvs: a cluster needs at least one NameServer");
   if (namesrvs > 8) return Error(Errc::invalid_argument, fmt::format("namesrvs: {} is more than 8", namesrvs));

@@ -16,6 +16,7 @@
 #include "broker/broker_config.h"
 #include "controller/controller_config.h"
 #include "namesrv/namesrv_config.h"
+#include "remoting/body/topic_config.h"
 #include "runtime/result.h"
 #include "store/store_config.h"
 
@@ -52,6 +53,13 @@ struct TopicSpec {
   bool ordered = false;     // an ordered topic (the producer selects by key hash)
   std::int32_t perm = 6;
 };
+
+// What an admin client sends to create `t` on a master (UPDATE_AND_CREATE_TOPIC): its name, perm
+// and order, `queues` read and write queues (t.queues unless given: an update_topic's count).
+remoting::body::TopicConfig topic_config(const TopicSpec& t, std::optional<std::int32_t> queues = std::nullopt);
+struct ClusterSpec;
+// The topic named `name` of `spec`; nullptr when it has none.
+const TopicSpec* find_topic(const ClusterSpec& spec, const std::string& name);
 
 struct ClusterSpec {
   std::size_t namesrvs = 1;

@@ -14,6 +14,7 @@ DeliveryLog::DeliveryLog(Runtime& rt, std::shared_ptr<sim::History> history, std
 
 void DeliveryLog::record(const std::vector<MessageExt>& msgs, const MessageQueue& queue, std::int64_t pulled_from,
                          std::optional<MonoTime> lock_at) {
+  const auto held = history_->hold();
   for (const MessageExt& m : msgs) {
     sim::ConsumeRecord c;
     c.consumer = consumer_;
@@ -66,6 +67,7 @@ std::string describe_start(const ConsumerSpec& spec, const char* kind) {
 }
 
 void record_start(Runtime& rt, sim::History& h, const std::string& name, const ConsumerSpec& spec, const char* kind) {
+  const auto held = h.hold();
   h.record_event(rt.now(), sim::EventKind::start, name, describe_start(spec, kind));
   h.subscriptions[spec.group].insert(spec.topic);
   sim::ConsumerInfo info;

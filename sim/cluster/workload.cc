@@ -85,7 +85,10 @@ class ProducerApp final : public ClientApp {
     const Status started = producer_->start();
     FERRY_ASSERT(started.ok(), "producer {} did not start: {}", name_, started.ok() ? "" : started.error().to_string());
     history_->record_event(rt.now(), EventKind::start, name_, "producer started");
-    if (spec_.config.send_latency_fault_enable) history_->latency_fault_producers.insert(name_);
+    if (spec_.config.send_latency_fault_enable) {
+      const auto held = history_->hold();
+      history_->latency_fault_producers.insert(name_);
+    }
     rt.spawn(run(this), "workload-producer");
   }
   ~ProducerApp() override {
@@ -108,6 +111,7 @@ class ProducerApp final : public ClientApp {
     Runtime& rt = self->rt_;
     History& h = *self->history_;
     for (;;) {
+      auto held = h.hold();
       std::uint64_t& next = h.next_seq[self->name_];
       if (next >= self->spec_.messages) break;
       const std::uint64_t seq = next++;
@@ -121,10 +125,12 @@ class ProducerApp final : public ClientApp {
       SendRecord sending_record{self->name_, seq, key, self->spec_.topic, SendOutcome::unknown, "in flight", {}, {}, rt.now(), {}};
       sending_record.ordered = self->spec_.ordered;
       h.sends.push_back(std::move(sending_record));
+      held.unlock();
       // (No co_await inside a conditional expression: GCC 12 miscompiles it.)
       Task<Result<client::SendResult>> sending = self->spec_.ordered ? self->producer_->send(std::move(m), self->selector(key, seq))
                                                                      : self->producer_->send(std::move(m));
       Result<client::SendResult> r = co_await std::move(sending);
+      held.lock();
       SendRecord& rec = h.sends[index];
       rec.done_at = rt.now();
       if (r.ok()) {
@@ -137,6 +143,7 @@ class ProducerApp final : public ClientApp {
         rec.outcome = r.error().code == Errc::invalid_argument ? SendOutcome::failed : SendOutcome::unknown;
         rec.detail = r.error().to_string();
       }
+      held.unlock();
       co_await rt.sleep(self->spec_.interval);
     }
     self->done_ = true;
@@ -232,62 +239,54 @@ Convergence all_acked_consumed_by(std::shared_ptr<History> history, std::string 
                      }};
 }
 
-namespace {
-
-// Broadcasting: every consumer that is up holds every queue.
-Convergence every_consumer_holds_all(Cluster& c, std::string topic, std::vector<NodeId> consumers) {
-  return Convergence{"queues of " + topic + " held by every broadcast consumer", [&c, topic, consumers]() -> std::optional<std::string> {
-                       std::int32_t queues = 0;
-                       for (const TopicSpec& t : c.spec().topics) {
-                         if (t.name == topic) queues = t.queues;
-                       }
-                       std::size_t up = 0;
-                       for (NodeId n : consumers) {
-                         std::optional<std::vector<MessageQueue>> held = held_queues_of(c, n);
-                         if (!held) continue;
-                         ++up;
-                         const std::set<MessageQueue> has(held->begin(), held->end());
-                         for (const BrokerGroupSpec& g : c.spec().brokers) {
-                           for (std::int32_t i = 0; i < queues; ++i) {
-                             const MessageQueue q{topic, g.name, QueueId(i)};
-                             if (has.count(q) == 0) return fmt::format("{} not held by {}", q.to_string(), c.name_of(n));
-                           }
-                         }
-                       }
-                       if (up == 0) return std::string("no consumer is up");
-                       return std::nullopt;
-                     }};
+std::optional<std::string> assignment_gap(const ClusterSpec& spec, const std::string& topic, const std::vector<HeldQueues>& consumers,
+                                          bool broadcast) {
+  std::int32_t queues = 0;
+  for (const TopicSpec& t : spec.topics) {
+    if (t.name == topic) queues = t.queues;
+  }
+  std::map<MessageQueue, std::string> holder;
+  std::size_t up = 0;
+  for (const HeldQueues& k : consumers) {
+    if (!k.held) continue;
+    ++up;
+    if (broadcast) {
+      // Broadcasting: every consumer that is up holds every queue.
+      const std::set<MessageQueue> has(k.held->begin(), k.held->end());
+      for (const BrokerGroupSpec& g : spec.brokers) {
+        for (std::int32_t i = 0; i < queues; ++i) {
+          const MessageQueue q{topic, g.name, QueueId(i)};
+          if (has.count(q) == 0) return fmt::format("{} not held by {}", q.to_string(), k.name);
+        }
+      }
+      continue;
+    }
+    for (const MessageQueue& q : *k.held) {
+      if (q.topic != topic) continue;
+      auto [it, fresh] = holder.emplace(q, k.name);
+      if (!fresh) return fmt::format("{} held by both {} and {}", q.to_string(), it->second, k.name);
+    }
+  }
+  if (up == 0) return std::string("no consumer is up");
+  if (broadcast) return std::nullopt;
+  for (const BrokerGroupSpec& g : spec.brokers) {
+    for (std::int32_t i = 0; i < queues; ++i) {
+      const MessageQueue q{topic, g.name, QueueId(i)};
+      if (holder.count(q) == 0) return fmt::format("{} held by nobody", q.to_string());
+    }
+  }
+  return std::nullopt;
 }
 
-}  // namespace
+std::string assignment_name(const std::string& topic, bool broadcast) {
+  return broadcast ? "queues of " + topic + " held by every broadcast consumer" : "queues of " + topic + " assigned";
+}
 
 Convergence consumers_assigned(Cluster& c, std::string topic, std::vector<NodeId> consumers, bool broadcast) {
-  if (broadcast) return every_consumer_holds_all(c, std::move(topic), std::move(consumers));
-  return Convergence{"queues of " + topic + " assigned", [&c, topic, consumers]() -> std::optional<std::string> {
-                       std::int32_t queues = 0;
-                       for (const TopicSpec& t : c.spec().topics) {
-                         if (t.name == topic) queues = t.queues;
-                       }
-                       std::map<MessageQueue, std::string> holder;
-                       std::size_t up = 0;
-                       for (NodeId n : consumers) {
-                         std::optional<std::vector<MessageQueue>> held = held_queues_of(c, n);
-                         if (!held) continue;
-                         ++up;
-                         for (const MessageQueue& q : *held) {
-                           if (q.topic != topic) continue;
-                           auto [it, fresh] = holder.emplace(q, c.name_of(n));
-                           if (!fresh) return fmt::format("{} held by both {} and {}", q.to_string(), it->second, c.name_of(n));
-                         }
-                       }
-                       if (up == 0) return std::string("no consumer is up");
-                       for (const BrokerGroupSpec& g : c.spec().brokers) {
-                         for (std::int32_t i = 0; i < queues; ++i) {
-                           const MessageQueue q{topic, g.name, QueueId(i)};
-                           if (holder.count(q) == 0) return fmt::format("{} held by nobody", q.to_string());
-                         }
-                       }
-                       return std::nullopt;
+  return Convergence{assignment_name(topic, broadcast), [&c, topic, consumers, broadcast]() -> std::optional<std::string> {
+                       std::vector<HeldQueues> held;
+                       for (NodeId n : consumers) held.push_back(HeldQueues{c.name_of(n), held_queues_of(c, n)});
+                       return assignment_gap(c.spec(), topic, held, broadcast);
                      }};
 }
 

@@ -129,6 +129,16 @@ Convergence all_acked_consumed_by(std::shared_ptr<History> history, std::string 
 // (orderly: with its broker lock). Broadcast: every one of `consumers` that is up holds every
 // queue. At least one must be up.
 Convergence consumers_assigned(Cluster& c, std::string topic, std::vector<NodeId> consumers, bool broadcast = false);
+// What consumers_assigned asks of a snapshot of the members' queues (a member that is down has
+// none): nullopt when it holds, else what is missing. Shared with the real runner (sim/real).
+struct HeldQueues {
+  std::string name;
+  std::optional<std::vector<MessageQueue>> held;  // nullopt: down
+};
+std::optional<std::string> assignment_gap(const ClusterSpec& spec, const std::string& topic, const std::vector<HeldQueues>& consumers,
+                                          bool broadcast);
+// The requirement's name ("queues of T assigned").
+std::string assignment_name(const std::string& topic, bool broadcast);
 // Every producer node finished its sends.
 Convergence producers_done(Cluster& c, std::vector<NodeId> producers);
 

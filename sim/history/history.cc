@@ -67,15 +67,47 @@ std::string History::audience(const ConsumeRecord& c) const {
 }
 
 void History::record_consumer(MonoTime at, const std::string& name, ConsumerInfo info) {
+  const auto held = hold();
   auto [it, fresh] = consumers.emplace(name, std::move(info));
   if (fresh) it->second.first_start = at;
 }
 
 void History::record_event(MonoTime at, EventKind kind, std::string target, std::string detail) {
+  const auto held = hold();
   events.push_back(Event{at, kind, std::move(target), std::move(detail)});
 }
 
+void History::rebase_times(Duration origin) {
+  const auto held = hold();
+  auto move = [origin](MonoTime& t) {
+    if (t != MonoTime{}) t -= origin;
+  };
+  for (SendRecord& r : sends) {
+    move(r.sent_at);
+    move(r.done_at);
+  }
+  for (ConsumeRecord& r : consumes) {
+    move(r.at);
+    if (r.lock_at) move(*r.lock_at);
+  }
+  for (Event& e : events) move(e.at);
+  for (RouteRecord& r : routes) move(r.at);
+  for (RegistrationRecord& r : registrations) move(r.at);
+  for (auto& [name, c] : consumers) {
+    move(c.first_start);
+    if (c.left_at) move(*c.left_at);
+  }
+  for (CommitRecord& r : commits) move(r.at);
+  for (TakeRecord& r : takes) move(r.at);
+  for (QueueFloorRecord& r : queue_floors) move(r.at);
+  for (StoreRestartRecord& r : store_restarts) move(r.at);
+  for (ControllerViewRecord& r : controller_views) move(r.at);
+  for (BrokerEpochRecord& r : broker_epochs) move(r.at);
+  for (LogLine& l : error_logs) move(l.at);
+}
+
 void History::record_error_log(LogLine line) {
+  const auto held = hold();
   if (error_logs.size() < kErrorLogsKeptMax) {
     error_logs.push_back(std::move(line));
   } else {

@@ -11,6 +11,8 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <mutex>  // determinism-ok: History::write_lock, for real runs (never contended in simulation)
 #include <optional>
 #include <set>
 #include <string>
@@ -263,6 +265,14 @@ struct BrokerEpochRecord {
 };
 
 struct History {
+  // Held by whoever writes while others may (the workload apps of `mqsim run --real` run on one
+  // thread each, with the runner's observers on another); the record_* functions take it
+  // themselves. In the simulator every writer is on one thread and the lock is never contended.
+  // Shared by copies (a History is copied only whole, after a run).
+  using WriteLock = std::recursive_mutex;  // determinism-ok: see above
+  std::shared_ptr<WriteLock> write_lock = std::make_shared<WriteLock>();
+  std::unique_lock<WriteLock> hold() const { return std::unique_lock<WriteLock>(*write_lock); }  // determinism-ok: see above
+
   std::vector<SendRecord> sends;
   std::vector<ConsumeRecord> consumes;
   std::vector<Event> events;
@@ -295,6 +305,10 @@ struct History {
   // In time order (ControllerObserver, sim/scenario/controller_observer.h).
   std::vector<ControllerViewRecord> controller_views;
   std::vector<BrokerEpochRecord> broker_epochs;
+  // The kinds of record the run could not observe, by field name ("store_restarts"), sorted: a
+  // run on real processes reads no broker's memory. A checker that reads one of them is not
+  // judged (its verdict says so) rather than passed on records nobody made.
+  std::vector<std::string> unobserved;
 
   // Sends acknowledged with SEND_OK, by (producer, seq).
   std::set<std::pair<std::string, std::uint64_t>> acked() const;
@@ -311,6 +325,11 @@ struct History {
   void record_consumer(MonoTime at, const std::string& name, ConsumerInfo info);
 
   void record_event(MonoTime at, EventKind kind, std::string target, std::string detail);
+
+  // Every time of every record moved by -`origin` (MonoTime{} + origin becomes 0): a real run
+  // (`mqsim run --real`) records steady-clock times, and counts them from its own start after.
+  // Unset times (an in-flight send's done_at) stay unset.
+  void rebase_times(Duration origin);
 
   // Every error- and critical-level log line of every node, in time order: the first
   // kErrorLogsKeptMax, then only counted in error_logs_not_kept.

@@ -318,6 +318,8 @@ void serialize(Ar& ar, VersionedHistory& v) {
   }
   // Since version 9: the queues' first offsets as cleanup raised them.
   if (v.version >= 9) ar(cereal::make_nvp("queue_floors", h.queue_floors));
+  // Since version 10: what a real run could not observe.
+  if (v.version >= 10) ar(cereal::make_nvp("unobserved", h.unobserved));
 }
 
 namespace {

@@ -35,7 +35,8 @@ enum class HistoryEncoding : std::uint8_t { json, binary };
 //    per named check; a file of version 5 or 6 loads its named checks as the same options.
 // 8: History::controller_views and broker_epochs (controller mode).
 // 9: CheckSettings::figures_only, History::queue_floors.
-inline constexpr std::uint32_t kHistoryVersion = 9;
+// 10: History::unobserved (a real run's record kinds it could not observe).
+inline constexpr std::uint32_t kHistoryVersion = 10;
 // The oldest version a reader still takes: a version 5 file loads with no store_restarts (the
 // store-prefix checker then has no restart to judge). Older ones are refused (unsupported).
 inline constexpr std::uint32_t kHistoryVersionReadMin = 5;

@@ -49,8 +49,9 @@ void verdicts(std::string& out, const ReportModel& m) {
     fmt::format_to(std::back_inserter(out),
                    "<tr class=\"verdict {}\" data-checker=\"{}\"><td>{}</td><td class=\"result\">{}</td><td class=\"figures\">{}</td>"
                    "<td>{}</td><td class=\"first\">{}</td></tr>\n",
-                   v.passed ? "pass" : "fail", html_escape(v.name), html_escape(v.name), v.passed ? "PASS" : "FAIL",
-                   html_escape(figures), v.violations, html_escape(bounded_text(v.first_violation)));
+                   v.passed ? "pass" : "fail", html_escape(v.name), html_escape(v.name),
+                   !v.not_judged.empty() ? "not judged" : v.passed ? "PASS" : "FAIL",
+                   html_escape(v.not_judged.empty() ? figures : v.not_judged), v.violations, html_escape(bounded_text(v.first_violation)));
   }
   out += "</table>\n";
 }

@@ -33,16 +33,17 @@ std::vector<FaultStep> fault_timeline(const Scenario& s) {
 FaultInjector::FaultInjector(cluster::Cluster& cluster, std::shared_ptr<sim::History> history)
     : cluster_(cluster), history_(std::move(history)) {}
 
-void FaultInjector::record(const FaultStep& step) {
-  if (!history_) return;
+void record_fault_step(sim::History& h, MonoTime at, const FaultStep& step) {
   const EventKind kind = step.undo ? EventKind::heal : fault_actions().at(step.entry->action).event;
   // One event a target (a whole-cluster step has none): the checkers look events up by node.
   const std::string detail = step.describe();
-  if (step.entry->targets.empty()) {
-    history_->record_event(cluster_.world().now(), kind, "", detail);
-  }
-  for (const std::string& t : step.entry->targets) history_->record_event(cluster_.world().now(), kind, t, detail);
-  for (const std::string& p : step.entry->peers) history_->record_event(cluster_.world().now(), kind, p, detail);
+  if (step.entry->targets.empty()) h.record_event(at, kind, "", detail);
+  for (const std::string& t : step.entry->targets) h.record_event(at, kind, t, detail);
+  for (const std::string& p : step.entry->peers) h.record_event(at, kind, p, detail);
+}
+
+void FaultInjector::record(const FaultStep& step) {
+  if (history_) record_fault_step(*history_, cluster_.world().now(), step);
 }
 
 Result<NodeId> FaultInjector::node(const std::string& name) const {

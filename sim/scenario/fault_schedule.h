@@ -42,6 +42,10 @@ struct FaultStep {
 // in the file (an undo counts as its entry's: a fault before its own undo).
 std::vector<FaultStep> fault_timeline(const Scenario& s);
 
+// Records `step` in `h` at `at`: one Event a target and peer (the action's kind, a heal for an
+// undo, the step's description), one without a target for a whole-cluster step.
+void record_fault_step(sim::History& h, MonoTime at, const FaultStep& step);
+
 // Applies steps to one Cluster, whose every node the steps name must exist (the runner adds the
 // client nodes before their first step), through the actions of the fault registry
 // (fault_registry.h). Keeps what the actions keep until the heal (disk capacities, sync

@@ -4,9 +4,7 @@
 
 namespace ferry::sim::scenario {
 
-namespace {
-
-std::map<std::string, sim::RouteGroup> groups_of(const remoting::body::TopicRouteData& route) {
+std::map<std::string, sim::RouteGroup> route_groups(const remoting::body::TopicRouteData& route) {
   std::map<std::string, sim::RouteGroup> out;
   for (const remoting::body::QueueData& q : route.queue_datas) {
     sim::RouteGroup& g = out[q.broker_name];
@@ -20,20 +18,27 @@ std::map<std::string, sim::RouteGroup> groups_of(const remoting::body::TopicRout
   return out;
 }
 
-}  // namespace
-
 RouteObserver::RouteObserver(cluster::Cluster& c, const std::map<std::string, NodeId>& clients,
                              std::shared_ptr<sim::History> history)
-    : cluster_(c), clients_(clients), history_(std::move(history)) {
+    : cluster_(c), clients_(clients), history_(history), routes_(history) {
   for (std::size_t i = 0; i < c.broker_count(); ++i) broker_by_addr_.emplace(c.broker_addr(i), c.broker_label(i));
 }
 
-void RouteObserver::record_route(MonoTime now, const std::string& observer, const std::string& topic,
-                                 std::map<std::string, sim::RouteGroup> groups) {
-  auto [it, fresh] = last_route_.try_emplace({observer, topic});
+void RouteLog::record(MonoTime now, const std::string& observer, const std::string& topic,
+                      std::map<std::string, sim::RouteGroup> groups) {
+  auto [it, fresh] = last_.try_emplace({observer, topic});
   if (!fresh && it->second == groups) return;
   it->second = groups;
+  const auto held = history_->hold();
   history_->routes.push_back(sim::RouteRecord{now, observer, topic, std::move(groups)});
+}
+
+void RouteLog::record_client(MonoTime now, const std::string& name, const client::ClientInstance& ci,
+                             const std::vector<cluster::TopicSpec>& topics) {
+  for (const cluster::TopicSpec& t : topics) {
+    auto route = ci.route(t.name);
+    record(now, name, t.name, route ? route_groups(*route) : std::map<std::string, sim::RouteGroup>{});
+  }
 }
 
 void RouteObserver::operator()(MonoTime now) {
@@ -44,7 +49,7 @@ void RouteObserver::operator()(MonoTime now) {
     const std::string name = cluster_.name_of(cluster_.namesrv_node(i));
     for (const cluster::TopicSpec& t : topics) {
       auto route = ns->routes().route_of(t.name);
-      record_route(now, name, t.name, route ? groups_of(*route) : std::map<std::string, sim::RouteGroup>{});
+      routes_.record(now, name, t.name, route ? route_groups(*route) : std::map<std::string, sim::RouteGroup>{});
     }
     for (const auto& [addr, live] : ns->routes().live_brokers()) {
       auto [it, fresh] = last_registration_.try_emplace({name, addr}, live.last_update);
@@ -58,11 +63,7 @@ void RouteObserver::operator()(MonoTime now) {
   }
   for (const auto& [name, node] : clients_) {
     const client::ClientInstance* ci = cluster::client_instance_of(cluster_, node);
-    if (ci == nullptr) continue;
-    for (const cluster::TopicSpec& t : topics) {
-      auto route = ci->route(t.name);
-      record_route(now, name, t.name, route ? groups_of(*route) : std::map<std::string, sim::RouteGroup>{});
-    }
+    if (ci != nullptr) routes_.record_client(now, name, *ci, topics);
   }
 }
 

@@ -15,10 +15,31 @@
 #include <utility>
 #include <vector>
 
+#include "client/client_instance.h"
+#include "remoting/body/topic_route_data.h"
 #include "sim/cluster/cluster.h"
 #include "sim/history/history.h"
 
 namespace ferry::sim::scenario {
+
+// What `route` says of each broker group: its queue counts and whether it has a master.
+std::map<std::string, sim::RouteGroup> route_groups(const remoting::body::TopicRouteData& route);
+
+// Records into History::routes what `observer` (a NameServer or client node) routes `topic` to,
+// each time it differs from what it routed last (the History's lock held while writing). Shared
+// by the simulated runner's RouteObserver and the real one (sim/real).
+class RouteLog {
+ public:
+  explicit RouteLog(std::shared_ptr<sim::History> history) : history_(std::move(history)) {}
+  void record(MonoTime now, const std::string& observer, const std::string& topic, std::map<std::string, sim::RouteGroup> groups);
+  // What a client app routes each of `topics` to now (an empty route for one it has none of).
+  void record_client(MonoTime now, const std::string& name, const client::ClientInstance& ci,
+                     const std::vector<cluster::TopicSpec>& topics);
+
+ private:
+  std::shared_ptr<sim::History> history_;
+  std::map<std::pair<std::string, std::string>, std::map<std::string, sim::RouteGroup>> last_;
+};
 
 class RouteObserver {
  public:
@@ -29,16 +50,12 @@ class RouteObserver {
   void operator()(MonoTime now);
 
  private:
-  void record_route(MonoTime now, const std::string& observer, const std::string& topic,
-                    std::map<std::string, sim::RouteGroup> groups);
-
   cluster::Cluster& cluster_;
   const std::map<std::string, NodeId>& clients_;
   std::shared_ptr<sim::History> history_;
+  RouteLog routes_;
   std::map<std::string, std::string> broker_by_addr_;  // "127.0.0.12:10911" -> "broker-a"
-  // The last record of each (observer, topic) and the last registration time of each
-  // (namesrv, broker address), to record changes only.
-  std::map<std::pair<std::string, std::string>, std::map<std::string, sim::RouteGroup>> last_route_;
+  // The last registration time of each (namesrv, broker address), to record changes only.
   std::map<std::pair<std::string, std::string>, MonoTime> last_registration_;
 };
 

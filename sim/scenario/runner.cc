@@ -29,15 +29,13 @@ std::string RunOutcome::first_failure() const {
   return "";
 }
 
-namespace {
+bool is_broadcast(const ConsumerScenario& k) { return k.spec.config.message_model == client::MessageModel::BROADCASTING; }
 
-// A client to add or stop at a virtual time.
-struct ClientStep {
-  Duration at{};
-  bool stop = false;
-  std::size_t producer = SIZE_MAX;  // index into s.producers, else
-  std::size_t consumer = SIZE_MAX;  // index into s.consumers
-};
+cluster::ClientFactory consumer_factory(const ConsumerScenario& k, std::shared_ptr<sim::History> history) {
+  if (k.kind == ConsumerKind::lite_pull) return cluster::lite_pull_consumer_app(k.spec, std::move(history));
+  if (k.mode == ConsumeMode::orderly) return cluster::orderly_consumer_app(k.spec, std::move(history));
+  return cluster::consumer_app(k.spec, std::move(history));
+}
 
 std::vector<ClientStep> client_steps(const Scenario& s) {
   std::vector<ClientStep> steps;
@@ -52,28 +50,19 @@ std::vector<ClientStep> client_steps(const Scenario& s) {
   return steps;
 }
 
-bool broadcasting(const ConsumerScenario& k) { return k.spec.config.message_model == client::MessageModel::BROADCASTING; }
-
-// The workload app of a consumer entry: by kind, mode (the listener) and, inside the app, model.
-cluster::ClientFactory consumer_factory(const ConsumerScenario& k, std::shared_ptr<sim::History> history) {
-  if (k.kind == ConsumerKind::lite_pull) return cluster::lite_pull_consumer_app(k.spec, std::move(history));
-  if (k.mode == ConsumeMode::orderly) return cluster::orderly_consumer_app(k.spec, std::move(history));
-  return cluster::consumer_app(k.spec, std::move(history));
-}
-
-// One group's members must share a message model: RocketMQ keys a group's rebalance and its
-// offsets (broker or local file) by it.
 std::optional<Error> mixed_models(const Scenario& s) {
   std::map<std::string, const ConsumerScenario*> first;
   for (const ConsumerScenario& k : s.consumers) {
     auto [it, fresh] = first.emplace(k.spec.group, &k);
-    if (!fresh && broadcasting(*it->second) != broadcasting(k)) {
+    if (!fresh && is_broadcast(*it->second) != is_broadcast(k)) {
       return Error(Errc::invalid_argument, fmt::format("consumers {} and {} of group {} differ in message model", it->second->node, k.node,
                                                        k.spec.group));
     }
   }
   return std::nullopt;
 }
+
+namespace {
 
 // The members of one (group, topic) that stay to the end, for the liveness requirements.
 struct GroupMembers {
@@ -110,7 +99,7 @@ void apply_client_step(const Scenario& s, const ClientStep& step, cluster::Clust
     n = c.add_client(name, consumer_factory(cs, out.history));
     if (!cs.stop_at) {
       GroupMembers& g = clients.groups[{cs.spec.group, cs.spec.topic}];
-      g.broadcast = broadcasting(cs);
+      g.broadcast = is_broadcast(cs);
       g.nodes.push_back(n);
       g.names.push_back(name);
     }

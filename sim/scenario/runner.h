@@ -65,4 +65,23 @@ struct RunOutcome {
 
 RunOutcome run_scenario(const Scenario& s, std::uint64_t seed, const LogSettings& printing = default_log_settings());
 
+// ---- what the simulated and the real runner (sim/real/real_runner.h) share ----
+
+// A client to add or stop at a time since the workload's start.
+struct ClientStep {
+  Duration at{};
+  bool stop = false;
+  std::size_t producer = SIZE_MAX;  // index into s.producers, else
+  std::size_t consumer = SIZE_MAX;  // index into s.consumers
+};
+// Every client start and stop of `s`, in time order (the file's order at the same time).
+std::vector<ClientStep> client_steps(const Scenario& s);
+// A broadcasting consumer entry.
+bool is_broadcast(const ConsumerScenario& k);
+// The workload app of a consumer entry: by kind, mode (the listener) and, inside the app, model.
+cluster::ClientFactory consumer_factory(const ConsumerScenario& k, std::shared_ptr<sim::History> history);
+// One group's members must share a message model: RocketMQ keys a group's rebalance and its
+// offsets (broker or local file) by it. invalid_argument naming two members that differ.
+std::optional<Error> mixed_models(const Scenario& s);
+
 }  // namespace ferry::sim::scenario

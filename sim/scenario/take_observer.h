@@ -21,27 +21,40 @@
 #include <utility>
 
 #include "client/process_queue.h"
+#include "sim/cluster/workload.h"
 #include "sim/cluster/cluster.h"
 #include "sim/history/history.h"
 
 namespace ferry::sim::scenario {
 
-class TakeObserver {
+// What TakeObserver does for one consumer app: the simulated runner calls it for every node, the
+// real one (sim/real) on each client's own thread, one at a time. Writes hold the History's lock.
+class TakeLog {
  public:
-  // `clients`: the client nodes by name, as the runner adds them (read at every look).
-  TakeObserver(cluster::Cluster& c, const std::map<std::string, NodeId>& clients, std::shared_ptr<sim::History> history)
-      : cluster_(c), clients_(clients), history_(std::move(history)) {}
-
-  void look(MonoTime now);
+  explicit TakeLog(std::shared_ptr<sim::History> history) : history_(std::move(history)) {}
+  // Looks at the app of node `name` (any workload app: only consumers have takes).
+  void look(MonoTime now, const std::string& name, cluster::ClientApp& app);
 
  private:
   void note_moved(MonoTime now, const std::string& name, std::uint64_t moved);
 
-  cluster::Cluster& cluster_;
-  const std::map<std::string, NodeId>& clients_;
   std::shared_ptr<sim::History> history_;
   std::map<std::pair<std::string, MessageQueue>, std::weak_ptr<const client::ProcessQueue>> seen_;
   std::map<std::string, std::uint64_t> moved_;  // by node: OFFSET_ILLEGAL answers seen so far
+};
+
+class TakeObserver {
+ public:
+  // `clients`: the client nodes by name, as the runner adds them (read at every look).
+  TakeObserver(cluster::Cluster& c, const std::map<std::string, NodeId>& clients, std::shared_ptr<sim::History> history)
+      : cluster_(c), clients_(clients), log_(std::move(history)) {}
+
+  void look(MonoTime now);
+
+ private:
+  cluster::Cluster& cluster_;
+  const std::map<std::string, NodeId>& clients_;
+  TakeLog log_;
 };
 
 }  // namespace ferry::sim::scenario

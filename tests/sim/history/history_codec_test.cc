@@ -52,6 +52,7 @@ History sample() {
       {"writes_resume_within", Duration(milliseconds(12000))}};
   b.h.settings.named["a-flag"] = {{"on", true}};  // a check of another build: the codec keeps what it does not know
   b.h.settings.figures_only = {"failover", "send_outcomes"};
+  b.h.unobserved = {"store_restarts"};
   b.h.queue_floors.push_back(QueueFloorRecord{testing::at_ms(20'000), queue(1), QueueOffset(12)});
   b.h.next_seq = {{"producer-0", 1}, {"producer-1", 6}};
   b.h.subscriptions["g"] = {"Orders", "%RETRY%g"};
@@ -129,6 +130,7 @@ void expect_same(const History& a, const History& b) {
   EXPECT_EQ(a.latency_fault_producers, b.latency_fault_producers);
   EXPECT_EQ(a.settings.named, b.settings.named) << "every named check with every option, typed";
   EXPECT_EQ(a.settings.figures_only, b.settings.figures_only);
+  EXPECT_EQ(a.unobserved, b.unobserved);
   ASSERT_EQ(a.queue_floors.size(), b.queue_floors.size());
   for (std::size_t i = 0; i < a.queue_floors.size(); ++i) {
     EXPECT_EQ(a.queue_floors[i].at, b.queue_floors[i].at);
