@@ -20,6 +20,7 @@ packages=(
   procps                  # pkill/pgrep for the real-process tests and quickstart
   chromium                # headless browser: the test that mqsim's HTML report renders
   nodejs                  # tests/interop: the ali-ons RocketMQ client (Node.js) against the daemons
+  iproute2 nftables       # mqsim run --real: hosts in network namespaces, partitions as nftables rules
 )
 
 missing=()

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The determinism lint (docs/runtime.md, "Determinism rules"): component code must not reach real time, threads,
 # sockets, files, the environment or unseeded randomness; it uses the Runtime interfaces only.
-# The simulator (sim/) is held to the same rules: it implements the runtime in virtual time. One
-# folder of it is exempt by name: sim/io, the simulator's only contact with files and the
-# environment (history, scenario and replay files; docs/architecture.md).
+# The simulator (sim/) is held to the same rules: it implements the runtime in virtual time. Two
+# folders of it are exempt by name: sim/io, the simulator's only contact with files and the
+# environment (history, scenario and replay files; docs/architecture.md), and sim/real, which runs
+# scenario files on real processes (`mqsim run --real`: namespaces, child processes, threads).
 #
 #   tools/check-determinism.sh [ROOT]     (ROOT defaults to the repository)
 #
@@ -44,7 +45,7 @@ rules=(
 # inside a /* */ comment), as "file:line:code". A line holding "determinism-ok:" is left out.
 code=$(mktemp)
 trap 'rm -f "$code"' EXIT
-find "${dirs[@]}" -path "$root/sim/io" -prune -o -type f \( -name '*.h' -o -name '*.hpp' -o -name '*.cc' -o -name '*.cpp' -o -name '*.inl' -o -name '*.ipp' \) -print0 |
+find "${dirs[@]}" \( -path "$root/sim/io" -o -path "$root/sim/real" \) -prune -o -type f \( -name '*.h' -o -name '*.hpp' -o -name '*.cc' -o -name '*.cpp' -o -name '*.inl' -o -name '*.ipp' \) -print0 |
   sort -z | xargs -0 awk -v root="$root/" '
     FNR == 1 { in_block = 0; name = FILENAME; if (index(name, root) == 1) name = substr(name, length(root) + 1) }
     {

@@ -22,7 +22,7 @@
 #   daemon         what the daemons share (and each daemon's config mapping): namesrv, controller, broker, store,
 #                  runtime/asio, remoting, remoting/rpc, common, runtime
 #   cli            what the command-line tools share: daemon and what it may include
-# The simulator, bottom-up; none of it includes runtime/asio, daemon or cli:
+# The simulator, bottom-up; none of it but sim/real includes runtime/asio, and none daemon or cli:
 #   sim/world      the files directly in sim/, and sim/net, sim/disk: common runtime
 #   sim/history    common runtime
 #   sim/cluster    sim/world sim/history, every component
@@ -30,6 +30,9 @@
 #   sim/scenario   sim/check sim/cluster sim/history sim/world, every component
 #   sim/io         sim/scenario and what it may include (files and the environment)
 #   sim/report     sim/scenario sim/check sim/history sim/world common runtime
+#   sim/real       sim/scenario and what it may include, and runtime/asio: scenario files on real
+#                  processes (`mqsim run --real`), the one part of sim/ that runs on the production
+#                  runtime
 #   sim/property   sim/io and what it may include
 # Nothing under src/ or sim/ includes tools/ or tests/. A `#include "name.h"` without a folder is
 # taken as the including file's own layer.
@@ -59,6 +62,7 @@ sim/check: sim/history common runtime
 sim/scenario: sim/check sim/cluster sim/history sim/world client_api client broker namesrv controller store remoting remoting/rpc common runtime
 sim/io: sim/scenario sim/check sim/cluster sim/history sim/world client_api client broker namesrv controller store remoting remoting/rpc common runtime
 sim/report: sim/scenario sim/check sim/history sim/world common runtime
+sim/real: sim/scenario sim/check sim/cluster sim/history sim/world runtime/asio client_api client broker namesrv controller store remoting remoting/rpc common runtime
 sim/property: sim/io sim/scenario sim/check sim/cluster sim/history sim/world client_api client broker namesrv controller store remoting remoting/rpc common runtime
 '
 

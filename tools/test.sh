@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # The test command (README, .ci/run): installs what is missing, builds, and runs every test.
 #
-#   tools/test.sh            full run: lints, Release build + all tests, every scenario file on two
-#                            fresh seeds (as written and under --swarm), ASan+UBSan build of the runtime/simulator tests, a short
+#   tools/test.sh            full run: lints, Release build + all tests (those on real processes, label
+#                            "real", in the background), every scenario file on two fresh seeds (as
+#                            written and under --swarm), ASan+UBSan build of the runtime/simulator tests, a short
 #                            libFuzzer run of the frame decoder
 #   FERRY_FAST=1 tools/test.sh   Release build + tests only (for quick local iterations)
 #   tools/test.sh --long     the full run, then the nightly extras: every ordering property on
 #                            FERRY_LONG_CASES (default 20000) generated clusters each, every
-#                            scenario on ten more fresh seeds, and every scenario under --swarm on
-#                            FERRY_LONG_SWARM_SEEDS (default 200) fresh seeds
+#                            scenario on ten more fresh seeds, every scenario under --swarm on
+#                            FERRY_LONG_SWARM_SEEDS (default 200) fresh seeds, and (as root) every
+#                            scenario that can run on real processes, once
 #
 # Exits non-zero on any failure.
 set -euo pipefail
@@ -43,10 +45,29 @@ step "Release build"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 ninja -C build -j "$jobs"
 
+# Scenario files on real processes (label "real": `mqsim run --real`, tests/real/): minutes of real
+# time each (latency-backoff: 15), mostly waiting on the stories' own timers, so they start now, in
+# the background, together, while the Release tests and the fresh seeds below keep the CPU busy;
+# their result is collected before the ASan build.
+real_log=build/real-tests.log
+(cd build && ctest --output-on-failure -j 4 --timeout 1500 -L real >"$root/$real_log" 2>&1) &
+real_pid=$!
+wait_real() {
+  step "tests on real processes (label real, run in the background)"
+  if wait "$real_pid"; then
+    grep -E 'tests passed|Test +#' "$real_log" | tail -8
+  else
+    cat "$real_log"
+    echo "tests on real processes failed"
+    exit 1
+  fi
+}
+
 step "tests (Release)"
-(cd build && ctest --output-on-failure -j "$jobs" --timeout 900)
+(cd build && ctest --output-on-failure -j "$jobs" --timeout 900 -LE real)
 
 if [ "${FERRY_FAST:-0}" = "1" ]; then
+  wait_real
   exit 0
 fi
 
@@ -71,6 +92,8 @@ step "scenarios on fresh seeds ${fresh}..$((fresh + 1))"
 run_fresh "$fresh" $((fresh + 1))
 step "scenarios under --swarm on fresh seeds ${fresh}..$((fresh + 1))"
 run_fresh "$fresh" $((fresh + 1)) --swarm
+
+wait_real
 
 step "ASan+UBSan build (tests labelled 'sanitize')"
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DFERRY_SANITIZE=ON >/dev/null
@@ -103,6 +126,13 @@ if [ "$long" = "1" ]; then
   for f in scenarios/*.toml; do [ "$f" = scenarios/soak-hour.toml ] || short_files+=("$f"); done
   run_fresh "$seeds_from" $((seeds_from + swarm_seeds - 1)) --swarm "${short_files[@]}"
   run_fresh "$seeds_from" $((seeds_from + 9)) --swarm scenarios/soak-hour.toml
+  if [ "$(id -u)" = 0 ]; then
+    step "every scenario file that can run on real processes, once (--long)"
+    for f in $(build/bin/mqsim list --real | awk '$2 == "runs" {print $1}'); do
+      build/bin/mqsim run "scenarios/$f.toml" --real --seed "$fresh" | grep -E '^== |FAILED|PASSED|real:|folder' ||
+        { echo "scenario $f failed on real processes"; exit 1; }
+    done
+  fi
 fi
 
 step "all tests passed"

@@ -14,6 +14,10 @@ void check_spec(const FaultActionSpec& s) {
   FERRY_ASSERT(!s.name.empty(), "a fault action without a name");
   FERRY_ASSERT(static_cast<bool>(s.apply), "fault action {} has no apply", s.name);
   FERRY_ASSERT(!s.undo || s.duration, "fault action {} has an undo but takes no duration", s.name);
+  FERRY_ASSERT(static_cast<bool>(s.real_apply) == s.real_refusal.empty(),
+               "fault action {}: a real_apply or else a real_refusal saying why not, not both", s.name);
+  FERRY_ASSERT(!s.real_apply || static_cast<bool>(s.undo) == static_cast<bool>(s.real_undo),
+               "fault action {}: its undo and its real_undo go together", s.name);
   for (const OptionSpec& o : s.keys) {
     FERRY_ASSERT(!o.name.empty(), "fault action {} has a key without a name", s.name);
     for (std::string_view common : {"at", "action", "target", "peers", "duration"}) {
@@ -74,6 +78,24 @@ OptionSpec extra_latency_key() {
           .min_duration = std::chrono::microseconds(1),
           .max_duration = std::chrono::minutes(10),
           .required = true};
+}
+
+Status each_real_target(const FaultEntry& f, const std::function<Status(const std::string&)>& fn) {
+  for (const std::string& t : f.targets) FERRY_TRY(fn(t));
+  return {};
+}
+
+Status each_real_link(const FaultEntry& f, const std::function<Status(const std::string&, const std::string&)>& fn) {
+  for (const std::string& t : f.targets) {
+    for (const std::string& p : f.peers) FERRY_TRY(fn(t, p));
+  }
+  return {};
+}
+
+std::string real_refusal(const FaultEntry& f) {
+  const FaultActionSpec& spec = fault_actions().at(f.action);
+  if (!spec.real_apply) return spec.real_refusal;
+  return spec.real_refuses ? spec.real_refuses(f) : std::string();
 }
 
 bool shares_target(const FaultEntry& a, const FaultEntry& b) {

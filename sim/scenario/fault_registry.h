@@ -28,6 +28,7 @@
 #include "sim/history/history.h"
 #include "sim/history/option_value.h"
 #include "sim/history/spec_registry.h"
+#include "sim/scenario/real_faults.h"
 #include "sim/scenario/scenario.h"
 #include "sim/scenario/toml_reader.h"
 
@@ -100,7 +101,26 @@ struct FaultActionSpec {
   std::function<bool(const FaultEntry& f, const FaultEntry& later)> ends;
   // Words the report adds to the entry's description (" (+500ms latency)"); unset: none.
   std::function<std::string(const FaultEntry& f)> detail;
+
+  // ---- on real processes (`mqsim run --real`, real_faults.h) ----
+  // Does it to real processes and the kernel's network; unset: it cannot run for real, and
+  // real_refusal says why (one sentence, for `mqsim list --real` and the run's refusal). An action
+  // with an undo has a real_undo too.
+  std::function<Status(RealFaults& real, const FaultEntry& f)> real_apply;
+  std::function<Status(RealFaults& real, const FaultEntry& f)> real_undo;
+  std::string real_refusal;
+  // For an action that runs for real only with some of its keys: why this entry cannot (""
+  // when it can). Unset: every entry can when real_apply is set.
+  std::function<std::string(const FaultEntry& f)> real_refuses;
 };
+
+// `fn` on each target of `f` (each (target, peer) pair), for real_apply: stops at the first error.
+Status each_real_target(const FaultEntry& f, const std::function<Status(const std::string&)>& fn);
+Status each_real_link(const FaultEntry& f, const std::function<Status(const std::string&, const std::string&)>& fn);
+
+// Why `f` cannot run on real processes ("" when it can): its action's real_refusal, or what
+// real_refuses says of its keys.
+std::string real_refusal(const FaultEntry& f);
 
 using FaultRegistry = SpecRegistry<FaultActionSpec>;
 

@@ -64,15 +64,18 @@ plant src/store/c.inl 'int r = rand();' 'rand()'
 plant src/store/c.ipp 'std::thread t([]{});' 'thread'
 plant src/store/c.cc 'int x = 1; /* closed */ std::thread t([]{});' 'thread'
 
-# The simulator is held to the rules, all but sim/io (exempt by name: files and the environment).
-mkdir -p "$tmp/sim/scenario" "$tmp/sim/io" "$tmp/sim/iox"
+# The simulator is held to the rules, all but sim/io (exempt by name: files and the environment)
+# and sim/real (real processes).
+mkdir -p "$tmp/sim/scenario" "$tmp/sim/io" "$tmp/sim/iox" "$tmp/sim/real" "$tmp/sim/realx"
+plant sim/realx/a.cc 'std::thread t([]{});' 'thread'
+printf 'std::thread t([]{});\npid_t p = fork();\n' > "$tmp/sim/real/host.cc"
 plant sim/scenario/a.cc 'FILE* f = fopen("x", "r");' 'file I/O'
 plant sim/a.cc 'const char* h = getenv("HOME");' 'environment'
 plant sim/iox/a.cc 'FILE* f = fopen("x", "r");' 'file I/O'
 printf 'FILE* f = fopen("x", "r");\nconst char* h = getenv("HOME");\n' > "$tmp/sim/io/history_file.cc"
 out=$("$script" "$tmp" 2>&1); rc=$?
-[ $rc -eq 0 ] || fail "sim/io was not exempt: $out"
-rm -f "$tmp/sim/io/history_file.cc"
+[ $rc -eq 0 ] || fail "sim/io and sim/real were not exempt: $out"
+rm -f "$tmp/sim/io/history_file.cc" "$tmp/sim/real/host.cc"
 
 printf 'long t = time(nullptr);  // determinism-ok: test of the marker\n' > "$tmp/src/store/d.cc"
 out=$("$script" "$tmp" 2>&1); rc=$?

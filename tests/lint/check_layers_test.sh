@@ -10,7 +10,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 mkdir -p "$tmp/src/runtime/asio" "$tmp/src/common" "$tmp/src/remoting/rpc" "$tmp/src/store" \
   "$tmp/src/broker" "$tmp/src/client" "$tmp/src/namesrv" "$tmp/src/client_api" "$tmp/src/daemon" "$tmp/src/cli" \
   "$tmp/sim/net" "$tmp/sim/disk" "$tmp/sim/history" "$tmp/sim/cluster" "$tmp/sim/check" "$tmp/sim/scenario" \
-  "$tmp/sim/io" "$tmp/sim/report" "$tmp/sim/property" "$tmp/sim/other"
+  "$tmp/sim/io" "$tmp/sim/report" "$tmp/sim/property" "$tmp/sim/real" "$tmp/sim/other"
 printf '#include "runtime/task.h"\n#include "common/offsets.h"\n#include "store/commit_log.h"\n#include "remoting/rpc/rpc_client.h"\n#include <vector>\n#include "local.h"\n' \
   > "$tmp/src/broker/ok.cc"
 printf '#include "runtime/task.h"\n' > "$tmp/src/runtime/asio/ok.cc"
@@ -20,6 +20,7 @@ printf '#include "sim/check/verdict.h"\n#include "sim/cluster/cluster.h"\n#inclu
 printf '#include "sim/scenario/scenario.h"\n#include "sim/history/history_codec.h"\n' > "$tmp/sim/io/ok.cc"
 printf '#include "sim/scenario/runner.h"\n#include "sim/check/verdict.h"\n' > "$tmp/sim/report/ok.cc"
 printf '#include "sim/io/replay_file.h"\n#include "sim/scenario/runner.h"\n' > "$tmp/sim/property/ok.cc"
+printf '#include "sim/scenario/runner.h"\n#include "runtime/asio/asio_runtime.h"\n' > "$tmp/sim/real/ok.cc"
 printf '#include "runtime/asio/tls_options.h"\n#include "remoting/rpc/rpc_options.h"\n' > "$tmp/src/daemon/ok.cc"
 printf '#include "daemon/tls_keys.h"\n' > "$tmp/src/cli/ok.cc"
 printf '#include "remoting/frame_codec.h"\n#include "common/message.h"\n' > "$tmp/src/remoting/rpc/ok.cc"
@@ -69,6 +70,9 @@ plant sim/report/a.cc sim/cluster/cluster.h 'sim/report may not include sim/clus
 plant sim/property/a.cc sim/report/html_report.h 'sim/property may not include sim/report'
 plant sim/property/a.cc runtime/asio/asio_runtime.h 'sim/property may not include runtime/asio'
 plant sim/io/a.cc daemon/properties_file.h 'sim/io may not include daemon'
+plant sim/real/a.cc sim/io/history_file.h 'sim/real may not include sim/io'
+plant sim/real/a.cc daemon/properties_file.h 'sim/real may not include daemon'
+plant sim/scenario/a.cc sim/real/testbed.h 'sim/scenario may not include sim/real'
 plant src/broker/a.cc tests/support/vectors.h 'broker may not include tests'
 plant src/store/a.ipp broker/broker.h 'store may not include broker'
 # A folder of sim/ that is in no layer is named as such.

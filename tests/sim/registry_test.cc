@@ -49,6 +49,7 @@ scenario::FaultActionSpec stutter() {
     return ctx.each_link(f, [&](NodeId x, NodeId y) { ctx.cluster().clog(x, y, Duration{}); });
   };
   a.lasts = [](const scenario::FaultEntry&) { return true; };
+  a.real_refusal = "a test's fault, for the simulator only";
   return a;
 }
 const scenario::RegisterFaultAction kStutter{stutter()};

@@ -2,6 +2,8 @@
 // mqsim list --checkers / --faults: what this build's registries hold (sim/check/registry.h,
 // sim/scenario/fault_registry.h): every checker with the records it reads and, for a named check,
 // its options; every fault action with the keys it takes.
+// mqsim list --real [DIR]: which scenario files run on real processes (`mqsim run --real`), and
+// why each of the others does not (sim/real/real_cluster.h, real_refusals).
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -10,6 +12,7 @@
 
 #include "sim/check/registry.h"
 #include "sim/io/scenario_file.h"
+#include "sim/real/real_cluster.h"
 #include "sim/scenario/duration_text.h"
 #include "sim/scenario/fault_registry.h"
 #include "tools/mqsim/command.h"
@@ -21,7 +24,8 @@ namespace {
 constexpr const char* kUsage =
     "usage: mqsim list [DIR]          the scenario files in DIR (default: scenarios) and their stories\n"
     "       mqsim list --checkers     every checker: what it judges, the records it reads, a named check's options\n"
-    "       mqsim list --faults       every fault action of [[faults]]: the keys it takes\n";
+    "       mqsim list --faults       every fault action of [[faults]]: the keys it takes\n"
+    "       mqsim list --real [DIR]   which scenario files run on real processes (mqsim run --real), why not the others\n";
 
 std::string option_line(const sim::OptionSpec& o) {
   std::string def;
@@ -50,6 +54,7 @@ int list_faults() {
     if (a.duration) takes += ", duration";
     for (const sim::OptionSpec& o : a.keys) takes += fmt::format(", {}", o.name);
     std::fputs(fmt::format("{:<18} {}\n    takes: {}\n", a.name, a.story, takes).c_str(), stdout);
+    std::fputs(fmt::format("    real: {}\n", a.real_apply ? "yes" : a.real_refusal).c_str(), stdout);
     for (const sim::OptionSpec& o : a.keys) std::fputs(option_line(o).c_str(), stdout);
   }
   return kExitOk;
@@ -64,11 +69,14 @@ int run_list(const std::vector<std::string>& args) {
   }
   if (args.size() == 1 && args[0] == "--checkers") return list_checkers();
   if (args.size() == 1 && args[0] == "--faults") return list_faults();
-  if (args.size() > 1 || (args.size() == 1 && !args[0].empty() && args[0][0] == '-')) {
+  std::vector<std::string> rest = args;
+  const bool real = !rest.empty() && rest[0] == "--real";
+  if (real) rest.erase(rest.begin());
+  if (rest.size() > 1 || (rest.size() == 1 && !rest[0].empty() && rest[0][0] == '-')) {
     std::fputs(kUsage, stderr);
     return kExitUsage;
   }
-  const std::string dir = args.empty() ? "scenarios" : args[0];
+  const std::string dir = rest.empty() ? "scenarios" : rest[0];
   auto files = sim::io::scenario_files(dir);
   if (!files.ok()) {
     std::fputs(fmt::format("mqsim list: {}\n", files.error().to_string()).c_str(), stderr);
@@ -82,7 +90,13 @@ int run_list(const std::vector<std::string>& args) {
       ++bad;
       continue;
     }
-    std::fputs(fmt::format("{:<28} {}\n", s->name, s->story).c_str(), stdout);
+    if (!real) {
+      std::fputs(fmt::format("{:<28} {}\n", s->name, s->story).c_str(), stdout);
+      continue;
+    }
+    const std::vector<std::string> why = sim::real::real_refusals(*s);
+    std::fputs(fmt::format("{:<32} {}\n", s->name, why.empty() ? "runs for real" : "simulator only:").c_str(), stdout);
+    for (const std::string& w : why) std::fputs(fmt::format("    {}\n", w).c_str(), stdout);
   }
   return bad == 0 ? kExitOk : kExitFailed;
 }

@@ -1,13 +1,19 @@
 // mqsim run FILE [--seed N | --seeds A..B] [--swarm] [--check-determinism] [--history FILE]
-//                [--report FILE.html] [--log-level LEVEL]
+//                [--report FILE.html] [--log-level LEVEL] [--real [--keep]]
 // Runs a scenario file (docs/scenarios.md) on each seed: one line per checker with its figures,
 // the trace hash, simulated and real time; on a failure the first violation, the nodes' log lines
 // around it (log_window.h), the history saved (always) and the one command that replays the seed;
 // with --report, one HTML page a seed (sim/report/html_report.h) and where it went; with a seed
 // range on a terminal, a progress line on stderr. Exit 0 only when every seed passes.
+// With --real, each seed runs on real processes in network namespaces (sim/real/real_runner.h),
+// in real time, judged by the same checkers.
 #include <fmt/format.h>
 
+#include <signal.h>
 #include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
 
 #include <algorithm>
 #include <charconv>
@@ -22,6 +28,7 @@
 #include "runtime/log.h"
 #include "sim/io/history_file.h"
 #include "sim/io/scenario_file.h"
+#include "sim/real/real_runner.h"
 #include "sim/report/html_report.h"
 #include "sim/scenario/runner.h"
 #include "sim/swarm.h"
@@ -35,7 +42,7 @@ namespace {
 
 constexpr const char* kRunUsage =
     "usage: mqsim run FILE [--seed N | --seeds A..B] [--swarm] [--check-determinism] [--history FILE]\n"
-    "                      [--report FILE.html] [--log-level trace|debug|info|warn|error|off]\n"
+    "                      [--report FILE.html] [--log-level trace|debug|info|warn|error|off] [--real [--keep]]\n"
     "Runs a scenario file on each seed (default: seed 1) and judges it with every checker.\n"
     "  --seed N              one seed\n"
     "  --seeds A..B          every seed from A to B\n"
@@ -50,6 +57,11 @@ constexpr const char* kRunUsage =
     "                        before the extension (FILE-seedN.html)\n"
     "  --log-level LEVEL     the nodes' printed log level (default warn); a failed seed also shows\n"
     "                        its nodes' lines at info and above around the first violation\n"
+    "  --real                run on real processes, in real time: mqnamesrv and mqbroker (beside this\n"
+    "                        mqsim) each in a network namespace of its own, faults done by the kernel\n"
+    "                        (root only; `mqsim list --real` says which files can)\n"
+    "  --keep                with --real: keep the run's folder (configs, stores, daemon logs) even\n"
+    "                        when it passes (a failed run's is always kept)\n"
     "Exit 0 when every seed passes, 1 when one fails, 2 on bad usage.\n";
 
 std::optional<std::uint64_t> number(std::string_view text) {
@@ -79,6 +91,7 @@ struct RunFlags {
   std::optional<std::string> history, report;
   std::uint64_t first = 1, last = 1;
   bool swarm = false, determinism = false;
+  bool real = false, keep = false;
 };
 
 // The flags of `args`, or the exit code (usage printed, or --help answered).
@@ -111,6 +124,10 @@ std::variant<RunFlags, int> parse_run_flags(const std::vector<std::string>& args
       f.swarm = true;
     } else if (a == "--check-determinism") {
       f.determinism = true;
+    } else if (a == "--real") {
+      f.real = true;
+    } else if (a == "--keep") {
+      f.keep = true;
     } else if (a == "--history") {
       f.history = value();
       if (!f.history || f.history->empty()) return usage("--history needs a file name");
@@ -132,6 +149,8 @@ std::variant<RunFlags, int> parse_run_flags(const std::vector<std::string>& args
     }
   }
   if (!file) return usage("which scenario file?");
+  if (f.real && (f.swarm || f.determinism)) return usage("--real runs the machine's own world: no --swarm, no --check-determinism");
+  if (f.keep && !f.real) return usage("--keep goes with --real");
   if (std::find(args.begin(), args.end(), "--log-level") == args.end()) set_default_log_level(spdlog::level::warn);
   f.file = *file;
   return f;
@@ -145,10 +164,49 @@ struct SeedResult {
   std::string replay;                      // the command that replays the seed
 };
 
+// Set by SIGINT / SIGTERM during a --real run: the run stops everything it started and says so.
+std::atomic<bool> g_interrupted{false};
+
+extern "C" void on_interrupt(int) { g_interrupted.store(true); }
+
+// The folder this mqsim was started from (mqnamesrv and mqbroker are built beside it).
+std::string own_folder() {
+  std::error_code ec;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string(".") : self.parent_path().string();
+}
+
+sim::scenario::RunOutcome run_for_real(const sim::scenario::Scenario& s, std::uint64_t seed, const RunFlags& f, std::string& notes,
+                                       bool& keep_folder, std::string& folder) {
+  sim::real::RealRunOptions o;
+  o.bin_dir = own_folder();
+  o.work_dir = fmt::format("/tmp/mqsim-real-{}-{}-seed{}", s.name, getpid(), seed);
+  LogSettings log = default_log_settings();
+  o.client_log = log;
+  struct sigaction sa {};
+  sa.sa_handler = on_interrupt;
+  sigemptyset(&sa.sa_mask);
+  struct sigaction old_int {}, old_term {};
+  sigaction(SIGINT, &sa, &old_int);
+  sigaction(SIGTERM, &sa, &old_term);
+  sim::real::RealRunReport report;
+  sim::scenario::RunOutcome run = sim::real::run_real(s, seed, o, &g_interrupted, &report);
+  sigaction(SIGINT, &old_int, nullptr);
+  sigaction(SIGTERM, &old_term, nullptr);
+  folder = report.work_dir;
+  keep_folder = f.keep;
+  if (!report.network.empty()) notes += fmt::format("  real: {}\n", report.network);
+  (void)keep_folder;
+  return run;
+}
+
 SeedResult run_seed(const sim::scenario::Scenario& s, const RunFlags& f, std::uint64_t seed) {
   const bool several = f.last > f.first;
   const auto t0 = std::chrono::steady_clock::now();
-  sim::scenario::RunOutcome run = sim::scenario::run_scenario(s, seed);
+  std::string notes, folder;
+  bool keep_folder = false;
+  sim::scenario::RunOutcome run =
+      f.real ? run_for_real(s, seed, f, notes, keep_folder, folder) : sim::scenario::run_scenario(s, seed);
   const double real_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::string failure = run.first_failure();
   std::vector<std::string> failed_checks;
@@ -159,10 +217,14 @@ SeedResult run_seed(const sim::scenario::Scenario& s, const RunFlags& f, std::ui
   for (const sim::check::Verdict& v : run.verdicts) {
     if (!v.passed) failed_checks.push_back(v.name);
   }
-  std::string out = fmt::format("== {} seed {}{}\n", s.name, seed, s.run.swarm ? " (swarm)" : "");
-  if (s.run.swarm) out += fmt::format("  world: {}\n", sim::describe_world(sim::scenario::world_options(s, seed)));
+  std::string out = fmt::format("== {} seed {}{}\n", s.name, seed, f.real ? " (real processes)" : s.run.swarm ? " (swarm)" : "");
+  if (s.run.swarm && !f.real) out += fmt::format("  world: {}\n", sim::describe_world(sim::scenario::world_options(s, seed)));
+  out += notes;
   for (const sim::check::Verdict& v : run.verdicts) out += "  " + v.to_line() + "\n";
-  if (!run.error) {
+  if (f.real) {
+    if (!run.error) out += fmt::format("  liveness: {}\n", run.live.to_string());
+    out += fmt::format("  ran {:.1f} s of real time\n", real_s);
+  } else if (!run.error) {
     out += fmt::format("  liveness: {}\n", run.live.to_string());
     out += fmt::format("  trace-hash: {:016x}\n  simulated {:.1f} s in {:.2f} s real\n", run.trace_hash,
                        static_cast<double>(to_ms(run.simulated)) / 1000.0, real_s);
@@ -198,6 +260,14 @@ SeedResult run_seed(const sim::scenario::Scenario& s, const RunFlags& f, std::ui
       if (failure.empty()) failure = "report not written";
     }
   }
+  if (!folder.empty()) {
+    if (failure.empty() && !keep_folder) {
+      std::error_code ec;
+      std::filesystem::remove_all(folder, ec);
+    } else {
+      out += fmt::format("  run folder (configs, stores, daemon logs): {}\n", folder);
+    }
+  }
   if (failure.empty()) {
     out += "  PASSED\n";
     return SeedResult{std::move(out), true, {}, {}};
@@ -205,7 +275,8 @@ SeedResult run_seed(const sim::scenario::Scenario& s, const RunFlags& f, std::ui
   out += fmt::format("  FAILED: {}\n", failure);
   // What the nodes said around the first violation, whatever --log-level printed.
   if (const std::optional<MonoTime> at = first_violation_time(run)) out += format_log_window(run.recent_logs, *at);
-  std::string replay = fmt::format("build/bin/mqsim run {} --seed {}{}", f.file, seed, f.swarm ? " --swarm" : "");
+  std::string replay =
+      fmt::format("build/bin/mqsim run {} --seed {}{}", f.file, seed, f.real ? " --real" : f.swarm ? " --swarm" : "");
   out += fmt::format("  replay: {}\n", replay);
   return SeedResult{std::move(out), false, std::move(failed_checks), std::move(replay)};
 }

@@ -24,6 +24,7 @@ FaultActionSpec skew_clock_fault() {
     const std::int64_t skew_ms = to_ms(f.param<Duration>("skew"));
     return ctx.for_targets(f, [&](NodeId n) { ctx.cluster().skew_wall_clock(n, skew_ms); });
   };
+  a.real_refusal = "a running daemon's wall clock through libfaketime is not built yet (issue 33)";
   return a;
 }
 

@@ -31,11 +31,20 @@ FaultActionSpec host_cut_fault(std::string name, std::string story, void (cluste
   };
   a.undo = unisolate;
   a.lasts = always;
+  a.real_apply = [](RealFaults& real, const FaultEntry& f) { return each_real_target(f, [&](const std::string& n) { return real.darken(n); }); };
+  a.real_undo = [](RealFaults& real, const FaultEntry& f) { return each_real_target(f, [&](const std::string& n) { return real.undarken(n); }); };
   return a;
 }
 
 // The links between targets and peers cut (`cut` each pair); its undo heals them.
-FaultActionSpec link_cut_fault(std::string name, std::string story, void (cluster::Cluster::*cut)(NodeId, NodeId)) {
+Status real_heal_links(RealFaults& real, const FaultEntry& f) {
+  return each_real_link(f, [&](const std::string& a, const std::string& b) -> Status {
+    FERRY_TRY(real.uncut(a, b));
+    return real.uncut(b, a);
+  });
+}
+
+FaultActionSpec link_cut_fault(std::string name, std::string story, void (cluster::Cluster::*cut)(NodeId, NodeId), bool both_ways) {
   FaultActionSpec a;
   a.name = std::move(name);
   a.story = std::move(story);
@@ -46,6 +55,13 @@ FaultActionSpec link_cut_fault(std::string name, std::string story, void (cluste
   };
   a.undo = heal_links;
   a.lasts = always;
+  a.real_apply = [both_ways](RealFaults& real, const FaultEntry& f) {
+    return each_real_link(f, [&](const std::string& x, const std::string& y) -> Status {
+      FERRY_TRY(real.cut(x, y));
+      return both_ways ? real.cut(y, x) : Status();
+    });
+  };
+  a.real_undo = real_heal_links;
   return a;
 }
 
@@ -59,13 +75,13 @@ FaultActionSpec silence_fault() {
 FaultActionSpec partition_fault() {
   return link_cut_fault("partition",
                         "every link between the targets and the peers cut, both ways; with a duration, healed after it",
-                        &cluster::Cluster::partition);
+                        &cluster::Cluster::partition, true);
 }
 
 FaultActionSpec partition_one_way_fault() {
   return link_cut_fault("partition_one_way",
                         "packets from the targets to the peers are dropped; with a duration, healed after it",
-                        &cluster::Cluster::partition_one_way);
+                        &cluster::Cluster::partition_one_way, false);
 }
 
 FaultActionSpec isolate_fault() {
@@ -81,6 +97,7 @@ FaultActionSpec heal_fault() {
   a.peers = true;
   a.event = EventKind::heal;
   a.apply = heal_links;
+  a.real_apply = real_heal_links;
   a.ends = [](const FaultEntry& f, const FaultEntry& later) {
     return shares_target(f, later) || shares_target(later, f);
   };
@@ -97,6 +114,7 @@ FaultActionSpec heal_all_fault() {
     ctx.heal_all();
     return Status();
   };
+  a.real_apply = [](RealFaults& real, const FaultEntry&) { return real.heal_all(); };
   a.ends = [](const FaultEntry&, const FaultEntry&) { return true; };
   return a;
 }
@@ -118,6 +136,14 @@ FaultActionSpec clog_fault() {
   a.lasts = always;
   a.detail = [](const FaultEntry& f) {
     return fmt::format(" (+{} latency)", format_latency(f.param<Duration>("latency")));
+  };
+  // This kernel has no netem qdisc: the runner's own relay delays the bytes (sim/real/delay_relay.h).
+  a.real_apply = [](RealFaults& real, const FaultEntry& f) {
+    const Duration extra = f.param<Duration>("latency");
+    return each_real_link(f, [&](const std::string& x, const std::string& y) { return real.clog(x, y, extra); });
+  };
+  a.real_undo = [](RealFaults& real, const FaultEntry& f) {
+    return each_real_link(f, [&](const std::string& x, const std::string& y) { return real.clog(x, y, Duration{}); });
   };
   return a;
 }

@@ -94,6 +94,9 @@ FaultActionSpec promote_slave_fault() {
   a.apply = [](FaultContext& ctx, const FaultEntry& f) {
     return ctx.each_target(f, [&](NodeId n) { return promote(ctx, n, f); });
   };
+  a.real_apply = [](RealFaults& real, const FaultEntry& f) {
+    return each_real_target(f, [&](const std::string& n) { return real.promote_slave(n, f.param<std::string>("role")); });
+  };
   return a;
 }
 
@@ -127,6 +130,11 @@ FaultActionSpec update_topic_fault() {
       }
       return c.update_topic(*index, f.param<std::string>("topic"),
                             static_cast<std::int32_t>(f.param<std::int64_t>("queues")));
+    });
+  };
+  a.real_apply = [](RealFaults& real, const FaultEntry& f) {
+    return each_real_target(f, [&](const std::string& n) {
+      return real.update_topic(n, f.param<std::string>("topic"), static_cast<std::int32_t>(f.param<std::int64_t>("queues")));
     });
   };
   return a;

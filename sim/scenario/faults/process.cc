@@ -10,6 +10,10 @@ namespace ferry::sim::scenario {
 
 namespace {
 
+constexpr const char* kPowerLossRefusal =
+    "a power loss cannot be done to one process: the page cache outlives a process kill, so what it had not synced "
+    "survives";
+
 FaultActionSpec crash_action(std::string name, std::string story, CrashKind kind) {
   FaultActionSpec a;
   a.name = std::move(name);
@@ -26,6 +30,16 @@ FaultActionSpec crash_action(std::string name, std::string story, CrashKind kind
     });
   };
   a.lasts = [](const FaultEntry&) { return true; };
+  if (kind == CrashKind::process_kill) {
+    a.real_apply = [](RealFaults& real, const FaultEntry& f) {
+      return each_real_target(f, [&](const std::string& n) -> Status {
+        FERRY_TRY(real.kill(n));
+        return f.duration ? real.start_after(n, *f.duration) : Status();
+      });
+    };
+  } else {
+    a.real_refusal = kPowerLossRefusal;
+  }
   return a;
 }
 
@@ -90,6 +104,16 @@ FaultActionSpec restart_fault() {
   a.detail = [](const FaultEntry& f) {
     return fmt::format(" (down {})", format_duration(f.duration.value_or(Duration{})));
   };
+  a.real_apply = [](RealFaults& real, const FaultEntry& f) {
+    return each_real_target(f, [&](const std::string& n) -> Status {
+      FERRY_TRY(real.kill(n));
+      if (f.param<bool>("wipe")) FERRY_TRY(real.wipe(n));
+      return real.start_after(n, f.duration.value_or(Duration{}));
+    });
+  };
+  a.real_refuses = [](const FaultEntry& f) -> std::string {
+    return f.param<std::string>("kind") == "kill" ? "" : kPowerLossRefusal;
+  };
   return a;
 }
 
@@ -100,6 +124,8 @@ FaultActionSpec pause_fault() {
   a.duration = true;
   a.apply = [](FaultContext& ctx, const FaultEntry& f) { return pause_running(ctx, f); };
   a.undo = [](FaultContext& ctx, const FaultEntry& f) { return resume_paused(ctx, f); };
+  a.real_apply = [](RealFaults& real, const FaultEntry& f) { return each_real_target(f, [&](const std::string& n) { return real.pause(n); }); };
+  a.real_undo = [](RealFaults& real, const FaultEntry& f) { return each_real_target(f, [&](const std::string& n) { return real.resume(n); }); };
   a.lasts = [](const FaultEntry&) { return true; };
   return a;
 }
@@ -110,6 +136,7 @@ FaultActionSpec resume_fault() {
   a.story = "ends a pause";
   a.event = EventKind::heal;
   a.apply = [](FaultContext& ctx, const FaultEntry& f) { return resume_paused(ctx, f); };
+  a.real_apply = [](RealFaults& real, const FaultEntry& f) { return each_real_target(f, [&](const std::string& n) { return real.resume(n); }); };
   a.ends = [](const FaultEntry& f, const FaultEntry& later) { return f.action == "pause" && shares_target(f, later); };
   return a;
 }
@@ -129,6 +156,7 @@ FaultActionSpec wipe_disk_fault() {
       return {};
     });
   };
+  a.real_apply = [](RealFaults& real, const FaultEntry& f) { return each_real_target(f, [&](const std::string& n) { return real.wipe(n); }); };
   return a;
 }
 

@@ -101,6 +101,8 @@ AsioRuntime::~AsioRuntime() {
   // 3. Members go; the io_context last, dropping every handler still queued.
 }
 
+void AsioRuntime::destroy_tasks() { impl_->executor.tasks().destroy_all(); }
+
 const std::string& AsioRuntime::node_name() const { return impl_->options.node_name; }
 Clock& AsioRuntime::clock() { return impl_->clock; }
 Timers& AsioRuntime::timers() { return impl_->timers; }

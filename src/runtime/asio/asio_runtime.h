@@ -105,6 +105,12 @@ class AsioRuntime final : public Runtime {
   // runtime.
   std::unique_ptr<FileSystem> folder(std::string folder);
 
+  // Destroys every task of the node now without resuming it (their awaiters cancel timers and
+  // abandon pending I/O, as in the destructor): what a crash does to a node's code. For a host that
+  // must drop an app without its shutdown (sim/real's ClientHost kills one this way, then destroys
+  // the app, then the runtime). Call on the loop thread, outside run().
+  void destroy_tasks();
+
   // True on the thread currently running the loop (for assertions).
   bool on_loop_thread() const;
 
