@@ -21,6 +21,7 @@ packages=(
   chromium                # headless browser: the test that mqsim's HTML report renders
   nodejs                  # tests/interop: the ali-ons RocketMQ client (Node.js) against the daemons
   iproute2 nftables       # mqsim run --real: hosts in network namespaces, partitions as nftables rules
+  faketime                # mqsim run --real: skew_clock of a daemon (libfaketime)
 )
 
 missing=()

@@ -46,6 +46,10 @@ void ClientHost::body() {
   o.offload_threads = 2;
   o.log = log_;
   AsioRuntime rt(o);
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    rt.skew_wall_clock(skew_ms_);
+  }
   std::unique_ptr<NodeProcess> app;
   rt.executor().post([&] {
     app = factory_(rt);
@@ -96,6 +100,12 @@ void ClientHost::resume() {
   std::lock_guard<std::mutex> l(mu_);
   paused_ = false;
   cv_.notify_all();
+}
+
+void ClientHost::skew_wall_clock(std::int64_t delta_ms) {
+  std::lock_guard<std::mutex> l(mu_);
+  skew_ms_ += delta_ms;
+  if (rt_ != nullptr) rt_->skew_wall_clock(delta_ms);
 }
 
 bool ClientHost::running() const {

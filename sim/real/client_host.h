@@ -52,6 +52,8 @@ class ClientHost {
   // down or paused or `fn` did not run in time. `fn` may still run after a timeout (with a live
   // app), so it must hold what it touches by value or by shared_ptr, not the caller's locals.
   bool visit(const std::function<void(NodeProcess&)>& fn, Duration timeout);
+  // Its wall clock jumps by `delta_ms`, kept across its lives (a property of the machine).
+  void skew_wall_clock(std::int64_t delta_ms);
 
  private:
   void body();
@@ -71,6 +73,7 @@ class ClientHost {
   NodeProcess* app_ = nullptr; // the live app; its loop thread only
   bool paused_ = false;
   bool stopping_ = false;
+  std::int64_t skew_ms_ = 0;  // every skew so far, applied to each new life's runtime
 };
 
 }  // namespace ferry::sim::real

@@ -6,6 +6,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+extern char** environ;
+
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -15,8 +17,9 @@
 
 namespace ferry::sim::real {
 
-DaemonProcess::DaemonProcess(std::string name, std::vector<std::string> argv, int netns_fd, std::string log_file)
-    : name_(std::move(name)), argv_(std::move(argv)), netns_fd_(netns_fd), log_file_(std::move(log_file)) {}
+DaemonProcess::DaemonProcess(std::string name, std::vector<std::string> argv, int netns_fd, std::string log_file,
+                             std::vector<std::string> env)
+    : name_(std::move(name)), argv_(std::move(argv)), env_(std::move(env)), netns_fd_(netns_fd), log_file_(std::move(log_file)) {}
 
 DaemonProcess::~DaemonProcess() { kill(); }
 
@@ -27,6 +30,11 @@ Status DaemonProcess::start() {
   std::vector<char*> args;
   for (const std::string& a : argv_) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
+  // The environment, made before the fork (the child may only call async-signal-safe functions).
+  std::vector<char*> envp;
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) envp.push_back(*e);
+  for (const std::string& e : env_) envp.push_back(const_cast<char*>(e.c_str()));
+  envp.push_back(nullptr);
   const pid_t pid = fork();
   if (pid < 0) {
     close(log_fd);
@@ -41,7 +49,7 @@ Status DaemonProcess::start() {
     if (null_fd >= 0) dup2(null_fd, STDIN_FILENO);
     dup2(log_fd, STDOUT_FILENO);
     dup2(log_fd, STDERR_FILENO);
-    execv(args[0], args.data());
+    execve(args[0], args.data(), envp.data());
     _exit(127);
   }
   close(log_fd);

@@ -18,7 +18,9 @@ class DaemonProcess {
  public:
   // `argv[0]` is the program's path; `netns_fd` the namespace it runs in (setns before exec);
   // `log_file` gets its stdout and stderr, appended across lives.
-  DaemonProcess(std::string name, std::vector<std::string> argv, int netns_fd, std::string log_file);
+  // `env`: NAME=value entries added to the runner's environment for every life (libfaketime's).
+  DaemonProcess(std::string name, std::vector<std::string> argv, int netns_fd, std::string log_file,
+                std::vector<std::string> env = {});
   ~DaemonProcess();  // kills a process still running (SIGKILL) and reaps it
   DaemonProcess(const DaemonProcess&) = delete;
   DaemonProcess& operator=(const DaemonProcess&) = delete;
@@ -45,6 +47,7 @@ class DaemonProcess {
 
   std::string name_;
   std::vector<std::string> argv_;
+  std::vector<std::string> env_;
   int netns_fd_;
   std::string log_file_;
   pid_t pid_ = -1;

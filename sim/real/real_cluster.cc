@@ -1,5 +1,6 @@
 #include "sim/real/real_cluster.h"
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <future>
@@ -61,8 +62,39 @@ std::string join(const std::vector<std::string>& parts, const char* sep) {
 
 }  // namespace
 
+std::string faketime_library() {
+  for (const char* path : {"/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1", "/usr/lib/aarch64-linux-gnu/faketime/libfaketimeMT.so.1",
+                           "/usr/lib/faketime/libfaketimeMT.so.1"}) {
+    std::error_code ec;
+    if (fs::exists(path, ec)) return path;
+  }
+  return "";
+}
+
+namespace {
+
+// The daemons (not clients) whose wall clock a scenario skews.
+std::set<std::string> skewed_daemons(const scenario::Scenario& s) {
+  std::set<std::string> clients;
+  for (const scenario::ProducerScenario& p : s.producers) clients.insert(p.node);
+  for (const scenario::ConsumerScenario& k : s.consumers) clients.insert(k.node);
+  std::set<std::string> out;
+  for (const scenario::FaultEntry& f : s.faults) {
+    if (f.action != "skew_clock") continue;
+    for (const std::string& t : f.targets) {
+      if (clients.count(t) == 0) out.insert(t);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 std::vector<std::string> real_refusals(const scenario::Scenario& s) {
   std::vector<std::string> why;
+  if (!skewed_daemons(s).empty() && faketime_library().empty()) {
+    why.emplace_back("skew_clock of a daemon needs libfaketime (Debian package faketime), which is not installed");
+  }
   if (s.cluster.controllers > 0) {
     why.emplace_back("controller mode is not run for real yet (mqcontroller's Raft peers in namespaces)");
   }
@@ -166,6 +198,7 @@ Result<std::unique_ptr<RealCluster>> RealCluster::create(const scenario::Scenari
 RealCluster::~RealCluster() { (void)stop(); }
 
 Status RealCluster::write_configs() {
+  const std::set<std::string> skewed = skewed_daemons(s_);
   std::vector<std::string> namesrv_addrs;
   for (const std::string& n : namesrvs_) namesrv_addrs.push_back(fmt::format("{}:{}", testbed_->ip(n), kRealNamesrvPort));
   for (auto& [name, d] : daemons_) {
@@ -198,8 +231,18 @@ Status RealCluster::write_configs() {
           st.consume_queue_units_per_file * 20, st.message_size_max_bytes, to_ms(st.sync_flush_timeout));
     }
     FERRY_TRY(write_file(conf, text));
+    // A daemon whose clock the file skews runs under libfaketime from its first life: its wall
+    // clock reads the offset from a file of its own (re-read every second), its monotonic clock
+    // stays real, as the simulator's skew_clock.
+    std::vector<std::string> env;
+    if (skewed.count(name) > 0) {
+      d.faketime_file = dir + "/faketime";
+      FERRY_TRY(write_file(d.faketime_file, "+0\n"));
+      env = {"LD_PRELOAD=" + faketime_library(), "FAKETIME_TIMESTAMP_FILE=" + d.faketime_file, "FAKETIME_CACHE_DURATION=1",
+             "FAKETIME_DONT_FAKE_MONOTONIC=1"};
+    }
     d.process = std::make_unique<DaemonProcess>(name, std::vector<std::string>{program, "-c", conf}, testbed_->netns_fd(name),
-                                                daemon_log(name));
+                                                daemon_log(name), std::move(env));
   }
   return Status();
 }
@@ -561,6 +604,27 @@ Status RealCluster::resume(const std::string& node) {
 Status RealCluster::cut(const std::string& from, const std::string& to) { return testbed_->cut(from, to); }
 Status RealCluster::uncut(const std::string& from, const std::string& to) { return testbed_->uncut(from, to); }
 Status RealCluster::darken(const std::string& node) { return testbed_->darken(node); }
+
+Status RealCluster::skew_clock(const std::string& node, Duration skew) {
+  const std::int64_t delta = to_ms(skew);
+  if (auto it = daemons_.find(node); it != daemons_.end()) {
+    Daemon& d = it->second;
+    if (d.faketime_file.empty()) return Error(Errc::invalid_argument, fmt::format("skew_clock: {} runs without libfaketime", node));
+    d.skew_ms += delta;
+    // libfaketime's relative offset in seconds; written whole, then renamed over the old one.
+    const std::string tmp = d.faketime_file + ".new";
+    FERRY_TRY(write_file(tmp, fmt::format("{}{}.{:03}\n", d.skew_ms < 0 ? "-" : "+", std::abs(d.skew_ms) / 1000, std::abs(d.skew_ms) % 1000)));
+    std::error_code ec;
+    fs::rename(tmp, d.faketime_file, ec);
+    if (ec) return Error(Errc::io_error, fmt::format("skew_clock: {}: {}", d.faketime_file, ec.message()));
+    return Status();
+  }
+  if (auto it = clients_.find(node); it != clients_.end()) {
+    it->second.host->skew_wall_clock(delta);
+    return Status();
+  }
+  return Error(Errc::invalid_argument, fmt::format("skew_clock: no node {}", node));
+}
 
 Status RealCluster::clog(const std::string& from, const std::string& to, Duration extra) {
   if (relayed_.count({from, to}) == 0) {

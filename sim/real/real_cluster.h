@@ -86,6 +86,7 @@ class RealCluster final : public scenario::RealFaults {
   Status cut(const std::string& from, const std::string& to) override;
   Status uncut(const std::string& from, const std::string& to) override;
   Status clog(const std::string& from, const std::string& to, Duration extra) override;
+  Status skew_clock(const std::string& node, Duration skew) override;
   Status darken(const std::string& node) override;
   Status undarken(const std::string& node) override;
   Status promote_slave(const std::string& node, const std::string& role) override;
@@ -108,6 +109,8 @@ class RealCluster final : public scenario::RealFaults {
     std::string data_dir;
     std::string addr;          // "ip:port" it listens on
     bool stopped_by_us = false;  // its last exit was a kill or a stop, not its own
+    std::string faketime_file;   // its libfaketime offset ("" : started without libfaketime)
+    std::int64_t skew_ms = 0;
     std::optional<std::chrono::steady_clock::time_point> start_at;
   };
   struct Client {
@@ -148,6 +151,9 @@ class RealCluster final : public scenario::RealFaults {
 // The production runtime's monotonic time now (std::chrono::steady_clock, SystemClock's), which
 // every app of a real run records with: the runner's events share it.
 MonoTime real_now();
+
+// libfaketime's multi-threaded library (Debian package faketime), "" when it is not installed.
+std::string faketime_library();
 
 // Why `s` cannot run on real processes: one sentence per reason (empty: it can).
 std::vector<std::string> real_refusals(const scenario::Scenario& s);

@@ -36,6 +36,9 @@ class RealFaults {
   // Every byte from `from` to `to` late by `extra` (0: no longer), through the runner's relay
   // (sim/real/delay_relay.h); invalid_argument for a pair the relay was not set up for.
   virtual Status clog(const std::string& from, const std::string& to, Duration extra) = 0;
+  // The node's wall clock jumps by `skew` (kept, across restarts too); its monotonic clock does
+  // not move. A daemon's through libfaketime, an app's through its runtime.
+  virtual Status skew_clock(const std::string& node, Duration skew) = 0;
   // Every packet to and from the node dropped, or let through again.
   virtual Status darken(const std::string& node) = 0;
   virtual Status undarken(const std::string& node) = 0;

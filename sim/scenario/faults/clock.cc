@@ -24,7 +24,9 @@ FaultActionSpec skew_clock_fault() {
     const std::int64_t skew_ms = to_ms(f.param<Duration>("skew"));
     return ctx.for_targets(f, [&](NodeId n) { ctx.cluster().skew_wall_clock(n, skew_ms); });
   };
-  a.real_refusal = "a running daemon's wall clock through libfaketime is not built yet (issue 33)";
+  a.real_apply = [](RealFaults& real, const FaultEntry& f) {
+    return each_real_target(f, [&](const std::string& n) { return real.skew_clock(n, f.param<Duration>("skew")); });
+  };
   return a;
 }
 

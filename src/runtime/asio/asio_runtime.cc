@@ -101,6 +101,8 @@ AsioRuntime::~AsioRuntime() {
   // 3. Members go; the io_context last, dropping every handler still queued.
 }
 
+void AsioRuntime::skew_wall_clock(std::int64_t delta_ms) { impl_->clock.skew_wall(delta_ms); }
+
 void AsioRuntime::destroy_tasks() { impl_->executor.tasks().destroy_all(); }
 
 const std::string& AsioRuntime::node_name() const { return impl_->options.node_name; }

@@ -111,6 +111,11 @@ class AsioRuntime final : public Runtime {
   // the app, then the runtime). Call on the loop thread, outside run().
   void destroy_tasks();
 
+  // The node's wall clock (clock().wall_ms()) jumps by `delta_ms`, kept; the monotonic clock does
+  // not move. An NTP step or a VM restored from a snapshot, for a node that shares its process
+  // with others (sim/real's ClientHost: a daemon gets libfaketime instead). Thread-safe.
+  void skew_wall_clock(std::int64_t delta_ms);
+
   // True on the thread currently running the loop (for assertions).
   bool on_loop_thread() const;
 
