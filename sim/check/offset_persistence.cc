@@ -53,6 +53,7 @@ Verdict check_offset_persistence(const History& h, const OffsetPersistenceBounds
   std::map<std::pair<std::string, MessageQueue>, MonoTime> tenure;               // (consumer, queue) -> since
   std::map<std::pair<std::string, MessageQueue>, std::string> last_consumer_of;  // (group, queue) -> consumer
   std::int64_t consumed = 0, redelivered = 0, by_consumer = 0, by_broker = 0, by_rebalance = 0, by_retry = 0, unexplained = 0;
+  std::int64_t stored_twice = 0;
   std::int64_t oldest = 0;
   static const std::vector<const Event*> kNone;
   auto events_of = [](const std::map<std::string, std::vector<const Event*>>& m, const std::string& k) -> const std::vector<const Event*>& {
@@ -70,8 +71,14 @@ Verdict check_offset_persistence(const History& h, const OffsetPersistenceBounds
     }
     auto [it, fresh] = first.try_emplace({c.group, Msg{c.producer, c.seq}}, &c);
     if (fresh) continue;
-    ++redelivered;
     const ConsumeRecord& f = *it->second;
+    // Another stored copy (a send retried after an unknown outcome stored it twice: the
+    // duplicates checker counts those), not the same message read again.
+    if (c.queue != f.queue || c.queue_offset != f.queue_offset) {
+      ++stored_twice;
+      continue;
+    }
+    ++redelivered;
     if (c.reconsume_times > 0) {
       ++by_retry;
       continue;
@@ -107,6 +114,7 @@ Verdict check_offset_persistence(const History& h, const OffsetPersistenceBounds
   }
   v.figures["consumed"] = consumed;
   v.figures["redelivered"] = redelivered;
+  v.figures["stored_twice"] = stored_twice;
   v.figures["explained_consumer_crash"] = by_consumer;
   v.figures["explained_broker_crash"] = by_broker;
   v.figures["explained_rebalance"] = by_rebalance;

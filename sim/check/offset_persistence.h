@@ -2,7 +2,9 @@
 // consumer group's redeliveries stay within what it consumed in the last persist interval before
 // the crash or rebalance that caused them.
 //
-// A redelivery is a consumption of a message (producer#seq) a group had consumed before. Its
+// A redelivery is a consumption of a message (producer#seq) a group had consumed before, from the
+// same queue and offset (another stored copy, from a send retried after an unknown outcome, is
+// counted as stored_twice: the duplicates checker judges those). Its
 // first delivery (at t1, by consumer c1, from a queue of broker group q) is explained when
 //   - c1 crashed (a crash Event targeting it) at t with t1 <= t <= the redelivery, and
 //     t1 >= t - persist_interval - slack: the consumer had not yet persisted that offset
@@ -15,7 +17,7 @@
 //     it again) at t with t1 >= t - persist_interval - slack;
 //   - it is a retry (reconsume_times > 0).
 // Anything else is a violation (a redelivery the persist interval does not account for).
-// Figures: consumed, redelivered, explained_consumer_crash, explained_broker_crash,
+// Figures: consumed, redelivered, stored_twice, explained_consumer_crash, explained_broker_crash,
 // explained_rebalance, explained_retry, unexplained, crashes (of consumers and masters),
 // oldest_redelivered_ms (the largest gap from a first delivery to the event that explained it).
 #pragma once

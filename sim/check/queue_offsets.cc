@@ -31,13 +31,24 @@ Verdict check_queue_offsets(const History& h) {
   };
   std::map<std::pair<std::string, MessageQueue>, Last> queues;
   std::int64_t explained = 0, unexplained = 0;
+  // A push consumer's concurrent listener consumes a pulled batch on several threads (RocketMQ's
+  // consumeThreadMin): its deliveries of one queue come in any order, so for it only an offset
+  // consumed again is a step back. (The simulator runs listeners inline, in order; real runs do
+  // not: `mqsim run --real`.)
+  auto concurrent = [&h](const ConsumeRecord& c) {
+    auto it = h.consumers.find(c.consumer);
+    return it != h.consumers.end() && it->second.kind == "push-concurrently";
+  };
   for (const ConsumeRecord& c : h.consumes) {
     Last& q = queues[{h.audience(c), c.queue}];
     q.offsets.insert(c.queue_offset.value());
-    q.first_at.try_emplace(c.queue_offset.value(), c.at);
+    const bool repeat = !q.first_at.try_emplace(c.queue_offset.value(), c.at).second;
     const ConsumeRecord* prev = q.record;
+    if (prev == nullptr || c.queue_offset > prev->queue_offset || (!repeat && concurrent(c))) {
+      if (prev == nullptr || c.queue_offset > prev->queue_offset) q.record = &c;
+      continue;
+    }
     q.record = &c;
-    if (prev == nullptr || c.queue_offset > prev->queue_offset) continue;
     if (prev->consumer != c.consumer || event_between(event_times, prev->at, c.at)) {
       ++explained;
       continue;

@@ -2,7 +2,10 @@
 // saw them, a delivered offset never goes back (or repeats) unless the step is explained: the
 // queue moved to another consumer of the group (a rebalance, seen in the history), or an event
 // (crash, start, fault, heal, rebalance: History::events) lies between the queue's previous
-// delivery and this one. With settings.offsets_dense, a queue's delivered offsets must also
+// delivery and this one. A push consumer's concurrent listener consumes a batch on several
+// threads, in any order (RocketMQ's consumeThreadMin; real runs show it, the simulator's inline
+// listener does not): for such a consumer only an offset delivered again counts as a step back.
+// With settings.offsets_dense, a queue's delivered offsets must also
 // cover every offset between the lowest and the highest (no tag filtering, nothing expired).
 // Figures: queues, backward_explained, backward_unexplained, holes.
 #pragma once
