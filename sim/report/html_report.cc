@@ -24,8 +24,10 @@ void header(std::string& out, const ReportModel& m) {
   out += "<dl class=\"facts\">";
   fact(out, "file", m.source);
   if (m.seed) fact(out, "seed", fmt::format("{}", *m.seed));
-  if (m.trace_hash) fact(out, "trace hash", fmt::format("{:016x}", *m.trace_hash));
-  if (m.simulated_ms) fact(out, "simulated", fmt::format("{:.1f} s", static_cast<double>(*m.simulated_ms) / 1000.0));
+  if (m.trace_hash && !m.real) fact(out, "trace hash", fmt::format("{:016x}", *m.trace_hash));
+  if (m.simulated_ms) {
+    fact(out, m.real ? "ran (real processes)" : "simulated", fmt::format("{:.1f} s", static_cast<double>(*m.simulated_ms) / 1000.0));
+  }
   fact(out, "sends", fmt::format("{}", m.sends));
   fact(out, "deliveries", fmt::format("{}", m.deliveries));
   fact(out, "events", fmt::format("{}", m.events));
@@ -90,11 +92,12 @@ std::string render_html_report(const ReportModel& m) {
   verdicts(out, m);
   schedule(out, m);
   fmt::format_to(std::back_inserter(out),
-                 "<h2>Timeline</h2>\n<p class=\"note\">x: virtual time in seconds since {}; each column is {} ms. Hover a column, "
+                 "<h2>Timeline</h2>\n<p class=\"note\">x: {} in seconds since {}; each column is {} ms. Hover a column, "
                  "a mark or a window for its details.</p>\n",
-                 html_escape(m.origin), m.timeline.column_ms());
+                 m.real ? "real time" : "virtual time", html_escape(m.origin), m.timeline.column_ms());
   legend(out);
-  out += "<div id=\"timeline\"><noscript><p class=\"note\">The timeline is drawn by the page's script.</p></noscript></div>\n";
+  out += m.real ? "<div id=\"timeline\" data-clock=\"real time\"><noscript>" : "<div id=\"timeline\"><noscript>";
+  out += "<p class=\"note\">The timeline is drawn by the page's script.</p></noscript></div>\n";
   out += "</main>\n<script type=\"application/json\" id=\"timeline-data\">";
   out += json_for_script(timeline_json(m.timeline));
   out += "</script>\n<script>";

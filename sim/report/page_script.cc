@@ -61,7 +61,7 @@ std::string_view page_script() {
     el('line', { x1: x(t), x2: x(t), y1: top - 4, y2: y }, axis);
     text(axis, x(t) + 2, top - 8, 'tick', seconds(t));
   }
-  text(axis, 6, top - 8, 'axis-name', 'virtual time');
+  text(axis, 6, top - 8, 'axis-name', host.getAttribute('data-clock') || 'virtual time');
 
   var wins = el('g', { 'class': 'windows' }, svg);
   data.windows.forEach(function (w, i) {

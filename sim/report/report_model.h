@@ -34,6 +34,9 @@ struct ReportModel {
   std::optional<std::uint64_t> seed;
   std::optional<std::uint64_t> trace_hash;
   std::optional<std::int64_t> simulated_ms;  // virtual time of the whole run, boot included
+  // A run on real processes (`mqsim run --real`): its times are real, it has no trace hash, and
+  // simulated_ms is the real time it took.
+  bool real = false;
   bool passed = false;
   std::string failure;   // the first reason it did not pass, "" when it passed
   std::string liveness;  // the liveness result, "" when there is none

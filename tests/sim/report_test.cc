@@ -102,6 +102,23 @@ TEST(Report, NamesFromFilesStayText) {
   EXPECT_TRUE(found) << "the consumer's name does not come back unchanged from the embedded JSON";
 }
 
+TEST(Report, ARealRunSaysItsTimesAreRealAndHasNoTraceHash) {
+  History h;
+  h.sends.push_back(send("p", 0, SendOutcome::ok, "broker-a", 100));
+  ReportModel m = model_from_history(h, "real.json", {});
+  m.trace_hash = 0x1234;
+  m.simulated_ms = 92'100;
+  EXPECT_NE(render_html_report(m).find("x: virtual time in seconds"), std::string::npos);
+  EXPECT_NE(render_html_report(m).find("1234"), std::string::npos);
+  m.real = true;
+  const std::string page = render_html_report(m);
+  EXPECT_NE(page.find("x: real time in seconds"), std::string::npos);
+  EXPECT_NE(page.find("ran (real processes)"), std::string::npos);
+  EXPECT_NE(page.find("data-clock=\"real time\""), std::string::npos);
+  EXPECT_EQ(page.find("trace hash"), std::string::npos);
+  EXPECT_EQ(page.find(">simulated<"), std::string::npos);
+}
+
 TEST(Report, SendsDeliveriesAndEventsLandOnTheirLanes) {
   History h;
   h.sends.push_back(send("p", 0, SendOutcome::ok, "broker-a", 1000));

@@ -251,7 +251,8 @@ SeedResult run_seed(const sim::scenario::Scenario& s, const RunFlags& f, std::ui
   }
   if (f.report) {
     const std::string page = report_path(*f.report, seed, several);
-    const sim::report::ReportModel model = sim::report::model_from_run(s, run, f.file);
+    sim::report::ReportModel model = sim::report::model_from_run(s, run, f.file);
+    model.real = f.real;
     if (Status st = save_report(page, sim::report::render_html_report(model)); st.ok()) {
       out += fmt::format("  report: {}\n", page);
     } else {
