@@ -51,6 +51,15 @@ TEST(RouteStaleness, ANameServerThatKeepsADeadBrokerTooLongFails) {
       << v.first_violation;
 }
 
+// The figures are distances between observed times, each observed up to kObserveEvery late.
+TEST(RouteStaleness, ABoundAllowsOneObservationInterval) {
+  EXPECT_TRUE(check_route_staleness(silent_broker().h, RouteStalenessBounds{"broker-b", 124'800, 30'000}).passed);
+  const Verdict v = check_route_staleness(silent_broker().h, RouteStalenessBounds{"broker-b", 124'700, 30'000});
+  EXPECT_FALSE(v.passed);
+  EXPECT_NE(v.first_violation.find("namesrv_drop_ms = 125000 ms exceeds the bound of 124700 ms (+250 ms"), std::string::npos)
+      << v.first_violation;
+}
+
 TEST(RouteStaleness, AClientThatNeverFollowsFails) {
   HistoryBuilder b = silent_broker();
   b.h.routes.erase(b.h.routes.begin() + 3);  // producer-0's route without broker-b
