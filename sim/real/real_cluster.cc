@@ -1,8 +1,14 @@
 #include "sim/real/real_cluster.h"
 
+#include <signal.h>
+#include <sys/statvfs.h>
+
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <future>
 #include <thread>
 
@@ -13,6 +19,7 @@
 #include "sim/scenario/duration_text.h"
 #include "sim/scenario/fault_registry.h"
 #include "sim/scenario/target_alias.h"
+#include "sim/real/host_command.h"
 
 namespace ferry::sim::real {
 
@@ -90,6 +97,48 @@ std::set<std::string> skewed_daemons(const scenario::Scenario& s) {
 
 }  // namespace
 
+// The brokers whose store a file fills (fill_disk) or sizes (disk_capacity_bytes), with the size of
+// the tmpfs each gets.
+std::map<std::string, std::uint64_t> tmpfs_brokers(const scenario::Scenario& s) {
+  std::map<std::string, std::uint64_t> out;
+  for (const cluster::BrokerGroupSpec& g : s.cluster.brokers) {
+    if (g.disk_capacity_bytes == 0) continue;
+    out[g.name] = g.disk_capacity_bytes;
+    for (std::size_t k = 1; k <= g.slaves; ++k) out[fmt::format("{}-s{}", g.name, k)] = g.disk_capacity_bytes;
+  }
+  for (const scenario::FaultEntry& f : s.faults) {
+    if (f.action != "fill_disk") continue;
+    for (const std::string& t : f.targets) out.try_emplace(t, kTmpfsBytes);
+  }
+  return out;
+}
+
+std::size_t sweep_mounts() {
+  std::ifstream in("/proc/mounts");
+  std::string line;
+  std::vector<std::string> dead;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::string device, dir;
+    fields >> device >> dir;
+    const std::string prefix = "/tmp/mqsim-real-";
+    if (dir.rfind(prefix, 0) != 0) continue;
+    // /tmp/mqsim-real-NAME-PID-seedN/...: the pid is the number before "-seed".
+    const std::size_t seed = dir.find("-seed", prefix.size());
+    if (seed == std::string::npos) continue;
+    const std::size_t dash = dir.rfind('-', seed - 1);
+    if (dash == std::string::npos) continue;
+    const long pid = std::strtol(dir.c_str() + dash + 1, nullptr, 10);
+    if (pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH)) continue;
+    dead.push_back(dir);
+  }
+  std::size_t n = 0;
+  for (const std::string& dir : dead) {
+    if (run_host_command({find_program("umount"), "-l", dir}).ok()) ++n;
+  }
+  return n;
+}
+
 std::vector<std::string> real_refusals(const scenario::Scenario& s) {
   std::vector<std::string> why;
   if (!skewed_daemons(s).empty() && faketime_library().empty()) {
@@ -100,9 +149,6 @@ std::vector<std::string> real_refusals(const scenario::Scenario& s) {
   }
   const broker::BrokerConfig defaults;
   for (const cluster::BrokerGroupSpec& g : s.cluster.brokers) {
-    if (g.disk_capacity_bytes > 0) {
-      why.push_back(fmt::format("{}: disk_capacity_bytes needs a size-limited filesystem per broker, not built yet", g.name));
-    }
     if (g.config.rebalance_lock_max_live_time != defaults.rebalance_lock_max_live_time) {
       why.push_back(fmt::format("{}: rebalance_lock_max_live_time has no broker.conf key (RocketMQ reads it from a JVM "
                                 "property)",
@@ -199,6 +245,7 @@ RealCluster::~RealCluster() { (void)stop(); }
 
 Status RealCluster::write_configs() {
   const std::set<std::string> skewed = skewed_daemons(s_);
+  const std::map<std::string, std::uint64_t> tmpfs = tmpfs_brokers(s_);
   std::vector<std::string> namesrv_addrs;
   for (const std::string& n : namesrvs_) namesrv_addrs.push_back(fmt::format("{}:{}", testbed_->ip(n), kRealNamesrvPort));
   for (auto& [name, d] : daemons_) {
@@ -207,6 +254,15 @@ Status RealCluster::write_configs() {
     fs::create_directories(dir, ec);
     if (ec) return Error(Errc::io_error, fmt::format("cannot make {}: {}", dir, ec.message()));
     d.data_dir = dir + "/store";
+    // A store the file fills or sizes is a tmpfs of its own, whose size the runner sets (mount -o
+    // remount,size=): a full disk the broker sees through statvfs and ENOSPC, as on a real one.
+    if (auto t = tmpfs.find(name); t != tmpfs.end()) {
+      fs::create_directories(d.data_dir, ec);
+      auto mounted = run_host_command({find_program("mount"), "-t", "tmpfs", "-o", fmt::format("size={}", t->second), "tmpfs", d.data_dir});
+      if (!mounted.ok()) return mounted.error();
+      d.disk_bytes = t->second;
+      mounts_.push_back(d.data_dir);
+    }
     const std::string conf = dir + (d.broker ? "/broker.conf" : "/namesrv.conf");
     std::string text;
     std::string program;
@@ -449,7 +505,15 @@ Status RealCluster::stop() {
     if (d.process) d.process->terminate(kStopGrace);
   }
   for (auto& r : relays_) r->stop();
-  return testbed_ ? testbed_->remove() : Status();
+  Status first;
+  for (const std::string& dir : mounts_) {
+    auto r = run_host_command({find_program("umount"), dir});
+    if (!r.ok()) r = run_host_command({find_program("umount"), "-l", dir});
+    if (!r.ok() && first.ok()) first = r.error();
+  }
+  mounts_.clear();
+  Status removed = testbed_ ? testbed_->remove() : Status();
+  return first.ok() ? removed : first;
 }
 
 // ---- liveness ------------------------------------------------------------------------------
@@ -626,6 +690,42 @@ Status RealCluster::skew_clock(const std::string& node, Duration skew) {
   return Error(Errc::invalid_argument, fmt::format("skew_clock: no node {}", node));
 }
 
+namespace {
+
+// Sets the tmpfs at `dir` to `bytes` (whole pages; not below what it holds: the kernel refuses).
+Status resize_tmpfs(const std::string& dir, std::uint64_t bytes) {
+  auto r = run_host_command({find_program("mount"), "-o", fmt::format("remount,size={}", bytes), dir});
+  if (!r.ok()) return r.error();
+  return Status();
+}
+
+}  // namespace
+
+Status RealCluster::fill_disk(const std::string& node, std::int64_t free_bytes) {
+  auto it = daemons_.find(node);
+  if (it == daemons_.end() || it->second.disk_bytes == 0) {
+    return Error(Errc::invalid_argument, fmt::format("fill_disk: {} has no disk of the runner's", node));
+  }
+  struct statvfs st {};
+  if (statvfs(it->second.data_dir.c_str(), &st) != 0) {
+    return Error(Errc::io_error, fmt::format("fill_disk: statvfs {}: {}", it->second.data_dir, std::strerror(errno)));
+  }
+  const std::uint64_t page = 4096;
+  const std::uint64_t used = static_cast<std::uint64_t>(st.f_blocks - st.f_bfree) * st.f_frsize;
+  const std::uint64_t size = (used + static_cast<std::uint64_t>(free_bytes) + page - 1) / page * page;
+  FERRY_TRY(resize_tmpfs(it->second.data_dir, std::max(size, page)));
+  it->second.disk_filled = true;
+  return Status();
+}
+
+Status RealCluster::restore_disk(const std::string& node) {
+  auto it = daemons_.find(node);
+  if (it == daemons_.end() || it->second.disk_bytes == 0 || !it->second.disk_filled) return Status();
+  FERRY_TRY(resize_tmpfs(it->second.data_dir, it->second.disk_bytes));
+  it->second.disk_filled = false;
+  return Status();
+}
+
 Status RealCluster::clog(const std::string& from, const std::string& to, Duration extra) {
   if (relayed_.count({from, to}) == 0) {
     return Error(Errc::invalid_argument, fmt::format("clog: no relay carries {} -> {} (the scenario's clog entries set them up)", from, to));
@@ -670,6 +770,9 @@ Status RealCluster::update_topic(const std::string& broker, const std::string& t
 Status RealCluster::heal_all() {
   Status first = testbed_->heal_all();
   clogs_->clear();
+  for (const auto& [name, d] : daemons_) {
+    if (Status s = restore_disk(name); !s.ok() && first.ok()) first = s;
+  }
   for (auto& [name, d] : daemons_) {
     if (d.process->paused()) d.process->resume();
     if (retired_.count(name) == 0 && !d.process->running()) d.start_at = Clock::now();

@@ -87,6 +87,8 @@ class RealCluster final : public scenario::RealFaults {
   Status uncut(const std::string& from, const std::string& to) override;
   Status clog(const std::string& from, const std::string& to, Duration extra) override;
   Status skew_clock(const std::string& node, Duration skew) override;
+  Status fill_disk(const std::string& node, std::int64_t free_bytes) override;
+  Status restore_disk(const std::string& node) override;
   Status darken(const std::string& node) override;
   Status undarken(const std::string& node) override;
   Status promote_slave(const std::string& node, const std::string& role) override;
@@ -110,6 +112,8 @@ class RealCluster final : public scenario::RealFaults {
     std::string addr;          // "ip:port" it listens on
     bool stopped_by_us = false;  // its last exit was a kill or a stop, not its own
     std::string faketime_file;   // its libfaketime offset ("" : started without libfaketime)
+    std::uint64_t disk_bytes = 0;  // its store is a tmpfs of this size (0: the host's disk)
+    bool disk_filled = false;
     std::int64_t skew_ms = 0;
     std::optional<std::chrono::steady_clock::time_point> start_at;
   };
@@ -136,6 +140,7 @@ class RealCluster final : public scenario::RealFaults {
   std::shared_ptr<Clogs> clogs_ = std::make_shared<Clogs>();
   std::vector<std::unique_ptr<DelayRelay>> relays_;
   std::set<std::pair<std::string, std::string>> relayed_;  // (from, to) pairs a relay carries
+  std::vector<std::string> mounts_;  // the brokers' tmpfs stores, unmounted at stop()
   std::map<std::string, Daemon> daemons_;
   std::vector<std::string> namesrvs_, brokers_;  // daemon names, in spec order
   std::map<std::string, Client> clients_;
@@ -151,6 +156,15 @@ class RealCluster final : public scenario::RealFaults {
 // The production runtime's monotonic time now (std::chrono::steady_clock, SystemClock's), which
 // every app of a real run records with: the runner's events share it.
 MonoTime real_now();
+
+// The size of a broker's tmpfs when the file gives no disk_capacity_bytes: room for the default
+// index file (RocketMQ's 5,000,000 slots and 20,000,000 entries, about 420 MB, reserved up front)
+// and the scenario's CommitLog and ConsumeQueue files.
+inline constexpr std::uint64_t kTmpfsBytes = std::uint64_t{2} << 30;
+
+// Unmounts what runs that died left mounted under /tmp/mqsim-real-* (their pid gone). Returns how
+// many. (Testbed::sweep removes their namespaces.)
+std::size_t sweep_mounts();
 
 // libfaketime's multi-threaded library (Debian package faketime), "" when it is not installed.
 std::string faketime_library();

@@ -181,6 +181,9 @@ scenario::RunOutcome run_real(const scenario::Scenario& s, std::uint64_t seed, c
     out.error = std::move(mixed);
     return out;
   }
+  // What runs that died left behind: their namespaces and mounts.
+  (void)Testbed::sweep();
+  (void)sweep_mounts();
   RealRunOptions o = options;
   o.client_log.sinks.push_back(history_error_sink(out.history));
   const MonoTime began = real_now();

@@ -39,6 +39,10 @@ class RealFaults {
   // The node's wall clock jumps by `skew` (kept, across restarts too); its monotonic clock does
   // not move. A daemon's through libfaketime, an app's through its runtime.
   virtual Status skew_clock(const std::string& node, Duration skew) = 0;
+  // The node's disk (a size-limited filesystem the runner gave it) is full but `free_bytes`; or
+  // its first size again.
+  virtual Status fill_disk(const std::string& node, std::int64_t free_bytes) = 0;
+  virtual Status restore_disk(const std::string& node) = 0;
   // Every packet to and from the node dropped, or let through again.
   virtual Status darken(const std::string& node) = 0;
   virtual Status undarken(const std::string& node) = 0;
@@ -47,8 +51,8 @@ class RealFaults {
   // down) and updateTopic on the master `broker` (UPDATE_AND_CREATE_TOPIC, read and write queues).
   virtual Status promote_slave(const std::string& node, const std::string& role) = 0;
   virtual Status update_topic(const std::string& broker, const std::string& topic, std::int32_t queues) = 0;
-  // Every link healed and unclogged, every paused node resumed, every down node (not retired)
-  // started.
+  // Every link healed and unclogged, every disk its first size, every paused node resumed, every
+  // down node (not retired) started.
   virtual Status heal_all() = 0;
 };
 

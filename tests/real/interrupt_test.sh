@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `mqsim run --real` interrupted (Ctrl-C) in the middle of a scenario stops everything it started
-# and leaves no namespace, rule or process behind, and says it was interrupted.
+# and leaves no namespace, rule, mount or process behind, and says it was interrupted. (Run on
+# disk-full: its broker-a has a tmpfs store of the runner's.)
 #   interrupt_test.sh MQSIM SCENARIO
 set -uo pipefail
 mqsim=$1
@@ -21,6 +22,7 @@ done
 sleep 12
 ip netns list | grep -q "^ferry$pid-" || { echo "FAIL: no namespaces of run $pid while it ran"; cat "$out"; exit 1; }
 pgrep -f "mqsim-real-.*-$pid-seed1" >/dev/null || { echo "FAIL: no daemons of run $pid while it ran"; cat "$out"; exit 1; }
+grep -q "mqsim-real-.*-$pid-seed1" /proc/mounts || { echo "FAIL: no tmpfs store of run $pid while it ran"; cat "$out"; exit 1; }
 kill -INT "$pid"
 wait "$pid"
 rc=$?
@@ -29,6 +31,9 @@ cat "$out"
 grep -q "interrupted" "$out" || { echo "FAIL: the output does not say the run was interrupted"; exit 1; }
 if ip netns list | grep -q "^ferry$pid-"; then
   echo "FAIL: namespaces left behind:"; ip netns list | grep "^ferry$pid-"; exit 1
+fi
+if grep "mqsim-real-.*-$pid-seed1" /proc/mounts; then
+  echo "FAIL: mounts left behind"; exit 1
 fi
 if pgrep -f "mqsim-real-.*-$pid-seed1" >/dev/null; then
   echo "FAIL: processes left behind:"; pgrep -af "mqsim-real-.*-$pid-seed1"; exit 1

@@ -66,7 +66,13 @@ FaultActionSpec fill_disk_fault() {
              .default_value = std::int64_t{0},
              .story = "what is left free",
              .max = std::int64_t{1} << 40}};
-  a.real_refusal = "a size-limited filesystem per broker is not built yet (issue 33)";
+  // The broker's store is a tmpfs of the runner's; its size shrinks to what is used + free_bytes.
+  a.real_apply = [](RealFaults& real, const FaultEntry& f) {
+    return each_real_target(f, [&](const std::string& n) { return real.fill_disk(n, f.param<std::int64_t>("free_bytes")); });
+  };
+  a.real_undo = [](RealFaults& real, const FaultEntry& f) {
+    return each_real_target(f, [&](const std::string& n) { return real.restore_disk(n); });
+  };
   return a;
 }
 
