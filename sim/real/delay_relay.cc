@@ -210,7 +210,7 @@ Result<std::unique_ptr<DelayRelay>> DelayRelay::start(const Testbed& testbed, st
       "  }}\n"
       "}}\n",
       kRelayMark, ips, r->port_);
-  auto applied = run_host_command({find_program("ip"), "netns", "exec", testbed.netns(r->host_), find_program("nft"), "-f", "-"}, script);
+  auto applied = run_in_netns(r->netns_fd_, {find_program("nft"), "-f", "-"}, script);
   if (!applied.ok()) return applied.error();
   r->acceptor_ = std::thread([self = r.get()] { self->accept_loop(); });
   return r;

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -40,6 +41,10 @@ std::string first_lines(const std::string& text, std::size_t lines) {
 }  // namespace
 
 Result<std::string> run_host_command(const std::vector<std::string>& argv, std::string_view input) {
+  return run_in_netns(-1, argv, input);
+}
+
+Result<std::string> run_in_netns(int netns_fd, const std::vector<std::string>& argv, std::string_view input) {
   if (argv.empty()) return Error(Errc::invalid_argument, "run_host_command: no program");
   int out_pipe[2];
   int in_pipe[2];
@@ -59,6 +64,11 @@ Result<std::string> run_host_command(const std::vector<std::string>& argv, std::
   }
   if (pid == 0) {
     // The child: only async-signal-safe calls until exec.
+    if (netns_fd >= 0 && setns(netns_fd, CLONE_NEWNET) != 0) {
+      const char msg[] = "setns failed\n";
+      (void)!write(out_pipe[1], msg, sizeof msg - 1);
+      _exit(126);
+    }
     dup2(in_pipe[0], STDIN_FILENO);
     dup2(out_pipe[1], STDOUT_FILENO);
     dup2(out_pipe[1], STDERR_FILENO);

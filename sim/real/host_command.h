@@ -15,6 +15,9 @@ namespace ferry::sim::real {
 // cannot be started is an error (Errc::io_error) naming the command, the status and the output's
 // first lines.
 Result<std::string> run_host_command(const std::vector<std::string>& argv, std::string_view input = {});
+// The same inside the network namespace `netns_fd` (the child enters it before exec). Unlike
+// `ip -n` / `ip netns exec`, nothing is remounted, so it works in a chroot too.
+Result<std::string> run_in_netns(int netns_fd, const std::vector<std::string>& argv, std::string_view input = {});
 
 // The executable `program` in one of PATH's folders or, failing that, in /usr/sbin or /sbin (where
 // Debian puts ip and nft, which a non-login shell's PATH may lack); "" when there is none.

@@ -124,11 +124,13 @@ Result<std::unique_ptr<Testbed>> Testbed::create(const std::vector<std::string>&
   };
   if (auto r = run_host_command({ip, "netns", "add", hub}); !r) return fail(r.error());
   t->made_.push_back(hub);
+  t->hub_fd_ = open((std::string(kNetnsDir) + "/" + hub).c_str(), O_RDONLY | O_CLOEXEC);
+  if (t->hub_fd_ < 0) return fail(Error(Errc::io_error, fmt::format("open {}/{}: {}", kNetnsDir, hub, std::strerror(errno))));
+  // Commands inside a namespace run in a child that entered it (run_in_netns), not with `ip -n`,
+  // whose remount of / fails in a chroot.
   for (const auto& cmd : std::vector<std::vector<std::string>>{
-           {ip, "-n", hub, "link", "add", "br0", "type", "bridge"},
-           {ip, "-n", hub, "link", "set", "br0", "up"},
-           {ip, "-n", hub, "link", "set", "lo", "up"}}) {
-    if (auto r = run_host_command(cmd); !r) return fail(r.error());
+           {ip, "link", "add", "br0", "type", "bridge"}, {ip, "link", "set", "br0", "up"}, {ip, "link", "set", "lo", "up"}}) {
+    if (auto r = run_in_netns(t->hub_fd_, cmd); !r) return fail(r.error());
   }
   for (std::size_t i = 0; i < t->hosts_.size(); ++i) {
     const std::string ns = t->netns(t->hosts_[i]);
@@ -136,18 +138,19 @@ Result<std::unique_ptr<Testbed>> Testbed::create(const std::vector<std::string>&
     t->made_.push_back(ns);
     const std::string outer = fmt::format("fv{}x{}", t->pid_, i);
     const std::string addr = t->ip(t->hosts_[i]) + "/24";
-    for (const auto& cmd : std::vector<std::vector<std::string>>{
-             {ip, "-n", hub, "link", "add", outer, "type", "veth", "peer", "name", "eth0", "netns", ns},
-             {ip, "-n", hub, "link", "set", outer, "master", "br0", "up"},
-             {ip, "-n", ns, "addr", "add", addr, "dev", "eth0"},
-             {ip, "-n", ns, "link", "set", "eth0", "up"},
-             {ip, "-n", ns, "link", "set", "lo", "up"}}) {
-      if (auto r = run_host_command(cmd); !r) return fail(r.error());
-    }
-    if (Status s = t->nft(t->hosts_[i], host_table(t->ip(t->hosts_[i]))); !s.ok()) return fail(s.error());
     const int fd = open((std::string(kNetnsDir) + "/" + ns).c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return fail(Error(Errc::io_error, fmt::format("open {}/{}: {}", kNetnsDir, ns, std::strerror(errno))));
     t->fds_.push_back(fd);
+    for (const auto& cmd : std::vector<std::vector<std::string>>{
+             {ip, "link", "add", outer, "type", "veth", "peer", "name", "eth0", "netns", ns},
+             {ip, "link", "set", outer, "master", "br0", "up"}}) {
+      if (auto r = run_in_netns(t->hub_fd_, cmd); !r) return fail(r.error());
+    }
+    for (const auto& cmd : std::vector<std::vector<std::string>>{
+             {ip, "addr", "add", addr, "dev", "eth0"}, {ip, "link", "set", "eth0", "up"}, {ip, "link", "set", "lo", "up"}}) {
+      if (auto r = run_in_netns(fd, cmd); !r) return fail(r.error());
+    }
+    if (Status s = t->nft(t->hosts_[i], host_table(t->ip(t->hosts_[i]))); !s.ok()) return fail(s.error());
   }
   return t;
 }
@@ -159,6 +162,8 @@ Status Testbed::remove() {
   removed_ = true;
   for (int fd : fds_) close(fd);
   fds_.clear();
+  if (hub_fd_ >= 0) close(hub_fd_);
+  hub_fd_ = -1;
   Status first;
   // Hosts first, the hub (with the bridge) last.
   for (auto it = made_.rbegin(); it != made_.rend(); ++it) {
@@ -187,7 +192,7 @@ int Testbed::netns_fd(const std::string& host) const {
 }
 
 Status Testbed::nft(const std::string& host, const std::string& script) {
-  auto r = run_host_command({ip_tool_, "netns", "exec", netns(host), nft_tool_, "-f", "-"}, script);
+  auto r = run_in_netns(netns_fd(host), {nft_tool_, "-f", "-"}, script);
   if (!r) return r.error();
   return Status();
 }

@@ -82,6 +82,7 @@ class Testbed {
   std::vector<std::string> hosts_;
   std::map<std::string, std::size_t> index_;
   std::vector<int> fds_;
+  int hub_fd_ = -1;
   std::vector<std::string> made_;  // namespaces made, hub first
   std::set<std::pair<std::string, std::string>> cuts_;
   std::set<std::string> dark_;
