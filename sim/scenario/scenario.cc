@@ -66,6 +66,19 @@ WorldOptions world_options(const Scenario& s, std::uint64_t seed) {
   return o;
 }
 
+std::size_t cut_to_length(Scenario& s, Duration length) {
+  if (length >= s.run.length) return 0;
+  s.run.length = length;
+  for (ProducerScenario& p : s.producers) {
+    const Duration left = length > p.start_at ? length - p.start_at : Duration{};
+    if (p.spec.interval <= Duration{}) continue;
+    p.spec.messages = std::min<std::uint64_t>(p.spec.messages, static_cast<std::uint64_t>(left / p.spec.interval));
+  }
+  const std::size_t before = s.faults.size();
+  std::erase_if(s.faults, [&](const FaultEntry& f) { return f.at >= length; });
+  return before - s.faults.size();
+}
+
 std::vector<std::string> Scenario::node_names() const {
   std::vector<std::string> out;
   for (std::size_t i = 0; i < cluster.namesrvs; ++i) out.push_back(fmt::format("namesrv-{}", i));

@@ -218,4 +218,12 @@ Duration liveness_bound(const Scenario& s);
 // defaults (no buggify, no random faults) with that seed.
 WorldOptions world_options(const Scenario& s, std::uint64_t seed);
 
+// The story of `s` cut at `length` (`mqsim run --length`), for a CI-sized run of a long story:
+// run.length becomes the smaller of the two, each producer sends only what it would have sent by
+// then (start_at + messages x interval), and faults due at or after `length` are dropped (one that
+// began before lasts until the heal at most, as any fault). The checks stay as written: a bound
+// that needs the story's end (a window past the cut) is judged on what the cut run shows.
+// Returns the number of faults dropped.
+std::size_t cut_to_length(Scenario& s, Duration length);
+
 }  // namespace ferry::sim::scenario

@@ -647,6 +647,50 @@ TEST(ScenarioFiles, AMissingFileIsNotFound) {
   EXPECT_NE(s.error().detail.find("no-such-dir/none.toml"), std::string::npos);
 }
 
+// ---- a story cut short (mqsim run --length) --------------------------------------------------
+
+TEST(ScenarioCut, ProducersStopAndLaterFaultsGoAtTheCut) {
+  Scenario s = parse_ok(R"(
+[[brokers]]
+name = "broker-a"
+[[topics]]
+name = "Quotes"
+[[producers]]
+node = "producer-0"
+rate = 10
+duration = "12m"
+[[producers]]
+node = "producer-1"
+rate = 4
+duration = "10s"
+start_at = "5s"
+[[faults]]
+at = "10s"
+action = "kill"
+target = "broker-a"
+duration = "5s"
+[[faults]]
+at = "3m30s"
+action = "kill"
+target = "broker-a"
+[run]
+length = "12m30s"
+)");
+  ASSERT_EQ(s.producers.size(), 2u);
+  EXPECT_EQ(cut_to_length(s, 3min + 30s), 1u) << "the fault due at the cut itself goes";
+  EXPECT_EQ(s.run.length, 3min + 30s);
+  EXPECT_EQ(s.producers[0].spec.messages, 2100u) << "10 a second for 210 s";
+  EXPECT_EQ(s.producers[1].spec.messages, 40u) << "a plan that ends before the cut stays whole";
+  ASSERT_EQ(s.faults.size(), 1u);
+  EXPECT_EQ(s.faults[0].at, 10s);
+
+  // A cut past the story's end changes nothing.
+  const std::uint64_t before = s.producers[0].spec.messages;
+  EXPECT_EQ(cut_to_length(s, 20min), 0u);
+  EXPECT_EQ(s.run.length, 3min + 30s);
+  EXPECT_EQ(s.producers[0].spec.messages, before);
+}
+
 // ---- applying a schedule to a running cluster ----------------------------------------------
 
 }  // namespace

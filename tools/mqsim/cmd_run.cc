@@ -1,5 +1,5 @@
 // mqsim run FILE [--seed N | --seeds A..B] [--swarm] [--check-determinism] [--history FILE]
-//                [--report FILE.html] [--log-level LEVEL] [--real [--keep]]
+//                [--report FILE.html] [--log-level LEVEL] [--real [--keep]] [--length D]
 // Runs a scenario file (docs/scenarios.md) on each seed: one line per checker with its figures,
 // the trace hash, simulated and real time; on a failure the first violation, the nodes' log lines
 // around it (log_window.h), the history saved (always) and the one command that replays the seed;
@@ -30,6 +30,7 @@
 #include "sim/io/scenario_file.h"
 #include "sim/real/real_runner.h"
 #include "sim/report/html_report.h"
+#include "sim/scenario/duration_text.h"
 #include "sim/scenario/runner.h"
 #include "sim/swarm.h"
 #include "tools/mqsim/command.h"
@@ -43,6 +44,7 @@ namespace {
 constexpr const char* kRunUsage =
     "usage: mqsim run FILE [--seed N | --seeds A..B] [--swarm] [--check-determinism] [--history FILE]\n"
     "                      [--report FILE.html] [--log-level trace|debug|info|warn|error|off] [--real [--keep]]\n"
+    "                      [--length D]\n"
     "Runs a scenario file on each seed (default: seed 1) and judges it with every checker.\n"
     "  --seed N              one seed\n"
     "  --seeds A..B          every seed from A to B\n"
@@ -62,6 +64,8 @@ constexpr const char* kRunUsage =
     "                        (root only; `mqsim list --real` says which files can)\n"
     "  --keep                with --real: keep the run's folder (configs, stores, daemon logs) even\n"
     "                        when it passes (a failed run's is always kept)\n"
+    "  --length D            cut the story at D (e.g. 4m): the run ends there, producers send what\n"
+    "                        they would have sent by then, later faults are dropped; the checks stay\n"
     "Exit 0 when every seed passes, 1 when one fails, 2 on bad usage.\n";
 
 std::optional<std::uint64_t> number(std::string_view text) {
@@ -92,6 +96,8 @@ struct RunFlags {
   std::uint64_t first = 1, last = 1;
   bool swarm = false, determinism = false;
   bool real = false, keep = false;
+  std::optional<Duration> length;  // --length: the story cut there (scenario.h cut_to_length)
+  std::string length_text;
 };
 
 // The flags of `args`, or the exit code (usage printed, or --help answered).
@@ -128,6 +134,13 @@ std::variant<RunFlags, int> parse_run_flags(const std::vector<std::string>& args
       f.real = true;
     } else if (a == "--keep") {
       f.keep = true;
+    } else if (a == "--length") {
+      auto v = value();
+      if (!v) return usage("--length needs a duration (4m, 90s)");
+      Result<Duration> d = sim::scenario::parse_duration(*v);
+      if (!d.ok() || *d <= Duration{}) return usage(fmt::format("--length {}: {}", *v, d.ok() ? "must be more than 0s" : d.error().detail));
+      f.length = *d;
+      f.length_text = *v;
     } else if (a == "--history") {
       f.history = value();
       if (!f.history || f.history->empty()) return usage("--history needs a file name");
@@ -276,8 +289,8 @@ SeedResult run_seed(const sim::scenario::Scenario& s, const RunFlags& f, std::ui
   out += fmt::format("  FAILED: {}\n", failure);
   // What the nodes said around the first violation, whatever --log-level printed.
   if (const std::optional<MonoTime> at = first_violation_time(run)) out += format_log_window(run.recent_logs, *at);
-  std::string replay =
-      fmt::format("build/bin/mqsim run {} --seed {}{}", f.file, seed, f.real ? " --real" : f.swarm ? " --swarm" : "");
+  std::string replay = fmt::format("build/bin/mqsim run {} --seed {}{}{}", f.file, seed, f.real ? " --real" : f.swarm ? " --swarm" : "",
+                                   f.length ? " --length " + f.length_text : std::string());
   out += fmt::format("  replay: {}\n", replay);
   return SeedResult{std::move(out), false, std::move(failed_checks), std::move(replay)};
 }
@@ -310,6 +323,17 @@ int run_run(const std::vector<std::string>& args) {
   }
   sim::scenario::Scenario s = std::move(*loaded);
   if (f.swarm) s.run.swarm = true;
+  if (f.length) {
+    const Duration whole = s.run.length;
+    const std::size_t dropped = sim::scenario::cut_to_length(s, *f.length);
+    if (*f.length < whole) {
+      std::fputs(fmt::format("{}: cut at {} of {} (--length): producers send until then, {} fault{} dropped\n", s.name,
+                             sim::scenario::format_duration(*f.length), sim::scenario::format_duration(whole), dropped,
+                             dropped == 1 ? "" : "s")
+                     .c_str(),
+                 stdout);
+    }
+  }
   // On a terminal, a long seed range shows where it is on one line of stderr, rewritten per seed.
   const bool progress = f.last > f.first && isatty(fileno(stderr)) != 0;
   const auto started = std::chrono::steady_clock::now();
