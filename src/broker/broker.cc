@@ -95,6 +95,8 @@ Broker::Broker(Runtime& rt, BrokerConfig config)
   });
   server_.register_processor(rc::GET_BROKER_EPOCH_CACHE,
                              [this](RequestContext ctx) { return epoch_cache_request(this, std::move(ctx)); });
+  server_.register_processor(rc::FERRY_GET_EPOCH_ACKS,
+                             [this](RequestContext ctx) { return epoch_acks_request(this, std::move(ctx)); });
   if (config_.enable_controller_mode) {
     replicas_ = std::make_unique<ReplicasManager>(
         rt, client_, config_, address_, store_, ha_master_, ha_slave_,

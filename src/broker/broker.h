@@ -172,6 +172,9 @@ class Broker {
   // GET_BROKER_EPOCH_CACHE (1007): this broker's epochs (RocketMQ's EpochEntryCache); SYSTEM_ERROR
   // outside controller mode.
   static Task<Reply> epoch_cache_request(Broker* self, RequestContext ctx);
+  // FERRY_GET_EPOCH_ACKS (10005): the last epoch (0 outside controller mode) and the SEND_OKs by
+  // master epoch (BrokerStats::acked_by_epoch).
+  static Task<Reply> epoch_acks_request(Broker* self, RequestContext ctx);
   static Task<Reply> promote_request(Broker* self, RequestContext ctx);
   static Task<void> launch_task(Broker* self);
   static Task<void> fail_stop(Broker* self, Error why);

@@ -8,6 +8,7 @@
 #include "broker/broker.h"
 #include "broker/replies.h"
 #include "remoting/body/controller_bodies.h"
+#include "remoting/body/epoch_acks.h"
 #include "remoting/body/topic_list.h"
 #include "remoting/body/topic_route_data.h"
 #include "remoting/header/route_header.h"
@@ -170,6 +171,15 @@ Task<Reply> Broker::epoch_cache_request(Broker* self, RequestContext ctx) {
   }
   RemotingCommand out = reply(ctx.request, remoting::response_code::SUCCESS);
   out.body = c.encode();
+  co_return out;
+}
+
+Task<Reply> Broker::epoch_acks_request(Broker* self, RequestContext ctx) {
+  remoting::body::EpochAcks a;
+  if (self->replicas_) a.last_epoch = self->replicas_->epochs().last_epoch();
+  a.acked_by_epoch = self->stats().acked_by_epoch();
+  RemotingCommand out = reply(ctx.request, remoting::response_code::SUCCESS);
+  out.body = a.encode();
   co_return out;
 }
 

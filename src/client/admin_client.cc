@@ -296,6 +296,40 @@ Task<Result<body::HaRuntimeInfo>> AdminClient::ha_status(std::string broker_addr
   co_return info;
 }
 
+Task<Result<remoting::GetMetaDataResponseHeader>> AdminClient::controller_metadata(std::string controller_addr) {
+  const std::string where = fmt::format("controller {}", controller_addr);
+  Task<Result<remoting::RemotingCommand>> t =
+      call_broker(where, controller_addr, remoting::make_request(rc::CONTROLLER_GET_METADATA_INFO, 0));
+  Result<remoting::RemotingCommand> r = co_await std::move(t);
+  if (!r.ok()) co_return std::move(r).error();
+  auto h = remoting::GetMetaDataResponseHeader::from_fields(r->ext_fields);
+  if (!h.ok()) co_return with_context(where, std::move(h).error());
+  co_return h;
+}
+
+Task<Result<body::BrokerReplicasInfo>> AdminClient::local_sync_state_data(std::string controller_addr,
+                                                                          std::vector<std::string> groups) {
+  const std::string where = fmt::format("controller {}", controller_addr);
+  remoting::RemotingCommand req = remoting::make_request(rc::FERRY_GET_LOCAL_SYNC_STATE_DATA, 0);
+  if (!groups.empty()) req.body = body::write_name_list(groups);
+  Task<Result<remoting::RemotingCommand>> t = call_broker(where, controller_addr, std::move(req));
+  Result<remoting::RemotingCommand> r = co_await std::move(t);
+  if (!r.ok()) co_return std::move(r).error();
+  Result<body::BrokerReplicasInfo> info = body::BrokerReplicasInfo::decode(r->body);
+  if (!info.ok()) co_return with_context(where, std::move(info).error());
+  co_return info;
+}
+
+Task<Result<body::EpochAcks>> AdminClient::epoch_acks(std::string broker_addr) {
+  const std::string where = fmt::format("broker {}", broker_addr);
+  Task<Result<remoting::RemotingCommand>> t = call_broker(where, broker_addr, remoting::make_request(rc::FERRY_GET_EPOCH_ACKS, 0));
+  Result<remoting::RemotingCommand> r = co_await std::move(t);
+  if (!r.ok()) co_return std::move(r).error();
+  Result<body::EpochAcks> acks = body::EpochAcks::decode(r->body);
+  if (!acks.ok()) co_return with_context(where, std::move(acks).error());
+  co_return acks;
+}
+
 Task<Status> AdminClient::promote_slave(std::string broker_addr, std::string role) {
   remoting::RemotingCommand req = remoting::make_request(rc::FERRY_PROMOTE_SLAVE, 0);
   req.ext_fields = remoting::PromoteSlaveRequestHeader{role}.to_fields();

@@ -14,8 +14,11 @@
 #include "common/message_queue.h"
 #include "remoting/body/broker_live_table.h"
 #include "remoting/body/cluster_info.h"
+#include "remoting/body/controller_bodies.h"
+#include "remoting/body/epoch_acks.h"
 #include "remoting/body/ha_runtime_info.h"
 #include "remoting/body/topic_config.h"
+#include "remoting/header/controller_header.h"
 
 namespace ferry::client {
 
@@ -84,6 +87,16 @@ class AdminClient {
   // it after that registration. Errors: the broker's (SYSTEM_ERROR with its remark for a broker
   // that is already a master, a bad role, a failed write of the role file).
   Task<Status> promote_slave(std::string broker_addr, std::string role);
+
+  // Controller mode (docs/controller.md). CONTROLLER_GET_METADATA_INFO (1005) of one controller
+  // ("ip:port"): whether it leads, and the leader it knows (empty address: none).
+  Task<Result<remoting::GetMetaDataResponseHeader>> controller_metadata(std::string controller_addr);
+  // FERRY_GET_LOCAL_SYNC_STATE_DATA (10004) of one controller, leader or not: what its own
+  // replicated state says of `groups` (every group it knows when empty).
+  Task<Result<remoting::body::BrokerReplicasInfo>> local_sync_state_data(std::string controller_addr,
+                                                                         std::vector<std::string> groups);
+  // FERRY_GET_EPOCH_ACKS (10005) of one broker: its last epoch and SEND_OKs by master epoch.
+  Task<Result<remoting::body::EpochAcks>> epoch_acks(std::string broker_addr);
 
  private:
   Task<Result<remoting::RemotingCommand>> call_broker(std::string where, std::string addr, remoting::RemotingCommand req);

@@ -69,6 +69,7 @@ class Controller {
   Task<Reply> get_replica_info(remoting::RequestContext ctx);
   Task<Reply> get_metadata(remoting::RequestContext ctx);
   Task<Reply> get_sync_state_data(remoting::RequestContext ctx);
+  Task<Reply> get_local_sync_state_data(remoting::RequestContext ctx);
   Task<Reply> clean_broker_data(remoting::RequestContext ctx);
   Task<Reply> get_next_broker_id(remoting::RequestContext ctx);
   Task<Reply> apply_broker_id(remoting::RequestContext ctx);

@@ -1,5 +1,6 @@
 // The controller's request processors: BROKER_HEARTBEAT (904) and CONTROLLER_* (1001-1006,
-// 1011-1013), with RocketMQ's headers, bodies, codes and remarks.
+// 1011-1013), with RocketMQ's headers, bodies, codes and remarks; and Ferry's
+// FERRY_GET_LOCAL_SYNC_STATE_DATA (10004), 1006 answered from any peer's own state.
 #include <fmt/format.h>
 
 #include "controller/controller.h"
@@ -37,6 +38,32 @@ remoting::ElectMasterResponseHeader master_fields(const BrokerSet& set, bool onl
   return h;
 }
 
+// 1006's body for `names` (every group this controller knows when empty; unknown names skipped),
+// from this controller's state.
+remoting::body::BrokerReplicasInfo replicas_info_of(const ReplicasInfo& replicas, const Liveness& heartbeats,
+                                                    const std::vector<std::string>& names) {
+  remoting::body::BrokerReplicasInfo info;
+  auto add = [&](const std::string& name, const BrokerSet& set) {
+    remoting::body::ReplicasInfo r;
+    r.master_broker_id = set.master.value_or(kNoReplica);
+    r.master_address = set.master ? set.address_of(*set.master) : std::string{};
+    r.master_epoch = set.master_epoch;
+    r.sync_state_set_epoch = set.sync_state_set_epoch;
+    for (const auto& [id, replica] : set.replicas) {
+      remoting::body::ReplicaIdentity identity{name, id, replica.address, heartbeats.alive(name, id) != nullptr};
+      (set.sync_state_set.contains(id) ? r.in_sync_replicas : r.not_in_sync_replicas).push_back(identity);
+    }
+    info.replicas_info_table.emplace(name, std::move(r));
+  };
+  if (names.empty()) {
+    for (const auto& [name, set] : replicas.sets()) add(name, set);
+  }
+  for (const std::string& name : names) {
+    if (const BrokerSet* set = replicas.find(name)) add(name, *set);
+  }
+  return info;
+}
+
 }  // namespace
 
 void Controller::register_processors() {
@@ -51,6 +78,7 @@ void Controller::register_processors() {
   bind(rc::CONTROLLER_GET_REPLICA_INFO, &Controller::get_replica_info);
   bind(rc::CONTROLLER_GET_METADATA_INFO, &Controller::get_metadata);
   bind(rc::CONTROLLER_GET_SYNC_STATE_DATA, &Controller::get_sync_state_data);
+  bind(rc::FERRY_GET_LOCAL_SYNC_STATE_DATA, &Controller::get_local_sync_state_data);
   bind(rc::CLEAN_BROKER_DATA, &Controller::clean_broker_data);
   bind(rc::CONTROLLER_GET_NEXT_BROKER_ID, &Controller::get_next_broker_id);
   bind(rc::CONTROLLER_APPLY_BROKER_ID, &Controller::apply_broker_id);
@@ -181,22 +209,19 @@ Task<Controller::Reply> Controller::get_sync_state_data(RequestContext ctx) {
   if (ctx.request.body.empty()) co_return reply;
   auto names = remoting::body::parse_name_list(ctx.request.body);
   if (!names) co_return invalid(ctx.request, names.error().detail);
-  remoting::body::BrokerReplicasInfo info;
-  for (const std::string& name : *names) {
-    const BrokerSet* set = replicas_.find(name);
-    if (set == nullptr) continue;
-    remoting::body::ReplicasInfo r;
-    r.master_broker_id = set->master.value_or(kNoReplica);
-    r.master_address = set->master ? set->address_of(*set->master) : std::string{};
-    r.master_epoch = set->master_epoch;
-    r.sync_state_set_epoch = set->sync_state_set_epoch;
-    for (const auto& [id, replica] : set->replicas) {
-      remoting::body::ReplicaIdentity identity{name, id, replica.address, heartbeats_.alive(name, id) != nullptr};
-      (set->sync_state_set.contains(id) ? r.in_sync_replicas : r.not_in_sync_replicas).push_back(identity);
-    }
-    info.replicas_info_table.emplace(name, std::move(r));
+  reply.body = replicas_info_of(replicas_, heartbeats_, *names).encode();
+  co_return reply;
+}
+
+Task<Controller::Reply> Controller::get_local_sync_state_data(RequestContext ctx) {
+  std::vector<std::string> names;
+  if (!ctx.request.body.empty()) {
+    auto parsed = remoting::body::parse_name_list(ctx.request.body);
+    if (!parsed) co_return invalid(ctx.request, parsed.error().detail);
+    names = std::move(*parsed);
   }
-  reply.body = info.encode();
+  RemotingCommand reply = remoting::make_response(ctx.request, code::SUCCESS);
+  reply.body = replicas_info_of(replicas_, heartbeats_, names).encode();
   co_return reply;
 }
 

@@ -82,6 +82,8 @@ std::string_view request_code::name(std::int32_t code) {
     case CONTROLLER_APPLY_BROKER_ID: return "CONTROLLER_APPLY_BROKER_ID";
     case FERRY_RAFT_MESSAGE: return "FERRY_RAFT_MESSAGE";
     case FERRY_GET_BROKER_LIVE_TABLE: return "FERRY_GET_BROKER_LIVE_TABLE";
+    case FERRY_GET_LOCAL_SYNC_STATE_DATA: return "FERRY_GET_LOCAL_SYNC_STATE_DATA";
+    case FERRY_GET_EPOCH_ACKS: return "FERRY_GET_EPOCH_ACKS";
     default: return {};
   }
 }

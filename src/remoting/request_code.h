@@ -96,6 +96,14 @@ inline constexpr std::int32_t FERRY_RAFT_MESSAGE = 10'002;
 // Ferry's own: the NameServer's live brokers with the age of their last registration (body
 // body/broker_live_table.h). RocketMQ keeps the same table but does not serve it.
 inline constexpr std::int32_t FERRY_GET_BROKER_LIVE_TABLE = 10'003;
+// Ferry's own: what this controller's replicated state says of each broker group, answered by
+// every controller, leader or not (CONTROLLER_GET_SYNC_STATE_DATA, 1006, is the leader's only).
+// Request and reply bodies as 1006's; an empty request body asks for every group it knows.
+// Operators compare the peers' answers; `mqsim run --real` records them as controller views.
+inline constexpr std::int32_t FERRY_GET_LOCAL_SYNC_STATE_DATA = 10'004;
+// Ferry's own: a broker's last epoch and how many sends it acknowledged in each master epoch
+// (body body/epoch_acks.h). One master per epoch is checked from these.
+inline constexpr std::int32_t FERRY_GET_EPOCH_ACKS = 10'005;
 
 // "SEND_MESSAGE" for 10; an empty view for a code not listed above. For logs.
 std::string_view name(std::int32_t code);

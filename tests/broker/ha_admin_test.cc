@@ -56,6 +56,15 @@ Task<Result<HaRuntimeInfo>> ha_status_call(Runtime* rt, client::ClientConfig con
   co_return r;
 }
 
+Task<Result<remoting::body::EpochAcks>> epoch_acks_call(Runtime* rt, client::ClientConfig config, std::string addr) {
+  client::ClientInstance ci(*rt, config);
+  client::AdminClient admin(ci);
+  Task<Result<remoting::body::EpochAcks>> t = admin.epoch_acks(addr);
+  Result<remoting::body::EpochAcks> r = co_await std::move(t);
+  co_await ci.shutdown();
+  co_return r;
+}
+
 Task<Status> promote_call(Runtime* rt, client::ClientConfig config, std::string addr, std::string role) {
   client::ClientInstance ci(*rt, config);
   client::AdminClient admin(ci);
@@ -99,6 +108,13 @@ class Operator {
     if (!r.ok()) return {};
     EXPECT_TRUE(r.value->ok()) << r.value->error().to_string();
     return r.value->ok() ? **r.value : HaRuntimeInfo{};
+  }
+  remoting::body::EpochAcks epoch_acks(std::size_t broker) {
+    auto r = c_.run_task(node_, epoch_acks_call(&c_.world().node(node_), config(), c_.broker_addr(broker)), 30s);
+    EXPECT_TRUE(r.ok()) << r.report.message;
+    if (!r.ok()) return {};
+    EXPECT_TRUE(r.value->ok()) << r.value->error().to_string();
+    return r.value->ok() ? **r.value : remoting::body::EpochAcks{};
   }
   remoting::body::KvTable runtime_info(std::size_t broker) {
     auto r = c_.run_task(node_, runtime_info_call(&c_.world().node(node_), config(), c_.broker_addr(broker)), 30s);
@@ -224,6 +240,11 @@ TEST_F(HaAdminSim, HaStatusShowsTheSlavesAckedOffsetNoLagWhenCaughtUpAndTheLagWh
   EXPECT_EQ(sk.get("haConnected"), "true");
   EXPECT_EQ(sk.get("masterAddr"), ha_address_of(c, 0));
   EXPECT_EQ(sk.get("slaveNum"), std::nullopt);
+  // Outside controller mode every SEND_OK counts in epoch 0, on the master only.
+  const remoting::body::EpochAcks acks = op.epoch_acks(0);
+  EXPECT_EQ(acks.last_epoch, 0);
+  EXPECT_EQ(acks.acked_by_epoch, (std::map<std::int32_t, std::int64_t>{{0, 30}}));
+  EXPECT_TRUE(op.epoch_acks(slave).acked_by_epoch.empty());
 
   // Partitioned away, the slave falls behind by what the master took since.
   c.partition(c.broker_node(0), c.broker_node(slave));

@@ -100,6 +100,11 @@ class FakeBroker {
     }
   }
 
+  // One request to one controller.
+  Task<Result<RemotingCommand>> ask(std::string addr, RemotingCommand request) {
+    co_return co_await client_.invoke(std::move(addr), std::move(request), 3s);
+  }
+
   // One request to the controller leader (found with 1005), retried until it is answered.
   Task<Result<RemotingCommand>> call_leader(RemotingCommand request) {
     for (int attempt = 0; attempt < 50; ++attempt) {
@@ -217,6 +222,9 @@ class ControllerSim : public ::testing::Test {
   }
 
   static Task<Status> join(FakeBroker* b) { co_return co_await b->join(); }
+  static Task<Result<RemotingCommand>> ask(FakeBroker* b, std::string addr, RemotingCommand request) {
+    co_return co_await b->ask(std::move(addr), std::move(request));
+  }
   static Task<Result<std::int32_t>> alter(FakeBroker* b, std::set<std::int64_t> ids, std::int32_t me, std::int32_t se) {
     co_return co_await b->alter(std::move(ids), me, se);
   }
@@ -275,6 +283,46 @@ TEST_F(ControllerSim, BrokersJoinTheFirstBecomesMasterAndOnlyTheMasterOfTheEpoch
   for (auto& [i, c] : *controllers_) {
     EXPECT_EQ(c->replicas(), (*controllers_)[leader_index()]->replicas()) << "controller " << i;
   }
+}
+
+// 1006 is the leader's; Ferry's 10004 is every controller's own view, so an operator (or
+// `mqsim run --real`) can see whether the peers agree.
+TEST_F(ControllerSim, EveryControllerAnswersWithItsOwnViewOnlyTheLeaderWith1006) {
+  form_group();
+  world_->run_for(2s);
+  const int leader = leader_index();
+  ASSERT_GE(leader, 0);
+  const int follower = (leader + 1) % 3;
+  const std::string follower_addr = fmt::format("{}:{}", host_of(follower), kControllerPort);
+  RemotingCommand global = remoting::make_request(rc::CONTROLLER_GET_SYNC_STATE_DATA, 0);
+  global.body = remoting::body::write_name_list({"broker-a"});
+  auto refused = world_->run_task(broker_nodes_[0], ask((*brokers_)[0], follower_addr, global), 10s);
+  ASSERT_TRUE(refused.ok() && refused.value->ok());
+  EXPECT_EQ((*refused.value)->code, remoting::response_code::CONTROLLER_NOT_LEADER);
+
+  for (const bool named : {true, false}) {
+    RemotingCommand local = remoting::make_request(rc::FERRY_GET_LOCAL_SYNC_STATE_DATA, 0);
+    if (named) local.body = remoting::body::write_name_list({"broker-a", "no-such-group"});
+    auto r = world_->run_task(broker_nodes_[0], ask((*brokers_)[0], follower_addr, local), 10s);
+    ASSERT_TRUE(r.ok() && r.value->ok());
+    ASSERT_EQ((*r.value)->code, 0) << (*r.value)->remark.value_or("");
+    auto info = remoting::body::BrokerReplicasInfo::decode((*r.value)->body);
+    ASSERT_TRUE(info.ok()) << info.error().to_string();
+    ASSERT_EQ(info->replicas_info_table.size(), 1u) << "the group it knows, not the unknown name";
+    const remoting::body::ReplicasInfo& g = info->replicas_info_table.at("broker-a");
+    const BrokerSet* set = (*controllers_)[follower]->replicas().find("broker-a");
+    ASSERT_NE(set, nullptr);
+    EXPECT_EQ(g.master_broker_id, 1);
+    EXPECT_EQ(g.master_epoch, set->master_epoch);
+    EXPECT_EQ(g.sync_state_set_epoch, 2);
+    EXPECT_EQ(g.in_sync_replicas.size(), 3u);
+    EXPECT_EQ(g.master_address, set->address_of(1));
+  }
+  RemotingCommand bad = remoting::make_request(rc::FERRY_GET_LOCAL_SYNC_STATE_DATA, 0);
+  bad.body = {'{'};
+  auto r = world_->run_task(broker_nodes_[0], ask((*brokers_)[0], follower_addr, bad), 10s);
+  ASSERT_TRUE(r.ok() && r.value->ok());
+  EXPECT_EQ((*r.value)->code, remoting::response_code::CONTROLLER_INVALID_REQUEST);
 }
 
 TEST_F(ControllerSim, AMasterThatStopsHeartBeatingIsReplacedAndTheGroupIsTold) {

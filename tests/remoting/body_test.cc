@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "remoting/body/broker_live_table.h"
+#include "remoting/body/epoch_acks.h"
 #include "remoting/body/cluster_info.h"
 #include "remoting/body/consumer_id_list.h"
 #include "remoting/body/ha_runtime_info.h"
@@ -203,6 +204,19 @@ TEST(BrokerLiveTableBody, RoundTripAndDefensiveReading) {
   expect_error<BrokerLiveTable>(R"({})", "BrokerLiveTable.brokerLiveTable: missing");
   expect_error<BrokerLiveTable>(R"({"brokerLiveTable":{"a:1":{"ageMillis":-3}}})", "ageMillis");
   expect_error<BrokerLiveTable>(R"({"brokerLiveTable":{"a:1":7}})", "BrokerLiveTable.brokerLiveTable[\"a:1\"]: not a JSON object");
+}
+
+TEST(EpochAcksBody, RoundTripAndDefensiveReading) {
+  EpochAcks a;
+  a.last_epoch = 3;
+  a.acked_by_epoch = {{1, 1200}, {3, 41}};
+  expect_round_trip(a);
+  EXPECT_EQ(to_string(a.encode()), R"({"lastEpoch":3,"ackedByEpoch":{"1":1200,"3":41}})");
+  expect_round_trip(EpochAcks{});
+  expect_error<EpochAcks>(R"({})", "EpochAcks.lastEpoch: missing");
+  expect_error<EpochAcks>(R"({"lastEpoch":1,"ackedByEpoch":{"x":1}})", "key \"x\" is not an epoch number");
+  expect_error<EpochAcks>(R"({"lastEpoch":1,"ackedByEpoch":{"2":-1}})", "EpochAcks.ackedByEpoch[\"2\"]: not a count");
+  expect_error<EpochAcks>(R"({"lastEpoch":1,"ackedByEpoch":[1]})", "ackedByEpoch");
 }
 
 TEST(SmallBodies, RoundTrip) {

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "remoting/body/broker_live_table.h"
+#include "remoting/body/epoch_acks.h"
 #include "remoting/body/cluster_info.h"
 #include "remoting/body/consumer_id_list.h"
 #include "remoting/body/heartbeat_data.h"
@@ -61,7 +62,7 @@ int try_bodies(std::span<const std::uint8_t> bytes) {
          try_body<body::RegisterBrokerBody>(bytes) + try_body<body::ClusterInfo>(bytes) +
          try_body<body::TopicList>(bytes) + try_body<body::ConsumerIdList>(bytes) +
          try_body<body::LockBatchRequestBody>(bytes) + try_body<body::LockBatchResponseBody>(bytes) +
-         try_body<body::BrokerLiveTable>(bytes);
+         try_body<body::BrokerLiveTable>(bytes) + try_body<body::EpochAcks>(bytes);
 }
 
 int on_command(const RemotingCommand& cmd) {
