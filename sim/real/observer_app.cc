@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "remoting/header/route_header.h"
 #include "remoting/request_code.h"
 #include "remoting/response_code.h"
@@ -52,6 +54,7 @@ ObserverApp::ObserverApp(Runtime& rt, ObserverSetup setup, std::shared_ptr<sim::
     per_namesrv_admin_.push_back(std::make_unique<client::AdminClient>(*per_namesrv_.back()));
   }
   views_.resize(setup_.namesrv_addrs.size());
+  controller_views_.resize(setup_.controller_addrs.size());
 }
 
 ObserverApp::~ObserverApp() {
@@ -66,6 +69,86 @@ void ObserverApp::start_watching() {
   watching_ = true;
   for (std::size_t i = 0; i < per_namesrv_.size(); ++i) rt_.spawn(watch_namesrv(this, i), "observe-namesrv");
   rt_.spawn(watch_commits(this), "observe-offsets");
+  if (!setup_.controller_brokers.empty()) rt_.spawn(watch_epochs(this), "observe-epochs");
+}
+
+void ObserverApp::start_watching_controllers() {
+  if (watching_controllers_) return;
+  watching_controllers_ = true;
+  for (std::size_t i = 0; i < setup_.controller_addrs.size(); ++i) rt_.spawn(watch_controller(this, i), "observe-controller");
+}
+
+Task<void> ObserverApp::watch_controller(ObserverApp* self, std::size_t i) {
+  Runtime& rt = self->rt_;
+  const std::string addr = self->setup_.controller_addrs[i];
+  const std::string& name = self->setup_.controller_names[i];
+  auto name_of_addr = [self](const std::string& a) {
+    auto it = self->setup_.broker_by_addr.find(a);
+    return it != self->setup_.broker_by_addr.end() ? it->second : a;
+  };
+  for (;;) {
+    ControllerView view;
+    Task<Result<remoting::GetMetaDataResponseHeader>> meta_call = self->admin_->controller_metadata(addr);
+    Result<remoting::GetMetaDataResponseHeader> meta = co_await std::move(meta_call);
+    if (meta.ok()) {
+      view.leader = meta->is_leader;
+      Task<Result<remoting::body::BrokerReplicasInfo>> ask = self->admin_->local_sync_state_data(addr, self->setup_.controller_groups);
+      Result<remoting::body::BrokerReplicasInfo> info = co_await std::move(ask);
+      view.answered = info.ok();
+      if (info.ok()) {
+        const MonoTime now = rt.now();
+        for (const auto& [group, g] : info->replicas_info_table) {
+          sim::ControllerViewRecord r;
+          r.at = now;
+          r.controller = name;
+          r.group = group;
+          r.master_epoch = g.master_epoch;
+          if (g.master_broker_id >= 0 && !g.master_address.empty()) r.master = name_of_addr(g.master_address);
+          r.sync_state_set_epoch = g.sync_state_set_epoch;
+          for (const remoting::body::ReplicaIdentity& id : g.in_sync_replicas) r.sync_state_set.push_back(name_of_addr(id.broker_address));
+          std::sort(r.sync_state_set.begin(), r.sync_state_set.end());
+          const ControllerView& last = self->controller_views_[i];
+          auto before = last.groups.find(group);
+          const bool same = before != last.groups.end() && before->second.master_epoch == r.master_epoch &&
+                            before->second.master == r.master && before->second.sync_state_set_epoch == r.sync_state_set_epoch &&
+                            before->second.sync_state_set == r.sync_state_set;
+          if (!same) {
+            const auto held = self->history_->hold();
+            self->history_->controller_views.push_back(r);
+          }
+          view.groups.emplace(group, same ? before->second : r);
+        }
+      }
+    }
+    // A controller that does not answer keeps what it said last (its state is on its disk), but
+    // leads no more as far as anyone can tell.
+    if (!view.answered) view.groups = self->controller_views_[i].groups;
+    self->controller_views_[i] = std::move(view);
+    co_await rt.sleep(sim::kObserveEvery);
+  }
+}
+
+Task<void> ObserverApp::watch_epochs(ObserverApp* self) {
+  Runtime& rt = self->rt_;
+  for (;;) {
+    for (const auto& [node, b] : self->setup_.controller_brokers) {
+      Task<Result<remoting::body::EpochAcks>> ask = self->admin_->epoch_acks(b.addr);
+      Result<remoting::body::EpochAcks> acks = co_await std::move(ask);
+      if (!acks.ok()) continue;  // down, or paused: what it holds is compared when it answers again
+      sim::BrokerEpochRecord r;
+      r.at = rt.now();
+      r.broker = node;
+      r.group = b.group;
+      r.epoch = acks->last_epoch;
+      r.acked = acks->acked_by_epoch;
+      auto [it, fresh] = self->last_epochs_.try_emplace(node, r);
+      if (!fresh && it->second.epoch == r.epoch && it->second.acked == r.acked) continue;
+      it->second = r;
+      const auto held = self->history_->hold();
+      self->history_->broker_epochs.push_back(std::move(r));
+    }
+    co_await rt.sleep(sim::kObserveEvery);
+  }
 }
 
 Task<void> ObserverApp::watch_namesrv(ObserverApp* self, std::size_t i) {

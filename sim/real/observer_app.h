@@ -8,6 +8,10 @@
 //   - the brokers (the master of each group, else a slave): each queue's first offset as it rises
 //     (GET_MIN_OFFSET, History::queue_floors) and every consumer group's committed offset of every
 //     queue (QUERY_CONSUMER_OFFSET, History::commits, by the broker node that answered).
+//   - in controller mode, every controller, one loop each: whether it leads (1005) and what its own
+//     replicated state says of each group (FERRY_GET_LOCAL_SYNC_STATE_DATA: History::controller_views),
+//     and each broker of a controller-mode group: its last epoch and SEND_OKs by master epoch
+//     (FERRY_GET_EPOCH_ACKS: History::broker_epochs) — what the simulated ControllerObserver reads.
 // Each loop looks every kObserveEvery (250 ms) after its last answer. It also runs the operator's
 // commands for the runner (create and update topics, promote a slave) on its admin client.
 // Loop thread only, like every component; the runner reaches it through ClientHost::visit.
@@ -39,6 +43,21 @@ struct ObserverSetup {
   std::vector<cluster::TopicSpec> topics;
   std::set<std::string> groups;  // consumer groups whose commits are watched
   std::string client_ip;
+  std::vector<std::string> controller_names;  // "controller-0", ...
+  std::vector<std::string> controller_addrs;  // (same order)
+  std::vector<std::string> controller_groups;  // broker groups in controller mode
+  struct WatchedBroker {
+    std::string addr;
+    std::string group;
+  };
+  std::map<std::string, WatchedBroker> controller_brokers;  // their brokers, by node
+};
+
+// What the observer last heard from one controller.
+struct ControllerView {
+  bool answered = false;
+  bool leader = false;  // it leads the Raft group and serves (1005's isLeader)
+  std::map<std::string, sim::ControllerViewRecord> groups;  // by broker group (node names)
 };
 
 // What the observer last heard from one NameServer.
@@ -58,12 +77,19 @@ class ObserverApp final : public NodeProcess {
   // The last view of NameServer i (by the setup's order).
   const NamesrvView& view(std::size_t i) const { return views_.at(i); }
   std::size_t namesrv_count() const { return views_.size(); }
+  // The last view of controller i (by the setup's order).
+  const ControllerView& controller_view(std::size_t i) const { return controller_views_.at(i); }
+  std::size_t controller_count() const { return controller_views_.size(); }
+  // Starts the controllers' loops (at boot, before the brokers: the boot waits for a leader).
+  void start_watching_controllers();
   // Starts the loops (once the cluster booted: before, the routes are empty anyway).
   void start_watching();
 
  private:
   static Task<void> watch_namesrv(ObserverApp* self, std::size_t i);
   static Task<void> watch_commits(ObserverApp* self);  // floors and commits
+  static Task<void> watch_controller(ObserverApp* self, std::size_t i);
+  static Task<void> watch_epochs(ObserverApp* self);
 
   Runtime& rt_;
   ObserverSetup setup_;
@@ -77,7 +103,10 @@ class ObserverApp final : public NodeProcess {
   std::map<std::pair<std::string, std::string>, MonoTime> last_registration_;  // (namesrv, broker addr)
   std::map<std::tuple<std::string, std::string, MessageQueue>, QueueOffset> last_commit_;  // (broker, group, queue)
   std::map<MessageQueue, QueueOffset> floors_;
+  std::vector<ControllerView> controller_views_;
+  std::map<std::string, sim::BrokerEpochRecord> last_epochs_;  // by broker node
   bool watching_ = false;
+  bool watching_controllers_ = false;
 };
 
 }  // namespace ferry::sim::real

@@ -144,11 +144,15 @@ std::vector<std::string> real_refusals(const scenario::Scenario& s) {
   if (!skewed_daemons(s).empty() && faketime_library().empty()) {
     why.emplace_back("skew_clock of a daemon needs libfaketime (Debian package faketime), which is not installed");
   }
-  if (s.cluster.controllers > 0) {
-    why.emplace_back("controller mode is not run for real yet (mqcontroller's Raft peers in namespaces)");
-  }
   const broker::BrokerConfig defaults;
   for (const cluster::BrokerGroupSpec& g : s.cluster.brokers) {
+    // broker.conf takes these from 1000 ms on (src/daemon/broker_conf.cc).
+    if (g.controller_mode && g.config.controller_heartbeat_timeout < std::chrono::seconds(1)) {
+      why.push_back(fmt::format("{}: controller_heartbeat_timeout below 1 s has no broker.conf value (controllerHeartBeatTimeoutMills >= 1000)", g.name));
+    }
+    if (g.config.ha.max_time_slave_not_catchup < std::chrono::seconds(1)) {
+      why.push_back(fmt::format("{}: max_time_slave_not_catchup below 1 s has no broker.conf value (haMaxTimeSlaveNotCatchup >= 1000)", g.name));
+    }
     if (g.config.rebalance_lock_max_live_time != defaults.rebalance_lock_max_live_time) {
       why.push_back(fmt::format("{}: rebalance_lock_max_live_time has no broker.conf key (RocketMQ reads it from a JVM "
                                 "property)",
@@ -166,9 +170,6 @@ std::vector<std::string> real_refusals(const scenario::Scenario& s) {
   };
   for (const scenario::FaultEntry& f : s.faults) {
     if (std::string r = scenario::real_refusal(f); !r.empty()) note(f, r);
-    for (const std::string& t : f.targets) {
-      if (scenario::is_target_alias(t)) note(f, fmt::format("role target {} needs controller mode", t));
-    }
   }
   for (const std::string& key : order) {
     const auto& [first, count] = faults.at(key);
@@ -210,6 +211,14 @@ Result<std::unique_ptr<RealCluster>> RealCluster::create(const scenario::Scenari
     c->daemons_.emplace(name, std::move(d));
   }
   for (const std::string& n : c->namesrvs_) c->daemons_.emplace(n, Daemon{});
+  for (std::size_t i = 0; i < s.cluster.controllers; ++i) {
+    c->controllers_.push_back(fmt::format("controller-{}", i));
+    hosts.push_back(c->controllers_.back());
+    Daemon d;
+    d.controller = true;
+    d.broker_id = static_cast<std::int64_t>(i);
+    c->daemons_.emplace(c->controllers_.back(), std::move(d));
+  }
   for (const scenario::ProducerScenario& p : s.producers) hosts.push_back(p.node);
   for (const scenario::ConsumerScenario& k : s.consumers) hosts.push_back(k.node);
   hosts.emplace_back(kObserverHost);
@@ -248,6 +257,11 @@ Status RealCluster::write_configs() {
   const std::map<std::string, std::uint64_t> tmpfs = tmpfs_brokers(s_);
   std::vector<std::string> namesrv_addrs;
   for (const std::string& n : namesrvs_) namesrv_addrs.push_back(fmt::format("{}:{}", testbed_->ip(n), kRealNamesrvPort));
+  std::vector<std::string> controller_addrs, peers;
+  for (std::size_t i = 0; i < controllers_.size(); ++i) {
+    controller_addrs.push_back(fmt::format("{}:{}", testbed_->ip(controllers_[i]), kRealControllerPort));
+    peers.push_back(fmt::format("n{}-{}", i, controller_addrs.back()));
+  }
   for (auto& [name, d] : daemons_) {
     const std::string dir = options_.work_dir + "/" + name;
     std::error_code ec;
@@ -263,10 +277,21 @@ Status RealCluster::write_configs() {
       d.disk_bytes = t->second;
       mounts_.push_back(d.data_dir);
     }
-    const std::string conf = dir + (d.broker ? "/broker.conf" : "/namesrv.conf");
+    const std::string conf = dir + (d.broker ? "/broker.conf" : d.controller ? "/controller.conf" : "/namesrv.conf");
     std::string text;
     std::string program;
-    if (!d.broker) {
+    if (d.controller) {
+      // One member of the Raft quorum: its peers by id ("n0-ip:port;..."), itself, its data.
+      const controller::ControllerConfig& cc = s_.cluster.controller_config;
+      program = options_.bin_dir + "/mqcontroller";
+      d.addr = controller_addrs.at(static_cast<std::size_t>(d.broker_id));
+      text = fmt::format(
+          "# {}: written by mqsim run --real from the scenario's [cluster]\n"
+          "controllerDLegerGroup={}\ncontrollerDLegerPeers={}\ncontrollerDLegerSelfId=n{}\n"
+          "scanNotActiveBrokerInterval={}\nenableElectUncleanMaster={}\nnotifyBrokerRoleChanged={}\ndataDir={}\n",
+          name, cc.group, join(peers, ";"), d.broker_id, to_ms(cc.scan_not_active_broker_interval),
+          cc.enable_elect_unclean_master, cc.notify_broker_role_changed, d.data_dir);
+    } else if (!d.broker) {
       program = options_.bin_dir + "/mqnamesrv";
       d.addr = fmt::format("{}:{}", testbed_->ip(name), kRealNamesrvPort);
       text = fmt::format("# {}: written by mqsim run --real\nlistenPort={}\ndataDir={}\n", name, kRealNamesrvPort, d.data_dir);
@@ -285,6 +310,14 @@ Status RealCluster::write_configs() {
           name, g.name, g.cluster, g.name, d.broker_id, broker::role_name(role), flush_name(flush), join(namesrv_addrs, ";"),
           testbed_->ip(name), g.config.listen_port, d.data_dir, st.commit_log_file_size_bytes,
           st.consume_queue_units_per_file * 20, st.message_size_max_bytes, to_ms(st.sync_flush_timeout));
+      if (g.controller_mode) {
+        const broker::BrokerConfig& k = g.config;
+        text += fmt::format(
+            "enableControllerMode=true\ncontrollerAddr={}\nallAckInSyncStateSet={}\ninSyncReplicas={}\n"
+            "minInSyncReplicas={}\ncontrollerHeartBeatTimeoutMills={}\nhaMaxTimeSlaveNotCatchup={}\nreadUnCommitted={}\n",
+            join(controller_addrs, ";"), k.ha.all_ack_in_sync_state_set, k.ha.in_sync_replicas, k.min_in_sync_replicas,
+            to_ms(k.controller_heartbeat_timeout), to_ms(k.ha.max_time_slave_not_catchup), k.read_uncommitted);
+      }
     }
     FERRY_TRY(write_file(conf, text));
     // A daemon whose clock the file skews runs under libfaketime from its first life: its wall
@@ -320,8 +353,21 @@ void RealCluster::record_start(const std::string& node, int life) {
 
 Status RealCluster::boot(Duration limit) {
   const Clock::time_point deadline = after(limit);
+  for (const std::string& n : controllers_) FERRY_TRY(start_daemon(n));
   for (const std::string& n : namesrvs_) FERRY_TRY(start_daemon(n));
   ObserverSetup setup;
+  for (const std::string& n : controllers_) {
+    setup.controller_names.push_back(n);
+    setup.controller_addrs.push_back(daemons_.at(n).addr);
+  }
+  for (const cluster::BrokerGroupSpec& g : s_.cluster.brokers) {
+    if (g.controller_mode) setup.controller_groups.push_back(g.name);
+  }
+  for (const std::string& b : brokers_) {
+    const Daemon& d = daemons_.at(b);
+    const cluster::BrokerGroupSpec& g = s_.cluster.brokers[d.group];
+    if (g.controller_mode) setup.controller_brokers.emplace(b, ObserverSetup::WatchedBroker{d.addr, g.name});
+  }
   setup.namesrv_names = namesrvs_;
   for (const std::string& n : namesrvs_) setup.namesrv_addrs.push_back(daemons_.at(n).addr);
   for (const std::string& b : brokers_) setup.broker_by_addr.emplace(daemons_.at(b).addr, b);
@@ -333,6 +379,7 @@ Status RealCluster::boot(Duration limit) {
       kObserverHost, testbed_->netns_fd(kObserverHost), options_.work_dir + "/" + kObserverHost, testbed_->ip(kObserverHost),
       [setup, history](Runtime& rt) {
         auto o = std::make_unique<ObserverApp>(rt, setup, history);
+        o->start_watching_controllers();
         o->start_watching();
         return std::unique_ptr<NodeProcess>(std::move(o));
       },
@@ -357,6 +404,15 @@ Status RealCluster::boot(Duration limit) {
     if (Clock::now() > deadline) return Error(Errc::timed_out, "boot: the NameServers do not answer");
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
+  // A controller leads before the brokers ask for their roles.
+  while (!controllers_.empty()) {
+    bool led = false;
+    for (const ControllerView& v : controller_views()) led = led || v.leader;
+    if (led) break;
+    FERRY_TRY(exited());
+    if (Clock::now() > deadline) return Error(Errc::timed_out, "boot: no controller leads the Raft group");
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
   for (const std::string& b : brokers_) FERRY_TRY(start_daemon(b));
   // Every NameServer knows every broker.
   auto registered = [this]() -> std::optional<std::string> {
@@ -368,8 +424,24 @@ Status RealCluster::boot(Duration limit) {
         const Daemon& d = daemons_.at(b);
         const std::string& group = s_.cluster.brokers[d.group].name;
         auto it = views[i].cluster.broker_addr_table.find(group);
-        if (it == views[i].cluster.broker_addr_table.end() || it->second.broker_addrs.count(d.broker_id) == 0) {
-          return fmt::format("{} does not know {} yet", namesrvs_[i], b);
+        bool known = false;
+        if (it != views[i].cluster.broker_addr_table.end()) {
+          // By address: in controller mode the controllers give the ids.
+          for (const auto& [id, addr] : it->second.broker_addrs) known = known || addr == d.addr;
+        }
+        if (!known) return fmt::format("{} does not know {} yet", namesrvs_[i], b);
+      }
+    }
+    // Each controller-mode group has the master the controllers named, registered as such.
+    for (const cluster::BrokerGroupSpec& g : s_.cluster.brokers) {
+      if (!g.controller_mode) continue;
+      const std::optional<std::string> m = named_master(g.name);
+      if (!m) return fmt::format("the controllers named no master of {} yet", g.name);
+      for (std::size_t i = 0; i < views.size(); ++i) {
+        auto it = views[i].cluster.broker_addr_table.find(g.name);
+        if (it == views[i].cluster.broker_addr_table.end() || it->second.broker_addrs.count(0) == 0 ||
+            it->second.broker_addrs.at(0) != daemons_.at(*m).addr) {
+          return fmt::format("{} does not know {} as the master of {} yet", namesrvs_[i], *m, g.name);
         }
       }
     }
@@ -383,8 +455,9 @@ Status RealCluster::boot(Duration limit) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   // The topics, on every master (a slave copies its master's).
-  for (const cluster::BrokerGroupSpec& g : s_.cluster.brokers) {
-    const std::string addr = daemons_.at(g.name).addr;
+  for (std::size_t gi = 0; gi < s_.cluster.brokers.size(); ++gi) {
+    const cluster::BrokerGroupSpec& g = s_.cluster.brokers[gi];
+    const std::string addr = master_addr(gi);
     for (const cluster::TopicSpec& t : s_.cluster.topics) {
       const remoting::body::TopicConfig tc = cluster::topic_config(t);
       FERRY_TRY(admin(fmt::format("create topic {} on {}", t.name, g.name),
@@ -476,6 +549,81 @@ std::vector<NamesrvView> RealCluster::namesrv_views() {
     return {};
   }
   return *out;
+}
+
+std::vector<ControllerView> RealCluster::controller_views() {
+  auto out = std::make_shared<std::vector<ControllerView>>();
+  if (!observer_ || !observer_->visit(
+                        [out](NodeProcess& p) {
+                          auto& o = static_cast<ObserverApp&>(p);
+                          for (std::size_t i = 0; i < o.controller_count(); ++i) out->push_back(o.controller_view(i));
+                        },
+                        kVisitTimeout)) {
+    return {};
+  }
+  return *out;
+}
+
+std::optional<std::string> RealCluster::named_master(const std::string& group) {
+  for (const ControllerView& v : controller_views()) {
+    if (!v.answered || !v.leader) continue;
+    auto it = v.groups.find(group);
+    if (it == v.groups.end() || it->second.master.empty() || daemons_.count(it->second.master) == 0) return std::nullopt;
+    return it->second.master;
+  }
+  return std::nullopt;
+}
+
+std::string RealCluster::master_addr(std::size_t group) {
+  const cluster::BrokerGroupSpec& g = s_.cluster.brokers.at(group);
+  if (g.controller_mode) {
+    if (const std::optional<std::string> m = named_master(g.name)) return daemons_.at(*m).addr;
+  }
+  for (const std::string& p : promoted_) {
+    const Daemon& d = daemons_.at(p);
+    if (d.group == group && d.process->running()) return d.addr;
+  }
+  return daemons_.at(g.name).addr;
+}
+
+Result<std::string> RealCluster::resolve_alias(std::string_view alias) {
+  if (alias == "controller:leader") {
+    const std::vector<ControllerView> views = controller_views();
+    for (std::size_t i = 0; i < views.size() && i < controllers_.size(); ++i) {
+      if (views[i].answered && views[i].leader && daemons_.at(controllers_[i]).process->running()) return controllers_[i];
+    }
+    return Error(Errc::not_found, "controller:leader: no controller is the leader now");
+  }
+  const bool master = alias.substr(0, 7) == "master:";
+  const std::string group(alias.substr(master ? 7 : 6));
+  std::optional<std::size_t> gi;
+  for (std::size_t g = 0; g < s_.cluster.brokers.size(); ++g) {
+    if (s_.cluster.brokers[g].name == group) gi = g;
+  }
+  if (!gi) return Error(Errc::invalid_argument, fmt::format("\"{}\": no broker group named \"{}\"", alias, group));
+  auto running = [this](const std::string& node) { return daemons_.at(node).process->running(); };
+  std::optional<std::string> m;
+  if (s_.cluster.brokers[*gi].controller_mode) {
+    m = named_master(group);
+  } else {
+    for (const std::string& p : promoted_) {
+      if (daemons_.at(p).group == *gi && running(p)) m = p;
+    }
+    if (!m && retired_.count(group) == 0) m = group;
+  }
+  if (m && !running(*m)) m.reset();
+  if (master) {
+    if (!m) return Error(Errc::not_found, fmt::format("{}: group {} has no running master now", alias, group));
+    return *m;
+  }
+  std::optional<std::string> best;
+  for (const std::string& b : brokers_) {
+    const Daemon& d = daemons_.at(b);
+    if (d.group != *gi || b == m || !running(b)) continue;
+    if (!best || b < *best) best = b;
+  }
+  if (!best) return Error(Errc::not_found, fmt::format("{}: group {} has no running slave now", alias, group));
+  return *best;
 }
 
 Status RealCluster::admin(const std::string& what, std::function<Task<Status>(client::AdminClient&)> job, Duration limit) {
@@ -745,6 +893,7 @@ Status RealCluster::promote_slave(const std::string& node, const std::string& ro
   const std::string to = role.empty() ? std::string(broker::role_name(g.role)) : role;
   // The operator's procedure (docs/operations.md): the old master is gone for good.
   retire(g.name);
+  promoted_.insert(node);
   const std::string addr = it->second.addr;
   return admin(fmt::format("promote {} to {}", node, to), [addr, to](client::AdminClient& a) { return a.promote_slave(addr, to); },
                kAdminTimeout);
@@ -755,13 +904,9 @@ Status RealCluster::update_topic(const std::string& broker, const std::string& t
   if (it == daemons_.end() || !it->second.broker) return Error(Errc::invalid_argument, fmt::format("update_topic: {} is not a broker", broker));
   const cluster::TopicSpec* spec = cluster::find_topic(s_.cluster, topic);
   if (spec == nullptr) return Error(Errc::invalid_argument, fmt::format("update_topic: {} is not a topic of the cluster", topic));
-  // The group's master now: the named broker, or the slave promoted in its place.
-  std::string addr = it->second.addr;
-  if (retired_.count(broker) > 0) {
-    for (const auto& [name, d] : daemons_) {
-      if (d.broker && d.group == it->second.group && retired_.count(name) == 0 && d.process->running()) addr = d.addr;
-    }
-  }
+  // The group's master now: the named broker, the slave promoted in its place, or the one the
+  // controllers named.
+  const std::string addr = master_addr(it->second.group);
   const remoting::body::TopicConfig tc = cluster::topic_config(*spec, queues);
   return admin(fmt::format("update topic {} on {}", topic, broker), [addr, tc](client::AdminClient& a) { return a.create_topic(addr, tc); },
                kAdminTimeout);

@@ -1,5 +1,5 @@
-// RealCluster: a scenario's cluster as real processes (`mqsim run --real`): mqnamesrv and mqbroker
-// daemons, each in its own network namespace (testbed.h) with its configuration, data and log in
+// RealCluster: a scenario's cluster as real processes (`mqsim run --real`): mqnamesrv, mqbroker and
+// (controller mode) mqcontroller daemons, each in its own network namespace (testbed.h) with its configuration, data and log in
 // a folder of the run, and the scenario's producers and consumers as workload apps on the
 // production runtime (client_host.h), each in a namespace of its own too. One more host, the
 // observer (observer_app.h), watches over the wire what the simulated runner reads from memory,
@@ -21,6 +21,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "runtime/log.h"
@@ -46,6 +47,7 @@ struct RealRunOptions {
 };
 
 inline constexpr std::uint16_t kRealNamesrvPort = 9876;
+inline constexpr std::uint16_t kRealControllerPort = 9878;
 
 class RealCluster final : public scenario::RealFaults {
  public:
@@ -55,9 +57,10 @@ class RealCluster final : public scenario::RealFaults {
                                                      std::shared_ptr<sim::History> history);
   ~RealCluster() override;  // stop()
 
-  // Starts the NameServers and brokers and the observer; waits (up to `limit`) until every
-  // NameServer knows every broker, then creates the topics on the masters and waits until every
-  // NameServer routes them to every group.
+  // Starts the controllers (a Raft quorum), the NameServers, the observer, then the brokers; waits
+  // (up to `limit`) until a controller leads, every NameServer knows every broker and the
+  // controllers named a master of each controller-mode group, then creates the topics on the
+  // masters and waits until every NameServer routes them to every group.
   Status boot(Duration limit);
   // Starts client `name` (a scenario producer or consumer node) from `factory`.
   Status add_client(const std::string& name, const cluster::ClientFactory& factory);
@@ -95,6 +98,13 @@ class RealCluster final : public scenario::RealFaults {
   Status update_topic(const std::string& broker, const std::string& topic, std::int32_t queues) override;
   Status heal_all() override;
 
+  // The node a role target (sim/scenario/target_alias.h) names now, as the observer last saw it:
+  // "controller:leader" the controller that says it leads; "master:G" in controller mode the
+  // broker the leader's state names master of G (running), otherwise G's running master (the
+  // node G, or a slave promoted in its place); "slave:G" the first running broker of G, by name,
+  // that is not its master. not_found for a vacant role.
+  Result<std::string> resolve_alias(std::string_view alias);
+
   // What the run used for links and processes (nftables drops, the delaying relay, signals).
   std::string describe_network() const;
   const std::string& work_dir() const { return options_.work_dir; }
@@ -106,6 +116,7 @@ class RealCluster final : public scenario::RealFaults {
   struct Daemon {
     std::unique_ptr<DaemonProcess> process;
     bool broker = false;
+    bool controller = false;
     std::size_t group = 0;     // brokers: index into the spec's groups
     std::int64_t broker_id = 0;
     std::string data_dir;
@@ -129,6 +140,13 @@ class RealCluster final : public scenario::RealFaults {
   Status admin(const std::string& what, std::function<Task<Status>(client::AdminClient&)> job, Duration limit);
   // A copy of what the observer last heard from each NameServer (empty when it is down).
   std::vector<NamesrvView> namesrv_views();
+  // A copy of what the observer last heard from each controller (empty when it is down).
+  std::vector<ControllerView> controller_views();
+  // The node the leading controller names master of `group` (controller mode), if any.
+  std::optional<std::string> named_master(const std::string& group);
+  // The address of `group`'s master now: the named one in controller mode, else the group's node
+  // or the slave promoted in its place.
+  std::string master_addr(std::size_t group);
   void record_start(const std::string& node, int life);
   void look_at_clients();
 
@@ -142,7 +160,8 @@ class RealCluster final : public scenario::RealFaults {
   std::set<std::pair<std::string, std::string>> relayed_;  // (from, to) pairs a relay carries
   std::vector<std::string> mounts_;  // the brokers' tmpfs stores, unmounted at stop()
   std::map<std::string, Daemon> daemons_;
-  std::vector<std::string> namesrvs_, brokers_;  // daemon names, in spec order
+  std::vector<std::string> namesrvs_, brokers_, controllers_;  // daemon names, in spec order
+  std::set<std::string> promoted_;  // slaves promote_slave made masters
   std::map<std::string, Client> clients_;
   std::unique_ptr<ClientHost> observer_;
   std::set<std::string> retired_;

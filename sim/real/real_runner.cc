@@ -59,12 +59,21 @@ Status apply_client_step(const scenario::Scenario& s, const scenario::ClientStep
   return c.add_client(k.node, scenario::consumer_factory(k, out.history));
 }
 
-Status apply_fault_step(const scenario::FaultStep& step, RealCluster& c, sim::History& h) {
+// Role targets are resolved as the observer last saw the roles (RealCluster::resolve_alias); a
+// vacant role skips the step, recorded, as in the simulator.
+Status apply_fault_step(const scenario::FaultStep& step, RealCluster& c, sim::History& h, scenario::RoleTargets& roles) {
   const scenario::FaultActionSpec& spec = scenario::fault_actions().at(step.entry->action);
   const auto& fn = step.undo ? spec.real_undo : spec.real_apply;
   if (!fn) return Error(Errc::unsupported, fmt::format("{} has no real {}", step.entry->action, step.undo ? "undo" : "apply"));
-  FERRY_TRY(fn(c, *step.entry));
-  scenario::record_fault_step(h, real_now(), step);
+  auto entry = roles.resolve(step, [&c](std::string_view alias) { return c.resolve_alias(alias); });
+  if (!entry.ok()) {
+    if (entry.error().code != Errc::not_found) return std::move(entry).error();
+    h.record_event(real_now(), sim::EventKind::fault, "", fmt::format("{}: skipped ({})", step.describe(), entry.error().detail));
+    return Status();
+  }
+  if (*entry == nullptr) return Status();  // the undo of a skipped step
+  FERRY_TRY(fn(c, **entry));
+  scenario::record_fault_step(h, real_now(), scenario::FaultStep{step.at, *entry, step.undo});
   return Status();
 }
 
@@ -136,6 +145,7 @@ void run_on(const scenario::Scenario& s, RealCluster& c, scenario::RunOutcome& o
   out.history->unobserved = {"store_restarts"};
   out.start = real_now();
   Members members;
+  scenario::RoleTargets roles;
   const std::vector<scenario::FaultStep> faults = scenario::fault_timeline(s);
   const std::vector<scenario::ClientStep> clients = scenario::client_steps(s);
   std::size_t f = 0, k = 0;
@@ -146,7 +156,7 @@ void run_on(const scenario::Scenario& s, RealCluster& c, scenario::RunOutcome& o
       out.error = Error(Errc::cancelled, "interrupted");
       return;
     }
-    Status done = client_next ? apply_client_step(s, clients[k++], c, out, members) : apply_fault_step(faults[f], c, *out.history);
+    Status done = client_next ? apply_client_step(s, clients[k++], c, out, members) : apply_fault_step(faults[f], c, *out.history, roles);
     if (!done.ok()) {
       const std::string what = client_next ? "client step" : faults[f].describe();
       out.error = Error(done.error().code, fmt::format("{}: {}", what, done.error().detail));

@@ -6,7 +6,8 @@
 // testbed made), so its figures read like a simulated run's.
 //
 // What cannot run for real is refused before anything starts (real_refusals(): a fault Linux
-// cannot do here, controller mode, role targets, ...). Everything the run started is stopped and
+// cannot do here, a setting broker.conf cannot say, ...). Role targets ("master:broker-a") name the
+// node the observer last saw in the role. Everything the run started is stopped and
 // every namespace removed however it ends: passed, failed, refused, or interrupted (`interrupted`
 // set by a signal handler: the run stops at its next step and says so).
 //

@@ -52,7 +52,7 @@ Result<NodeId> FaultInjector::node(const std::string& name) const {
   return *id;
 }
 
-Result<const FaultEntry*> FaultInjector::resolve(const FaultStep& step) {
+Result<const FaultEntry*> RoleTargets::resolve(const FaultStep& step, const Resolver& resolver) {
   const FaultEntry& f = *step.entry;
   auto has_alias = [](const std::vector<std::string>& names) {
     return std::any_of(names.begin(), names.end(), [](const std::string& n) { return is_target_alias(n); });
@@ -68,7 +68,7 @@ Result<const FaultEntry*> FaultInjector::resolve(const FaultStep& step) {
   for (std::vector<std::string>* names : {&r.targets, &r.peers}) {
     for (std::string& n : *names) {
       if (!is_target_alias(n)) continue;
-      auto node = resolve_target_alias(n, cluster_);
+      auto node = resolver(n);
       if (!node.ok()) return std::move(node).error();
       n = *node;
     }
@@ -81,7 +81,7 @@ Status FaultInjector::apply(const FaultStep& step) {
   FERRY_ASSERT(step.entry != nullptr, "a FaultStep without its entry at {} ms", to_ms(step.at));
   const FaultActionSpec& action = fault_actions().at(step.entry->action);
   FERRY_ASSERT(!step.undo || action.undo, "an undo step for {}, which has none", action.name);
-  auto entry = resolve(step);
+  auto entry = roles_.resolve(step, [this](std::string_view alias) { return resolve_target_alias(alias, cluster_); });
   if (!entry.ok()) {
     if (entry.error().code != Errc::not_found) return std::move(entry).error();
     // A role nobody holds now (no master while the group elects one): nothing to hurt.

@@ -20,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "runtime/result.h"
@@ -45,6 +46,22 @@ std::vector<FaultStep> fault_timeline(const Scenario& s);
 // Records `step` in `h` at `at`: one Event a target and peer (the action's kind, a heal for an
 // undo, the step's description), one without a target for a whole-cluster step.
 void record_fault_step(sim::History& h, MonoTime at, const FaultStep& step);
+
+// Role targets ("master:broker-a", target_alias.h) of fault steps named as nodes: resolved at a
+// step's apply and kept for its undo, so the end of a fault heals the node it hurt. Shared by the
+// simulated runner (FaultInjector) and the real one (sim/real/real_runner.h).
+class RoleTargets {
+ public:
+  // The node a role names now; not_found for a vacant role.
+  using Resolver = std::function<Result<std::string>(std::string_view alias)>;
+  // The step's entry with its role targets named as nodes (the entry itself when it has none).
+  // nullptr: the undo of an apply that was skipped. not_found: a vacant role (the caller skips
+  // the step and records why).
+  Result<const FaultEntry*> resolve(const FaultStep& step, const Resolver& resolver);
+
+ private:
+  std::map<const FaultEntry*, FaultEntry> resolved_;  // entries with role targets, as last applied
+};
 
 // Applies steps to one Cluster, whose every node the steps name must exist (the runner adds the
 // client nodes before their first step), through the actions of the fault registry
@@ -78,14 +95,10 @@ class FaultInjector final : public FaultContext {
  private:
   std::map<std::string, std::any>& states() override { return states_; }
   void record(const FaultStep& step);
-  // The step's entry with its role targets (target_alias.h) named as nodes: resolved at the apply
-  // and kept for the undo. nullptr: the undo of an apply that was skipped. not_found: a vacant role.
-  Result<const FaultEntry*> resolve(const FaultStep& step);
-
   cluster::Cluster& cluster_;
   std::shared_ptr<sim::History> history_;
   std::map<std::string, std::any> states_;  // by action name
-  std::map<const FaultEntry*, FaultEntry> resolved_;  // entries with role targets, as last applied
+  RoleTargets roles_;
 };
 
 }  // namespace ferry::sim::scenario
