@@ -1,6 +1,8 @@
 // SimNetwork: addresses, listen/connect and the fault controls. Moving bytes is in transport.cc.
 #include "sim/net/network.h"
 
+#include <fmt/format.h>
+
 #include "sim/net/connection.h"
 #include "sim/net/listener.h"
 #include "sim/node.h"
@@ -22,7 +24,24 @@ struct ConnectAttempt {
   bool finished = false;
   TimerId timeout_event;
   std::shared_ptr<ConnState> conn;  // established on the server side, not yet answered
+  MonoTime first_syn{};
+  int syns = 0;       // SYNs sent so far
+  TimerId syn_timer;  // the next retransmission (or the end)
 };
+
+namespace {
+
+// Linux's SYN retransmission (net.ipv4.tcp_syn_retries = 6, initial RTO 1 s, doubling): an
+// unanswered SYN goes again 1, 3, 7, 15, 31 and 63 s after the first, and the connect fails 127 s
+// after it. A connect pending when a partition heals so completes at its next retransmission
+// (measured for real: `mqsim run --real`, docs/scenarios.md), not at its timeout.
+constexpr int kSynRetries = 6;
+constexpr Duration kSynRtoInitial = std::chrono::seconds(1);
+
+// When SYN number `n` (1-based) is due, or the connect gives up (n = kSynRetries + 2).
+Duration syn_due(int n) { return kSynRtoInitial * ((1 << (n - 1)) - 1); }
+
+}  // namespace
 
 SimNetwork::SimNetwork(World& world, NetworkOptions options, Random random)
     : world_(world), options_(options), random_(random) {
@@ -127,6 +146,7 @@ void SimNetwork::finish_connect(ConnectAttempt& a, Result<std::unique_ptr<Connec
   FERRY_ASSERT(!a.finished, "connect to {} finished twice", a.to.to_string());
   a.finished = true;
   (void)world_.cancel(a.timeout_event);
+  (void)world_.cancel(a.syn_timer);
   a.done.complete(std::move(r));
 }
 
@@ -135,7 +155,7 @@ Task<Result<std::unique_ptr<Connection>>> SimNetwork::connect(NodeId from, Endpo
   if (!server) co_return Error(Errc::unreachable, "no simulated host " + to.host);
   auto a = std::make_shared<ConnectAttempt>(ConnectAttempt{
       from, to, Endpoint{host_of(from), ephemeral_port(from)},
-      Completion<Result<std::unique_ptr<Connection>>>(executor_of(from)), false, TimerId{}, nullptr});
+      Completion<Result<std::unique_ptr<Connection>>>(executor_of(from)), false, TimerId{}, nullptr, MonoTime{}, 0, TimerId{}});
   std::weak_ptr<ConnectAttempt> weak = a;
   a->timeout_event = world_.schedule(world_.now() + std::max(timeout, Duration(0)), EventTag{}, [this, weak] {
     auto a = weak.lock();
@@ -149,15 +169,39 @@ Task<Result<std::unique_ptr<Connection>>> SimNetwork::connect(NodeId from, Endpo
     if (!a || a->finished) return;
     a->finished = true;
     (void)world_.cancel(a->timeout_event);
+    (void)world_.cancel(a->syn_timer);
     if (a->conn) abort_side(a->conn, 0);
   });
-  world_.schedule(world_.now() + latency(from, *server), EventTag{},
-                  [this, a, server] { syn_arrives(a, *server); });
+  a->first_syn = world_.now();
+  send_syn(a, *server);
   co_return co_await a->done.wait();
 }
 
+void SimNetwork::send_syn(std::shared_ptr<ConnectAttempt> a, NodeId server) {
+  ++a->syns;
+  world_.schedule(world_.now() + latency(a->from, server), EventTag{}, [this, a, server] { syn_arrives(a, server); });
+  // The retransmission timer: SYN n+1 (or the end) unless an answer came first.
+  std::weak_ptr<ConnectAttempt> weak = a;
+  a->syn_timer = world_.schedule(a->first_syn + syn_due(a->syns + 1), EventTag{}, [this, weak, server] {
+    auto a = weak.lock();
+    if (!a || a->finished) return;
+    if (a->syns > kSynRetries) {
+      ++stats_.timed_out;
+      if (a->conn) abort_side(a->conn, 0);
+      finish_connect(*a, Error(Errc::timed_out, fmt::format("connect to {}: no answer to {} SYNs", a->to.to_string(), a->syns)));
+      return;
+    }
+    send_syn(a, server);
+  });
+}
+
 void SimNetwork::syn_arrives(std::shared_ptr<ConnectAttempt> a, NodeId server) {
-  if (a->finished || !link_up(a->from, server)) return;  // lost: the timeout answers
+  if (a->finished || !link_up(a->from, server)) return;  // lost: the next SYN or the timeout answers
+  if (a->conn) {
+    // A SYN again for a connection the server holds (its SYN-ACK was lost): it answers again.
+    world_.schedule(world_.now() + latency(server, a->from), EventTag{}, [this, a, server] { syn_ack_arrives(a, server); });
+    return;
+  }
   auto it = listeners_.find(a->to);
   if (it == listeners_.end() || it->second->backlog.size() >= options_.accept_backlog_max) {
     world_.schedule(world_.now() + latency(server, a->from), EventTag{}, [this, a, server] {
@@ -171,11 +215,13 @@ void SimNetwork::syn_arrives(std::shared_ptr<ConnectAttempt> a, NodeId server) {
   a->conn = make_conn(a->from, a->local, server, l.local);
   l.backlog.push_back(a->conn);
   wake(l.accept_wait);
-  world_.schedule(world_.now() + latency(server, a->from), EventTag{}, [this, a, server] {
-    if (a->finished || !link_up(server, a->from)) return;
-    std::shared_ptr<ConnState> conn = std::move(a->conn);
-    finish_connect(*a, std::unique_ptr<Connection>(std::make_unique<SimConnection>(*this, std::move(conn), 0)));
-  });
+  world_.schedule(world_.now() + latency(server, a->from), EventTag{}, [this, a, server] { syn_ack_arrives(a, server); });
+}
+
+void SimNetwork::syn_ack_arrives(std::shared_ptr<ConnectAttempt> a, NodeId server) {
+  if (a->finished || !a->conn || !link_up(server, a->from)) return;  // lost: the client's next SYN asks again
+  std::shared_ptr<ConnState> conn = std::move(a->conn);
+  finish_connect(*a, std::unique_ptr<Connection>(std::make_unique<SimConnection>(*this, std::move(conn), 0)));
 }
 
 // ---- faults ----------------------------------------------------------------------------------

@@ -7,8 +7,10 @@
 //    segment of the same direction: streams stay ordered.
 //  * Back-pressure: a direction holds at most pipe_buffer_bytes (in flight + unread).
 //  * Partitions (symmetric, one-way, isolating a node): segments are held at the head of their
-//    pipe and delivered, still in order, after heal; a connect across a partition gets no answer
-//    and times out after its timeout. Connecting to a port nobody listens on is refused after a
+//    pipe and delivered, still in order, after heal; a connect across a partition gets no answer,
+//    and its SYN goes again as Linux sends it (1, 3, 7, 15, 31, 63 s after the first; no answer
+//    127 s after it fails), so a connect pending at the heal completes at its next SYN; else it
+//    times out after its timeout. Connecting to a port nobody listens on is refused after a
 //    round trip.
 //  * Resets: a random prefix of the bytes in flight (or none) still arrives, then the reader
 //    gets Errc::reset; writes of the reset side vanish until it learns of the reset.
@@ -108,7 +110,10 @@ class SimNetwork {
   Duration latency(NodeId from, NodeId to);
   std::uint16_t ephemeral_port(NodeId node);
   std::shared_ptr<ConnState> make_conn(NodeId client, Endpoint client_ep, NodeId server, Endpoint server_ep);
+  // The client's SYN (and its retransmission timer), its arrival, the server's SYN-ACK's.
+  void send_syn(std::shared_ptr<ConnectAttempt> a, NodeId server);
   void syn_arrives(std::shared_ptr<ConnectAttempt> a, NodeId server);
+  void syn_ack_arrives(std::shared_ptr<ConnectAttempt> a, NodeId server);
   void finish_connect(ConnectAttempt& a, Result<std::unique_ptr<Connection>> r);
   template <typename Fn>
   void for_each_conn(Fn fn);  // in id order; drops expired entries

@@ -148,6 +148,54 @@ TEST(SimNetwork, OneWayPartitionCutsOneDirection) {
   EXPECT_EQ((*p.received)[0]->bytes, "held");
 }
 
+// Linux sends an unanswered SYN again 1, 3, 7, ... s after the first: a connect pending when a
+// partition heals completes at its next SYN (as `mqsim run --real` measured), not at its timeout.
+TEST(SimNetwork, ASynAfterTheHealAnswersWithinTheConnectTimeout) {
+  Pair p(test_options(22));
+  p.world.net().partition(p.server, p.client);
+  auto healer = [](Pair* pp) -> Task<void> {
+    co_await pp->world.node(pp->server).sleep(2500ms);
+    pp->world.net().heal_all();
+  };
+  p.world.node(p.server).spawn(healer(&p), "heal");
+  const MonoTime before = p.world.now();
+  auto r = p.world.run_task(p.client, dial(&p.client_rt(), p.endpoint(), 20s), 30s);
+  ASSERT_TRUE(r.ok()) << r.report.message;
+  ASSERT_TRUE(r.value->ok()) << r.value->error().to_string();
+  const Duration took = p.world.now() - before;
+  EXPECT_GE(took, 3s) << "the SYN 3 s after the first is the one that crosses";
+  EXPECT_LT(took, 3500ms) << "and it does not wait for the 20 s timeout";
+}
+
+TEST(SimNetwork, ASynNobodyAnswersGivesUpAfter127Seconds) {
+  Pair p(test_options(23));
+  p.world.net().isolate(p.server);
+  const MonoTime before = p.world.now();
+  auto r = p.world.run_task(p.client, dial(&p.client_rt(), p.endpoint(), 10min), 11min);
+  ASSERT_TRUE(r.ok()) << r.report.message;
+  ASSERT_FALSE(r.value->ok());
+  EXPECT_EQ(r.value->error().code, Errc::timed_out);
+  EXPECT_EQ(p.world.now() - before, 127s) << "tcp_syn_retries = 6: " << r.value->error().to_string();
+}
+
+TEST(SimNetwork, ALostSynAckIsAskedForAgain) {
+  Pair p(test_options(24));
+  p.world.net().partition_one_way(p.server, p.client);  // the SYN arrives, its SYN-ACK does not
+  auto healer = [](Pair* pp) -> Task<void> {
+    co_await pp->world.node(pp->server).sleep(1500ms);
+    pp->world.net().heal_all();
+  };
+  p.world.node(p.server).spawn(healer(&p), "heal");
+  const MonoTime before = p.world.now();
+  auto r = p.world.run_task(p.client, dial(&p.client_rt(), p.endpoint(), 20s), 30s);
+  ASSERT_TRUE(r.ok()) << r.report.message;
+  ASSERT_TRUE(r.value->ok()) << r.value->error().to_string();
+  EXPECT_GE(p.world.now() - before, 3s);
+  EXPECT_LT(p.world.now() - before, 3500ms);
+  p.world.run_for(1s);
+  EXPECT_EQ(p.received->size(), 1u) << "one connection on the server, not one per SYN";
+}
+
 TEST(SimNetwork, IsolatedNodeIsCutFromEveryone) {
   Pair p(test_options(6));
   const NodeId third = p.world.add_node("third");
