@@ -131,9 +131,9 @@ std::string explanation(const Context& c, const std::set<std::string>& members, 
     }
     if (e.target != cur.broker || e.at < prev.at || (e.kind != EventKind::crash && e.kind != EventKind::start)) continue;
     if (loses_offset_file(e)) return fmt::format("{} of {} at {} ms ({})", event_kind_name(e.kind), e.target, ms_of(e.at), e.detail);
-    // The reload brings back what was persisted: at least what the broker held a persist
-    // interval (and the observer's slack) before the crash.
-    const MonoTime persisted_by = e.at - kBrokerPersistInterval - kObserverSlack;
+    // The reload brings back what was persisted: at least what the broker held kBrokerPersistLoss
+    // (and the observer's slack) before the crash.
+    const MonoTime persisted_by = e.at - kBrokerPersistLoss - kObserverSlack;
     const CommitRecord* floor = nullptr;
     for (const CommitRecord* r : stream) {
       if (r->at > persisted_by) break;

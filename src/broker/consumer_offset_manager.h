@@ -4,8 +4,9 @@
 // Persisted in `{config_dir}/consumerOffset.json` through a JsonStateFile (docs/broker.md, "Metadata files"):
 //   {"offsetTable":{"topic@group":{"0":12,"1":7}}}
 // by run_persist_loop() every flush_consumer_offset_interval (5 s) when something changed, and
-// by persist() on a graceful stop. A crash loses at most the commits of the last interval
-// (consumers then re-consume from the older offset: at-least-once).
+// by persist() on a graceful stop. A crash loses at most the commits of the last interval, or
+// of the last two when a write runs late (a slow disk; buggify delays one by up to an interval).
+// Consumers then re-consume from the older offset: at-least-once.
 //
 // commit() takes any offset, also a smaller one (a consumer reset), as RocketMQ does.
 // commit_forward() (the offset a pull carries) only moves an offset on: a pull sent before the

@@ -129,11 +129,13 @@ TEST(CommittedOffsets, ANewMasterMayStepBackToWhatItsOldMasterHeldBeforeTheChang
   EXPECT_FALSE(v.passed) << v.to_line();
 }
 
-TEST(CommittedOffsets, ABrokerRestartExplainsOnlyWhatItsPersistIntervalLoses) {
-  // Offsets at 10 s: 5, at 20 s: 50 (kept in consumerOffset.json at most 5 s late); crash at 21 s.
+TEST(CommittedOffsets, ABrokerRestartExplainsOnlyWhatTwoPersistIntervalsLose) {
+  // consumerOffset.json is written every 5 s, a write may come one interval late (a slow disk;
+  // buggify delays it so): a crash at 21 s reloads at least what the broker held at 10 s.
   auto with_reload = [](std::int64_t reloaded) {
     History h;
-    commit(h, 10'000, 5);
+    commit(h, 4'000, 1);
+    commit(h, 9'000, 5);
     commit(h, 14'000, 30);
     commit(h, 20'000, 50);
     h.record_event(at_ms(21'000), EventKind::crash, "broker-a", "kill broker-a");
@@ -141,12 +143,14 @@ TEST(CommittedOffsets, ABrokerRestartExplainsOnlyWhatItsPersistIntervalLoses) {
     commit(h, 25'000, reloaded);
     return check_committed_offsets(h);
   };
-  const Verdict fine = with_reload(30);  // what it held at 14 s, before 21 s - 5 s - the slack
+  const Verdict fine = with_reload(30);  // persisted on time, after 14 s
   EXPECT_TRUE(fine.passed) << fine.to_line();
   EXPECT_EQ(fine.figures.at("backward_explained"), 1);
-  const Verdict lost = with_reload(5);  // older than a persist interval before the crash
+  const Verdict late = with_reload(5);  // the persist after 14 s came late: the one before stands
+  EXPECT_TRUE(late.passed) << late.to_line();
+  const Verdict lost = with_reload(1);  // older than two intervals (and the slack) before the crash
   EXPECT_FALSE(lost.passed) << lost.to_line();
-  EXPECT_NE(lost.first_violation.find("went back from 50 (at 20000 ms) to 5 (at 25000 ms)"), std::string::npos) << lost.first_violation;
+  EXPECT_NE(lost.first_violation.find("went back from 50 (at 20000 ms) to 1 (at 25000 ms)"), std::string::npos) << lost.first_violation;
 }
 
 TEST(CommittedOffsets, APowerLossOrWipeExplainsAnyStepBack) {
