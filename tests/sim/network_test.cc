@@ -150,14 +150,18 @@ TEST(SimNetwork, OneWayPartitionCutsOneDirection) {
 
 // Linux sends an unanswered SYN again 1, 3, 7, ... s after the first: a connect pending when a
 // partition heals completes at its next SYN (as `mqsim run --real` measured), not at its timeout.
+Task<void> heal_later(Pair* p, Duration after) {
+  co_await p->world.node(p->server).sleep(after);
+  p->world.net().heal_all();
+}
+
+// Every link heals `after` from now (while a test's task runs).
+void heal_after(Pair& p, Duration after) { p.world.node(p.server).spawn(heal_later(&p, after), "heal"); }
+
 TEST(SimNetwork, ASynAfterTheHealAnswersWithinTheConnectTimeout) {
   Pair p(test_options(22));
   p.world.net().partition(p.server, p.client);
-  auto healer = [](Pair* pp) -> Task<void> {
-    co_await pp->world.node(pp->server).sleep(2500ms);
-    pp->world.net().heal_all();
-  };
-  p.world.node(p.server).spawn(healer(&p), "heal");
+  heal_after(p, 2500ms);
   const MonoTime before = p.world.now();
   auto r = p.world.run_task(p.client, dial(&p.client_rt(), p.endpoint(), 20s), 30s);
   ASSERT_TRUE(r.ok()) << r.report.message;
@@ -181,11 +185,7 @@ TEST(SimNetwork, ASynNobodyAnswersGivesUpAfter127Seconds) {
 TEST(SimNetwork, ALostSynAckIsAskedForAgain) {
   Pair p(test_options(24));
   p.world.net().partition_one_way(p.server, p.client);  // the SYN arrives, its SYN-ACK does not
-  auto healer = [](Pair* pp) -> Task<void> {
-    co_await pp->world.node(pp->server).sleep(1500ms);
-    pp->world.net().heal_all();
-  };
-  p.world.node(p.server).spawn(healer(&p), "heal");
+  heal_after(p, 1500ms);
   const MonoTime before = p.world.now();
   auto r = p.world.run_task(p.client, dial(&p.client_rt(), p.endpoint(), 20s), 30s);
   ASSERT_TRUE(r.ok()) << r.report.message;
