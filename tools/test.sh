@@ -27,7 +27,8 @@ jobs=${FERRY_JOBS:-$(nproc)}
 # Let ccache share objects between checkouts of the repository (CI builds a fresh clone).
 export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
 
-step() { printf '\n==== %s ====\n' "$*"; }
+# Each step says when it began (seconds since the start): what CI's 60-minute budget goes to.
+step() { printf '\n==== %s (at %d s) ====\n' "$*" "$SECONDS"; }
 
 step "bootstrap"
 tools/bootstrap.sh

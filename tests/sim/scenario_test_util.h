@@ -15,7 +15,8 @@ namespace ferry::sim::testing {
 inline scenario::Scenario parse_ok(const std::string& text) {
   auto s = scenario::parse_scenario(text, "t.toml");
   EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().detail);
-  return s.ok() ? *s : scenario::Scenario{};
+  if (!s.ok()) return scenario::Scenario{};
+  return std::move(*s);
 }
 
 // The parser's complaint about `text`; a text that parses fails the test.
