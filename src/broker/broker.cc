@@ -55,10 +55,11 @@ Broker::Broker(Runtime& rt, BrokerConfig config)
       offsets_(rt, config_),
       hold_(rt, config_, store_),
       stats_(rt.now(), config_.stats_keys_max),
+      metrics_(rt, config_),
       client_(rt),
       registrar_(rt, config_, topics_, client_, address_, fmt::format("{}:{}", host_, config_.listen_port + 1)),
-      send_(rt, config_, store_, ha_master_, topics_, stats_),
-      pull_(rt, config_, store_, topics_, offsets_, hold_, no_subscriptions_, stats_),
+      send_(rt, config_, store_, ha_master_, topics_, stats_, metrics_),
+      pull_(rt, config_, store_, topics_, offsets_, hold_, no_subscriptions_, stats_, metrics_),
       consumer_offsets_(config_, store_, topics_, offsets_),
       queue_offsets_(store_),
       query_(store_),
@@ -112,6 +113,14 @@ Broker::Broker(Runtime& rt, BrokerConfig config)
                                  co_return std::nullopt;  // oneway
                                });
   }
+  metrics_.bind(BrokerMetrics::Sources{
+      store_, ha_master_, ha_slave_, ha_status_, topics_, offsets_, consumer_services_.consumers(), consumer_services_.producers(),
+      consumer_services_.groups(), [this]() -> const ReplicasManager* { return replicas_.get(); },
+      [this] { return server_.refused_connections() + vip_server_.refused_connections(); }});
+  metrics_.rpc().observe(server_);
+  metrics_.rpc().observe(vip_server_);
+  consumer_services_.send_back().set_dlq_observer(
+      [this](std::string_view group, std::string_view topic) { metrics_.on_dlq(group, topic); });
 }
 
 Broker::~Broker() {

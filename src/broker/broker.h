@@ -31,6 +31,7 @@
 #include "broker/admin_stats_processor.h"
 #include "broker/broker_config.h"
 #include "broker/broker_config_processor.h"
+#include "broker/broker_metrics.h"
 #include "broker/broker_stats.h"
 #include "broker/client_admin_processor.h"
 #include "broker/client_calls.h"
@@ -139,8 +140,13 @@ class Broker {
   const NameServerRegistrar& registrar() const { return registrar_; }
   // What the broker counts (RocketMQ's BrokerStatsManager; served by GET_BROKER_RUNTIME_INFO).
   const BrokerStats& stats() const { return stats_; }
+  // The broker's metrics (docs/operations.md "Monitoring"): the daemon's Prometheus endpoint and
+  // the simulator's sampler collect its registry.
+  const metrics::Registry& metrics() const { return metrics_.registry(); }
   // The VIP server's "ip:port" (listening only with vip_channel_enable).
   std::string vip_address() const;
+  // The address the servers bind: listen_address, else the advertised host.
+  std::string bind_host() const;
 
  private:
   friend class ::ferry::testing::BrokerInspector;
@@ -181,8 +187,6 @@ class Broker {
   // Registers every code on `server`; the VIP server gets all but PULL_MESSAGE.
   void register_processors(remoting::RpcServer& server, ServerTag tag);
   Status start_acl();
-  // The address the servers bind: listen_address, else the advertised host.
-  std::string bind_host() const;
   // The admin tools' statistics and connection codes (AdminStatsProcessor).
   void register_admin_processors(remoting::RpcServer& server);
   Status start_servers();
@@ -208,6 +212,7 @@ class Broker {
   ConsumerOffsetManager offsets_;
   PullHoldService hold_;
   BrokerStats stats_;
+  BrokerMetrics metrics_;
   NoSubscriptions no_subscriptions_;
   remoting::RpcClient client_;
   NameServerRegistrar registrar_;

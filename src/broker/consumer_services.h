@@ -57,6 +57,7 @@ class ConsumerServices {
   ProducerManager& producers() { return producers_; }
   const ProducerManager& producers() const { return producers_; }
   ScheduleMessageService& schedule() { return schedule_; }
+  SendBackProcessor& send_back() { return send_back_; }
   const ScheduleMessageService& schedule() const { return schedule_; }
   RebalanceLockManager& locks() { return locks_; }
   const RebalanceLockManager& locks() const { return locks_; }

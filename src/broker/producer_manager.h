@@ -36,6 +36,8 @@ class ProducerManager {
   std::vector<std::string> client_ids(std::string_view group) const;
   // The members of a group by client_key(), or nullptr when the group has none online.
   const std::map<std::uint64_t, ClientChannel>* find_group(std::string_view group) const;
+  // Every group with members online, by name.
+  const std::map<std::string, std::map<std::uint64_t, ClientChannel>, std::less<>>& groups() const { return groups_; }
 
  private:
   Runtime& rt_;

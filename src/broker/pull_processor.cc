@@ -25,9 +25,9 @@ inline constexpr std::int32_t kClassFilter = 0x8;
 PullProcessor::PullProcessor(Runtime& rt, const BrokerConfig& config, store::MessageStore& store,
                              TopicConfigManager& topics, ConsumerOffsetManager& offsets,
                              PullHoldService& hold, const SubscriptionLookup& subscriptions,
-                             BrokerStats& stats)
+                             BrokerStats& stats, BrokerMetrics& metrics)
     : rt_(rt), config_(config), store_(store), topics_(topics), offsets_(offsets), hold_(hold),
-      subscriptions_(&subscriptions), stats_(stats) {}
+      subscriptions_(&subscriptions), stats_(stats), metrics_(metrics) {}
 
 Task<Reply> PullProcessor::process(RequestContext ctx) {
   const RemotingCommand& req = ctx.request;
@@ -108,10 +108,11 @@ Task<Reply> PullProcessor::process(RequestContext ctx) {
   Task<PullHoldService::Wake> parked = hold_.wait(h.topic, h.queue_id, h.queue_offset, timeout);
   const PullHoldService::Wake why = co_await std::move(parked);
   (void)why;  // whatever woke it, the pull runs once more and replies
-  if (topics_.find(h.topic) == nullptr) {
-    co_return reply(req, code::TOPIC_NOT_EXIST, fmt::format("topic[{}] not exist, apply first please!", h.topic));
-  }
-  co_return fetch(req, h, filter);
+  RemotingCommand again = topics_.find(h.topic) == nullptr
+                              ? reply(req, code::TOPIC_NOT_EXIST, fmt::format("topic[{}] not exist, apply first please!", h.topic))
+                              : fetch(req, h, filter);
+  again.suspended = true;  // rocketmq_rpc_latency's is_long_polling
+  co_return again;
 }
 
 RemotingCommand PullProcessor::fetch(const RemotingCommand& request, const PullMessageRequestHeader& h,
@@ -132,6 +133,8 @@ RemotingCommand PullProcessor::fetch(const RemotingCommand& request, const PullM
       result_code = code::SUCCESS;
       stats_.on_get(rt_.now(), h.topic, h.consumer_group, static_cast<std::int64_t>(got.messages.size()),
                     got.total_bytes);
+      metrics_.on_get(h.topic, h.consumer_group, h.queue_id, got.next_begin_offset,
+                      static_cast<std::int64_t>(got.messages.size()), got.total_bytes);
       messages = std::move(got.messages);
       break;
     }

@@ -57,6 +57,7 @@
 #pragma once
 
 #include "broker/broker_config.h"
+#include "broker/broker_metrics.h"
 #include "broker/broker_stats.h"
 #include "broker/consumer_offset_manager.h"
 #include "broker/pull_hold_service.h"
@@ -72,7 +73,8 @@ class PullProcessor {
  public:
   PullProcessor(Runtime& rt, const BrokerConfig& config, store::MessageStore& store,
                 TopicConfigManager& topics, ConsumerOffsetManager& offsets,
-                PullHoldService& hold, const SubscriptionLookup& subscriptions, BrokerStats& stats);
+                PullHoldService& hold, const SubscriptionLookup& subscriptions, BrokerStats& stats,
+                BrokerMetrics& metrics);
 
   Task<Reply> process(RequestContext ctx);
 
@@ -93,6 +95,7 @@ class PullProcessor {
   PullHoldService& hold_;
   const SubscriptionLookup* subscriptions_;
   BrokerStats& stats_;
+  BrokerMetrics& metrics_;
 };
 
 }  // namespace ferry::broker

@@ -110,6 +110,11 @@ Task<Reply> SendBackProcessor::process(RequestContext ctx) {
   const store::PutRequest put_req = copy_of(m, store_topic, store_queue, *props, next_reconsume);
   const store::PutResult put = store_.put_message(put_req);
   if (!put.stored()) co_return put_failure_reply(req, put);
+  if (dlq && on_dlq_) {
+    const std::string_view origin = h.origin_topic ? std::string_view(*h.origin_topic)
+                                                   : m.retry_topic().value_or(std::string_view(m.topic));
+    on_dlq_(h.group, origin);
+  }
   rt_.log().debug("send-back of {} for {}: {} (reconsume {})", m.offset_msg_id, h.group, dlq ? "DLQ" : "retry",
                   next_reconsume);
   co_return reply(req, code::SUCCESS);

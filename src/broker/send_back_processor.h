@@ -21,6 +21,9 @@
 // errors as for a send (14, 13, 1). SUCCESS once stored (not awaiting a SYNC_FLUSH).
 #pragma once
 
+#include <functional>
+#include <string_view>
+
 #include "broker/broker_config.h"
 #include "broker/replies.h"
 #include "broker/subscription_group_manager.h"
@@ -36,8 +39,11 @@ class SendBackProcessor {
       : rt_(rt), config_(config), store_(store), topics_(topics), groups_(groups) {}
 
   Task<Reply> process(RequestContext ctx);
+  // Told of each message stored into a group's DLQ: the group and the topic it was consumed from.
+  void set_dlq_observer(std::function<void(std::string_view group, std::string_view topic)> fn) { on_dlq_ = std::move(fn); }
 
  private:
+  std::function<void(std::string_view, std::string_view)> on_dlq_;
   Runtime& rt_;
   const BrokerConfig& config_;
   store::MessageStore& store_;

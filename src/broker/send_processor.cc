@@ -92,8 +92,8 @@ void add_broker_properties(Properties& p, std::string_view cluster) {
 }  // namespace
 
 SendProcessor::SendProcessor(Runtime& rt, const BrokerConfig& config, store::MessageStore& store,
-                             store::ha::HaMaster& ha, TopicConfigManager& topics, BrokerStats& stats)
-    : rt_(rt), config_(config), store_(store), ha_(ha), topics_(topics), stats_(stats) {}
+                             store::ha::HaMaster& ha, TopicConfigManager& topics, BrokerStats& stats, BrokerMetrics& metrics)
+    : rt_(rt), config_(config), store_(store), ha_(ha), topics_(topics), stats_(stats), metrics_(metrics) {}
 
 std::variant<SendProcessor::Target, RemotingCommand> SendProcessor::route(
     const RemotingCommand& request, const SendMessageRequestHeader& h) {
@@ -190,6 +190,7 @@ Task<Reply> SendProcessor::send_one(RequestContext ctx, SendMessageRequestHeader
       const TopicConfig* dlq = ensure_topic(topics_, topic, kDlqQueueNums, perm::kReadWrite, 0);
       if (dlq == nullptr) co_return reply(ctx.request, code::SYSTEM_ERROR, fmt::format("topic[{}] not exist", topic));
       (void)m.properties.erase(prop::kDelay);
+      metrics_.on_dlq(group, topic);
     }
   }
   auto level = m.delay_level();
@@ -200,6 +201,7 @@ Task<Reply> SendProcessor::send_one(RequestContext ctx, SendMessageRequestHeader
     if (effective != *level) m.set_delay_level(effective);
     m.set_real_topic(topic);
     m.set_real_queue_id(queue_id);
+    target.type = BrokerMetrics::MessageType::delay;
     topic = std::string(kScheduleTopic);
     queue_id = QueueId(effective - 1);
   }
@@ -311,6 +313,7 @@ Task<Reply> SendProcessor::finish(RemotingCommand request, store::PutResult put,
       co_return reply(request, code::SYSTEM_ERROR, fmt::format("unexpected put status {}", put_status_name(put.status)));
   }
   stats_.on_put(rt_.now(), target.topic, put.message_count, put.wrote_bytes);
+  metrics_.on_put(target.topic, target.type, put.message_count, put.wrote_bytes);
   const std::int32_t epoch = epoch_ ? epoch_() : 0;  // before any wait: the epoch the put was stored in
   std::string ids = store_.offset_msg_ids(put);
   std::int32_t result_code = put.status == PutStatus::ok ? code::SUCCESS : code::FLUSH_DISK_TIMEOUT;

@@ -45,6 +45,7 @@
 #include <variant>
 
 #include "broker/broker_config.h"
+#include "broker/broker_metrics.h"
 #include "broker/broker_stats.h"
 #include "broker/replies.h"
 #include "broker/subscription_group_manager.h"
@@ -59,7 +60,7 @@ namespace ferry::broker {
 class SendProcessor {
  public:
   SendProcessor(Runtime& rt, const BrokerConfig& config, store::MessageStore& store, store::ha::HaMaster& ha,
-                TopicConfigManager& topics, BrokerStats& stats);
+                TopicConfigManager& topics, BrokerStats& stats, BrokerMetrics& metrics);
 
   // For the RpcServer (codes 10, 310, 320). Never throws for bad input.
   Task<Reply> process(RequestContext ctx);
@@ -84,6 +85,7 @@ class SendProcessor {
   struct Target {
     std::string topic;
     QueueId queue_id;  // a queue of the topic, never negative
+    BrokerMetrics::MessageType type = BrokerMetrics::MessageType::normal;  // for the metrics
   };
   // The target, or the error reply.
   std::variant<Target, RemotingCommand> route(const RemotingCommand& request,
@@ -103,6 +105,7 @@ class SendProcessor {
   store::ha::HaMaster& ha_;
   TopicConfigManager& topics_;
   BrokerStats& stats_;
+  BrokerMetrics& metrics_;
   SubscriptionGroupManager* groups_ = nullptr;
 };
 

@@ -44,6 +44,18 @@ bool is_system_topic(std::string_view topic) {
          topic.starts_with(kSystemTopicPrefixLower);
 }
 
+bool is_system_group(std::string_view group) {
+  static constexpr std::string_view kGroups[] = {
+      "TOOLS_CONSUMER",        "FILTERSRV_CONSUMER",    "__MONITOR_CONSUMER",   "CLIENT_INNER_PRODUCER",
+      "SELF_TEST_P_GROUP",     "SELF_TEST_C_GROUP",     "CID_ONS-HTTP-PROXY",   "CID_ONSAPI_PERMISSION",
+      "CID_ONSAPI_OWNER",      "CID_ONSAPI_PULL"};
+  if (group.starts_with("CID_RMQ_SYS_")) return true;
+  for (std::string_view g : kGroups) {
+    if (g == group) return true;
+  }
+  return false;
+}
+
 std::string retry_topic(std::string_view group) {
   return fmt::format("{}{}", kRetryTopicPrefix, group);
 }

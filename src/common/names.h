@@ -35,6 +35,11 @@ Status validate_group(std::string_view group);
 // and anything starting with RMQ_SYS_ or rmq_sys_. Clients may not send to them.
 bool is_system_topic(std::string_view topic);
 
+// RocketMQ's MixAll.isSysConsumerGroup / SYSTEM_GROUP_SET: CID_RMQ_SYS_*, and the groups of its
+// own tools (TOOLS_CONSUMER, FILTERSRV_CONSUMER, __MONITOR_CONSUMER, SELF_TEST_*_GROUP,
+// CLIENT_INNER_PRODUCER, CID_ONS-HTTP-PROXY, CID_ONSAPI_*). Metrics label them is_system.
+bool is_system_group(std::string_view group);
+
 std::string retry_topic(std::string_view group);  // "%RETRY%" + group
 std::string dlq_topic(std::string_view group);    // "%DLQ%" + group
 bool is_retry_topic(std::string_view topic);

@@ -31,7 +31,9 @@ Controller::Controller(Runtime& rt, ControllerConfig config)
       heartbeats_(rt.clock()),
       server_(rt),
       client_(rt),
-      transport_(rt, client_) {}
+      transport_(rt, client_) {
+  register_metrics();
+}
 
 Controller::~Controller() { stop(); }
 
@@ -145,6 +147,7 @@ Task<void> Controller::elect_and_notify(Controller* self, std::shared_ptr<bool> 
   std::optional<Refusal> refused = co_await self->commit(verdict);
   if (!*alive) co_return;
   self->electing_.erase(name);
+  if (!refused) self->count_election(name, verdict.code);
   if (refused || verdict.code != code::SUCCESS) {
     self->rt_.log().warn("controller: no new master for {}: {}", name,
                          refused ? refused->remark : verdict.remark);

@@ -24,6 +24,7 @@
 #include <map>
 #include <memory>
 
+#include "common/metrics.h"
 #include "controller/controller_config.h"
 #include "controller/decisions.h"
 #include "controller/liveness.h"
@@ -31,6 +32,7 @@
 #include "controller/replicas_info.h"
 #include "controller/rpc_raft_transport.h"
 #include "remoting/rpc/rpc_client.h"
+#include "remoting/rpc/rpc_metrics.h"
 #include "remoting/rpc/rpc_server.h"
 #include "runtime/runtime.h"
 
@@ -51,6 +53,11 @@ class Controller {
   const HeartbeatTable& heartbeats() const { return heartbeats_; }
   const RaftNode& raft() const { return *raft_; }
   const ControllerConfig& config() const { return config_; }
+  // The controller's metrics (controller_metrics.cc; docs/operations.md "Monitoring"): RocketMQ
+  // 5's controller names (role, active_broker_num, election_total, request_total,
+  // request_latency_microseconds), rocketmq_rpc_latency_milliseconds, and ferry_controller_* (Raft
+  // term and commit index, each group's master epoch and SyncStateSet size).
+  const metrics::Registry& metrics() const { return metrics_; }
   // Where UPDATE_CONTROLLER_CONFIG (1009) saves what it changed (the daemon's file writer);
   // unset, changes live in memory only.
   using Persister = std::function<Status(const std::map<std::string, std::string>& changes)>;
@@ -86,6 +93,9 @@ class Controller {
   static Task<void> elect_and_notify(Controller* self, std::shared_ptr<bool> alive, std::string name);
   void notify_role_changed(const BrokerSet& set);
   void arm_scan();
+  void register_metrics();
+  // election_total: one election of `set` decided with `verdict_code` (RocketMQ's results).
+  void count_election(const std::string& set, std::int32_t verdict_code);
   void apply(std::uint64_t index, Bytes command);
   std::optional<remoting::RemotingCommand> not_leader(const remoting::RemotingCommand& request) const;
 
@@ -93,6 +103,11 @@ class Controller {
   ControllerConfig config_;
   ReplicasInfo replicas_;
   HeartbeatTable heartbeats_;
+  metrics::Registry metrics_;
+  remoting::RpcMetrics rpc_metrics_{metrics_};
+  metrics::Family<metrics::Counter>* elections_ = nullptr;
+  metrics::Family<metrics::Counter>* requests_ = nullptr;
+  metrics::Family<metrics::Histogram>* request_latency_ = nullptr;
   remoting::RpcServer server_;
   remoting::RpcClient client_;
   RpcRaftTransport transport_;

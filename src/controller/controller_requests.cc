@@ -132,6 +132,7 @@ Task<Controller::Reply> Controller::elect_master(RequestContext ctx) {
                                  heartbeats_, config_.enable_elect_unclean_master);
   std::optional<Refusal> refused = co_await commit(verdict);
   if (refused) co_return remoting::make_response(ctx.request, refused->code, refused->remark);
+  count_election(h->broker_name, verdict.code);
   const BrokerSet* set = replicas_.find(h->broker_name);
   RemotingCommand reply = remoting::make_response(ctx.request, verdict.code,
                                                   verdict.remark.empty() ? std::optional<std::string>{} : verdict.remark);

@@ -37,6 +37,28 @@ NameServer::NameServer(Runtime& rt, NameServerConfig config)
     });
   }
   server_.on_channel_closed([this](const std::shared_ptr<remoting::Channel>& ch) { on_channel_closed(ch); });
+  register_metrics();
+}
+
+void NameServer::register_metrics() {
+  using metrics::SampleSink;
+  using metrics::Type;
+  metrics_.set_common_labels({{"node_type", "namesrv"}, {"node_id", rt_.node_name()}});
+  rpc_metrics_.observe(server_);
+  metrics_.callback(Type::gauge, "ferry_namesrv_brokers_live", "Brokers registered and not expired", {},
+                    [this](SampleSink& sink) { sink.add({}, static_cast<double>(routes_.live_brokers().size())); });
+  metrics_.callback(Type::gauge, "ferry_namesrv_clusters", "Clusters with a broker registered", {},
+                    [this](SampleSink& sink) { sink.add({}, static_cast<double>(routes_.cluster_count())); });
+  metrics_.callback(Type::gauge, "ferry_namesrv_topics", "Topics with a route", {},
+                    [this](SampleSink& sink) { sink.add({}, static_cast<double>(routes_.topic_count())); });
+  auto& dropped = metrics_.counter("ferry_namesrv_brokers_dropped_total",
+                                   "Brokers dropped from the routes: silent past the broker expiry, or their connection closed",
+                                   {"reason"});
+  dropped_expired_ = &dropped.with({"expired"});
+  dropped_closed_ = &dropped.with({"connection_closed"});
+  metrics_.callback(Type::counter, "ferry_connections_refused_total",
+                    "Connections closed at once because the server was at maxConnections", {},
+                    [this](SampleSink& sink) { sink.add({}, static_cast<double>(server_.refused_connections())); });
 }
 
 NameServer::~NameServer() { stop(); }
@@ -89,6 +111,7 @@ void NameServer::arm_scan(Duration delay) {
 std::size_t NameServer::scan_not_active_brokers() {
   std::vector<ExpiredBroker> expired = routes_.drop_expired(rt_.now(), config_.broker_expiry);
   if (expired.empty()) return 0;
+  dropped_expired_->inc(expired.size());
   // Close the connections they registered on (RocketMQ does too); brokers reconnect and
   // re-register. The tables no longer name these brokers, so the close hook finds only brokers
   // that shared the connection.
@@ -105,6 +128,7 @@ std::size_t NameServer::scan_not_active_brokers() {
 void NameServer::on_channel_closed(const std::shared_ptr<remoting::Channel>& channel) {
   std::vector<std::string> dropped = routes_.drop_channel(channel->id());
   if (!dropped.empty()) {
+    dropped_closed_->inc(dropped.size());
     rt_.log().info("connection from {} closed: dropped {} broker(s)", channel->peer_text(), dropped.size());
   }
 }

@@ -24,11 +24,13 @@
 #include <memory>
 #include <string>
 
+#include "common/metrics.h"
 #include "namesrv/kv_config.h"
 #include "namesrv/namesrv_config.h"
 #include "namesrv/request_processor.h"
 #include "namesrv/route_table.h"
 #include "remoting/acl/access_control.h"
+#include "remoting/rpc/rpc_metrics.h"
 #include "remoting/rpc/rpc_server.h"
 #include "runtime/runtime.h"
 
@@ -62,6 +64,11 @@ class NameServer {
   std::size_t scan_not_active_brokers();
 
   const RouteTable& routes() const { return routes_; }
+  // The NameServer's metrics (docs/operations.md "Monitoring"; RocketMQ's NameServer has none):
+  // rocketmq_rpc_latency_milliseconds and ferry_requests_refused_total (remoting/rpc/rpc_metrics.h),
+  // and ferry_namesrv_* — brokers live, clusters, topics, brokers dropped by reason, connections
+  // refused. Common labels node_type="namesrv", node_id=the node's name.
+  const metrics::Registry& metrics() const { return metrics_; }
   const KvConfig& kv() const { return kv_; }
   const NameServerConfig& config() const { return config_; }
   // Where UPDATE_NAMESRV_CONFIG (318) saves what it changed (the daemon's namesrv.conf writer);
@@ -70,6 +77,7 @@ class NameServer {
 
  private:
   void arm_scan(Duration delay);
+  void register_metrics();
   void on_channel_closed(const std::shared_ptr<remoting::Channel>& channel);
 
   Runtime& rt_;
@@ -81,6 +89,10 @@ class NameServer {
   FileSystem* acl_files_ = nullptr;
   std::string acl_display_;
   std::unique_ptr<remoting::acl::AccessControl> acl_;
+  metrics::Registry metrics_;
+  remoting::RpcMetrics rpc_metrics_{metrics_};
+  metrics::Counter* dropped_expired_;
+  metrics::Counter* dropped_closed_;
   TimerId scan_timer_{};
   bool started_ = false;
   bool stopped_ = false;

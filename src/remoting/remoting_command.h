@@ -50,6 +50,10 @@ struct RemotingCommand {
   std::vector<FileView> body_views;
   // The header serialization this command arrived in / will be sent in.
   SerializeType serialize_type = SerializeType::json;
+  // Not on the wire: a processor sets it on its reply when it held the request before answering
+  // (a long poll). The RPC layer reports it to its request observer (rpc_peer.h; the
+  // rocketmq_rpc_latency metric's is_long_polling label).
+  bool suspended = false;
 
   // The body's length on the wire: `body` and every view.
   std::size_t body_size() const {

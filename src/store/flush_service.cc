@@ -38,8 +38,9 @@ void FlushService::request(PhysicalOffset end) {
   rt_.spawn(group_commit(), "store-group-commit");
 }
 
-void FlushService::release_covered() {
+std::size_t FlushService::release_covered() {
   const PhysicalOffset flushed = log_.flushed_offset();
+  std::size_t released = 0;
   if (on_flushed_) on_flushed_();
   auto covered = [&](const Waiter& w) {
     return w.end <= flushed || w.done.completed() || w.done.abandoned();
@@ -48,9 +49,21 @@ void FlushService::release_covered() {
     if (w.end <= flushed && !w.done.completed() && !w.done.abandoned()) {
       rt_.timers().cancel(w.timer);
       w.done.complete(true);
+      ++released;
     }
   }
   waiters_.erase(std::remove_if(waiters_.begin(), waiters_.end(), covered), waiters_.end());
+  return released;
+}
+
+Task<Status> FlushService::sync_and_release() {
+  const MonoTime began = rt_.now();
+  Status st = co_await log_.files().flush();
+  ++syncs_;
+  if (sync_latency_ms_ != nullptr) sync_latency_ms_->observe(to_seconds(rt_.now() - began) * 1000.0);
+  const std::size_t released = release_covered();
+  if (group_commit_puts_ != nullptr && released > 0) group_commit_puts_->observe(static_cast<double>(released));
+  co_return st;
 }
 
 void FlushService::truncated(PhysicalOffset end) {
@@ -71,9 +84,7 @@ Task<void> FlushService::group_commit() {
     FERRY_ASSERT_LE(requested_.value(), log_.max_offset().value());
     // buggify: the sync completes late (a busy disk); well inside sync_flush_timeout.
     if (FERRY_BUGGIFY(rt_)) co_await rt_.sleep(std::chrono::milliseconds(rt_.random().between(1, 50)));
-    Status st = co_await log_.files().flush();
-    ++syncs_;
-    release_covered();
+    Status st = co_await sync_and_release();
     if (!st.ok()) {
       rt_.log().error("store: CommitLog sync failed, writes refused until restart: {}", st.error().to_string());
       fail_waiters();
@@ -94,9 +105,7 @@ void FlushService::fail_waiters() {
 }
 
 Task<Status> FlushService::flush_all() {
-  Status st = co_await log_.files().flush();
-  ++syncs_;
-  release_covered();
+  Status st = co_await sync_and_release();
   if (!st.ok()) fail_waiters();
   co_return st;
 }

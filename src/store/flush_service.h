@@ -21,6 +21,7 @@
 #include <functional>
 #include <vector>
 
+#include "common/metrics.h"
 #include "common/offsets.h"
 #include "runtime/completion.h"
 #include "runtime/runtime.h"
@@ -55,6 +56,12 @@ class FlushService {
   void stop() { stopped_ = true; }
 
   std::uint64_t syncs() const { return syncs_; }
+  // Metrics (the broker's registry; either may be null): every CommitLog sync's duration in
+  // milliseconds, and under SYNC_FLUSH how many waiting puts each group-commit sync released.
+  void set_observers(metrics::Histogram* sync_latency_ms, metrics::Histogram* group_commit_puts) {
+    sync_latency_ms_ = sync_latency_ms;
+    group_commit_puts_ = group_commit_puts;
+  }
   // The first failed CommitLog sync of this life, if any.
   const std::optional<Error>& sync_failure() const { return log_.files().sync_failure(); }
 
@@ -65,7 +72,10 @@ class FlushService {
     TimerId timer;
   };
   Task<void> group_commit();
-  void release_covered();
+  // The CommitLog synced, counted and observed; then release_covered().
+  Task<Status> sync_and_release();
+  // Returns how many waiters it released.
+  std::size_t release_covered();
   void fail_waiters();  // after a fatal sync error: every waiter not covered gets false
 
   Runtime& rt_;
@@ -77,6 +87,8 @@ class FlushService {
   std::function<void()> on_flushed_;
   bool stopped_ = false;
   std::uint64_t syncs_ = 0;
+  metrics::Histogram* sync_latency_ms_ = nullptr;
+  metrics::Histogram* group_commit_puts_ = nullptr;
 };
 
 }  // namespace ferry::store

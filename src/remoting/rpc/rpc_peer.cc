@@ -143,6 +143,14 @@ void RpcPeer::on_command(const std::shared_ptr<Channel>& ch, RemotingCommand cmd
   const bool refusable = cmd.is_oneway() || pull_served;
   const bool refuse = refusable && FERRY_BUGGIFY(rt_) && rt_.random().one_in(16);
   if (in_flight >= opts_.requests_in_flight_max || refuse) {
+    if (observer_) {
+      ServedRequest r;
+      r.code = cmd.code;
+      r.response_code = cmd.is_oneway() ? 0 : response_code::SYSTEM_BUSY;
+      r.outcome = cmd.is_oneway() ? ServedRequest::Outcome::oneway : ServedRequest::Outcome::success;
+      r.refusal = ServedRequest::Refusal::busy;
+      observer_(r);
+    }
     if (!cmd.is_oneway()) {
       RemotingCommand busy = make_response(cmd, response_code::SYSTEM_BUSY,
                                            "too many requests in flight on this connection");
@@ -154,10 +162,31 @@ void RpcPeer::on_command(const std::shared_ptr<Channel>& ch, RemotingCommand cmd
   rt_.spawn(serve(this, ch, std::move(cmd)), "serve");
 }
 
+std::string_view outcome_name(ServedRequest::Outcome o) {
+  switch (o) {
+    case ServedRequest::Outcome::success: return "success";
+    case ServedRequest::Outcome::oneway: return "oneway";
+    case ServedRequest::Outcome::process_request_failed: return "process_request_failed";
+    case ServedRequest::Outcome::write_channel_failed: return "write_channel_failed";
+    case ServedRequest::Outcome::cancelled: return "cancelled";
+  }
+  return "unknown";
+}
+
 Task<void> RpcPeer::serve(RpcPeer* self, std::shared_ptr<Channel> ch, RemotingCommand request) {
   const std::shared_ptr<const bool> alive = self->alive_token();
   const std::int32_t code = request.code;
   const bool oneway = request.is_oneway();
+  const MonoTime arrived = self->rt_.now();
+  ServedRequest served;
+  served.code = code;
+  // Tells the observer (when there is one and the peer is alive) how the request went.
+  auto observe = [&](ServedRequest::Outcome outcome) {
+    if (!self->observer_) return;
+    served.outcome = outcome;
+    served.elapsed = self->rt_.now() - arrived;
+    self->observer_(served);
+  };
   const RemotingCommand request_head = [&] {
     RemotingCommand h;
     h.code = request.code;
@@ -182,6 +211,7 @@ Task<void> RpcPeer::serve(RpcPeer* self, std::shared_ptr<Channel> ch, RemotingCo
     if (!*alive) co_return;
     if (!ch->is_open()) {  // nobody to answer: serve nothing
       self->request_done(*ch);
+      observe(ServedRequest::Outcome::cancelled);
       co_return;
     }
   }
@@ -198,6 +228,7 @@ Task<void> RpcPeer::serve(RpcPeer* self, std::shared_ptr<Channel> ch, RemotingCo
     refused = mapped.ok() ? self->guard_(*ch, request) : std::optional<std::string>(mapped.error().detail);
   }
   if (refused) {
+    served.refusal = ServedRequest::Refusal::guard;
     reply = make_response(request_head, response_code::SYSTEM_ERROR, std::move(*refused));
   } else if (processor == nullptr) {
     reply = make_response(request_head, response_code::REQUEST_CODE_NOT_SUPPORTED,
@@ -218,6 +249,13 @@ Task<void> RpcPeer::serve(RpcPeer* self, std::shared_ptr<Channel> ch, RemotingCo
     }
   }
   if (!*alive) co_return;  // the server went away while the processor ran
+  ServedRequest::Outcome outcome = oneway            ? ServedRequest::Outcome::oneway
+                                   : failure.empty() ? ServedRequest::Outcome::success
+                                                     : ServedRequest::Outcome::process_request_failed;
+  if (reply) {
+    served.response_code = reply->code;
+    served.suspended = reply->suspended;
+  }
   // The request counts as in flight until its reply is queued for writing: a peer that does not
   // read its replies runs into requests_in_flight_max instead of parking replies without bound.
   if (reply && !oneway && ch->is_open()) {
@@ -227,12 +265,17 @@ Task<void> RpcPeer::serve(RpcPeer* self, std::shared_ptr<Channel> ch, RemotingCo
     reply->serialize_type = request_head.serialize_type;
     Status sent = co_await ch->send(std::move(*reply));
     if (!*alive) co_return;
+    if (!sent) outcome = sent.error().is(Errc::closed) ? ServedRequest::Outcome::cancelled
+                                                       : ServedRequest::Outcome::write_channel_failed;
     if (!sent && !sent.error().is(Errc::closed)) {
       self->rt_.log().warn("reply to request code {} for {} not sent: {}", code, ch->peer_text(),
                            sent.error().to_string());
     }
+  } else if (!oneway && reply && !ch->is_open()) {
+    outcome = ServedRequest::Outcome::cancelled;
   }
   self->request_done(*ch);
+  observe(outcome);
 }
 
 void RpcPeer::request_done(Channel& ch) {

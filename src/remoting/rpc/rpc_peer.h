@@ -47,6 +47,30 @@ using RequestGuard = std::function<std::optional<std::string>(const Channel&, co
 // Changes a request just before it is sent (adds a signature, say).
 using OutgoingHook = std::function<void(RemotingCommand&)>;
 
+// One request this peer served, as its request observer hears of it (metrics: RocketMQ 5's
+// rocketmq_rpc_latency and its labels).
+struct ServedRequest {
+  enum class Outcome : std::uint8_t {
+    success,                 // the reply was queued for writing
+    oneway,                  // a oneway request: served, nothing to answer
+    process_request_failed,  // the processor threw (answered SYSTEM_ERROR)
+    write_channel_failed,    // the reply could not be queued (the channel failed)
+    cancelled,               // the channel closed before the request was served or answered
+  };
+  std::int32_t code = 0;           // the request code
+  std::int32_t response_code = 0;  // the reply's code (0 when there was none)
+  Duration elapsed{};              // from the request's arrival to its reply queued (or dropped)
+  Outcome outcome = Outcome::success;
+  bool suspended = false;          // the processor held the request (RemotingCommand::suspended)
+  // Refused before any processor saw it: the connection's requests_in_flight_max (answered
+  // SYSTEM_BUSY, a oneway dropped), or the request guard (ACL; answered SYSTEM_ERROR).
+  enum class Refusal : std::uint8_t { none, busy, guard };
+  Refusal refusal = Refusal::none;
+};
+std::string_view outcome_name(ServedRequest::Outcome o);  // RocketMQ's label values
+// Hears of every request served (not those of a destroyed peer). Must not throw.
+using RequestObserver = std::function<void(const ServedRequest&)>;
+
 class RpcPeer : public Channel::Handler {
  public:
   RpcPeer(Runtime& rt, RpcOptions opts);
@@ -60,6 +84,7 @@ class RpcPeer : public Channel::Handler {
   void set_default_processor(Processor p) { default_processor_ = std::move(p); }
   void set_request_guard(RequestGuard g) { guard_ = std::move(g); }
   void set_outgoing_hook(OutgoingHook h) { outgoing_hook_ = std::move(h); }
+  void set_request_observer(RequestObserver o) { observer_ = std::move(o); }
   // Replies dropped because they came on a channel other than their call's.
   std::uint64_t misrouted_replies() const { return misrouted_replies_; }
 
@@ -134,6 +159,7 @@ class RpcPeer : public Channel::Handler {
   Processor default_processor_;
   RequestGuard guard_;
   OutgoingHook outgoing_hook_;
+  RequestObserver observer_;
   std::uint64_t misrouted_replies_ = 0;
   std::optional<MonoTime> misrouted_logged_at_;
   std::map<std::int32_t, PendingCall> pending_;  // by opaque
