@@ -15,6 +15,9 @@ packages=(
   libtomlplusplus-dev     # scenario files
   libyaml-cpp-dev         # ACL: RocketMQ's plain_acl.yml
   libraft-dev             # the controller's consensus (canonical/raft 0.15; docs/controller.md)
+  prometheus-cpp-dev      # the daemons' metrics endpoint: Prometheus's text format (src/daemon/metrics_endpoint.h)
+  prometheus              # tests/daemons: a real Prometheus scrapes the daemons (PromQL, alert rules)
+  curl                    # the README's metrics example
   clang                   # libFuzzer targets (optional at build time, installed for CI)
   libclang-rt-dev         # clang's fuzzer and sanitizer runtimes (not pulled in without recommends)
   procps                  # pkill/pgrep for the real-process tests and quickstart

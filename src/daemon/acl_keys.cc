@@ -17,8 +17,7 @@ void bind_acl_keys(ConfigBinder& b, AclKeys& k) {
     return Status();
   });
   b.bind("listenAddress", [&k](std::string_view v) -> Status {
-    auto hp = HostPort::parse(fmt::format("{}:0", v));
-    if (!hp || hp->ipv6) return Error(Errc::invalid_argument, fmt::format("\"{}\" is not an IPv4 address", v));
+    FERRY_TRY(check_ipv4(v));
     k.listen_address = std::string(v);
     return Status();
   });

@@ -29,12 +29,6 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-Status check_ipv4(std::string_view host) {
-  auto hp = HostPort::parse(fmt::format("{}:0", host));
-  if (!hp || hp->ipv6) return Error(Errc::invalid_argument, fmt::format("\"{}\" is not an IPv4 address", host));
-  return Status();
-}
-
 // deleteWhen: hours 0..23 of one or two digits, ';'-separated ("04", "04;16").
 Status check_delete_when(std::string_view v) {
   if (v.empty()) return Error(Errc::invalid_argument, "must not be empty");
@@ -114,6 +108,7 @@ void bind_broker(ConfigBinder& b, BrokerConf& c, Extra& x) {
   bind_server_keys(b, k.rpc);  // maxConnections, serverChannelMaxIdleTimeSeconds
   bind_tls_keys(b, c.tls, c.tls_config_file);
   bind_acl_keys(b, x.acl);     // aclEnable, aclFilePath, accessKey, secretKey, listenAddress
+  bind_metrics_keys(b, c.metrics);
 
   // The store.
   b.bind("storePathRootDir", [&c](std::string_view v) -> Status {

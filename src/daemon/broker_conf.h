@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "broker/broker_config.h"
+#include "daemon/metrics_keys.h"
 #include "daemon/properties_file.h"
 #include "runtime/asio/tls_options.h"
 #include "runtime/result.h"
@@ -36,6 +37,7 @@ struct BrokerConf {
   std::vector<std::string> warnings;  // for the log, one line each
   TlsOptions tls;                     // the tls.* keys (daemon/tls_keys.h)
   std::string tls_config_file;        // tls.config.file: applied by finish_tls at start-up
+  MetricsExporterConf metrics;        // metricsExporterType, metricsPromExporter* (daemon/metrics_keys.h)
 };
 
 // The configuration with no file: RocketMQ's defaults, the store in {home}/store.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "common/host_port.h"
 #include "runtime/assert.h"
 
 namespace ferry::daemon {
@@ -87,6 +88,12 @@ Result<ConfigBinder::Applied> ConfigBinder::apply(const PropertiesFile& file) co
     }
   }
   return out;
+}
+
+Status check_ipv4(std::string_view host) {
+  auto hp = HostPort::parse(fmt::format("{}:0", host));
+  if (!hp || hp->ipv6) return Error(Errc::invalid_argument, fmt::format("\"{}\" is not an IPv4 address", host));
+  return Status();
 }
 
 }  // namespace ferry::daemon

@@ -105,4 +105,7 @@ class ConfigBinder {
 // line is 0: a combination involving a key the file did not set).
 Error config_error(const std::string& file, std::size_t line, std::string_view key, std::string_view what);
 
+// A value that must be an IPv4 address ("a.b.c.d"): invalid_argument saying so otherwise.
+Status check_ipv4(std::string_view host);
+
 }  // namespace ferry::daemon

@@ -39,6 +39,7 @@ Result<ControllerConf> parse_controller_conf(const PropertiesFile& file, const s
   std::string peers;
   bind_controller_keys(b, c.controller, peers);
   b.bind_string("dataDir", c.data_dir);
+  bind_metrics_keys(b, c.metrics);
   b.ignore("rocketmqHome", "Ferry does not read a RocketMQ installation");
   auto applied = b.apply(file);
   if (!applied) return std::move(applied).error();

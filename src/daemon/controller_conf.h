@@ -13,6 +13,7 @@
 
 #include "controller/controller_config.h"
 #include "daemon/config_binder.h"
+#include "daemon/metrics_keys.h"
 #include "daemon/properties_file.h"
 #include "runtime/result.h"
 
@@ -22,6 +23,7 @@ struct ControllerConf {
   controller::ControllerConfig controller;
   std::string data_dir;               // logs in {data_dir}/logs, Raft files in {data_dir}/{storePath}/raft
   std::vector<std::string> warnings;  // for the log, one line each
+  MetricsExporterConf metrics;        // metricsExporterType, metricsPromExporter* (daemon/metrics_keys.h)
 };
 
 ControllerConf default_controller_conf(const std::string& home);

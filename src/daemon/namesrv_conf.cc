@@ -28,6 +28,7 @@ Result<NamesrvConf> parse_namesrv_conf(const PropertiesFile& file, const std::st
   bind_tls_keys(b, c.tls, c.tls_config_file);
   AclKeys acl;
   bind_acl_keys(b, acl);  // listenAddress, aclEnable, aclFilePath (accessKey/secretKey: unused here)
+  bind_metrics_keys(b, c.metrics);
   b.ignore("rocketmqHome", "Ferry does not read a RocketMQ installation");
   b.ignore("kvConfigPath", "Ferry keeps KV settings in memory, like routes");
   b.ignore("configStorePath", "Ferry does not write the NameServer's configuration back");

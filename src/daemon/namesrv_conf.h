@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "controller/controller_config.h"
+#include "daemon/metrics_keys.h"
 #include "daemon/properties_file.h"
 #include "namesrv/namesrv_config.h"
 #include "runtime/asio/tls_options.h"
@@ -32,6 +33,9 @@ struct NamesrvConf {
   std::vector<std::string> warnings;  // for the log, one line each
   TlsOptions tls;                     // the tls.* keys (daemon/tls_keys.h)
   std::string tls_config_file;        // tls.config.file: applied by finish_tls at start-up
+  // metricsExporterType, metricsPromExporter* (daemon/metrics_keys.h): one endpoint for the
+  // NameServer and, with enableControllerInNamesrv, its controller.
+  MetricsExporterConf metrics;
   // enableControllerInNamesrv=true: a controller runs in the same process (daemon/controller_conf.h
   // keys; scanNotActiveBrokerInterval is shared with the NameServer's).
   bool controller_enabled = false;

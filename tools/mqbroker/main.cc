@@ -32,6 +32,7 @@
 #include "daemon/conf_folder.h"
 #include "daemon/daemon_log.h"
 #include "daemon/dir_lock.h"
+#include "daemon/metrics_endpoint.h"
 #include "daemon/open_files.h"
 #include "daemon/properties_rewrite.h"
 #include "daemon/tls_keys.h"
@@ -190,10 +191,19 @@ int serve(AsioRuntime& rt, const daemon::BrokerConf& conf, const std::optional<s
     std::fprintf(stderr, "mqbroker: cannot start: %s\n", why.c_str());
     return 1;
   }
+  auto endpoint = daemon::start_metrics_endpoint(conf.metrics, broker.bind_host(), rt.executor(),
+                                                [&broker] { return broker.metrics().collect(); });
+  if (!endpoint) {
+    rt.log().error("cannot start: {}", endpoint.error().detail);
+    std::fprintf(stderr, "mqbroker: cannot start: %s\n", endpoint.error().detail.c_str());
+    rt.block_on(broker.stop());
+    return 1;
+  }
   rt.log().info("The broker[{}, {}] boot success. store in {}, flushDiskType={}, tls.server.mode={}, tls.enable={}",
                 conf.broker.broker_name, broker.address(), conf.store_root_dir,
                 conf.broker.flush_disk_type == store::FlushMode::sync_flush ? "SYNC_FLUSH" : "ASYNC_FLUSH",
                 tls_server_mode_name(conf.tls.server.mode), conf.tls.client.enable);
+  if (*endpoint) rt.log().info("metrics (Prometheus) at http://{}/metrics", (*endpoint)->address());
   Node node{&rt, &broker};
   rt.on_stop_signal([&node](int signal) {
     if (node.stopping) {
@@ -205,6 +215,7 @@ int serve(AsioRuntime& rt, const daemon::BrokerConf& conf, const std::optional<s
     node.rt->spawn(stop_and_quit(&node), "graceful-stop");
   });
   rt.run();
+  endpoint->reset();  // before the broker: its last collect, if any is queued, finds it gone
   rt.log().info("The broker[{}] shut down", conf.broker.broker_name);
   return exit_code;
 }

@@ -16,6 +16,7 @@
 #include "daemon/controller_conf.h"
 #include "daemon/daemon_flags.h"
 #include "daemon/daemon_log.h"
+#include "daemon/metrics_endpoint.h"
 #include "daemon/properties_file.h"
 #include "daemon/properties_rewrite.h"
 #include "runtime/asio/asio_runtime.h"
@@ -80,14 +81,24 @@ int run(int argc, char** argv) {
     std::fprintf(stderr, "mqcontroller: cannot start: %s\n", started.error().to_string().c_str());
     return 1;
   }
+  const std::string self_address = conf.controller.self_peer()->address;
+  auto endpoint = daemon::start_metrics_endpoint(conf.metrics, self_address.substr(0, self_address.rfind(':')),
+                                                rt.executor(), [&controller] { return controller.metrics().collect(); });
+  if (!endpoint) {
+    rt.log().error("cannot start: {}", endpoint.error().detail);
+    std::fprintf(stderr, "mqcontroller: cannot start: %s\n", endpoint.error().detail.c_str());
+    return 1;
+  }
   rt.log().info("The controller {} of {} boot success, listening at {}, data in {}", conf.controller.self,
-                conf.controller.group, conf.controller.self_peer()->address, conf.data_dir);
+                conf.controller.group, self_address, conf.data_dir);
+  if (*endpoint) rt.log().info("metrics (Prometheus) at http://{}/metrics", (*endpoint)->address());
   rt.on_stop_signal([&rt, &controller](int signal) {
     rt.log().info("signal {}: stopping", signal);
     controller.stop();
     rt.stop();
   });
   rt.run();
+  endpoint->reset();  // before the controller: its last collect, if any is queued, finds it gone
   rt.log().info("The controller stopped");
   return 0;
 }

@@ -22,6 +22,7 @@
 #include "daemon/config_binder.h"
 #include "daemon/daemon_flags.h"
 #include "daemon/daemon_log.h"
+#include "daemon/metrics_endpoint.h"
 #include "daemon/namesrv_conf.h"
 #include "daemon/open_files.h"
 #include "daemon/properties_rewrite.h"
@@ -132,6 +133,16 @@ int run(int argc, char** argv) {
       return 1;
     }
   }
+  auto endpoint = daemon::start_metrics_endpoint(conf.metrics, conf.namesrv.listen_host, rt.executor(), [&ns, &embedded] {
+    if (!embedded) return ns.metrics().collect();
+    return metrics::merge({ns.metrics().collect(), embedded->metrics().collect()});
+  });
+  if (!endpoint) {
+    rt.log().error("cannot start: {}", endpoint.error().detail);
+    std::fprintf(stderr, "mqnamesrv: cannot start: %s\n", endpoint.error().detail.c_str());
+    return 1;
+  }
+  if (*endpoint) rt.log().info("metrics (Prometheus) at http://{}/metrics", (*endpoint)->address());
   rt.log().info("The Name Server boot success. listening at {} (listenAddress {}), data in {}, ACL {}, tls.server.mode={}, tls.enable={}",
                 ns.address(), conf.namesrv.listen_host, conf.data_dir,
                 conf.namesrv.acl_enable ? "on (write requests need an admin signature; " + conf.acl_file + ")" : "off",
@@ -143,6 +154,7 @@ int run(int argc, char** argv) {
     rt.stop();
   });
   rt.run();
+  endpoint->reset();  // before the NameServer: its last collect, if any is queued, finds it gone
   rt.log().info("The Name Server stopped");
   return 0;
 }
