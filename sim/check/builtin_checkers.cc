@@ -13,6 +13,7 @@
 #include "sim/check/orderly_exclusive.h"
 #include "sim/check/queue_offsets.h"
 #include "sim/check/registry.h"
+#include "sim/check/metric_bound.h"
 #include "sim/check/route_staleness.h"
 #include "sim/check/send_outcomes.h"
 #include "sim/check/store_prefix.h"
@@ -37,6 +38,7 @@ std::vector<CheckerSpec> builtin_checkers() {
   out.push_back(latency_backoff_checker());
   out.push_back(offset_persistence_checker());
   out.push_back(send_outcomes_checker());
+  out.push_back(metric_bound_checker());
   out.push_back(error_logs_checker());
   return out;
 }

@@ -44,8 +44,9 @@ enum class Record : std::uint16_t {
   controller_views = 1 << 12,
   broker_epochs = 1 << 13,
   queue_floors = 1 << 14,
+  metric_samples = 1 << 15,
 };
-inline constexpr std::uint16_t kRecordKinds = 15;
+inline constexpr std::uint16_t kRecordKinds = 16;
 using Records = std::uint16_t;  // a set of Record bits
 constexpr Records operator|(Record a, Record b) {
   return static_cast<Records>(static_cast<Records>(a) | static_cast<Records>(b));

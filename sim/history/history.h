@@ -9,6 +9,7 @@
 // `consumes` is the order the listeners saw the messages.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -16,6 +17,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -204,6 +206,27 @@ struct QueueFloorRecord {
   QueueOffset min_offset;
 };
 
+// ---- metrics (the nodes' registries, common/metrics.h) --------------------------------------
+
+// One node's metric at `at`: the sum of every series of one family of its registry (a
+// histogram's count), as the runner's MetricsObserver sampled it (sim/scenario/metrics_observer.h)
+// every second of virtual time; a sample is recorded only when the value changed since the node's
+// last one (a value holds until the next sample). The families sampled are kSampledMetrics below.
+struct MetricSample {
+  MonoTime at{};
+  std::string node;
+  std::string metric;
+  double value = 0;
+};
+// History::metric_samples keeps at most this many (about 40 B each); the rest are counted.
+inline constexpr std::size_t kMetricSamplesKeptMax = 500'000;
+// The families sampled: what the report plots and the metric-bound checker may name.
+inline constexpr std::array<std::string_view, 9> kSampledMetrics = {
+    "rocketmq_messages_in_total",          "rocketmq_messages_out_total",       "rocketmq_consumer_lag_messages",
+    "rocketmq_consumer_inflight_messages", "ferry_ha_slave_lag_bytes",          "rocketmq_storage_flush_behind_bytes",
+    "ferry_requests_refused_total",        "ferry_namesrv_brokers_live",        "active_broker_num",
+};
+
 // ---- broker stores across restarts (checker store-prefix) ----------------------------------
 
 // One restart of a broker node (master or slave) as the runner's StoreObserver saw it
@@ -305,6 +328,10 @@ struct History {
   // In time order (ControllerObserver, sim/scenario/controller_observer.h).
   std::vector<ControllerViewRecord> controller_views;
   std::vector<BrokerEpochRecord> broker_epochs;
+  // ---- metrics ----
+  // In time order (MetricsObserver); samples past kMetricSamplesKeptMax are counted only.
+  std::vector<MetricSample> metric_samples;
+  std::int64_t metric_samples_not_kept = 0;
   // The kinds of record the run could not observe, by field name ("store_restarts"), sorted: a
   // run on real processes reads no broker's memory. A checker that reads one of them is not
   // judged (its verdict says so) rather than passed on records nobody made.

@@ -283,6 +283,12 @@ void serialize(Ar& ar, BrokerEpochRecord& r) {
      cereal::make_nvp("acked", r.acked));
 }
 
+template <class Ar>
+void serialize(Ar& ar, MetricSample& m) {
+  time_field(ar, "at_ns", m.at);
+  ar(cereal::make_nvp("node", m.node), cereal::make_nvp("metric", m.metric), cereal::make_nvp("value", m.value));
+}
+
 // A History as a file of `version` holds it: the fields added after that version are absent.
 struct VersionedHistory {
   History& h;
@@ -320,6 +326,20 @@ void serialize(Ar& ar, VersionedHistory& v) {
   if (v.version >= 9) ar(cereal::make_nvp("queue_floors", h.queue_floors));
   // Since version 10: what a real run could not observe.
   if (v.version >= 10) ar(cereal::make_nvp("unobserved", h.unobserved));
+  // Since version 11: the nodes' metrics sampled in virtual time.
+  if (v.version >= 11) {
+    ar(cereal::make_nvp("metric_samples", h.metric_samples),
+       cereal::make_nvp("metric_samples_not_kept", h.metric_samples_not_kept));
+    if constexpr (Ar::is_loading::value) {
+      if (h.metric_samples.size() > kMetricSamplesKeptMax) {
+        throw cereal::Exception(fmt::format("metric_samples holds {} samples, more than the {} a run keeps",
+                                            h.metric_samples.size(), kMetricSamplesKeptMax));
+      }
+      if (h.metric_samples_not_kept < 0) {
+        throw cereal::Exception(fmt::format("metric_samples_not_kept = {} is negative", h.metric_samples_not_kept));
+      }
+    }
+  }
 }
 
 namespace {

@@ -36,7 +36,8 @@ enum class HistoryEncoding : std::uint8_t { json, binary };
 // 8: History::controller_views and broker_epochs (controller mode).
 // 9: CheckSettings::figures_only, History::queue_floors.
 // 10: History::unobserved (a real run's record kinds it could not observe).
-inline constexpr std::uint32_t kHistoryVersion = 10;
+// 11: History::metric_samples and metric_samples_not_kept (the nodes' metrics in virtual time).
+inline constexpr std::uint32_t kHistoryVersion = 11;
 // The oldest version a reader still takes: a version 5 file loads with no store_restarts (the
 // store-prefix checker then has no restart to judge). Older ones are refused (unsupported).
 inline constexpr std::uint32_t kHistoryVersionReadMin = 5;

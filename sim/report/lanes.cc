@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <tuple>
@@ -145,6 +146,84 @@ void add_route_marks(Timeline& t, const sim::History& h, MonoTime origin) {
     }
     t.mark(lane, ms_since(origin, r.at), "route", fmt::format("{}: {} -> {}", r.observer, r.topic, groups.empty() ? "no route" : groups));
   }
+}
+
+namespace {
+
+// The samples of `metric`, by node, in time order.
+std::map<std::string, std::vector<const sim::MetricSample*>> samples_by_node(const sim::History& h, std::string_view metric) {
+  std::map<std::string, std::vector<const sim::MetricSample*>> out;
+  for (const sim::MetricSample& m : h.metric_samples) {
+    if (m.metric == metric) out[m.node].push_back(&m);
+  }
+  return out;
+}
+
+// A counter summed over the nodes: each increase spread evenly over the columns since the node's
+// previous sample (a sample a second, columns of 250 ms and more); a node that restarted counts
+// from 0 again: a drop is a restart, its new value the increase.
+void add_counter_lane(Timeline& t, const sim::History& h, MonoTime origin, std::string_view metric, std::string_view name,
+                      std::string_view series, std::string_view unit) {
+  struct Increase {
+    std::int64_t from_ms, to_ms, n;
+  };
+  std::int64_t total = 0;
+  std::vector<Increase> increases;
+  for (const auto& [node, samples] : samples_by_node(h, metric)) {
+    double last = 0;
+    std::int64_t last_ms = 0;
+    for (const sim::MetricSample* s : samples) {
+      const double inc = s->value >= last ? s->value - last : s->value;
+      const std::int64_t at = ms_since(origin, s->at);
+      last = s->value;
+      const std::int64_t from = std::max(last_ms, at - 1500);  // at most about a sample interval back
+      last_ms = at;
+      if (inc <= 0) continue;
+      increases.push_back(Increase{from, at, static_cast<std::int64_t>(inc)});
+      total += static_cast<std::int64_t>(inc);
+    }
+  }
+  if (total == 0) return;
+  const int lane = t.lane(kLaneMetric, name, {std::string(series)});
+  const std::int64_t col = t.column_ms();
+  for (const Increase& i : increases) {
+    // The columns after `from` up to the one holding `to`, each its share (the rest in the last).
+    const std::int64_t first = std::min(i.from_ms / col + (i.from_ms < i.to_ms ? 1 : 0), i.to_ms / col);
+    const std::int64_t columns = i.to_ms / col - first + 1;
+    const std::int64_t share = i.n / columns;
+    for (std::int64_t c = first; c <= i.to_ms / col; ++c) {
+      t.add(lane, c * col, 0, c == i.to_ms / col ? i.n - share * (columns - 1) : share);
+    }
+  }
+  t.set_note(lane, fmt::format("{} {} in all", total, unit));
+}
+
+// A gauge per node: the value it held from each sample to the next (or the end).
+void add_gauge_lanes(Timeline& t, const sim::History& h, MonoTime origin, std::string_view metric, std::string_view what,
+                     std::string_view series, std::string_view unit) {
+  for (const auto& [node, samples] : samples_by_node(h, metric)) {
+    double most = 0;
+    for (const sim::MetricSample* s : samples) most = std::max(most, s->value);
+    if (most <= 0) continue;
+    const int lane = t.lane(kLaneMetric, fmt::format("{} {}", what, node), {std::string(series)});
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+      const std::int64_t from = ms_since(origin, samples[i]->at);
+      const std::int64_t to = i + 1 < samples.size() ? ms_since(origin, samples[i + 1]->at) - 1 : t.span_ms();
+      t.hold(lane, from, to, 0, static_cast<std::int64_t>(samples[i]->value));
+    }
+    t.set_note(lane, fmt::format("at most {} {}", static_cast<std::int64_t>(most), unit));
+  }
+}
+
+}  // namespace
+
+void add_metric_lanes(Timeline& t, const sim::History& h, MonoTime origin) {
+  add_counter_lane(t, h, origin, "rocketmq_messages_in_total", "produced", "produced", "messages");
+  add_counter_lane(t, h, origin, "rocketmq_messages_out_total", "pulled", "pulled", "messages");
+  add_counter_lane(t, h, origin, "ferry_requests_refused_total", "refused requests", "refused", "requests");
+  add_gauge_lanes(t, h, origin, "rocketmq_consumer_lag_messages", "lag", "lag", "messages");
+  add_gauge_lanes(t, h, origin, "ferry_ha_slave_lag_bytes", "replication lag", "replication-lag", "bytes");
+  add_gauge_lanes(t, h, origin, "rocketmq_storage_flush_behind_bytes", "flush behind", "flush-behind", "bytes");
 }
 
 }  // namespace ferry::sim::report

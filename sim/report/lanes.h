@@ -15,6 +15,12 @@
 //   add_route_marks    one lane "routes": every change of a NameServer's or a client's route of a
 //                      topic after the first one it showed (History::routes), as a mark naming
 //                      the observer and the groups the route then had.
+//   add_metric_lanes   the nodes' metrics as sampled every second (History::metric_samples):
+//                      lanes "metric" for the whole cluster's produce and consume rates (messages
+//                      a column) and refused requests, then per node with any: consumer lag
+//                      (messages), replication lag (bytes behind, a master's slaves summed) and
+//                      flush behind (bytes). A gauge's column shows the largest value it held
+//                      then. Lanes of metrics that stayed 0 are left out.
 //
 // The lanes named in `groups` / `consumers` come first, in that order, even when empty; others
 // the history mentions follow, sorted by name.
@@ -35,6 +41,7 @@ inline constexpr const char* kLaneUnplaced = "unplaced";
 inline constexpr const char* kLaneConsumer = "consumer";
 inline constexpr const char* kLaneEvents = "events";
 inline constexpr const char* kLaneRoutes = "routes";
+inline constexpr const char* kLaneMetric = "metric";
 
 // Milliseconds from origin to t (negative when t is earlier).
 std::int64_t ms_since(MonoTime origin, MonoTime t);
@@ -43,5 +50,6 @@ void add_send_lanes(Timeline& t, const sim::History& h, MonoTime origin, const s
 void add_consume_lanes(Timeline& t, const sim::History& h, MonoTime origin, const std::vector<std::string>& consumers);
 void add_event_marks(Timeline& t, const sim::History& h, MonoTime origin);
 void add_route_marks(Timeline& t, const sim::History& h, MonoTime origin);
+void add_metric_lanes(Timeline& t, const sim::History& h, MonoTime origin);
 
 }  // namespace ferry::sim::report

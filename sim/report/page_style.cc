@@ -44,6 +44,9 @@ svg.timeline .window text { fill: #b71c1c; }
 .s-first { fill: #1565c0; background: #1565c0; }
 .s-again { fill: #ef6c00; background: #ef6c00; }
 .s-corrupt { fill: #c62828; background: #c62828; }
+.s-produced, .s-pulled { fill: #546e7a; background: #546e7a; }
+.s-refused { fill: #c62828; background: #c62828; }
+.s-lag, .s-replication-lag, .s-flush-behind { fill: #8e24aa; background: #8e24aa; }
 svg.timeline .lost-flag { fill: #c62828; }
 svg.timeline .mark line { stroke-width: 1.5; }
 .mark line, .mark path { stroke: #555; fill: #555; }

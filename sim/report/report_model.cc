@@ -81,6 +81,7 @@ ReportModel model_from_run(const scenario::Scenario& s, const scenario::RunOutco
   add_consume_lanes(m.timeline, h, origin, consumers);
   add_event_marks(m.timeline, h, origin);
   add_route_marks(m.timeline, h, origin);
+  add_metric_lanes(m.timeline, h, origin);
   add_schedule_windows(m.timeline, s);
   return m;
 }
@@ -105,6 +106,7 @@ ReportModel model_from_history(const sim::History& h, std::string_view source, s
   add_consume_lanes(m.timeline, h, first, {});
   add_event_marks(m.timeline, h, first);
   add_route_marks(m.timeline, h, first);
+  add_metric_lanes(m.timeline, h, first);
   add_event_windows(m.timeline, h, first);
   return m;
 }

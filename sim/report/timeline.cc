@@ -61,6 +61,29 @@ void Timeline::count(int lane, std::int64_t at_ms, std::size_t series) {
   ++c[series];
 }
 
+void Timeline::add(int lane, std::int64_t at_ms, std::size_t series, std::int64_t n) {
+  if (lane < 0 || n <= 0) return;
+  FERRY_ASSERT(static_cast<std::size_t>(lane) < lanes_.size(), "lane {} of {}", lane, lanes_.size());
+  Lane& l = lanes_[static_cast<std::size_t>(lane)];
+  FERRY_ASSERT(series < l.series.size(), "series {} of lane {} which has {}", series, l.name, l.series.size());
+  std::vector<std::int64_t>& c = l.columns[clamp(at_ms) / column_ms_];
+  if (c.empty()) c.assign(l.series.size(), 0);
+  c[series] += n;
+}
+
+void Timeline::hold(int lane, std::int64_t from_ms, std::int64_t to_ms, std::size_t series, std::int64_t value) {
+  if (lane < 0 || value <= 0) return;
+  FERRY_ASSERT(static_cast<std::size_t>(lane) < lanes_.size(), "lane {} of {}", lane, lanes_.size());
+  Lane& l = lanes_[static_cast<std::size_t>(lane)];
+  FERRY_ASSERT(series < l.series.size(), "series {} of lane {} which has {}", series, l.name, l.series.size());
+  const std::int64_t last = clamp(std::max(from_ms, to_ms)) / column_ms_;
+  for (std::int64_t col = clamp(from_ms) / column_ms_; col <= last; ++col) {
+    std::vector<std::int64_t>& c = l.columns[col];
+    if (c.empty()) c.assign(l.series.size(), 0);
+    c[series] = std::max(c[series], value);
+  }
+}
+
 void Timeline::mark(int lane, std::int64_t at_ms, std::string_view kind, std::string_view text) {
   if (lane < 0) return;
   FERRY_ASSERT(static_cast<std::size_t>(lane) < lanes_.size(), "lane {} of {}", lane, lanes_.size());

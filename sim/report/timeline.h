@@ -78,6 +78,11 @@ class Timeline {
   int find(std::string_view kind, std::string_view name) const;
   // One more in `series` of the column holding at_ms (clamped into [0, span_ms]).
   void count(int lane, std::int64_t at_ms, std::size_t series);
+  // `n` (>= 0) more in `series` of that column (a counter's increase).
+  void add(int lane, std::int64_t at_ms, std::size_t series, std::int64_t n);
+  // Raises `series` of every column holding [from_ms, to_ms] to at least `value` (a gauge that
+  // held `value` over that time: a column shows the largest value it saw).
+  void hold(int lane, std::int64_t from_ms, std::int64_t to_ms, std::size_t series, std::int64_t value);
   // A mark on the lane (clamped into [0, span_ms]); past kMarksPerLaneMax only counted.
   void mark(int lane, std::int64_t at_ms, std::string_view kind, std::string_view text);
   void set_note(int lane, std::string_view note);

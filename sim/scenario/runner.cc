@@ -10,6 +10,7 @@
 #include "sim/scenario/controller_observer.h"
 #include "sim/scenario/fault_schedule.h"
 #include "sim/scenario/log_capture.h"
+#include "sim/scenario/metrics_observer.h"
 #include "sim/scenario/offset_observer.h"
 #include "sim/scenario/route_observer.h"
 #include "sim/scenario/store_observer.h"
@@ -184,6 +185,8 @@ RunOutcome run_captured(const Scenario& s, std::uint64_t seed, LogCapture& captu
   watch.add([&stores](MonoTime now) { stores.look(now); });
   ControllerObserver controllers(c, out.history);
   watch.add([&controllers](MonoTime now) { controllers.look(now); });
+  MetricsObserver metrics(c, out.history);
+  watch.add([&metrics](MonoTime now) { metrics.look(now); });
   std::size_t f = 0, k = 0;
   while (f < fault_steps.size() || k < client_schedule.size()) {
     const bool client_next = k < client_schedule.size() && (f >= fault_steps.size() || client_schedule[k].at <= fault_steps[f].at);

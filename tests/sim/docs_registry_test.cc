@@ -80,7 +80,7 @@ std::string default_text(const OptionSpec& o) {
   if (const auto* i = std::get_if<std::int64_t>(&o.default_value)) return fmt::format("`{}`", *i);
   if (const auto* b = std::get_if<bool>(&o.default_value)) return *b ? "`true`" : "`false`";
   const std::string& s = std::get<std::string>(o.default_value);
-  if (s.empty() && o.names_group && !o.optional) return "*required*";
+  if (s.empty() && (o.required || (o.names_group && !o.optional))) return "*required*";
   if (s.empty()) return "`\"\"` (none)";
   return fmt::format("`\"{}\"`", s);
 }
