@@ -21,7 +21,7 @@
 #   client_api     client remoting remoting/rpc common runtime
 #   daemon         what the daemons share (and each daemon's config mapping): namesrv, controller, broker, store,
 #                  runtime/asio, remoting, remoting/rpc, common, runtime
-#   cli            what the command-line tools share: daemon and what it may include
+#   cli            what the command-line tools share: daemon, client, client_api and what they may include
 # The simulator, bottom-up; none of it but sim/real includes runtime/asio, and none daemon or cli:
 #   sim/world      the files directly in sim/, and sim/net, sim/disk: common runtime
 #   sim/history    common runtime
@@ -54,7 +54,7 @@ broker: store remoting remoting/rpc common runtime
 client: remoting remoting/rpc common runtime
 client_api: client remoting remoting/rpc common runtime
 daemon: namesrv controller broker store runtime/asio remoting remoting/rpc common runtime
-cli: daemon namesrv controller broker store runtime/asio remoting remoting/rpc common runtime
+cli: daemon client_api client namesrv controller broker store runtime/asio remoting remoting/rpc common runtime
 sim/world: common runtime
 sim/history: common runtime
 sim/cluster: sim/world sim/history client_api client broker namesrv controller store remoting remoting/rpc common runtime

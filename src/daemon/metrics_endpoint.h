@@ -1,10 +1,10 @@
 // MetricsEndpoint: a daemon's Prometheus endpoint (metricsExporterType=PROM, daemon/metrics_keys.h):
-// an HTTP/1.1 server on its own thread that answers
+// an HttpServer (daemon/http_server.h: its own thread, its limits) that answers
 //   GET /metrics (or HEAD)  200, the node's metrics in Prometheus's text format 0.0.4
 //   GET /                   200, a short page that links /metrics
 //   anything else           404 (a path) or 405 (a method), with a one-line reason
-// Keep-alive as the client asks. Bounds: 64 connections at once (one more is closed at once),
-// requests of at most 8 KiB of headers and no body, 30 s to send a request, 30 s to take a reply.
+// Keep-alive as the client asks. Bounds: HttpServer's defaults (64 connections at once, 8 KiB of
+// headers and no body, 30 s to send a request and to take a reply).
 //
 // The node's state belongs to its loop thread, so a scrape posts `collect` to the node's
 // Executor (Executor::post is thread-safe); the snapshot comes back to this thread, which writes
@@ -23,6 +23,7 @@
 #include <string>
 
 #include "common/metrics.h"
+#include "daemon/http_server.h"
 #include "daemon/metrics_keys.h"
 #include "runtime/executor.h"
 #include "runtime/result.h"

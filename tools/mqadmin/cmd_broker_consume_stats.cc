@@ -13,7 +13,7 @@
 #include "remoting/body/consume_stats_list.h"
 #include "remoting/header/admin_stats_header.h"
 #include "remoting/request_code.h"
-#include "tools/mqadmin/admin_calls.h"
+#include "cli/admin_calls.h"
 #include "tools/mqadmin/command.h"
 
 namespace ferry::mqadmin {

@@ -9,7 +9,7 @@
 #include "cli/table.h"
 #include "remoting/body/kv_table.h"
 #include "remoting/request_code.h"
-#include "tools/mqadmin/broker_calls.h"
+#include "cli/broker_calls.h"
 #include "tools/mqadmin/command.h"
 
 namespace ferry::mqadmin {

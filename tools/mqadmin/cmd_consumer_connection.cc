@@ -14,7 +14,7 @@
 
 #include "cli/table.h"
 #include "common/names.h"
-#include "tools/mqadmin/admin_calls.h"
+#include "cli/admin_calls.h"
 #include "tools/mqadmin/command.h"
 
 namespace ferry::mqadmin {

@@ -16,7 +16,7 @@
 #include "remoting/header/client_header.h"
 #include "remoting/request_code.h"
 #include "remoting/response_code.h"
-#include "tools/mqadmin/broker_calls.h"
+#include "cli/broker_calls.h"
 #include "tools/mqadmin/command.h"
 #include "tools/mqadmin/running_info_print.h"
 

@@ -11,7 +11,7 @@
 #include "common/names.h"
 #include "remoting/header/topic_admin_header.h"
 #include "remoting/request_code.h"
-#include "tools/mqadmin/broker_calls.h"
+#include "cli/broker_calls.h"
 #include "tools/mqadmin/command.h"
 
 namespace ferry::mqadmin {

@@ -14,7 +14,7 @@
 #include <map>
 
 #include "cli/table.h"
-#include "tools/mqadmin/broker_calls.h"
+#include "cli/broker_calls.h"
 #include "tools/mqadmin/command.h"
 
 namespace ferry::mqadmin {

@@ -8,7 +8,7 @@
 
 #include "remoting/body/properties_text.h"
 #include "remoting/request_code.h"
-#include "tools/mqadmin/broker_calls.h"
+#include "cli/broker_calls.h"
 #include "tools/mqadmin/command.h"
 
 namespace ferry::mqadmin {

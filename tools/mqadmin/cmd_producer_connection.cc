@@ -8,7 +8,7 @@
 #include <map>
 
 #include "cli/table.h"
-#include "tools/mqadmin/admin_calls.h"
+#include "cli/admin_calls.h"
 #include "tools/mqadmin/command.h"
 
 namespace ferry::mqadmin {

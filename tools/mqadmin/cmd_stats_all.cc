@@ -17,7 +17,7 @@
 
 #include "common/names.h"
 #include "remoting/header/admin_stats_header.h"
-#include "tools/mqadmin/admin_calls.h"
+#include "cli/admin_calls.h"
 #include "tools/mqadmin/command.h"
 
 namespace ferry::mqadmin {

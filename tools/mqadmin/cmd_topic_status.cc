@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "cli/table.h"
-#include "tools/mqadmin/admin_calls.h"
+#include "cli/admin_calls.h"
 #include "tools/mqadmin/command.h"
 
 namespace ferry::mqadmin {

@@ -13,7 +13,7 @@
 #include "remoting/body/subscription_group_config.h"
 #include "remoting/body/versioned_table.h"
 #include "remoting/request_code.h"
-#include "tools/mqadmin/broker_calls.h"
+#include "cli/broker_calls.h"
 #include "tools/mqadmin/command.h"
 
 namespace ferry::mqadmin {

@@ -9,7 +9,7 @@
 
 #include "remoting/header/write_perm_header.h"
 #include "remoting/request_code.h"
-#include "tools/mqadmin/broker_calls.h"
+#include "cli/broker_calls.h"
 #include "tools/mqadmin/command.h"
 
 namespace ferry::mqadmin {

@@ -13,13 +13,28 @@
 
 #include "cli/flags.h"
 #include "runtime/result.h"
-#include "tools/mqadmin/session.h"
+#include "cli/admin_calls.h"
+#include "cli/admin_session.h"
 
 namespace ferry::mqadmin {
 
 // Every subcommand is declared by its flags and runs on what they parsed to (src/cli).
 using cli::FlagSpec;
 using cli::ParsedFlags;
+// ... against the cluster through the admin session and calls the tools share (src/cli).
+using cli::AdminSession;
+using cli::BrokerTarget;
+using cli::broker_stats_data;
+using cli::call_broker;
+using cli::consume_stats;
+using cli::consumer_connection;
+using cli::describe;
+using cli::producer_connection;
+using cli::resolve_brokers;
+using cli::time_text;
+using cli::topic_consumed_by;
+using cli::topic_masters;
+using cli::topic_stats;
 
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailed = 1;

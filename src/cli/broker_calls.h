@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "remoting/remoting_command.h"
-#include "tools/mqadmin/session.h"
+#include "cli/admin_session.h"
 
-namespace ferry::mqadmin {
+namespace ferry::cli {
 
 struct BrokerTarget {
   std::string cluster;      // "?" when -b names an address the NameServers do not list
@@ -36,4 +36,4 @@ Result<remoting::RemotingCommand> call_broker(AdminSession& s, const std::string
 // "broker-a (127.0.0.1:10911)"
 std::string describe(const BrokerTarget& b);
 
-}  // namespace ferry::mqadmin
+}  // namespace ferry::cli

@@ -1,4 +1,4 @@
-#include "tools/mqadmin/admin_calls.h"
+#include "cli/admin_calls.h"
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
@@ -11,7 +11,7 @@
 #include "remoting/request_code.h"
 #include "remoting/response_code.h"
 
-namespace ferry::mqadmin {
+namespace ferry::cli {
 
 namespace {
 
@@ -122,4 +122,4 @@ std::string time_text(std::int64_t ms) {
   return fmt::format("{:%Y-%m-%dT%H:%M:%S}", t);
 }
 
-}  // namespace ferry::mqadmin
+}  // namespace ferry::cli

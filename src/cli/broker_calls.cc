@@ -1,4 +1,4 @@
-#include "tools/mqadmin/broker_calls.h"
+#include "cli/broker_calls.h"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 
 #include "client/client_errors.h"
 
-namespace ferry::mqadmin {
+namespace ferry::cli {
 
 namespace {
 
@@ -64,4 +64,4 @@ std::string describe(const BrokerTarget& b) {
   return fmt::format("broker {} ({})", b.broker_name, b.addr);
 }
 
-}  // namespace ferry::mqadmin
+}  // namespace ferry::cli

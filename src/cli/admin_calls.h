@@ -11,9 +11,9 @@
 #include "remoting/body/broker_stats_data.h"
 #include "remoting/body/connection.h"
 #include "remoting/body/group_list.h"
-#include "tools/mqadmin/broker_calls.h"
+#include "cli/broker_calls.h"
 
-namespace ferry::mqadmin {
+namespace ferry::cli {
 
 // The masters (brokerId 0) of the brokers in `topic`'s route, sorted by broker name. Errors: the
 // NameServer's (an unknown topic names it); not_found when no broker of the route has a master.
@@ -43,4 +43,4 @@ Result<std::optional<remoting::body::BrokerStatsData>> broker_stats_data(AdminSe
 // "2026-12-01T23:10:05.123" (UTC, no space: one table cell) for a store timestamp in ms; "-" for 0.
 std::string time_text(std::int64_t ms);
 
-}  // namespace ferry::mqadmin
+}  // namespace ferry::cli

@@ -1,4 +1,4 @@
-#include "tools/mqadmin/session.h"
+#include "cli/admin_session.h"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -11,7 +11,7 @@
 #include "cli/serialize_type_env.h"
 #include "runtime/log.h"
 
-namespace ferry::mqadmin {
+namespace ferry::cli {
 
 namespace {
 
@@ -29,12 +29,12 @@ std::string make_temp_dir() {
 }  // namespace
 
 AdminSession::AdminSession(std::vector<std::string> namesrv_addrs, TlsOptions tls,
-                           remoting::acl::Credentials credentials)
+                           remoting::acl::Credentials credentials, std::string tool)
     : namesrv_addrs_(std::move(namesrv_addrs)) {
   if (std::getenv("FERRY_LOG") == nullptr) set_default_log_level(spdlog::level::warn);
   data_root_ = make_temp_dir();
   AsioRuntime::Options opts;
-  opts.node_name = "mqadmin";
+  opts.node_name = tool;
   opts.data_root = data_root_;
   opts.offload_threads = 1;
   opts.sync_namespace = false;
@@ -43,10 +43,10 @@ AdminSession::AdminSession(std::vector<std::string> namesrv_addrs, TlsOptions tl
 
   client::ClientConfig cfg;
   cfg.namesrv_addrs = namesrv_addrs_;
-  cfg.instance_name = fmt::format("mqadmin-{}", ::getpid());
+  cfg.instance_name = fmt::format("{}-{}", tool, ::getpid());
   cfg.uniq_id_pid = static_cast<std::int32_t>(::getpid());
   cfg.uniq_id_process_hash = static_cast<std::int32_t>(std::random_device{}());
-  Result<std::optional<remoting::SerializeType>> header = cli::serialize_type_from_env();
+  Result<std::optional<remoting::SerializeType>> header = serialize_type_from_env();
   if (!header.ok()) throw std::invalid_argument(header.error().detail);
   if (*header) cfg.rpc.request_header = **header;
   cfg.credentials = std::move(credentials);
@@ -69,4 +69,4 @@ AdminSession::~AdminSession() {
   std::filesystem::remove_all(data_root_, ec);
 }
 
-}  // namespace ferry::mqadmin
+}  // namespace ferry::cli

@@ -1,5 +1,5 @@
-// AdminSession: what one mqadmin run talks through — an AsioRuntime whose loop runs on the main
-// thread (block_on per call), a ClientInstance on the given NameServers, an AdminClient and a
+// AdminSession: what an admin tool (mqadmin, mqdashboard) talks through — an AsioRuntime whose
+// loop runs on the calling thread (block_on per call), a ClientInstance on the given NameServers, an AdminClient and a
 // PullAPI. Nothing persistent: the runtime's data root is a fresh temp directory removed when
 // the session ends. The client's logs go to stderr at "warn" unless FERRY_LOG says otherwise.
 //
@@ -17,13 +17,15 @@
 #include "client/pull_api.h"
 #include "runtime/asio/asio_runtime.h"
 
-namespace ferry::mqadmin {
+namespace ferry::cli {
 
 class AdminSession {
  public:
   // `tls`: the client side (tls.client.*) of every connection (cli/tls_flags.h). With
   // `credentials` (not empty) every request is signed for RocketMQ ACL.
-  AdminSession(std::vector<std::string> namesrv_addrs, TlsOptions tls, remoting::acl::Credentials credentials = {});
+  // `tool` names the node in logs and the client instance ("<tool>-<pid>").
+  AdminSession(std::vector<std::string> namesrv_addrs, TlsOptions tls, remoting::acl::Credentials credentials = {},
+               std::string tool = "mqadmin");
   ~AdminSession();
   AdminSession(const AdminSession&) = delete;
   AdminSession& operator=(const AdminSession&) = delete;
@@ -49,4 +51,4 @@ class AdminSession {
 };
 
 
-}  // namespace ferry::mqadmin
+}  // namespace ferry::cli
