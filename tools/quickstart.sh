@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Ferry's first command: installs what is missing, builds the daemons, mqadmin and mqbench into build/,
+# Ferry's first command: installs what is missing, builds the daemons, mqadmin, mqbench and mqdashboard into build/,
 # starts a NameServer and a Broker on 127.0.0.1 in the background, creates QuickstartTopic, sends
 # a few messages and reads them back. The cluster keeps running.
 #
@@ -130,13 +130,13 @@ build() {
     for b in mqnamesrv mqbroker mqadmin; do [ -x "$BIN/$b" ] || die "$BIN/$b is missing (FERRY_QUICKSTART_BIN)"; done
     return 0
   fi
-  echo "== bootstrap and build (build/: mqnamesrv mqbroker mqadmin mqbench)"
+  echo "== bootstrap and build (build/: mqnamesrv mqbroker mqadmin mqbench mqdashboard)"
   "$ROOT/tools/bootstrap.sh"
   if [ ! -f "$ROOT/build/build.ninja" ]; then
     cmake -S "$ROOT" -B "$ROOT/build" -G Ninja >/dev/null
   fi
-  ninja -C "$ROOT/build" mqnamesrv mqbroker mqadmin mqbench | grep -v '^ninja: no work to do' || true
-  for b in mqnamesrv mqbroker mqadmin mqbench; do [ -x "$BIN/$b" ] || die "the build did not produce $BIN/$b"; done
+  ninja -C "$ROOT/build" mqnamesrv mqbroker mqadmin mqbench mqdashboard | grep -v '^ninja: no work to do' || true
+  for b in mqnamesrv mqbroker mqadmin mqbench mqdashboard; do [ -x "$BIN/$b" ] || die "the build did not produce $BIN/$b"; done
 }
 
 # wait_ready NAME PORT: until the daemon accepts connections, or it died, or READY_SECONDS passed.
@@ -270,6 +270,7 @@ Try:
   $BIN/mqadmin topicStatus -t $TOPIC
   $BIN/mqadmin brokerStatus
   $BIN/mqbench produce -t BenchmarkTest --create-topic --seconds 5
+  $BIN/mqdashboard &             # a web dashboard: open http://127.0.0.1:8082/
 
   tools/quickstart.sh status    # is it running?
   tools/quickstart.sh stop      # stop both (SIGTERM, then wait)

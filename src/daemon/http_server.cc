@@ -1,10 +1,13 @@
 #include "daemon/http_server.h"
 
 #include <boost/asio.hpp>
+#include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
 #include <optional>
 #include <thread>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -72,6 +75,7 @@ struct HttpServer::Impl {
   HttpHandler handler;
   std::size_t sessions = 0;  // the I/O thread's (and the destructor's once it joined)
   std::string host;
+  std::optional<asio::ssl::context> ssl;  // HTTPS when set
   asio::io_context ioc{1};
   tcp::acceptor acceptor{ioc};
   std::thread thread;
@@ -82,24 +86,52 @@ struct HttpServer::Impl {
 
 namespace {
 
-class Session : public std::enable_shared_from_this<Session> {
+// One connection: plain (Stream = tcp_stream) or HTTPS (ssl_stream over it, handshake first).
+template <typename Stream>
+class Session : public std::enable_shared_from_this<Session<Stream>> {
+  static constexpr bool kTls = !std::is_same_v<Stream, beast::tcp_stream>;
+
  public:
-  Session(HttpServer::Impl& impl, tcp::socket socket) : impl_(impl), stream_(std::move(socket)), reply_timer_(impl.ioc) {
+  Session(HttpServer::Impl& impl, tcp::socket socket)
+      : impl_(impl), stream_(make_stream(impl, std::move(socket))), reply_timer_(impl.ioc) {
     ++impl_.sessions;
   }
   ~Session() { --impl_.sessions; }
+
+  void start() {
+    if constexpr (kTls) {
+      beast::get_lowest_layer(stream_).expires_after(impl_.options.io_timeout);
+      stream_.async_handshake(asio::ssl::stream_base::server, [self = this->shared_from_this()](beast::error_code ec) {
+        if (ec) {
+          self->close();  // not TLS, or a certificate the client refused: nothing to answer
+          return;
+        }
+        self->read();
+      });
+    } else {
+      read();
+    }
+  }
+
+ private:
+  static Stream make_stream(HttpServer::Impl& impl, tcp::socket socket) {
+    if constexpr (kTls) {
+      return Stream(beast::tcp_stream(std::move(socket)), *impl.ssl);
+    } else {
+      return Stream(std::move(socket));
+    }
+  }
 
   void read() {
     parser_.emplace();
     parser_->header_limit(impl_.options.header_limit);
     parser_->body_limit(impl_.options.body_limit);
-    stream_.expires_after(impl_.options.io_timeout);
-    http::async_read(stream_, buffer_, *parser_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+    beast::get_lowest_layer(stream_).expires_after(impl_.options.io_timeout);
+    http::async_read(stream_, buffer_, *parser_, [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
       self->on_read(ec);
     });
   }
 
- private:
   void on_read(beast::error_code ec) {
     if (ec == http::error::end_of_stream) {
       close();
@@ -135,16 +167,17 @@ class Session : public std::enable_shared_from_this<Session> {
     request.path = std::string(target.substr(0, q));
     if (q != std::string_view::npos) request.query = std::string(target.substr(q + 1));
     if (auto it = req.find(http::field::content_type); it != req.end()) request.content_type = std::string(it->value());
+    if (auto it = req.find(http::field::authorization); it != req.end()) request.authorization = std::string(it->value());
     request.body = std::move(req.body());
 
     waiting_ = true;
     reply_timer_.expires_after(impl_.options.reply_timeout);
-    reply_timer_.async_wait([self = shared_from_this()](beast::error_code e) {
+    reply_timer_.async_wait([self = this->shared_from_this()](beast::error_code e) {
       if (e || !self->waiting_) return;
       self->waiting_ = false;
       self->send(HttpReply{503, "text/plain; charset=utf-8", self->impl_.options.reply_timeout_text, {}}, false);
     });
-    std::weak_ptr<Session> weak = shared_from_this();
+    std::weak_ptr<Session> weak = this->shared_from_this();
     asio::io_context* ioc = &impl_.ioc;
     // A respond after the server is gone finds the session expired (the header says which thread
     // may call it); posted to the stopped io_context before that, it runs nothing.
@@ -174,8 +207,8 @@ class Session : public std::enable_shared_from_this<Session> {
       res_.body() = std::move(reply.body);
       res_.prepare_payload();
     }
-    stream_.expires_after(impl_.options.io_timeout);
-    http::async_write(stream_, res_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+    beast::get_lowest_layer(stream_).expires_after(impl_.options.io_timeout);
+    http::async_write(stream_, res_, [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
       if (ec || !self->res_.keep_alive()) {
         self->close();
         return;
@@ -186,12 +219,13 @@ class Session : public std::enable_shared_from_this<Session> {
 
   void close() {
     beast::error_code ignored;
-    stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
-    stream_.socket().close(ignored);
+    auto& socket = beast::get_lowest_layer(stream_).socket();
+    socket.shutdown(tcp::socket::shutdown_send, ignored);
+    socket.close(ignored);
   }
 
   HttpServer::Impl& impl_;
-  beast::tcp_stream stream_;
+  Stream stream_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   http::response<http::string_body> res_;
@@ -212,7 +246,11 @@ void HttpServer::Impl::accept() {
         beast::error_code ignored;
         socket.close(ignored);  // over the cap: closed at once
       } else {
-        std::make_shared<Session>(*this, std::move(socket))->read();
+        if (ssl) {
+          std::make_shared<Session<beast::ssl_stream<beast::tcp_stream>>>(*this, std::move(socket))->start();
+        } else {
+          std::make_shared<Session<beast::tcp_stream>>(*this, std::move(socket))->start();
+        }
       }
     }
     accept();
@@ -226,6 +264,16 @@ Result<std::unique_ptr<HttpServer>> HttpServer::start(const std::string& host, s
   beast::error_code ec;
   const auto address = asio::ip::make_address(host, ec);
   if (ec) return Error(Errc::invalid_argument, fmt::format("{}: \"{}\" is not an IP address", name, host));
+  if (impl->options.tls) {
+    const HttpTlsFiles& files = *impl->options.tls;
+    impl->ssl.emplace(asio::ssl::context::tls_server);
+    impl->ssl->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
+                           asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 | asio::ssl::context::no_tlsv1_1);
+    impl->ssl->use_certificate_chain_file(files.cert_path, ec);
+    if (ec) return Error(Errc::invalid_argument, fmt::format("{}: certificate {}: {}", name, files.cert_path, ec.message()));
+    impl->ssl->use_private_key_file(files.key_path, asio::ssl::context::pem, ec);
+    if (ec) return Error(Errc::invalid_argument, fmt::format("{}: private key {}: {}", name, files.key_path, ec.message()));
+  }
   const tcp::endpoint at(address, port);
   impl->acceptor.open(at.protocol(), ec);
   if (!ec) impl->acceptor.set_option(asio::socket_base::reuse_address(true), ec);

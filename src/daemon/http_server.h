@@ -31,6 +31,7 @@ struct HttpRequest {
   std::string path;          // the target before '?', still percent-encoded
   std::string query;         // after '?', still percent-encoded ("" when none)
   std::string content_type;  // the request's Content-Type ("" when none)
+  std::string authorization;  // the Authorization header ("" when none)
   std::string body;
 };
 
@@ -44,6 +45,12 @@ struct HttpReply {
 using HttpRespond = std::function<void(HttpReply)>;
 using HttpHandler = std::function<void(const HttpRequest&, HttpRespond)>;
 
+// HTTPS: the server's certificate chain and private key, PEM files (TLS 1.2 and later).
+struct HttpTlsFiles {
+  std::string cert_path;
+  std::string key_path;
+};
+
 struct HttpServerOptions {
   std::string name = "http server";  // names the server in errors ("metrics endpoint: address in use ...")
   std::string port_key;              // the configuration key of the port, named in "address in use"
@@ -51,6 +58,7 @@ struct HttpServerOptions {
   std::uint32_t header_limit = 8 * 1024;
   std::uint64_t body_limit = 0;
   bool allow_post = false;
+  std::optional<HttpTlsFiles> tls;  // HTTPS when set: each connection's handshake comes first
   std::chrono::seconds io_timeout{30};
   std::chrono::seconds reply_timeout{10};
   std::string reply_timeout_text = "the server did not answer in time\n";
@@ -66,7 +74,8 @@ Result<std::optional<std::string>> query_param(std::string_view query, std::stri
 class HttpServer {
  public:
   // Listens on host:port (port 0: any free port) and starts the thread. Errors: address_in_use,
-  // invalid_argument (a host that is not an IP address), io_error; each names options.name.
+  // invalid_argument (a host that is not an IP address; a certificate or key that does not load,
+  // naming the file), io_error; each names options.name.
   static Result<std::unique_ptr<HttpServer>> start(const std::string& host, std::uint16_t port, HttpServerOptions options,
                                                    HttpHandler handler);
   // Stops accepting, closes the connections and joins the thread; a `respond` called after that

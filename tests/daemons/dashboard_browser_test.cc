@@ -85,7 +85,8 @@ class DashboardInBrowser : public ::testing::Test {
         "cd " + dir_.path() +
         " && openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 2 -subj /CN=ferry-test-ca"
         " && openssl req -newkey rsa:2048 -nodes -keyout server.key -out server.csr -subj /CN=127.0.0.1"
-        " && openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 2";
+        " && printf 'subjectAltName=IP:127.0.0.1\\n' > san.ext"
+        " && openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 2 -extfile san.ext";
     const RunResult made = run_to_exit("/bin/sh", {"-c", script}, dir_ / "openssl.out", kCommand);
     ASSERT_EQ(made.status, 0) << made.output;
     // Every process here signs with the admin's keys (FERRY_ACCESS_KEY / FERRY_SECRET_KEY).
@@ -120,12 +121,16 @@ class DashboardInBrowser : public ::testing::Test {
     }
     ASSERT_TRUE(contains(r.output, "broker-a")) << r.output << broker_->output();
 
+  }
+
+  // mqdashboard on a free port, signing with the admin's keys, TLS to the cluster, lag sampled
+  // every second; `extra` flags appended.
+  void start_dashboard(std::vector<std::string> extra = {}) {
     http_port_ = free_port();
-    dashboard_ = std::make_unique<Child>(
-        FERRY_MQDASHBOARD_PATH,
-        std::vector<std::string>{"-n", ns_addr(), "--listen", "127.0.0.1:" + std::to_string(http_port_), "--tls-config", tls_,
-                                 "--lag-interval", "1"},
-        dir_ / "dashboard.out");
+    std::vector<std::string> args{"-n", ns_addr(), "--listen", "127.0.0.1:" + std::to_string(http_port_), "--tls-config", tls_,
+                                  "--lag-interval", "1"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    dashboard_ = std::make_unique<Child>(FERRY_MQDASHBOARD_PATH, args, dir_ / "dashboard.out");
     ASSERT_TRUE(wait_for_port(http_port_, kReady)) << dashboard_->output();
   }
 
@@ -160,9 +165,10 @@ class DashboardInBrowser : public ::testing::Test {
 
   // POST `json` to the dashboard's API path: the reply's body.
   std::string post(const std::string& path, const std::string& json) {
-    return run_to_exit("/usr/bin/curl", {"-s", "-X", "POST", "-H", "Content-Type: application/json", "-d", json, url() + path},
-                       dir_ / ("curl-" + std::to_string(++runs_) + ".out"), kCommand)
-        .output;
+    return curl({"-s", "-X", "POST", "-H", "Content-Type: application/json", "-d", json, url() + path}).output;
+  }
+  RunResult curl(std::vector<std::string> args) {
+    return run_to_exit("/usr/bin/curl", args, dir_ / ("curl-" + std::to_string(++runs_) + ".out"), kCommand);
   }
 
   TempDir dir_;
@@ -180,6 +186,7 @@ class DashboardInBrowser : public ::testing::Test {
 };
 
 TEST_F(DashboardInBrowser, ScreensShowWhatMqadminShowsAndTheLagChartMovesWhileAConsumerIsPaused) {
+  ASSERT_NO_FATAL_FAILURE(start_dashboard());
   ASSERT_EQ(admin({"updateTopic", "-c", "DashCluster", "-t", kTopic, "-r", "4", "-w", "4"}).status, 0);
   RunResult sent = admin({"sendMessage", "-t", kTopic, "-p", "order {i}", "-k", "order-7", "-g", "TagA", "-c", "10"});
   ASSERT_EQ(sent.status, 0) << sent.output;
@@ -283,10 +290,11 @@ TEST_F(DashboardInBrowser, ScreensShowWhatMqadminShowsAndTheLagChartMovesWhileAC
   progress = admin({"consumerProgress", "-g", kGroup});
   EXPECT_EQ(diff_total(progress.output), 0) << progress.output;
 
-  // HA: the broker is a master without slaves.
+  // HA: the broker is a master without slaves (mqadmin haStatus says the same).
   dom = screen("ha");
   ASSERT_TRUE(contains(dom, "data-ready=\"1\"")) << dom;
-  EXPECT_EQ(cell(dom, "broker-a:0/side"), "master");
+  EXPECT_EQ(cell(dom, "broker-a:0/role"), "ASYNC_MASTER");
+  EXPECT_EQ(cell(dom, "broker-a:0/peers"), "no slave connected");
 
   // Bad input: the page says what is wrong.
   dom = screen("topic/NoSuchTopic");
@@ -296,6 +304,38 @@ TEST_F(DashboardInBrowser, ScreensShowWhatMqadminShowsAndTheLagChartMovesWhileAC
                                                                "\",\"topic\":\"" + kTopic + "\",\"resetTime\":\"yesterday\"}");
   EXPECT_TRUE(contains(bad, "\"status\":-1") && contains(bad, "resetTime")) << bad;
   EXPECT_TRUE(contains(post("/topic/sendTopicMessage.do", "not json"), "not a JSON object"));
+}
+
+// The browser side's own protection: a login from a users file (viewers look, admins also act)
+// over HTTPS with the test CA's certificate.
+TEST_F(DashboardInBrowser, LoginAndHttpsKeepViewersFromActing) {
+  write_file(dir_ / "users.properties", "# name=password[,1]\nboss=boss-pass-1,1\nwatcher=watch-pass-2\n");
+  ASSERT_NO_FATAL_FAILURE(start_dashboard({"--users", dir_ / "users.properties", "--https-cert", dir_ / "server.pem",
+                                           "--https-key", dir_ / "server.key"}));
+  ASSERT_EQ(admin({"updateTopic", "-c", "DashCluster", "-t", kTopic}).status, 0);
+  const std::string https = "https://127.0.0.1:" + std::to_string(http_port_);
+  const std::string ca = dir_ / "ca.pem";
+  RunResult r = curl({"-s", "-i", "--cacert", ca, https + "/cluster/list.query"});
+  EXPECT_TRUE(contains(r.output, "HTTP/1.1 401")) << r.output;
+  EXPECT_TRUE(contains(r.output, "WWW-Authenticate: Basic realm=\"Ferry dashboard\"")) << r.output;
+  r = curl({"-s", "-i", "--cacert", ca, "-u", "watcher:not-it", https + "/"});
+  EXPECT_TRUE(contains(r.output, "HTTP/1.1 401")) << r.output;
+  r = curl({"-s", "--cacert", ca, "-u", "watcher:watch-pass-2", https + "/cluster/list.query"});
+  EXPECT_TRUE(contains(r.output, "\"status\":0") && contains(r.output, "broker-a")) << r.output;
+  const std::string send = std::string("{\"topic\":\"") + kTopic + "\",\"messageBody\":\"hi\"}";
+  r = curl({"-s", "-i", "--cacert", ca, "-u", "watcher:watch-pass-2", "-X", "POST", "-d", send, https + "/topic/sendTopicMessage.do"});
+  EXPECT_TRUE(contains(r.output, "HTTP/1.1 403") && contains(r.output, "user watcher may look but not send")) << r.output;
+  r = curl({"-s", "--cacert", ca, "-u", "boss:boss-pass-1", "-X", "POST", "-d", send, https + "/topic/sendTopicMessage.do"});
+  EXPECT_TRUE(contains(r.output, "SEND_OK")) << r.output;
+  // Plain HTTP on the HTTPS port gets no page.
+  r = curl({"-s", "-u", "boss:boss-pass-1", "http://127.0.0.1:" + std::to_string(http_port_) + "/cluster/list.query"});
+  EXPECT_FALSE(contains(r.output, "broker-a")) << r.output;
+
+  // A bad users file stops the dashboard at start, naming the file and line.
+  write_file(dir_ / "bad-users.properties", "boss=boss-pass-1,1\nwatcher=,1\n");
+  r = run_to_exit(FERRY_MQDASHBOARD_PATH, {"-n", ns_addr(), "--users", dir_ / "bad-users.properties"}, dir_ / "bad.out", kCommand);
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r.output, "bad-users.properties:2: user watcher: empty password")) << r.output;
 }
 
 }  // namespace

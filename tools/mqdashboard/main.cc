@@ -4,6 +4,10 @@
 //
 //   mqdashboard [-n "ip:port;ip:port"] [--listen HOST:PORT] [--controller "ip:port;..."]
 //               [--lag-interval SECONDS] [--tls | --tls-config FILE] [--access-key K --secret-key S]
+//               [--users FILE] [--https-cert FILE --https-key FILE]
+//
+// The cluster side: TLS and ACL keys as mqadmin's. The browser side: --users asks for a login
+// (users.h), --https-cert/--https-key serve HTTPS.
 //
 // Threads: the HTTP server's (daemon/http_server.h) serves the page's files itself and queues
 // each API request; the main thread answers them one at a time through an admin session (the
@@ -27,6 +31,7 @@
 #include "cli/tls_flags.h"
 #include "daemon/http_server.h"
 #include "tools/mqdashboard/api.h"
+#include "tools/mqdashboard/users.h"
 #include "tools/mqdashboard/web_assets.h"
 
 namespace {
@@ -44,6 +49,9 @@ const std::vector<cli::FlagSpec> kFlags = {
     {0, "controller", "ADDRS", "controllers 'ip:port;ip:port' whose state the HA screen shows (default: none)"},
     {0, "lag-interval", "SECONDS", "how often each consumer group's lag is sampled for its chart (default 60)"},
     {0, "lag-points", "N", "samples kept per group (default 1440: a day at one a minute)"},
+    {0, "users", "FILE", "require a login: name=password[,1] per line (,1: may send and reset); default: no login"},
+    {0, "https-cert", "FILE", "serve HTTPS with this PEM certificate chain (with --https-key)"},
+    {0, "https-key", "FILE", "the certificate's PEM private key"},
     cli::kTlsFlag,
     cli::kTlsConfigFlag,
     {'h', "help", "", "show this help"},
@@ -140,6 +148,13 @@ int run(int argc, char** argv) {
   if (listen_host.empty() || listen_port < 0 || listen_port > 65535) {
     return usage(fmt::format("--listen: \"{}\" is not HOST:PORT (an IP address and a port 0..65535)", listen));
   }
+  std::optional<dashboard::Users> users;
+  if (auto path = flags->get("users")) {
+    Result<dashboard::Users> read = dashboard::Users::read(*path);
+    if (!read.ok()) return usage(fmt::format("--users: {}", read.error().detail));
+    users = std::move(*read);
+  }
+  if (flags->has("https-cert") != flags->has("https-key")) return usage("--https-cert and --https-key go together");
   Result<TlsOptions> tls = cli::client_tls_from_flags(*flags);
   if (!tls.ok()) return usage(tls.error().detail);
   Result<remoting::acl::Credentials> credentials = cli::credentials_from(*flags);
@@ -163,8 +178,27 @@ int run(int argc, char** argv) {
   http.body_limit = 4 * 1024 * 1024 + 64 * 1024;  // a message body of RocketMQ's 4 MiB and its fields
   http.reply_timeout = std::chrono::seconds(120);
   http.reply_timeout_text = "the dashboard did not answer within 120 s (a broker or NameServer that does not answer?)\n";
+  if (flags->has("https-cert")) http.tls = daemon::HttpTlsFiles{*flags->get("https-cert"), *flags->get("https-key")};
   Result<std::unique_ptr<daemon::HttpServer>> server = daemon::HttpServer::start(
-      listen_host, static_cast<std::uint16_t>(listen_port), http, [&jobs](const daemon::HttpRequest& req, daemon::HttpRespond respond) {
+      listen_host, static_cast<std::uint16_t>(listen_port), http,
+      [&jobs, &users](const daemon::HttpRequest& req, daemon::HttpRespond respond) {
+        if (users) {
+          std::string name;
+          const dashboard::Access access = users->check(req.authorization, &name);
+          if (access == dashboard::Access::denied) {
+            respond(daemon::HttpReply{401, "text/plain; charset=utf-8", "log in to the Ferry dashboard\n",
+                                      {{"WWW-Authenticate", "Basic realm=\"Ferry dashboard\", charset=\"UTF-8\""}}});
+            return;
+          }
+          if (access == dashboard::Access::viewer && req.method == "POST") {
+            respond(daemon::HttpReply{403, "application/json; charset=utf-8",
+                                      fmt::format("{{\"status\":-1,\"data\":null,\"errMsg\":\"user {} may look but not "
+                                                  "send or reset (an admin has ,1 in the users file)\"}}",
+                                                  name),
+                                      {}});
+            return;
+          }
+        }
         if (const dashboard::WebAsset* asset = dashboard::find_web_asset(req.path)) {
           respond(daemon::HttpReply{200, std::string(asset->content_type), std::string(asset->body),
                                     {{"Cache-Control", "no-cache"}}});
@@ -187,7 +221,8 @@ int run(int argc, char** argv) {
   });
   std::string ns;
   for (const std::string& a : *addrs) ns += (ns.empty() ? "" : ";") + a;
-  std::printf("mqdashboard serving http://%s/ (NameServers %s)\n", (*server)->address().c_str(), ns.c_str());
+  std::printf("mqdashboard serving %s://%s/ (NameServers %s)%s\n", http.tls ? "https" : "http", (*server)->address().c_str(),
+              ns.c_str(), users ? ", login required" : "");
   std::fflush(stdout);
 
   const auto interval_d = std::chrono::milliseconds(options.lag_interval_ms);

@@ -11,7 +11,7 @@ void write_message(JsonOut& j, const MessageExt& m, bool with_body);
 
 // Whether `bytes` are well-formed UTF-8 (no overlongs, no surrogates, nothing above U+10FFFF).
 bool valid_utf8(std::string_view bytes);
-// Standard base64 with padding.
+// Standard base64 with padding (OpenSSL's).
 std::string base64(std::string_view bytes);
 
 }  // namespace ferry::dashboard

@@ -303,11 +303,13 @@ async function messageScreen(query) {
   const props = Object.entries(m.properties).map(([k, v]) => ({k, v}));
   return [
     h('h1', {}, 'Message'),
-    table('message', [{title: 'Field', field: 'k'}, {title: 'Value', field: 'v'}], rows, r => `msg.${r.k}`),
-    h('h2', {}, 'Properties'),
-    table('properties', [{title: 'Key', field: 'k'}, {title: 'Value', field: 'v'}], props, r => `prop.${r.k}`),
-    h('h2', {}, `Body (${m.bodyEncoding === 'text' ? 'text' : 'binary, base64'})`),
-    h('pre', {class: 'body', 'data-k': 'msg/body'}, m.body),
+    h('div', {class: 'row'},
+      table('message', [{title: 'Field', field: 'k'}, {title: 'Value', field: 'v'}], rows, r => `msg.${r.k}`),
+      h('div', {class: 'grow'},
+        h('h2', {style: 'margin-top:0'}, `Body (${m.bodyEncoding === 'text' ? 'text' : 'binary, base64'})`),
+        h('pre', {class: 'body', 'data-k': 'msg/body'}, m.body),
+        h('h2', {}, 'Properties'),
+        table('properties', [{title: 'Key', field: 'k'}, {title: 'Value', field: 'v'}], props, r => `prop.${r.k}`))),
   ];
 }
 
@@ -315,18 +317,17 @@ async function haScreen() {
   const d = await api('/ha/status.query');
   const rows = d.brokers.map(b => {
     const ha = b.ha || {};
-    const r = {brokerName: b.brokerName, brokerId: b.brokerId, addr: b.addr, error: b.error};
+    const r = {brokerName: b.brokerName, brokerId: b.brokerId, addr: b.addr, error: b.error, role: ha.brokerRole};
     if (ha.master) {
-      r.side = 'master';
       r.maxOffset = ha.masterCommitLogMaxOffset;
       r.inSync = ha.inSyncSlaveNums;
-      r.peers = (ha.haConnectionInfo || []).map(c => `${c.addr}: ack ${fmtInt(c.slaveAckOffset)}, behind ${fmtInt(c.diff)} B` +
-        `${c.inSync ? ', in sync' : ', NOT in sync'}`).join('; ') || 'no slave connected';
+      r.peers = (ha.haConnectionInfo || []).map(c => `slave at ${c.addr}: acked ${fmtInt(c.slaveAckOffset)}, ` +
+        `behind ${fmtInt(c.diff)} B / ${fmtInt(c.diffMs)} ms, ${c.inSync ? 'in sync' : 'NOT in sync'}`);
+      if (r.peers.length === 0) r.peers = ['no slave connected'];
     } else if (b.ha) {
       const c = ha.haClientRuntimeInfo || {};
-      r.side = 'slave';
       r.maxOffset = c.maxOffset;
-      r.peers = `master ${c.masterAddr || '-'}, last read ${fmtTime(c.lastReadTimestamp)}`;
+      r.peers = [`${c.connected ? 'linked to' : 'NOT linked to'} master ${c.masterAddr || '-'}, last read ${fmtTime(c.lastReadTimestamp)}`];
     }
     return r;
   });
@@ -334,9 +335,9 @@ async function haScreen() {
     h('h1', {}, 'High availability'),
     table('ha', [
       {title: 'Broker', field: 'brokerName'}, {title: 'Id', field: 'brokerId', num: true}, {title: 'Address', field: 'addr'},
-      {title: 'Side', field: 'side', cell: r => r.error ? h('span', {class: 'bad'}, r.error) : r.side},
+      {title: 'Role', field: 'role', cell: r => r.error ? h('span', {class: 'bad'}, r.error) : r.role},
       {title: 'CommitLog max', field: 'maxOffset', num: true, fmt: fmtInt}, {title: 'In sync slaves', field: 'inSync', num: true},
-      {title: 'Replication', field: 'peers'},
+      {title: 'Replication', field: 'peers', cell: r => (r.peers || []).map(p => h('div', {}, p))},
     ], rows, r => `${r.brokerName}:${r.brokerId}`),
   ];
   if (d.controllers.length) {
