@@ -11,23 +11,14 @@
 
 #include <fmt/format.h>
 
+#include "common/hex.h"
+
 namespace ferry::daemon {
 
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = asio::ip::tcp;
-
-namespace {
-
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-}  // namespace
 
 Result<std::string> url_decode(std::string_view text) {
   std::string out;
@@ -39,13 +30,11 @@ Result<std::string> url_decode(std::string_view text) {
     } else if (c != '%') {
       out.push_back(c);
     } else {
-      const bool complete = i + 2 < text.size();
-      const int hi = complete ? hex_digit(text[i + 1]) : -1;
-      const int lo = complete ? hex_digit(text[i + 2]) : -1;
-      if (hi < 0 || lo < 0) {
+      std::uint8_t byte = 0;
+      if (i + 2 >= text.size() || !parse_hex(text.substr(i + 1, 2), MutableBytes(&byte, 1)).ok()) {
         return Error(Errc::invalid_argument, fmt::format("bad percent-encoding at byte {} of \"{}\"", i, text));
       }
-      out.push_back(static_cast<char>(hi * 16 + lo));
+      out.push_back(static_cast<char>(byte));
       i += 2;
     }
   }

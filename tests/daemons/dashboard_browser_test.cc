@@ -19,6 +19,7 @@
 
 #include "tests/daemons/daemon_process.h"
 #include "tests/daemons/mqadmin_output.h"
+#include "tests/support/command_path.h"
 
 namespace ferry::daemons_test {
 namespace {
@@ -31,17 +32,6 @@ constexpr const char* kTopic = "DashT";
 constexpr const char* kGroup = "DashG";
 
 bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
-
-std::string command_path(const std::string& name) {
-  std::FILE* p = ::popen(("command -v " + name + " 2>/dev/null").c_str(), "r");
-  if (p == nullptr) return "";
-  char line[4096] = {};
-  const bool got = std::fgets(line, sizeof line, p) != nullptr;
-  ::pclose(p);
-  std::string path = got ? line : "";
-  while (!path.empty() && (path.back() == '\n' || path.back() == '\r')) path.pop_back();
-  return path;
-}
 
 // The text of the element carrying data-k="key" in a dumped DOM (its tags stripped), or
 // "<no data-k=key>" when there is none.
@@ -78,7 +68,7 @@ long long diff_total(const std::string& output) {
 class DashboardInBrowser : public ::testing::Test {
  protected:
   void SetUp() override {
-    chromium_ = command_path("chromium");
+    chromium_ = ferry::testing::command_path("chromium");
     ASSERT_FALSE(chromium_.empty()) << "chromium is not installed: run tools/bootstrap.sh (it installs the Debian "
                                        "package chromium; CI does)";
     const std::string script =

@@ -23,6 +23,7 @@
 
 
 #include "tests/sim/png_pixels.h"
+#include "tests/support/command_path.h"
 #include "tests/support/temp_dir.h"
 
 namespace ferry {
@@ -48,17 +49,6 @@ ferry::testing::TempDir& scratch() {
 }
 const std::string& scratch_dir() { return scratch().path(); }
 
-std::string chromium_path() {
-  std::FILE* p = ::popen("command -v chromium 2>/dev/null", "r");
-  if (p == nullptr) return "";
-  char line[4096] = {};
-  const bool got = std::fgets(line, sizeof line, p) != nullptr;
-  ::pclose(p);
-  std::string path = got ? line : "";
-  while (!path.empty() && (path.back() == '\n' || path.back() == '\r')) path.pop_back();
-  return path;
-}
-
 std::size_t count(const std::string& text, const std::string& what) {
   std::size_t n = 0;
   for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
@@ -68,7 +58,7 @@ std::size_t count(const std::string& text, const std::string& what) {
 class ReportInBrowser : public ::testing::Test {
  protected:
   void SetUp() override {
-    chromium_ = chromium_path();
+    chromium_ = ferry::testing::command_path("chromium");
     ASSERT_FALSE(chromium_.empty()) << "chromium is not installed, so the report page cannot be rendered: run "
                                        "tools/bootstrap.sh (it installs the Debian package chromium; CI does)";
     const char* source = std::getenv("FERRY_SOURCE_DIR");
