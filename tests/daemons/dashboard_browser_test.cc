@@ -227,6 +227,14 @@ TEST_F(DashboardInBrowser, ScreensShowWhatMqadminShowsAndTheLagChartMovesWhileAC
   rows = table_rows(by_key.output, "#MsgId");
   ASSERT_EQ(rows.size(), 10u) << by_key.output;
   for (const auto& row : rows) EXPECT_EQ(cell(dom, row[0] + "/msgId"), row[0]) << by_key.output;
+  // By queue offset: the message mqadmin queryMsgByOffset shows there.
+  dom = screen(std::string("message?topic=") + kTopic + "&brokerName=broker-a&queueId=1&offset=0");
+  ASSERT_TRUE(contains(dom, "data-ready=\"1\"")) << dom;
+  RunResult by_offset = admin({"queryMsgByOffset", "-t", kTopic, "-b", "broker-a", "-i", "1", "-o", "0"});
+  ASSERT_EQ(by_offset.status, 0) << by_offset.output;
+  EXPECT_TRUE(contains(by_offset.output, cell(dom, "msg.offsetMsgId/v"))) << by_offset.output << dom;
+  EXPECT_TRUE(contains(by_offset.output, cell(dom, "msg/body"))) << by_offset.output;
+  EXPECT_EQ(cell(dom, "msg.queueId/v"), "1");
 
   // A consumer takes everything and commits, then is paused (SIGSTOP): what is sent next is lag.
   consumer_ = std::make_unique<Child>(FERRY_MQBENCH_PATH,
@@ -249,9 +257,13 @@ TEST_F(DashboardInBrowser, ScreensShowWhatMqadminShowsAndTheLagChartMovesWhileAC
   EXPECT_EQ(diff_total(progress.output), 25) << progress.output;
   EXPECT_EQ(cell(dom, "card/lag"), "25") << progress.output;
   EXPECT_EQ(cell(dom, "card/members"), "1");
+  EXPECT_EQ(cell(dom, "card/model"), "CONSUME_PASSIVELY / CLUSTERING");
   EXPECT_EQ(attribute(dom, "lag/chart", "data-last"), "25");
   const int points_before = std::stoi(attribute(dom, "lag/chart", "data-points"));
   EXPECT_GE(points_before, 2);
+  std::string groups = screen("consumers");
+  EXPECT_EQ(cell(groups, std::string(kGroup) + "/diffTotal"), "25") << groups;
+  EXPECT_EQ(cell(groups, std::string(kGroup) + "/count"), "1") << groups;
   // The chart moves: more sent while paused, more behind on the next look.
   ASSERT_EQ(admin({"sendMessage", "-t", kTopic, "-p", "later {i}", "-c", "15"}).status, 0);
   std::this_thread::sleep_for(2500ms);
