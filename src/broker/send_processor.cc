@@ -60,12 +60,14 @@ std::optional<PlainSend> plain_send(std::string_view topic, std::string_view tex
   if (is_retry_topic(topic)) return std::nullopt;
   bool delayed = false;
   std::optional<std::string_view> wait;
+  bool transactional = false;
   const Status read = visit_properties(text, [&](std::string_view k, std::string_view v) {
     if (k == prop::kDelay) delayed = true;
     if (k == prop::kWait) wait = v;
-    return !delayed;
+    if (k == prop::kTransactionPrepared) transactional = true;
+    return !delayed && !transactional;
   });
-  if (!read.ok() || delayed) return std::nullopt;
+  if (!read.ok() || delayed || transactional) return std::nullopt;
   std::optional<std::string> stored = append_property_if_plain(text, prop::kCluster, cluster, prop::kTransientPrefix);
   if (!stored) return std::nullopt;
   return PlainSend{std::move(*stored), wait_store_ok(wait)};
@@ -78,6 +80,9 @@ std::optional<std::string> oversized_properties(std::string_view text) {
   if (text.size() <= record::kPropertiesBytesMax) return std::nullopt;
   return fmt::format("properties of {} bytes (max {})", text.size(), record::kPropertiesBytesMax);
 }
+
+// Java's Boolean.parseBoolean: "true" in any letter case.
+bool java_true(std::optional<std::string_view> v) { return v.has_value() && wait_store_ok(v); }
 
 // Drops properties a broker never stores, adds CLUSTER.
 void add_broker_properties(Properties& p, std::string_view cluster) {
@@ -162,6 +167,12 @@ Task<Reply> SendProcessor::process(RequestContext ctx) {
 
 Task<Reply> SendProcessor::send_one(RequestContext ctx, SendMessageRequestHeader h, Target target) {
   if (auto why = oversized_properties(properties_text(h))) co_return reply(ctx.request, code::MESSAGE_ILLEGAL, *why);
+  // A record flagged prepared or rolled back is stored without a queue entry: no consumer would
+  // ever see it.
+  if (const std::int32_t tx = sysflag::transaction_type(h.sys_flag);
+      tx == sysflag::kTransactionPreparedType || tx == sysflag::kTransactionRollbackType) {
+    co_return transaction_refusal(ctx.request);
+  }
   if (std::optional<PlainSend> plain = plain_send(target.topic, properties_text(h), config_.broker_cluster_name)) {
     if (auto refused = in_sync_refusal(ctx.request, plain->wait)) co_return std::move(*refused);
     store::PutResult put = put_one(ctx, h, target.topic, target.queue_id, plain->stored_properties);
@@ -196,6 +207,12 @@ Task<Reply> SendProcessor::send_one(RequestContext ctx, SendMessageRequestHeader
   auto level = m.delay_level();
   if (!level) co_return reply(ctx.request, code::MESSAGE_ILLEGAL, level.error().detail);
   const std::int32_t tx = sysflag::transaction_type(h.sys_flag);
+  // A half message (TRAN_MSG=true; RocketMQ exempts an old client's send-back, which carries a
+  // reconsume count and a delay level) would be stored where no consumer reads until an
+  // END_TRANSACTION commits it, which is not served yet.
+  if (java_true(m.properties.get(prop::kTransactionPrepared)) && !(h.reconsume_times.value_or(0) > 0 && *level > 0)) {
+    co_return transaction_refusal(ctx.request);
+  }
   if (*level > 0 && (tx == sysflag::kTransactionNotType || tx == sysflag::kTransactionCommitType)) {
     const std::int32_t effective = std::min(*level, kDelayLevelMax);
     if (effective != *level) m.set_delay_level(effective);
@@ -213,6 +230,17 @@ Task<Reply> SendProcessor::send_one(RequestContext ctx, SendMessageRequestHeader
   // The reply names the queue the client asked for (a delayed message's real queue).
   Task<Reply> t = finish(std::move(ctx.request), std::move(put), std::move(target), wait);
   co_return co_await std::move(t);
+}
+
+// Until transactions are served end to end (END_TRANSACTION, the check service), a half message is
+// refused before anything is stored, as a RocketMQ broker with rejectTransactionMessage=true
+// refuses it: the producer's send fails and says why, instead of a SEND_OK for a message no
+// consumer would ever get.
+RemotingCommand SendProcessor::transaction_refusal(const RemotingCommand& request) const {
+  return reply(request, code::NO_PERMISSION,
+               fmt::format("the broker[{}:{}] sending transaction message is forbidden (Ferry does not serve "
+                           "transactional messages yet)",
+                           config_.broker_ip1.empty() ? rt_.network().host() : config_.broker_ip1, config_.listen_port));
 }
 
 std::optional<RemotingCommand> SendProcessor::in_sync_refusal(const RemotingCommand& request, bool wait) const {
@@ -246,6 +274,10 @@ Task<Reply> SendProcessor::send_batch(RequestContext ctx, SendMessageRequestHead
   if (auto why = oversized_properties(properties_text(h))) co_return reply(ctx.request, code::MESSAGE_ILLEGAL, *why);
   auto outer = decode_properties(properties_text(h));
   if (!outer) co_return reply(ctx.request, code::MESSAGE_ILLEGAL, "properties: " + outer.error().detail);
+  if (sysflag::transaction_type(h.sys_flag) != sysflag::kTransactionNotType) {
+    // RocketMQ's CommitLog refuses these too (a batch cannot be part of a transaction).
+    co_return reply(ctx.request, code::MESSAGE_ILLEGAL, "batch messages cannot be transactional");
+  }
   auto entries = decode_batch(Bytes(ctx.request.body.data(), ctx.request.body.size()));
   if (!entries) co_return reply(ctx.request, code::MESSAGE_ILLEGAL, entries.error().detail);
 

@@ -75,6 +75,8 @@ class SendProcessor {
   void set_epoch_source(std::function<std::int32_t()> epoch) { epoch_ = std::move(epoch); }
 
  private:
+  // NO_PERMISSION for a half message (send_processor.cc says why).
+  RemotingCommand transaction_refusal(const RemotingCommand& request) const;
   // Controller mode, a SYNC_MASTER and a send that waits for the store: SYSTEM_ERROR while the
   // SyncStateSet has fewer than minInSyncReplicas members (checked before the put).
   std::optional<RemotingCommand> in_sync_refusal(const RemotingCommand& request, bool wait) const;

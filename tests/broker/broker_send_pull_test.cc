@@ -1,6 +1,7 @@
 // Send (V1, V2, batch) and pull back exactly what was sent; auto-creation; validation codes;
 // tag filtering; delayed messages; malformed headers.
 #include "common/msg_id.h"
+#include "common/sys_flag.h"
 #include "tests/broker/broker_fixture.h"
 #include "tests/support/broker_inspector.h"
 
@@ -133,6 +134,46 @@ TEST_F(BrokerTest, SendValidationCodes) {
   Call ok = send(Msg{});
   ASSERT_EQ(ok.reply.code, code::SUCCESS);
   EXPECT_EQ(ok.field("queueOffset"), "0");
+}
+
+// Until transactions are served end to end, a half message is refused before anything is stored
+// (RocketMQ's answer with rejectTransactionMessage=true), never acknowledged and lost: stored, it
+// would have no queue entry, and the END_TRANSACTION that should commit it is not served.
+TEST_F(BrokerTest, HalfMessagesAreRefusedNotAcknowledged) {
+  boot();
+  Msg half;
+  half.set("TRAN_MSG", "true").set("PGROUP", "PG");
+  half.sys_flag = sysflag::kTransactionPreparedType;
+  for (std::int32_t request_code : {rc::SEND_MESSAGE, rc::SEND_MESSAGE_V2}) {
+    Call r = send(half, request_code);
+    ASSERT_TRUE(r.ok) << r.error;
+    EXPECT_EQ(r.reply.code, code::NO_PERMISSION) << r.remark();
+    EXPECT_NE(r.remark().find("sending transaction message is forbidden"), std::string::npos) << r.remark();
+  }
+  Msg by_property;  // the property alone, in any letter case, as Java's parseBoolean reads it
+  by_property.set("TRAN_MSG", "TRUE");
+  EXPECT_EQ(send(by_property).reply.code, code::NO_PERMISSION);
+  for (std::int32_t type : {sysflag::kTransactionPreparedType, sysflag::kTransactionRollbackType}) {
+    Msg flagged;  // the flag alone: stored, it would never reach a consumer
+    flagged.sys_flag = type;
+    EXPECT_EQ(send(flagged).reply.code, code::NO_PERMISSION) << type;
+  }
+  std::vector<Msg> batch(2);
+  for (Msg& m : batch) m.sys_flag = sysflag::kTransactionPreparedType;
+  Call b = call(batch_request(batch));
+  EXPECT_EQ(b.reply.code, code::MESSAGE_ILLEGAL) << b.remark();
+  // Nothing of them was stored; TRAN_MSG=false and a commit-typed record are plain sends.
+  Msg not_half;
+  not_half.set("TRAN_MSG", "false");
+  Call ok = send(not_half);
+  ASSERT_EQ(ok.reply.code, code::SUCCESS) << ok.remark();
+  EXPECT_EQ(ok.field("queueOffset"), "0");
+  Msg committed;
+  committed.sys_flag = sysflag::kTransactionCommitType;
+  Call c = send(committed);
+  ASSERT_EQ(c.reply.code, code::SUCCESS) << c.remark();
+  EXPECT_EQ(c.field("queueOffset"), "1");
+  EXPECT_EQ(all_of("T").size(), 2u);
 }
 
 TEST_F(BrokerTest, MalformedHeadersGetAnErrorNamingTheField) {

@@ -46,7 +46,7 @@ remoting::SendMessageRequestHeader send_header(const Msg& m) {
       .default_topic = "TBW102",
       .default_topic_queue_nums = m.default_topic_queue_nums,
       .queue_id = QueueId(m.queue_id),
-      .sys_flag = 0,
+      .sys_flag = m.sys_flag,
       .born_timestamp = m.born_timestamp_ms,
       .flag = m.flag,
       .properties = m.properties_text ? *m.properties_text : encoded(m.props),

@@ -49,6 +49,7 @@ struct Msg {
   Properties props;
   std::int32_t queue_id = 0;
   std::int32_t flag = 0;
+  std::int32_t sys_flag = 0;  // the header's sysFlag (common/sys_flag.h)
   std::string producer_group = "PG";
   std::int32_t default_topic_queue_nums = 4;  // of a topic the broker creates on first send
   std::int64_t born_timestamp_ms = kTestBornTimestampMs;
@@ -66,7 +67,7 @@ struct Msg {
   }
 };
 
-// The send header of `m`: defaultTopic TBW102, sysFlag 0, the properties always present (empty
+// The send header of `m`: defaultTopic TBW102, its sysFlag, the properties always present (empty
 // text for none, as the Java client writes them).
 remoting::SendMessageRequestHeader send_header(const Msg& m);
 // SEND_MESSAGE (V1 field names) or SEND_MESSAGE_V2 (one-letter names) of `m`, its body `m.body`.
