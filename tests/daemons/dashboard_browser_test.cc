@@ -329,6 +329,24 @@ TEST_F(DashboardInBrowser, LoginAndHttpsKeepViewersFromActing) {
   EXPECT_TRUE(contains(r.output, "HTTP/1.1 403") && contains(r.output, "user watcher may look but not send")) << r.output;
   r = curl({"-s", "--cacert", ca, "-u", "boss:boss-pass-1", "-X", "POST", "-d", send, https + "/topic/sendTopicMessage.do"});
   EXPECT_TRUE(contains(r.output, "SEND_OK")) << r.output;
+  // A producer group's members, as mqadmin producerConnection lists them.
+  Child producer(FERRY_MQBENCH_PATH,
+                 {"produce", "-n", ns_addr(), "--tls-config", tls_, "-t", kTopic, "-g", "DashProducers", "--rate", "5", "-d", "60"},
+                 dir_ / "producer.out");
+  RunResult members;
+  for (int attempt = 0; attempt < 40; ++attempt) {
+    members = admin({"producerConnection", "-g", "DashProducers", "-t", kTopic});
+    if (members.status == 0 && contains(members.output, "@")) break;
+    std::this_thread::sleep_for(500ms);
+  }
+  std::smatch id;
+  ASSERT_TRUE(std::regex_search(members.output, id, std::regex("[0-9.]+@[A-Za-z0-9_.-]+"))) << members.output;
+  r = curl({"-s", "--cacert", ca, "-u", "watcher:watch-pass-2",
+            https + "/producer/producerConnection.query?topic=" + kTopic + "&producerGroup=DashProducers"});
+  EXPECT_TRUE(contains(r.output, "\"clientId\":\"" + id.str() + "\"")) << r.output << members.output;
+  r = curl({"-s", "--cacert", ca, "-u", "watcher:watch-pass-2", https + "/producer/producerConnection.query?topic=" + kTopic});
+  EXPECT_TRUE(contains(r.output, "missing parameter 'producerGroup'")) << r.output;
+
   // Plain HTTP on the HTTPS port gets no page.
   r = curl({"-s", "-u", "boss:boss-pass-1", "http://127.0.0.1:" + std::to_string(http_port_) + "/cluster/list.query"});
   EXPECT_FALSE(contains(r.output, "broker-a")) << r.output;

@@ -383,6 +383,31 @@ Result<std::string> send_message(cli::AdminSession& s, const Params& p, LagHisto
   return j.take();
 }
 
+// The members of a producer group on the masters of a topic (rocketmq-dashboard's Producer screen).
+Result<std::string> producer_connection(cli::AdminSession& s, const Params& p, LagHistory&, const ApiOptions&) {
+  Result<std::string> topic = p.required("topic");
+  if (!topic.ok()) return std::move(topic).error();
+  Result<std::string> group = p.required("producerGroup");
+  if (!group.ok()) return std::move(group).error();
+  Result<std::vector<cli::BrokerTarget>> masters = cli::topic_masters(s, *topic);
+  if (!masters.ok()) return std::move(masters).error();
+  std::map<std::string, body::Connection> members;
+  for (const cli::BrokerTarget& b : *masters) {
+    Result<std::optional<body::ProducerConnection>> c = cli::producer_connection(s, b, *group);
+    if (!c.ok()) return std::move(c).error();
+    if (!c->has_value()) continue;
+    for (const body::Connection& m : (*c)->connection_set) members.emplace(m.client_id, m);
+  }
+  JsonOut j;
+  j.object().field("topic", *topic).field("producerGroup", *group).key("connections").array();
+  for (const auto& [id, m] : members) {
+    j.object().field("clientId", id).field("clientAddr", m.client_addr).field("language", m.language).field("version", m.version)
+        .end_object();
+  }
+  j.end_array().end_object();
+  return j.take();
+}
+
 // ---- consumer groups ----
 
 // The groups the masters hold a subscription config of (201), sorted.
@@ -632,6 +657,7 @@ const std::map<std::string, Handler, std::less<>>& routes() {
       {"/topic/stats.query", topic_stats},
       {"/topic/queryConsumerByTopic.query", topic_consumers},
       {"/topic/sendTopicMessage.do", send_message},
+      {"/producer/producerConnection.query", producer_connection},
       {"/consumer/groupList.query", group_list},
       {"/consumer/consumerConnection.query", consumer_connection},
       {"/consumer/queryTopicByConsumer.query", topics_of_group},

@@ -12,6 +12,7 @@
 //   GET  /topic/stats.query?topic=T               each queue's min/max offset; put TPS per master
 //   GET  /topic/queryConsumerByTopic.query?topic=T  the groups consuming T, per-queue offsets and lag
 //   POST /topic/sendTopicMessage.do               {"topic","key","tag","messageBody"}: one message
+//   GET  /producer/producerConnection.query?topic=T&producerGroup=P  the group's producers online
 //   GET  /consumer/groupList.query[?all=true]     groups (system ones with all=true): members, TPS, lag
 //   GET  /consumer/consumerConnection.query?consumerGroup=G  members and subscriptions
 //   GET  /consumer/queryTopicByConsumer.query?consumerGroup=G  per topic and queue: offsets and lag

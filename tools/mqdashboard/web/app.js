@@ -147,7 +147,23 @@ async function topicScreen(topic) {
       {title: 'Lag', field: 'diffTotal', num: true, fmt: fmtInt}, {title: 'Consume TPS', field: 'consumeTps', num: true, fmt: fmtRate},
     ], consumers.groups, g => g.consumerGroup),
     h('h2', {}, 'Send a test message'), form, result,
+    h('h2', {}, 'Producers'), producerForm(topic),
   ];
+}
+
+// A producer group's members online on the topic's brokers.
+function producerForm(topic) {
+  const out = h('div', {});
+  const form = h('form', {onsubmit: async (e) => {
+    e.preventDefault();
+    out.replaceChildren();
+    try {
+      const d = await api('/producer/producerConnection.query', {topic, producerGroup: new FormData(form).get('group')});
+      out.append(table('producers', [{title: 'Client id', field: 'clientId'}, {title: 'Address', field: 'clientAddr'},
+        {title: 'Language', field: 'language'}, {title: 'Version', field: 'version', num: true}], d.connections, c => c.clientId));
+    } catch (err) { showError(err.message); }
+  }}, h('label', {}, 'Producer group', h('input', {name: 'group', required: true})), h('button', {type: 'submit'}, 'Show members'));
+  return h('div', {}, form, out);
 }
 
 async function consumersScreen(query) {
