@@ -238,9 +238,9 @@ Task<Reply> SendProcessor::send_one(RequestContext ctx, SendMessageRequestHeader
 // consumer would ever get.
 RemotingCommand SendProcessor::transaction_refusal(const RemotingCommand& request) const {
   return reply(request, code::NO_PERMISSION,
-               fmt::format("the broker[{}:{}] sending transaction message is forbidden (Ferry does not serve "
+               fmt::format("the broker[{}] sending transaction message is forbidden (Ferry does not serve "
                            "transactional messages yet)",
-                           config_.broker_ip1.empty() ? rt_.network().host() : config_.broker_ip1, config_.listen_port));
+                           config_.broker_ip1.empty() ? rt_.network().host() : config_.broker_ip1));
 }
 
 std::optional<RemotingCommand> SendProcessor::in_sync_refusal(const RemotingCommand& request, bool wait) const {
