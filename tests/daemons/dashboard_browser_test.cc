@@ -325,9 +325,16 @@ TEST_F(DashboardInBrowser, LoginAndHttpsKeepViewersFromActing) {
   r = curl({"-s", "--cacert", ca, "-u", "watcher:watch-pass-2", https + "/cluster/list.query"});
   EXPECT_TRUE(contains(r.output, "\"status\":0") && contains(r.output, "broker-a")) << r.output;
   const std::string send = std::string("{\"topic\":\"") + kTopic + "\",\"messageBody\":\"hi\"}";
-  r = curl({"-s", "-i", "--cacert", ca, "-u", "watcher:watch-pass-2", "-X", "POST", "-d", send, https + "/topic/sendTopicMessage.do"});
+  const std::string json = "Content-Type: application/json";
+  r = curl({"-s", "-i", "--cacert", ca, "-u", "watcher:watch-pass-2", "-X", "POST", "-H", json, "-d", send,
+            https + "/topic/sendTopicMessage.do"});
   EXPECT_TRUE(contains(r.output, "HTTP/1.1 403") && contains(r.output, "user watcher may look but not send")) << r.output;
-  r = curl({"-s", "--cacert", ca, "-u", "boss:boss-pass-1", "-X", "POST", "-d", send, https + "/topic/sendTopicMessage.do"});
+  // A form post (what another site's page could make a logged-in browser send) is refused.
+  r = curl({"-s", "-i", "--cacert", ca, "-u", "boss:boss-pass-1", "-X", "POST", "-H", "Content-Type: text/plain", "-d", send,
+            https + "/topic/sendTopicMessage.do"});
+  EXPECT_TRUE(contains(r.output, "HTTP/1.1 415") && contains(r.output, "application/json")) << r.output;
+  r = curl({"-s", "--cacert", ca, "-u", "boss:boss-pass-1", "-X", "POST", "-H", json, "-d", send,
+            https + "/topic/sendTopicMessage.do"});
   EXPECT_TRUE(contains(r.output, "SEND_OK")) << r.output;
   // A producer group's members, as mqadmin producerConnection lists them.
   Child producer(FERRY_MQBENCH_PATH,

@@ -681,6 +681,13 @@ daemon::HttpReply DashboardApi::handle(const daemon::HttpRequest& request) {
   if (changes != (request.method == "POST")) {
     return envelope_error(fmt::format("{} takes {}", request.path, changes ? "POST with a JSON body" : "GET"));
   }
+  if (changes && !request.content_type.starts_with("application/json")) {
+    // A browser sends application/json to another site only after a CORS preflight this server
+    // never grants, so a page elsewhere cannot make a logged-in browser act here (CSRF).
+    HttpReply r = envelope_error(fmt::format("{} takes a JSON body with Content-Type: application/json", request.path));
+    r.status = 415;
+    return r;
+  }
   Result<Params> params = Params::of(request);
   if (!params.ok()) return envelope_error(params.error().detail);
   Result<std::string> data = it->second(s_, *params, lag_, options_);

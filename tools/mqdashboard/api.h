@@ -1,7 +1,10 @@
 // DashboardApi: mqdashboard's JSON API, the same paths as rocketmq-dashboard's where it has them,
 // answered through an admin session (cli/admin_session.h) on the calling thread.
 //
-// Every answer is rocketmq-dashboard's envelope with HTTP 200: {"status":0,"data":...,"errMsg":null}
+// The two .do actions take POST with Content-Type: application/json (else 415): a browser sends
+// that to another site only after a CORS preflight, which this server never grants, so no other
+// page can make a logged-in browser act here. Every other answer is rocketmq-dashboard's envelope
+// with HTTP 200: {"status":0,"data":...,"errMsg":null}
 // on success, {"status":-1,"data":null,"errMsg":"<what went wrong>"} on failure (a missing or bad
 // parameter names it; a cluster error names the NameServer or broker and its code). Paths:
 //
