@@ -59,6 +59,7 @@ Broker::Broker(Runtime& rt, BrokerConfig config)
       client_(rt),
       registrar_(rt, config_, topics_, client_, address_, fmt::format("{}:{}", host_, config_.listen_port + 1)),
       send_(rt, config_, store_, ha_master_, topics_, stats_, metrics_),
+      end_transaction_(rt, config_, store_, topics_),
       pull_(rt, config_, store_, topics_, offsets_, hold_, no_subscriptions_, stats_, metrics_),
       consumer_offsets_(config_, store_, topics_, offsets_),
       queue_offsets_(store_),
@@ -182,6 +183,12 @@ void Broker::register_processors(remoting::RpcServer& server, ServerTag tag) {
   consumer_services_.register_processors(server, tag);
   for (std::int32_t code : {rc::SEND_MESSAGE, rc::SEND_MESSAGE_V2, rc::SEND_BATCH_MESSAGE}) {
     server.register_processor(code, [this](RequestContext ctx) { return send_.process(std::move(ctx)); });
+  }
+  // Served only while half messages are taken (BrokerConfig::reject_transaction_message false);
+  // otherwise REQUEST_CODE_NOT_SUPPORTED, as before.
+  if (!config_.reject_transaction_message) {
+    server.register_processor(rc::END_TRANSACTION,
+                              [this](RequestContext ctx) { return end_transaction_.process(std::move(ctx)); });
   }
   if (tag == ServerTag::main) {
     server.register_processor(rc::PULL_MESSAGE, [this](RequestContext ctx) { return pull_.process(std::move(ctx)); });

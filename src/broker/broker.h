@@ -47,6 +47,7 @@
 #include "broker/replicas_manager.h"
 #include "broker/queue_offset_processor.h"
 #include "broker/runtime_info_processor.h"
+#include "broker/end_transaction_processor.h"
 #include "broker/send_processor.h"
 #include "broker/slave_sync.h"
 #include "broker/store_admin_processor.h"
@@ -217,6 +218,7 @@ class Broker {
   remoting::RpcClient client_;
   NameServerRegistrar registrar_;
   SendProcessor send_;
+  EndTransactionProcessor end_transaction_;
   PullProcessor pull_;
   ConsumerOffsetProcessor consumer_offsets_;
   QueueOffsetProcessor queue_offsets_;

@@ -47,6 +47,11 @@ struct BrokerConfig {
   remoting::RpcOptions rpc;
 
   bool auto_create_topic_enable = true;  // autoCreateTopicEnable
+  // rejectTransactionMessage: refuse half messages (send_processor.h). Ferry's default is true,
+  // and broker.conf cannot change it yet, until the check service that resolves a transaction
+  // whose END_TRANSACTION never came is served (issue 35, docs/transactions.md); RocketMQ's
+  // default is false. Tests of the half store and END_TRANSACTION set it false.
+  bool reject_transaction_message = true;
   // Ferry's bound on the topic table (admin-created, auto-created and retry/DLQ topics alike): a
   // new topic beyond it is refused, so a client cannot grow topics.json without bound by sending
   // to made-up topics. Replacing an existing topic needs no room.

@@ -167,13 +167,12 @@ Task<Reply> SendProcessor::process(RequestContext ctx) {
 
 Task<Reply> SendProcessor::send_one(RequestContext ctx, SendMessageRequestHeader h, Target target) {
   if (auto why = oversized_properties(properties_text(h))) co_return reply(ctx.request, code::MESSAGE_ILLEGAL, *why);
-  // A record flagged prepared or rolled back is stored without a queue entry: no consumer would
-  // ever see it.
-  if (const std::int32_t tx = sysflag::transaction_type(h.sys_flag);
-      tx == sysflag::kTransactionPreparedType || tx == sysflag::kTransactionRollbackType) {
-    co_return transaction_refusal(ctx.request);
-  }
-  if (std::optional<PlainSend> plain = plain_send(target.topic, properties_text(h), config_.broker_cluster_name)) {
+  // A record flagged prepared or rolled back takes the map's way: it is a half message, or refused.
+  const std::int32_t flagged_tx = sysflag::transaction_type(h.sys_flag);
+  const bool flagged = flagged_tx == sysflag::kTransactionPreparedType || flagged_tx == sysflag::kTransactionRollbackType;
+  std::optional<PlainSend> plain;
+  if (!flagged) plain = plain_send(target.topic, properties_text(h), config_.broker_cluster_name);
+  if (plain) {
     if (auto refused = in_sync_refusal(ctx.request, plain->wait)) co_return std::move(*refused);
     store::PutResult put = put_one(ctx, h, target.topic, target.queue_id, plain->stored_properties);
     Task<Reply> t = finish(std::move(ctx.request), std::move(put), std::move(target), plain->wait);
@@ -206,14 +205,28 @@ Task<Reply> SendProcessor::send_one(RequestContext ctx, SendMessageRequestHeader
   }
   auto level = m.delay_level();
   if (!level) co_return reply(ctx.request, code::MESSAGE_ILLEGAL, level.error().detail);
-  const std::int32_t tx = sysflag::transaction_type(h.sys_flag);
-  // A half message (TRAN_MSG=true; RocketMQ exempts an old client's send-back, which carries a
-  // reconsume count and a delay level) would be stored where no consumer reads until an
-  // END_TRANSACTION commits it, which is not served yet.
-  if (java_true(m.properties.get(prop::kTransactionPrepared)) && !(h.reconsume_times.value_or(0) > 0 && *level > 0)) {
-    co_return transaction_refusal(ctx.request);
+  // A half message: TRAN_MSG=true (RocketMQ 5 exempts an old client's send-back, which carries a
+  // reconsume count and a delay level). It is kept on RMQ_SYS_TRANS_HALF_TOPIC queue 0, typed as
+  // no transaction, with REAL_TOPIC / REAL_QID, where no consumer reads until END_TRANSACTION
+  // commits it (end_transaction_processor.h); the reply names the real queue and the half's queue
+  // offset. A record flagged prepared or rolled back without TRAN_MSG would be stored with no
+  // queue entry at all: refused.
+  const bool half = java_true(m.properties.get(prop::kTransactionPrepared)) &&
+                    !(h.reconsume_times.value_or(0) > 0 && *level > 0);
+  if ((half && config_.reject_transaction_message) || (!half && flagged)) co_return transaction_refusal(ctx.request);
+  if (half) {
+    m.set_real_topic(topic);
+    m.set_real_queue_id(queue_id);
+    if (ensure_topic(topics_, kTransHalfTopic, 1, perm::kReadWrite, 0) == nullptr) {
+      co_return reply(ctx.request, code::SYSTEM_ERROR, fmt::format("topic[{}] not exist", kTransHalfTopic));
+    }
+    topic = std::string(kTransHalfTopic);
+    queue_id = QueueId(0);
+    h.sys_flag = sysflag::with_transaction_type(h.sys_flag, sysflag::kTransactionNotType);
+    target.type = BrokerMetrics::MessageType::transaction;
   }
-  if (*level > 0 && (tx == sysflag::kTransactionNotType || tx == sysflag::kTransactionCommitType)) {
+  const std::int32_t tx = sysflag::transaction_type(h.sys_flag);
+  if (!half && *level > 0 && (tx == sysflag::kTransactionNotType || tx == sysflag::kTransactionCommitType)) {
     const std::int32_t effective = std::min(*level, kDelayLevelMax);
     if (effective != *level) m.set_delay_level(effective);
     m.set_real_topic(topic);

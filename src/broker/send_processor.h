@@ -38,7 +38,12 @@
 // Every stored put (also a FLUSH_DISK_TIMEOUT one) is counted in BrokerStats (messages, record
 // bytes; in total and under the topic the producer addressed) before the reply.
 //
-// Not served: transactional half messages and send hooks (no seam is built for them yet).
+// Half messages (TRAN_MSG=true): refused with 16 NO_PERMISSION while reject_transaction_message
+// (Ferry's default until the check service is served), else kept on RMQ_SYS_TRANS_HALF_TOPIC
+// queue 0 for END_TRANSACTION (end_transaction_processor.h). A record flagged prepared or rolled
+// back without TRAN_MSG is refused (16): it would be stored with no queue entry.
+//
+// Not served: send hooks (no seam is built for them yet).
 #pragma once
 
 #include <string>

@@ -20,7 +20,9 @@ std::string_view request_code::name(std::int32_t code) {
     case HEART_BEAT: return "HEART_BEAT";
     case UNREGISTER_CLIENT: return "UNREGISTER_CLIENT";
     case CONSUMER_SEND_MSG_BACK: return "CONSUMER_SEND_MSG_BACK";
+    case END_TRANSACTION: return "END_TRANSACTION";
     case GET_CONSUMER_LIST_BY_GROUP: return "GET_CONSUMER_LIST_BY_GROUP";
+    case CHECK_TRANSACTION_STATE: return "CHECK_TRANSACTION_STATE";
     case NOTIFY_CONSUMER_IDS_CHANGED: return "NOTIFY_CONSUMER_IDS_CHANGED";
     case LOCK_BATCH_MQ: return "LOCK_BATCH_MQ";
     case UNLOCK_BATCH_MQ: return "UNLOCK_BATCH_MQ";

@@ -1,0 +1,102 @@
+// Half messages and END_TRANSACTION on the broker (issue 35; docs/transactions.md), over raw
+// frames with the half store on (BrokerConfig::reject_transaction_message false): a half message
+// waits unseen on RMQ_SYS_TRANS_HALF_TOPIC, a commit stores it on its real queue, a rollback
+// does not, each leaves an op record, and END_TRANSACTION checks what it names.
+#include "common/msg_id.h"
+#include "common/sys_flag.h"
+#include "remoting/header/transaction_header.h"
+#include "tests/broker/broker_fixture.h"
+
+namespace ferry::broker::testing {
+namespace {
+
+Msg half_message(const std::string& body) {
+  Msg m;
+  m.body = body;
+  m.queue_id = 2;
+  m.producer_group = "TxGroup";
+  m.sys_flag = sysflag::kTransactionPreparedType;
+  m.tag("TagT").set("TRAN_MSG", "true").set("PGROUP", "TxGroup").set("UNIQ_KEY", "UNIQ-" + body);
+  return m;
+}
+
+RemotingCommand end_transaction(const std::string& group, std::int64_t queue_offset, std::int64_t commit_log_offset,
+                                std::int32_t verdict) {
+  remoting::EndTransactionRequestHeader h;
+  h.producer_group = group;
+  h.tran_state_table_offset = queue_offset;
+  h.commit_log_offset = commit_log_offset;
+  h.commit_or_rollback = verdict;
+  h.msg_id = "UNIQ";
+  RemotingCommand req = remoting::make_request(rc::END_TRANSACTION, 0);
+  req.ext_fields = h.to_fields();
+  return req;
+}
+
+TEST_F(BrokerTest, HalfMessagesWaitUnseenUntilEndTransactionCommitsOrRollsThemBack) {
+  config_.reject_transaction_message = false;
+  boot();
+  Call a = send(half_message("commit me"));
+  ASSERT_EQ(a.reply.code, code::SUCCESS) << a.remark();
+  EXPECT_EQ(a.field("queueId"), "2") << "the reply names the real queue";
+  EXPECT_EQ(a.field("queueOffset"), "0") << "and the half message's offset in RMQ_SYS_TRANS_HALF_TOPIC";
+  Call b = send(half_message("roll me back"), rc::SEND_MESSAGE);
+  ASSERT_EQ(b.reply.code, code::SUCCESS) << b.remark();
+  EXPECT_EQ(b.field("queueOffset"), "1");
+  const Result<OffsetMsgId> a_id = decode_offset_msg_id(a.field("msgId"));
+  const Result<OffsetMsgId> b_id = decode_offset_msg_id(b.field("msgId"));
+  ASSERT_TRUE(a_id.ok() && b_id.ok()) << a.field("msgId") << " " << b.field("msgId");
+  const std::int64_t a_at = a_id->offset.value();
+  const std::int64_t b_at = b_id->offset.value();
+
+  EXPECT_TRUE(all_of("T", 2).empty()) << "a half message is not for consumers";
+  const std::vector<MessageExt> halves = all_of("RMQ_SYS_TRANS_HALF_TOPIC", 0);
+  ASSERT_EQ(halves.size(), 2u);
+  EXPECT_EQ(halves[0].properties.get("REAL_TOPIC").value_or(""), "T");
+  EXPECT_EQ(halves[0].properties.get("REAL_QID").value_or(""), "2");
+  EXPECT_EQ(sysflag::transaction_type(halves[0].sys_flag), sysflag::kTransactionNotType);
+
+  // END_TRANSACTION checks what it names against the stored half message.
+  Call wrong = call(end_transaction("OtherGroup", 0, a_at, sysflag::kTransactionCommitType));
+  EXPECT_EQ(wrong.reply.code, code::SYSTEM_ERROR);
+  EXPECT_EQ(wrong.remark(), "The producer group wrong");
+  wrong = call(end_transaction("TxGroup", 1, a_at, sysflag::kTransactionCommitType));
+  EXPECT_EQ(wrong.remark(), "The transaction state table offset wrong");
+  wrong = call(end_transaction("TxGroup", 0, a_at + 1, sysflag::kTransactionCommitType));
+  EXPECT_EQ(wrong.remark(), "Find prepared transaction message failed");
+  wrong = call(end_transaction("TxGroup", 0, a_at, 5));
+  EXPECT_EQ(wrong.remark(), "commitOrRollback field wrong");
+  EXPECT_TRUE(all_of("T", 2).empty()) << "nothing was committed by a refused END_TRANSACTION";
+
+  Call commit = call(end_transaction("TxGroup", 0, a_at, sysflag::kTransactionCommitType));
+  EXPECT_EQ(commit.reply.code, code::SUCCESS) << commit.remark();
+  Call rollback = call(end_transaction("TxGroup", 1, b_at, sysflag::kTransactionRollbackType));
+  EXPECT_EQ(rollback.reply.code, code::SUCCESS) << rollback.remark();
+
+  // The committed one is on its real queue as RocketMQ stores it: commit-typed, pointing at its
+  // half, its properties kept; the rolled-back one is nowhere.
+  const std::vector<MessageExt> got = all_of("T", 2);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(body_text(got[0]), "commit me");
+  EXPECT_EQ(got[0].tags().value_or(""), "TagT");
+  EXPECT_EQ(got[0].properties.get("UNIQ_KEY").value_or(""), "UNIQ-commit me");
+  EXPECT_EQ(got[0].properties.get("TRAN_MSG").value_or(""), "true");
+  EXPECT_EQ(sysflag::transaction_type(got[0].sys_flag), sysflag::kTransactionCommitType);
+  EXPECT_EQ(got[0].prepared_transaction_offset, a_at);
+  for (std::int32_t q : {0, 1, 3}) EXPECT_TRUE(all_of("T", q).empty()) << q;
+  // Each verdict left an op record naming its half message's queue offset.
+  const std::vector<MessageExt> ops = all_of("RMQ_SYS_TRANS_OP_HALF_TOPIC", 0);
+  ASSERT_EQ(ops.size(), 2u);
+  EXPECT_EQ(body_text(ops[0]), "0");
+  EXPECT_EQ(body_text(ops[1]), "1");
+  EXPECT_EQ(ops[0].tags().value_or(""), "d");
+}
+
+TEST_F(BrokerTest, EndTransactionIsNotServedWhileHalfMessagesAreRefused) {
+  boot();  // the default: half messages refused
+  Call r = call(end_transaction("TxGroup", 0, 0, sysflag::kTransactionCommitType));
+  EXPECT_EQ(r.reply.code, code::REQUEST_CODE_NOT_SUPPORTED) << r.remark();
+}
+
+}  // namespace
+}  // namespace ferry::broker::testing
