@@ -81,7 +81,12 @@ Broker::Broker(Runtime& rt, BrokerConfig config)
       server_(rt, config_.rpc),
       vip_server_(rt, config_.rpc),
       client_calls_(server_, vip_server_),
-      client_admin_(rt, config_, store_, topics_, offsets_, consumer_services_.consumers(), client_calls_) {
+      client_admin_(rt, config_, store_, topics_, offsets_, consumer_services_.consumers(), client_calls_),
+      transaction_check_(rt, config_,
+                         TransactionCheckOptions{.check_interval = config_.transaction_check_interval,
+                                                 .transaction_timeout = config_.transaction_timeout,
+                                                 .check_max = config_.transaction_check_max},
+                         store_, offsets_, consumer_services_.producers(), client_calls_, topics_) {
   if (!config_.credentials.empty()) {
     client_.set_outgoing_hook([creds = config_.credentials](remoting::RemotingCommand& r) { remoting::acl::sign(r, creds); });
   }
@@ -329,6 +334,7 @@ Task<Status> Broker::start() {
   if (!replicas_) start_registering();
   rt_.spawn(offsets_.run_persist_loop(), "persist-offsets");
   rt_.spawn(hold_.run_check_loop(), "pull-hold-check");
+  if (!config_.reject_transaction_message) rt_.spawn(transaction_check_.run_loop(), "transaction-check");
   consumer_services_.start();
   // What the NameServers say about the group's master (a slave's registrar learns it).
   registrar_.set_on_master_changed([this] {

@@ -48,6 +48,7 @@
 #include "broker/queue_offset_processor.h"
 #include "broker/runtime_info_processor.h"
 #include "broker/end_transaction_processor.h"
+#include "broker/transaction_check_service.h"
 #include "broker/send_processor.h"
 #include "broker/slave_sync.h"
 #include "broker/store_admin_processor.h"
@@ -138,6 +139,8 @@ class Broker {
   // (tests/support/broker_inspector.h), not through this class.
   const store::MessageStore& store() const { return store_; }
   const ConsumerOffsetManager& offsets() const { return offsets_; }
+  // The transaction check service (tests run a round at a chosen time).
+  TransactionCheckService& transaction_check() { return transaction_check_; }
   const NameServerRegistrar& registrar() const { return registrar_; }
   // What the broker counts (RocketMQ's BrokerStatsManager; served by GET_BROKER_RUNTIME_INFO).
   const BrokerStats& stats() const { return stats_; }
@@ -236,6 +239,7 @@ class Broker {
   remoting::RpcServer vip_server_;
   ClientCalls client_calls_;                  // calls to clients over server_ / vip_server_
   ClientAdminProcessor client_admin_;         // 222, 223, 307, 309: the broker asks its clients
+  TransactionCheckService transaction_check_;  // 39: asks producers about unresolved half messages
   std::unique_ptr<ReplicasManager> replicas_;  // controller mode only
   // Topics whose config was made from replicated data (a slave before its metadata copy).
   std::set<std::string> learned_topics_;

@@ -52,6 +52,9 @@ struct BrokerConfig {
   // whose END_TRANSACTION never came is served (issue 35, docs/transactions.md); RocketMQ's
   // default is false. Tests of the half store and END_TRANSACTION set it false.
   bool reject_transaction_message = true;
+  Duration transaction_timeout = std::chrono::seconds(6);           // transactionTimeOut
+  std::int32_t transaction_check_max = 15;                          // transactionCheckMax
+  Duration transaction_check_interval = std::chrono::seconds(60);   // transactionCheckInterval (4.9)
   // Ferry's bound on the topic table (admin-created, auto-created and retry/DLQ topics alike): a
   // new topic beyond it is refused, so a client cannot grow topics.json without bound by sending
   // to made-up topics. Replacing an existing topic needs no room.

@@ -5,7 +5,8 @@
 #include "common/msg_id.h"
 #include "common/sys_flag.h"
 #include "remoting/header/transaction_header.h"
-#include "tests/broker/broker_fixture.h"
+#include "common/message_decoder.h"
+#include "tests/broker/consumer_fixture.h"
 
 namespace ferry::broker::testing {
 namespace {
@@ -96,6 +97,97 @@ TEST_F(BrokerTest, EndTransactionIsNotServedWhileHalfMessagesAreRefused) {
   boot();  // the default: half messages refused
   Call r = call(end_transaction("TxGroup", 0, 0, sysflag::kTransactionCommitType));
   EXPECT_EQ(r.reply.code, code::REQUEST_CODE_NOT_SUPPORTED) << r.remark();
+}
+
+// The check service: a half message left without a verdict is asked about once it is older than
+// transactionTimeOut, through a live producer of its group, and the END_TRANSACTION that answers
+// (naming the re-stored copy) commits it; one whose group has no producer online is asked about
+// transactionCheckMax times, then moved to TRANS_CHECK_MAX_TIME_TOPIC.
+struct SeenChecks {
+  std::vector<remoting::CheckTransactionStateRequestHeader> headers;
+  std::vector<MessageExt> messages;
+  std::vector<bool> oneway;
+};
+
+Task<std::optional<RemotingCommand>> record_check(std::shared_ptr<SeenChecks> seen, remoting::RequestContext ctx) {
+  auto h = remoting::CheckTransactionStateRequestHeader::from_fields(ctx.request.ext_fields);
+  if (h) seen->headers.push_back(*h);
+  auto m = decode_messages(Bytes(ctx.request.body.data(), ctx.request.body.size()), MessagesDecodeOptions{});
+  if (m && m->size() == 1) seen->messages.push_back(m->front());
+  seen->oneway.push_back(ctx.request.is_oneway());
+  co_return std::nullopt;
+}
+
+class TransactionCheckTest : public ConsumerTest {};
+
+TEST_F(TransactionCheckTest, AnUnansweredHalfMessageIsAskedAboutThenCommittedOrDiscarded) {
+  config_.reject_transaction_message = false;
+  config_.transaction_check_interval = std::chrono::hours(24);  // rounds run when the test says
+  config_.transaction_check_max = 2;
+  boot();
+  TestClient& producer = add_client("10.0.0.9@tx-producer");
+  auto seen = std::make_shared<SeenChecks>();
+  producer.rpc->register_processor(rc::CHECK_TRANSACTION_STATE,
+                                   [seen](remoting::RequestContext ctx) { return record_check(seen, std::move(ctx)); });
+  remoting::body::HeartbeatData hb;
+  hb.client_id = producer.client_id;
+  hb.producer_data_set.push_back(remoting::body::ProducerData{"TxGroup"});
+  ASSERT_EQ(call_from(producer, heartbeat_request(hb)).reply.code, code::SUCCESS);
+
+  Msg pending = half_message("pending");
+  pending.born_timestamp_ms = node(broker_).wall_ms();
+  Call a = send(pending);
+  ASSERT_EQ(a.reply.code, code::SUCCESS) << a.remark();
+  Msg orphan = half_message("orphan");  // a group with no producer online
+  orphan.set("PGROUP", "GoneGroup");
+  orphan.born_timestamp_ms = node(broker_).wall_ms();
+  ASSERT_EQ(send(orphan).reply.code, code::SUCCESS);
+
+  TransactionCheckService& checks = broker().transaction_check();
+  TransactionCheckService::Round r = checks.check_once();
+  EXPECT_EQ(r.checked, 0) << "younger than transactionTimeOut (6 s): not asked yet";
+  run_for(std::chrono::seconds(7));
+  r = checks.check_once();
+  EXPECT_EQ(r.checked, 2);
+  EXPECT_EQ(r.unasked, 1) << "GoneGroup has no producer online";
+  run_for(std::chrono::seconds(1));
+  ASSERT_EQ(seen->headers.size(), 1u);
+  EXPECT_TRUE(seen->oneway[0]);
+  const remoting::CheckTransactionStateRequestHeader& h = seen->headers[0];
+  EXPECT_EQ(h.tran_state_table_offset, 2) << "it names the copy stored at the half queue's end";
+  EXPECT_EQ(h.msg_id.value_or(""), "UNIQ-pending");
+  EXPECT_EQ(h.transaction_id.value_or(""), "UNIQ-pending");
+  ASSERT_EQ(seen->messages.size(), 1u);
+  EXPECT_EQ(seen->messages[0].topic, "T") << "the body shows the message under its real topic";
+  EXPECT_EQ(seen->messages[0].queue_id, QueueId(2));
+  EXPECT_EQ(body_text(seen->messages[0]), "pending");
+  EXPECT_EQ(seen->messages[0].properties.get("TRANSACTION_CHECK_TIMES").value_or(""), "1");
+
+  // The producer's answer names the copy; it commits the message.
+  Call commit = call(end_transaction("TxGroup", h.tran_state_table_offset, h.commit_log_offset, sysflag::kTransactionCommitType));
+  ASSERT_EQ(commit.reply.code, code::SUCCESS) << commit.remark();
+  const std::vector<MessageExt> got = all_of("T", 2);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(body_text(got[0]), "pending");
+
+  // The next round: the committed copy is done; the orphan is asked about once more (check 2 of
+  // transactionCheckMax 2), and its copy, met next in the same walk, is moved aside (RocketMQ
+  // checks the count before whether a message was stored during the round).
+  run_for(std::chrono::seconds(7));
+  r = checks.check_once();
+  EXPECT_EQ(r.done, 1);
+  EXPECT_EQ(r.checked, 1);
+  EXPECT_EQ(r.unasked, 1);
+  EXPECT_EQ(r.discarded, 1);
+  const std::vector<MessageExt> aside = all_of("TRANS_CHECK_MAX_TIME_TOPIC", 0);
+  ASSERT_EQ(aside.size(), 1u);
+  EXPECT_EQ(body_text(aside[0]), "orphan");
+  EXPECT_EQ(aside[0].properties.get("REAL_TOPIC").value_or(""), "T");
+  EXPECT_EQ(all_of("T", 2).size(), 1u) << "the orphan never reached its topic";
+  run_for(std::chrono::seconds(7));
+  r = checks.check_once();
+  EXPECT_EQ(r.checked + r.discarded + r.done, 0) << "nothing is left to resolve";
+  EXPECT_EQ(seen->headers.size(), 1u);
 }
 
 }  // namespace
