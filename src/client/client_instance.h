@@ -37,6 +37,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -98,6 +99,11 @@ class ClientInstance {
   // destroyed without shutdown() calls it so the instance never calls into a dead consumer.
   void forget_consumer(const std::string& group, const ConsumerHandle* consumer);
   const std::set<std::string>& producer_groups() const { return producers_; }
+  // The broker's CHECK_TRANSACTION_STATE (39) about a half message of `group` goes to `handler`
+  // (a TransactionProducer's, transaction_producer.h), which answers with END_TRANSACTION itself.
+  // An empty handler removes it; a check for a group without one is dropped (logged).
+  using TransactionCheckHandler = std::function<Task<void>(remoting::RequestContext)>;
+  void set_transaction_check_handler(const std::string& group, TransactionCheckHandler handler);
   // The instance's own producer (group CLIENT_INNER_PRODUCER, default ProducerConfig), built and
   // registered at the first call (RocketMQ builds it with the instance); consumers re-send
   // messages to their retry topic with it when a send-back fails. Valid until the instance dies.
@@ -171,6 +177,8 @@ class ClientInstance {
   static Task<std::optional<remoting::RemotingCommand>> on_consumer_status(ClientInstance* self,
                                                                           remoting::RequestContext ctx);
   static Task<std::optional<remoting::RemotingCommand>> on_running_info(ClientInstance* self, remoting::RequestContext ctx);
+  static Task<std::optional<remoting::RemotingCommand>> on_check_transaction(ClientInstance* self,
+                                                                             remoting::RequestContext ctx);
   static Task<std::optional<remoting::RemotingCommand>> on_consume_directly(ClientInstance* self,
                                                                            remoting::RequestContext ctx);
   Task<Result<TopicRouteData>> fetch_route(std::string topic);
@@ -188,6 +196,7 @@ class ClientInstance {
 
   std::set<std::string> producers_;
   std::map<std::string, ConsumerHandle*> consumers_;
+  std::map<std::string, TransactionCheckHandler> transaction_checks_;
   std::map<std::string, TopicRouteData> routes_;       // normalized, by topic
   std::map<std::string, TopicPublishInfo> publish_;    // by topic
   std::map<std::string, std::vector<MessageQueue>> subscribe_;  // by topic

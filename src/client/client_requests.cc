@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include "client/client_instance.h"
+#include "common/message_const.h"
 #include "common/message_decoder.h"
 #include "remoting/body/offset_tables.h"
 #include "remoting/header/client_admin_header.h"
@@ -43,6 +44,37 @@ void ClientInstance::register_broker_requests() {
                           [this](remoting::RequestContext ctx) { return on_running_info(this, std::move(ctx)); });
   rpc_.register_processor(rc::CONSUME_MESSAGE_DIRECTLY,
                           [this](remoting::RequestContext ctx) { return on_consume_directly(this, std::move(ctx)); });
+  rpc_.register_processor(rc::CHECK_TRANSACTION_STATE,
+                          [this](remoting::RequestContext ctx) { return on_check_transaction(this, std::move(ctx)); });
+}
+
+void ClientInstance::set_transaction_check_handler(const std::string& group, TransactionCheckHandler handler) {
+  if (handler) {
+    transaction_checks_[group] = std::move(handler);
+  } else {
+    transaction_checks_.erase(group);
+  }
+}
+
+// RocketMQ's ClientRemotingProcessor.checkTransactionState: the group is the half message's
+// PGROUP; no reply (the request is oneway; the answer is an END_TRANSACTION).
+Task<Reply> ClientInstance::on_check_transaction(ClientInstance* self, remoting::RequestContext ctx) {
+  ++self->broker_requests_;
+  auto decoded = decode_messages(Bytes(ctx.request.body.data(), ctx.request.body.size()), MessagesDecodeOptions{});
+  if (!decoded.ok() || decoded->size() != 1) {
+    self->rt_.log().warn("CHECK_TRANSACTION_STATE from {}: the body is not one message", ctx.channel->peer_text());
+    co_return std::nullopt;
+  }
+  const std::string group(decoded->front().properties.get(prop::kProducerGroup).value_or(""));
+  auto it = self->transaction_checks_.find(group);
+  if (it == self->transaction_checks_.end()) {
+    self->rt_.log().warn("CHECK_TRANSACTION_STATE from {}: no transaction producer of group '{}' here",
+                         ctx.channel->peer_text(), group);
+    co_return std::nullopt;
+  }
+  TransactionCheckHandler handler = it->second;  // a copy: the map may change while it runs
+  co_await handler(std::move(ctx));
+  co_return std::nullopt;
 }
 
 ConsumerHandle* ClientInstance::find_consumer(const std::string& group) const {

@@ -47,6 +47,11 @@ Result<PreparedMessage> prepare_with_body(const Message& msg, std::vector<std::u
   Result<std::string> text = encode_properties(edited ? *edited : msg.properties);
   if (!text.ok()) return Error(Errc::invalid_argument, fmt::format("message to '{}': {}", msg.topic, text.error().detail));
   p.properties = std::move(*text);
+  // A half message (TRAN_MSG=true, transaction_producer.h) is flagged prepared, as RocketMQ's
+  // client flags it; the broker decides by the property.
+  if (auto tran = msg.properties.get(prop::kTransactionPrepared); tran && (*tran == "true" || *tran == "TRUE" || *tran == "True")) {
+    p.sys_flag |= sysflag::kTransactionPreparedType;
+  }
   if (auto id = msg.uniq_key()) p.msg_id = std::string(*id);
   if (!batch && body.size() >= config.compress_body_over_bytes) {
     body = zlib_compress(Bytes(body.data(), body.size()), config.compress_level);

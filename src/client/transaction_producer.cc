@@ -1,0 +1,137 @@
+#include "client/transaction_producer.h"
+
+#include <fmt/format.h>
+
+#include "common/message_const.h"
+#include "common/message_decoder.h"
+#include "common/msg_id.h"
+#include "common/sys_flag.h"
+#include "remoting/header/transaction_header.h"
+#include "remoting/request_code.h"
+
+namespace ferry::client {
+
+namespace {
+
+namespace rc = remoting::request_code;
+
+std::int32_t verdict_of(LocalTransactionState s) {
+  switch (s) {
+    case LocalTransactionState::commit: return sysflag::kTransactionCommitType;
+    case LocalTransactionState::rollback: return sysflag::kTransactionRollbackType;
+    case LocalTransactionState::unknown: return sysflag::kTransactionNotType;
+  }
+  return sysflag::kTransactionNotType;
+}
+
+}  // namespace
+
+std::string_view name(LocalTransactionState s) {
+  switch (s) {
+    case LocalTransactionState::commit: return "COMMIT_MESSAGE";
+    case LocalTransactionState::rollback: return "ROLLBACK_MESSAGE";
+    case LocalTransactionState::unknown: return "UNKNOW";
+  }
+  return "UNKNOW";
+}
+
+TransactionProducer::TransactionProducer(ClientInstance& instance, ProducerConfig config, TransactionListener listener)
+    : ci_(instance), producer_(instance, std::move(config)), listener_(std::move(listener)) {}
+
+TransactionProducer::~TransactionProducer() {
+  *alive_ = false;
+  ci_.set_transaction_check_handler(producer_.config().group, {});
+}
+
+Status TransactionProducer::start() {
+  if (!listener_.execute || !listener_.check) {
+    return Error(Errc::invalid_argument, "a transaction producer needs a listener with execute and check");
+  }
+  FERRY_TRY(producer_.start());
+  ci_.set_transaction_check_handler(producer_.config().group,
+                                    [this, alive = alive_](remoting::RequestContext ctx) -> Task<void> {
+                                      if (!*alive) co_return;
+                                      co_await on_check(this, alive, std::move(ctx));
+                                    });
+  return {};
+}
+
+Task<void> TransactionProducer::shutdown() {
+  ci_.set_transaction_check_handler(producer_.config().group, {});
+  co_await producer_.shutdown();
+}
+
+Task<Result<TransactionSendResult>> TransactionProducer::send_in_transaction(Message msg) {
+  (void)msg.properties.erase(prop::kDelay);
+  msg.properties.set(std::string(prop::kTransactionPrepared), "true");
+  msg.properties.set(std::string(prop::kProducerGroup), producer_.config().group);
+  const Message local = msg;  // what `execute` sees (the body moves into the send)
+  Result<SendResult> sent = co_await producer_.send(std::move(msg));
+  if (!sent.ok()) co_return std::move(sent).error();
+  TransactionSendResult out;
+  out.send = *sent;
+  if (sent->status == SendStatus::SEND_OK) {
+    LocalTransactionState state = LocalTransactionState::unknown;
+    try {
+      co_await ci_.runtime().offload([&] { state = listener_.execute(local, out.send); });
+    } catch (const std::exception& e) {
+      ci_.runtime().log().warn("transaction of {}: the local transaction threw: {}", out.send.msg_id, e.what());
+      state = LocalTransactionState::unknown;
+    }
+    out.state = state;
+  } else {
+    out.state = LocalTransactionState::rollback;  // stored but not safely: RocketMQ rolls it back
+  }
+  std::optional<std::string> addr = ci_.master_address(out.send.queue.broker_name);
+  Result<OffsetMsgId> id = decode_offset_msg_id(out.send.offset_msg_id);
+  if (!addr || !id.ok()) {
+    ci_.runtime().log().warn("transaction of {}: END_TRANSACTION not sent ({}); the broker will ask", out.send.msg_id,
+                             addr ? id.error().to_string() : "no master address for " + out.send.queue.broker_name);
+    co_return out;
+  }
+  co_await end_transaction(*addr, out.send.queue_offset.value(), id->offset.value(), out.send.msg_id,
+                           out.send.transaction_id, out.state, false);
+  co_return out;
+}
+
+Task<void> TransactionProducer::end_transaction(std::string addr, std::int64_t queue_offset, std::int64_t commit_log_offset,
+                                                std::string msg_id, std::optional<std::string> transaction_id,
+                                                LocalTransactionState state, bool from_check) {
+  remoting::EndTransactionRequestHeader h;
+  h.producer_group = producer_.config().group;
+  h.tran_state_table_offset = queue_offset;
+  h.commit_log_offset = commit_log_offset;
+  h.commit_or_rollback = verdict_of(state);
+  h.from_transaction_check = from_check;
+  h.msg_id = std::move(msg_id);
+  h.transaction_id = std::move(transaction_id);
+  remoting::RemotingCommand req = remoting::make_request(rc::END_TRANSACTION, 0);
+  req.ext_fields = h.to_fields();
+  Status s = co_await ci_.rpc().invoke_oneway(addr, std::move(req));
+  if (!s.ok()) {
+    ci_.runtime().log().warn("END_TRANSACTION ({}) of {} to {} not sent: {}; the broker will ask", name(state), h.msg_id,
+                             addr, s.error().to_string());
+  }
+}
+
+Task<void> TransactionProducer::on_check(TransactionProducer* self, std::shared_ptr<bool> alive, remoting::RequestContext ctx) {
+  auto h = remoting::CheckTransactionStateRequestHeader::from_fields(ctx.request.ext_fields);
+  auto decoded = decode_messages(Bytes(ctx.request.body.data(), ctx.request.body.size()), MessagesDecodeOptions{});
+  if (!h.ok() || !decoded.ok() || decoded->size() != 1) co_return;
+  const MessageExt half = std::move(decoded->front());
+  const std::string addr = ctx.channel->peer_text();
+  LocalTransactionState state = LocalTransactionState::unknown;
+  try {
+    co_await self->ci_.runtime().offload([&] { state = self->listener_.check(half); });
+  } catch (const std::exception& e) {
+    self->ci_.runtime().log().warn("transaction check of {}: the listener threw: {}", half.msg_id(), e.what());
+    state = LocalTransactionState::unknown;
+  }
+  if (!*alive) co_return;  // the producer went away while the listener ran
+  ++self->checks_answered_;
+  std::string msg_id(half.uniq_key().value_or(half.offset_msg_id));
+  co_await self->end_transaction(addr, h->tran_state_table_offset, h->commit_log_offset, std::move(msg_id), h->transaction_id,
+                                 state, true);
+}
+
+}  // namespace ferry::client
