@@ -3,6 +3,7 @@
 #include <future>
 
 #include "client_api/blocking_producer.h"
+#include "client_api/blocking_transaction_producer.h"
 #include "client_api/loop_call.h"
 #include "tests/support/client_fixture.h"
 
@@ -42,6 +43,35 @@ TEST_F(ClientTest, BlockingProducerFuturesAndCallbacks) {
   Result<std::vector<std::string>> list = topics.get();
   ASSERT_TRUE(list.ok());
   EXPECT_TRUE(std::binary_search(list->begin(), list->end(), std::string("T")));
+}
+
+// A transaction from an application thread: the future completes once the local transaction
+// (run off the loop) returned and its verdict went out; the committed message is then delivered.
+TEST_F(ClientTest, BlockingTransactionProducerCommitsFromAThread) {
+  broker_config_.reject_transaction_message = false;
+  broker_config_.transaction_check_interval = 5s;
+  boot({"broker-a"}, {{"T", 2}});
+  TransactionListener listener;
+  listener.execute = [](const Message&, const SendResult&) { return LocalTransactionState::commit; };
+  listener.check = [](const MessageExt&) { return LocalTransactionState::commit; };
+  TransactionProducer tp(instance(), ProducerConfig{.group = "TxGroup"}, listener);
+  ASSERT_TRUE(tp.start().ok());
+  client_api::BlockingTransactionProducer btp(client_rt(), tp);
+  std::future<Result<TransactionSendResult>> f = btp.send_in_transaction(text_message("T", "in a transaction"));
+  EXPECT_FALSE(ready(f)) << "the call must run on the loop, not inline";
+  ASSERT_TRUE(eventually([&] { return ready(f); }, 10s));
+  Result<TransactionSendResult> r = f.get();
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(r->state, LocalTransactionState::commit);
+  // The oneway commit reaches the broker (or, lost to a fault, the check round commits it).
+  std::vector<MessageExt> got;
+  for (int i = 0; i < 30 && got.empty(); ++i) {
+    cluster().run_for(2s);
+    got = pull_all(r->send.queue);
+  }
+  ASSERT_FALSE(got.empty()) << seed_text();
+  EXPECT_EQ(body_text(got.front()), "in a transaction");
+  run(tp.shutdown());
 }
 
 }  // namespace
