@@ -231,7 +231,8 @@ bool TransactionCheckService::check(const MessageExt& half, std::int32_t times, 
 
 Task<void> TransactionCheckService::send_check(TransactionCheckService* self, ClientChannel to,
                                                remoting::RemotingCommand request) {
-  Status sent = co_await self->calls_.oneway(to, std::move(request));
+  Task<Status> work = self->calls_.oneway(to, std::move(request));
+  Status sent = co_await std::move(work);
   if (!sent.ok()) {
     self->rt_.log().warn("transactions: CHECK_TRANSACTION_STATE to {} not sent: {}", to.client_id, sent.error().to_string());
   }

@@ -73,7 +73,8 @@ Task<Reply> ClientInstance::on_check_transaction(ClientInstance* self, remoting:
     co_return std::nullopt;
   }
   TransactionCheckHandler handler = it->second;  // a copy: the map may change while it runs
-  co_await handler(std::move(ctx));
+  Task<void> work = handler(std::move(ctx));
+  co_await std::move(work);
   co_return std::nullopt;
 }
 

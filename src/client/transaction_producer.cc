@@ -51,7 +51,8 @@ Status TransactionProducer::start() {
   ci_.set_transaction_check_handler(producer_.config().group,
                                     [this, alive = alive_](remoting::RequestContext ctx) -> Task<void> {
                                       if (!*alive) co_return;
-                                      co_await on_check(this, alive, std::move(ctx));
+                                      Task<void> work = on_check(this, alive, std::move(ctx));
+                                      co_await std::move(work);
                                     });
   return {};
 }
@@ -73,7 +74,10 @@ Task<Result<TransactionSendResult>> TransactionProducer::send_in_transaction(Mes
   if (sent->status == SendStatus::SEND_OK) {
     LocalTransactionState state = LocalTransactionState::unknown;
     try {
-      co_await ci_.runtime().offload([&] { state = listener_.execute(local, out.send); });
+      // Named, not a temporary in the co_await (the GCC 12 pitfall, docs/runtime.md).
+      std::function<void()> run = [&] { state = listener_.execute(local, out.send); };
+      Task<void> work = ci_.runtime().offload(std::move(run));
+      co_await std::move(work);
     } catch (const std::exception& e) {
       ci_.runtime().log().warn("transaction of {}: the local transaction threw: {}", out.send.msg_id, e.what());
       state = LocalTransactionState::unknown;
@@ -122,7 +126,9 @@ Task<void> TransactionProducer::on_check(TransactionProducer* self, std::shared_
   const std::string addr = ctx.channel->peer_text();
   LocalTransactionState state = LocalTransactionState::unknown;
   try {
-    co_await self->ci_.runtime().offload([&] { state = self->listener_.check(half); });
+    std::function<void()> run = [&] { state = self->listener_.check(half); };
+    Task<void> work = self->ci_.runtime().offload(std::move(run));
+    co_await std::move(work);
   } catch (const std::exception& e) {
     self->ci_.runtime().log().warn("transaction check of {}: the listener threw: {}", half.msg_id(), e.what());
     state = LocalTransactionState::unknown;
