@@ -128,6 +128,12 @@ class DashboardInBrowser : public ::testing::Test {
     ::unsetenv("FERRY_ACCESS_KEY");
     ::unsetenv("FERRY_SECRET_KEY");
     if (consumer_) consumer_->signal(SIGCONT);
+    // SIGTERM stops the dashboard cleanly (its session's temporary folder goes with it).
+    if (dashboard_ && dashboard_->running()) {
+      dashboard_->signal(SIGTERM);
+      const std::optional<int> status = dashboard_->wait(10s);
+      EXPECT_EQ(status, std::optional<int>(0)) << dashboard_->output();
+    }
   }
 
   std::string ns_addr() const { return "127.0.0.1:" + std::to_string(ns_port_); }
