@@ -189,12 +189,7 @@ void Broker::register_processors(remoting::RpcServer& server, ServerTag tag) {
   for (std::int32_t code : {rc::SEND_MESSAGE, rc::SEND_MESSAGE_V2, rc::SEND_BATCH_MESSAGE}) {
     server.register_processor(code, [this](RequestContext ctx) { return send_.process(std::move(ctx)); });
   }
-  // Served only while half messages are taken (BrokerConfig::reject_transaction_message false);
-  // otherwise REQUEST_CODE_NOT_SUPPORTED, as before.
-  if (!config_.reject_transaction_message) {
-    server.register_processor(rc::END_TRANSACTION,
-                              [this](RequestContext ctx) { return end_transaction_.process(std::move(ctx)); });
-  }
+  server.register_processor(rc::END_TRANSACTION, [this](RequestContext ctx) { return end_transaction_.process(std::move(ctx)); });
   if (tag == ServerTag::main) {
     server.register_processor(rc::PULL_MESSAGE, [this](RequestContext ctx) { return pull_.process(std::move(ctx)); });
   }
@@ -334,7 +329,7 @@ Task<Status> Broker::start() {
   if (!replicas_) start_registering();
   rt_.spawn(offsets_.run_persist_loop(), "persist-offsets");
   rt_.spawn(hold_.run_check_loop(), "pull-hold-check");
-  if (!config_.reject_transaction_message) rt_.spawn(transaction_check_.run_loop(), "transaction-check");
+  rt_.spawn(transaction_check_.run_loop(), "transaction-check");
   consumer_services_.start();
   // What the NameServers say about the group's master (a slave's registrar learns it).
   registrar_.set_on_master_changed([this] {

@@ -47,11 +47,10 @@ struct BrokerConfig {
   remoting::RpcOptions rpc;
 
   bool auto_create_topic_enable = true;  // autoCreateTopicEnable
-  // rejectTransactionMessage: refuse half messages (send_processor.h). Ferry's default is true,
-  // and broker.conf cannot change it yet, until the check service that resolves a transaction
-  // whose END_TRANSACTION never came is served (issue 35, docs/transactions.md); RocketMQ's
-  // default is false. Tests of the half store and END_TRANSACTION set it false.
-  bool reject_transaction_message = true;
+  // Transactional messages (docs/transactions.md). rejectTransactionMessage: refuse half messages
+  // (send_processor.h; END_TRANSACTION and the check service are served either way, so halves
+  // taken before the switch still resolve). Changeable while running (updateBrokerConfig).
+  bool reject_transaction_message = false;
   Duration transaction_timeout = std::chrono::seconds(6);           // transactionTimeOut
   std::int32_t transaction_check_max = 15;                          // transactionCheckMax
   Duration transaction_check_interval = std::chrono::seconds(60);   // transactionCheckInterval (4.9)

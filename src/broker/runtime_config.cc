@@ -55,6 +55,10 @@ const std::vector<RuntimeKey>& keys() {
       bool_key("slaveReadEnable", &BrokerConfig::slave_read_enable),
       bool_key("longPollingEnable", &BrokerConfig::long_polling_enable),
       bool_key("traceOn", &BrokerConfig::trace_on),
+      bool_key("rejectTransactionMessage", &BrokerConfig::reject_transaction_message),
+      fixed("transactionTimeOut", [](const BrokerConfig& c) { return std::to_string(to_ms(c.transaction_timeout)); }),
+      fixed("transactionCheckMax", [](const BrokerConfig& c) { return std::to_string(c.transaction_check_max); }),
+      fixed("transactionCheckInterval", [](const BrokerConfig& c) { return std::to_string(to_ms(c.transaction_check_interval)); }),
       RuntimeKey{"accessMessageInMemoryMaxRatio",
                  [](const BrokerConfig& c) { return std::to_string(c.access_message_in_memory_max_ratio); },
                  [](BrokerConfig& c, std::string_view v) -> Status {

@@ -213,7 +213,8 @@ Task<Reply> SendProcessor::send_one(RequestContext ctx, SendMessageRequestHeader
   // queue entry at all: refused.
   const bool half = java_true(m.properties.get(prop::kTransactionPrepared)) &&
                     !(h.reconsume_times.value_or(0) > 0 && *level > 0);
-  if ((half && config_.reject_transaction_message) || (!half && flagged)) co_return transaction_refusal(ctx.request);
+  if (half && config_.reject_transaction_message) co_return transaction_refusal(ctx.request, "rejectTransactionMessage = true");
+  if (!half && flagged) co_return transaction_refusal(ctx.request, "a prepared or rollback sysflag needs TRAN_MSG=true");
   if (half) {
     m.set_real_topic(topic);
     m.set_real_queue_id(queue_id);
@@ -249,11 +250,10 @@ Task<Reply> SendProcessor::send_one(RequestContext ctx, SendMessageRequestHeader
 // refused before anything is stored, as a RocketMQ broker with rejectTransactionMessage=true
 // refuses it: the producer's send fails and says why, instead of a SEND_OK for a message no
 // consumer would ever get.
-RemotingCommand SendProcessor::transaction_refusal(const RemotingCommand& request) const {
+RemotingCommand SendProcessor::transaction_refusal(const RemotingCommand& request, std::string_view why) const {
   return reply(request, code::NO_PERMISSION,
-               fmt::format("the broker[{}] sending transaction message is forbidden (Ferry does not serve "
-                           "transactional messages yet)",
-                           config_.broker_ip1.empty() ? rt_.network().host() : config_.broker_ip1));
+               fmt::format("the broker[{}] sending transaction message is forbidden ({})",
+                           config_.broker_ip1.empty() ? rt_.network().host() : config_.broker_ip1, why));
 }
 
 std::optional<RemotingCommand> SendProcessor::in_sync_refusal(const RemotingCommand& request, bool wait) const {

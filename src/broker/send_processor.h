@@ -39,7 +39,7 @@
 // bytes; in total and under the topic the producer addressed) before the reply.
 //
 // Half messages (TRAN_MSG=true): refused with 16 NO_PERMISSION while reject_transaction_message
-// (Ferry's default until the check service is served), else kept on RMQ_SYS_TRANS_HALF_TOPIC
+// (rejectTransactionMessage, default false), else kept on RMQ_SYS_TRANS_HALF_TOPIC
 // queue 0 for END_TRANSACTION (end_transaction_processor.h). A record flagged prepared or rolled
 // back without TRAN_MSG is refused (16): it would be stored with no queue entry.
 //
@@ -80,8 +80,8 @@ class SendProcessor {
   void set_epoch_source(std::function<std::int32_t()> epoch) { epoch_ = std::move(epoch); }
 
  private:
-  // NO_PERMISSION for a half message (send_processor.cc says why).
-  RemotingCommand transaction_refusal(const RemotingCommand& request) const;
+  // NO_PERMISSION for a transactional send the broker does not take, saying `why`.
+  RemotingCommand transaction_refusal(const RemotingCommand& request, std::string_view why) const;
   // Controller mode, a SYNC_MASTER and a send that waits for the store: SYSTEM_ERROR while the
   // SyncStateSet has fewer than minInSyncReplicas members (checked before the put).
   std::optional<RemotingCommand> in_sync_refusal(const RemotingCommand& request, bool wait) const;

@@ -52,6 +52,11 @@ Producer::~Producer() { tasks_.destroy_all(); }
 Status Producer::start() {
   if (started_) return {};
   FERRY_TRY(ci_.register_producer(config_.group));
+  // As RocketMQ's producer: createTopicKey (TBW102) is a topic in use from the start, so the
+  // route polls find every broker that auto-creates topics and the heartbeats reach them before
+  // the first send — how a restarted transaction producer hears the checks of the half messages
+  // its group left.
+  (void)ci_.publish_info(config_.create_topic_key);
   started_ = true;
   ci_.start();
   return {};

@@ -44,9 +44,7 @@ TransactionProducer::~TransactionProducer() {
 }
 
 Status TransactionProducer::start() {
-  if (!listener_.execute || !listener_.check) {
-    return Error(Errc::invalid_argument, "a transaction producer needs a listener with execute and check");
-  }
+  if (!listener_.check) return Error(Errc::invalid_argument, "a transaction producer needs a listener with check");
   FERRY_TRY(producer_.start());
   ci_.set_transaction_check_handler(producer_.config().group,
                                     [this, alive = alive_](remoting::RequestContext ctx) -> Task<void> {
@@ -62,16 +60,27 @@ Task<void> TransactionProducer::shutdown() {
   co_await producer_.shutdown();
 }
 
-Task<Result<TransactionSendResult>> TransactionProducer::send_in_transaction(Message msg) {
+Task<Result<TransactionSendResult>> TransactionProducer::send_half(Message msg) {
   (void)msg.properties.erase(prop::kDelay);
   msg.properties.set(std::string(prop::kTransactionPrepared), "true");
   msg.properties.set(std::string(prop::kProducerGroup), producer_.config().group);
-  const Message local = msg;  // what `execute` sees (the body moves into the send)
   Result<SendResult> sent = co_await producer_.send(std::move(msg));
   if (!sent.ok()) co_return std::move(sent).error();
   TransactionSendResult out;
-  out.send = *sent;
-  if (sent->status == SendStatus::SEND_OK) {
+  out.send = *std::move(sent);
+  co_return out;
+}
+
+Task<Result<TransactionSendResult>> TransactionProducer::send_in_transaction(Message msg) {
+  if (!listener_.execute) {
+    co_return Error(Errc::invalid_argument, "send_in_transaction needs a listener with execute (or use send_half)");
+  }
+  const Message local = msg;  // what `execute` sees (the body moves into the send)
+  Task<Result<TransactionSendResult>> sending = send_half(std::move(msg));
+  Result<TransactionSendResult> half = co_await std::move(sending);
+  if (!half.ok()) co_return std::move(half).error();
+  TransactionSendResult out = *std::move(half);
+  if (out.send.status == SendStatus::SEND_OK) {
     LocalTransactionState state = LocalTransactionState::unknown;
     try {
       // Named, not a temporary in the co_await (the GCC 12 pitfall, docs/runtime.md).
@@ -86,19 +95,25 @@ Task<Result<TransactionSendResult>> TransactionProducer::send_in_transaction(Mes
   } else {
     out.state = LocalTransactionState::rollback;  // stored but not safely: RocketMQ rolls it back
   }
-  std::optional<std::string> addr = ci_.master_address(out.send.queue.broker_name);
-  Result<OffsetMsgId> id = decode_offset_msg_id(out.send.offset_msg_id);
-  if (!addr || !id.ok()) {
-    ci_.runtime().log().warn("transaction of {}: END_TRANSACTION not sent ({}); the broker will ask", out.send.msg_id,
-                             addr ? id.error().to_string() : "no master address for " + out.send.queue.broker_name);
-    co_return out;
-  }
-  co_await end_transaction(*addr, out.send.queue_offset.value(), id->offset.value(), out.send.msg_id,
-                           out.send.transaction_id, out.state, false);
+  Task<void> ending = end_transaction(out, out.state);
+  co_await std::move(ending);
   co_return out;
 }
 
-Task<void> TransactionProducer::end_transaction(std::string addr, std::int64_t queue_offset, std::int64_t commit_log_offset,
+Task<void> TransactionProducer::end_transaction(const TransactionSendResult& half, LocalTransactionState state) {
+  const SendResult& sent = half.send;
+  std::optional<std::string> addr = ci_.master_address(sent.queue.broker_name);
+  Result<OffsetMsgId> id = decode_offset_msg_id(sent.offset_msg_id);
+  if (!addr || !id.ok()) {
+    ci_.runtime().log().warn("transaction of {}: END_TRANSACTION not sent ({}); the broker will ask", sent.msg_id,
+                             addr ? id.error().to_string() : "no master address for " + sent.queue.broker_name);
+    co_return;
+  }
+  Task<void> sending = send_end(*addr, sent.queue_offset.value(), id->offset.value(), sent.msg_id, sent.transaction_id, state, false);
+  co_await std::move(sending);
+}
+
+Task<void> TransactionProducer::send_end(std::string addr, std::int64_t queue_offset, std::int64_t commit_log_offset,
                                                 std::string msg_id, std::optional<std::string> transaction_id,
                                                 LocalTransactionState state, bool from_check) {
   remoting::EndTransactionRequestHeader h;
@@ -136,7 +151,7 @@ Task<void> TransactionProducer::on_check(TransactionProducer* self, std::shared_
   if (!*alive) co_return;  // the producer went away while the listener ran
   ++self->checks_answered_;
   std::string msg_id(half.uniq_key().value_or(half.offset_msg_id));
-  co_await self->end_transaction(addr, h->tran_state_table_offset, h->commit_log_offset, std::move(msg_id), h->transaction_id,
+  co_await self->send_end(addr, h->tran_state_table_offset, h->commit_log_offset, std::move(msg_id), h->transaction_id,
                                  state, true);
 }
 

@@ -20,6 +20,13 @@
 // stored, `execute` did not run). The verdict's delivery is not awaited: its failure is logged and
 // the broker's check resolves it.
 //
+// The two steps apart (RocketMQ 5's Transaction API: beginTransaction, send, commit/rollback; the
+// gRPC proxy's EndTransaction): send_half stores the half message and returns; the application
+// runs its local transaction however long it takes, then calls end_transaction with the verdict.
+// A producer that dies in between leaves the half message to the broker's check, which asks a
+// live producer of the same group (`check`). send_in_transaction is send_half, `execute`,
+// end_transaction.
+//
 // `check` runs on the offload pool too; its answer goes back oneway to the broker that asked.
 // Lifetime: loop thread only; the instance outlives the producer; shutdown() before destruction
 // unregisters the group.
@@ -53,11 +60,18 @@ class TransactionProducer {
   TransactionProducer(const TransactionProducer&) = delete;
   TransactionProducer& operator=(const TransactionProducer&) = delete;
 
-  // Errors: as Producer::start(); invalid_argument when the listener lacks execute or check.
+  // Errors: as Producer::start(); invalid_argument when the listener has no `check` (`execute`
+  // is needed by send_in_transaction only).
   Status start();
   Task<void> shutdown();
 
+  // Errors: the half send's; invalid_argument without a listener's `execute`.
   Task<Result<TransactionSendResult>> send_in_transaction(Message msg);
+  // Stores `msg` as a half message. The result's state is `unknown`. Errors: the send's.
+  Task<Result<TransactionSendResult>> send_half(Message msg);
+  // Sends the verdict on `half` (a SEND_OK result of send_half) oneway to the master of the broker
+  // group that took it. A failure to send is logged only: the broker's check resolves it.
+  Task<void> end_transaction(const TransactionSendResult& half, LocalTransactionState state);
 
   Producer& producer() { return producer_; }
   std::uint64_t checks_answered() const { return checks_answered_; }
@@ -65,7 +79,7 @@ class TransactionProducer {
  private:
   static Task<void> on_check(TransactionProducer* self, std::shared_ptr<bool> alive, remoting::RequestContext ctx);
   // END_TRANSACTION, oneway, to `addr`.
-  Task<void> end_transaction(std::string addr, std::int64_t queue_offset, std::int64_t commit_log_offset,
+  Task<void> send_end(std::string addr, std::int64_t queue_offset, std::int64_t commit_log_offset,
                              std::string msg_id, std::optional<std::string> transaction_id, LocalTransactionState state,
                              bool from_check);
 

@@ -105,6 +105,10 @@ void bind_broker(ConfigBinder& b, BrokerConf& c, Extra& x) {
   b.bind_bool("autoCreateSubscriptionGroup", k.auto_create_subscription_group);
   b.bind_int("accessMessageInMemoryMaxRatio", k.access_message_in_memory_max_ratio, 0, 100);
   b.bind_bool("slaveReadEnable", k.slave_read_enable);
+  b.bind_bool("rejectTransactionMessage", k.reject_transaction_message);
+  b.bind_ms("transactionTimeOut", k.transaction_timeout, 1, 24 * kHourMs);
+  b.bind_int("transactionCheckMax", k.transaction_check_max, 1, 10'000);
+  b.bind_ms("transactionCheckInterval", k.transaction_check_interval, 100, 24 * kHourMs);
   bind_server_keys(b, k.rpc);  // maxConnections, serverChannelMaxIdleTimeSeconds
   bind_tls_keys(b, c.tls, c.tls_config_file);
   bind_acl_keys(b, x.acl);     // aclEnable, aclFilePath, accessKey, secretKey, listenAddress

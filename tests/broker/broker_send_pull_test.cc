@@ -136,10 +136,11 @@ TEST_F(BrokerTest, SendValidationCodes) {
   EXPECT_EQ(ok.field("queueOffset"), "0");
 }
 
-// Until transactions are served end to end, a half message is refused before anything is stored
-// (RocketMQ's answer with rejectTransactionMessage=true), never acknowledged and lost: stored, it
-// would have no queue entry, and the END_TRANSACTION that should commit it is not served.
-TEST_F(BrokerTest, HalfMessagesAreRefusedNotAcknowledged) {
+// With rejectTransactionMessage = true a half message is refused before anything is stored, never
+// acknowledged and dropped; a prepared or rollback sysflag without TRAN_MSG always is (stored, it
+// would have no queue entry).
+TEST_F(BrokerTest, HalfMessagesAreRefusedNotAcknowledgedWhenRejected) {
+  config_.reject_transaction_message = true;
   boot();
   Msg half;
   half.set("TRAN_MSG", "true").set("PGROUP", "PG");

@@ -1,5 +1,5 @@
 // Half messages and END_TRANSACTION on the broker (issue 35; docs/transactions.md), over raw
-// frames with the half store on (BrokerConfig::reject_transaction_message false): a half message
+// frames: a half message
 // waits unseen on RMQ_SYS_TRANS_HALF_TOPIC, a commit stores it on its real queue, a rollback
 // does not, each leaves an op record, and END_TRANSACTION checks what it names.
 #include "common/msg_id.h"
@@ -35,7 +35,6 @@ RemotingCommand end_transaction(const std::string& group, std::int64_t queue_off
 }
 
 TEST_F(BrokerTest, HalfMessagesWaitUnseenUntilEndTransactionCommitsOrRollsThemBack) {
-  config_.reject_transaction_message = false;
   boot();
   Call a = send(half_message("commit me"));
   ASSERT_EQ(a.reply.code, code::SUCCESS) << a.remark();
@@ -93,10 +92,28 @@ TEST_F(BrokerTest, HalfMessagesWaitUnseenUntilEndTransactionCommitsOrRollsThemBa
   EXPECT_EQ(ops[0].tags().value_or(""), "d");
 }
 
-TEST_F(BrokerTest, EndTransactionIsNotServedWhileHalfMessagesAreRefused) {
-  boot();  // the default: half messages refused
-  Call r = call(end_transaction("TxGroup", 0, 0, sysflag::kTransactionCommitType));
-  EXPECT_EQ(r.reply.code, code::REQUEST_CODE_NOT_SUPPORTED) << r.remark();
+// rejectTransactionMessage (broker.conf, or updateBrokerConfig while running) refuses new half
+// messages only: a verdict on one taken before still commits it.
+TEST_F(BrokerTest, RejectTransactionMessageRefusesNewHalvesButStillTakesVerdicts) {
+  boot();
+  Call a = send(half_message("taken before"));
+  ASSERT_EQ(a.reply.code, code::SUCCESS) << a.remark();
+  RemotingCommand update = remoting::make_request(rc::UPDATE_BROKER_CONFIG, 0);
+  const std::string text = "rejectTransactionMessage=true\n";
+  update.body.assign(text.begin(), text.end());
+  ASSERT_EQ(call(update).reply.code, code::SUCCESS);
+  Call refused = send(half_message("refused"));
+  EXPECT_EQ(refused.reply.code, code::NO_PERMISSION) << refused.remark();
+  EXPECT_NE(refused.remark().find("sending transaction message is forbidden (rejectTransactionMessage = true)"),
+            std::string::npos)
+      << refused.remark();
+  const Result<OffsetMsgId> id = decode_offset_msg_id(a.field("msgId"));
+  ASSERT_TRUE(id.ok()) << a.field("msgId");
+  Call end = call(end_transaction("TxGroup", 0, id->offset.value(), sysflag::kTransactionCommitType));
+  EXPECT_EQ(end.reply.code, code::SUCCESS) << end.remark();
+  const std::vector<MessageExt> got = all_of("T", 2);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(body_text(got[0]), "taken before");
 }
 
 // The check service: a half message left without a verdict is asked about once it is older than
@@ -121,7 +138,6 @@ Task<std::optional<RemotingCommand>> record_check(std::shared_ptr<SeenChecks> se
 class TransactionCheckTest : public ConsumerTest {};
 
 TEST_F(TransactionCheckTest, AnUnansweredHalfMessageIsAskedAboutThenCommittedOrDiscarded) {
-  config_.reject_transaction_message = false;
   config_.transaction_check_interval = std::chrono::hours(24);  // rounds run when the test says
   config_.transaction_check_max = 2;
   boot();

@@ -28,7 +28,6 @@ class TransactionProducerTest : public ClientTest {
 };
 
 TEST_F(TransactionProducerTest, CommitDeliversRollbackDropsAndTheCheckResolvesTheUnknown) {
-  broker_config_.reject_transaction_message = false;
   broker_config_.transaction_check_interval = 5s;
   boot({"broker-a"}, {TopicSpec{"TxT", 4}});
   std::set<std::string> database;  // what the local transactions committed
@@ -78,8 +77,49 @@ TEST_F(TransactionProducerTest, CommitDeliversRollbackDropsAndTheCheckResolvesTh
   run(p.shutdown());
 }
 
+// RocketMQ 5's two steps: the half message first, the verdict when the local transaction is done.
+// A producer that goes away in between leaves its half message to the check, which another
+// producer of the group answers.
+TEST_F(TransactionProducerTest, AHalfLeftByAProducerThatWentAwayIsResolvedByAnotherOfItsGroup) {
+  broker_config_.transaction_check_interval = 3s;
+  boot({"broker-a"}, {TopicSpec{"TxT", 4}});
+  TransactionListener first_listener;
+  first_listener.check = [](const MessageExt&) { return LocalTransactionState::unknown; };
+  TransactionProducer first(instance(), ProducerConfig{.group = "TxGroup"}, first_listener);
+  ASSERT_TRUE(first.start().ok());
+  Result<TransactionSendResult> later = run(first.send_half(text_message("TxT", "ended-later")));
+  Result<TransactionSendResult> left = run(first.send_half(text_message("TxT", "left-behind")));
+  ASSERT_TRUE(later.ok() && left.ok()) << seed_text();
+  EXPECT_EQ(later->state, LocalTransactionState::unknown);
+  cluster().run_for(2s);  // the local transaction takes a while
+  EXPECT_TRUE(delivered().empty()) << "nothing is visible before its verdict" << seed_text();
+  run(first.end_transaction(*later, LocalTransactionState::commit));
+  cluster().run_for(1s);
+  EXPECT_EQ(delivered(), std::multiset<std::string>{"ended-later"}) << seed_text();
+  run(first.shutdown());  // "left-behind" never gets its verdict from `first`
+
+  ClientInstance other(client_rt(), cluster().client_config("test-2"));
+  other.start();
+  std::vector<std::string> asked;
+  TransactionListener other_listener;  // no execute: it only answers checks
+  other_listener.check = [&](const MessageExt& m) {
+    asked.push_back(body_text(m));
+    return LocalTransactionState::commit;
+  };
+  TransactionProducer second(other, ProducerConfig{.group = "TxGroup"}, other_listener);
+  ASSERT_TRUE(second.start().ok());
+  Result<TransactionSendResult> refused = run(second.send_in_transaction(text_message("TxT", "x")));
+  ASSERT_FALSE(refused.ok()) << "send_in_transaction needs execute";
+  EXPECT_EQ(refused.error().code, Errc::invalid_argument);
+  ASSERT_TRUE(eventually([&] { return delivered().count("left-behind") == 1; }, 60s)) << seed_text();
+  EXPECT_EQ(asked, std::vector<std::string>{"left-behind"}) << "only the unresolved half is checked" << seed_text();
+  run(second.shutdown());
+  run(other.shutdown());
+}
+
 TEST_F(TransactionProducerTest, ABrokerThatRefusesHalfMessagesFailsTheSendAndRunsNoLocalTransaction) {
-  boot({"broker-a"}, {TopicSpec{"TxT", 4}});  // the default: refused
+  broker_config_.reject_transaction_message = true;  // rejectTransactionMessage = true
+  boot({"broker-a"}, {TopicSpec{"TxT", 4}});
   bool ran = false;
   TransactionListener listener;
   listener.execute = [&](const Message&, const SendResult&) {

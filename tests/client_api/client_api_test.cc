@@ -48,7 +48,6 @@ TEST_F(ClientTest, BlockingProducerFuturesAndCallbacks) {
 // A transaction from an application thread: the future completes once the local transaction
 // (run off the loop) returned and its verdict went out; the committed message is then delivered.
 TEST_F(ClientTest, BlockingTransactionProducerCommitsFromAThread) {
-  broker_config_.reject_transaction_message = false;
   broker_config_.transaction_check_interval = 5s;
   boot({"broker-a"}, {{"T", 2}});
   TransactionListener listener;

@@ -115,6 +115,23 @@ TEST(BrokerConf, SlaveReadEnableIsReadAndOffByDefault) {
   EXPECT_TRUE(on->warnings.empty()) << on->warnings.front();
 }
 
+TEST(BrokerConf, TransactionKeysAreReadWithRocketMQsUnits) {
+  auto d = broker("");
+  ASSERT_TRUE(d.ok()) << d.error().to_string();
+  EXPECT_FALSE(d->broker.reject_transaction_message);
+  EXPECT_EQ(d->broker.transaction_check_interval, std::chrono::seconds(60));
+  auto c = broker("rejectTransactionMessage=true\ntransactionTimeOut=3000\ntransactionCheckMax=5\ntransactionCheckInterval=10000\n");
+  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  EXPECT_TRUE(c->broker.reject_transaction_message);
+  EXPECT_EQ(c->broker.transaction_timeout, std::chrono::seconds(3));
+  EXPECT_EQ(c->broker.transaction_check_max, 5);
+  EXPECT_EQ(c->broker.transaction_check_interval, std::chrono::seconds(10));
+  EXPECT_TRUE(c->warnings.empty()) << c->warnings.front();
+  auto bad = broker("transactionCheckMax=0\n");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().detail.find("transactionCheckMax"), std::string::npos) << bad.error().detail;
+}
+
 TEST(BrokerConf, UnknownAndUnusedKeysWarnByName) {
   auto c = broker("brokerNmae=x\nbrokerIP2=10.0.0.9\nsendMessageThreadPoolNums=16\nsyncFlushTimeoutForSlave=1\n");
   ASSERT_TRUE(c.ok()) << c.error().to_string();

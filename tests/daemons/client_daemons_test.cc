@@ -9,7 +9,9 @@
 
 #include <filesystem>
 #include <map>
+#include <mutex>
 #include <set>
+#include <thread>
 
 #include "tests/daemons/client_node.h"
 #include "tests/daemons/daemon_process.h"
@@ -175,6 +177,85 @@ TEST_F(ClientDaemonsTest, CommittedOffsetsSurviveABrokerSigtermRestart) {
   // At most what the last pull of each of the 4 queues carried (32 each) may come again.
   EXPECT_LE(again, 4u * 32u) << again << " of 400 already-consumed messages were delivered again";
   RecordProperty("redelivered_after_restart", static_cast<int>(again));
+}
+
+// Transactional messages on real daemons (docs/transactions.md), through a kill -9 of the broker
+// between the half messages and the checks: a committed transaction arrives, a rolled-back one
+// never does, and the two the local transaction left UNKNOW are resolved by the restarted broker's
+// check, which the producer's listener answers from its "database".
+class TransactionDaemonsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(cluster_.start_namesrv(), "");
+    ASSERT_EQ(cluster_.start_broker(kTransactionConf), "");
+  }
+  static constexpr const char* kTransactionConf = "transactionTimeOut=1000\ntransactionCheckInterval=1000\n";
+  TempDir dir_;
+  LocalCluster cluster_{dir_};
+};
+
+TEST_F(TransactionDaemonsTest, CommitArrivesRollbackNeverAndUnknownsResolveAfterABrokerKill) {
+  // Heartbeats every second: the restarted broker knows the producer soon (RocketMQ's 30 s would
+  // only make the test slower).
+  auto producer = std::make_unique<ClientNode>(dir_ / "producer", std::vector<std::string>{cluster_.namesrv_addr()}, "producer",
+                                               std::chrono::seconds(1));
+  ASSERT_TRUE(producer->create_topic("TestCluster", "TxT", 4).ok());
+  std::mutex mu;  // the listener runs on the offload threads
+  std::set<std::string> database;
+  std::vector<std::string> checked;
+  client::TransactionListener listener;
+  listener.execute = [&](const Message& m, const client::SendResult&) {
+    const std::string body(m.body.begin(), m.body.end());
+    std::lock_guard<std::mutex> lock(mu);
+    if (body == "rollback") return client::LocalTransactionState::rollback;
+    if (body != "unknown-rolled-back") database.insert(body);
+    return body == "commit" ? client::LocalTransactionState::commit : client::LocalTransactionState::unknown;
+  };
+  listener.check = [&](const MessageExt& m) {
+    const std::string body = body_text(m);
+    std::lock_guard<std::mutex> lock(mu);
+    checked.push_back(body);
+    return database.count(body) > 0 ? client::LocalTransactionState::commit : client::LocalTransactionState::rollback;
+  };
+  ASSERT_TRUE(producer->start_transaction_producer("TxPG", listener).ok());
+  for (const std::string body : {"commit", "rollback", "unknown-committed", "unknown-rolled-back"}) {
+    Message m;
+    m.topic = "TxT";
+    m.body.assign(body.begin(), body.end());
+    Result<client::TransactionSendResult> r = producer->send_in_transaction(std::move(m));
+    ASSERT_TRUE(r.ok()) << body << ": " << r.error().to_string();
+    EXPECT_EQ(r->send.status, client::SendStatus::SEND_OK) << body;
+  }
+  // kill -9 before any check: the half messages and op records are in the page cache, and the
+  // restarted broker's check service walks them again.
+  ASSERT_EQ(cluster_.kill_broker(), "");
+  ASSERT_EQ(cluster_.start_broker(kTransactionConf), "");
+
+  auto consumer = std::make_unique<ClientNode>(dir_ / "consumer", std::vector<std::string>{cluster_.namesrv_addr()}, "consumer");
+  client::PushConsumerConfig pc;
+  pc.group = "TxReaders";
+  pc.consume_from_where = client::ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET;
+  Result<std::shared_ptr<Received>> got = consumer->start_consumer(pc, "TxT", "*");
+  ASSERT_TRUE(got.ok()) << got.error().to_string();
+  auto bodies = [](const std::vector<MessageExt>& msgs) {
+    std::multiset<std::string> out;
+    for (const MessageExt& m : msgs) out.insert(body_text(m));
+    return out;
+  };
+  ASSERT_TRUE((*got)->wait_until(
+      [&](const std::vector<MessageExt>& msgs) {  // (called under the receiver's lock)
+        const std::multiset<std::string> b = bodies(msgs);
+        return b.count("commit") > 0 && b.count("unknown-committed") > 0;
+      },
+      60s))
+      << (*got)->size() << " received";
+  std::this_thread::sleep_for(3s);  // a few more check rounds: nothing else may arrive
+  const std::multiset<std::string> b = bodies((*got)->snapshot());
+  EXPECT_EQ(b.count("rollback"), 0u);
+  EXPECT_EQ(b.count("unknown-rolled-back"), 0u) << "its check answered ROLLBACK";
+  std::lock_guard<std::mutex> lock(mu);
+  EXPECT_EQ(std::set<std::string>(checked.begin(), checked.end()), (std::set<std::string>{"unknown-committed", "unknown-rolled-back"}))
+      << "only the two left UNKNOW are checked";
 }
 
 }  // namespace

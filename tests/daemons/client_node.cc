@@ -35,6 +35,14 @@ Task<Status> start_producer_task(client::ClientInstance* ci, std::unique_ptr<cli
   co_return (*out)->start();
 }
 
+Task<Status> start_tx_producer_task(client::ClientInstance* ci, std::unique_ptr<client::TransactionProducer>* out,
+                                   std::string group, client::TransactionListener listener) {
+  client::ProducerConfig pc;
+  pc.group = group;
+  *out = std::make_unique<client::TransactionProducer>(*ci, pc, std::move(listener));
+  co_return (*out)->start();
+}
+
 Task<void> make_consumer_task(client::ClientInstance* ci, std::unique_ptr<client::PushConsumer>* out,
                               client::PushConsumerConfig config) {
   *out = std::make_unique<client::PushConsumer>(*ci, config);
@@ -46,11 +54,17 @@ Task<void> destroy_consumer_task(std::unique_ptr<client::PushConsumer>* c) {
   co_return;
 }
 
-Task<void> shutdown_task(client::ClientInstance* ci, std::unique_ptr<client::Producer>* producer) {
+Task<void> shutdown_task(client::ClientInstance* ci, std::unique_ptr<client::Producer>* producer,
+                         std::unique_ptr<client::TransactionProducer>* tx) {
   if (*producer) {
     Task<void> t = (*producer)->shutdown();
     co_await std::move(t);
     producer->reset();
+  }
+  if (*tx) {
+    Task<void> t = (*tx)->shutdown();
+    co_await std::move(t);
+    tx->reset();
   }
   Task<void> t = ci->shutdown();
   co_await std::move(t);
@@ -58,7 +72,7 @@ Task<void> shutdown_task(client::ClientInstance* ci, std::unique_ptr<client::Pro
 
 }  // namespace
 
-ClientNode::ClientNode(std::string data_dir, std::vector<std::string> namesrv, std::string instance) {
+ClientNode::ClientNode(std::string data_dir, std::vector<std::string> namesrv, std::string instance, Duration heartbeat) {
   AsioRuntime::Options opts;
   opts.node_name = instance;
   opts.data_root = std::move(data_dir);
@@ -68,6 +82,7 @@ ClientNode::ClientNode(std::string data_dir, std::vector<std::string> namesrv, s
   client::ClientConfig cfg;
   cfg.namesrv_addrs = std::move(namesrv);
   cfg.instance_name = instance;
+  cfg.heartbeat_broker_interval = heartbeat;
   cfg.uniq_id_pid = static_cast<std::int32_t>(::getpid());
   cfg.uniq_id_process_hash = static_cast<std::int32_t>(std::hash<std::string>{}(instance));
   ci_ = std::make_unique<client::ClientInstance>(*rt_, cfg);
@@ -78,7 +93,8 @@ ClientNode::ClientNode(std::string data_dir, std::vector<std::string> namesrv, s
 ClientNode::~ClientNode() {
   for (std::size_t i = 0; i < consumers_.size(); ++i) stop_consumer(i);
   blocking_producer_.reset();
-  client_api::call_on_loop(*rt_, [this] { return shutdown_task(ci_.get(), &producer_); }).get();
+  blocking_tx_producer_.reset();
+  client_api::call_on_loop(*rt_, [this] { return shutdown_task(ci_.get(), &producer_, &tx_producer_); }).get();
   rt_->stop();
   loop_.join();
   // The loop is not running: this thread is the only one touching the node now.
@@ -99,6 +115,18 @@ Status ClientNode::start_producer(const std::string& group) {
 }
 
 Result<client::SendResult> ClientNode::send(Message msg) { return blocking_producer_->send(std::move(msg)).get(); }
+
+Status ClientNode::start_transaction_producer(const std::string& group, client::TransactionListener listener) {
+  Status s = client_api::call_on_loop(*rt_, [this, group, listener] {
+               return start_tx_producer_task(ci_.get(), &tx_producer_, group, listener);
+             }).get();
+  if (s.ok()) blocking_tx_producer_ = std::make_unique<client_api::BlockingTransactionProducer>(*rt_, *tx_producer_);
+  return s;
+}
+
+Result<client::TransactionSendResult> ClientNode::send_in_transaction(Message msg) {
+  return blocking_tx_producer_->send_in_transaction(std::move(msg)).get();
+}
 
 Result<std::shared_ptr<Received>> ClientNode::start_consumer(client::PushConsumerConfig config, const std::string& topic,
                                                              const std::string& expression) {

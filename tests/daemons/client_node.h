@@ -23,6 +23,7 @@
 #include "client/push_consumer.h"
 #include "client_api/blocking_producer.h"
 #include "client_api/blocking_push_consumer.h"
+#include "client_api/blocking_transaction_producer.h"
 #include "runtime/asio/asio_runtime.h"
 #include "tests/support/received_messages.h"
 
@@ -34,7 +35,9 @@ using Received = test_support::ReceivedMessages;
 class ClientNode {
  public:
   // `data_dir`: the runtime's data root (created). `instance`: the client's instance name.
-  ClientNode(std::string data_dir, std::vector<std::string> namesrv, std::string instance);
+  // `heartbeat`: heartbeatBrokerInterval (RocketMQ's 30 s unless given).
+  ClientNode(std::string data_dir, std::vector<std::string> namesrv, std::string instance,
+             Duration heartbeat = std::chrono::seconds(30));
   ~ClientNode();
   ClientNode(const ClientNode&) = delete;
   ClientNode& operator=(const ClientNode&) = delete;
@@ -47,6 +50,12 @@ class ClientNode {
   Status start_producer(const std::string& group);
   // A blocking sync send (BlockingProducer::send(...).get()).
   Result<client::SendResult> send(Message msg);
+
+  // Builds and starts the node's transaction producer (once); the listener runs on the runtime's
+  // offload threads.
+  Status start_transaction_producer(const std::string& group, client::TransactionListener listener);
+  // A blocking send_in_transaction (BlockingTransactionProducer::send_in_transaction(...).get()).
+  Result<client::TransactionSendResult> send_in_transaction(Message msg);
 
   // Builds a push consumer subscribed to `topic` / `expression` whose listener records into the
   // returned Received (CONSUME_SUCCESS always), and starts it. Consumers are numbered from 0.
@@ -68,6 +77,8 @@ class ClientNode {
   std::unique_ptr<client::ClientInstance> ci_;
   std::unique_ptr<client::Producer> producer_;
   std::unique_ptr<client_api::BlockingProducer> blocking_producer_;
+  std::unique_ptr<client::TransactionProducer> tx_producer_;
+  std::unique_ptr<client_api::BlockingTransactionProducer> blocking_tx_producer_;
   std::vector<Consumer> consumers_;
   std::thread loop_;
 };
