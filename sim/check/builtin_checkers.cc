@@ -17,6 +17,7 @@
 #include "sim/check/route_staleness.h"
 #include "sim/check/send_outcomes.h"
 #include "sim/check/store_prefix.h"
+#include "sim/check/transactions.h"
 #include "sim/check/unexpected.h"
 
 namespace ferry::sim::check {
@@ -26,6 +27,7 @@ std::vector<CheckerSpec> builtin_checkers() {
   out.push_back(lost_acked_checker());
   out.push_back(unexpected_checker());
   out.push_back(duplicates_checker());
+  out.push_back(transactions_checker());
   out.push_back(key_order_checker());
   out.push_back(queue_offsets_checker());
   out.push_back(committed_offsets_checker());

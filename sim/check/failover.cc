@@ -124,7 +124,7 @@ Verdict check_failover(const History& h, const FailoverBounds& b) {
   }
   std::int64_t backlog = 0;
   for (const SendRecord& s : h.sends) {
-    if (s.outcome != SendOutcome::ok || s.queue.broker_name != b.group || s.done_at > dead_at) continue;
+    if (!s.owed() || s.queue.broker_name != b.group || s.done_at > dead_at) continue;
     for (const auto& [group, topics] : h.subscriptions) {
       if (topics.count(s.topic) == 0) continue;
       if (consumed_before[group].count({s.producer, s.seq}) == 0) {

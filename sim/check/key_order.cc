@@ -47,7 +47,7 @@ Verdict check_key_order(const History& h) {
   std::set<KeyOf> keys;
   for (const SendRecord& s : h.sends) {
     // settings.per_key_order = true judges every acknowledged send, as if its topic were ordered.
-    if ((!s.ordered && h.settings.per_key_order != true) || s.outcome != SendOutcome::ok) continue;
+    if ((!s.ordered && h.settings.per_key_order != true) || !s.owed()) continue;
     ordered.emplace(Msg{s.producer, s.seq}, &s);
     keys.emplace(s.producer, s.key);
   }

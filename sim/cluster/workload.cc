@@ -5,6 +5,7 @@
 #include <charconv>
 
 #include "client/queue_selector.h"
+#include "client/transaction_producer.h"
 #include "common/big_endian.h"
 #include "common/crc.h"
 #include "runtime/assert.h"
@@ -81,8 +82,18 @@ class ProducerApp final : public ClientApp {
     spec_.config.group = spec_.group;
     instance_ = std::make_unique<client::ClientInstance>(rt, cc);
     instance_->start();
-    producer_ = std::make_unique<client::Producer>(*instance_, spec_.config);
-    const Status started = producer_->start();
+    Status started;
+    if (spec_.transactions) {
+      client::TransactionListener listener;
+      listener.check = [history = history_, answers = spec_.transactions->check_answers](const MessageExt& half) {
+        return answer_check(*history, answers, half);
+      };
+      tx_ = std::make_unique<client::TransactionProducer>(*instance_, spec_.config, std::move(listener));
+      started = tx_->start();
+    } else {
+      producer_ = std::make_unique<client::Producer>(*instance_, spec_.config);
+      started = producer_->start();
+    }
     FERRY_ASSERT(started.ok(), "producer {} did not start: {}", name_, started.ok() ? "" : started.error().to_string());
     history_->record_event(rt.now(), EventKind::start, name_, "producer started");
     if (spec_.config.send_latency_fault_enable) {
@@ -92,10 +103,11 @@ class ProducerApp final : public ClientApp {
     rt.spawn(run(this), "workload-producer");
   }
   ~ProducerApp() override {
+    tx_.reset();
     producer_.reset();
     instance_.reset();
   }
-  bool done() const { return done_; }
+  bool done() const { return done_ && verdicts_pending_ == 0; }
   const client::ClientInstance& client_instance() const override { return *instance_; }
 
  private:
@@ -105,6 +117,74 @@ class ProducerApp final : public ClientApp {
       return [seq](std::span<const MessageQueue> queues, const Message&, Random&) { return static_cast<std::size_t>(seq % queues.size()); };
     }
     return client::select_by_hash(key);
+  }
+
+  // The answer to a check of `half`, from the database (ProducerSpec::Transactions).
+  static client::LocalTransactionState answer_check(History& h, ProducerSpec::Transactions::CheckAnswers answers,
+                                                    const MessageExt& half) {
+    if (answers == ProducerSpec::Transactions::CheckAnswers::always_commit) return client::LocalTransactionState::commit;
+    const std::string_view body(reinterpret_cast<const char*>(half.body.data()), half.body.size());
+    const std::optional<BodyFields> f = parse_body(body);
+    if (!f) return client::LocalTransactionState::unknown;
+    auto held = h.hold();
+    for (auto it = h.sends.rbegin(); it != h.sends.rend(); ++it) {  // checks are rare: a scan will do
+      if (it->seq != f->seq || it->producer != f->producer) continue;
+      switch (it->fate) {
+        case TxFate::commit: return client::LocalTransactionState::commit;
+        case TxFate::rollback: return client::LocalTransactionState::rollback;
+        case TxFate::none: return client::LocalTransactionState::unknown;  // its send is in flight
+      }
+    }
+    return client::LocalTransactionState::unknown;
+  }
+
+  // One message as a transaction: the half message and its fate; the local phase and the verdict
+  // run on (finish_transaction), so that local transactions overlap as a service's do and the
+  // producer keeps its rate.
+  static Task<void> send_transaction(ProducerApp* self, Message m, std::size_t index) {
+    Runtime& rt = self->rt_;
+    History& h = *self->history_;
+    const ProducerSpec::Transactions& tx = *self->spec_.transactions;
+    Task<Result<client::TransactionSendResult>> sending = self->tx_->send_half(std::move(m));
+    Result<client::TransactionSendResult> r = co_await std::move(sending);
+    auto held = h.hold();
+    SendRecord& rec = h.sends[index];
+    rec.done_at = rt.now();
+    rec.queue_offset = QueueOffset(-1);  // the half queue's offset: not where the message will be
+    rec.fate = TxFate::rollback;         // unless acknowledged SEND_OK, the local transaction never runs
+    if (r.ok()) {
+      rec.queue = r->send.queue;
+      const bool ok = r->send.status == client::SendStatus::SEND_OK;
+      rec.outcome = ok ? SendOutcome::ok : SendOutcome::stored_not_durable;
+      rec.detail = ok ? "" : std::string(client::name(r->send.status));
+      if (ok) {
+        rec.fate = rt.random().below(100) < static_cast<std::uint64_t>(tx.rollback_percent) ? TxFate::rollback : TxFate::commit;
+        rec.by_check = rt.random().below(100) < static_cast<std::uint64_t>(tx.unknown_percent);
+      }
+    } else {
+      rec.outcome = r.error().code == Errc::invalid_argument ? SendOutcome::failed : SendOutcome::unknown;
+      rec.detail = r.error().to_string();
+    }
+    if (!r.ok()) co_return;
+    const client::LocalTransactionState verdict = rec.by_check                 ? client::LocalTransactionState::unknown
+                                                  : rec.fate == TxFate::commit ? client::LocalTransactionState::commit
+                                                                               : client::LocalTransactionState::rollback;
+    held.unlock();
+    ++self->verdicts_pending_;
+    rt.spawn(finish_transaction(self, *std::move(r), verdict, index), "workload-transaction");
+  }
+
+  // The local phase (local_time), then the verdict. A crash of the node ends it: no verdict.
+  static Task<void> finish_transaction(ProducerApp* self, client::TransactionSendResult half, client::LocalTransactionState verdict,
+                                       std::size_t index) {
+    Runtime& rt = self->rt_;
+    const Duration local = self->spec_.transactions->local_time;
+    if (local > Duration{}) co_await rt.sleep(local);
+    Task<void> ending = self->tx_->end_transaction(half, verdict);
+    co_await std::move(ending);
+    auto held = self->history_->hold();
+    self->history_->sends[index].verdict_at = rt.now();
+    --self->verdicts_pending_;
   }
 
   static Task<void> run(ProducerApp* self) {
@@ -126,6 +206,12 @@ class ProducerApp final : public ClientApp {
       sending_record.ordered = self->spec_.ordered;
       h.sends.push_back(std::move(sending_record));
       held.unlock();
+      if (self->tx_) {
+        Task<void> transaction = send_transaction(self, std::move(m), index);
+        co_await std::move(transaction);
+        co_await rt.sleep(self->spec_.interval);
+        continue;
+      }
       // (No co_await inside a conditional expression: GCC 12 miscompiles it.)
       Task<Result<client::SendResult>> sending = self->spec_.ordered ? self->producer_->send(std::move(m), self->selector(key, seq))
                                                                      : self->producer_->send(std::move(m));
@@ -154,7 +240,9 @@ class ProducerApp final : public ClientApp {
   std::shared_ptr<History> history_;
   std::string name_;
   std::unique_ptr<client::ClientInstance> instance_;
-  std::unique_ptr<client::Producer> producer_;
+  std::unique_ptr<client::Producer> producer_;           // ordinary sends
+  std::unique_ptr<client::TransactionProducer> tx_;      // or transactions (spec_.transactions)
+  std::size_t verdicts_pending_ = 0;                      // transactions in their local phase
   bool done_ = false;
 };
 

@@ -53,6 +53,7 @@ using sim::History;
 using sim::outcome_name;
 using sim::SendOutcome;
 using sim::SendRecord;
+using sim::TxFate;
 
 // ---- apps ----------------------------------------------------------------------------------
 
@@ -79,6 +80,26 @@ struct ProducerSpec {
   enum class Selector : std::uint8_t { by_key_hash, rotate };
   Selector selector = Selector::by_key_hash;
   client::ProducerConfig config;      // group is set from `group`
+
+  // A transaction producer (client::TransactionProducer, docs/transactions.md) instead: each
+  // message is a half message, then the local transaction's verdict after `local_time`. The local
+  // transaction draws its fate when the half message is acknowledged SEND_OK — rollback with
+  // rollback_percent, else commit — and keeps it in its "database" (the History, which outlives
+  // every producer); its verdict is that fate, or UNKNOW with unknown_percent (the broker's check
+  // then decides). Any producer of the group answers a check from the database: the fate of an
+  // acknowledged half, rollback for one the producer saw fail (its local transaction never ran),
+  // UNKNOW while its send is still in flight. A producer killed during `local_time` sends no verdict:
+  // the check decides that one too.
+  struct Transactions {
+    std::int32_t rollback_percent = 20;
+    std::int32_t unknown_percent = 20;
+    Duration local_time{};
+    // How checks are answered: from the database, or (proof that the `transactions` checker can
+    // fail) COMMIT whatever the database says: a check listener that ignores the local state.
+    enum class CheckAnswers : std::uint8_t { database, always_commit };
+    CheckAnswers check_answers = CheckAnswers::database;
+  };
+  std::optional<Transactions> transactions;
 };
 
 struct ConsumerSpec {

@@ -26,7 +26,7 @@ void AckedProgress::take_new_records() {
 }
 
 bool AckedProgress::never_owed(const SendRecord& s) const {
-  if (s.outcome != SendOutcome::ok || floors_.expired(s)) return true;
+  if (!s.owed() || floors_.expired(s)) return true;
   if (consumer_.empty()) {
     // acked_not_consumed with the group's subscribed topics (every topic if it never subscribed).
     auto subscribed = h_->subscriptions.find(group_);

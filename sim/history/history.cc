@@ -26,6 +26,15 @@ const char* event_kind_name(EventKind k) {
   return "?";
 }
 
+const char* tx_fate_name(TxFate f) {
+  switch (f) {
+    case TxFate::none: return "none";
+    case TxFate::commit: return "commit";
+    case TxFate::rollback: return "rollback";
+  }
+  return "?";
+}
+
 std::string SendRecord::id() const { return fmt::format("{}#{}", producer, seq); }
 
 std::string ConsumeRecord::id() const { return intact ? fmt::format("{}#{}", producer, seq) : std::string("corrupt"); }
@@ -33,7 +42,7 @@ std::string ConsumeRecord::id() const { return intact ? fmt::format("{}#{}", pro
 std::set<std::pair<std::string, std::uint64_t>> History::acked() const {
   std::set<std::pair<std::string, std::uint64_t>> out;
   for (const SendRecord& s : sends) {
-    if (s.outcome == SendOutcome::ok) out.emplace(s.producer, s.seq);
+    if (s.owed()) out.emplace(s.producer, s.seq);
   }
   return out;
 }

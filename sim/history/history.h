@@ -36,6 +36,14 @@ enum class SendOutcome : std::uint8_t { ok, stored_not_durable, failed, unknown 
 inline constexpr std::uint8_t kSendOutcomeMax = 3;
 const char* outcome_name(SendOutcome o);
 
+// What a transactional send ends as (a producer app with transactions, sim/cluster/workload.h):
+// none for an ordinary send. Decided when the half message is acknowledged SEND_OK: commit or
+// rollback as the app's local transaction drew it (its "database", which outlives the producer);
+// rollback for a half message not acknowledged SEND_OK (the local transaction never ran).
+enum class TxFate : std::uint8_t { none, commit, rollback };
+inline constexpr std::uint8_t kTxFateMax = 2;
+const char* tx_fate_name(TxFate f);
+
 struct SendRecord {
   std::string producer;  // node name
   std::uint64_t seq = 0;
@@ -48,8 +56,19 @@ struct SendRecord {
   MonoTime sent_at{};
   MonoTime done_at{};
   bool ordered = false;  // sent to the queue its key hashes to (per-key order is promised)
+  // ---- transactional sends (fate != none; checker `transactions`) ----
+  // `outcome` is the half message's; queue is the real one, queue_offset is unknown (-1) until
+  // the message is committed. by_check: the local transaction answered UNKNOW, so the broker's
+  // check decides. verdict_at: when the producer sent its verdict (END_TRANSACTION); unset when it
+  // never did (it died during its local transaction: the check decides).
+  TxFate fate = TxFate::none;
+  bool by_check = false;
+  std::optional<MonoTime> verdict_at;
 
   std::string id() const;  // "producer-1#17"
+  // The message must reach every group that subscribed to its topic: acknowledged SEND_OK and not
+  // a rolled-back transaction.
+  bool owed() const { return outcome == SendOutcome::ok && fate != TxFate::rollback; }
 };
 
 struct ConsumeRecord {

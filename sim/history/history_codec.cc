@@ -289,6 +289,22 @@ void serialize(Ar& ar, MetricSample& m) {
   ar(cereal::make_nvp("node", m.node), cereal::make_nvp("metric", m.metric), cereal::make_nvp("value", m.value));
 }
 
+// A transactional send's fields (SendRecord::fate, by_check, verdict_at), kept beside the sends
+// (version 12 on): `send` is its index in History::sends; verdict_at_ns -1 for unset.
+struct TransactionFields {
+  std::uint64_t send = 0;
+  TxFate fate = TxFate::none;
+  bool by_check = false;
+  std::int64_t verdict_at_ns = -1;
+};
+
+template <class Ar>
+void serialize(Ar& ar, TransactionFields& t) {
+  ar(cereal::make_nvp("send", t.send));
+  enum_field(ar, "fate", t.fate, kTxFateMax, &tx_fate_name);
+  ar(cereal::make_nvp("by_check", t.by_check), cereal::make_nvp("verdict_at_ns", t.verdict_at_ns));
+}
+
 // A History as a file of `version` holds it: the fields added after that version are absent.
 struct VersionedHistory {
   History& h;
@@ -337,6 +353,33 @@ void serialize(Ar& ar, VersionedHistory& v) {
       }
       if (h.metric_samples_not_kept < 0) {
         throw cereal::Exception(fmt::format("metric_samples_not_kept = {} is negative", h.metric_samples_not_kept));
+      }
+    }
+  }
+  // Since version 12: the transactional sends' fields.
+  if (v.version >= 12) {
+    std::vector<TransactionFields> transactions;
+    if constexpr (!Ar::is_loading::value) {
+      for (std::size_t i = 0; i < h.sends.size(); ++i) {
+        const SendRecord& s = h.sends[i];
+        if (s.fate == TxFate::none) continue;
+        transactions.push_back(TransactionFields{i, s.fate, s.by_check, s.verdict_at ? to_ns(*s.verdict_at) : -1});
+      }
+    }
+    ar(cereal::make_nvp("transactions", transactions));
+    if constexpr (Ar::is_loading::value) {
+      for (const TransactionFields& t : transactions) {
+        if (t.send >= h.sends.size()) {
+          throw cereal::Exception(fmt::format("transactions names send {} of {}", t.send, h.sends.size()));
+        }
+        if (t.fate == TxFate::none || t.verdict_at_ns < -1) {
+          throw cereal::Exception(fmt::format("transactions: send {} has fate {} and verdict_at_ns {}", t.send,
+                                              tx_fate_name(t.fate), t.verdict_at_ns));
+        }
+        SendRecord& s = h.sends[t.send];
+        s.fate = t.fate;
+        s.by_check = t.by_check;
+        s.verdict_at = t.verdict_at_ns < 0 ? std::nullopt : std::optional<MonoTime>(MonoTime(Duration(t.verdict_at_ns)));
       }
     }
   }

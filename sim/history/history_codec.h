@@ -37,7 +37,9 @@ enum class HistoryEncoding : std::uint8_t { json, binary };
 // 9: CheckSettings::figures_only, History::queue_floors.
 // 10: History::unobserved (a real run's record kinds it could not observe).
 // 11: History::metric_samples and metric_samples_not_kept (the nodes' metrics in virtual time).
-inline constexpr std::uint32_t kHistoryVersion = 11;
+// 12: SendRecord::fate, by_check, verdict_at (transactional sends), as a side table
+//     "transactions" of the sends that have them.
+inline constexpr std::uint32_t kHistoryVersion = 12;
 // The oldest version a reader still takes: a version 5 file loads with no store_restarts (the
 // store-prefix checker then has no restart to judge). Older ones are refused (unsupported).
 inline constexpr std::uint32_t kHistoryVersionReadMin = 5;

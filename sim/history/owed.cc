@@ -12,6 +12,7 @@ void QueueFloors::take(const std::vector<QueueFloorRecord>& records, std::size_t
 }
 
 bool QueueFloors::expired(const SendRecord& s) const {
+  if (s.fate != TxFate::none) return false;  // its queue offset is not known
   auto it = floor_.find(s.queue);
   return it != floor_.end() && s.queue_offset < it->second;
 }
@@ -33,7 +34,7 @@ std::vector<const SendRecord*> not_consumed(const History& h, const std::string&
   const QueueFloors floors = floors_of(h);
   std::vector<const SendRecord*> out;
   for (const SendRecord& s : h.sends) {
-    if (s.outcome != SendOutcome::ok || (!topics.empty() && topics.count(s.topic) == 0)) continue;
+    if (!s.owed() || (!topics.empty() && topics.count(s.topic) == 0)) continue;
     if (consumed.count({s.producer, s.seq}) == 0 && floors.expired(s) == expired) out.push_back(&s);
   }
   return out;
@@ -60,6 +61,7 @@ void learn_start(std::map<MessageQueue, QueueStart>& starts, const ConsumeRecord
 }
 
 bool before_start(const std::map<MessageQueue, QueueStart>& starts, const SendRecord& s) {
+  if (s.fate != TxFate::none) return false;  // its queue offset is not known: owed if sent after the take
   auto it = starts.find(s.queue);
   if (it == starts.end() || !(s.queue_offset < it->second.offset)) return false;
   return !(it->second.taken_at && s.sent_at > *it->second.taken_at);
@@ -81,7 +83,7 @@ std::vector<const SendRecord*> acked_not_consumed_by(const History& h, const std
     learn_start(starts, c);
   }
   for (const SendRecord& s : h.sends) {
-    if (s.outcome != SendOutcome::ok || s.topic != info->second.topic || s.sent_at < info->second.first_start) continue;
+    if (!s.owed() || s.topic != info->second.topic || s.sent_at < info->second.first_start) continue;
     if (before_start(starts, s) || floors.expired(s)) continue;
     if (consumed.count({s.producer, s.seq}) == 0) out.push_back(&s);
   }

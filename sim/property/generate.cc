@@ -165,6 +165,7 @@ FaultEntry fault_entry(const FaultDraw& d, FaultKind kind, const Nodes& nodes, b
 cluster::BrokerGroupSpec gen_group(const Shape& shape, std::size_t index) {
   cluster::BrokerGroupSpec g;
   g.name = fmt::format("broker-{}", static_cast<char>('a' + index));
+  if (shape.transactions) g.config.transaction_check_interval = std::chrono::seconds(5);
   g.slaves = shape.slaves ? *rc::gen::inRange<std::size_t>(0, 2) : 0;
   g.flush = shape.sync_only || *rc::gen::arbitrary<bool>() ? store::FlushMode::sync_flush : store::FlushMode::async_flush;
   if (g.slaves > 0) {
@@ -195,7 +196,7 @@ cluster::TopicSpec gen_topic(const Shape& shape, std::size_t index) {
   return t;
 }
 
-ProducerScenario gen_producer(const Scenario& s, std::size_t index) {
+ProducerScenario gen_producer(const Shape& shape, const Scenario& s, std::size_t index) {
   ProducerScenario p;
   p.node = fmt::format("producer-{}", index);
   const cluster::TopicSpec& topic = s.cluster.topics[*rc::gen::inRange<std::size_t>(0, s.cluster.topics.size())];
@@ -206,6 +207,13 @@ ProducerScenario gen_producer(const Scenario& s, std::size_t index) {
   p.spec.keys.clear();
   const int keys = *rc::gen::inRange(1, kKeysMax + 1);
   for (int k = 0; k < keys; ++k) p.spec.keys.push_back(fmt::format("key-{}", k));
+  if (shape.transactions && !topic.ordered) {
+    cluster::ProducerSpec::Transactions tx;
+    tx.rollback_percent = *rc::gen::inRange(0, 51);
+    tx.unknown_percent = *rc::gen::inRange(0, 51);
+    tx.local_time = ms(*rc::gen::inRange(0, 1'001));
+    p.spec.transactions = tx;
+  }
   return p;
 }
 
@@ -284,7 +292,7 @@ rc::Gen<GeneratedRun> gen_run(const Shape& shape) {
     const std::size_t topics = *rc::gen::inRange<std::size_t>(1, kTopicsMax + 1);
     for (std::size_t i = 0; i < topics; ++i) s.cluster.topics.push_back(gen_topic(shape, i));
     const std::size_t producers = *rc::gen::inRange<std::size_t>(1, kProducersMax + 1);
-    for (std::size_t i = 0; i < producers; ++i) s.producers.push_back(gen_producer(s, i));
+    for (std::size_t i = 0; i < producers; ++i) s.producers.push_back(gen_producer(shape, s, i));
     std::size_t group_index = 0;
     for (const cluster::TopicSpec& t : s.cluster.topics) {
       const int groups_here = *rc::gen::inRange(1, kGroupsPerTopicMax + 1);

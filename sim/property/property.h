@@ -90,6 +90,10 @@ struct Shape {
   // SYNC_FLUSH, allAckInSyncStateSet; the run then has three controllers, which faults may hit
   // too). With broker_crashes, "master:<group>" is a crash target: a failover.
   bool controller_groups = true;
+  // Producers of unordered topics send transactional messages (ProducerSpec::Transactions: a
+  // rollback and an UNKNOW share of 0-50 % each, a local phase of 0-1 s), and the brokers check
+  // open transactions every 5 s (transactionCheckInterval).
+  bool transactions = false;
   Duration length = std::chrono::seconds(40);  // the run before the liveness phase
   bool swarm = false;  // also draw the World's random faults and buggify from the seed
 };

@@ -306,10 +306,12 @@ Status RealCluster::write_configs() {
           "# {}: written by mqsim run --real from the scenario's [[brokers]] {}\n"
           "brokerClusterName={}\nbrokerName={}\nbrokerId={}\nbrokerRole={}\nflushDiskType={}\n"
           "namesrvAddr={}\nbrokerIP1={}\nlistenPort={}\nstorePathRootDir={}\n"
-          "mappedFileSizeCommitLog={}\nmappedFileSizeConsumeQueue={}\nmaxMessageSize={}\nsyncFlushTimeout={}\n",
+          "mappedFileSizeCommitLog={}\nmappedFileSizeConsumeQueue={}\nmaxMessageSize={}\nsyncFlushTimeout={}\n"
+          "transactionTimeOut={}\ntransactionCheckMax={}\ntransactionCheckInterval={}\n",
           name, g.name, g.cluster, g.name, d.broker_id, broker::role_name(role), flush_name(flush), join(namesrv_addrs, ";"),
           testbed_->ip(name), g.config.listen_port, d.data_dir, st.commit_log_file_size_bytes,
-          st.consume_queue_units_per_file * 20, st.message_size_max_bytes, to_ms(st.sync_flush_timeout));
+          st.consume_queue_units_per_file * 20, st.message_size_max_bytes, to_ms(st.sync_flush_timeout),
+          to_ms(g.config.transaction_timeout), g.config.transaction_check_max, to_ms(g.config.transaction_check_interval));
       if (g.controller_mode) {
         const broker::BrokerConfig& k = g.config;
         text += fmt::format(

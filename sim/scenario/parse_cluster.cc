@@ -39,6 +39,12 @@ void parse_group(TableReader& r, std::size_t index, cluster::BrokerGroupSpec& g)
   // Controller mode (RocketMQ 5, docs/controller.md): the [cluster]'s controllers elect the
   // group's master. enableControllerMode, allAckInSyncStateSet, inSyncReplicas,
   // controllerHeartBeatTimeoutMills, haMaxTimeSlaveNotCatchup, readUnCommitted.
+  // Transactional messages (docs/transactions.md): transactionTimeOut, transactionCheckMax,
+  // transactionCheckInterval.
+  r.read_duration("transaction_timeout", g.config.transaction_timeout, std::chrono::milliseconds(1), std::chrono::hours(24));
+  r.read_int("transaction_check_max", g.config.transaction_check_max, 1, 10'000);
+  r.read_duration("transaction_check_interval", g.config.transaction_check_interval, std::chrono::milliseconds(100),
+                  std::chrono::hours(24));
   r.read("controller_mode", g.controller_mode);
   r.read("all_ack_in_sync_state_set", g.config.ha.all_ack_in_sync_state_set);
   r.read("read_uncommitted", g.config.read_uncommitted);

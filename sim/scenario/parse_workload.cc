@@ -85,6 +85,22 @@ void parse_producer(TableReader& r, const Scenario& s, std::size_t index, Produc
   r.read("retry_another_broker_when_not_store_ok", c.retry_another_broker_when_not_store_ok);
   r.read_duration("send_timeout", c.send_timeout, std::chrono::milliseconds(1), std::chrono::minutes(10));
   c.group = spec.group;
+  // A transaction producer (ProducerSpec::Transactions).
+  bool transactions = false;
+  r.read("transactions", transactions);
+  if (transactions) {
+    cluster::ProducerSpec::Transactions tx;
+    r.read_int("rollback_percent", tx.rollback_percent, 0, 100);
+    r.read_int("unknown_percent", tx.unknown_percent, 0, 100);
+    r.read_duration("local_transaction_time", tx.local_time, Duration{}, std::chrono::minutes(10));
+    r.read_enum("check_answers", tx.check_answers, check_answers_names());
+    if (spec.ordered) r.fail("transactions", "transactional messages are not ordered (RocketMQ's TransactionMQProducer has no selector)");
+    spec.transactions = tx;
+  } else {
+    for (const char* key : {"rollback_percent", "unknown_percent", "local_transaction_time", "check_answers"}) {
+      if (r.has(key)) r.fail(key, "belongs to a transaction producer (transactions = true)");
+    }
+  }
   r.finish();
 }
 

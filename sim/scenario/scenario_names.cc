@@ -71,6 +71,12 @@ const NameTable<Requirement>& requirement_names() {
   return t;
 }
 
+const NameTable<cluster::ProducerSpec::Transactions::CheckAnswers>& check_answers_names() {
+  using A = cluster::ProducerSpec::Transactions::CheckAnswers;
+  static const NameTable<A> t = {{"database", A::database}, {"always_commit", A::always_commit}};
+  return t;
+}
+
 const NameTable<cluster::ProducerSpec::Selector>& selector_names() {
   static const NameTable<cluster::ProducerSpec::Selector> t = {{"by_key_hash", cluster::ProducerSpec::Selector::by_key_hash},
                                                                {"rotate", cluster::ProducerSpec::Selector::rotate}};

@@ -33,6 +33,7 @@ const NameTable<CrashKind>& crash_kind_names();
 const NameTable<LostMode>& lost_mode_names();
 const NameTable<Requirement>& requirement_names();
 const NameTable<cluster::ProducerSpec::Selector>& selector_names();
+const NameTable<cluster::ProducerSpec::Transactions::CheckAnswers>& check_answers_names();
 
 // The name of `value` in `table`; asserts that the table has it.
 template <typename E>

@@ -82,6 +82,9 @@ void write_cluster(Writer& w, const cluster::ClusterSpec& c) {
     w.line("message_size_max_bytes", g.store.message_size_max_bytes);
     w.line("sync_flush_timeout", dur(g.store.sync_flush_timeout));
     w.line("rebalance_lock_max_live_time", dur(g.config.rebalance_lock_max_live_time));
+    w.line("transaction_timeout", dur(g.config.transaction_timeout));
+    w.line("transaction_check_max", g.config.transaction_check_max);
+    w.line("transaction_check_interval", dur(g.config.transaction_check_interval));
     if (g.controller_mode) {
       w.line("controller_mode", "true");
       w.line("all_ack_in_sync_state_set", boolean(g.config.ha.all_ack_in_sync_state_set));
@@ -121,6 +124,13 @@ void write_workload(Writer& w, const Scenario& s) {
     w.line("retry_times_when_send_failed", p.spec.config.retry_times_when_send_failed);
     w.line("retry_another_broker_when_not_store_ok", boolean(p.spec.config.retry_another_broker_when_not_store_ok));
     w.line("send_timeout", dur(p.spec.config.send_timeout));
+    if (const auto& tx = p.spec.transactions) {
+      w.line("transactions", "true");
+      w.line("rollback_percent", tx->rollback_percent);
+      w.line("unknown_percent", tx->unknown_percent);
+      w.line("local_transaction_time", dur(tx->local_time));
+      w.line("check_answers", quoted(name_in(check_answers_names(), tx->check_answers)));
+    }
   }
   for (const ConsumerScenario& c : s.consumers) {
     w.header("[[consumers]]");

@@ -26,6 +26,12 @@ History sample() {
   b.send("producer-0", 0, queue(3, "broker-b"), 7, SendOutcome::ok, "key-é\"\n", true);
   b.send("producer-1", 5, queue(0), 0, SendOutcome::unknown);
   b.h.sends.back().detail = "timed_out: send";
+  b.send("producer-1", 6, queue(2), -1, SendOutcome::ok);  // a transaction the check committed
+  b.h.sends.back().fate = TxFate::commit;
+  b.h.sends.back().by_check = true;
+  b.send("producer-1", 7, queue(2), -1, SendOutcome::ok);  // rolled back by the producer's verdict
+  b.h.sends.back().fate = TxFate::rollback;
+  b.h.sends.back().verdict_at = testing::at_ms(1'500);
   b.consume("consumer-0", "g", "producer-0", 0, queue(3, "broker-b"), 7, 1234);
   b.h.consumes.back().reconsume_times = 2;
   b.h.consumes.back().lock_at = MonoTime(std::chrono::milliseconds(1100));
@@ -54,7 +60,7 @@ History sample() {
   b.h.settings.figures_only = {"failover", "send_outcomes"};
   b.h.unobserved = {"store_restarts"};
   b.h.queue_floors.push_back(QueueFloorRecord{testing::at_ms(20'000), queue(1), QueueOffset(12)});
-  b.h.next_seq = {{"producer-0", 1}, {"producer-1", 6}};
+  b.h.next_seq = {{"producer-0", 1}, {"producer-1", 8}};
   b.h.subscriptions["g"] = {"Orders", "%RETRY%g"};
   b.h.latency_fault_producers = {"producer-0"};
   b.h.routes.push_back(RouteRecord{testing::at_ms(250), "namesrv-0", "Orders", {{"broker-a", RouteGroup{4, 4, true}}, {"broker-b", RouteGroup{8, 2, false}}}});
@@ -99,6 +105,9 @@ void expect_same(const History& a, const History& b) {
     EXPECT_EQ(x.sent_at, y.sent_at);
     EXPECT_EQ(x.done_at, y.done_at);
     EXPECT_EQ(x.ordered, y.ordered);
+    EXPECT_EQ(x.fate, y.fate);
+    EXPECT_EQ(x.by_check, y.by_check);
+    EXPECT_EQ(x.verdict_at, y.verdict_at);
   }
   for (std::size_t i = 0; i < a.consumes.size(); ++i) {
     const ConsumeRecord &x = a.consumes[i], &y = b.consumes[i];

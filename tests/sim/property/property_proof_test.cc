@@ -8,7 +8,9 @@
 //   * a broadcast consumer whose local offset store does not survive a restart (restart with
 //     wipe) — broadcast delivery;
 //   * a broker disk that acknowledges syncs it did not do, then a power loss (lying_disk) —
-//     at-least-once and the store prefix.
+//     at-least-once and the store prefix;
+//   * transaction producers whose check listener answers COMMIT whatever their database says
+//     (check_answers = "always_commit") — a rolled-back transaction never delivered.
 // Each test prints the shrunk counterexample, how many shrink steps it took and the run count.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -168,6 +170,23 @@ TEST(PropertiesCanFail, BroadcastWithAnOffsetStoreLostOnRestart) {
       },
       200);
   expect_counterexample(f, "lost-acked: FAIL");
+}
+
+TEST(PropertiesCanFail, TransactionsWithACheckListenerThatAlwaysCommits) {
+  const Found f = find_counterexample(
+      [] {
+        Shape shape;
+        shape.topics = TopicOrder::unordered;
+        shape.transactions = true;
+        shape.consumers = {Flavor::concurrent};
+        GeneratedRun run = *gen_run(shape);
+        for (scenario::ProducerScenario& p : run.scenario.producers) {
+          if (p.spec.transactions) p.spec.transactions->check_answers = cluster::ProducerSpec::Transactions::CheckAnswers::always_commit;
+        }
+        require_check(recorded(run), "transactions");
+      },
+      200);
+  expect_counterexample(f, "transactions: FAIL");
 }
 
 // A disk that acknowledges syncs it did not do (a volatile write cache that lies), from 5 s on,

@@ -72,6 +72,21 @@ RC_GTEST_PROP(Guarantees, StorePrefix, ()) {
   require_check(out, "store-prefix");
 }
 
+// 7. Transactions: a committed transactional message reaches every subscribed group, whether the
+// producer's verdict or a check answered by another producer committed it (lost-acked owes it);
+// a rolled-back one never reaches anybody (transactions), through kills of producers in their
+// local phase, broker crashes and failovers.
+RC_GTEST_PROP(Guarantees, TransactionsCommitOrNever, ()) {
+  Shape shape;
+  shape.topics = TopicOrder::unordered;
+  shape.transactions = true;
+  shape.consumers = {Flavor::concurrent, Flavor::lite_pull};
+  const Outcome out = recorded(*gen_run(shape));
+  require_converged(out);
+  require_check(out, "transactions");
+  require_check(out, "lost-acked");
+}
+
 }  // namespace
 }  // namespace ferry::sim::property
 
