@@ -25,6 +25,30 @@ while True:
 PY
 }
 
+# A NameServer and one broker (BenchCluster / broker-a, id 0) from the binaries in $1, on free
+# loopback ports, their files under $WORK/<label>-*; extra broker.conf lines in $3. Sets NS_PORT,
+# BROKER_PORT, NS_PID, BROKER_PID and returns once both listen.
+#   start_single_broker "$BIN" before "mappedFileSizeCommitLog=1073741824"
+start_single_broker() {
+  local bin="$1" label="$2" extra="${3:-}"
+  NS_PORT="$(free_port)"; BROKER_PORT="$(free_port)"
+  cat > "$WORK/$label.conf" <<CONF
+brokerClusterName=BenchCluster
+brokerName=broker-a
+brokerId=0
+brokerIP1=127.0.0.1
+listenPort=$BROKER_PORT
+namesrvAddr=127.0.0.1:$NS_PORT
+storePathRootDir=$WORK/store-$label
+$extra
+CONF
+  "$bin/mqnamesrv" -p "$NS_PORT" -d "$WORK/namesrv-$label" > "$WORK/namesrv-$label.out" 2>&1 < /dev/null &
+  NS_PID=$!; PIDS+=("$NS_PID")
+  "$bin/mqbroker" -c "$WORK/$label.conf" > "$WORK/broker-$label.out" 2>&1 < /dev/null &
+  BROKER_PID=$!; PIDS+=("$BROKER_PID")
+  wait_port "$NS_PORT"; wait_port "$BROKER_PORT"
+}
+
 wait_port() {
   for _ in $(seq 1 100); do
     (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0

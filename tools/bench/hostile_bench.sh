@@ -27,21 +27,7 @@ BENCH_NAME=hostile_bench
 
 for label in before after; do
   BIN="$OLD"; [ "$label" = after ] && BIN="$NEW"
-  NS_PORT="$(free_port)"; BROKER_PORT="$(free_port)"
-  cat > "$WORK/$label.conf" <<CONF
-brokerClusterName=BenchCluster
-brokerName=broker-a
-brokerId=0
-brokerIP1=127.0.0.1
-listenPort=$BROKER_PORT
-namesrvAddr=127.0.0.1:$NS_PORT
-storePathRootDir=$WORK/store-$label
-CONF
-  "$BIN/mqnamesrv" -p "$NS_PORT" -d "$WORK/namesrv-$label" > "$WORK/namesrv-$label.out" 2>&1 < /dev/null &
-  NS_PID=$!; PIDS+=("$NS_PID")
-  "$BIN/mqbroker" -c "$WORK/$label.conf" > "$WORK/broker-$label.out" 2>&1 < /dev/null &
-  BROKER_PID=$!; PIDS+=("$BROKER_PID")
-  wait_port "$NS_PORT"; wait_port "$BROKER_PORT"
+  start_single_broker "$BIN" "$label"
   echo "== $label: $BIN (broker pid $BROKER_PID)"
   "$MQBENCH" hostile -b "127.0.0.1:$BROKER_PORT" --pid "$BROKER_PID" "$@" || echo "(mqbench hostile exited $?)"
   kill "$BROKER_PID" "$NS_PID" 2>/dev/null || true

@@ -10,6 +10,7 @@
 
 #include "client/admin_client.h"
 #include "client/client_errors.h"
+#include "client/transaction_producer.h"
 #include "runtime/wake_signal.h"
 #include "tools/bench/mqbench.h"
 
@@ -25,6 +26,7 @@ struct Slot {  // one producer
   std::uint32_t index = 0;
   std::unique_ptr<client::ClientInstance> ci;
   std::unique_ptr<client::Producer> producer;
+  std::unique_ptr<client::TransactionProducer> tx;  // --mode transaction (then `producer` is unset)
   std::unique_ptr<WakeSignal> space;  // async: an outcome freed a place in the window
   std::int64_t in_flight = 0;         // requests
   std::uint64_t sequence = 0;
@@ -37,6 +39,7 @@ std::string_view mode_name(ProduceMode m) {
     case ProduceMode::sync: return "sync";
     case ProduceMode::async: return "async";
     case ProduceMode::oneway: return "oneway";
+    case ProduceMode::transaction: return "transaction";
   }
   return "?";
 }
@@ -124,6 +127,26 @@ Task<void> oneway_sender(State* b, Slot* s) {
     --s->in_flight;
     --b->in_flight;
     b->record_oneway(t0, st);
+  }
+  --b->senders_running;
+}
+
+// A transaction per message: the half message, a local transaction that commits at once, the
+// COMMIT (oneway). Latency: to the half's outcome plus the verdict handed to the connection.
+Task<void> transaction_sender(State* b, Slot* s) {
+  while (true) {
+    Task<std::uint64_t> rt = b->reserve(1);
+    if (co_await std::move(rt) == 0) break;
+    Message m = b->next_message(*s);
+    const SteadyTime t0 = steady_now();
+    ++s->in_flight;
+    ++b->in_flight;
+    Task<Result<client::TransactionSendResult>> t = s->tx->send_in_transaction(std::move(m));
+    Result<client::TransactionSendResult> r = co_await std::move(t);
+    --s->in_flight;
+    --b->in_flight;
+    // Only SEND_OK counts (record()): after any other status the producer rolled it back.
+    b->record(t0, 1, r.ok() ? Result<client::SendResult>(r->send) : Result<client::SendResult>(std::move(r).error()));
   }
   --b->senders_running;
 }
@@ -315,6 +338,10 @@ Task<void> State::shutdown() {
       Task<void> t = s->producer->shutdown();
       co_await std::move(t);
     }
+    if (s->tx) {
+      Task<void> t = s->tx->shutdown();
+      co_await std::move(t);
+    }
   }
   for (auto& s : slots) {
     Task<void> t = s->ci->shutdown();
@@ -336,9 +363,18 @@ Task<int> ProduceBench::open() {
     client::ProducerConfig pc;
     pc.group = b.o.group;
     pc.async_sends_in_flight_max = std::max<std::size_t>(pc.async_sends_in_flight_max, static_cast<std::size_t>(b.o.window));
-    s->producer = std::make_unique<client::Producer>(*s->ci, pc);
     s->space = std::make_unique<WakeSignal>(b.br.rt());
-    Status started = s->producer->start();
+    Status started;
+    if (b.o.mode == ProduceMode::transaction) {
+      client::TransactionListener listener;
+      listener.execute = [](const Message&, const client::SendResult&) { return client::LocalTransactionState::commit; };
+      listener.check = [](const MessageExt&) { return client::LocalTransactionState::commit; };
+      s->tx = std::make_unique<client::TransactionProducer>(*s->ci, pc, std::move(listener));
+      started = s->tx->start();
+    } else {
+      s->producer = std::make_unique<client::Producer>(*s->ci, pc);
+      started = s->producer->start();
+    }
     b.slots.push_back(std::move(s));
     if (!started.ok()) {
       std::fprintf(stderr, "mqbench %s: producer %d: %s\n", kSub.data(), i, started.error().to_string().c_str());
@@ -386,6 +422,7 @@ Task<void> ProduceBench::send() {
         case ProduceMode::sync: b.br.rt().spawn(sync_sender(&b, s.get()), "mqbench-sync"); break;
         case ProduceMode::async: b.br.rt().spawn(async_sender(&b, s.get()), "mqbench-async"); break;
         case ProduceMode::oneway: b.br.rt().spawn(oneway_sender(&b, s.get()), "mqbench-oneway"); break;
+        case ProduceMode::transaction: b.br.rt().spawn(transaction_sender(&b, s.get()), "mqbench-transaction"); break;
       }
     }
   }
@@ -473,7 +510,7 @@ const std::vector<cli::FlagSpec> kSpecs = {
     {0, "connections", "N", "the same as --producers"},
     {'w', "window", "N", "requests in flight per producer at most (default 64)"},
     {'b', "batch", "N", "messages per request: N > 1 sends batches (SEND_BATCH_MESSAGE), not with oneway (default 1)"},
-    {'m', "mode", "MODE", "sync | async | oneway (default async)"},
+    {'m', "mode", "MODE", "sync | async | oneway | transaction (default async)"},
     {'d', "seconds", "S", "how long to send at most (default 10; 3600 with --messages)"},
     {0, "messages", "N", "stop after N messages (default: no count)"},
     {0, "rate", "N", "start N messages a second over all producers, paced in 1 ms steps (default: as fast as the window allows)"},
@@ -524,8 +561,13 @@ Result<ProduceOptions> produce_options(const BenchArgs& a) {
     o.mode = ProduceMode::async;
   } else if (mode == "oneway") {
     o.mode = ProduceMode::oneway;
+  } else if (mode == "transaction") {
+    o.mode = ProduceMode::transaction;
   } else {
-    return Error(Errc::invalid_argument, fmt::format("--mode: '{}' is not one of sync, async, oneway", mode));
+    return Error(Errc::invalid_argument, fmt::format("--mode: '{}' is not one of sync, async, oneway, transaction", mode));
+  }
+  if (o.mode == ProduceMode::transaction && o.batch > 1) {
+    return Error(Errc::invalid_argument, "--batch: RocketMQ has no transactional batches, so not with --mode transaction");
   }
   if (o.mode == ProduceMode::oneway && o.batch > 1) {
     return Error(Errc::invalid_argument, "--batch: a batch needs a reply, so not with --mode oneway");

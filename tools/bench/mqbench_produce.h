@@ -8,6 +8,9 @@
 //           send_batch()) while fewer than W of its requests await their outcome
 //   oneway: W coroutines per producer awaiting Producer::send_oneway() (done when the request is
 //           handed to the connection: no acknowledgement exists); no batches
+//   transaction: W coroutines per producer awaiting TransactionProducer::send_in_transaction()
+//           (the half message, a local transaction that commits at once, COMMIT oneway: a
+//           message's cost as a transaction, beside sync's as a plain send); no batches
 //
 // A request is one message, or with `batch` > 1 one SEND_BATCH_MESSAGE of `batch` messages (the
 // window counts requests). Latency of a message: from just before its request's send call to the
@@ -36,7 +39,7 @@
 
 namespace ferry::bench {
 
-enum class ProduceMode : std::uint8_t { sync, async, oneway };
+enum class ProduceMode : std::uint8_t { sync, async, oneway, transaction };
 std::string_view mode_name(ProduceMode m);
 
 struct ProduceOptions {
