@@ -124,6 +124,29 @@ TEST_F(MqbenchTest, CountedBatchesOverSeveralConnectionsReportExactCountsAsJson)
   EXPECT_EQ(json_number(j, "n", "e2e_ms"), 1500) << j;
 }
 
+// Transactions: every committed one reaches a consumer, once, and nothing else does.
+TEST_F(MqbenchTest, TransactionModeCommitsEveryMessageItCounts) {
+  ASSERT_EQ(cluster_.start_namesrv(), "");
+  ASSERT_EQ(cluster_.start_broker(), "");
+  RunResult p = bench({"produce", "-n", cluster_.namesrv_addr(), "-t", "TxBenchT", "--create-topic", "-q", "4", "-s", "200",
+                       "--messages", "600", "-m", "transaction", "-w", "8", "--json"});
+  ASSERT_EQ(p.status, 0) << p.output;
+  std::string j = json_line(p.output);
+  EXPECT_EQ(json_number(j, "sent_ok"), 600) << p.output;
+  EXPECT_EQ(json_number(j, "errors"), 0) << j;
+  EXPECT_NE(j.find("\"mode\":\"transaction\""), std::string::npos) << j;
+  RunResult c = bench({"consume", "-n", cluster_.namesrv_addr(), "-t", "TxBenchT", "-g", "TxBenchG", "-f", "first",
+                       "--messages", "600", "-d", "30", "--json"});
+  ASSERT_EQ(c.status, 0) << c.output;
+  j = json_line(c.output);
+  EXPECT_EQ(json_number(j, "received"), 600) << c.output;
+  EXPECT_EQ(json_number(j, "foreign"), 0) << j;
+  EXPECT_EQ(json_number(j, "redelivered"), 0) << j;
+  RunResult batch = bench({"produce", "-n", cluster_.namesrv_addr(), "-t", "TxBenchT", "-m", "transaction", "--batch", "4"});
+  EXPECT_EQ(batch.status, 2) << batch.output;
+  EXPECT_NE(batch.output.find("not with --mode transaction"), std::string::npos) << batch.output;
+}
+
 // e2e at a rate: every message sent ok is received once, and each has an end-to-end latency.
 TEST_F(MqbenchTest, E2eAtARateReceivesEveryMessageItSent) {
   ASSERT_EQ(cluster_.start_namesrv(), "");
@@ -181,7 +204,7 @@ TEST_F(MqbenchTest, HelpAndBadFlags) {
   EXPECT_NE(r.output.find("--from WHERE"), std::string::npos) << r.output;
   r = bench({"produce", "-t", "T", "-m", "fast"});
   EXPECT_EQ(r.status, 2) << r.output;
-  EXPECT_NE(r.output.find("--mode: 'fast' is not one of sync, async, oneway"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("--mode: 'fast' is not one of sync, async, oneway, transaction"), std::string::npos) << r.output;
   r = bench({"produce", "-t", "T", "-s", "8"});
   EXPECT_EQ(r.status, 2) << r.output;
   r = bench({"consume", "-t", "T", "-f", "middle"});
