@@ -115,7 +115,11 @@ std::variant<SendProcessor::Target, RemotingCommand> SendProcessor::route(
   if (Status valid = validate_topic(h.topic); !valid) {
     return reply(request, code::SYSTEM_ERROR, valid.error().detail);
   }
-  if (is_system_topic(h.topic)) {
+  // Every system topic is refused but RMQ_SYS_TRACE_TOPIC, where clients with message trace on
+  // (enableMsgTrace) send their trace records. (RocketMQ refuses only its NOT_ALLOWED_SEND_TOPIC_SET:
+  // the schedule, half, op-half, check-max-time, self-test and offset-moved topics; Ferry refuses
+  // TBW102 and the other RMQ_SYS_ names too, which no client has a reason to send to.)
+  if (is_system_topic(h.topic) && h.topic != kTraceTopic) {
     return reply(request, code::NO_PERMISSION,
                  fmt::format("sending message to topic[{}] is forbidden (a system topic)", h.topic));
   }

@@ -122,6 +122,19 @@ TEST_F(BrokerTest, SendValidationCodes) {
   EXPECT_EQ(send(sys).reply.code, code::NO_PERMISSION);
   sys.topic = "SCHEDULE_TOPIC_XXXX";
   EXPECT_EQ(send(sys).reply.code, code::NO_PERMISSION);
+  for (const char* topic : {"RMQ_SYS_TRANS_HALF_TOPIC", "RMQ_SYS_TRANS_OP_HALF_TOPIC", "TRANS_CHECK_MAX_TIME_TOPIC", "SELF_TEST_TOPIC",
+                            "OFFSET_MOVED_EVENT"}) {
+    sys.topic = topic;
+    EXPECT_EQ(send(sys).reply.code, code::NO_PERMISSION) << topic;
+  }
+  // A client with message trace on (enableMsgTrace) sends its trace records to
+  // RMQ_SYS_TRACE_TOPIC: taken (auto-created from TBW102 like any topic), as RocketMQ does.
+  Msg trace;
+  trace.topic = "RMQ_SYS_TRACE_TOPIC";
+  trace.queue_id = 0;
+  Call tr = send(trace);
+  EXPECT_EQ(tr.reply.code, code::SUCCESS) << tr.remark();
+  EXPECT_EQ(all_of("RMQ_SYS_TRACE_TOPIC", 0).size(), 1u);
   Msg q;
   q.queue_id = 4;  // T gets 4 queues
   Call qr = send(q);
