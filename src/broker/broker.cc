@@ -86,7 +86,8 @@ Broker::Broker(Runtime& rt, BrokerConfig config)
                          TransactionCheckOptions{.check_interval = config_.transaction_check_interval,
                                                  .transaction_timeout = config_.transaction_timeout,
                                                  .check_max = config_.transaction_check_max},
-                         store_, offsets_, consumer_services_.producers(), client_calls_, topics_) {
+                         store_, offsets_, consumer_services_.producers(), client_calls_, topics_),
+      reply_pusher_(rt, config_, consumer_services_.producers(), client_calls_) {
   if (!config_.credentials.empty()) {
     client_.set_outgoing_hook([creds = config_.credentials](remoting::RemotingCommand& r) { remoting::acl::sign(r, creds); });
   }
@@ -94,6 +95,7 @@ Broker::Broker(Runtime& rt, BrokerConfig config)
   register_processors(vip_server_, ServerTag::vip);
   pull_.set_subscriptions(consumer_services_.subscriptions());
   send_.set_subscription_groups(&consumer_services_.groups());
+  send_.set_reply_pusher(&reply_pusher_);
   consumer_services_.group_admin().set_offset_remover([this](std::string_view group) { offsets_.remove_group(group); });
   // Before the store opens: recovery re-dispatches what the ConsumeQueues miss, and a schedule
   // queue's units must carry their delivery time then too (not the tag's hash).
@@ -186,7 +188,8 @@ void Broker::stop_servers() {
 
 void Broker::register_processors(remoting::RpcServer& server, ServerTag tag) {
   consumer_services_.register_processors(server, tag);
-  for (std::int32_t code : {rc::SEND_MESSAGE, rc::SEND_MESSAGE_V2, rc::SEND_BATCH_MESSAGE}) {
+  for (std::int32_t code : {rc::SEND_MESSAGE, rc::SEND_MESSAGE_V2, rc::SEND_BATCH_MESSAGE, rc::SEND_REPLY_MESSAGE,
+                            rc::SEND_REPLY_MESSAGE_V2}) {
     server.register_processor(code, [this](RequestContext ctx) { return send_.process(std::move(ctx)); });
   }
   server.register_processor(rc::END_TRANSACTION, [this](RequestContext ctx) { return end_transaction_.process(std::move(ctx)); });

@@ -240,6 +240,7 @@ class Broker {
   ClientCalls client_calls_;                  // calls to clients over server_ / vip_server_
   ClientAdminProcessor client_admin_;         // 222, 223, 307, 309: the broker asks its clients
   TransactionCheckService transaction_check_;  // 39: asks producers about unresolved half messages
+  ReplyPusher reply_pusher_;                   // 326: pushes reply messages to their requesters
   std::unique_ptr<ReplicasManager> replicas_;  // controller mode only
   // Topics whose config was made from replicated data (a slave before its metadata copy).
   std::set<std::string> learned_topics_;

@@ -51,6 +51,9 @@ struct BrokerConfig {
   // (send_processor.h; END_TRANSACTION and the check service are served either way, so halves
   // taken before the switch still resolve). Changeable while running (updateBrokerConfig).
   bool reject_transaction_message = false;
+  // Request-reply: store a reply message on {cluster}_REPLY_TOPIC besides pushing it to the
+  // requester (storeReplyMessageEnable; reply_push.h).
+  bool store_reply_message_enable = true;
   Duration transaction_timeout = std::chrono::seconds(6);           // transactionTimeOut
   std::int32_t transaction_check_max = 15;                          // transactionCheckMax
   Duration transaction_check_interval = std::chrono::seconds(60);   // transactionCheckInterval (4.9)

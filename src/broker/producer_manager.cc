@@ -73,4 +73,13 @@ const std::map<std::uint64_t, ClientChannel>* ProducerManager::find_group(std::s
   return &it->second;
 }
 
+std::optional<ClientChannel> ProducerManager::find_channel(std::string_view client_id) const {
+  for (const auto& [group, channels] : groups_) {
+    for (const auto& [key, c] : channels) {
+      if (c.client_id == client_id) return c;
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace ferry::broker

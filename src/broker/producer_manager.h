@@ -36,6 +36,9 @@ class ProducerManager {
   std::vector<std::string> client_ids(std::string_view group) const;
   // The members of a group by client_key(), or nullptr when the group has none online.
   const std::map<std::uint64_t, ClientChannel>* find_group(std::string_view group) const;
+  // The connection of the producer client `client_id` (any group; the first by group name and
+  // channel), nullopt when none heartbeats here (request-reply's push, reply_push.h).
+  std::optional<ClientChannel> find_channel(std::string_view client_id) const;
   // Every group with members online, by name.
   const std::map<std::string, std::map<std::uint64_t, ClientChannel>, std::less<>>& groups() const { return groups_; }
 

@@ -161,6 +161,11 @@ Task<Reply> SendProcessor::process(RequestContext ctx) {
   auto routed = route(ctx.request, *h);
   if (auto* err = std::get_if<RemotingCommand>(&routed)) co_return std::move(*err);
   Target target = std::get<Target>(std::move(routed));
+  if (ctx.request.code == remoting::request_code::SEND_REPLY_MESSAGE ||
+      ctx.request.code == remoting::request_code::SEND_REPLY_MESSAGE_V2) {
+    Task<Reply> t = send_reply(std::move(ctx), std::move(*h), std::move(target));
+    co_return co_await std::move(t);
+  }
   if (ctx.request.code == remoting::request_code::SEND_BATCH_MESSAGE) {
     Task<Reply> t = send_batch(std::move(ctx), std::move(*h), std::move(target));
     co_return co_await std::move(t);
@@ -267,6 +272,38 @@ std::optional<RemotingCommand> SendProcessor::in_sync_refusal(const RemotingComm
   return reply(request, code::SYSTEM_ERROR,
                fmt::format("in-sync replicas not enough: the SyncStateSet has {} member(s), minInSyncReplicas is {}",
                            members, config_.min_in_sync_replicas));
+}
+
+Task<Reply> SendProcessor::send_reply(RequestContext ctx, SendMessageRequestHeader h, Target target) {
+  if (replies_ == nullptr) co_return reply(ctx.request, code::REQUEST_CODE_NOT_SUPPORTED, "reply messages are not served here");
+  if (auto why = oversized_properties(properties_text(h))) co_return reply(ctx.request, code::MESSAGE_ILLEGAL, *why);
+  auto props = decode_properties(properties_text(h));
+  if (!props) co_return reply(ctx.request, code::MESSAGE_ILLEGAL, "properties: " + props.error().detail);
+  Task<std::optional<std::string>> pushing = replies_->push(ctx, h);
+  const std::optional<std::string> push_failed = co_await std::move(pushing);
+  if (!config_.store_reply_message_enable) {
+    if (push_failed) co_return reply(ctx.request, code::SYSTEM_ERROR, *push_failed);
+    // As RocketMQ: a reply pushed but not stored has no msgId or offset.
+    SendMessageResponseHeader rh;
+    rh.msg_id = "0";
+    rh.queue_id = target.queue_id;
+    rh.queue_offset = QueueOffset(0);
+    RemotingCommand out = reply(ctx.request, code::SUCCESS);
+    out.ext_fields = std::move(rh).to_fields();
+    co_return out;
+  }
+  // Stored whatever the push did (the requester may read the reply topic itself).
+  add_broker_properties(*props, config_.broker_cluster_name);
+  auto text = encode_properties(*props);
+  if (!text) co_return reply(ctx.request, code::MESSAGE_ILLEGAL, "properties: " + text.error().detail);
+  store::PutResult put = put_one(ctx, h, target.topic, target.queue_id, *text);
+  Task<Reply> finishing = finish(std::move(ctx.request), std::move(put), std::move(target), wait_store_ok(*props));
+  Reply out = co_await std::move(finishing);
+  if (push_failed && out && out->code == code::SUCCESS) {
+    out->code = code::SYSTEM_ERROR;
+    out->remark = *push_failed;
+  }
+  co_return out;
 }
 
 store::PutResult SendProcessor::put_one(const RequestContext& ctx, const SendMessageRequestHeader& h,

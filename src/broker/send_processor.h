@@ -53,6 +53,7 @@
 #include "broker/broker_metrics.h"
 #include "broker/broker_stats.h"
 #include "broker/replies.h"
+#include "broker/reply_push.h"
 #include "broker/subscription_group_manager.h"
 #include "broker/topic_config_manager.h"
 #include "common/offsets.h"
@@ -78,6 +79,9 @@ class SendProcessor {
   // Controller mode: the masterEpoch a put is stored in (read right after the put); each SEND_OK
   // is counted under it (BrokerStats::on_acked). Unset: epoch 0.
   void set_epoch_source(std::function<std::int32_t()> epoch) { epoch_ = std::move(epoch); }
+  // Enables SEND_REPLY_MESSAGE(_V2) (324/325): the reply is pushed to its requester through
+  // `pusher` (outlives this processor), then stored when store_reply_message_enable.
+  void set_reply_pusher(ReplyPusher* pusher) { replies_ = pusher; }
 
  private:
   // NO_PERMISSION for a transactional send the broker does not take, saying `why`.
@@ -99,6 +103,8 @@ class SendProcessor {
                                               const remoting::SendMessageRequestHeader& h);
   Task<Reply> send_one(RequestContext ctx, remoting::SendMessageRequestHeader h, Target target);
   Task<Reply> send_batch(RequestContext ctx, remoting::SendMessageRequestHeader h, Target target);
+  // A reply message (324/325): pushed to its requester first, then stored (reply_push.h).
+  Task<Reply> send_reply(RequestContext ctx, remoting::SendMessageRequestHeader h, Target target);
   // Puts the request's body as one message with these (encoded) properties.
   store::PutResult put_one(const RequestContext& ctx, const remoting::SendMessageRequestHeader& h,
                            std::string_view topic, QueueId queue_id, std::string_view properties);
@@ -114,6 +120,7 @@ class SendProcessor {
   BrokerStats& stats_;
   BrokerMetrics& metrics_;
   SubscriptionGroupManager* groups_ = nullptr;
+  ReplyPusher* replies_ = nullptr;
 };
 
 }  // namespace ferry::broker

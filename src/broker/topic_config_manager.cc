@@ -53,7 +53,7 @@ void TopicConfigManager::add_system_topics() {
   if (config_.broker_topic_enable) add_if_missing(config_.broker_name, 1, perm::kReadWrite);
   add_if_missing(std::string(kOffsetMovedEventTopic), 1, perm::kReadWrite);
   add_if_missing(std::string(kScheduleTopic), 18, perm::kReadWrite);
-  add_if_missing(config_.broker_cluster_name + "_REPLY_TOPIC", 1, perm::kReadWrite);
+  add_if_missing(reply_topic(config_.broker_cluster_name), 1, perm::kReadWrite);
 }
 
 const TopicConfig* TopicConfigManager::find(std::string_view topic) const {

@@ -57,6 +57,11 @@
 
 namespace ferry::client {
 
+// How many requests one instance may await replies for at once (Producer::request).
+inline constexpr std::size_t kRepliesAwaitedMax = 10'000;
+// A compressed reply body inflating past this is refused (RocketMQ's maxMessageSize is 4 MiB).
+inline constexpr std::size_t kReplyBodyBytesMax = 64 * 1024 * 1024;
+
 inline constexpr std::int64_t kMasterId = 0;
 // The group of the instance's own producer (RocketMQ's MixAll.CLIENT_INNER_PRODUCER_GROUP).
 inline constexpr std::string_view kInnerProducerGroup = "CLIENT_INNER_PRODUCER";
@@ -104,6 +109,13 @@ class ClientInstance {
   // An empty handler removes it; a check for a group without one is dropped (logged).
   using TransactionCheckHandler = std::function<Task<void>(remoting::RequestContext)>;
   void set_transaction_check_handler(const std::string& group, TransactionCheckHandler handler);
+  // Request-reply (Producer::request): the broker's PUSH_REPLY_MESSAGE_TO_CLIENT (326) carrying
+  // CORRELATION_ID `id` goes to `handler`, once; a reply nobody waits for is logged and dropped.
+  // Errors: busy past kRepliesAwaitedMax, invalid_argument for an id already awaited.
+  using ReplyHandler = std::function<void(MessageExt reply)>;
+  Status await_reply(const std::string& id, ReplyHandler handler);
+  void forget_reply(const std::string& id) { (void)replies_.erase(id); }
+  std::size_t replies_awaited() const { return replies_.size(); }
   // The instance's own producer (group CLIENT_INNER_PRODUCER, default ProducerConfig), built and
   // registered at the first call (RocketMQ builds it with the instance); consumers re-send
   // messages to their retry topic with it when a send-back fails. Valid until the instance dies.
@@ -177,6 +189,7 @@ class ClientInstance {
   static Task<std::optional<remoting::RemotingCommand>> on_consumer_status(ClientInstance* self,
                                                                           remoting::RequestContext ctx);
   static Task<std::optional<remoting::RemotingCommand>> on_running_info(ClientInstance* self, remoting::RequestContext ctx);
+  static Task<std::optional<remoting::RemotingCommand>> on_push_reply(ClientInstance* self, remoting::RequestContext ctx);
   static Task<std::optional<remoting::RemotingCommand>> on_check_transaction(ClientInstance* self,
                                                                              remoting::RequestContext ctx);
   static Task<std::optional<remoting::RemotingCommand>> on_consume_directly(ClientInstance* self,
@@ -197,6 +210,7 @@ class ClientInstance {
   std::set<std::string> producers_;
   std::map<std::string, ConsumerHandle*> consumers_;
   std::map<std::string, TransactionCheckHandler> transaction_checks_;
+  std::map<std::string, ReplyHandler> replies_;  // by CORRELATION_ID
   std::map<std::string, TopicRouteData> routes_;       // normalized, by topic
   std::map<std::string, TopicPublishInfo> publish_;    // by topic
   std::map<std::string, std::vector<MessageQueue>> subscribe_;  // by topic

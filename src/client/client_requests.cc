@@ -6,7 +6,11 @@
 #include <fmt/ranges.h>
 
 #include "client/client_instance.h"
+#include "common/compression.h"
 #include "common/message_const.h"
+#include "common/properties.h"
+#include "common/sys_flag.h"
+#include "remoting/header/reply_message_header.h"
 #include "common/message_decoder.h"
 #include "remoting/body/offset_tables.h"
 #include "remoting/header/client_admin_header.h"
@@ -44,6 +48,8 @@ void ClientInstance::register_broker_requests() {
                           [this](remoting::RequestContext ctx) { return on_running_info(this, std::move(ctx)); });
   rpc_.register_processor(rc::CONSUME_MESSAGE_DIRECTLY,
                           [this](remoting::RequestContext ctx) { return on_consume_directly(this, std::move(ctx)); });
+  rpc_.register_processor(rc::PUSH_REPLY_MESSAGE_TO_CLIENT,
+                          [this](remoting::RequestContext ctx) { return on_push_reply(this, std::move(ctx)); });
   rpc_.register_processor(rc::CHECK_TRANSACTION_STATE,
                           [this](remoting::RequestContext ctx) { return on_check_transaction(this, std::move(ctx)); });
 }
@@ -76,6 +82,67 @@ Task<Reply> ClientInstance::on_check_transaction(ClientInstance* self, remoting:
   Task<void> work = handler(std::move(ctx));
   co_await std::move(work);
   co_return std::nullopt;
+}
+
+Status ClientInstance::await_reply(const std::string& id, ReplyHandler handler) {
+  if (replies_.size() >= kRepliesAwaitedMax) {
+    return Error(Errc::busy, fmt::format("{} requests await their replies already", replies_.size()));
+  }
+  if (!replies_.emplace(id, std::move(handler)).second) {
+    return Error(Errc::invalid_argument, fmt::format("a request with CORRELATION_ID {} awaits its reply already", id));
+  }
+  return {};
+}
+
+// PUSH_REPLY_MESSAGE_TO_CLIENT: the reply rebuilt from the header (RocketMQ's
+// receiveReplyMessage: body decompressed per sysFlag, ARRIVE_TIME added) goes to the request
+// awaiting its CORRELATION_ID. SUCCESS whether or not one waits (a late reply is only logged);
+// SYSTEM_ERROR for a header or body that does not decode.
+Task<Reply> ClientInstance::on_push_reply(ClientInstance* self, remoting::RequestContext ctx) {
+  ++self->broker_requests_;
+  auto h = remoting::ReplyMessageRequestHeader::from_fields(ctx.request.ext_fields);
+  auto props = h.ok() ? decode_properties(h->properties.value_or("")) : Result<Properties>(h.error());
+  if (!h.ok() || !props.ok()) {
+    self->rt_.log().warn("PUSH_REPLY_MESSAGE_TO_CLIENT from {}: {}", ctx.channel->peer_text(),
+                         h.ok() ? props.error().to_string() : h.error().to_string());
+    co_return remoting::make_response(ctx.request, code::SYSTEM_ERROR, "process reply message fail");
+  }
+  MessageExt m;
+  m.topic = h->topic;
+  m.queue_id = QueueId(h->queue_id);
+  m.flag = h->flag;
+  m.sys_flag = h->sys_flag;
+  m.born_timestamp_ms = h->born_timestamp;
+  m.store_timestamp_ms = h->store_timestamp;
+  if (auto born = HostPort::parse(h->born_host); born.ok()) m.born_host = *born;
+  if (auto store = HostPort::parse(h->store_host); store.ok()) m.store_host = *store;
+  m.reconsume_times = h->reconsume_times.value_or(0);
+  m.properties = std::move(*props);
+  m.properties.set(std::string(prop::kReplyMessageArriveTime), std::to_string(self->rt_.wall_ms()));
+  if ((h->sys_flag & sysflag::kCompressed) != 0) {
+    Result<std::vector<std::uint8_t>> body =
+        sysflag::compression(h->sys_flag) == sysflag::Compression::zlib
+            ? zlib_decompress(Bytes(ctx.request.body.data(), ctx.request.body.size()), kReplyBodyBytesMax)
+            : Result<std::vector<std::uint8_t>>(Error(Errc::unsupported, fmt::format("compression type in sys_flag {:#x}", h->sys_flag)));
+    if (!body.ok()) {
+      self->rt_.log().warn("PUSH_REPLY_MESSAGE_TO_CLIENT from {}: {}", ctx.channel->peer_text(), body.error().to_string());
+      co_return remoting::make_response(ctx.request, code::SYSTEM_ERROR, "process reply message fail");
+    }
+    m.body = std::move(*body);
+  } else {
+    m.body = std::move(ctx.request.body);
+  }
+  const std::string id(m.properties.get(prop::kCorrelationId).value_or(""));
+  auto it = self->replies_.find(id);
+  if (it == self->replies_.end()) {
+    self->rt_.log().warn("receive reply message, but not matched any request, CorrelationId: {}, reply from host: {}", id,
+                         ctx.channel->peer_text());
+  } else {
+    ReplyHandler handler = std::move(it->second);
+    self->replies_.erase(it);
+    handler(std::move(m));
+  }
+  co_return remoting::make_response(ctx.request, code::SUCCESS);
 }
 
 ConsumerHandle* ClientInstance::find_consumer(const std::string& group) const {

@@ -79,6 +79,17 @@ class Producer {
   // messages' UNIQ_KEYs comma-joined.
   Task<Result<SendResult>> send_batch(std::vector<Message> msgs);
 
+  // Request-reply (RocketMQ 4.6+, docs/request_reply.md): sends `msg` with CORRELATION_ID (a new
+  // UUID), REPLY_TO_CLIENT (this instance's client id) and TTL (`timeout` in ms), then waits for
+  // the reply a consumer sends back (reply_message.h), which the broker pushes to this instance.
+  // The reply's wait and the send share `timeout`. Errors: the send's ("send request message to T
+  // fail: ..."); timed_out when the send succeeded but no reply came ("send request message to T
+  // OK, but wait reply message timeout, N ms."); busy past kRepliesAwaitedMax requests waiting.
+  Task<Result<MessageExt>> request(Message msg, Duration timeout);
+  // The same; `cb` runs on the loop with the reply or the error, never inside this call.
+  using RequestCallback = std::function<void(Result<MessageExt>)>;
+  void request_async(Message msg, RequestCallback cb, Duration timeout);
+
   const ProducerConfig& config() const { return config_; }
   const FaultStrategy& fault_strategy() const { return fault_; }
   std::size_t async_in_flight() const { return async_in_flight_; }
@@ -103,6 +114,7 @@ class Producer {
   Task<Outcome> attempt_once(const PreparedMessage& m, MessageQueue mq, Mode mode, Duration timeout);
   Task<Result<SendResult>> send_selected(Message msg, QueueSelector selector, std::optional<MessageQueue> fixed);
   static Task<void> run_async(Producer* self, Message msg, SendCallback cb);
+  static Task<void> run_request(Producer* self, Message msg, RequestCallback cb, Duration timeout);
   Status check_running() const;
 
   ClientInstance& ci_;

@@ -53,6 +53,7 @@ Result<PreparedMessage> prepare_with_body(const Message& msg, std::vector<std::u
     p.sys_flag |= sysflag::kTransactionPreparedType;
   }
   if (auto id = msg.uniq_key()) p.msg_id = std::string(*id);
+  p.reply = !batch && msg.properties.get(prop::kMessageType) == std::optional<std::string_view>(kReplyMessageFlag);
   if (!batch && body.size() >= config.compress_body_over_bytes) {
     body = zlib_compress(Bytes(body.data(), body.size()), config.compress_level);
     p.sys_flag |= sysflag::kCompressed | sysflag::kCompressionZlib;
@@ -89,7 +90,8 @@ remoting::RemotingCommand build_send_request(const PreparedMessage& m, const Mes
   h.unit_mode = false;
   h.batch = m.batch;
   h.max_reconsume_times = m.max_reconsume_times;
-  remoting::RemotingCommand req = remoting::make_request(m.batch ? rc::SEND_BATCH_MESSAGE : rc::SEND_MESSAGE_V2, 0);
+  const std::int32_t code = m.batch ? rc::SEND_BATCH_MESSAGE : m.reply ? rc::SEND_REPLY_MESSAGE_V2 : rc::SEND_MESSAGE_V2;
+  remoting::RemotingCommand req = remoting::make_request(code, 0);
   // Straight into the binary header's entry form: no map of strings is built (the RPC layer
   // builds one only for a signing hook or a JSON header). Room for the strings, and for the
   // 14 entries' lengths, names and numbers.

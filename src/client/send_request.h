@@ -29,6 +29,7 @@ struct PreparedMessage {
   std::optional<std::int32_t> reconsume_times;      // from RECONSUME_TIME on a %RETRY% topic
   std::optional<std::int32_t> max_reconsume_times;  // from MAX_RECONSUME_TIMES on a %RETRY% topic
   bool batch = false;
+  bool reply = false;  // MSG_TYPE=reply: sent as SEND_REPLY_MESSAGE_V2 (325), request-reply's reply
   std::string msg_id;  // UNIQ_KEY (a batch: its messages' ids, comma-joined)
 };
 

@@ -40,6 +40,11 @@ std::future<Result<client::SendResult>> BlockingProducer::send_batch(std::vector
   return call_on_loop(rt_, [p, msgs = std::move(msgs)]() mutable { return p->send_batch(std::move(msgs)); });
 }
 
+std::future<Result<MessageExt>> BlockingProducer::request(Message msg, Duration timeout) {
+  client::Producer* p = &producer_;
+  return call_on_loop(rt_, [p, msg = std::move(msg), timeout]() mutable { return p->request(std::move(msg), timeout); });
+}
+
 void BlockingProducer::send_async(Message msg, std::function<void(Result<client::SendResult>)> cb) {
   client::Producer* p = &producer_;
   Runtime* rt = &rt_;

@@ -30,6 +30,8 @@ class BlockingProducer {
   std::future<Result<client::SendResult>> send_batch(std::vector<Message> msgs);
   // `cb` runs once, off the loop.
   void send_async(Message msg, std::function<void(Result<client::SendResult>)> cb);
+  // Request-reply (Producer::request): the reply, or why none came within `timeout`.
+  std::future<Result<MessageExt>> request(Message msg, Duration timeout);
 
  private:
   Runtime& rt_;

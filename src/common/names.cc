@@ -56,6 +56,8 @@ bool is_system_group(std::string_view group) {
   return false;
 }
 
+std::string reply_topic(std::string_view cluster) { return fmt::format("{}{}", cluster, kReplyTopicSuffix); }
+
 std::string retry_topic(std::string_view group) {
   return fmt::format("{}{}", kRetryTopicPrefix, group);
 }

@@ -22,6 +22,12 @@ inline constexpr std::string_view kOffsetMovedEventTopic = "OFFSET_MOVED_EVENT";
 inline constexpr std::string_view kSystemTopicPrefixUpper = "RMQ_SYS_";
 inline constexpr std::string_view kSystemTopicPrefixLower = "rmq_sys_";
 
+// Request-reply: every broker keeps `{cluster}_REPLY_TOPIC` (1 queue), where reply messages go;
+// a reply is marked MSG_TYPE=reply.
+inline constexpr std::string_view kReplyTopicSuffix = "_REPLY_TOPIC";
+inline constexpr std::string_view kReplyMessageFlag = "reply";
+std::string reply_topic(std::string_view cluster);
+
 inline constexpr std::string_view kRetryTopicPrefix = "%RETRY%";
 inline constexpr std::string_view kDlqTopicPrefix = "%DLQ%";
 

@@ -71,6 +71,11 @@ inline constexpr std::int32_t SEND_MESSAGE_V2 = 310;
 inline constexpr std::int32_t UPDATE_NAMESRV_CONFIG = 318;
 inline constexpr std::int32_t GET_NAMESRV_CONFIG = 319;
 inline constexpr std::int32_t SEND_BATCH_MESSAGE = 320;
+// Request-reply (RocketMQ 4.6+; docs/request_reply.md): a replier's send of a reply message (V1 and
+// V2 send headers), and the broker's push of it to the requesting client.
+inline constexpr std::int32_t SEND_REPLY_MESSAGE = 324;
+inline constexpr std::int32_t SEND_REPLY_MESSAGE_V2 = 325;
+inline constexpr std::int32_t PUSH_REPLY_MESSAGE_TO_CLIENT = 326;
 // RocketMQ 5's GET_BROKER_HA_STATUS: a broker's replication state (body: HARuntimeInfo JSON).
 inline constexpr std::int32_t GET_BROKER_HA_STATUS = 907;
 

@@ -112,6 +112,32 @@ TEST_F(BrokerTest, NoAutoCreateGivesTopicNotExist) {
   EXPECT_EQ(BrokerInspector(broker()).topics().find("Unknown"), nullptr);
 }
 
+// Request-reply: a reply (SEND_REPLY_MESSAGE(_V2), 324/325) whose requester does not heartbeat
+// here is answered SYSTEM_ERROR in RocketMQ's words, and stored on the reply topic all the same
+// (storeReplyMessageEnable); one without REPLY_TO_CLIENT says so.
+TEST_F(BrokerTest, AReplyForAnAbsentRequesterIsRefusedButStored) {
+  boot();
+  Msg reply;
+  reply.topic = "DefaultCluster_REPLY_TOPIC";
+  reply.queue_id = 0;
+  reply.set("MSG_TYPE", "reply").set("CORRELATION_ID", "c-1").set("REPLY_TO_CLIENT", "10.9.9.9@gone").set("TTL", "3000");
+  for (std::int32_t request_code : {rc::SEND_REPLY_MESSAGE, rc::SEND_REPLY_MESSAGE_V2}) {
+    Call r = send(reply, request_code);
+    ASSERT_TRUE(r.ok) << r.error;
+    EXPECT_EQ(r.reply.code, code::SYSTEM_ERROR) << r.remark();
+    EXPECT_EQ(r.remark(), "push reply message fail, channel of 10.9.9.9@gone not found.");
+  }
+  const std::vector<MessageExt> stored = all_of("DefaultCluster_REPLY_TOPIC", 0);
+  ASSERT_EQ(stored.size(), 2u);
+  EXPECT_EQ(stored[0].properties.get("CORRELATION_ID").value_or(""), "c-1");
+  EXPECT_EQ(stored[0].properties.get("CLUSTER").value_or(""), "DefaultCluster");
+  Msg anonymous;
+  anonymous.topic = "DefaultCluster_REPLY_TOPIC";
+  anonymous.set("MSG_TYPE", "reply");
+  Call r = send(anonymous, rc::SEND_REPLY_MESSAGE_V2);
+  EXPECT_EQ(r.remark(), "reply message properties[REPLY_TO_CLIENT] is null");
+}
+
 TEST_F(BrokerTest, SendValidationCodes) {
   boot();
   Msg bad;

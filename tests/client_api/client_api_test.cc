@@ -73,5 +73,20 @@ TEST_F(ClientTest, BlockingTransactionProducerCommitsFromAThread) {
   run(tp.shutdown());
 }
 
+// Request-reply from an application thread: the future completes on the loop; with nobody to
+// answer, with the timeout's error in RocketMQ's words.
+TEST_F(ClientTest, BlockingProducerRequestTimesOutWhenNobodyAnswers) {
+  boot({"broker-a"}, {{"T", 2}});
+  Producer& p = producer(ProducerConfig{.group = "Requesters"});
+  client_api::BlockingProducer bp(client_rt(), p);
+  std::future<Result<MessageExt>> f = bp.request(text_message("T", "anyone?"), 2s);
+  EXPECT_FALSE(ready(f)) << "the call must run on the loop, not inline";
+  ASSERT_TRUE(eventually([&] { return ready(f); }, 10s));
+  Result<MessageExt> r = f.get();
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, Errc::timed_out) << r.error().to_string();
+  EXPECT_EQ(instance().replies_awaited(), 0u);
+}
+
 }  // namespace
 }  // namespace ferry::client::testing

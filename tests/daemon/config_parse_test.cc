@@ -115,7 +115,7 @@ TEST(BrokerConf, SlaveReadEnableIsReadAndOffByDefault) {
   EXPECT_TRUE(on->warnings.empty()) << on->warnings.front();
 }
 
-TEST(BrokerConf, TransactionKeysAreReadWithRocketMQsUnits) {
+TEST(BrokerConf, TransactionAndReplyKeysAreReadWithRocketMQsUnits) {
   auto d = broker("");
   ASSERT_TRUE(d.ok()) << d.error().to_string();
   EXPECT_FALSE(d->broker.reject_transaction_message);
@@ -127,6 +127,10 @@ TEST(BrokerConf, TransactionKeysAreReadWithRocketMQsUnits) {
   EXPECT_EQ(c->broker.transaction_check_max, 5);
   EXPECT_EQ(c->broker.transaction_check_interval, std::chrono::seconds(10));
   EXPECT_TRUE(c->warnings.empty()) << c->warnings.front();
+  EXPECT_TRUE(d->broker.store_reply_message_enable);
+  auto replies = broker("storeReplyMessageEnable=false\n");
+  ASSERT_TRUE(replies.ok()) << replies.error().to_string();
+  EXPECT_FALSE(replies->broker.store_reply_message_enable);
   auto bad = broker("transactionCheckMax=0\n");
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().detail.find("transactionCheckMax"), std::string::npos) << bad.error().detail;

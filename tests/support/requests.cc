@@ -54,10 +54,12 @@ remoting::SendMessageRequestHeader send_header(const Msg& m) {
 }
 
 RemotingCommand send_request(const Msg& m, std::int32_t request_code) {
-  FERRY_ASSERT(request_code == rc::SEND_MESSAGE || request_code == rc::SEND_MESSAGE_V2,
-               "send_request() builds SEND_MESSAGE or SEND_MESSAGE_V2, not request code {}", request_code);
+  FERRY_ASSERT(request_code == rc::SEND_MESSAGE || request_code == rc::SEND_MESSAGE_V2 ||
+                   request_code == rc::SEND_REPLY_MESSAGE || request_code == rc::SEND_REPLY_MESSAGE_V2,
+               "send_request() builds SEND_MESSAGE(_V2) or SEND_REPLY_MESSAGE(_V2), not request code {}", request_code);
   remoting::SendMessageRequestHeader h = send_header(m);
-  remoting::ExtFields fields = request_code == rc::SEND_MESSAGE ? std::move(h).to_fields() : std::move(h).to_fields_v2();
+  const bool v1 = request_code == rc::SEND_MESSAGE || request_code == rc::SEND_REPLY_MESSAGE;
+  remoting::ExtFields fields = v1 ? std::move(h).to_fields() : std::move(h).to_fields_v2();
   return with_body(request_code, std::move(fields), std::vector<std::uint8_t>(m.body.begin(), m.body.end()));
 }
 

@@ -11,8 +11,10 @@ namespace {
 // The header version a send request carries: V1 names for SEND_MESSAGE, a..n for the others.
 Result<SendMessageRequestHeader::Version> version_of(std::int32_t code) {
   switch (code) {
-    case request_code::SEND_MESSAGE: return SendMessageRequestHeader::Version::v1;
+    case request_code::SEND_MESSAGE:
+    case request_code::SEND_REPLY_MESSAGE: return SendMessageRequestHeader::Version::v1;
     case request_code::SEND_MESSAGE_V2:
+    case request_code::SEND_REPLY_MESSAGE_V2:
     case request_code::SEND_BATCH_MESSAGE: return SendMessageRequestHeader::Version::v2;
     default:
       return Error(Errc::invalid_argument, fmt::format("request code {} does not carry a send header", code));
