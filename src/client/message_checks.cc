@@ -8,7 +8,8 @@ namespace ferry::client {
 
 Status check_message(const Message& msg, std::size_t max_body_bytes) {
   FERRY_TRY(validate_topic(msg.topic));
-  if (is_system_topic(msg.topic)) {
+  // The trace topic takes the trace records of clients with message trace on (as the broker does).
+  if (is_system_topic(msg.topic) && msg.topic != kTraceTopic) {
     return Error(Errc::invalid_argument, fmt::format("the topic '{}' is a system topic; clients may not send to it", msg.topic));
   }
   if (msg.body.empty()) return Error(Errc::invalid_argument, fmt::format("a message to '{}' has an empty body", msg.topic));

@@ -66,6 +66,7 @@ Command cluster_list_command();
 Command consumer_progress_command();
 Command query_msg_by_id_command();
 Command query_msg_by_key_command();
+Command query_msg_trace_by_id_command();
 Command query_msg_by_offset_command();
 Command send_message_command();
 Command consume_message_command();

@@ -10,7 +10,7 @@ const std::vector<Command>& all_commands() {
   static const std::vector<Command> commands = {
       update_topic_command(),     delete_topic_command(),        topic_list_command(),
       topic_route_command(),      topic_status_command(),        cluster_list_command(),
-      consumer_progress_command(), query_msg_by_id_command(),    query_msg_by_key_command(),
+      consumer_progress_command(), query_msg_by_id_command(),    query_msg_by_key_command(),  query_msg_trace_by_id_command(),
       query_msg_by_offset_command(), send_message_command(),     consume_message_command(),
       broker_status_command(),    update_sub_group_command(),    reset_offset_by_time_command(),
       ha_status_command(),        promote_slave_command(),
