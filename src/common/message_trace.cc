@@ -55,6 +55,20 @@ class Fields {
   std::size_t index_;
 };
 
+// Fields 1-8 of a Pub or EndTransaction context: timestamp, regionId, group, topic, msgId, tags,
+// keys, storeHost.
+Status read_send_head(const Fields& f, TraceContext& c) {
+  FERRY_TRY(f.read(1, "timestamp", c.timestamp_ms));
+  c.region_id = f.text(2);
+  c.group = f.text(3);
+  c.bean.topic = f.text(4);
+  c.bean.msg_id = f.text(5);
+  c.bean.tags = f.text(6);
+  c.bean.keys = f.text(7);
+  c.bean.store_host = f.text(8);
+  return {};
+}
+
 }  // namespace
 
 std::string_view trace_type_name(TraceType t) {
@@ -79,14 +93,7 @@ Result<std::vector<TraceContext>> decode_trace_data(std::string_view data) {
     if (type == "Pub") {
       FERRY_TRY(f.at_least(13, type));
       c.type = TraceType::pub;
-      FERRY_TRY(f.read(1, "timestamp", c.timestamp_ms));
-      c.region_id = f.text(2);
-      c.group = f.text(3);
-      b.topic = f.text(4);
-      b.msg_id = f.text(5);
-      b.tags = f.text(6);
-      b.keys = f.text(7);
-      b.store_host = f.text(8);
+      FERRY_TRY(read_send_head(f, c));
       FERRY_TRY(f.read(9, "bodyLength", b.body_length));
       FERRY_TRY(f.read(10, "costTime", c.cost_ms));
       FERRY_TRY(f.read(11, "msgType", b.msg_type));
@@ -123,14 +130,7 @@ Result<std::vector<TraceContext>> decode_trace_data(std::string_view data) {
     } else if (type == "EndTransaction") {
       FERRY_TRY(f.at_least(13, type));
       c.type = TraceType::end_transaction;
-      FERRY_TRY(f.read(1, "timestamp", c.timestamp_ms));
-      c.region_id = f.text(2);
-      c.group = f.text(3);
-      b.topic = f.text(4);
-      b.msg_id = f.text(5);
-      b.tags = f.text(6);
-      b.keys = f.text(7);
-      b.store_host = f.text(8);
+      FERRY_TRY(read_send_head(f, c));
       FERRY_TRY(f.read(9, "msgType", b.msg_type));
       b.transaction_id = f.text(10);
       b.transaction_state = f.text(11);
