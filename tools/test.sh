@@ -3,8 +3,8 @@
 #
 #   tools/test.sh            full run: lints, Release build + all tests (those on real processes, label
 #                            "real", in the background), every scenario file on two fresh seeds (as
-#                            written and under --swarm), ASan+UBSan build of the runtime/simulator tests, a short
-#                            libFuzzer run of the frame decoder
+#                            written and under --swarm), ASan+UBSan build of the runtime/simulator tests, short
+#                            libFuzzer runs of the frame decoder and of the SQL92 filter
 #   FERRY_FAST=1 tools/test.sh   Release build + tests only (for quick local iterations)
 #   tools/test.sh --long     the full run, then the nightly extras: every ordering property on
 #                            FERRY_LONG_CASES (default 20000) generated clusters each, every
@@ -106,11 +106,18 @@ ninja -C build-asan -j "$jobs"
 step "fuzz (bounded)"
 CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFERRY_FUZZ=ON \
   -DFERRY_WERROR=OFF >/dev/null
-ninja -C build-fuzz -j "$jobs" fuzz_frame
+ninja -C build-fuzz -j "$jobs" fuzz_frame fuzz_sql92
 mkdir -p build-fuzz/corpus
 build-fuzz/bin/fuzz_frame -max_total_time="${FERRY_FUZZ_SECONDS:-30}" -rss_limit_mb=2048 \
   build-fuzz/corpus >build-fuzz/fuzz.log 2>&1 || { tail -40 build-fuzz/fuzz.log; exit 1; }
 tail -2 build-fuzz/fuzz.log
+# The SQL92 filter (tests/common/sql92_fuzz.cc): new inputs go to corpus-sql92, the seeds stay in
+# the repository's tests/common/sql92_corpus.
+mkdir -p build-fuzz/corpus-sql92
+build-fuzz/bin/fuzz_sql92 -max_total_time="${FERRY_FUZZ_SQL_SECONDS:-15}" -rss_limit_mb=2048 -max_len=4096 \
+  -dict=tests/common/sql92.dict build-fuzz/corpus-sql92 tests/common/sql92_corpus \
+  >build-fuzz/fuzz-sql92.log 2>&1 || { tail -40 build-fuzz/fuzz-sql92.log; exit 1; }
+tail -2 build-fuzz/fuzz-sql92.log
 
 if [ "$long" = "1" ]; then
   # The properties ctest ran on FERRY_PROPERTY_CASES cases each, here on many more; a failure

@@ -47,6 +47,9 @@ struct BrokerConfig {
   remoting::RpcOptions rpc;
 
   bool auto_create_topic_enable = true;  // autoCreateTopicEnable
+  // enablePropertyFilter: serve SQL92 subscriptions (pull_processor.h; off by default, as in
+  // RocketMQ). Changeable while running (updateBrokerConfig).
+  bool enable_property_filter = false;
   // Transactional messages (docs/transactions.md). rejectTransactionMessage: refuse half messages
   // (send_processor.h; END_TRANSACTION and the check service are served either way, so halves
   // taken before the switch still resolve). Changeable while running (updateBrokerConfig).

@@ -5,6 +5,7 @@
 #include "broker/retry_topics.h"
 #include "common/names.h"
 #include "common/permission.h"
+#include "common/subscription_filter.h"
 #include "remoting/body/consumer_id_list.h"
 #include "remoting/body/heartbeat_data.h"
 #include "remoting/header/client_header.h"
@@ -91,6 +92,28 @@ Task<Reply> ClientManageProcessor::unregister_client(RequestContext ctx, ServerT
   if (h->producer_group && !h->producer_group->empty()) producers_.unregister_producer(*h->producer_group, id);
   if (h->consumer_group && !h->consumer_group->empty()) consumers_.unregister_consumer(*h->consumer_group, id);
   co_return reply(ctx.request, code::SUCCESS);
+}
+
+Task<Reply> ClientManageProcessor::check_client_config(RequestContext ctx) {
+  const RemotingCommand& req = ctx.request;
+  auto body = remoting::body::CheckClientRequestBody::decode(req.body);
+  if (!body) co_return bad_header(req, body.error());
+  if (!body->subscription_data) co_return reply(req, code::SUCCESS);
+  const remoting::body::SubscriptionData& sub = *body->subscription_data;
+  auto type = parse_expression_type(sub.expression_type);
+  if (type.ok() && *type == ExpressionType::tag) co_return reply(req, code::SUCCESS);
+  if (type.ok() && !config_.enable_property_filter) {
+    co_return reply(req, code::SYSTEM_ERROR,
+                    fmt::format("The broker does not support consumer to filter message by {} (enablePropertyFilter "
+                                "is false)", sub.expression_type));
+  }
+  auto compiled = type.ok() ? SubscriptionFilter::compile(*type, sub.sub_string) : Result<SubscriptionFilter>(type.error());
+  if (!compiled.ok()) {
+    rt_.log().warn("client {} of {}: subscription to {} (\"{}\") does not compile: {}", body->client_id, body->group,
+                   sub.topic, sub.sub_string.substr(0, 200), compiled.error().detail);
+    co_return reply(req, code::SUBSCRIPTION_PARSE_FAILED, compiled.error().detail);
+  }
+  co_return reply(req, code::SUCCESS);
 }
 
 Task<Reply> ClientManageProcessor::consumer_list(RequestContext ctx) {

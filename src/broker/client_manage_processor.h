@@ -12,6 +12,11 @@
 //   client_channels_max registrations reached         2 SYSTEM_BUSY (nothing more registered)
 // UNREGISTER_CLIENT: header clientID, producerGroup, consumerGroup; drops the requesting
 // channel's registrations in the named groups. Reply SUCCESS.
+// CHECK_CLIENT_CONFIG (46): body CheckClientRequestBody; whether this broker can serve the
+// subscription (RocketMQ's checkClientConfig, which a consumer with an SQL92 subscription calls
+// before it starts): SUCCESS for TAG (or no subscription); SYSTEM_ERROR when SQL92 and
+// enablePropertyFilter is false; SUBSCRIPTION_PARSE_FAILED (23) with the compiler's message
+// (line and column) when the expression or its type does not compile.
 // GET_CONSUMER_LIST_BY_GROUP: header consumerGroup → body {"consumerIdList":[...]} (sorted), or
 // SYSTEM_ERROR "no consumer for this group" when it has no member.
 #pragma once
@@ -35,6 +40,7 @@ class ClientManageProcessor {
   Task<Reply> heartbeat(RequestContext ctx, ServerTag tag);
   Task<Reply> unregister_client(RequestContext ctx, ServerTag tag);
   Task<Reply> consumer_list(RequestContext ctx);
+  Task<Reply> check_client_config(RequestContext ctx);
 
  private:
   Runtime& rt_;

@@ -59,13 +59,14 @@ bool ConsumerManager::update_subscriptions(ConsumerGroupInfo& g, const std::vect
     if (it != g.subscriptions.end() && s.sub_version <= it->second.data.sub_version) continue;
     ConsumerSubscription cs;
     cs.data = s;
-    if (s.expression_type.empty() || s.expression_type == "TAG") {
-      auto f = parse_tag_expression(s.sub_string);
-      if (f) cs.filter = std::move(*f);
-    }
-    if (!cs.filter) {
-      rt_.log().warn("consumer group {}: subscription to {} ({} \"{}\") is not a tag expression; pulls need the "
-                     "subscription flag", g.group_name, s.topic, s.expression_type, s.sub_string);
+    auto type = parse_expression_type(s.expression_type);
+    auto f = type.ok() ? SubscriptionFilter::compile(*type, s.sub_string) : Result<SubscriptionFilter>(type.error());
+    if (f.ok()) {
+      cs.filter = std::move(*f);
+    } else {
+      cs.problem = f.error().detail;
+      rt_.log().warn("consumer group {}: subscription to {} ({} \"{}\") does not compile: {}", g.group_name, s.topic,
+                     s.expression_type, s.sub_string.substr(0, 200), cs.problem);
     }
     if (it == g.subscriptions.end()) {
       g.subscriptions.emplace(s.topic, std::move(cs));
@@ -163,8 +164,9 @@ std::optional<GroupSubscription> ConsumerManager::find(std::string_view group, s
   const ConsumerGroupInfo* g = find_group(group);
   if (g == nullptr) return std::nullopt;
   auto it = g->subscriptions.find(topic);
-  if (it == g->subscriptions.end() || !it->second.filter) return std::nullopt;
-  return GroupSubscription{*it->second.filter, it->second.data.sub_version};
+  if (it == g->subscriptions.end()) return std::nullopt;
+  const ConsumerSubscription& cs = it->second;
+  return GroupSubscription{cs.filter, cs.data.expression_type, cs.problem, cs.data.sub_version};
 }
 
 }  // namespace ferry::broker

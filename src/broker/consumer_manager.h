@@ -16,8 +16,10 @@
 // Subscriptions (SubscriptionLookup for the pull path): per group and topic, the latest
 // heartbeat's subscription. A topic already known keeps its entry unless the heartbeat carries
 // a newer subVersion; topics absent from a heartbeat are dropped (RocketMQ updateSubscription).
-// A subscription whose expression does not parse as tags (or is not of type TAG) is kept for
-// bookkeeping but has no filter: find() answers nullopt for it (the pull gets 24).
+// Each subscription's expression is compiled when it arrives (a new topic or subVersion): TAG
+// or SQL92 (common/subscription_filter.h), whether or not the broker has enablePropertyFilter
+// (the pull checks that, as RocketMQ does). One that does not compile is kept for bookkeeping
+// without a filter, and the reason is logged once; find() returns it so the pull can say why.
 //
 // Bounds: registrations over all groups <= client_channels_max (register refuses beyond it).
 // Threading: the node's loop.
@@ -41,7 +43,8 @@ namespace ferry::broker {
 
 struct ConsumerSubscription {
   remoting::body::SubscriptionData data;
-  std::optional<TagSubscription> filter;  // nullopt when the expression is not usable
+  std::optional<SubscriptionFilter> filter;  // nullopt when the expression does not compile
+  std::string problem;                       // why not
 };
 
 struct ConsumerGroupInfo {

@@ -34,6 +34,8 @@ void ConsumerServices::register_processors(remoting::RpcServer& server, ServerTa
   server.register_processor(rc::UNREGISTER_CLIENT, [this, tag](RequestContext ctx) {
     return client_manage_.unregister_client(std::move(ctx), tag);
   });
+  server.register_processor(rc::CHECK_CLIENT_CONFIG,
+                            [this](RequestContext ctx) { return client_manage_.check_client_config(std::move(ctx)); });
   server.register_processor(rc::GET_CONSUMER_LIST_BY_GROUP,
                             [this](RequestContext ctx) { return client_manage_.consumer_list(std::move(ctx)); });
   server.register_processor(rc::CONSUMER_SEND_MSG_BACK,

@@ -58,20 +58,20 @@ Task<Reply> PullProcessor::process(RequestContext ctx) {
                                 h.queue_id, h.topic, tc->read_queue_nums, ctx.channel ? ctx.channel->peer_text() : ""));
   }
 
-  TagSubscription filter;
+  // The subscription: from the request (the subscription flag) or from the group's heartbeat.
+  std::optional<SubscriptionFilter> filter;
   if ((h.sys_flag & pull_flag::kSubscription) != 0) {
-    const std::string type = h.expression_type.value_or("TAG");
-    if (!type.empty() && type != "TAG") {
-      co_return reply(req, code::SYSTEM_ERROR,
-                      fmt::format("the broker does not support filtering by {} (expressionType)", type));
-    }
-    auto sub = parse_tag_expression(h.subscription.value_or(""));
-    if (!sub) {
+    const std::string& text = h.subscription.value_or("");
+    auto type = parse_expression_type(h.expression_type.value_or(""));
+    const Result<SubscriptionFilter>& compiled =
+        type.ok() ? filters_.get(*type, text) : Result<SubscriptionFilter>(type.error());
+    if (!compiled.ok()) {
+      rt_.log().warn("pull of {} by {}: subscription \"{}\" ({}) does not compile: {}", h.topic, h.consumer_group,
+                     text.substr(0, 200), h.expression_type.value_or("TAG"), compiled.error().detail);
       co_return reply(req, code::SUBSCRIPTION_PARSE_FAILED,
-                      fmt::format("subscription \"{}\" does not parse: {}", h.subscription.value_or(""),
-                                  sub.error().detail));
+                      fmt::format("parse the consumer's subscription failed: {}", compiled.error().detail));
     }
-    filter = std::move(*sub);
+    filter = *compiled;
   } else {
     auto found = subscriptions_->find(h.consumer_group, h.topic);
     if (!found) {
@@ -82,10 +82,21 @@ Task<Reply> PullProcessor::process(RequestContext ctx) {
       co_return reply(req, code::SUBSCRIPTION_NOT_LATEST,
                       fmt::format("the consumer's subscription is not latest ({} < {})", found->sub_version, h.sub_version));
     }
+    if (!found->filter) {
+      const bool tag = parse_expression_type(found->expression_type).value_or(ExpressionType::sql92) == ExpressionType::tag;
+      co_return reply(req, tag ? code::SUBSCRIPTION_NOT_EXIST : code::FILTER_DATA_NOT_EXIST,
+                      fmt::format("the broker's consumer filter data does not exist: the subscription of [{}] to "
+                                  "[{}] does not compile: {}", h.consumer_group, h.topic, found->problem));
+    }
     filter = std::move(found->filter);
   }
+  if (filter->type() != ExpressionType::tag && !config_.enable_property_filter) {
+    co_return reply(req, code::SYSTEM_ERROR,
+                    fmt::format("The broker does not support consumer to filter message by {} (enablePropertyFilter "
+                                "is false)", expression_type_name(filter->type())));
+  }
 
-  RemotingCommand out = fetch(req, h, filter);
+  RemotingCommand out = fetch(req, h, *filter);
   if ((h.sys_flag & pull_flag::kCommitOffset) != 0 && config_.broker_role != BrokerRole::slave) {
     // Forward only: this pull may be served after a later UPDATE_CONSUMER_OFFSET of the consumer.
     if (h.commit_offset >= QueueOffset(0)) {
@@ -110,16 +121,16 @@ Task<Reply> PullProcessor::process(RequestContext ctx) {
   (void)why;  // whatever woke it, the pull runs once more and replies
   RemotingCommand again = topics_.find(h.topic) == nullptr
                               ? reply(req, code::TOPIC_NOT_EXIST, fmt::format("topic[{}] not exist, apply first please!", h.topic))
-                              : fetch(req, h, filter);
+                              : fetch(req, h, *filter);
   again.suspended = true;  // rocketmq_rpc_latency's is_long_polling
   co_return again;
 }
 
 RemotingCommand PullProcessor::fetch(const RemotingCommand& request, const PullMessageRequestHeader& h,
-                                     const TagSubscription& filter) {
+                                     const SubscriptionFilter& filter) {
   using store::GetStatus;
   store::GetMessageResult got =
-      store_.get_messages(h.topic, h.queue_id, h.queue_offset, h.max_msg_nums, filter.all ? nullptr : &filter);
+      store_.get_messages(h.topic, h.queue_id, h.queue_offset, h.max_msg_nums, filter.selects_all() ? nullptr : &filter);
 
   std::int32_t result_code = code::SYSTEM_ERROR;
   std::string remark;

@@ -7,10 +7,14 @@
 //   the subscription group does not exist (and was not
 //   auto-created) / has consumeEnable false                 26 / 16 (SubscriptionLookup::check_group)
 //   queueId < 0 or >= the read queue count                  1 SYSTEM_ERROR
-//   subscription flag: an expression type other than TAG   1 SYSTEM_ERROR (no SQL92 yet)
-//   subscription flag: an expression that does not parse   23 SUBSCRIPTION_PARSE_FAILED
+//   subscription flag: an expression (or type) that does
+//     not compile; the remark names the line and column    23 SUBSCRIPTION_PARSE_FAILED
 //   no subscription flag: the group has no subscription    24 SUBSCRIPTION_NOT_EXIST
 //   ... or an older subVersion than the request's          25 SUBSCRIPTION_NOT_LATEST
+//   ... or one that did not compile: TAG / SQL92           24 / 27 FILTER_DATA_NOT_EXIST
+//   SQL92 while enablePropertyFilter is false              1 SYSTEM_ERROR
+// RocketMQ answers a pull whose own SQL92 subscription does not compile the same 23 but without
+// the reason; and it answers a heartbeat's that did not compile with 27.
 //
 // The store's result maps to (docs/compatibility.md): found 0; queue missing or empty 19 when the
 // requested offset is 0, else 21; offset = max 19; offset > max 21; offset < min 21; nothing
@@ -39,7 +43,12 @@
 // Answering 20 instead would make them spin on the slave (the client pulls again at once) and,
 // since a 20 moves the client to nextBeginOffset, skip whatever the slave holds.
 //
-// Filtering: the store filters on the ConsumeQueue tag hash, and that is all, as RocketMQ's
+// Filtering, SQL92: the store evaluates the expression on each candidate record's properties
+// (common/subscription_filter.h), as RocketMQ's ExpressionMessageFilter does, before the record
+// leaves the broker; nothing is filtered on the client. Subscriptions that come with the pull are
+// compiled once and kept in a FilterCache.
+//
+// Filtering, TAG: the store filters on the ConsumeQueue tag hash, and that is all, as RocketMQ's
 // broker does: a message whose tag shares the hash of a subscribed one (Java's String.hashCode:
 // "Aa" and "BB") is delivered, and the client drops it on the exact tag (Ferry's client does, as
 // RocketMQ's and ali-ons do). The broker never decodes a record to serve a pull; the reply's
@@ -60,6 +69,7 @@
 #include "broker/broker_metrics.h"
 #include "broker/broker_stats.h"
 #include "broker/consumer_offset_manager.h"
+#include "broker/filter_cache.h"
 #include "broker/pull_hold_service.h"
 #include "broker/replies.h"
 #include "broker/subscription_lookup.h"
@@ -83,7 +93,7 @@ class PullProcessor {
  private:
   // One look at the store, as a complete reply.
   RemotingCommand fetch(const RemotingCommand& request, const remoting::PullMessageRequestHeader& h,
-                        const TagSubscription& filter);
+                        const SubscriptionFilter& filter);
   // suggestWhichBrokerId for a look at the store (see above).
   std::int64_t suggest_broker(std::string_view group, const store::GetMessageResult& got) const;
 
@@ -96,6 +106,7 @@ class PullProcessor {
   const SubscriptionLookup* subscriptions_;
   BrokerStats& stats_;
   BrokerMetrics& metrics_;
+  FilterCache filters_;
 };
 
 }  // namespace ferry::broker

@@ -56,6 +56,7 @@ const std::vector<RuntimeKey>& keys() {
       bool_key("longPollingEnable", &BrokerConfig::long_polling_enable),
       bool_key("traceOn", &BrokerConfig::trace_on),
       bool_key("rejectTransactionMessage", &BrokerConfig::reject_transaction_message),
+      bool_key("enablePropertyFilter", &BrokerConfig::enable_property_filter),
       fixed("transactionTimeOut", [](const BrokerConfig& c) { return std::to_string(to_ms(c.transaction_timeout)); }),
       fixed("transactionCheckMax", [](const BrokerConfig& c) { return std::to_string(c.transaction_check_max); }),
       fixed("transactionCheckInterval", [](const BrokerConfig& c) { return std::to_string(to_ms(c.transaction_check_interval)); }),

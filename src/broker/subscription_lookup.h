@@ -9,12 +9,17 @@
 #include <string>
 #include <string_view>
 
-#include "common/tag_filter.h"
+#include "common/subscription_filter.h"
 
 namespace ferry::broker {
 
 struct GroupSubscription {
-  TagSubscription filter;
+  // nullopt when the heartbeat's expression does not compile (`problem` says why): a pull gets
+  // SUBSCRIPTION_NOT_EXIST (24) for a tag expression, FILTER_DATA_NOT_EXIST (27) for SQL92, as
+  // RocketMQ's ConsumerFilterManager keeps no filter data for an expression it cannot compile.
+  std::optional<SubscriptionFilter> filter;
+  std::string expression_type;  // as the heartbeat gave it ("TAG", "SQL92", ...)
+  std::string problem;
   std::int64_t sub_version = 0;  // a pull with a newer subVersion gets SUBSCRIPTION_NOT_LATEST
 };
 
@@ -47,8 +52,9 @@ class SubscriptionLookup {
     (void)group;
     return {};
   }
-  // The subscription of `group` to `topic` from its latest heartbeat; nullopt when the group is
-  // unknown or does not subscribe to the topic. Called on the node's loop.
+  // The subscription of `group` to `topic` from its latest heartbeat (with or without a usable
+  // filter); nullopt when the group is unknown or does not subscribe to the topic. Called on the
+  // node's loop.
   virtual std::optional<GroupSubscription> find(std::string_view group, std::string_view topic) const = 0;
 };
 

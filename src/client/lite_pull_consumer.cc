@@ -39,17 +39,15 @@ LitePullConsumer::~LitePullConsumer() {
 }
 
 Status LitePullConsumer::subscribe(const std::string& topic, const std::string& expression) {
+  return subscribe(topic, MessageSelector::by_tag(expression));
+}
+
+Status LitePullConsumer::subscribe(const std::string& topic, const MessageSelector& selector) {
   if (started_ || assigned_mode_) return Error(Errc::invalid_argument, "subscribe() after start() or assign()");
   FERRY_TRY(validate_topic(topic));
-  Result<TagSubscription> filter = parse_tag_expression(expression);
-  if (!filter.ok()) return with_context(fmt::format("subscribe to '{}'", topic), std::move(filter).error());
-  remoting::body::SubscriptionData d;
-  d.topic = topic;
-  d.sub_string = filter->all ? std::string(kSubscribeAll) : expression;
-  d.tags_set = filter->tags;
-  d.code_set = filter->codes;
-  d.sub_version = rt_.wall_ms();
-  subscriptions_[topic] = std::move(d);
+  auto data = subscription_data(topic, selector, rt_.wall_ms());
+  if (!data.ok()) return with_context(fmt::format("subscribe to '{}'", topic), std::move(data).error());
+  subscriptions_[topic] = std::move(*data);
   return {};
 }
 
@@ -333,9 +331,9 @@ Task<void> LitePullConsumer::give_up(std::shared_ptr<QueueState> q) {
   offsets_->remove(q->mq);
 }
 
-std::string LitePullConsumer::expression_of(const std::string& topic) const {
+MessageSelector LitePullConsumer::selector_of_topic(const std::string& topic) const {
   auto it = subscriptions_.find(topic);
-  return it == subscriptions_.end() ? std::string(kSubscribeAll) : it->second.sub_string;
+  return it == subscriptions_.end() ? MessageSelector{} : selector_of(it->second);
 }
 
 // ---- pulling -----------------------------------------------------------------------------------
@@ -388,7 +386,9 @@ Task<void> LitePullConsumer::pull_loop(LitePullConsumer* self, std::shared_ptr<Q
     req.queue = q->mq;
     req.offset = q->pull_offset;
     req.max_nums = c.pull_batch_size;
-    req.sub_expression = self->expression_of(q->mq.topic);
+    MessageSelector selector = self->selector_of_topic(q->mq.topic);
+    req.sub_expression = std::move(selector.expression);
+    req.expression_type = selector.type;
     req.suspend = c.broker_suspend_max;
     req.timeout = c.pull_timeout_when_suspend;
     Task<Result<PullResult>> pt = self->pull_api_.pull(std::move(req));

@@ -50,6 +50,7 @@
 #include "client/client_instance.h"
 #include "client/consumer_config.h"
 #include "client/consumer_handle.h"
+#include "client/message_selector.h"
 #include "client/offset_store.h"
 #include "client/owned_tasks.h"
 #include "client/pull_api.h"
@@ -64,8 +65,10 @@ class LitePullConsumer final : public ConsumerHandle {
   LitePullConsumer(const LitePullConsumer&) = delete;
   LitePullConsumer& operator=(const LitePullConsumer&) = delete;
 
-  // Before start(); not mixed with assign(). Errors: invalid_argument.
+  // Before start(); not mixed with assign(). `expression`: tags; a selector may be SQL92
+  // (message_selector.h). Errors: invalid_argument.
   Status subscribe(const std::string& topic, const std::string& expression);
+  Status subscribe(const std::string& topic, const MessageSelector& selector);
   // Holds exactly `mqs` (replacing a previous assignment; may be called after start()).
   // Errors: invalid_argument (mixed with subscribe(), empty).
   Status assign(std::vector<MessageQueue> mqs);
@@ -136,7 +139,7 @@ class LitePullConsumer final : public ConsumerHandle {
   Task<void> update_queues(std::string topic, std::vector<MessageQueue> allocated, bool all_topics);
   void take(const MessageQueue& mq);
   Task<void> give_up(std::shared_ptr<QueueState> q);
-  std::string expression_of(const std::string& topic) const;
+  MessageSelector selector_of_topic(const std::string& topic) const;
 
   ClientInstance& ci_;
   Runtime& rt_;

@@ -32,7 +32,9 @@ std::string_view name(PullStatus s) {
 }
 
 Task<Result<PullResult>> PullAPI::pull(PullRequest q) {
-  Result<TagSubscription> sub = parse_tag_expression(q.sub_expression);
+  // Tags are re-checked here on the exact tag; SQL92 is the broker's alone.
+  Result<TagSubscription> sub = q.expression_type == ExpressionType::tag ? parse_tag_expression(q.sub_expression)
+                                                                         : parse_tag_expression(kSubscribeAll);
   if (!sub.ok()) co_return with_context(fmt::format("pull from topic '{}'", q.queue.topic), std::move(sub).error());
   std::optional<ClientInstance::FoundBroker> found = ci_.subscribe_address(q.queue.broker_name, suggested_broker(q.queue));
   if (!found) {
@@ -55,7 +57,7 @@ Task<Result<PullResult>> PullAPI::pull(PullRequest q) {
   h.suspend_timeout_millis = to_ms(q.suspend);
   h.subscription = q.sub_expression;
   h.sub_version = ci_.runtime().wall_ms();
-  h.expression_type = "TAG";
+  h.expression_type = std::string(expression_type_name(q.expression_type));
   remoting::RemotingCommand req = remoting::make_request(rc::PULL_MESSAGE, 0);
   req.ext_fields = h.to_fields();
   const std::string where = broker_where(q.queue.broker_name, addr);

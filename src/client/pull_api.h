@@ -38,6 +38,8 @@
 #include "common/message.h"
 #include "common/message_queue.h"
 
+#include "common/subscription_filter.h"
+
 namespace ferry::client {
 
 enum class PullStatus : std::uint8_t { FOUND, NO_NEW_MSG, NO_MATCHED_MSG, OFFSET_ILLEGAL };
@@ -49,6 +51,7 @@ struct PullRequest {
   QueueOffset offset;
   std::int32_t max_nums = 32;
   std::string sub_expression = "*";
+  ExpressionType expression_type = ExpressionType::tag;  // SQL92: the broker alone filters
   std::optional<QueueOffset> commit_offset;
   Duration suspend = Duration::zero();  // > 0: long poll up to this long
   Duration timeout = std::chrono::seconds(3);

@@ -7,9 +7,9 @@
 
 namespace ferry::client {
 
-PullService::PullService(PushContext ctx, std::map<std::string, std::string> expressions, ConsumeService& consume,
+PullService::PullService(PushContext ctx, std::map<std::string, MessageSelector> selectors, ConsumeService& consume,
                          Forget forget)
-    : ctx_(ctx), expressions_(std::move(expressions)), consume_(consume), forget_(std::move(forget)), pull_api_(ctx.ci) {
+    : ctx_(ctx), selectors_(std::move(selectors)), consume_(consume), forget_(std::move(forget)), pull_api_(ctx.ci) {
   FERRY_ASSERT(forget_ != nullptr, "pull service of group '{}' without a forget link", ctx_.config.group);
 }
 
@@ -35,8 +35,8 @@ Task<void> PullService::pull_loop(PullService* self, std::shared_ptr<ProcessQueu
       co_await self->ctx_.rt.sleep(c.pull_delay_when_flow_control);
       continue;
     }
-    auto expression = self->expressions_.find(mq.topic);
-    if (expression == self->expressions_.end()) {  // unsubscribed meanwhile: the rebalance drops it
+    auto selector = self->selectors_.find(mq.topic);
+    if (selector == self->selectors_.end()) {  // unsubscribed meanwhile: the rebalance drops it
       co_await self->ctx_.rt.sleep(c.pull_delay_when_exception);
       continue;
     }
@@ -45,7 +45,8 @@ Task<void> PullService::pull_loop(PullService* self, std::shared_ptr<ProcessQueu
     req.queue = mq;
     req.offset = pq->next_offset();
     req.max_nums = c.pull_batch_size;
-    req.sub_expression = expression->second;
+    req.sub_expression = selector->second.expression;
+    req.expression_type = selector->second.type;
     req.suspend = c.broker_suspend_max;
     req.timeout = c.pull_timeout_when_suspend;
     if (self->ctx_.clustering()) {

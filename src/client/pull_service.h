@@ -32,6 +32,7 @@
 
 #include "client/consume_service.h"
 #include "client/process_queue.h"
+#include "client/message_selector.h"
 #include "client/pull_api.h"
 #include "client/push_context.h"
 
@@ -42,8 +43,8 @@ class PullService {
   // The queue table forgets `pq` (when it still holds that very ProcessQueue).
   using Forget = std::function<void(const std::shared_ptr<ProcessQueue>& pq)>;
 
-  // `expressions`: the subscription expression (sub_string) of every subscribed topic.
-  PullService(PushContext ctx, std::map<std::string, std::string> expressions, ConsumeService& consume, Forget forget);
+  // `selectors`: the subscription of every subscribed topic.
+  PullService(PushContext ctx, std::map<std::string, MessageSelector> selectors, ConsumeService& consume, Forget forget);
   PullService(const PullService&) = delete;
   PullService& operator=(const PullService&) = delete;
 
@@ -57,7 +58,7 @@ class PullService {
   static Task<void> pull_loop(PullService* self, std::shared_ptr<ProcessQueue> pq);
 
   const PushContext ctx_;
-  const std::map<std::string, std::string> expressions_;  // by topic
+  const std::map<std::string, MessageSelector> selectors_;  // by topic
   ConsumeService& consume_;
   const Forget forget_;
   PullAPI pull_api_;

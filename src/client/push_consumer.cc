@@ -34,18 +34,15 @@ PushConsumer::~PushConsumer() {
 }
 
 Status PushConsumer::subscribe(const std::string& topic, const std::string& expression) {
+  return subscribe(topic, MessageSelector::by_tag(expression));
+}
+
+Status PushConsumer::subscribe(const std::string& topic, const MessageSelector& selector) {
   if (started_) return Error(Errc::invalid_argument, "subscribe() after start()");
   FERRY_TRY(validate_topic(topic));
-  Result<TagSubscription> filter = parse_tag_expression(expression);
-  if (!filter.ok()) return with_context(fmt::format("subscribe to '{}'", topic), std::move(filter).error());
-  Subscription s;
-  s.data.topic = topic;
-  s.data.sub_string = filter->all ? std::string(kSubscribeAll) : expression;
-  s.data.tags_set = filter->tags;
-  s.data.code_set = filter->codes;
-  s.data.sub_version = rt_.wall_ms();
-  s.filter = std::move(*filter);
-  subscriptions_[topic] = std::move(s);
+  auto data = subscription_data(topic, selector, rt_.wall_ms());
+  if (!data.ok()) return with_context(fmt::format("subscribe to '{}'", topic), std::move(data).error());
+  subscriptions_[topic] = Subscription{std::move(*data)};
   return {};
 }
 
@@ -101,14 +98,14 @@ void PushConsumer::build_jobs(WallMs consume_timestamp_ms) {
   links.lock = [this](MessageQueue mq) { return rebalance_->lock_one(std::move(mq)); };
   links.held = [this] { return rebalance_->held(); };
   consume_ = std::make_unique<ConsumeService>(ctx, concurrent_listener_, orderly_listener_, std::move(links));
-  std::map<std::string, std::string> expressions;
+  std::map<std::string, MessageSelector> selectors;
   std::vector<std::string> topics;
   for (const auto& [topic, s] : subscriptions_) {
-    expressions.emplace(topic, s.data.sub_string);
+    selectors.emplace(topic, selector_of(s.data));
     topics.push_back(topic);
   }
   PullService::Forget forget = [this](const std::shared_ptr<ProcessQueue>& pq) { rebalance_->forget(pq); };
-  pull_ = std::make_unique<PullService>(ctx, std::move(expressions), *consume_, std::move(forget));
+  pull_ = std::make_unique<PullService>(ctx, std::move(selectors), *consume_, std::move(forget));
   rebalance_ = std::make_unique<PushRebalance>(ctx, std::move(topics), consume_timestamp_ms, *pull_);
 }
 

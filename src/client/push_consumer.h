@@ -57,6 +57,7 @@
 #include "client/pull_service.h"
 #include "client/push_context.h"
 #include "client/push_rebalance.h"
+#include "client/message_selector.h"
 #include "common/tag_filter.h"
 
 namespace ferry::client {
@@ -68,8 +69,11 @@ class PushConsumer final : public ConsumerHandle {
   PushConsumer(const PushConsumer&) = delete;
   PushConsumer& operator=(const PushConsumer&) = delete;
 
-  // Before start(). Errors: invalid_argument (a bad topic or expression; after start()).
+  // Before start(). `expression`: tags ("*", "TagA || TagB"); a selector may be SQL92
+  // (message_selector.h). Errors: invalid_argument (a bad topic or expression, with the SQL92
+  // line and column; after start()).
   Status subscribe(const std::string& topic, const std::string& expression);
+  Status subscribe(const std::string& topic, const MessageSelector& selector);
   // Exactly one listener, before start().
   void set_listener(ConcurrentListener listener);
   void set_listener(OrderlyListener listener);
@@ -115,7 +119,6 @@ class PushConsumer final : public ConsumerHandle {
 
  private:
   struct Subscription {
-    TagSubscription filter;
     remoting::body::SubscriptionData data;
   };
 

@@ -16,6 +16,13 @@ std::future<Status> BlockingLitePullConsumer::subscribe(std::string topic, std::
   });
 }
 
+std::future<Status> BlockingLitePullConsumer::subscribe(std::string topic, client::MessageSelector selector) {
+  client::LitePullConsumer* c = &consumer_;
+  return call_on_loop(rt_, [c, topic = std::move(topic), selector = std::move(selector)] {
+    return ready(c->subscribe(topic, selector));
+  });
+}
+
 std::future<Status> BlockingLitePullConsumer::assign(std::vector<MessageQueue> mqs) {
   client::LitePullConsumer* c = &consumer_;
   return call_on_loop(rt_, [c, mqs = std::move(mqs)]() mutable { return ready(c->assign(std::move(mqs))); });

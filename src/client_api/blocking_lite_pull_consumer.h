@@ -25,6 +25,8 @@ class BlockingLitePullConsumer {
   BlockingLitePullConsumer(Runtime& rt, client::LitePullConsumer& consumer) : rt_(rt), consumer_(consumer) {}
 
   std::future<Status> subscribe(std::string topic, std::string expression);
+  // SQL92 or tags (client/message_selector.h).
+  std::future<Status> subscribe(std::string topic, client::MessageSelector selector);
   std::future<Status> assign(std::vector<MessageQueue> mqs);
   std::future<Status> start();
   std::future<void> shutdown();

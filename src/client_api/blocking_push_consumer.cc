@@ -17,6 +17,13 @@ std::future<Status> BlockingPushConsumer::subscribe(std::string topic, std::stri
   });
 }
 
+std::future<Status> BlockingPushConsumer::subscribe(std::string topic, client::MessageSelector selector) {
+  client::PushConsumer* c = &consumer_;
+  return call_on_loop(rt_, [c, topic = std::move(topic), selector = std::move(selector)] {
+    return ready(c->subscribe(topic, selector));
+  });
+}
+
 std::future<void> BlockingPushConsumer::set_listener(client::ConcurrentListener listener) {
   client::PushConsumer* c = &consumer_;
   return call_on_loop(rt_, [c, listener = std::move(listener)]() mutable {

@@ -25,6 +25,8 @@ class BlockingPushConsumer {
   BlockingPushConsumer(Runtime& rt, client::PushConsumer& consumer) : rt_(rt), consumer_(consumer) {}
 
   std::future<Status> subscribe(std::string topic, std::string expression);
+  // SQL92 or tags (client/message_selector.h).
+  std::future<Status> subscribe(std::string topic, client::MessageSelector selector);
   std::future<void> set_listener(client::ConcurrentListener listener);
   std::future<void> set_listener(client::OrderlyListener listener);
   std::future<Status> start();

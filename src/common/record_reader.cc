@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "common/big_endian.h"
 #include "common/byte_reader.h"
 #include "common/crc.h"
 #include "common/sys_flag.h"
@@ -151,6 +152,33 @@ RecordRead decode_record(Bytes data, const RecordDecodeOptions& options) {
   r.fields = *fields;
   FERRY_ASSERT_LE(r.size_bytes, data.size());
   return r;
+}
+
+std::optional<std::string_view> record_properties(Bytes record) {
+  using namespace record;
+  const std::size_t size = record.size();
+  const std::uint8_t* p = record.data();
+  if (size < kBornHostPos) return std::nullopt;
+  const auto sys_flag = static_cast<std::int32_t>(load_be32(p + kSysFlagPos));
+  std::size_t at = kBornHostPos + (sysflag::born_host_v6(sys_flag) ? kHostV6Bytes : kHostV4Bytes) +
+                   kStoreTimestampBytes + (sysflag::store_host_v6(sys_flag) ? kHostV6Bytes : kHostV4Bytes) +
+                   kReconsumeTimesBytes + kPreparedTransactionOffsetBytes;
+  if (at + kBodyLengthBytes > size) return std::nullopt;
+  const auto body_len = static_cast<std::int32_t>(load_be32(p + at));
+  if (body_len < 0) return std::nullopt;
+  at += kBodyLengthBytes;
+  if (static_cast<std::size_t>(body_len) > size - at) return std::nullopt;
+  at += static_cast<std::size_t>(body_len);
+  if (at + kTopicLengthBytes > size) return std::nullopt;
+  const auto topic_len = static_cast<std::int8_t>(p[at]);
+  if (topic_len <= 0) return std::nullopt;
+  at += kTopicLengthBytes + static_cast<std::size_t>(topic_len);
+  if (at + kPropertiesLengthBytes > size) return std::nullopt;
+  const auto props_len = static_cast<std::int16_t>(load_be16(p + at));
+  if (props_len < 0) return std::nullopt;
+  at += kPropertiesLengthBytes;
+  if (static_cast<std::size_t>(props_len) > size - at) return std::nullopt;
+  return std::string_view(reinterpret_cast<const char*>(p + at), static_cast<std::size_t>(props_len));
 }
 
 }  // namespace ferry

@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -48,5 +49,10 @@ struct [[nodiscard]] RecordRead {
 };
 
 RecordRead decode_record(Bytes data, const RecordDecodeOptions& options = {});
+
+// The PROPERTIES of the message record that `record` holds exactly, found by the lengths alone
+// (no other field decoded, nothing allocated): the filter path of a pull reads only these.
+// nullopt when the lengths do not fit the bytes (decode_record() says what is wrong).
+std::optional<std::string_view> record_properties(Bytes record);
 
 }  // namespace ferry

@@ -106,6 +106,7 @@ void bind_broker(ConfigBinder& b, BrokerConf& c, Extra& x) {
   b.bind_int("accessMessageInMemoryMaxRatio", k.access_message_in_memory_max_ratio, 0, 100);
   b.bind_bool("slaveReadEnable", k.slave_read_enable);
   b.bind_bool("rejectTransactionMessage", k.reject_transaction_message);
+  b.bind_bool("enablePropertyFilter", k.enable_property_filter);
   b.bind_bool("storeReplyMessageEnable", k.store_reply_message_enable);
   b.bind_ms("transactionTimeOut", k.transaction_timeout, 1, 24 * kHourMs);
   b.bind_int("transactionCheckMax", k.transaction_check_max, 1, 10'000);

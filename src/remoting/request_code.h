@@ -41,6 +41,9 @@ inline constexpr std::int32_t GET_BROKER_CONFIG = 26;
 inline constexpr std::int32_t GET_BROKER_RUNTIME_INFO = 28;
 inline constexpr std::int32_t GET_ALL_CONSUMER_OFFSET = 43;
 inline constexpr std::int32_t GET_ALL_DELAY_OFFSET = 45;
+// A consumer checks its subscription with every broker before it starts (SQL92 needs
+// enablePropertyFilter); body CheckClientRequestBody.
+inline constexpr std::int32_t CHECK_CLIENT_CONFIG = 46;
 inline constexpr std::int32_t UPDATE_AND_CREATE_SUBSCRIPTIONGROUP = 200;
 inline constexpr std::int32_t GET_ALL_SUBSCRIPTIONGROUP_CONFIG = 201;
 inline constexpr std::int32_t GET_TOPIC_STATS_INFO = 202;

@@ -30,6 +30,11 @@ inline constexpr std::int32_t SUBSCRIPTION_PARSE_FAILED = 23;
 inline constexpr std::int32_t SUBSCRIPTION_NOT_EXIST = 24;
 inline constexpr std::int32_t SUBSCRIPTION_NOT_LATEST = 25;
 inline constexpr std::int32_t SUBSCRIPTION_GROUP_NOT_EXIST = 26;
+// An SQL92 subscription the broker keeps no compiled filter for (it did not compile), and one
+// older than the pull's subVersion (Ferry keeps the filter with the subscription, so a pull gets
+// SUBSCRIPTION_NOT_LATEST first and 28 is never sent).
+inline constexpr std::int32_t FILTER_DATA_NOT_EXIST = 27;
+inline constexpr std::int32_t FILTER_DATA_NOT_LATEST = 28;
 // Broker-to-client requests: no consumer of the group is connected (INVOKE_BROKER_TO_RESET_OFFSET);
 // a relayed client call timed out (GET_CONSUMER_RUNNING_INFO, CONSUME_MESSAGE_DIRECTLY).
 inline constexpr std::int32_t CONSUMER_NOT_ONLINE = 206;

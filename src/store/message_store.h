@@ -16,7 +16,7 @@
 //    wait_durable(result.end()) for its reply. Controller mode adds a bound
 //    (set_visibility_bound: the confirm offset): nothing past it is dispatched either, so no
 //    consumer reads what a failover may cut.
-//  * get_messages reads a topic-queue from a queue offset with a tag-hash filter and returns
+//  * get_messages reads a topic-queue from a queue offset with a subscription filter and returns
 //    zero-copy views of the stored records plus next/min/max offsets and a status.
 //  * open() loads and recovers (docs/store.md, "Recovery"); start() runs the flush loops, the
 //    cleanup loop (cleanup_service.h) and CommitLog pre-allocation; shutdown() stops them,
@@ -51,7 +51,7 @@
 
 #include "common/host_port.h"
 #include "common/offsets.h"
-#include "common/tag_filter.h"
+#include "common/subscription_filter.h"
 #include "runtime/runtime.h"
 #include "store/checkpoint.h"
 #include "store/cleanup_service.h"
@@ -127,10 +127,13 @@ class MessageStore {
   // SYNC_FLUSH: ok once durable past `end`, flush_disk_timeout after 5 s.
   Task<PutStatus> wait_durable(PhysicalOffset end) { return flush_.wait_durable(end); }
 
-  // Messages of topic-queue from `offset`, at most `max_count`, filtered by tag hash
-  // (`filter` null = everything).
+  // Messages of topic-queue from `offset`, at most `max_count`, that `filter` selects (null =
+  // everything): its tags-code step on each ConsumeQueue unit, then, for an SQL92 filter, its
+  // properties step on the record (read in place; a record that does not decode is kept, so the
+  // client sees and reports it rather than the store dropping it silently). Units the filter
+  // skips still advance next_begin_offset; they count towards the scan bound, not the batch.
   GetMessageResult get_messages(const std::string& topic, QueueId queue_id, QueueOffset offset,
-                                std::int32_t max_count, const TagSubscription* filter);
+                                std::int32_t max_count, const SubscriptionFilter* filter);
   // The message record that starts at `offset`, which may come from a client: it is returned only
   // when a record boundary is there (the message magic, and the record's stored physical offset
   // equal to `offset`) and its size is within [kMinRecordBytes, maxMessageSize] and written.

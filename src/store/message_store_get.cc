@@ -35,11 +35,18 @@ bool has_key(std::string_view properties, std::string_view key) {
   return false;
 }
 
+// The CommitLog step of an SQL92 filter: the record's properties, read in place.
+bool record_selected(const SubscriptionFilter& filter, Bytes record) {
+  const std::optional<std::string_view> properties = record_properties(record);
+  if (!properties) return true;  // delivered: the client reports what it is
+  return filter.matches_properties(*properties);
+}
+
 }  // namespace
 
 GetMessageResult MessageStore::get_messages(const std::string& topic, QueueId queue_id,
                                             QueueOffset offset, std::int32_t max_count,
-                                            const TagSubscription* filter) {
+                                            const SubscriptionFilter* filter) {
   FERRY_ASSERT(max_count > 0, "get_messages with max_count {}", max_count);
   // buggify: fewer messages than are available (as the transfer byte limits cut a batch short).
   if (max_count > 1 && FERRY_BUGGIFY(rt_)) max_count = static_cast<std::int32_t>(rt_.random().between(1, max_count - 1));
@@ -106,7 +113,7 @@ GetMessageResult MessageStore::get_messages(const std::string& topic, QueueId qu
       }
       at += 1;
       if (u.commit_log_offset < skip_below) continue;
-      if (filter != nullptr && !filter->all && !filter->matches_code(u.tags_code)) {
+      if (filter != nullptr && !filter->matches_code(u.tags_code)) {
         continue;  // status stays no_matched_message while nothing was found
       }
       auto view = u.commit_log_offset < log_min ? Result<FileView>(Errc::not_found)
@@ -116,6 +123,7 @@ GetMessageResult MessageStore::get_messages(const std::string& topic, QueueId qu
         skip_below = log_.next_file_start(u.commit_log_offset);
         continue;
       }
+      if (filter != nullptr && filter->reads_properties() && !record_selected(*filter, view->bytes())) continue;
       r.total_bytes += u.size;
       r.messages.push_back(std::move(*view));
       r.queue_offsets.push_back(at - 1);

@@ -116,6 +116,14 @@ void flip_every_byte(std::uint8_t mask, bool check_crc) {
       std::vector<std::uint8_t> again(r.size_bytes);
       encode_record(r.fields, again);
       EXPECT_EQ(again, b) << pos;
+      // The filter path's shortcut finds the same properties.
+      EXPECT_EQ(record_properties(b), std::optional<std::string_view>(r.fields.properties)) << pos;
+    } else if (r.kind == RecordKind::corrupt && pos > record::kMagicPos + 3) {
+      // Lengths that do not fit are found by the shortcut too (it reads nothing past the bytes).
+      const auto props = record_properties(b);
+      if (props) {
+        EXPECT_LE(reinterpret_cast<const std::uint8_t*>(props->data()) + props->size(), b.data() + b.size()) << pos;
+      }
     }
     if (check_crc && pos >= s.body_pos() && pos < s.topic_len_pos()) {
       EXPECT_NE(r.detail.find("CRC"), std::string::npos) << r.detail;

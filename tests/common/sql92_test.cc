@@ -66,6 +66,8 @@ TEST(Sql92, SelectsAsRocketMqDoes) {
       {"a > 5", props({{"a", "3000000000"}}), false}, // beyond Integer: fails
       {"a > 5L", props({{"a", "3000000000"}}), false},// 5L is an Integer too (it fits)
       {"a > 2147483648", props({{"a", "3000000000"}}), true},  // a Long literal parses Long
+      {"a > 1.5", props({{"a", "0x1p2000"}}), true},          // Double.valueOf: Infinity
+      {"a < 1.5", props({{"a", "0x1p-2000"}}), true},         // ... and 0.0
       {"a > -1", a3, true},
       {"a BETWEEN 1 AND 3", a3, true},
       {"a BETWEEN 4 AND 9", a3, false},
@@ -247,7 +249,29 @@ TEST(Sql92, CanonicalTextParsesBackToTheSameExpression) {
   }
   auto e = parse("a <> 1 AND b BETWEEN 1 AND 2");
   ASSERT_TRUE(e.ok());
-  EXPECT_EQ(e->canonical(), "((NOT (a = 1)) AND ((b >= 1) AND (b <= 2)))");
+  EXPECT_EQ(e->canonical(), "(NOT (a = 1) AND ((b >= 1) AND (b <= 2)))");
+  auto u = parse("- -a = NOT NOT b");
+  ASSERT_TRUE(u.ok());
+  EXPECT_EQ(u->canonical(), "(- -a = NOT NOT b)");
+}
+
+// Regression: canonical() used to put each unary operator in parentheses of its own, two nesting
+// levels where the expression has one, so a valid chain of more than 32 NOTs or minus signs had a
+// canonical text the parser refused as too deep.
+TEST(Sql92, CanonicalTextOfLongUnaryChainsParsesWithinTheDepthBound) {
+  std::string nots;
+  std::string minuses = "a = ";
+  for (int i = 0; i < 60; ++i) {
+    nots += "NOT ";
+    minuses += "- ";
+  }
+  for (const std::string& sql : {nots + "a", minuses + "1", "NOT (" + minuses + "1)"}) {
+    auto e = parse(sql);
+    ASSERT_TRUE(e.ok()) << sql << ": " << e.error().to_string();
+    auto again = parse(e->canonical());
+    ASSERT_TRUE(again.ok()) << e->canonical() << ": " << again.error().to_string();
+    EXPECT_EQ(again->canonical(), e->canonical());
+  }
 }
 
 TEST(Sql92, JavaNumberParsers) {
@@ -263,6 +287,13 @@ TEST(Sql92, JavaNumberParsers) {
   EXPECT_EQ(java_parse_double(".5"), 0.5);
   EXPECT_EQ(java_parse_double("\t-1e3d "), -1000.0);
   EXPECT_EQ(java_parse_double("0x1.8p1"), 3.0);
+  // Regression: a hexadecimal beyond the range was read as its digits before 'p' (1.0).
+  EXPECT_EQ(java_parse_double("0x1p99999"), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(java_parse_double("-0x1.8P99999d"), -std::numeric_limits<double>::infinity());
+  EXPECT_EQ(java_parse_double("0x1p-99999"), 0.0);
+  EXPECT_FALSE(std::signbit(*java_parse_double("0x1p-1080")));
+  EXPECT_EQ(java_parse_double("0x1p-1080"), 0.0);
+  EXPECT_EQ(java_parse_double("0x1p-1074"), std::numeric_limits<double>::denorm_min());
   EXPECT_EQ(java_parse_double("-Infinity"), -std::numeric_limits<double>::infinity());
   EXPECT_EQ(java_parse_double("1e999"), std::numeric_limits<double>::infinity());
   EXPECT_EQ(java_parse_double("1e-999"), 0.0);

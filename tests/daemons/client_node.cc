@@ -130,12 +130,17 @@ Result<client::TransactionSendResult> ClientNode::send_in_transaction(Message ms
 
 Result<std::shared_ptr<Received>> ClientNode::start_consumer(client::PushConsumerConfig config, const std::string& topic,
                                                              const std::string& expression) {
+  return start_consumer(std::move(config), topic, client::MessageSelector::by_tag(expression));
+}
+
+Result<std::shared_ptr<Received>> ClientNode::start_consumer(client::PushConsumerConfig config, const std::string& topic,
+                                                             client::MessageSelector selector) {
   Consumer c;
   client_api::call_on_loop(*rt_, [this, &c, config] { return make_consumer_task(ci_.get(), &c.consumer, config); }).get();
   c.blocking = std::make_unique<client_api::BlockingPushConsumer>(*rt_, *c.consumer);
   c.received = std::make_shared<Received>();
   std::shared_ptr<Received> received = c.received;
-  Status s = c.blocking->subscribe(topic, expression).get();
+  Status s = c.blocking->subscribe(topic, std::move(selector)).get();
   if (s.ok()) {
     c.blocking
         ->set_listener([received](const std::vector<MessageExt>& msgs, client::ConsumeConcurrentlyContext&) {

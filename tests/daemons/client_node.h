@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "client/client_instance.h"
+#include "client/message_selector.h"
 #include "client/producer.h"
 #include "client/push_consumer.h"
 #include "client_api/blocking_producer.h"
@@ -61,6 +62,8 @@ class ClientNode {
   // returned Received (CONSUME_SUCCESS always), and starts it. Consumers are numbered from 0.
   Result<std::shared_ptr<Received>> start_consumer(client::PushConsumerConfig config, const std::string& topic,
                                                    const std::string& expression);
+  Result<std::shared_ptr<Received>> start_consumer(client::PushConsumerConfig config, const std::string& topic,
+                                                   client::MessageSelector selector);
   // Shuts consumer `index` down (persists its offsets, unregisters) and destroys it.
   void stop_consumer(std::size_t index);
 

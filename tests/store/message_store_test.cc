@@ -180,7 +180,7 @@ TEST_F(MessageStoreTest, TagFilterUsesTheHashAndSkipsNonMatches) {
   auto unit = store_->find_queue("T", QueueId(0))->read(QueueOffset(0));
   EXPECT_EQ(unit->tags_code, 65) << "Java \"A\".hashCode()";
   EXPECT_EQ(store_->find_queue("T", QueueId(0))->read(QueueOffset(2))->tags_code, 0);
-  auto sub = parse_tag_expression("A");
+  auto sub = SubscriptionFilter::compile(ExpressionType::tag, "A");
   ASSERT_TRUE(sub.ok());
   auto g = store_->get_messages("T", QueueId(0), QueueOffset(0), 32, &*sub);
   ASSERT_EQ(g.status, GetStatus::found);
@@ -188,10 +188,40 @@ TEST_F(MessageStoreTest, TagFilterUsesTheHashAndSkipsNonMatches) {
   EXPECT_EQ(testing::body_of(g.messages[0]), "1");
   EXPECT_EQ(testing::body_of(g.messages[1]), "4");
   EXPECT_EQ(g.next_begin_offset.value(), 4);
-  auto none = parse_tag_expression("C");
+  auto none = SubscriptionFilter::compile(ExpressionType::tag, "C");
   g = store_->get_messages("T", QueueId(0), QueueOffset(0), 32, &*none);
   EXPECT_EQ(g.status, GetStatus::no_matched_message);
   EXPECT_EQ(g.next_begin_offset.value(), 4) << "past what was scanned";
+}
+
+// An SQL92 filter decides on the record's properties; the units it skips advance the offset.
+// An expression that reads no property is decided once: TRUE is "*", FALSE selects nothing.
+TEST_F(MessageStoreTest, AnSql92FilterSelectsByTheRecordsProperties) {
+  for (int i = 0; i < 10; ++i) {
+    TestMessage m{.body = std::to_string(i)};
+    if (i % 3 != 0) m.set("a", std::to_string(i));
+    ASSERT_EQ(put(m.tags(i % 2 == 0 ? "even" : "odd")).status, PutStatus::ok);
+  }
+  auto sql = SubscriptionFilter::compile(ExpressionType::sql92, "a > 4 AND TAGS = 'odd'");
+  ASSERT_TRUE(sql.ok()) << sql.error().to_string();
+  auto g = store_->get_messages("T", QueueId(0), QueueOffset(0), 32, &*sql);
+  ASSERT_EQ(g.status, GetStatus::found);
+  std::vector<std::string> bodies;
+  for (const FileView& v : g.messages) bodies.push_back(testing::body_of(v));
+  EXPECT_EQ(bodies, (std::vector<std::string>{"5", "7"})) << "9 has no property a";
+  EXPECT_EQ(g.next_begin_offset.value(), 10);
+  auto later = store_->get_messages("T", QueueId(0), QueueOffset(8), 32, &*sql);
+  EXPECT_EQ(later.status, GetStatus::no_matched_message);
+  EXPECT_EQ(later.next_begin_offset.value(), 10) << "past what was scanned";
+
+  auto all = SubscriptionFilter::compile(ExpressionType::sql92, "TRUE");
+  ASSERT_TRUE(all.ok());
+  EXPECT_TRUE(all->selects_all());
+  EXPECT_EQ(store_->get_messages("T", QueueId(0), QueueOffset(0), 32, &*all).messages.size(), 10u);
+  auto nothing = SubscriptionFilter::compile(ExpressionType::sql92, "1 = 2");
+  ASSERT_TRUE(nothing.ok());
+  EXPECT_EQ(store_->get_messages("T", QueueId(0), QueueOffset(0), 32, &*nothing).status,
+            GetStatus::no_matched_message);
 }
 
 // A tag filter that matches nothing costs one pull a bounded scan, however large the maxMsgNums
@@ -199,7 +229,7 @@ TEST_F(MessageStoreTest, TagFilterUsesTheHashAndSkipsNonMatches) {
 // only as pull_transfer_count_max units would need), and the next pull goes on from there.
 TEST_F(MessageStoreTest, AFilterThatMatchesNothingScansABoundedSliceEachPull) {
   for (int i = 0; i < 2'000; ++i) ASSERT_EQ(put(TestMessage{.body = "m"}.tags("A")).status, PutStatus::ok);
-  auto none = parse_tag_expression("C");
+  auto none = SubscriptionFilter::compile(ExpressionType::tag, "C");
   ASSERT_TRUE(none.ok());
   const std::int64_t slice = config_.pull_filter_bytes_max / 20;
   ASSERT_EQ(slice, 800);

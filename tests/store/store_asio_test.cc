@@ -102,7 +102,7 @@ TEST_F(StoreAsioTest, PutGetQueryAndCleanRestart) {
     ASSERT_TRUE(found.ok());
     ASSERT_EQ(found->messages.size(), 1u);
     EXPECT_EQ(testing::body_of(found->messages[0]).rfind("m123-", 0), 0u);
-    TagSubscription even = *parse_tag_expression("even");
+    const SubscriptionFilter even = *SubscriptionFilter::compile(ExpressionType::tag, "even");
     auto g = store_->get_messages("T", QueueId(1), QueueOffset(0), 8, &even);
     EXPECT_EQ(g.status, GetStatus::no_matched_message) << "queue 1 holds odd messages only";
   };

@@ -111,7 +111,7 @@ RemotingCommand pull_request(const Pull& p) {
       .suspend_timeout_millis = p.suspend_ms,
       .subscription = p.subscription,
       .sub_version = 0,
-      .expression_type = std::string("TAG"),
+      .expression_type = p.expression_type,
   };
   return plain_request(rc::PULL_MESSAGE, h.to_fields());
 }

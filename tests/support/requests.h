@@ -90,13 +90,14 @@ struct Pull {
   std::int32_t queue_id = 0;
   std::int64_t offset = 0;
   std::int32_t max = 32;
-  std::optional<std::string> subscription = "*";  // a tag expression; nullopt: no subscription flag
+  std::optional<std::string> subscription = "*";  // an expression; nullopt: no subscription flag
+  std::string expression_type = "TAG";            // or "SQL92"
   bool suspend = false;                           // the suspend flag: a long poll
   std::int64_t suspend_ms = 15'000;
   std::optional<std::int64_t> commit_offset;  // sets the commitOffset flag
 };
 
-// PULL_MESSAGE of `p` (expression type TAG, subVersion 0).
+// PULL_MESSAGE of `p` (subVersion 0).
 remoting::RemotingCommand pull_request(const Pull& p);
 // UPDATE_CONSUMER_OFFSET: `group` committed `offset` of `topic`'s queue `queue_id`.
 remoting::RemotingCommand update_offset_request(const std::string& group, const std::string& topic,

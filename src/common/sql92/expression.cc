@@ -47,21 +47,27 @@ bool Expression::matches(std::string_view encoded) const {
   FERRY_ASSERT(properties_.size() <= kPropertiesMax, "expression reads {} properties, more than {}",
                properties_.size(), kPropertiesMax);
   std::array<std::optional<std::string_view>, kPropertiesMax> slots{};
-  while (!encoded.empty()) {
-    const auto end = encoded.find(kPropertySeparator);
-    const std::string_view entry = encoded.substr(0, end);
-    const auto sep = entry.find(kNameValueSeparator);
-    if (sep != std::string_view::npos) {
-      const std::string_view name = entry.substr(0, sep);
-      for (std::size_t i = 0; i < properties_.size(); ++i) {
-        if (properties_[i] == name) {
-          slots[i] = entry.substr(sep + 1);  // a repeated key: the last one counts
-          break;
-        }
+  // One pass over `name \x01 value \x02 ...` with a plain loop: two library searches per entry
+  // cost more than the whole scan on a message's few short properties.
+  const char* p = encoded.data();
+  const char* const end = p + encoded.size();
+  while (p < end) {
+    const char* name = p;
+    while (p < end && *p != kNameValueSeparator && *p != kPropertySeparator) ++p;
+    if (p == end || *p == kPropertySeparator) {  // an entry without a value separator: skipped
+      ++p;
+      continue;
+    }
+    const std::string_view key(name, static_cast<std::size_t>(p - name));
+    const char* value = ++p;
+    while (p < end && *p != kPropertySeparator) ++p;
+    for (std::size_t i = 0; i < properties_.size(); ++i) {
+      if (properties_[i] == key) {
+        slots[i] = std::string_view(value, static_cast<std::size_t>(p - value));  // the last one counts
+        break;
       }
     }
-    if (end == std::string_view::npos) break;
-    encoded.remove_prefix(end + 1);
+    ++p;
   }
   const Outcome o = evaluate(std::span(slots.data(), properties_.size()));
   return !o.failed && o.value.type == Type::boolean && o.value.b;
@@ -208,15 +214,16 @@ void Expression::print(std::uint32_t index, std::string& out) const {
       return;
     case Op::property: out += properties_[n.a]; return;
     case Op::bool_cast: print(n.a, out); return;
+    // Unary operators bind tightest and go unparenthesized: parentheses of their own would nest
+    // the text twice as deep as the expression, beyond what the parser takes. A space keeps
+    // "- -x" from starting a comment.
     case Op::negate:
-      out += "(-";
+      out += nodes_[n.a].op == Op::negate ? "- " : "-";
       print(n.a, out);
-      out += ")";
       return;
     case Op::logic_not:
-      out += "(NOT ";
+      out += "NOT ";
       print(n.a, out);
-      out += ")";
       return;
     case Op::logic_and:
     case Op::logic_or:

@@ -89,7 +89,10 @@ class Expression {
   // Evaluation with the slots' values given (nullopt: the property is absent).
   Outcome evaluate(std::span<const std::optional<std::string_view>> slots) const;
 
-  // A fully parenthesized text that parses back to the same nodes (used by the tests).
+  // A text that parses back to the same nodes (used by the tests): every binary operation in
+  // parentheses, unary ones without. It nests no deeper than the expression, but it may be
+  // longer, and a BETWEEN's operand is written twice (once in each of its comparisons), so
+  // parsing it back may need a larger ParseLimits::text_bytes_max and nodes_max.
   std::string canonical() const;
 
   std::size_t node_count() const { return nodes_.size(); }

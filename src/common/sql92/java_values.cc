@@ -57,8 +57,10 @@ std::optional<double> from_chars_double(std::string_view s, std::chars_format fo
   if (end != s.data() + s.size()) return std::nullopt;
   if (ec == std::errc::result_out_of_range) {
     // Java rounds to infinity or to zero; strtod does the same (and is given the whole, already
-    // checked text, so its looser grammar does not matter).
-    return std::strtod(std::string(s).c_str(), nullptr);
+    // checked text, so its looser grammar does not matter). A hexadecimal text gets its "0x"
+    // back: without it strtod reads "1p99999" as the decimal 1.
+    const std::string whole = (format == std::chars_format::hex ? "0x" : "") + std::string(s);
+    return std::strtod(whole.c_str(), nullptr);
   }
   if (ec != std::errc()) return std::nullopt;
   return v;

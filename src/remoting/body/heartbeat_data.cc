@@ -106,4 +106,32 @@ std::vector<std::uint8_t> HeartbeatData::encode() const {
   });
 }
 
+Result<CheckClientRequestBody> CheckClientRequestBody::decode(Bytes body) {
+  auto doc = parse_body(body, "CheckClientRequestBody");
+  if (!doc) return std::move(doc).error();
+  json::JsonErrors errors;
+  json::ObjectReader r(*doc, "CheckClientRequestBody", errors);
+  CheckClientRequestBody b;
+  b.client_id = r.optional_string("clientId").value_or("");
+  b.group = r.optional_string("group").value_or("");
+  if (const rapidjson::Value* sub = r.optional_object("subscriptionData")) {
+    b.subscription_data = SubscriptionData::read(*sub, r.path_of("subscriptionData"), errors);
+  }
+  if (errors.failed()) return errors.take();
+  return b;
+}
+
+std::vector<std::uint8_t> CheckClientRequestBody::encode() const {
+  return write_body([this](json::Writer& w) {
+    w.StartObject();
+    write_string_field(w, "clientId", client_id);
+    write_string_field(w, "group", group);
+    if (subscription_data) {
+      w.Key("subscriptionData");
+      subscription_data->write(w);
+    }
+    w.EndObject();
+  });
+}
+
 }  // namespace ferry::remoting::body

@@ -11,6 +11,7 @@
 #include <rapidjson/document.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,20 @@ struct HeartbeatData {
   static Result<HeartbeatData> decode(Bytes body);
   std::vector<std::uint8_t> encode() const;
   bool operator==(const HeartbeatData&) const = default;
+};
+
+// CHECK_CLIENT_CONFIG's body (RocketMQ's CheckClientRequestBody):
+//   {"clientId":"...","group":"G","subscriptionData":{...SubscriptionData...}}
+// A consumer sends one per subscription to every broker before it starts.
+struct CheckClientRequestBody {
+  std::string client_id;  // "clientId"
+  std::string group;
+  std::optional<SubscriptionData> subscription_data;
+
+  // Errors: as HeartbeatData::decode.
+  static Result<CheckClientRequestBody> decode(Bytes body);
+  std::vector<std::uint8_t> encode() const;
+  bool operator==(const CheckClientRequestBody&) const = default;
 };
 
 }  // namespace ferry::remoting::body
