@@ -66,6 +66,10 @@ std::string describe_start(const ConsumerSpec& spec, const char* kind) {
   return fmt::format("{} consumer started in {}{}", kind, spec.group, broadcast ? " (broadcasting)" : "");
 }
 
+client::MessageSelector selector_of(const ConsumerSpec& spec) {
+  return spec.sql.empty() ? client::MessageSelector::by_tag(spec.expression) : client::MessageSelector::by_sql(spec.sql);
+}
+
 void record_start(Runtime& rt, sim::History& h, const std::string& name, const ConsumerSpec& spec, const char* kind) {
   const auto held = h.hold();
   h.record_event(rt.now(), sim::EventKind::start, name, describe_start(spec, kind));
@@ -75,6 +79,7 @@ void record_start(Runtime& rt, sim::History& h, const std::string& name, const C
   info.topic = spec.topic;
   info.broadcast = spec.config.message_model == client::MessageModel::BROADCASTING;
   info.kind = kind;
+  info.sql = spec.sql;
   h.record_consumer(rt.now(), name, std::move(info));
 }
 
@@ -91,7 +96,7 @@ PushConsumerApp::PushConsumerApp(Runtime& rt, const client::ClientConfig& cc, co
   instance_ = std::make_unique<client::ClientInstance>(rt, cc);
   instance_->start();
   consumer_ = std::make_unique<client::PushConsumer>(*instance_, config);
-  const Status sub = consumer_->subscribe(spec.topic, spec.expression);
+  const Status sub = consumer_->subscribe(spec.topic, selector_of(spec));
   FERRY_ASSERT(sub.ok(), "subscribe {}: {}", spec.topic, sub.ok() ? "" : sub.error().to_string());
   record_start(rt, *history, name, spec, orderly ? "push-orderly" : "push-concurrently");
   client::PushConsumer* pc = consumer_.get();
@@ -153,7 +158,7 @@ LitePullConsumerApp::LitePullConsumerApp(Runtime& rt, const client::ClientConfig
   instance_ = std::make_unique<client::ClientInstance>(rt, cc);
   instance_->start();
   consumer_ = std::make_unique<client::LitePullConsumer>(*instance_, config);
-  const Status sub = consumer_->subscribe(spec.topic, spec.expression);
+  const Status sub = consumer_->subscribe(spec.topic, selector_of(spec));
   FERRY_ASSERT(sub.ok(), "subscribe {}: {}", spec.topic, sub.ok() ? "" : sub.error().to_string());
   record_start(rt, *history, name, spec, "lite-pull");
   const Status started = consumer_->start();

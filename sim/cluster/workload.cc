@@ -1,3 +1,4 @@
+#include "sim/history/selection.h"
 #include "sim/cluster/workload.h"
 
 #include <fmt/format.h>
@@ -201,6 +202,9 @@ class ProducerApp final : public ClientApp {
       const std::string body = make_body(BodyFields{self->name_, seq, key}, self->spec_.body_bytes);
       m.body.assign(body.begin(), body.end());
       m.set_keys(key);
+      if (self->spec_.selector_properties) {
+        m.properties.set(std::string(sim::kSelectorSeqProperty), std::to_string(seq % sim::kSelectorModulus));
+      }
       const std::size_t index = h.sends.size();
       SendRecord sending_record{self->name_, seq, key, self->spec_.topic, SendOutcome::unknown, "in flight", {}, {}, rt.now(), {}};
       sending_record.ordered = self->spec_.ordered;

@@ -73,6 +73,9 @@ struct ProducerSpec {
   Duration interval = std::chrono::milliseconds(20);  // between sends
   std::size_t body_bytes = 200;
   std::vector<std::string> keys = {"key-0", "key-1", "key-2", "key-3"};  // drawn per message
+  // Each message carries the property n = seq % 10 (sim/history/selection.h), for SQL92
+  // subscriptions to select on; a scenario sets it when a consumer has `sql`.
+  bool selector_properties = false;
   bool ordered = false;               // select the queue by key hash
   // How an ordered producer picks its queue: by the key's hash (what per-key order needs), or
   // `rotate`: the next queue for each send whatever its key — a selector that ignores the key,
@@ -106,6 +109,9 @@ struct ConsumerSpec {
   std::string group = "workload-consumers";
   std::string topic;
   std::string expression = "*";
+  // An SQL92 subscription instead of the tag expression (empty: none); it may read the
+  // properties n and KEYS only (sim/history/selection.h).
+  std::string sql;
   client::PushConsumerConfig config;  // group is set from `group`
   // Lite pull consumers only: every this often, the app seeks the queue it just read back by a
   // few offsets without telling anyone — an application that rewinds silently, which breaks the

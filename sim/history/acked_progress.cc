@@ -27,6 +27,10 @@ void AckedProgress::take_new_records() {
 
 bool AckedProgress::never_owed(const SendRecord& s) const {
   if (!s.owed() || floors_.expired(s)) return true;
+  if (consumer_.empty() ? !selection_.selects_for_group(group_, s.seq, s.key)
+                        : !selection_.selects_for_consumer(consumer_, s.seq, s.key)) {
+    return true;  // its SQL92 subscription does not select it
+  }
   if (consumer_.empty()) {
     // acked_not_consumed with the group's subscribed topics (every topic if it never subscribed).
     auto subscribed = h_->subscriptions.find(group_);

@@ -21,6 +21,7 @@
 
 #include "sim/history/history.h"
 #include "sim/history/owed.h"
+#include "sim/history/selection.h"
 
 namespace ferry::sim {
 
@@ -36,7 +37,7 @@ class AckedProgress {
 
  private:
   AckedProgress(std::shared_ptr<const History> h, std::string group, std::string consumer)
-      : h_(std::move(h)), group_(std::move(group)), consumer_(std::move(consumer)) {}
+      : h_(std::move(h)), group_(std::move(group)), consumer_(std::move(consumer)), selection_(*h_) {}
   void take_new_records();
   // Not owed, and never will be: not acknowledged, expired (cleanup removed it first), not of
   // the audience's topics, sent before its first start.
@@ -51,6 +52,7 @@ class AckedProgress {
   std::shared_ptr<const History> h_;
   std::string group_;     // for_group
   std::string consumer_;  // for_consumer
+  Selection selection_;   // over *h_ (which does not move): SQL92 subscriptions owe what they select
   std::size_t consumes_seen_ = 0;
   std::size_t takes_seen_ = 0;
   std::size_t floors_seen_ = 0;

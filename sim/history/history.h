@@ -190,6 +190,9 @@ struct ConsumerInfo {
   std::string topic;
   bool broadcast = false;  // message model BROADCASTING: it must receive everything itself
   std::string kind;        // "push-concurrently", "push-orderly", "lite-pull" (for people)
+  // An SQL92 subscription (empty: "*"): the consumer is owed only what it selects on the
+  // properties every workload message carries (sim/history/selection.h).
+  std::string sql;
   MonoTime first_start{};
   std::optional<MonoTime> left_at;  // stopped for good (a scenario's stop_at)
 };

@@ -383,6 +383,23 @@ void serialize(Ar& ar, VersionedHistory& v) {
       }
     }
   }
+  // Since version 13: the consumers' SQL92 subscriptions.
+  if (v.version >= 13) {
+    std::map<std::string, std::string> selectors;
+    if constexpr (!Ar::is_loading::value) {
+      for (const auto& [name, info] : h.consumers) {
+        if (!info.sql.empty()) selectors.emplace(name, info.sql);
+      }
+    }
+    ar(cereal::make_nvp("selectors", selectors));
+    if constexpr (Ar::is_loading::value) {
+      for (const auto& [name, sql] : selectors) {
+        auto it = h.consumers.find(name);
+        if (it == h.consumers.end()) throw cereal::Exception(fmt::format("selectors names consumer {}, not in consumers", name));
+        it->second.sql = sql;
+      }
+    }
+  }
 }
 
 namespace {

@@ -39,7 +39,9 @@ enum class HistoryEncoding : std::uint8_t { json, binary };
 // 11: History::metric_samples and metric_samples_not_kept (the nodes' metrics in virtual time).
 // 12: SendRecord::fate, by_check, verdict_at (transactional sends), as a side table
 //     "transactions" of the sends that have them.
-inline constexpr std::uint32_t kHistoryVersion = 12;
+// 13: ConsumerInfo::sql (SQL92 subscriptions), as a side table "selectors" of the consumers
+//     that have one.
+inline constexpr std::uint32_t kHistoryVersion = 13;
 // The oldest version a reader still takes: a version 5 file loads with no store_restarts (the
 // store-prefix checker then has no restart to judge). Older ones are refused (unsupported).
 inline constexpr std::uint32_t kHistoryVersionReadMin = 5;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/history/selection.h"
+
 namespace ferry::sim {
 
 void QueueFloors::take(const std::vector<QueueFloorRecord>& records, std::size_t& seen) {
@@ -32,9 +34,11 @@ std::vector<const SendRecord*> not_consumed(const History& h, const std::string&
                                             bool expired) {
   std::set<std::pair<std::string, std::uint64_t>> consumed = h.consumed_by(group);
   const QueueFloors floors = floors_of(h);
+  const Selection selection(h);
   std::vector<const SendRecord*> out;
   for (const SendRecord& s : h.sends) {
     if (!s.owed() || (!topics.empty() && topics.count(s.topic) == 0)) continue;
+    if (!selection.selects_for_group(group, s.seq, s.key)) continue;
     if (consumed.count({s.producer, s.seq}) == 0 && floors.expired(s) == expired) out.push_back(&s);
   }
   return out;
@@ -82,8 +86,10 @@ std::vector<const SendRecord*> acked_not_consumed_by(const History& h, const std
     consumed.emplace(c.producer, c.seq);
     learn_start(starts, c);
   }
+  const Selection selection(h);
   for (const SendRecord& s : h.sends) {
     if (!s.owed() || s.topic != info->second.topic || s.sent_at < info->second.first_start) continue;
+    if (!selection.selects_for_consumer(consumer, s.seq, s.key)) continue;
     if (before_start(starts, s) || floors.expired(s)) continue;
     if (consumed.count({s.producer, s.seq}) == 0) out.push_back(&s);
   }

@@ -45,6 +45,8 @@ void parse_group(TableReader& r, std::size_t index, cluster::BrokerGroupSpec& g)
   r.read_int("transaction_check_max", g.config.transaction_check_max, 1, 10'000);
   r.read_duration("transaction_check_interval", g.config.transaction_check_interval, std::chrono::milliseconds(100),
                   std::chrono::hours(24));
+  // enablePropertyFilter: serve SQL92 subscriptions (a consumer's `sql`).
+  r.read("enable_property_filter", g.config.enable_property_filter);
   r.read("controller_mode", g.controller_mode);
   r.read("all_ack_in_sync_state_set", g.config.ha.all_ack_in_sync_state_set);
   r.read("read_uncommitted", g.config.read_uncommitted);

@@ -1,9 +1,11 @@
+#include <algorithm>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <cmath>
 #include <set>
 
+#include "sim/history/selection.h"
 #include "sim/scenario/duration_text.h"
 #include "sim/scenario/parse_sections.h"
 
@@ -118,6 +120,24 @@ void parse_consumer(TableReader& r, const Scenario& s, std::size_t index, Consum
   r.read("group", spec.group);
   (void)read_topic(r, s, spec.topic);
   r.read("expression", spec.expression);
+  if (r.has("sql")) {
+    r.read("sql", spec.sql);
+    if (spec.expression != "*") r.fail("sql", "a consumer subscribes with a tag expression or with sql, not both");
+    if (auto e = compile_selector(spec.sql); !e.ok()) r.fail("sql", e.error().detail);
+    for (const cluster::BrokerGroupSpec& g : s.cluster.brokers) {
+      if (!g.config.enable_property_filter) {
+        r.fail("sql", fmt::format("broker group {} does not serve SQL92: set enable_property_filter = true", g.name));
+        break;
+      }
+    }
+    for (const ConsumerScenario& other : s.consumers) {
+      if (other.spec.group == spec.group && other.spec.sql != spec.sql) {
+        r.fail("sql", fmt::format("{} of the same group {} subscribes with \"{}\": a group's consumers share one "
+                                  "subscription", other.node, spec.group, other.spec.sql));
+        break;
+      }
+    }
+  }
   r.read_enum("model", spec.config.message_model, message_model_names());
   r.read_enum("consume_from", spec.config.consume_from_where, consume_from_names());
   r.read_enum("allocate", spec.config.allocate_strategy, allocate_strategy_names());
@@ -163,6 +183,10 @@ void parse_workload(TableReader& top, Diagnostics& diag, Scenario& out) {
       out.consumers.push_back(std::move(c));
     }
   }
+  // SQL92 subscriptions select on the property n, which producers then add to every message.
+  const bool selective = std::any_of(out.consumers.begin(), out.consumers.end(),
+                                     [](const ConsumerScenario& c) { return !c.spec.sql.empty(); });
+  for (ProducerScenario& p : out.producers) p.spec.selector_properties = selective;
 }
 
 }  // namespace ferry::sim::scenario

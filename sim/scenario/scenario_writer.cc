@@ -85,6 +85,7 @@ void write_cluster(Writer& w, const cluster::ClusterSpec& c) {
     w.line("transaction_timeout", dur(g.config.transaction_timeout));
     w.line("transaction_check_max", g.config.transaction_check_max);
     w.line("transaction_check_interval", dur(g.config.transaction_check_interval));
+    if (g.config.enable_property_filter) w.line("enable_property_filter", "true");
     if (g.controller_mode) {
       w.line("controller_mode", "true");
       w.line("all_ack_in_sync_state_set", boolean(g.config.ha.all_ack_in_sync_state_set));
@@ -138,6 +139,7 @@ void write_workload(Writer& w, const Scenario& s) {
     w.line("group", quoted(c.spec.group));
     w.line("topic", quoted(c.spec.topic));
     w.line("expression", quoted(c.spec.expression));
+    if (!c.spec.sql.empty()) w.line("sql", quoted(c.spec.sql));
     w.line("model", quoted(name_in(message_model_names(), c.spec.config.message_model)));
     w.line("kind", quoted(name_in(consumer_kind_names(), c.kind)));
     w.line("mode", quoted(name_in(consume_mode_names(), c.mode)));

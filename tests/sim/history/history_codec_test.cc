@@ -216,6 +216,28 @@ TEST(HistoryCodec, BothEncodingsGiveBackEveryField) {
   EXPECT_LT(encode_history(h, HistoryEncoding::binary).size(), json.size());
 }
 
+// Version 13: a consumer's SQL92 subscription comes back; one without keeps none.
+TEST(HistoryCodec, ConsumersKeepTheirSql92Subscriptions) {
+  History h = sample();
+  ConsumerInfo selective;
+  selective.group = "sel";
+  selective.topic = "Orders";
+  selective.kind = "lite-pull";
+  selective.sql = "n < 3 AND KEYS IN ('key-0', 'it''s')";
+  selective.first_start = testing::at_ms(700);
+  h.consumers["consumer-1"] = selective;
+  ConsumerInfo plain = selective;
+  plain.sql.clear();
+  h.consumers["consumer-2"] = plain;
+  for (HistoryEncoding e : {HistoryEncoding::json, HistoryEncoding::binary}) {
+    Result<History> back = decode_history(encode_history(h, e), e);
+    ASSERT_TRUE(back.ok()) << back.error().to_string();
+    EXPECT_EQ(back->consumers.at("consumer-1").sql, selective.sql);
+    EXPECT_EQ(back->consumers.at("consumer-1").kind, "lite-pull");
+    EXPECT_EQ(back->consumers.at("consumer-2").sql, "");
+  }
+}
+
 TEST(HistoryCodec, AnEmptyHistoryRoundTrips) {
   for (HistoryEncoding e : {HistoryEncoding::json, HistoryEncoding::binary}) {
     Result<History> back = decode_history(encode_history(History{}, e), e);
