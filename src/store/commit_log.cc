@@ -25,6 +25,11 @@ constexpr auto kBlank = static_cast<std::int64_t>(record::kBlankBytes);
 // sector anywhere else zeroes a length (caught by the length checks), the TOTALSIZE at the
 // record's start (reads as unwritten), or body bytes (caught by the CRC unless they were zeros
 // already, which changes nothing). Returns a description when torn.
+//
+// The lost part need not start at a sector boundary: a slave appends what replication brings, cut
+// anywhere, so a sync may make a record's first bytes durable and the crash lose the rest of the
+// sector (it reads as the zeros the file was made of). Any lost suffix shows as properties ending
+// in a zero byte, which text never does.
 constexpr std::int64_t kTornSectorBytes = 512;  // the finest sector size (4 KiB is a multiple)
 
 std::optional<std::string> torn_properties(Bytes record, std::int64_t record_offset,
@@ -36,6 +41,12 @@ std::optional<std::string> torn_properties(Bytes record, std::int64_t record_off
                "properties of the record at {} lie outside it", record_offset);
   const std::int64_t props_begin = record_offset + (props - base);
   const std::int64_t props_end = props_begin + static_cast<std::int64_t>(properties.size());
+  if (properties.back() == '\0') {
+    const auto last_text = properties.find_last_not_of('\0');
+    const std::int64_t zeros_from = props_begin + (last_text == std::string_view::npos ? 0 : static_cast<std::int64_t>(last_text) + 1);
+    return fmt::format("properties [{}, {}) of the record at {} end in zeros from {}: the end of an unsynced write "
+                       "was lost", props_begin, props_end, record_offset, zeros_from);
+  }
   std::int64_t b = props_begin + (kTornSectorBytes - props_begin % kTornSectorBytes) % kTornSectorBytes;
   for (; b < props_end; b += kTornSectorBytes) {
     const std::int64_t e = std::min(b + kTornSectorBytes, props_end);

@@ -609,5 +609,26 @@ TEST_F(MessageStoreTest, RecoveryDropsARecordWhosePropertiesLostASector) {
   EXPECT_EQ(store_->max_offset("T", QueueId(0)).value(), 0);
 }
 
+// A slave appends replicated bytes cut anywhere: a sync may make a record durable up to the
+// middle of its properties, and a crash lose the rest, which reads as zeros from there, not from a
+// sector boundary. (Found by FERRY_SIM_SWARM=4 sim_ha_test: the slave served the record with the
+// last 20 bytes of its properties zeroed.)
+TEST_F(MessageStoreTest, RecoveryDropsARecordWhosePropertiesLostTheirTailAnywhere) {
+  auto a = put(TestMessage{.body = std::string(300, 'a')}.keys("key1"));
+  ASSERT_EQ(a.status, PutStatus::ok);
+  const std::int64_t end = a.wrote_offset.value() + a.wrote_bytes;
+  ASSERT_EQ(put(TestMessage{.body = "b"}.keys("key2")).status, PutStatus::ok);
+  auto file = rt_.fs().open("store/commitlog/00000000000000000000", OpenOptions{});
+  ASSERT_TRUE(file.ok());
+  // A's last 7 bytes (inside its properties, far from any sector boundary) and all of B: zeros.
+  const std::vector<std::uint8_t> zeros(static_cast<std::size_t>(600), 0);
+  ASSERT_TRUE((*file)->pwrite(end - 7, zeros).ok());
+  file->reset();
+  reopen();
+  EXPECT_EQ(store_->max_phy_offset().value(), 0) << store_->recovery().commit_log.reason;
+  EXPECT_NE(store_->recovery().commit_log.reason.find("end in zeros"), std::string::npos)
+      << store_->recovery().commit_log.reason;
+}
+
 }  // namespace
 }  // namespace ferry::store
