@@ -309,6 +309,12 @@ PutResult MessageStore::put(std::span<const PutRequest> batch) {
       return refuse(PutStatus::message_illegal, fmt::format("body of {} bytes (max {})",
                                                             r.body.size(), config_.message_size_max_bytes));
     }
+    // Recovery takes zeros in a record's properties for a lost write (commit_log.cc): a record
+    // holding them would cut the log at the next crash.
+    if (const auto nul = r.properties.find('\0'); nul != std::string_view::npos) {
+      return refuse(PutStatus::message_illegal,
+                    fmt::format("properties hold a NUL byte (at {} of {}): properties are text", nul, r.properties.size()));
+    }
   }
   if (counted_to_ < log_.max_offset()) count_queue_offsets();
   const bool counted_to_end = counted_to_ >= log_.max_offset();

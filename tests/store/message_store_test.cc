@@ -613,6 +613,15 @@ TEST_F(MessageStoreTest, RecoveryDropsARecordWhosePropertiesLostASector) {
 // middle of its properties, and a crash lose the rest, which reads as zeros from there, not from a
 // sector boundary. (Found by FERRY_SIM_SWARM=4 sim_ha_test: the slave served the record with the
 // last 20 bytes of its properties zeroed.)
+TEST_F(MessageStoreTest, PropertiesWithANulByteAreRefused) {
+  TestMessage m{.body = "x"};
+  m.set("a", std::string("v\0", 2));
+  const PutResult r = put(m);
+  EXPECT_EQ(r.status, PutStatus::message_illegal);
+  EXPECT_NE(r.detail.find("NUL byte"), std::string::npos) << r.detail;
+  EXPECT_EQ(store_->max_phy_offset().value(), 0) << "nothing stored";
+}
+
 TEST_F(MessageStoreTest, RecoveryDropsARecordWhosePropertiesLostTheirTailAnywhere) {
   auto a = put(TestMessage{.body = std::string(300, 'a')}.keys("key1"));
   ASSERT_EQ(a.status, PutStatus::ok);
