@@ -4,12 +4,14 @@
 // a user would: nothing lost, nothing unexpected, each body with its tag and key, duplicates
 // reported. Prints one summary line, "consume: {...}" (JSON).
 //
-//   node consume.js --topic T --group G --expect FILE [--sub EXPR] [--only-tag TAG]
+//   node consume.js --topic T --group G --expect FILE [--sub EXPR | --sql EXPR] [--only-tag TAG]
 //                   [--from first|default] [--throw-once] [--expect-compressed]
 //                   [--resume-after FILE] [--timeout-ms N] [--settle-ms N]
 //
 // --expect FILE       JSON lines {body or bodySha, tag, key, [msgId]} (produce.js writes them);
 //                     with msgId, the delivered message must carry that offset msgId
+// --sql EXPR          subscribe with SQL92 ({expressionType: 'SQL92', subString: EXPR}); the
+//                     broker alone filters (ali-ons re-checks tags only)
 // --only-tag TAG      expect only the lines with this tag (a tag-filtered --sub); the client's own
 //                     tag check must drop nothing (the broker filtered)
 // --from default      ali-ons' default consumeFromWhere (CONSUME_FROM_LAST_OFFSET): a new group
@@ -27,7 +29,7 @@ const {
 } = require('./lib/client');
 
 const args = parseArgs(process.argv.slice(2), {
-  topic: '', group: '', expect: '', sub: '*', 'only-tag': '', from: 'first', 'throw-once': false,
+  topic: '', group: '', expect: '', sub: '*', sql: '', 'only-tag': '', from: 'first', 'throw-once': false,
   'expect-compressed': false, 'resume-after': '', 'timeout-ms': 30000, 'settle-ms': 1500,
 });
 if (!args.topic || !args.group || !args.expect) die('consume needs --topic, --group and --expect');
@@ -107,7 +109,8 @@ async function main() {
     'retry topic route not there before the first heartbeat': isRetryRouteNotFoundYet,
     'handler threw on purpose': err => args['throw-once'] && /fails on purpose/.test(err.message),
   });
-  consumer.subscribe(args.topic, args.sub, handle);
+  const subscription = args.sql ? { expressionType: 'SQL92', subString: args.sql } : args.sub;
+  consumer.subscribe(args.topic, subscription, handle);
   await withTimeout(consumer.ready(), 20000, 'consumer start');
 
   const started = Date.now();
@@ -144,7 +147,7 @@ async function main() {
   if (errors.unexpected.length) problems.push(`the client reported errors:\n    ${errors.unexpected.join('\n    ')}`);
 
   const summary = {
-    topic: args.topic, group: args.group, sub: args.sub, expected: expected.size, received: delivered.size,
+    topic: args.topic, group: args.group, sub: args.sql ? `SQL92 ${args.sql}` : args.sub, expected: expected.size, received: delivered.size,
     deliveries, duplicates, retried, waitedMs, clientFiltered: logger.clientFiltered, tolerated: errors.expected,
   };
   if (resumed !== undefined) summary.resumed = resumed;

@@ -135,6 +135,11 @@ step "4. a tag-filtered subscription ('TagB', ali-ons' default consumeFromWhere)
 consume --topic "$T" --group GID_INTEROP_TAGB --sub TagB --only-tag TagB --from default --expect "$TMP/sent.jsonl"
 
 # 5 -------------------------------------------------------------------------------------------
+step "4b. with enablePropertyFilter (mqadmin updateBrokerConfig), an SQL92 subscription gets only what it selects"
+admin updateBrokerConfig -b "127.0.0.1:$QS_BROKER_PORT" -k enablePropertyFilter -v true >/dev/null ||
+  fail "mqadmin updateBrokerConfig enablePropertyFilter"
+consume --topic "$T" --group GID_INTEROP_SQL --sql "TAGS = 'TagB' AND KEYS IS NOT NULL" --only-tag TagB --expect "$TMP/sent.jsonl"
+
 step "5. a 10,000-byte body (compressed by the client) arrives intact"
 produce --topic InteropBig --count 2 --prefix big --body-bytes 10000 --tags Big --out "$TMP/big.jsonl"
 consume --topic InteropBig --group GID_INTEROP_BIG --expect "$TMP/big.jsonl" --expect-compressed
