@@ -29,6 +29,7 @@ struct ConcurrentCall {
   std::vector<MessageExt> msgs;
   ConsumeConcurrentlyContext ctx;
   ConsumeConcurrentlyStatus status = ConsumeConcurrentlyStatus::RECONSUME_LATER;
+  bool threw = false;
 };
 
 struct OrderlyCall {
@@ -36,6 +37,7 @@ struct OrderlyCall {
   std::vector<MessageExt> msgs;
   ConsumeOrderlyContext ctx;
   ConsumeOrderlyStatus status = ConsumeOrderlyStatus::SUSPEND_CURRENT_QUEUE_A_MOMENT;
+  bool threw = false;
 };
 
 }  // namespace
@@ -141,6 +143,34 @@ SendBackRequest ConsumeService::send_back_request(const MessageQueue& mq, std::i
   return sb;
 }
 
+// ---- message trace (RocketMQ's ConsumeMessageTraceHookImpl) --------------------------------------
+
+std::vector<TraceContext> ConsumeService::trace_before(const std::vector<MessageExt>& msgs) {
+  std::vector<TraceContext> out;
+  if (ctx_.trace == nullptr) return out;
+  const std::string request_id = ctx_.trace->new_request_id();
+  const WallMs now = ctx_.rt.wall_ms();
+  for (const MessageExt& m : msgs) {
+    std::optional<TraceContext> c = sub_before_context(m, ctx_.config.group, request_id, now);
+    if (!c) continue;
+    if (ctx_.trace->append(*c)) out.push_back(*std::move(c));
+  }
+  return out;
+}
+
+void ConsumeService::trace_after(const std::vector<TraceContext>& before, bool success, bool threw, Duration cost,
+                                 std::size_t messages) {
+  if (ctx_.trace == nullptr || before.empty()) return;
+  // RocketMQ's order: an exception, then the consume timeout, then the status.
+  const ConsumeReturnType code = threw                                 ? ConsumeReturnType::exception
+                                 : cost >= ctx_.config.consume_timeout ? ConsumeReturnType::time_out
+                                 : success                             ? ConsumeReturnType::success
+                                                                       : ConsumeReturnType::failed;
+  const auto per_message = static_cast<std::int32_t>(to_ms(cost) / static_cast<std::int64_t>(std::max<std::size_t>(messages, 1)));
+  const WallMs now = ctx_.rt.wall_ms();
+  for (const TraceContext& b : before) (void)ctx_.trace->append(sub_after_context(b, success && !threw, code, per_message, now));
+}
+
 // ---- concurrently ------------------------------------------------------------------------------
 
 Task<void> ConsumeService::consume_concurrently(ConsumeRequest r) {
@@ -159,15 +189,19 @@ Task<void> ConsumeService::consume_concurrently(ConsumeRequest r) {
       call->status = (*call->listener)(call->msgs, call->ctx);
     } catch (...) {
       call->status = ConsumeConcurrentlyStatus::RECONSUME_LATER;  // RocketMQ: an exception is a null status
+      call->threw = true;
     }
   };
   ++ctx_.stats.listener_calls;
   ++pq->in_listener;
   const MonoTime call_began = ctx_.rt.now();
+  const std::vector<TraceContext> traced = trace_before(call->msgs);
   Task<void> t = ctx_.rt.offload(std::move(fn));
   co_await std::move(t);
   --pq->in_listener;
   pq->last_consume_time = ctx_.rt.now();
+  trace_after(traced, call->status == ConsumeConcurrentlyStatus::CONSUME_SUCCESS, call->threw,
+              pq->last_consume_time - call_began, call->msgs.size());
   if (ctx_.rates != nullptr) {
     const bool ok = call->status == ConsumeConcurrentlyStatus::CONSUME_SUCCESS;
     const auto n = static_cast<std::int64_t>(call->msgs.size());
@@ -299,15 +333,19 @@ Task<void> ConsumeService::consume_orderly(std::shared_ptr<ProcessQueue> pq) {
         call->status = (*call->listener)(call->msgs, call->ctx);
       } catch (...) {
         call->status = ConsumeOrderlyStatus::SUSPEND_CURRENT_QUEUE_A_MOMENT;
+        call->threw = true;
       }
     };
     ++ctx_.stats.listener_calls;
     ++pq->in_listener;
     const MonoTime call_began = ctx_.rt.now();
+    const std::vector<TraceContext> traced = trace_before(call->msgs);
     Task<void> t = ctx_.rt.offload(std::move(fn));
     co_await std::move(t);
     --pq->in_listener;
     pq->last_consume_time = ctx_.rt.now();
+    trace_after(traced, call->status == ConsumeOrderlyStatus::SUCCESS, call->threw, pq->last_consume_time - call_began,
+                call->msgs.size());
     if (ctx_.rates != nullptr) {
       const auto n = static_cast<std::int64_t>(call->msgs.size());
       const bool ok = call->status == ConsumeOrderlyStatus::SUCCESS;

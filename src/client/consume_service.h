@@ -50,6 +50,7 @@
 #include "client/process_queue.h"
 #include "client/push_context.h"
 #include "client/send_back.h"
+#include "client/trace_dispatcher.h"
 #include "runtime/wait_queue.h"
 
 namespace ferry::client {
@@ -106,6 +107,10 @@ class ConsumeService {
   // max_reconsume_times, -1 resolved (16 concurrent, unlimited orderly).
   std::int32_t max_reconsume_times() const;
   SendBackRequest send_back_request(const MessageQueue& mq, std::int32_t delay_level) const;
+  // Message trace (ctx.trace set): SubBefore for each traced message of a listener call (those
+  // the dispatcher took), then their SubAfter.
+  std::vector<TraceContext> trace_before(const std::vector<MessageExt>& msgs);
+  void trace_after(const std::vector<TraceContext>& before, bool success, bool threw, Duration cost, std::size_t messages);
 
   const PushContext ctx_;
   const std::shared_ptr<const ConcurrentListener> concurrent_listener_;

@@ -57,6 +57,10 @@ struct PushConsumerConfig {
   // LocalFileOffsetStore (broadcasting): offsets of this client and group live under
   // "{offset_store_dir}/{clientId}/{group}/offsets.json" in the node's FileSystem.
   std::string offset_store_dir = ".rocketmq_offsets";
+  // enableMsgTrace: SubBefore and SubAfter trace records around each listener call
+  // (trace_dispatcher.h), to trace_topic (customizedTraceTopic; empty = RMQ_SYS_TRACE_TOPIC).
+  bool enable_msg_trace = false;
+  std::string trace_topic;
 
   void check() const;
 };
@@ -79,6 +83,10 @@ struct LitePullConsumerConfig {
   bool auto_commit = true;
   Duration auto_commit_interval = std::chrono::seconds(5);
   std::string offset_store_dir = ".rocketmq_offsets";
+  // enableMsgTrace: a SubBefore and a successful SubAfter for each message a pull brings (as
+  // RocketMQ's lite pull consumer traces them), to trace_topic (empty = RMQ_SYS_TRACE_TOPIC).
+  bool enable_msg_trace = false;
+  std::string trace_topic;
 
   void check() const;
 };

@@ -9,6 +9,7 @@
 #include "client/local_offset_store.h"
 #include "client/rebalance.h"
 #include "client/remote_offset_store.h"
+#include "client/trace_dispatcher.h"
 #include "common/names.h"
 #include "common/tag_filter.h"
 
@@ -88,6 +89,15 @@ Status LitePullConsumer::start() {
   FERRY_TRY(validate_group(config_.group));
   FERRY_TRY(offsets_->load());
   FERRY_TRY(ci_.register_consumer(config_.group, this));
+  if (config_.enable_msg_trace && !trace_) {
+    auto trace = std::make_unique<TraceDispatcher>(ci_, config_.group, TraceRole::consume, config_.trace_topic);
+    // Only a group named like the inner one can be in the way: consumption goes on untraced.
+    if (Status s = trace->start(); s.ok()) {
+      trace_ = std::move(trace);
+    } else {
+      rt_.log().warn("lite pull consumer '{}': message trace off: {}", config_.group, s.error().to_string());
+    }
+  }
   started_ = true;
   running_ = true;
   next_auto_commit_ = rt_.now() + config_.auto_commit_interval;
@@ -106,6 +116,7 @@ Task<void> LitePullConsumer::shutdown() {
   for (auto& [mq, q] : queues_) q->dropped = true;
   co_await offsets_->persist_final(held);
   co_await ci_.unregister_consumer(config_.group);
+  if (trace_) co_await trace_->shutdown();
   queues_.clear();
   cache_.clear();
   cached_msgs_ = 0;
@@ -407,12 +418,25 @@ Task<void> LitePullConsumer::pull_loop(LitePullConsumer* self, std::shared_ptr<Q
     }
     q->pull_offset = r->next_begin_offset;
     if (r->status == PullStatus::FOUND && !r->messages.empty()) {
+      if (self->trace_) self->trace_pulled(r->messages);
       const std::size_t n = r->messages.size();
       self->cache_.push_back(Batch{q, generation, std::move(r->messages)});
       self->cached_msgs_ += n;
       q->cached += n;
       self->arrived_.wake();
     }
+  }
+}
+
+// RocketMQ's lite pull consumer runs its consume hooks on each pulled batch: SubBefore, then a
+// successful SubAfter at once.
+void LitePullConsumer::trace_pulled(const std::vector<MessageExt>& msgs) {
+  const std::string request_id = trace_->new_request_id();
+  const WallMs now = rt_.wall_ms();
+  for (const MessageExt& m : msgs) {
+    std::optional<TraceContext> before = sub_before_context(m, config_.group, request_id, now);
+    if (!before || !trace_->append(*before)) continue;
+    (void)trace_->append(sub_after_context(*before, true, ConsumeReturnType::success, 0, now));
   }
 }
 

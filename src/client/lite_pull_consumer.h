@@ -58,6 +58,8 @@
 
 namespace ferry::client {
 
+class TraceDispatcher;
+
 class LitePullConsumer final : public ConsumerHandle {
  public:
   LitePullConsumer(ClientInstance& instance, LitePullConsumerConfig config);
@@ -100,6 +102,8 @@ class LitePullConsumer final : public ConsumerHandle {
   // Pulls answered OFFSET_ILLEGAL (PULL_OFFSET_MOVED): the queue's pull offset moved to where the
   // broker said (forward past expired messages, or back to a new master's shorter queue).
   std::uint64_t offsets_moved() const { return offsets_moved_; }
+  // The message trace (enable_msg_trace, once started), else nullptr.
+  TraceDispatcher* trace() { return trace_.get(); }
   // The queue of the batch the last poll() returned (a MessageExt does not name its broker);
   // nullopt before the first poll and after one that returned nothing.
   const std::optional<MessageQueue>& last_polled_queue() const { return last_polled_; }
@@ -140,6 +144,7 @@ class LitePullConsumer final : public ConsumerHandle {
   void take(const MessageQueue& mq);
   Task<void> give_up(std::shared_ptr<QueueState> q);
   MessageSelector selector_of_topic(const std::string& topic) const;
+  void trace_pulled(const std::vector<MessageExt>& msgs);
 
   ClientInstance& ci_;
   Runtime& rt_;
@@ -160,6 +165,7 @@ class LitePullConsumer final : public ConsumerHandle {
   bool rebalancing_ = false;
   bool rebalance_again_ = false;
   bool committing_ = false;
+  std::unique_ptr<TraceDispatcher> trace_;  // enable_msg_trace, from start()
   OwnedTasks tasks_;  // last: destroyed first
 };
 

@@ -8,6 +8,7 @@
 #include "client/batch_encoder.h"
 #include "client/client_errors.h"
 #include "client/message_checks.h"
+#include "client/trace_dispatcher.h"
 #include "common/message_const.h"
 #include "remoting/request_code.h"
 #include "remoting/response_code.h"
@@ -57,6 +58,15 @@ Status Producer::start() {
   // the first send — how a restarted transaction producer hears the checks of the half messages
   // its group left.
   (void)ci_.publish_info(config_.create_topic_key);
+  if (config_.enable_msg_trace && !trace_) {
+    auto trace = std::make_unique<TraceDispatcher>(ci_, config_.group, TraceRole::produce, config_.trace_topic);
+    // Only a group named like the inner one can be in the way: the send goes on untraced.
+    if (Status s = trace->start(); s.ok()) {
+      trace_ = std::move(trace);
+    } else {
+      rt_.log().warn("producer '{}': message trace off: {}", config_.group, s.error().to_string());
+    }
+  }
   started_ = true;
   ci_.start();
   return {};
@@ -68,6 +78,7 @@ Task<void> Producer::shutdown() {
     co_return;
   }
   shut_down_ = true;
+  if (trace_) co_await trace_->shutdown();
   co_await ci_.unregister_producer(config_.group);
 }
 
@@ -107,10 +118,35 @@ Task<Result<TopicPublishInfo*>> Producer::find_publish_info(std::string topic) {
 
 Task<Producer::Outcome> Producer::attempt(const PreparedMessage& m, MessageQueue mq, Mode mode, Duration timeout) {
   ++attempts_;
+  const WallMs began_ms = rt_.wall_ms();
+  const std::string broker = mq.broker_name;
   Task<Outcome> t = attempt_once(m, std::move(mq), mode, timeout);
   Outcome o = co_await std::move(t);
   if (!o.result.ok()) ++failed_attempts_;
+  if (trace_ && mode != Mode::oneway && o.result.ok()) trace_pub(m, *o.result, broker, began_ms);
   co_return o;
+}
+
+// RocketMQ's SendMessageTraceHookImpl: a stored send whose broker answered a region and
+// TRACE_ON=true; never a send to the trace topic itself.
+void Producer::trace_pub(const PreparedMessage& m, const SendResult& r, const std::string& broker, WallMs began_ms) {
+  if (!r.region_id || !r.trace_on || m.topic.starts_with(trace_->topic())) return;
+  TraceContext c;
+  c.type = TraceType::pub;
+  c.timestamp_ms = began_ms;
+  c.region_id = *r.region_id;
+  c.group = config_.group;
+  c.cost_ms = static_cast<std::int32_t>(rt_.wall_ms() - began_ms);
+  c.success = r.status == SendStatus::SEND_OK;
+  c.bean.topic = m.topic;
+  c.bean.msg_id = r.msg_id;
+  c.bean.offset_msg_id = r.offset_msg_id;
+  c.bean.tags = m.trace_tags;
+  c.bean.keys = m.trace_keys;
+  c.bean.store_host = ci_.master_address(broker).value_or("");
+  c.bean.body_length = static_cast<std::int32_t>(m.body->size());
+  c.bean.msg_type = m.trace_msg_type;
+  (void)trace_->append(c);
 }
 
 Task<Producer::Outcome> Producer::attempt_once(const PreparedMessage& m, MessageQueue mq, Mode mode, Duration timeout) {

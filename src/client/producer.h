@@ -31,12 +31,16 @@
 // async sends in flight), or the last attempt's error; the detail names the topic, the attempts
 // and the brokers tried, and a broker's error its name, address and reply code.
 //
+// With enable_msg_trace each stored send (sync or async; oneway sends have no result) leaves a Pub
+// trace record (trace_dispatcher.h); trace() is the dispatcher.
+//
 // Lifetime: loop thread only. The ClientInstance must outlive the producer; the producer must
 // outlive every Task it returned. Async sends in flight are owned by the producer: destroying it
 // drops them without calling their callbacks.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,6 +55,8 @@
 #include "common/message.h"
 
 namespace ferry::client {
+
+class TraceDispatcher;
 
 class Producer {
  public:
@@ -96,6 +102,8 @@ class Producer {
   // Send attempts made (each retry counts), and those that failed.
   std::uint64_t attempts() const { return attempts_; }
   std::uint64_t failed_attempts() const { return failed_attempts_; }
+  // The message trace (enable_msg_trace), else nullptr.
+  TraceDispatcher* trace() { return trace_.get(); }
 
  private:
   enum class Mode : std::uint8_t { sync, async, oneway };
@@ -116,6 +124,7 @@ class Producer {
   static Task<void> run_async(Producer* self, Message msg, SendCallback cb);
   static Task<void> run_request(Producer* self, Message msg, RequestCallback cb, Duration timeout);
   Status check_running() const;
+  void trace_pub(const PreparedMessage& m, const SendResult& r, const std::string& broker, WallMs began_ms);
 
   ClientInstance& ci_;
   Runtime& rt_;
@@ -126,6 +135,7 @@ class Producer {
   std::size_t async_in_flight_ = 0;
   std::uint64_t attempts_ = 0;
   std::uint64_t failed_attempts_ = 0;
+  std::unique_ptr<TraceDispatcher> trace_;
   OwnedTasks tasks_;  // last: async sends die first
 };
 

@@ -30,6 +30,10 @@ struct ProducerConfig {
   // Async sends in flight at most; beyond, the callback gets Errc::busy at once (RocketMQ's
   // back-pressure semaphore).
   std::size_t async_sends_in_flight_max = 10'000;
+  // enableMsgTrace: a Pub trace record for each stored send (trace_dispatcher.h), to trace_topic
+  // (customizedTraceTopic; empty = RMQ_SYS_TRACE_TOPIC).
+  bool enable_msg_trace = false;
+  std::string trace_topic;
 
   void check() const;
 };

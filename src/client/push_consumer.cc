@@ -7,6 +7,7 @@
 #include "client/client_errors.h"
 #include "client/local_offset_store.h"
 #include "client/remote_offset_store.h"
+#include "client/trace_dispatcher.h"
 #include "common/names.h"
 
 namespace ferry::client {
@@ -73,6 +74,15 @@ Status PushConsumer::start() {
   }
   FERRY_TRY(offsets_->load());
   FERRY_TRY(ci_.register_consumer(config_.group, this));
+  if (config_.enable_msg_trace && !trace_) {
+    auto trace = std::make_unique<TraceDispatcher>(ci_, config_.group, TraceRole::consume, config_.trace_topic);
+    // Only a group named like the inner one can be in the way: consumption goes on untraced.
+    if (Status s = trace->start(); s.ok()) {
+      trace_ = std::move(trace);
+    } else {
+      rt_.log().warn("push consumer '{}': message trace off: {}", config_.group, s.error().to_string());
+    }
+  }
   build_jobs(config_.consume_timestamp_ms.value_or(rt_.wall_ms() - to_ms(kDefaultTimestampBack)));
   started_ = true;
   running_ = true;
@@ -92,7 +102,8 @@ void PushConsumer::build_jobs(WallMs consume_timestamp_ms) {
   rates_ = std::make_unique<ConsumeRates>(subscribed);
   start_timestamp_ms_ = rt_.wall_ms();
   const PushContext ctx{.ci = ci_, .rt = rt_, .config = config_, .offsets = *offsets_, .tasks = tasks_,
-                        .stats = stats_, .orderly = orderly(), .rates = rates_.get()};
+                        .stats = stats_, .orderly = orderly(), .rates = rates_.get(),
+                        .trace = trace_.get()};
   // The links point back through this object: each job is built before the one that serves it.
   ConsumeService::Links links;
   links.lock = [this](MessageQueue mq) { return rebalance_->lock_one(std::move(mq)); };
@@ -117,6 +128,7 @@ Task<void> PushConsumer::shutdown() {
   rebalance_->stop();
   co_await rebalance_->release_all();
   co_await ci_.unregister_consumer(config_.group);
+  if (trace_) co_await trace_->shutdown();
   rebalance_->clear();
   consume_->clear();
   rt_.log().info("push consumer of group '{}' shut down", config_.group);

@@ -34,6 +34,9 @@
 // Delivery is at-least-once: a crash re-delivers what was consumed after the last persisted
 // offset (at most ~5 s of consumption).
 //
+// With enable_msg_trace each listener call leaves SubBefore and SubAfter trace records for its
+// messages (trace_dispatcher.h; RocketMQ's ConsumeMessageTraceHookImpl); trace() is the dispatcher.
+//
 // Lifetime: loop thread only. The ClientInstance must outlive the consumer; destroying the
 // consumer (without shutdown(): a crash) forgets it at the instance and destroys its loops and
 // in-flight work (a listener already running on an offload
@@ -116,6 +119,8 @@ class PushConsumer final : public ConsumerHandle {
   OffsetStore& offsets() { return *offsets_; }
   using Stats = PushConsumerStats;
   const Stats& stats() const { return stats_; }
+  // The message trace (enable_msg_trace, once started), else nullptr.
+  TraceDispatcher* trace() { return trace_.get(); }
 
  private:
   struct Subscription {
@@ -141,6 +146,7 @@ class PushConsumer final : public ConsumerHandle {
   WallMs start_timestamp_ms_ = 0;  // when start() ran (PROP_CONSUMER_START_TIMESTAMP)
   Stats stats_;
   std::unique_ptr<ConsumeRates> rates_;  // built by start(), before the jobs that record into it
+  std::unique_ptr<TraceDispatcher> trace_;  // enable_msg_trace: built by start(), before the jobs
   // Built by start(), in this order (each refers to the one before); destroyed after tasks_.
   std::unique_ptr<ConsumeService> consume_;
   std::unique_ptr<PullService> pull_;

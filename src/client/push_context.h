@@ -19,6 +19,8 @@
 
 namespace ferry::client {
 
+class TraceDispatcher;
+
 struct PushConsumerStats {
   std::uint64_t rebalances = 0;             // PushRebalance: rounds run
   std::uint64_t pulls = 0;                  // PullService: PULL_MESSAGE calls
@@ -44,6 +46,7 @@ struct PushContext {
   PushConsumerStats& stats;
   bool orderly = false;  // the listener is orderly (fixed at start())
   ConsumeRates* rates = nullptr;  // pull and consume rates per topic (running info); owned by the consumer
+  TraceDispatcher* trace = nullptr;  // enable_msg_trace: SubBefore / SubAfter records; owned by the consumer
 
   bool clustering() const { return config.message_model == MessageModel::CLUSTERING; }
   // Orderly clustering consumers consume a queue only while they hold its broker lock.

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "client/client_errors.h"
+#include "client/trace_dispatcher.h"
 #include "common/compression.h"
 #include "common/message_const.h"
 #include "common/names.h"
@@ -54,6 +55,11 @@ Result<PreparedMessage> prepare_with_body(const Message& msg, std::vector<std::u
   }
   if (auto id = msg.uniq_key()) p.msg_id = std::string(*id);
   p.reply = !batch && msg.properties.get(prop::kMessageType) == std::optional<std::string_view>(kReplyMessageFlag);
+  if (config.enable_msg_trace) {
+    p.trace_tags = std::string(msg.properties.get(prop::kTags).value_or(""));
+    p.trace_keys = std::string(msg.properties.get(prop::kKeys).value_or(""));
+    p.trace_msg_type = trace_msg_type(msg);
+  }
   if (!batch && body.size() >= config.compress_body_over_bytes) {
     body = zlib_compress(Bytes(body.data(), body.size()), config.compress_level);
     p.sys_flag |= sysflag::kCompressed | sysflag::kCompressionZlib;

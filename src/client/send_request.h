@@ -31,6 +31,10 @@ struct PreparedMessage {
   bool batch = false;
   bool reply = false;  // MSG_TYPE=reply: sent as SEND_REPLY_MESSAGE_V2 (325), request-reply's reply
   std::string msg_id;  // UNIQ_KEY (a batch: its messages' ids, comma-joined)
+  // With enable_msg_trace only: what a Pub trace record names (trace_dispatcher.h).
+  std::string trace_tags;
+  std::string trace_keys;
+  std::int32_t trace_msg_type = 0;
 };
 
 // Encodes properties and compresses a body of compress_body_over_bytes or more with zlib

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "client/trace_dispatcher.h"
 #include "common/message_const.h"
 #include "common/message_decoder.h"
 #include "common/msg_id.h"
@@ -64,9 +65,13 @@ Task<Result<TransactionSendResult>> TransactionProducer::send_half(Message msg) 
   (void)msg.properties.erase(prop::kDelay);
   msg.properties.set(std::string(prop::kTransactionPrepared), "true");
   msg.properties.set(std::string(prop::kProducerGroup), producer_.config().group);
+  TransactionSendResult out;
+  if (producer_.trace() != nullptr) {
+    out.tags = std::string(msg.properties.get(prop::kTags).value_or(""));
+    out.keys = std::string(msg.properties.get(prop::kKeys).value_or(""));
+  }
   Result<SendResult> sent = co_await producer_.send(std::move(msg));
   if (!sent.ok()) co_return std::move(sent).error();
-  TransactionSendResult out;
   out.send = *std::move(sent);
   co_return out;
 }
@@ -109,13 +114,14 @@ Task<void> TransactionProducer::end_transaction(const TransactionSendResult& hal
                              addr ? id.error().to_string() : "no master address for " + sent.queue.broker_name);
     co_return;
   }
-  Task<void> sending = send_end(*addr, sent.queue_offset.value(), id->offset.value(), sent.msg_id, sent.transaction_id, state, false);
+  Task<void> sending = send_end(*addr, sent.queue_offset.value(), id->offset.value(), sent.msg_id, sent.transaction_id, state,
+                                false, Traced{sent.queue.topic, half.tags, half.keys});
   co_await std::move(sending);
 }
 
 Task<void> TransactionProducer::send_end(std::string addr, std::int64_t queue_offset, std::int64_t commit_log_offset,
                                                 std::string msg_id, std::optional<std::string> transaction_id,
-                                                LocalTransactionState state, bool from_check) {
+                                                LocalTransactionState state, bool from_check, Traced traced) {
   remoting::EndTransactionRequestHeader h;
   h.producer_group = producer_.config().group;
   h.tran_state_table_offset = queue_offset;
@@ -126,11 +132,31 @@ Task<void> TransactionProducer::send_end(std::string addr, std::int64_t queue_of
   h.transaction_id = std::move(transaction_id);
   remoting::RemotingCommand req = remoting::make_request(rc::END_TRANSACTION, 0);
   req.ext_fields = h.to_fields();
+  TraceContext c;
+  if (TraceDispatcher* trace = producer_.trace(); trace != nullptr && !traced.topic.starts_with(trace->topic())) {
+    c.type = TraceType::end_transaction;
+    c.timestamp_ms = ci_.runtime().wall_ms();
+    c.region_id = "DefaultRegion";  // RocketMQ's DEFAULT_TRACE_REGION_ID: a half message carries no MSG_REGION
+    c.group = h.producer_group;
+    c.bean.topic = std::move(traced.topic);
+    c.bean.msg_id = h.msg_id;
+    c.bean.tags = std::move(traced.tags);
+    c.bean.keys = std::move(traced.keys);
+    c.bean.store_host = addr;
+    c.bean.msg_type = 2;  // MessageType.Trans_msg_Commit, whatever the verdict (as RocketMQ writes it)
+    c.bean.client_host = ci_.client_id();
+    c.bean.transaction_id = h.transaction_id.value_or("");
+    c.bean.transaction_state = h.commit_or_rollback == sysflag::kTransactionCommitType     ? "COMMIT_MESSAGE"
+                               : h.commit_or_rollback == sysflag::kTransactionRollbackType ? "ROLLBACK_MESSAGE"
+                                                                                            : "UNKNOW";
+    c.bean.from_transaction_check = from_check;
+  }
   Status s = co_await ci_.rpc().invoke_oneway(addr, std::move(req));
   if (!s.ok()) {
     ci_.runtime().log().warn("END_TRANSACTION ({}) of {} to {} not sent: {}; the broker will ask", name(state), h.msg_id,
                              addr, s.error().to_string());
   }
+  if (c.type == TraceType::end_transaction) (void)producer_.trace()->append(c);
 }
 
 Task<void> TransactionProducer::on_check(TransactionProducer* self, std::shared_ptr<bool> alive, remoting::RequestContext ctx) {
@@ -151,8 +177,10 @@ Task<void> TransactionProducer::on_check(TransactionProducer* self, std::shared_
   if (!*alive) co_return;  // the producer went away while the listener ran
   ++self->checks_answered_;
   std::string msg_id(half.uniq_key().value_or(half.offset_msg_id));
+  Traced traced{half.topic, std::string(half.tags().value_or("")),
+                std::string(half.properties.get(prop::kKeys).value_or(""))};
   co_await self->send_end(addr, h->tran_state_table_offset, h->commit_log_offset, std::move(msg_id), h->transaction_id,
-                                 state, true);
+                                 state, true, std::move(traced));
 }
 
 }  // namespace ferry::client

@@ -28,6 +28,8 @@
 // end_transaction.
 //
 // `check` runs on the offload pool too; its answer goes back oneway to the broker that asked.
+// With enable_msg_trace, each verdict sent (also an answer to a check) leaves an EndTransaction
+// trace record (trace_dispatcher.h), as RocketMQ's EndTransactionTraceHookImpl.
 // Lifetime: loop thread only; the instance outlives the producer; shutdown() before destruction
 // unregisters the group.
 #pragma once
@@ -51,6 +53,9 @@ struct TransactionListener {
 struct TransactionSendResult {
   SendResult send;  // of the half message: msg_id (UNIQ_KEY), offset_msg_id, real queue, half queue offset
   LocalTransactionState state = LocalTransactionState::unknown;
+  // The half message's tags and keys, for the EndTransaction trace record (enable_msg_trace).
+  std::string tags;
+  std::string keys;
 };
 
 class TransactionProducer {
@@ -78,10 +83,16 @@ class TransactionProducer {
 
  private:
   static Task<void> on_check(TransactionProducer* self, std::shared_ptr<bool> alive, remoting::RequestContext ctx);
-  // END_TRANSACTION, oneway, to `addr`.
+  // What an EndTransaction trace record names of the message (enable_msg_trace).
+  struct Traced {
+    std::string topic;
+    std::string tags;
+    std::string keys;
+  };
+  // END_TRANSACTION, oneway, to `addr`; then its EndTransaction trace record.
   Task<void> send_end(std::string addr, std::int64_t queue_offset, std::int64_t commit_log_offset,
                              std::string msg_id, std::optional<std::string> transaction_id, LocalTransactionState state,
-                             bool from_check);
+                             bool from_check, Traced traced);
 
   ClientInstance& ci_;
   Producer producer_;

@@ -11,6 +11,7 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include "tests/daemons/client_node.h"
@@ -215,6 +216,58 @@ TEST(SqlDaemonsTest, ASql92ConsumerGetsExactlyWhatItsExpressionSelects) {
       << (*got)->size() << " received, " << want.size() << " wanted";
   std::this_thread::sleep_for(2s);  // nothing else arrives
   EXPECT_EQ(bodies((*got)->snapshot()), want);
+}
+
+// Message trace on real daemons: a producer and a consumer with enable_msg_trace send their
+// records to RMQ_SYS_TRACE_TOPIC (created by the broker from TBW102 on the first trace send), and
+// `mqadmin queryMsgTraceById` prints the message's Pub row and its consumer group's Sub row.
+TEST(TraceDaemonsTest, QueryMsgTraceByIdShowsWhatTheFerryClientTraced) {
+  TempDir dir;
+  LocalCluster cluster{dir};
+  ASSERT_EQ(cluster.start_namesrv(), "");
+  ASSERT_EQ(cluster.start_broker(), "");
+  ClientNode consumer(dir / "consumer", {cluster.namesrv_addr()}, "consumer");
+  ASSERT_TRUE(consumer.create_topic("TestCluster", "TracedT", 2).ok());
+  client::PushConsumerConfig pc;
+  pc.group = "TraceReaders";
+  pc.consume_from_where = client::ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET;
+  pc.enable_msg_trace = true;
+  auto got = consumer.start_consumer(pc, "TracedT", "*");
+  ASSERT_TRUE(got.ok()) << got.error().to_string();
+  ClientNode producer(dir / "producer", {cluster.namesrv_addr()}, "producer");
+  ASSERT_TRUE(producer.start_producer(client::ProducerConfig{.group = "TraceWriters", .enable_msg_trace = true}).ok());
+  Message m;
+  m.topic = "TracedT";
+  m.body = {'t', 'r', 'a', 'c', 'e', 'd'};
+  m.set_tags("TagT");
+  m.set_keys("order-7");
+  Result<client::SendResult> sent = producer.send(std::move(m));
+  ASSERT_TRUE(sent.ok()) << sent.error().to_string();
+  ASSERT_TRUE((*got)->wait_until([](const std::vector<MessageExt>& msgs) { return !msgs.empty(); }, kDelivery));
+
+  // The records leave within half a second of their first context; the new trace topic reaches
+  // the NameServer with the broker's registration.
+  RunResult r;
+  const auto until = std::chrono::steady_clock::now() + 30s;
+  do {
+    std::this_thread::sleep_for(500ms);
+    r = run_to_exit(mqadmin_path(), {"queryMsgTraceById", "-n", cluster.namesrv_addr(), "-i", sent->msg_id},
+                    dir / "trace.out", 30s);
+  } while ((r.status != 0 || r.output.find("TraceReaders") == std::string::npos) && std::chrono::steady_clock::now() < until);
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto row_of = [&](const std::string& type, const std::string& group) {
+    std::istringstream lines(r.output);
+    for (std::string line; std::getline(lines, line);) {
+      if (line.starts_with(type + " ") && line.find(" " + group + " ") != std::string::npos) return line;
+    }
+    return std::string();
+  };
+  const std::string pub = row_of("Pub", "TraceWriters");
+  const std::string sub = row_of("Sub", "TraceReaders");
+  EXPECT_NE(pub, "") << r.output;
+  EXPECT_NE(sub, "") << r.output;
+  EXPECT_NE(pub.find(" success"), std::string::npos) << r.output;
+  EXPECT_NE(sub.find(" success"), std::string::npos) << r.output;
 }
 
 // Transactional messages on real daemons (docs/transactions.md), through a kill -9 of the broker

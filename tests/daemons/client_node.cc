@@ -28,10 +28,9 @@ Task<Status> create_topic_task(client::ClientInstance* ci, std::string cluster, 
   co_return Error(Errc::timed_out, "no route for topic '" + topic + "' 10 s after creating it");
 }
 
-Task<Status> start_producer_task(client::ClientInstance* ci, std::unique_ptr<client::Producer>* out, std::string group) {
-  client::ProducerConfig pc;
-  pc.group = group;
-  *out = std::make_unique<client::Producer>(*ci, pc);
+Task<Status> start_producer_task(client::ClientInstance* ci, std::unique_ptr<client::Producer>* out,
+                                 client::ProducerConfig config) {
+  *out = std::make_unique<client::Producer>(*ci, std::move(config));
   co_return (*out)->start();
 }
 
@@ -108,8 +107,11 @@ Status ClientNode::create_topic(const std::string& cluster, const std::string& t
   }).get();
 }
 
-Status ClientNode::start_producer(const std::string& group) {
-  Status s = client_api::call_on_loop(*rt_, [this, group] { return start_producer_task(ci_.get(), &producer_, group); }).get();
+Status ClientNode::start_producer(const std::string& group) { return start_producer(client::ProducerConfig{.group = group}); }
+
+Status ClientNode::start_producer(client::ProducerConfig config) {
+  Status s =
+      client_api::call_on_loop(*rt_, [this, config] { return start_producer_task(ci_.get(), &producer_, config); }).get();
   if (s.ok()) blocking_producer_ = std::make_unique<client_api::BlockingProducer>(*rt_, *producer_);
   return s;
 }

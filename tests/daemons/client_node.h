@@ -49,6 +49,7 @@ class ClientNode {
 
   // Builds and starts the node's producer (once).
   Status start_producer(const std::string& group);
+  Status start_producer(client::ProducerConfig config);
   // A blocking sync send (BlockingProducer::send(...).get()).
   Result<client::SendResult> send(Message msg);
 
