@@ -15,6 +15,7 @@
 #include "sim/check/registry.h"
 #include "sim/check/metric_bound.h"
 #include "sim/check/route_staleness.h"
+#include "sim/check/request_reply.h"
 #include "sim/check/selection.h"
 #include "sim/check/send_outcomes.h"
 #include "sim/check/store_prefix.h"
@@ -30,6 +31,7 @@ std::vector<CheckerSpec> builtin_checkers() {
   out.push_back(duplicates_checker());
   out.push_back(transactions_checker());
   out.push_back(selection_checker());
+  out.push_back(request_reply_checker());
   out.push_back(key_order_checker());
   out.push_back(queue_offsets_checker());
   out.push_back(committed_offsets_checker());

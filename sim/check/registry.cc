@@ -11,7 +11,7 @@ namespace {
 constexpr const char* kRecordNames[kRecordKinds] = {
     "sends",     "consumes", "events", "subscriptions",  "routes",     "registrations",
     "consumers", "commits",  "takes",  "store_restarts", "error_logs", "producers", "controller_views", "broker_epochs",
-    "queue_floors", "metric_samples",
+    "queue_floors", "metric_samples", "requests",
 };
 
 void check_spec(const CheckerSpec& s) {
@@ -30,7 +30,7 @@ void check_spec(const CheckerSpec& s) {
 
 std::string records_text(Records r) {
   std::string out;
-  for (std::uint16_t i = 0; i < kRecordKinds; ++i) {
+  for (std::uint32_t i = 0; i < kRecordKinds; ++i) {
     if ((r & (1u << i)) == 0) continue;
     if (!out.empty()) out += ", ";
     out += kRecordNames[i];
@@ -39,7 +39,7 @@ std::string records_text(Records r) {
 }
 
 Records record_named(std::string_view name) {
-  for (std::uint16_t i = 0; i < kRecordKinds; ++i) {
+  for (std::uint32_t i = 0; i < kRecordKinds; ++i) {
     if (name == kRecordNames[i]) return static_cast<Records>(1u << i);
   }
   return 0;

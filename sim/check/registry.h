@@ -28,7 +28,7 @@
 namespace ferry::sim::check {
 
 // The kinds of History record a checker reads (History's fields).
-enum class Record : std::uint16_t {
+enum class Record : std::uint32_t {
   sends = 1 << 0,
   consumes = 1 << 1,
   events = 1 << 2,
@@ -45,9 +45,10 @@ enum class Record : std::uint16_t {
   broker_epochs = 1 << 13,
   queue_floors = 1 << 14,
   metric_samples = 1 << 15,
+  requests = 1 << 16,
 };
-inline constexpr std::uint16_t kRecordKinds = 16;
-using Records = std::uint16_t;  // a set of Record bits
+inline constexpr std::uint32_t kRecordKinds = 17;
+using Records = std::uint32_t;  // a set of Record bits
 constexpr Records operator|(Record a, Record b) {
   return static_cast<Records>(static_cast<Records>(a) | static_cast<Records>(b));
 }

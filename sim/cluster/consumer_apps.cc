@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "client/reply_message.h"
 #include "runtime/assert.h"
 #include "sim/cluster/workload.h"
 
@@ -113,10 +114,19 @@ PushConsumerApp::PushConsumerApp(Runtime& rt, const client::ClientConfig& cc, co
       return client::ConsumeOrderlyStatus::SUCCESS;
     });
   } else {
-    consumer_->set_listener([log, pc](const std::vector<MessageExt>& msgs, client::ConsumeConcurrentlyContext& ctx) {
+    if (spec.replies) {
+      client::ProducerConfig reply_config;
+      reply_config.group = spec.group + "-replies";
+      replier_ = std::make_shared<Replier>(Replier{rt, spec.replies->body, std::make_unique<client::Producer>(*instance_, reply_config), {}});
+      const Status s = replier_->producer->start();
+      FERRY_ASSERT(s.ok(), "replier {} did not start: {}", name, s.ok() ? "" : s.error().to_string());
+    }
+    consumer_->set_listener([log, pc, replier = replier_](const std::vector<MessageExt>& msgs, client::ConsumeConcurrentlyContext& ctx) {
       std::shared_ptr<const client::ProcessQueue> pq = pc->process_queue(ctx.queue);
       log->note_process_queue(ctx.queue, pq);
       log->record(msgs, ctx.queue, pq ? pq->pulled_from() : -1);
+      // The listener may run off the loop (production): the replies are sent from the loop.
+      if (replier) replier->rt.executor().post([replier, msgs] { reply(replier, msgs); });
       return client::ConsumeConcurrentlyStatus::CONSUME_SUCCESS;
     });
   }
@@ -126,7 +136,27 @@ PushConsumerApp::PushConsumerApp(Runtime& rt, const client::ClientConfig& cc, co
 
 PushConsumerApp::~PushConsumerApp() {
   consumer_.reset();
+  if (replier_) {
+    replier_->alive = false;
+    replier_->producer.reset();
+  }
   instance_.reset();
+}
+
+void PushConsumerApp::reply(const std::shared_ptr<Replier>& r, const std::vector<MessageExt>& requests) {
+  if (!r->alive) return;
+  for (const MessageExt& request : requests) {
+    std::vector<std::uint8_t> body = request.body;
+    if (r->body == ConsumerSpec::Replies::Body::previous) std::swap(body, r->previous);
+    if (body.empty()) body = r->previous;  // the first request has no previous one: answer it
+    Result<Message> reply = client::create_reply_message(request, std::move(body));
+    if (!reply.ok()) {
+      r->rt.log().warn("no reply to {}: {}", request.msg_id(), reply.error().to_string());
+      continue;
+    }
+    // A reply lost on the way is the requester's timeout (RocketMQ does not send it again).
+    r->producer->send_async(*std::move(reply), [](Result<client::SendResult>) {});
+  }
 }
 
 std::vector<MessageQueue> PushConsumerApp::held_queues() const {

@@ -21,6 +21,7 @@
 
 #include "client/client_instance.h"
 #include "client/lite_pull_consumer.h"
+#include "client/producer.h"
 #include "client/push_consumer.h"
 #include "sim/cluster/workload.h"
 #include "sim/history/history.h"
@@ -72,9 +73,21 @@ class PushConsumerApp final : public ConsumerNode {
   const client::ClientInstance& client_instance() const override { return *instance_; }
 
  private:
+  // A replying consumer (ConsumerSpec::replies): what its listener hands to the loop.
+  struct Replier {
+    Runtime& rt;
+    ConsumerSpec::Replies::Body body;
+    std::unique_ptr<client::Producer> producer;
+    std::vector<std::uint8_t> previous;  // the body of the request answered last (Body::previous)
+    bool alive = true;                   // false once the app is going: posted replies are dropped
+  };
+  // Sends a reply to each of `requests` (on the loop).
+  static void reply(const std::shared_ptr<Replier>& r, const std::vector<MessageExt>& requests);
+
   std::shared_ptr<DeliveryLog> log_;
   std::unique_ptr<client::ClientInstance> instance_;
   std::unique_ptr<client::PushConsumer> consumer_;
+  std::shared_ptr<Replier> replier_;
 };
 
 class LitePullConsumerApp final : public ConsumerNode {

@@ -108,7 +108,7 @@ class ProducerApp final : public ClientApp {
     producer_.reset();
     instance_.reset();
   }
-  bool done() const { return done_ && verdicts_pending_ == 0; }
+  bool done() const { return done_ && verdicts_pending_ == 0 && requests_pending_ == 0; }
   const client::ClientInstance& client_instance() const override { return *instance_; }
 
  private:
@@ -188,6 +188,49 @@ class ProducerApp final : public ClientApp {
     --self->verdicts_pending_;
   }
 
+  // One request (ProducerSpec::requests): recorded now, resolved by its callback — never after
+  // the producer is gone (a crash destroys it with its requests, which stay pending).
+  void send_request(Message m, std::size_t send_index, std::uint64_t seq) {
+    History& h = *history_;
+    const Duration timeout = spec_.requests->timeout;
+    std::size_t index = 0;
+    {
+      auto held = h.hold();
+      index = h.requests.size();
+      RequestRecord rec;
+      rec.requester = name_;
+      rec.seq = seq;
+      rec.sent_at = rt_.now();
+      rec.timeout = timeout;
+      h.requests.push_back(std::move(rec));
+    }
+    ++requests_pending_;
+    producer_->request_async(
+        std::move(m),
+        [this, index, send_index](Result<MessageExt> r) {
+          History& hist = *history_;
+          auto held = hist.hold();
+          RequestRecord& rec = hist.requests[index];
+          SendRecord& send = hist.sends[send_index];
+          rec.done_at = rt_.now();
+          send.done_at = rt_.now();
+          if (r.ok()) {
+            const std::string_view body(reinterpret_cast<const char*>(r->body.data()), r->body.size());
+            const std::optional<BodyFields> f = parse_body(body);
+            rec.outcome = RequestOutcome::replied;
+            rec.reply_of = f ? fmt::format("{}#{}", f->producer, f->seq) : "corrupt";
+            send.detail = "request replied";
+          } else {
+            const bool waited = r.error().detail.find("wait reply message timeout") != std::string::npos;
+            rec.outcome = waited ? RequestOutcome::timed_out : RequestOutcome::failed;
+            rec.detail = r.error().to_string();
+            send.detail = fmt::format("request {}: {}", request_outcome_name(rec.outcome), rec.detail);
+          }
+          --requests_pending_;
+        },
+        timeout);
+  }
+
   static Task<void> run(ProducerApp* self) {
     Runtime& rt = self->rt_;
     History& h = *self->history_;
@@ -210,6 +253,11 @@ class ProducerApp final : public ClientApp {
       sending_record.ordered = self->spec_.ordered;
       h.sends.push_back(std::move(sending_record));
       held.unlock();
+      if (self->spec_.requests) {
+        self->send_request(std::move(m), index, seq);
+        co_await rt.sleep(self->spec_.interval);
+        continue;
+      }
       if (self->tx_) {
         Task<void> transaction = send_transaction(self, std::move(m), index);
         co_await std::move(transaction);
@@ -247,6 +295,7 @@ class ProducerApp final : public ClientApp {
   std::unique_ptr<client::Producer> producer_;           // ordinary sends
   std::unique_ptr<client::TransactionProducer> tx_;      // or transactions (spec_.transactions)
   std::size_t verdicts_pending_ = 0;                      // transactions in their local phase
+  std::size_t requests_pending_ = 0;                      // requests awaiting their reply
   bool done_ = false;
 };
 

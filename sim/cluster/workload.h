@@ -51,6 +51,8 @@ using sim::Event;
 using sim::EventKind;
 using sim::History;
 using sim::outcome_name;
+using sim::RequestOutcome;
+using sim::RequestRecord;
 using sim::SendOutcome;
 using sim::SendRecord;
 using sim::TxFate;
@@ -103,6 +105,15 @@ struct ProducerSpec {
     CheckAnswers check_answers = CheckAnswers::database;
   };
   std::optional<Transactions> transactions;
+
+  // A requesting producer (request-reply, docs/request_reply.md) instead: each message is a
+  // request (Producer::request_async) that waits up to `timeout` for its reply, recorded as a
+  // RequestRecord (and as a SendRecord of unknown outcome: request() does not say how the send
+  // ended). The producer keeps its rate: requests overlap.
+  struct Requests {
+    Duration timeout = std::chrono::seconds(3);
+  };
+  std::optional<Requests> requests;
 };
 
 struct ConsumerSpec {
@@ -118,6 +129,16 @@ struct ConsumerSpec {
   // per-queue order a group's deliveries promise (the proof that the queue-offsets check can
   // fail). Unset: never.
   std::optional<Duration> rewind_every;
+  // A replying consumer (push, concurrently): for each request it consumes it sends a reply
+  // (create_reply_message, through a producer of group "{group}-replies" on its node) whose body
+  // is the request's. `previous` instead answers with the body of the request it consumed before
+  // (under the new request's correlation id): a server that mixes up its answers, which hands
+  // requesters someone else's reply (the proof that the request-reply check can fail).
+  struct Replies {
+    enum class Body : std::uint8_t { echo, previous };
+    Body body = Body::echo;
+  };
+  std::optional<Replies> replies;
 };
 
 // A factory for Cluster::add_client: a ClientInstance and a producer that sends spec.messages

@@ -26,6 +26,18 @@ const char* event_kind_name(EventKind k) {
   return "?";
 }
 
+const char* request_outcome_name(RequestOutcome o) {
+  switch (o) {
+    case RequestOutcome::pending: return "pending";
+    case RequestOutcome::replied: return "replied";
+    case RequestOutcome::timed_out: return "timed_out";
+    case RequestOutcome::failed: return "failed";
+  }
+  return "?";
+}
+
+std::string RequestRecord::id() const { return fmt::format("{}#{}", requester, seq); }
+
 const char* tx_fate_name(TxFate f) {
   switch (f) {
     case TxFate::none: return "none";
@@ -94,6 +106,11 @@ void History::rebase_times(Duration origin) {
   for (SendRecord& r : sends) {
     move(r.sent_at);
     move(r.done_at);
+    if (r.verdict_at) move(*r.verdict_at);
+  }
+  for (RequestRecord& r : requests) {
+    move(r.sent_at);
+    if (r.done_at) move(*r.done_at);
   }
   for (ConsumeRecord& r : consumes) {
     move(r.at);

@@ -182,6 +182,34 @@ struct CheckSettings {
   std::optional<bool> per_key_order;
 };
 
+// ---- request-reply (RocketMQ 4.6+; checker request-reply) ----------------------------------
+
+// What a request ends as, as its requester saw it (Producer::request): replied (a reply came),
+// timed_out (the request was sent, no reply came within its timeout), failed (the send failed),
+// pending (never resolved: its requester died first, or the run ended).
+enum class RequestOutcome : std::uint8_t { pending, replied, timed_out, failed };
+inline constexpr std::uint8_t kRequestOutcomeMax = 3;
+const char* request_outcome_name(RequestOutcome o);
+
+// One request of a requesting producer app (sim/cluster/workload.h, ProducerSpec::requests). The
+// request message is also a SendRecord of the same producer and seq (outcome unknown: request()
+// does not say how the send ended). The replying app echoes the request's body, so the reply names
+// the request it answers.
+struct RequestRecord {
+  std::string requester;  // node name
+  std::uint64_t seq = 0;
+  MonoTime sent_at{};
+  Duration timeout{};
+  RequestOutcome outcome = RequestOutcome::pending;
+  std::optional<MonoTime> done_at;
+  // replied: the request the reply's body names ("producer-1#17"), or "corrupt" when the body
+  // does not parse.
+  std::string reply_of;
+  std::string detail;  // the error, when timed_out or failed
+
+  std::string id() const;  // "producer-1#17"
+};
+
 // ---- consumers and committed offsets ------------------------------------------------------
 
 // One consumer node as its app described itself at (first) start, and when it left for good.
@@ -319,6 +347,8 @@ struct History {
   std::unique_lock<WriteLock> hold() const { return std::unique_lock<WriteLock>(*write_lock); }  // determinism-ok: see above
 
   std::vector<SendRecord> sends;
+  // Requests of requesting producers, in the order they were sent (checker request-reply).
+  std::vector<RequestRecord> requests;
   std::vector<ConsumeRecord> consumes;
   std::vector<Event> events;
   CheckSettings settings;

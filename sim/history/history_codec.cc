@@ -305,6 +305,27 @@ void serialize(Ar& ar, TransactionFields& t) {
   ar(cereal::make_nvp("by_check", t.by_check), cereal::make_nvp("verdict_at_ns", t.verdict_at_ns));
 }
 
+template <class Ar>
+void serialize(Ar& ar, RequestRecord& r) {
+  ar(cereal::make_nvp("requester", r.requester), cereal::make_nvp("seq", r.seq));
+  time_field(ar, "sent_at_ns", r.sent_at);
+  std::int64_t timeout_ns = r.timeout.count();
+  ar(cereal::make_nvp("timeout_ns", timeout_ns));
+  enum_field(ar, "outcome", r.outcome, kRequestOutcomeMax, &request_outcome_name);
+  std::int64_t done_at_ns = r.done_at ? to_ns(*r.done_at) : -1;  // -1 for unset
+  ar(cereal::make_nvp("done_at_ns", done_at_ns), cereal::make_nvp("reply_of", r.reply_of), cereal::make_nvp("detail", r.detail));
+  if constexpr (Ar::is_loading::value) {
+    if (timeout_ns < 0) throw cereal::Exception(fmt::format("request {}: timeout_ns = {} is negative", r.id(), timeout_ns));
+    if (done_at_ns < -1) throw cereal::Exception(fmt::format("request {}: done_at_ns = {} is out of range", r.id(), done_at_ns));
+    if ((done_at_ns < 0) != (r.outcome == RequestOutcome::pending)) {
+      throw cereal::Exception(fmt::format("request {}: outcome {} with done_at_ns {}", r.id(), request_outcome_name(r.outcome),
+                                          done_at_ns));
+    }
+    r.timeout = Duration(timeout_ns);
+    r.done_at = done_at_ns < 0 ? std::nullopt : std::optional<MonoTime>(MonoTime(Duration(done_at_ns)));
+  }
+}
+
 // A History as a file of `version` holds it: the fields added after that version are absent.
 struct VersionedHistory {
   History& h;
@@ -400,6 +421,8 @@ void serialize(Ar& ar, VersionedHistory& v) {
       }
     }
   }
+  // Since version 14: the requests of requesting producers.
+  if (v.version >= 14) ar(cereal::make_nvp("requests", h.requests));
 }
 
 namespace {

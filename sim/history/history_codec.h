@@ -41,7 +41,8 @@ enum class HistoryEncoding : std::uint8_t { json, binary };
 //     "transactions" of the sends that have them.
 // 13: ConsumerInfo::sql (SQL92 subscriptions), as a side table "selectors" of the consumers
 //     that have one.
-inline constexpr std::uint32_t kHistoryVersion = 13;
+// 14: History::requests (request-reply).
+inline constexpr std::uint32_t kHistoryVersion = 14;
 // The oldest version a reader still takes: a version 5 file loads with no store_restarts (the
 // store-prefix checker then has no restart to judge). Older ones are refused (unsupported).
 inline constexpr std::uint32_t kHistoryVersionReadMin = 5;

@@ -103,6 +103,18 @@ void parse_producer(TableReader& r, const Scenario& s, std::size_t index, Produc
       if (r.has(key)) r.fail(key, "belongs to a transaction producer (transactions = true)");
     }
   }
+  // A requesting producer (ProducerSpec::Requests).
+  bool requests = false;
+  r.read("requests", requests);
+  if (requests) {
+    cluster::ProducerSpec::Requests rq;
+    r.read_duration("request_timeout", rq.timeout, std::chrono::milliseconds(100), std::chrono::minutes(10));
+    if (spec.transactions) r.fail("requests", "a producer sends requests or transactions, not both");
+    if (spec.ordered) r.fail("requests", "requests are not ordered (RocketMQ's request() with a selector is not modelled)");
+    spec.requests = rq;
+  } else if (r.has("request_timeout")) {
+    r.fail("request_timeout", "belongs to a requesting producer (requests = true)");
+  }
   r.finish();
 }
 
@@ -151,6 +163,14 @@ void parse_consumer(TableReader& r, const Scenario& s, std::size_t index, Consum
     r.read_duration("rewind_every", every, std::chrono::milliseconds(1), kDurationMax);
     if (c.kind != ConsumerKind::lite_pull) r.fail("rewind_every", "only a lite pull consumer rewinds (kind = \"lite_pull\")");
     spec.rewind_every = every;
+  }
+  if (r.has("reply")) {
+    cluster::ConsumerSpec::Replies replies;
+    r.read_enum("reply", replies.body, reply_body_names());
+    if (c.kind != ConsumerKind::push || c.mode != ConsumeMode::concurrently) {
+      r.fail("reply", "a replying consumer is a push consumer with a concurrent listener");
+    }
+    spec.replies = replies;
   }
   spec.config.group = spec.group;
   r.finish();

@@ -77,6 +77,12 @@ const NameTable<cluster::ProducerSpec::Transactions::CheckAnswers>& check_answer
   return t;
 }
 
+const NameTable<cluster::ConsumerSpec::Replies::Body>& reply_body_names() {
+  using B = cluster::ConsumerSpec::Replies::Body;
+  static const NameTable<B> t = {{"echo", B::echo}, {"previous", B::previous}};
+  return t;
+}
+
 const NameTable<cluster::ProducerSpec::Selector>& selector_names() {
   static const NameTable<cluster::ProducerSpec::Selector> t = {{"by_key_hash", cluster::ProducerSpec::Selector::by_key_hash},
                                                                {"rotate", cluster::ProducerSpec::Selector::rotate}};

@@ -34,6 +34,7 @@ const NameTable<LostMode>& lost_mode_names();
 const NameTable<Requirement>& requirement_names();
 const NameTable<cluster::ProducerSpec::Selector>& selector_names();
 const NameTable<cluster::ProducerSpec::Transactions::CheckAnswers>& check_answers_names();
+const NameTable<cluster::ConsumerSpec::Replies::Body>& reply_body_names();
 
 // The name of `value` in `table`; asserts that the table has it.
 template <typename E>

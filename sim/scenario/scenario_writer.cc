@@ -132,6 +132,10 @@ void write_workload(Writer& w, const Scenario& s) {
       w.line("local_transaction_time", dur(tx->local_time));
       w.line("check_answers", quoted(name_in(check_answers_names(), tx->check_answers)));
     }
+    if (const auto& rq = p.spec.requests) {
+      w.line("requests", "true");
+      w.line("request_timeout", dur(rq->timeout));
+    }
   }
   for (const ConsumerScenario& c : s.consumers) {
     w.header("[[consumers]]");
@@ -140,6 +144,7 @@ void write_workload(Writer& w, const Scenario& s) {
     w.line("topic", quoted(c.spec.topic));
     w.line("expression", quoted(c.spec.expression));
     if (!c.spec.sql.empty()) w.line("sql", quoted(c.spec.sql));
+    if (c.spec.replies) w.line("reply", quoted(name_in(reply_body_names(), c.spec.replies->body)));
     w.line("model", quoted(name_in(message_model_names(), c.spec.config.message_model)));
     w.line("kind", quoted(name_in(consumer_kind_names(), c.kind)));
     w.line("mode", quoted(name_in(consume_mode_names(), c.mode)));

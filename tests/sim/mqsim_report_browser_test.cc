@@ -80,7 +80,7 @@ class ReportInBrowser : public ::testing::Test {
   int chromium(const std::string& what, const std::string& out, const std::string& page) {
     const std::string dir = scratch_dir();
     return shell("timeout 180 " + chromium_ + " --headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir=" + dir +
-                 "/chromium-profile --window-size=1400,1000 " + what + " file://" + page + " > " + out + " 2>> " + dir +
+                 "/chromium-profile --window-size=1400,1200 " + what + " file://" + page + " > " + out + " 2>> " + dir +
                  "/chromium.log");
   }
 
@@ -139,7 +139,7 @@ TEST_F(ReportInBrowser, LatencyBackoffPageShowsVerdictsLanesAndWindows) {
   Result<testing::RgbImage> img = testing::decode_png(read_file(png_path));
   ASSERT_TRUE(img.ok()) << png_path << ": " << img.error().to_string();
   EXPECT_EQ(img->width, 1400u);
-  EXPECT_EQ(img->height, 1000u);
+  EXPECT_EQ(img->height, 1200u);  // tall enough for the verdict table (one row per checker) and the lanes
   std::set<std::uint32_t> colours(img->pixels.begin(), img->pixels.end());
   std::size_t ok_green = 0, first_blue = 0;
   for (std::uint32_t p : img->pixels) {

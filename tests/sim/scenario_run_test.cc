@@ -393,5 +393,40 @@ TEST(ScenarioRun, FailoverFilePromotesTheSlave) {
   EXPECT_GT(acked_on_a_after_promotion, 0u) << "broker-a takes writes again after the promotion";
 }
 
+// Request-reply through restarts (scenarios/request-reply-restarts.toml): most requests get their
+// own reply (the replies are real, not only timeouts), none another's. The same file with repliers
+// that answer with the previous request's body fails `request-reply`, naming a request and the
+// request whose reply it got (the proof that the check can fail).
+TEST(ScenarioRun, RequestsGetTheirOwnRepliesAndAMixedUpReplierIsCaught) {
+  const char* src = std::getenv("FERRY_SOURCE_DIR");
+  ASSERT_NE(src, nullptr) << "FERRY_SOURCE_DIR is set by ctest";
+  auto loaded = sim::io::load_scenario(std::string(src) + "/scenarios/request-reply-restarts.toml");
+  ASSERT_TRUE(loaded.ok()) << loaded.error().detail;
+  const auto verdict_of = [](const RunOutcome& run, const std::string& name) {
+    for (const check::Verdict& v : run.verdicts) {
+      if (v.name == name) return v;
+    }
+    return check::Verdict{};
+  };
+  RunOutcome run = run_file(*loaded, 5);
+  ASSERT_FALSE(run.error.has_value()) << run.error->to_string();
+  ferry::testing::record_trace(run.cluster->world(), "request-reply/5");
+  const check::Verdict ok = verdict_of(run, "request-reply");
+  ASSERT_EQ(ok.name, "request-reply");
+  EXPECT_TRUE(ok.passed) << ok.to_line();
+  EXPECT_EQ(ok.figures.at("requests"), 400) << ok.to_line();
+  EXPECT_GE(ok.figures.at("replied"), 300) << ok.to_line();
+  EXPECT_GE(ok.figures.at("timed_out"), 1) << "the kill and the pause leave requests unanswered: " << ok.to_line();
+
+  Scenario mixed = *loaded;
+  for (ConsumerScenario& c : mixed.consumers) c.spec.replies->body = cluster::ConsumerSpec::Replies::Body::previous;
+  RunOutcome bad = run_file(mixed, 5);
+  ASSERT_FALSE(bad.error.has_value()) << bad.error->to_string();
+  const check::Verdict caught = verdict_of(bad, "request-reply");
+  EXPECT_FALSE(caught.passed) << caught.to_line();
+  EXPECT_GT(caught.figures.at("wrong_replies"), 0) << caught.to_line();
+  EXPECT_NE(caught.first_violation.find("got the reply to"), std::string::npos) << caught.first_violation;
+}
+
 }  // namespace
 }  // namespace ferry::sim::scenario

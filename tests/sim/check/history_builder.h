@@ -53,6 +53,21 @@ struct HistoryBuilder {
     h.consumes.push_back(std::move(c));
     return *this;
   }
+  // A request of `requester` sent at `sent_ms` with `timeout_ms`, ending as `outcome` at `done_ms`
+  // (pending: never); a replied one got the reply to `reply_of` (its own id when empty).
+  HistoryBuilder& request(std::string requester, std::uint64_t seq, std::int64_t sent_ms, std::int64_t timeout_ms,
+                          RequestOutcome outcome, std::int64_t done_ms = -1, std::string reply_of = {}) {
+    RequestRecord r;
+    r.requester = std::move(requester);
+    r.seq = seq;
+    r.sent_at = at_ms(sent_ms);
+    r.timeout = std::chrono::milliseconds(timeout_ms);
+    r.outcome = outcome;
+    if (outcome != RequestOutcome::pending) r.done_at = at_ms(done_ms);
+    if (outcome == RequestOutcome::replied) r.reply_of = reply_of.empty() ? r.id() : std::move(reply_of);
+    h.requests.push_back(std::move(r));
+    return *this;
+  }
   HistoryBuilder& event(std::int64_t ms, EventKind kind, std::string target) {
     h.record_event(at_ms(ms), kind, std::move(target), "test");
     return *this;

@@ -238,6 +238,55 @@ TEST(HistoryCodec, ConsumersKeepTheirSql92Subscriptions) {
   }
 }
 
+// Version 14: the requests of requesting producers come back, and a pending one stays pending.
+TEST(HistoryCodec, RequestsComeBack) {
+  History h = sample();
+  RequestRecord replied;
+  replied.requester = "producer-0";
+  replied.seq = 7;
+  replied.sent_at = testing::at_ms(100);
+  replied.timeout = std::chrono::seconds(3);
+  replied.outcome = RequestOutcome::replied;
+  replied.done_at = testing::at_ms(140);
+  replied.reply_of = "producer-0#7";
+  RequestRecord pending = replied;
+  pending.seq = 8;
+  pending.outcome = RequestOutcome::pending;
+  pending.done_at.reset();
+  pending.reply_of.clear();
+  RequestRecord timed_out = pending;
+  timed_out.seq = 9;
+  timed_out.outcome = RequestOutcome::timed_out;
+  timed_out.done_at = testing::at_ms(3100);
+  timed_out.detail = "timed_out: send request message to T OK, but wait reply message timeout, 3000 ms.";
+  h.requests = {replied, pending, timed_out};
+  for (HistoryEncoding e : {HistoryEncoding::json, HistoryEncoding::binary}) {
+    Result<History> back = decode_history(encode_history(h, e), e);
+    ASSERT_TRUE(back.ok()) << back.error().to_string();
+    ASSERT_EQ(back->requests.size(), 3u);
+    for (std::size_t i = 0; i < 3; ++i) {
+      const RequestRecord& a = h.requests[i];
+      const RequestRecord& b = back->requests[i];
+      EXPECT_EQ(b.id(), a.id());
+      EXPECT_EQ(b.sent_at, a.sent_at);
+      EXPECT_EQ(b.timeout, a.timeout);
+      EXPECT_EQ(b.outcome, a.outcome);
+      EXPECT_EQ(b.done_at, a.done_at);
+      EXPECT_EQ(b.reply_of, a.reply_of);
+      EXPECT_EQ(b.detail, a.detail);
+    }
+  }
+  // A pending request with a resolution time is refused, naming it.
+  const std::string json = encode_history(h, HistoryEncoding::json);
+  std::string bad = json;
+  const std::size_t at = bad.find("\"outcome\": \"pending\"");
+  ASSERT_NE(at, std::string::npos) << json;
+  bad.replace(at, std::string("\"outcome\": \"pending\"").size(), "\"outcome\": \"failed\"");
+  Result<History> refused = decode_history(bad, HistoryEncoding::json);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().detail.find("producer-0#8"), std::string::npos) << refused.error().to_string();
+}
+
 TEST(HistoryCodec, AnEmptyHistoryRoundTrips) {
   for (HistoryEncoding e : {HistoryEncoding::json, HistoryEncoding::binary}) {
     Result<History> back = decode_history(encode_history(History{}, e), e);
