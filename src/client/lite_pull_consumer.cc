@@ -90,13 +90,7 @@ Status LitePullConsumer::start() {
   FERRY_TRY(offsets_->load());
   FERRY_TRY(ci_.register_consumer(config_.group, this));
   if (config_.enable_msg_trace && !trace_) {
-    auto trace = std::make_unique<TraceDispatcher>(ci_, config_.group, TraceRole::consume, config_.trace_topic);
-    // Only a group named like the inner one can be in the way: consumption goes on untraced.
-    if (Status s = trace->start(); s.ok()) {
-      trace_ = std::move(trace);
-    } else {
-      rt_.log().warn("lite pull consumer '{}': message trace off: {}", config_.group, s.error().to_string());
-    }
+    trace_ = start_trace(ci_, config_.group, TraceRole::consume, config_.trace_topic, "lite pull consumer");
   }
   started_ = true;
   running_ = true;

@@ -59,13 +59,7 @@ Status Producer::start() {
   // its group left.
   (void)ci_.publish_info(config_.create_topic_key);
   if (config_.enable_msg_trace && !trace_) {
-    auto trace = std::make_unique<TraceDispatcher>(ci_, config_.group, TraceRole::produce, config_.trace_topic);
-    // Only a group named like the inner one can be in the way: the send goes on untraced.
-    if (Status s = trace->start(); s.ok()) {
-      trace_ = std::move(trace);
-    } else {
-      rt_.log().warn("producer '{}': message trace off: {}", config_.group, s.error().to_string());
-    }
+    trace_ = start_trace(ci_, config_.group, TraceRole::produce, config_.trace_topic, "producer");
   }
   started_ = true;
   ci_.start();

@@ -62,6 +62,16 @@ TraceContext sub_after_context(const TraceContext& before, bool success, Consume
   return c;
 }
 
+std::unique_ptr<TraceDispatcher> start_trace(ClientInstance& ci, const std::string& group, TraceRole role,
+                                             const std::string& topic, std::string_view owner) {
+  auto trace = std::make_unique<TraceDispatcher>(ci, group, role, topic);
+  if (Status s = trace->start(); !s.ok()) {
+    ci.runtime().log().warn("{} '{}': message trace off: {}", owner, group, s.error().to_string());
+    return nullptr;
+  }
+  return trace;
+}
+
 TraceDispatcher::TraceDispatcher(ClientInstance& ci, std::string group, TraceRole role, std::string topic)
     : ci_(ci),
       group_(std::move(group)),

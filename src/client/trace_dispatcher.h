@@ -100,6 +100,12 @@ class TraceDispatcher {
   OwnedTasks tasks_;  // last: dies first
 };
 
+// The dispatcher of a producer or consumer with enable_msg_trace, started; nullptr (and a warning
+// naming `owner`) when its inner group cannot register — only a group named like the inner one can
+// be in the way, and the owner then runs untraced.
+std::unique_ptr<TraceDispatcher> start_trace(ClientInstance& ci, const std::string& group, TraceRole role,
+                                             const std::string& topic, std::string_view owner);
+
 // What the hooks build (pure: tested without a broker).
 // The message type's ordinal of a trace bean: 1 half (TRAN_MSG=true), 3 delayed (DELAY > 0), else 0.
 std::int32_t trace_msg_type(const Message& msg);
