@@ -218,6 +218,53 @@ TEST(SqlDaemonsTest, ASql92ConsumerGetsExactlyWhatItsExpressionSelects) {
   EXPECT_EQ(bodies((*got)->snapshot()), want);
 }
 
+// Request-reply on real daemons (docs/request_reply.md): a requester's request() gets the reply a
+// replying consumer on another client sent back — through SEND_REPLY_MESSAGE_V2 and the broker's
+// PUSH_REPLY_MESSAGE_TO_CLIENT over real TCP — and a request to a topic nobody answers times out
+// in RocketMQ's words.
+TEST(RequestReplyDaemonsTest, ARequestGetsItsReplyAndAnUnansweredOneTimesOut) {
+  TempDir dir;
+  LocalCluster cluster{dir};
+  ASSERT_EQ(cluster.start_namesrv(), "");
+  ASSERT_EQ(cluster.start_broker(), "");
+  ClientNode server(dir / "server", {cluster.namesrv_addr()}, "server");
+  ASSERT_TRUE(server.create_topic("TestCluster", "PriceRequests", 2).ok());
+  ASSERT_TRUE(server.create_topic("TestCluster", "Nobody", 1).ok());
+  ASSERT_TRUE(server.start_producer("PriceRepliers").ok());
+  client::PushConsumerConfig pc;
+  pc.group = "Pricers";
+  pc.consume_from_where = client::ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET;
+  auto served = server.start_replier(pc, "PriceRequests");
+  ASSERT_TRUE(served.ok()) << served.error().to_string();
+
+  ClientNode front(dir / "front", {cluster.namesrv_addr()}, "front", 1s);  // heartbeats every second
+  ASSERT_TRUE(front.start_producer("FrontEnds").ok());
+  // The broker pushes a reply only to a client whose heartbeat it has (as RocketMQ): the first
+  // requests may time out while the requester's first heartbeat and the replier's first
+  // rebalance happen; an application asks again, as this one does.
+  Result<MessageExt> reply = Error(Errc::timed_out, "not asked");
+  const auto until = std::chrono::steady_clock::now() + 60s;
+  while (!reply.ok() && std::chrono::steady_clock::now() < until) {
+    Message m;
+    m.topic = "PriceRequests";
+    m.body = {'s', 'k', 'u', '-', '4', '2'};
+    reply = front.request(std::move(m), 3s);
+  }
+  ASSERT_TRUE(reply.ok()) << reply.error().to_string();
+  EXPECT_EQ(std::string(reply->body.begin(), reply->body.end()), "pong:sku-42");
+  EXPECT_EQ(reply->topic, "TestCluster_REPLY_TOPIC");
+  EXPECT_EQ(reply->properties.get("MSG_TYPE").value_or(""), "reply");
+  EXPECT_TRUE(reply->properties.get("REPLY_TO_CLIENT").value_or("").ends_with("@front"));
+
+  Message unanswered;
+  unanswered.topic = "Nobody";
+  unanswered.body = {'?'};
+  const Result<MessageExt> none = front.request(std::move(unanswered), 1s);
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.error().code, Errc::timed_out) << none.error().to_string();
+  EXPECT_NE(none.error().detail.find("wait reply message timeout"), std::string::npos) << none.error().to_string();
+}
+
 // Message trace on real daemons: a producer and a consumer with enable_msg_trace send their
 // records to RMQ_SYS_TRACE_TOPIC (created by the broker from TBW102 on the first trace send), and
 // `mqadmin queryMsgTraceById` prints the message's Pub row and its consumer group's Sub row.

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "client/admin_client.h"
+#include "client/reply_message.h"
 #include "client_api/loop_call.h"
 
 namespace ferry::daemons_test {
@@ -137,6 +138,26 @@ Result<std::shared_ptr<Received>> ClientNode::start_consumer(client::PushConsume
 
 Result<std::shared_ptr<Received>> ClientNode::start_consumer(client::PushConsumerConfig config, const std::string& topic,
                                                              client::MessageSelector selector) {
+  return start_with(std::move(config), topic, std::move(selector), {});
+}
+
+Result<std::shared_ptr<Received>> ClientNode::start_replier(client::PushConsumerConfig config, const std::string& topic) {
+  client_api::BlockingProducer* producer = blocking_producer_.get();
+  if (producer == nullptr) return Error(Errc::invalid_argument, "start_replier before start_producer");
+  return start_with(std::move(config), topic, client::MessageSelector::by_tag("*"), [producer](const std::vector<MessageExt>& msgs) {
+    for (const MessageExt& m : msgs) {
+      const std::string pong = "pong:" + std::string(m.body.begin(), m.body.end());
+      Result<Message> reply = client::create_reply_message(m, std::vector<std::uint8_t>(pong.begin(), pong.end()));
+      if (reply.ok()) (void)producer->send(*std::move(reply)).get();  // the listener runs off the loop: it may wait
+    }
+  });
+}
+
+Result<MessageExt> ClientNode::request(Message msg, Duration timeout) { return blocking_producer_->request(std::move(msg), timeout).get(); }
+
+Result<std::shared_ptr<Received>> ClientNode::start_with(client::PushConsumerConfig config, const std::string& topic,
+                                                         client::MessageSelector selector,
+                                                         std::function<void(const std::vector<MessageExt>&)> also) {
   Consumer c;
   client_api::call_on_loop(*rt_, [this, &c, config] { return make_consumer_task(ci_.get(), &c.consumer, config); }).get();
   c.blocking = std::make_unique<client_api::BlockingPushConsumer>(*rt_, *c.consumer);
@@ -145,8 +166,9 @@ Result<std::shared_ptr<Received>> ClientNode::start_consumer(client::PushConsume
   Status s = c.blocking->subscribe(topic, std::move(selector)).get();
   if (s.ok()) {
     c.blocking
-        ->set_listener([received](const std::vector<MessageExt>& msgs, client::ConsumeConcurrentlyContext&) {
+        ->set_listener([received, also](const std::vector<MessageExt>& msgs, client::ConsumeConcurrentlyContext&) {
           received->add(msgs);
+          if (also) also(msgs);
           return client::ConsumeConcurrentlyStatus::CONSUME_SUCCESS;
         })
         .get();

@@ -65,12 +65,23 @@ class ClientNode {
                                                    const std::string& expression);
   Result<std::shared_ptr<Received>> start_consumer(client::PushConsumerConfig config, const std::string& topic,
                                                    client::MessageSelector selector);
+  // A push consumer of `topic` that answers each request it consumes (request-reply) with
+  // create_reply_message and the body "pong:<request body>", sent through the node's producer
+  // (start_producer first); it records what it consumed like start_consumer's.
+  Result<std::shared_ptr<Received>> start_replier(client::PushConsumerConfig config, const std::string& topic);
+  // A blocking request (BlockingProducer::request(...).get()): the reply, or the error.
+  Result<MessageExt> request(Message msg, Duration timeout);
   // Shuts consumer `index` down (persists its offsets, unregisters) and destroys it.
   void stop_consumer(std::size_t index);
 
   AsioRuntime& rt() { return *rt_; }
 
  private:
+  // start_consumer with `also` called after recording each listener call's messages.
+  Result<std::shared_ptr<Received>> start_with(client::PushConsumerConfig config, const std::string& topic,
+                                               client::MessageSelector selector,
+                                               std::function<void(const std::vector<MessageExt>&)> also);
+
   struct Consumer {
     std::unique_ptr<client::PushConsumer> consumer;
     std::unique_ptr<client_api::BlockingPushConsumer> blocking;
