@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 
 #include "broker/ha_role.h"
 #include "common/delay_levels.h"
@@ -96,6 +97,8 @@ Broker::Broker(Runtime& rt, BrokerConfig config)
   pull_.set_subscriptions(consumer_services_.subscriptions());
   send_.set_subscription_groups(&consumer_services_.groups());
   send_.set_reply_pusher(&reply_pusher_);
+  send_.set_timer_clock([this] { return consumer_services_.timers().now_ms(); });
+  end_transaction_.set_timer_clock([this] { return consumer_services_.timers().now_ms(); });
   consumer_services_.group_admin().set_offset_remover([this](std::string_view group) { offsets_.remove_group(group); });
   // Before the store opens: recovery re-dispatches what the ConsumeQueues miss, and a schedule
   // queue's units must carry their delivery time then too (not the tag's hash).
@@ -265,6 +268,14 @@ void Broker::register_admin_processors(remoting::RpcServer& server) {
 
 std::optional<std::int64_t> Broker::delay_tags_code(std::string_view topic, std::string_view properties,
                                                     WallMs store_timestamp_ms) const {
+  if (topic == kTimerTopic) {  // a timer record: its due time
+    const auto out = store::find_property(properties, prop::kTimerOutMs);
+    if (!out) return std::nullopt;
+    std::int64_t due = 0;
+    const auto [p, ec] = std::from_chars(out->data(), out->data() + out->size(), due);
+    if (ec != std::errc() || p != out->data() + out->size()) return std::nullopt;
+    return due;
+  }
   if (topic != kScheduleTopic) return std::nullopt;
   const auto text = store::find_property(properties, prop::kDelay);
   if (!text) return std::nullopt;
@@ -408,6 +419,7 @@ Task<Status> Broker::promote(BrokerRole role) {
   config_.broker_id = 0;
   consumer_services_.locks().hold_off_for(config_.rebalance_lock_max_live_time);  // the old master's holders
   consumer_services_.schedule().start();
+  consumer_services_.timers().set_delivering(true);
   adopt_replicated_topics("promotion");
   topics_.touch();  // a new dataVersion: the NameServers take this broker's topics as the master's
   registrar_.trigger();

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "common/delay_levels.h"
 #include "common/permission.h"
 #include "remoting/acl/signature.h"
 #include "remoting/rpc/rpc_options.h"
@@ -144,6 +145,19 @@ struct BrokerConfig {
   std::size_t client_channels_max = 65536;       // producer + consumer registrations per broker
   std::size_t subscriptions_per_consumer_max = 1024;  // topics one consumer group may subscribe
   Duration flush_delay_offset_interval = std::chrono::seconds(10);  // flushDelayOffsetInterval
+  // messageDelayLevel: level n (1-based) waits message_delay_levels[n - 1]; a higher level is
+  // taken as the last one. RocketMQ's default table (delay_levels.h).
+  std::vector<Duration> message_delay_levels = default_delay_levels();
+
+  // Timer messages (RocketMQ 5's timer wheel; timer_message_service.h).
+  bool timer_wheel_enable = true;               // timerWheelEnable
+  std::int64_t timer_precision_ms = 1000;       // timerPrecisionMs: 100, 200, 500 or 1000
+  std::int64_t timer_max_delay_sec = 259'200;   // timerMaxDelaySec (3 days)
+  Duration timer_flush_interval = std::chrono::seconds(1);  // timerFlushIntervalMs: checkpoint
+  // Ferry's: the wheel covers at most this many slots (16 bytes each in memory), fewer when
+  // timerMaxDelaySec needs fewer; a timer due beyond the window is rolled (filed again later).
+  std::int64_t timer_wheel_slots_max = std::int64_t{1} << 18;
+  std::int64_t timer_log_entries_per_file = 131'072;  // Ferry's: TimerLog file size / 40 bytes
   Duration rebalance_lock_max_live_time = std::chrono::seconds(60);  // lockMaxLiveTime
   std::size_t queue_locks_max = 1 << 20;         // locked queues over all groups
   std::size_t lock_batch_queues_max = 4096;      // queues in one LOCK/UNLOCK_BATCH_MQ body

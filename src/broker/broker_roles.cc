@@ -39,6 +39,7 @@ void Broker::became_master() {
       consumer_services_.locks().hold_off_for(config_.rebalance_lock_max_live_time);
     }
     consumer_services_.schedule().start();
+    consumer_services_.timers().set_delivering(true);
     adopt_replicated_topics("controller mode");
   }
   // A new dataVersion: the NameServers take this broker's topics as the master's; in controller
@@ -146,7 +147,10 @@ void Broker::became_slave(std::int64_t replica_id) {
   const bool id_changed = config_.broker_id != replica_id;
   config_.broker_role = BrokerRole::slave;
   config_.broker_id = replica_id;
-  if (was_master) consumer_services_.schedule().pause();
+  if (was_master) {
+    consumer_services_.schedule().pause();
+    consumer_services_.timers().set_delivering(false);
+  }
   if (replicas_ != nullptr) topics_.touch(replicas_->master_epoch());  // RocketMQ 5's changeToSlave
   slave_sync_.set_enabled(true);
   update_visibility_bound();

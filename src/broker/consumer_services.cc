@@ -20,6 +20,7 @@ ConsumerServices::ConsumerServices(Runtime& rt, const BrokerConfig& config, stor
       client_manage_(rt, config, consumers_, producers_, groups_, topics),
       send_back_(rt, config, store, topics, groups_),
       schedule_(rt, config, store),
+      timers_(rt, config, store),
       locks_(rt, config),
       lock_(config, locks_),
       group_admin_(groups_) {
@@ -52,7 +53,8 @@ void ConsumerServices::register_processors(remoting::RpcServer& server, ServerTa
 
 Status ConsumerServices::load() {
   FERRY_TRY(groups_.load());
-  return schedule_.load();
+  FERRY_TRY(schedule_.load());
+  return timers_.load();
 }
 
 void ConsumerServices::start() {
@@ -61,6 +63,9 @@ void ConsumerServices::start() {
   // CommitLog is its master's copy, and its delay offsets are the master's (SlaveSync); a slave
   // promoted to master starts the service then (schedule().start()).
   if (config_.broker_role != BrokerRole::slave) schedule_.start();
+  // A slave files the timers its log brings (its TimerLog follows the replicated timer queue)
+  // and delivers none until promoted.
+  timers_.start(config_.broker_role != BrokerRole::slave);
 }
 
 Task<void> ConsumerServices::stop() {
@@ -69,6 +74,10 @@ Task<void> ConsumerServices::stop() {
   Task<Status> persist_delay = schedule_.persist();
   Status d = co_await std::move(persist_delay);
   if (!d) rt_.log().error("broker stop: persisting delay offsets failed: {}", d.error().to_string());
+  timers_.stop();
+  Task<Status> persist_timers = timers_.persist();
+  Status t = co_await std::move(persist_timers);
+  if (!t) rt_.log().error("broker stop: writing the timer checkpoint failed: {}", t.error().to_string());
   Task<Status> persist_groups = groups_.persist();
   Status g = co_await std::move(persist_groups);
   if (!g) rt_.log().error("broker stop: persisting subscription groups failed: {}", g.error().to_string());
@@ -76,6 +85,7 @@ Task<void> ConsumerServices::stop() {
 
 void ConsumerServices::on_arrival(const std::string& topic, QueueId queue) {
   if (topic == kScheduleTopic) schedule_.on_arrival(queue);
+  if (topic == kTimerTopic) timers_.on_arrival();
 }
 
 void ConsumerServices::channel_closed(const std::shared_ptr<remoting::Channel>& ch, ServerTag tag) {

@@ -1,14 +1,14 @@
 // ConsumerServices: the broker's consumer side, owned by the Broker — client registrations
 // (heartbeats, NOTIFY_CONSUMER_IDS_CHANGED, the 10 s scan for silent clients), subscription
 // groups, retry and dead-letter delivery (send-back, and the send path's retry-topic rule via
-// groups()), delayed delivery (ScheduleMessageService) and queue locks.
+// groups()), delayed delivery (ScheduleMessageService), timer messages (TimerMessageService) and queue locks.
 //
 // Serves HEART_BEAT 34, UNREGISTER_CLIENT 35, CONSUMER_SEND_MSG_BACK 36,
 // GET_CONSUMER_LIST_BY_GROUP 38, LOCK_BATCH_MQ 41, UNLOCK_BATCH_MQ 42, and subscription group
 // admin 200/201/207. subscriptions() is the pull path's SubscriptionLookup.
 //
 // Lifecycle, driven by the Broker on the node's loop: load() (subscriptionGroup.json,
-// delayOffset.json; errors: corrupt naming the files) → start() after the store started (scan
+// delayOffset.json, timerCheckpoint.json and the TimerLog; errors: corrupt naming the files) → start() after the store started (scan
 // loop, schedule loops on a master only, persist loops) → stop() on a graceful stop, before the store shuts
 // down (stops the loops, persists delay offsets and subscription groups). The Broker forwards
 // the store's arrivals (on_arrival) and the server's closed channels (channel_closed).
@@ -26,6 +26,7 @@
 #include "broker/send_back_processor.h"
 #include "broker/subscription_group_admin_processor.h"
 #include "broker/subscription_group_manager.h"
+#include "broker/timer_message_service.h"
 #include "broker/topic_config_manager.h"
 #include "remoting/rpc/rpc_server.h"
 #include "store/message_store.h"
@@ -59,6 +60,8 @@ class ConsumerServices {
   ScheduleMessageService& schedule() { return schedule_; }
   SendBackProcessor& send_back() { return send_back_; }
   const ScheduleMessageService& schedule() const { return schedule_; }
+  TimerMessageService& timers() { return timers_; }
+  const TimerMessageService& timers() const { return timers_; }
   RebalanceLockManager& locks() { return locks_; }
   const RebalanceLockManager& locks() const { return locks_; }
   SubscriptionGroupAdminProcessor& group_admin() { return group_admin_; }
@@ -77,6 +80,7 @@ class ConsumerServices {
   ClientManageProcessor client_manage_;
   SendBackProcessor send_back_;
   ScheduleMessageService schedule_;
+  TimerMessageService timers_;
   RebalanceLockManager locks_;
   LockProcessor lock_;
   SubscriptionGroupAdminProcessor group_admin_;

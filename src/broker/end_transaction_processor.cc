@@ -4,6 +4,7 @@
 
 #include "broker/retry_topics.h"
 #include "broker/stored_message.h"
+#include "broker/timer_send.h"
 #include "common/delay_levels.h"
 #include "common/message_const.h"
 #include "common/names.h"
@@ -78,6 +79,19 @@ Task<Reply> EndTransactionProcessor::process(RequestContext ctx) {
     if (level.ok() && *level > 0) {  // RocketMQ's store delays a commit-typed record too
       queue = QueueId(std::min(*level, kDelayLevelMax) - 1);
       topic = std::string(kScheduleTopic);
+    } else {
+      // And a timer message waits on the timer topic (RocketMQ 5's store hook on the commit).
+      const TimerDecision timer = decide_timer(half->properties, topic, 0, timer_rules(config_),
+                                               timer_clock_ ? timer_clock_() : rt_.wall_ms());
+      if (const auto* refused = std::get_if<TimerRefusal>(&timer)) co_return reply(ctx.request, refused->code, refused->remark);
+      if (const auto* due = std::get_if<TimerDue>(&timer)) {
+        if (ensure_topic(topics_, kTimerTopic, 1, perm::kReadWrite, 0) == nullptr) {
+          co_return reply(ctx.request, code::SYSTEM_ERROR, fmt::format("topic[{}] not exist", kTimerTopic));
+        }
+        half->properties.set(prop::kTimerOutMs, std::to_string(due->out_ms));
+        topic = std::string(kTimerTopic);
+        queue = QueueId(0);
+      }
     }
     Result<std::string> props = encode_properties(half->properties);
     if (!props) co_return reply(ctx.request, code::MESSAGE_ILLEGAL, "properties: " + props.error().detail);

@@ -25,6 +25,8 @@
 // metrics: the half message's send was (under its real topic, message_type "transaction").
 #pragma once
 
+#include <functional>
+
 #include "broker/broker_config.h"
 #include "broker/replies.h"
 #include "broker/topic_config_manager.h"
@@ -38,6 +40,8 @@ class EndTransactionProcessor {
   EndTransactionProcessor(Runtime& rt, const BrokerConfig& config, store::MessageStore& store, TopicConfigManager& topics);
 
   Task<Reply> process(RequestContext ctx);
+  // The timer clock a committed timer message is due by (SendProcessor::set_timer_clock).
+  void set_timer_clock(std::function<WallMs()> clock) { timer_clock_ = std::move(clock); }
 
   // The op record that marks `half` (a half message read back from the store) committed or
   // rolled back. Also used by the check service.
@@ -48,6 +52,7 @@ class EndTransactionProcessor {
   const BrokerConfig& config_;
   store::MessageStore& store_;
   TopicConfigManager& topics_;
+  std::function<WallMs()> timer_clock_;
 };
 
 }  // namespace ferry::broker

@@ -7,6 +7,7 @@
 
 #include "broker/batch_decoder.h"
 #include "broker/retry_topics.h"
+#include "broker/timer_send.h"
 #include "common/delay_levels.h"
 #include "common/message.h"
 #include "common/message_const.h"
@@ -64,7 +65,7 @@ std::optional<PlainSend> plain_send(std::string_view topic, std::string_view tex
   const Status read = visit_properties(text, [&](std::string_view k, std::string_view v) {
     if (k == prop::kDelay) delayed = true;
     if (k == prop::kWait) wait = v;
-    if (k == prop::kTransactionPrepared) transactional = true;
+    if (k == prop::kTransactionPrepared || is_timer_request_key(k)) transactional = true;  // the map's way
     return !delayed && !transactional;
   });
   if (!read.ok() || delayed || transactional) return std::nullopt;
@@ -235,6 +236,23 @@ Task<Reply> SendProcessor::send_one(RequestContext ctx, SendMessageRequestHeader
     h.sys_flag = sysflag::with_transaction_type(h.sys_flag, sysflag::kTransactionNotType);
     target.type = BrokerMetrics::MessageType::transaction;
   }
+  if (!half) {
+    // Timer messages (timer_send.h): stored on rmq_sys_wheel_timer until due.
+    const TimerDecision timer = decide_timer(m.properties, topic, *level, timer_rules(config_),
+                                             timer_clock_ ? timer_clock_() : rt_.wall_ms());
+    if (const auto* refused = std::get_if<TimerRefusal>(&timer)) co_return reply(ctx.request, refused->code, refused->remark);
+    if (const auto* due = std::get_if<TimerDue>(&timer)) {
+      if (ensure_topic(topics_, kTimerTopic, 1, perm::kReadWrite, 0) == nullptr) {
+        co_return reply(ctx.request, code::SYSTEM_ERROR, fmt::format("topic[{}] not exist", kTimerTopic));
+      }
+      m.properties.set(prop::kTimerOutMs, std::to_string(due->out_ms));
+      m.set_real_topic(topic);
+      m.set_real_queue_id(queue_id);
+      target.type = BrokerMetrics::MessageType::delay;
+      topic = std::string(kTimerTopic);
+      queue_id = QueueId(0);
+    }
+  }
   const std::int32_t tx = sysflag::transaction_type(h.sys_flag);
   if (!half && *level > 0 && (tx == sysflag::kTransactionNotType || tx == sysflag::kTransactionCommitType)) {
     const std::int32_t effective = std::min(*level, kDelayLevelMax);
@@ -349,6 +367,12 @@ Task<Reply> SendProcessor::send_batch(RequestContext ctx, SendMessageRequestHead
     if (!level || *level > 0) {
       co_return reply(ctx.request, code::MESSAGE_ILLEGAL,
                       fmt::format("batch message {}: delayed messages cannot be batched", i));
+    }
+    for (const std::string_view key : {prop::kTimerDelaySec, prop::kTimerDelayMs, prop::kTimerDeliverMs}) {
+      if (m.properties.get(key)) {
+        co_return reply(ctx.request, code::MESSAGE_ILLEGAL,
+                        fmt::format("batch message {}: timer messages ({}) cannot be batched", i, key));
+      }
     }
     add_broker_properties(m.properties, config_.broker_cluster_name);
     auto text = encode_properties(m.properties);

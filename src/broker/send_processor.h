@@ -82,6 +82,8 @@ class SendProcessor {
   // Enables SEND_REPLY_MESSAGE(_V2) (324/325): the reply is pushed to its requester through
   // `pusher` (outlives this processor), then stored when store_reply_message_enable.
   void set_reply_pusher(ReplyPusher* pusher) { replies_ = pusher; }
+  // The timer clock (TimerMessageService::now_ms) timer messages are due by; the wall clock without.
+  void set_timer_clock(std::function<WallMs()> clock) { timer_clock_ = std::move(clock); }
 
  private:
   // NO_PERMISSION for a transactional send the broker does not take, saying `why`.
@@ -92,6 +94,7 @@ class SendProcessor {
 
   std::function<std::optional<std::string>()> write_fence_;
   std::function<std::int32_t()> epoch_;
+  std::function<WallMs()> timer_clock_;
   // Where a send goes, once its topic and queue passed the checks.
   struct Target {
     std::string topic;

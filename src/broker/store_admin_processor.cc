@@ -12,7 +12,7 @@ namespace code = remoting::response_code;
 Task<Reply> StoreAdminProcessor::clean_expired_consume_queue(RequestContext ctx) {
   const std::string from = ctx.channel ? ctx.channel->peer_text() : "?";
   rt_.log().warn("cleanExpiredCQ from {}: start", from);
-  auto report = store_.clean_expired_queues({std::string(kScheduleTopic)});
+  auto report = store_.clean_expired_queues({std::string(kScheduleTopic), std::string(kTimerTopic)});
   if (!report.ok()) {
     rt_.log().error("cleanExpiredCQ from {}: {}", from, report.error().to_string());
     co_return reply(ctx.request, code::SYSTEM_ERROR, "cleanExpiredCQ: " + report.error().to_string());

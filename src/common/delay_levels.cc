@@ -6,6 +6,12 @@
 
 namespace ferry {
 
+std::vector<Duration> default_delay_levels() {
+  std::vector<Duration> out;
+  for (std::int64_t ms : kDefaultDelayLevelsMs) out.push_back(std::chrono::milliseconds(ms));
+  return out;
+}
+
 Result<std::vector<Duration>> parse_delay_levels(std::string_view text) {
   constexpr std::size_t kLevelsMax = 64;
   std::vector<Duration> out;

@@ -28,6 +28,9 @@ constexpr std::optional<Duration> default_delay(std::int32_t level) {
   return std::chrono::milliseconds(kDefaultDelayLevelsMs[static_cast<std::size_t>(level - 1)]);
 }
 
+// The default table as delays (index 0 = level 1).
+std::vector<Duration> default_delay_levels();
+
 // Parses a space-separated table such as "1s 5s 1m 2h 1d" (units s, m, h, d; positive integer
 // amounts) into delays in level order (index 0 = level 1). Errors (invalid_argument) quote the
 // bad entry; an empty table or more than 64 levels is an error too.

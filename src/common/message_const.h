@@ -47,6 +47,21 @@ inline constexpr std::string_view kMessageType = "MSG_TYPE";  // "reply" on a re
 inline constexpr std::string_view kShardingKey = "__SHARDINGKEY";
 inline constexpr std::string_view kBornHost = "__BORNHOST";
 inline constexpr std::string_view kBornTimestamp = "BORN_TIMESTAMP";
+// Timer messages (RocketMQ 5). A sender sets one of the first three; the broker reads
+// TIMER_DELAY_SEC, else TIMER_DELAY_MS, else TIMER_DELIVER_MS (absolute wall ms), and stores the
+// due time, rounded down to its precision, as TIMER_OUT_MS. The delivered copy also carries
+// TIMER_ENQUEUE_MS (when the timer was stored) and TIMER_DEQUEUE_MS (when it was delivered).
+inline constexpr std::string_view kTimerDeliverMs = "TIMER_DELIVER_MS";
+inline constexpr std::string_view kTimerDelaySec = "TIMER_DELAY_SEC";
+inline constexpr std::string_view kTimerDelayMs = "TIMER_DELAY_MS";
+inline constexpr std::string_view kTimerOutMs = "TIMER_OUT_MS";
+inline constexpr std::string_view kTimerEnqueueMs = "TIMER_ENQUEUE_MS";
+inline constexpr std::string_view kTimerDequeueMs = "TIMER_DEQUEUE_MS";
+inline constexpr std::string_view kTimerRollTimes = "TIMER_ROLL_TIMES";
+inline constexpr std::string_view kTimerDelUniqKey = "TIMER_DEL_UNIQKEY";
+// Ferry's: on a delivered timer message, the CommitLog offset of the timer record it copies
+// (recovery finds what was delivered by it, so that nothing is delivered twice).
+inline constexpr std::string_view kTimerSource = "FERRY_TIMER_SOURCE";
 // Properties whose key starts with this are never stored by a broker.
 inline constexpr std::string_view kTransientPrefix = "__RMQ.TRANSIENT.";
 

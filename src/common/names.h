@@ -14,6 +14,8 @@ inline constexpr std::size_t kGroupNameCharsMax = 255;
 inline constexpr std::string_view kAutoCreateTopicKey = "TBW102";
 inline constexpr std::string_view kScheduleTopic = "SCHEDULE_TOPIC_XXXX";
 inline constexpr std::string_view kTransHalfTopic = "RMQ_SYS_TRANS_HALF_TOPIC";
+// Timer messages wait here (queue 0) until due (RocketMQ 5's TimerMessageStore.TIMER_TOPIC).
+inline constexpr std::string_view kTimerTopic = "rmq_sys_wheel_timer";
 inline constexpr std::string_view kTransOpHalfTopic = "RMQ_SYS_TRANS_OP_HALF_TOPIC";
 inline constexpr std::string_view kTraceTopic = "RMQ_SYS_TRACE_TOPIC";
 inline constexpr std::string_view kTransCheckMaxTimeTopic = "TRANS_CHECK_MAX_TIME_TOPIC";

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
 #include <filesystem>
 
 #include "common/host_port.h"
@@ -111,6 +112,28 @@ void bind_broker(ConfigBinder& b, BrokerConf& c, Extra& x) {
   b.bind_ms("transactionTimeOut", k.transaction_timeout, 1, 24 * kHourMs);
   b.bind_int("transactionCheckMax", k.transaction_check_max, 1, 10'000);
   b.bind_ms("transactionCheckInterval", k.transaction_check_interval, 100, 24 * kHourMs);
+  b.bind_bool("timerWheelEnable", k.timer_wheel_enable);
+  b.bind("timerPrecisionMs", [&k](std::string_view v) -> Status {
+    for (const std::int64_t allowed : {100, 200, 500, 1000}) {
+      if (v == std::to_string(allowed)) {
+        k.timer_precision_ms = allowed;
+        return Status();
+      }
+    }
+    return Error(Errc::invalid_argument, fmt::format("'{}' is not one of 100, 200, 500, 1000", v));
+  });
+  b.bind_int("timerMaxDelaySec", k.timer_max_delay_sec, 1, 90 * 24 * 3600);
+  b.bind_ms("timerFlushIntervalMs", k.timer_flush_interval, 100, kHourMs);
+  b.bind_int("timerWheelSlotsMax", k.timer_wheel_slots_max, 2, std::int64_t{1} << 26);
+  b.bind("mappedFileSizeTimerLog", [&k](std::string_view v) -> Status {
+    std::int64_t bytes = 0;
+    const auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), bytes);
+    if (ec != std::errc() || p != v.data() + v.size() || bytes < 40 || bytes > kInt32Max || bytes % 40 != 0) {
+      return Error(Errc::invalid_argument, fmt::format("'{}' is not a multiple of 40 (a TimerLog entry) in [40, {}]", v, kInt32Max));
+    }
+    k.timer_log_entries_per_file = bytes / 40;
+    return Status();
+  });
   bind_server_keys(b, k.rpc);  // maxConnections, serverChannelMaxIdleTimeSeconds
   bind_tls_keys(b, c.tls, c.tls_config_file);
   bind_acl_keys(b, x.acl);     // aclEnable, aclFilePath, accessKey, secretKey, listenAddress

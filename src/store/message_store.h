@@ -223,6 +223,13 @@ class MessageStore {
   // places a slave's indexed end can be if it holds this log's history.
   bool record_boundary(PhysicalOffset offset) const;
   void set_tags_code_hook(TagsCodeHook h) { tags_code_hook_ = std::move(h); }
+  // Walks the whole message records in [from, limit) (`from` a record boundary; BLANK markers
+  // skip to the next file), each seen by `on_message` (its views valid during the call only).
+  // Returns where it stopped: `limit`, or the start of a partial or unreadable record.
+  PhysicalOffset for_each_record(PhysicalOffset from, PhysicalOffset limit,
+                                 const std::function<void(const RecordFields&)>& on_message) const {
+    return walk_whole_records(from, limit, on_message);
+  }
 
   // The offset msgIds of a put's records (comma-joined for a batch), from the offsets and sizes
   // the put recorded: built only when a reply needs them, so the put path does not format them.
