@@ -281,8 +281,9 @@ std::optional<std::int64_t> Broker::delay_tags_code(std::string_view topic, std:
   if (!text) return std::nullopt;
   auto level = parse_int32_property(prop::kDelay, *text);
   if (!level || *level <= 0) return std::nullopt;
-  const auto delay = default_delay(std::min(*level, kDelayLevelMax));
-  return store_timestamp_ms + to_ms(*delay);
+  const auto& table = config_.message_delay_levels;
+  const std::size_t i = static_cast<std::size_t>(std::min<std::int64_t>(*level, static_cast<std::int64_t>(table.size())) - 1);
+  return store_timestamp_ms + to_ms(table[i]);
 }
 
 Task<Status> Broker::start() {

@@ -77,7 +77,7 @@ Task<Reply> EndTransactionProcessor::process(RequestContext ctx) {
     QueueId queue = **real_queue;
     Result<std::int32_t> level = half->delay_level();
     if (level.ok() && *level > 0) {  // RocketMQ's store delays a commit-typed record too
-      queue = QueueId(std::min(*level, kDelayLevelMax) - 1);
+      queue = QueueId(std::min(*level, static_cast<std::int32_t>(config_.message_delay_levels.size())) - 1);
       topic = std::string(kScheduleTopic);
     } else {
       // And a timer message waits on the timer topic (RocketMQ 5's store hook on the commit).

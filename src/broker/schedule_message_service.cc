@@ -17,7 +17,7 @@ ScheduleMessageService::ScheduleMessageService(Runtime& rt, const BrokerConfig& 
     : rt_(rt), config_(config), store_(store),
       file_(rt, fmt::format("{}/{}", config.config_dir, kDelayOffsetFileName), "delay offsets", offsets_,
             {.encode = &ScheduleMessageService::encode, .decode = &ScheduleMessageService::decode}) {
-  for (auto& w : wake_) w = std::make_unique<WakeSignal>(rt);
+  for (std::size_t i = 0; i < config.message_delay_levels.size(); ++i) wake_.push_back(std::make_unique<WakeSignal>(rt));
 }
 
 Status ScheduleMessageService::load() {
@@ -38,7 +38,7 @@ void ScheduleMessageService::start() {
     return;
   }
   started_ = true;
-  for (std::int32_t level = 1; level <= kDelayLevelMax; ++level) {
+  for (std::int32_t level = 1; level <= static_cast<std::int32_t>(wake_.size()); ++level) {
     rt_.spawn(run_level(this, level), fmt::format("schedule-level-{}", level));
   }
   rt_.spawn(run_persist_loop(this), "persist-delay-offsets");
@@ -50,7 +50,7 @@ void ScheduleMessageService::stop() {
 }
 
 void ScheduleMessageService::on_arrival(QueueId queue) {
-  if (queue.value() < 0 || queue.value() >= kDelayLevelMax) return;
+  if (queue.value() < 0 || queue.value() >= static_cast<std::int32_t>(wake_.size())) return;
   wake_[static_cast<std::size_t>(queue.value())]->wake();
 }
 
@@ -80,7 +80,7 @@ Duration ScheduleMessageService::step(std::int32_t level) {
   const QueueId queue(level - 1);
   store::ConsumeQueue* q = store_.find_queue(topic, queue);
   if (q == nullptr) return kIdleRecheckInterval;
-  const std::int64_t delay_ms = to_ms(*default_delay(level));
+  const std::int64_t delay_ms = to_ms(config_.message_delay_levels[static_cast<std::size_t>(level - 1)]);
   const QueueOffset from(offsets_[level]);
   QueueOffset at = std::max(from, q->min_offset());
   auto save = [&] {
@@ -202,9 +202,12 @@ Status ScheduleMessageService::decode(std::string_view text, DelayOffsetTable& t
   return decode_from(kDelayOffsetFileName, text, t);
 }
 
-Status ScheduleMessageService::decode_from(std::string_view source, std::string_view text, DelayOffsetTable& t) {
-  const std::string rule = fmt::format("in 1..{}", kDelayLevelMax);
-  const OffsetMapKeys levels{"level", rule, 1, kDelayLevelMax};
+Status ScheduleMessageService::decode_from(std::string_view source, std::string_view text, DelayOffsetTable& t,
+                                           std::int32_t levels_max) {
+  // Any level a configured table may have: a table shortened since, or a master's longer one
+  // (a slave's copy), keeps its offsets; levels past this broker's table are not delivered.
+  const std::string rule = fmt::format("in 1..{}", levels_max);
+  const OffsetMapKeys levels{"level", rule, 1, levels_max};
   auto doc = json::parse(text, json::Numbers::typed, source);
   if (!doc) return std::move(doc).error();
   json::JsonErrors errors;

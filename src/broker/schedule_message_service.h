@@ -1,7 +1,9 @@
 // ScheduleMessageService: delivery of delayed messages (RocketMQ's ScheduleMessageService).
 //
 // A message with DELAY = level waits in SCHEDULE_TOPIC_XXXX queue level − 1, whose ConsumeQueue
-// tagsCode is its delivery time (store time + the level's delay, wall ms). One loop per level
+// tagsCode is its delivery time (store time + the level's delay, wall ms). The levels are the
+// broker's messageDelayLevel table (BrokerConfig::message_delay_levels; RocketMQ's 18 by default);
+// a level above the table's last is taken as the last (the send path and send-back cap it). One loop per level
 // reads its queue in order from the level's delay offset; when the head is due it stores a copy
 // in REAL_TOPIC / REAL_QID with DELAY cleared (every other property, the body, flag, born
 // fields and reconsumeTimes kept) and moves past it. Order within a level is the order of
@@ -41,7 +43,7 @@ namespace ferry::broker {
 
 inline constexpr std::string_view kDelayOffsetFileName = "delayOffset.json";
 
-// level (1..18) → next queue offset of SCHEDULE_TOPIC_XXXX queue level − 1.
+// level (1..table size) → next queue offset of SCHEDULE_TOPIC_XXXX queue level − 1.
 using DelayOffsetTable = OffsetMap;
 
 class ScheduleMessageService {
@@ -75,7 +77,11 @@ class ScheduleMessageService {
   static std::string encode(const DelayOffsetTable& t);
   static Status decode(std::string_view text, DelayOffsetTable& t);
   // decode() with `source` ("GET_ALL_DELAY_OFFSET body") as the root of error paths.
-  static Status decode_from(std::string_view source, std::string_view text, DelayOffsetTable& t);
+  // Levels above `levels_max` are refused (a slave checks its master's table against its own).
+  static Status decode_from(std::string_view source, std::string_view text, DelayOffsetTable& t,
+                            std::int32_t levels_max = kDelayLevelsConfigurableMax);
+  // The levels this broker delivers (its messageDelayLevel table's size).
+  std::int32_t levels() const { return static_cast<std::int32_t>(wake_.size()); }
 
   static constexpr Duration kIdleRecheckInterval = std::chrono::seconds(1);
   static constexpr Duration kPutRetryInterval = std::chrono::seconds(10);
@@ -94,7 +100,7 @@ class ScheduleMessageService {
   store::MessageStore& store_;
   DelayOffsetTable offsets_;
   JsonStateFile<DelayOffsetTable> file_;  // after offsets_: refers to it
-  std::array<std::unique_ptr<WakeSignal>, kDelayLevelMax> wake_;
+  std::vector<std::unique_ptr<WakeSignal>> wake_;  // one per level of config_.message_delay_levels
   std::uint64_t delivered_ = 0;
   bool started_ = false;
   bool stopped_ = false;

@@ -92,10 +92,11 @@ Task<Reply> SendBackProcessor::process(RequestContext ctx) {
     // delayLevel 0: RocketMQ's 3 + reconsumeTimes. The stored count is whatever a producer's
     // header said (any int32): a negative one delays like a first retry, a huge one stops at the
     // last level (no overflow, and never a level, or a schedule queue, below 1).
+    const auto levels = static_cast<std::int32_t>(config_.message_delay_levels.size());
     const std::int32_t level =
         h.delay_level == 0
-            ? static_cast<std::int32_t>(std::min<std::int64_t>(kFirstRetryDelayLevel + std::max(0, m.reconsume_times), kDelayLevelMax))
-            : std::min(h.delay_level, kDelayLevelMax);
+            ? static_cast<std::int32_t>(std::min<std::int64_t>(kFirstRetryDelayLevel + std::max(0, m.reconsume_times), levels))
+            : std::min(h.delay_level, levels);
     m.set_delay_level(level);
     m.set_real_topic(topic);
     m.set_real_queue_id(queue);

@@ -255,7 +255,7 @@ Task<Reply> SendProcessor::send_one(RequestContext ctx, SendMessageRequestHeader
   }
   const std::int32_t tx = sysflag::transaction_type(h.sys_flag);
   if (!half && *level > 0 && (tx == sysflag::kTransactionNotType || tx == sysflag::kTransactionCommitType)) {
-    const std::int32_t effective = std::min(*level, kDelayLevelMax);
+    const std::int32_t effective = std::min(*level, static_cast<std::int32_t>(config_.message_delay_levels.size()));
     if (effective != *level) m.set_delay_level(effective);
     m.set_real_topic(topic);
     m.set_real_queue_id(queue_id);

@@ -180,7 +180,7 @@ Result<bool> SlaveSync::apply(Part part, std::string_view body) {
     }
     case Part::delay_offsets: {
       DelayOffsetTable table;
-      FERRY_TRY(ScheduleMessageService::decode_from(kDelayOffsetsBody, body, table));
+      FERRY_TRY(ScheduleMessageService::decode_from(kDelayOffsetsBody, body, table, tables_.schedule.levels()));
       return tables_.schedule.replace_offsets(std::move(table));
     }
     case Part::subscription_groups: {

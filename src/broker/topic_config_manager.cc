@@ -52,7 +52,7 @@ void TopicConfigManager::add_system_topics() {
   if (config_.cluster_topic_enable) add_if_missing(config_.broker_cluster_name, 1, perm::kReadWrite);
   if (config_.broker_topic_enable) add_if_missing(config_.broker_name, 1, perm::kReadWrite);
   add_if_missing(std::string(kOffsetMovedEventTopic), 1, perm::kReadWrite);
-  add_if_missing(std::string(kScheduleTopic), 18, perm::kReadWrite);
+  add_if_missing(std::string(kScheduleTopic), static_cast<std::int32_t>(config_.message_delay_levels.size()), perm::kReadWrite);
   add_if_missing(reply_topic(config_.broker_cluster_name), 1, perm::kReadWrite);
 }
 

@@ -13,7 +13,7 @@ std::vector<Duration> default_delay_levels() {
 }
 
 Result<std::vector<Duration>> parse_delay_levels(std::string_view text) {
-  constexpr std::size_t kLevelsMax = 64;
+  constexpr auto kLevelsMax = static_cast<std::size_t>(kDelayLevelsConfigurableMax);
   std::vector<Duration> out;
   while (!text.empty()) {
     std::size_t sp = text.find(' ');

@@ -17,7 +17,9 @@ namespace ferry {
 inline constexpr std::array<std::int64_t, 18> kDefaultDelayLevelsMs = {
     1'000,   5'000,   10'000,  30'000,  60'000,    120'000,   180'000,   240'000,   300'000,
     360'000, 420'000, 480'000, 540'000, 600'000, 1'200'000, 1'800'000, 3'600'000, 7'200'000};
-inline constexpr std::int32_t kDelayLevelMax = 18;
+inline constexpr std::int32_t kDelayLevelMax = 18;  // levels of the default table
+// A configured table (messageDelayLevel) has 1..kDelayLevelsConfigurableMax levels.
+inline constexpr std::int32_t kDelayLevelsConfigurableMax = 64;
 
 static_assert(kDefaultDelayLevelsMs.size() == kDelayLevelMax);
 static_assert(kDefaultDelayLevelsMs.back() == 2 * 3600 * 1000);

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <filesystem>
 
+#include "common/delay_levels.h"
 #include "common/host_port.h"
 #include "daemon/acl_keys.h"
 #include "daemon/conf_folder.h"
@@ -112,6 +113,12 @@ void bind_broker(ConfigBinder& b, BrokerConf& c, Extra& x) {
   b.bind_ms("transactionTimeOut", k.transaction_timeout, 1, 24 * kHourMs);
   b.bind_int("transactionCheckMax", k.transaction_check_max, 1, 10'000);
   b.bind_ms("transactionCheckInterval", k.transaction_check_interval, 100, 24 * kHourMs);
+  b.bind("messageDelayLevel", [&k](std::string_view v) -> Status {
+    auto table = parse_delay_levels(v);
+    if (!table) return std::move(table).error();
+    k.message_delay_levels = std::move(*table);
+    return Status();
+  });
   b.bind_bool("timerWheelEnable", k.timer_wheel_enable);
   b.bind("timerPrecisionMs", [&k](std::string_view v) -> Status {
     for (const std::int64_t allowed : {100, 200, 500, 1000}) {
@@ -249,7 +256,6 @@ void bind_broker(ConfigBinder& b, BrokerConf& c, Extra& x) {
   b.ignore("rocketmqHome", "Ferry does not read a RocketMQ installation");
   b.ignore("enableDLegerCommitLog", "DLedger is not implemented");
   b.ignore("transientStorePoolEnable", "Ferry writes to the mapped CommitLog files directly");
-  b.ignore("messageDelayLevel", "Ferry uses RocketMQ's default delay levels (1s 5s ... 2h)");
   b.ignore("fetchNamesrvAddrByAddressServer", "address servers are not supported; set namesrvAddr");
 }
 

@@ -151,6 +151,31 @@ TEST_F(ScheduleTest, ADelayedMessageRebuiltByRecoveryKeepsItsDeliveryTime) {
   expect_delivered({"late"});
 }
 
+// messageDelayLevel: the broker's own table decides each level's delay, and a level above its
+// last is taken as the last (RocketMQ's maxDelayLevel).
+TEST_F(ScheduleTest, AConfiguredDelayTableDecidesAndCapsTheLevel) {
+  config_.message_delay_levels = {2s, 4s};
+  boot();
+  const MonoTime sent = now();
+  ASSERT_EQ(send(delayed("two", 1)).reply.code, code::SUCCESS);
+  ASSERT_EQ(send(delayed("capped", 7)).reply.code, code::SUCCESS);
+  const auto waiting = all_of("SCHEDULE_TOPIC_XXXX", 1);
+  ASSERT_EQ(bodies(waiting), (std::vector<std::string>{"capped"}));
+  EXPECT_EQ(waiting[0].properties.get("DELAY"), std::optional<std::string_view>("2"));
+  run_until_time(sent + 8s);
+  const auto got = all_of("T");
+  ASSERT_EQ(bodies(got), (std::vector<std::string>{"two", "capped"}));
+  const auto two = all_of("SCHEDULE_TOPIC_XXXX", 0);
+  ASSERT_EQ(two.size(), 1u);
+  EXPECT_GE(got[0].store_timestamp_ms - two[0].store_timestamp_ms, 2'000);
+  EXPECT_LT(got[0].store_timestamp_ms - two[0].store_timestamp_ms, 3'000);
+  EXPECT_GE(got[1].store_timestamp_ms - waiting[0].store_timestamp_ms, 4'000);
+  EXPECT_LT(got[1].store_timestamp_ms - waiting[0].store_timestamp_ms, 5'000);
+  const auto* schedule_topic = BrokerInspector(broker()).topics().find("SCHEDULE_TOPIC_XXXX");
+  ASSERT_NE(schedule_topic, nullptr);
+  EXPECT_EQ(schedule_topic->write_queue_nums, 2) << "one queue per level";
+}
+
 TEST_F(ScheduleTest, DelayOffsetsFileRoundTripsAndRejectsBadLevels) {
   DelayOffsetTable t{{1, 5}, {18, 7}};
   const std::string text = ScheduleMessageService::encode(t);
@@ -159,9 +184,9 @@ TEST_F(ScheduleTest, DelayOffsetsFileRoundTripsAndRejectsBadLevels) {
   ASSERT_TRUE(ScheduleMessageService::decode(text, back).ok());
   EXPECT_EQ(back, t);
   DelayOffsetTable bad;
-  auto s = ScheduleMessageService::decode(R"({"offsetTable":{"19":1}})", bad);
+  auto s = ScheduleMessageService::decode(R"({"offsetTable":{"65":1}})", bad);
   ASSERT_FALSE(s.ok());
-  EXPECT_NE(s.error().detail.find("19"), std::string::npos) << s.error().detail;
+  EXPECT_NE(s.error().detail.find("65"), std::string::npos) << s.error().detail;
   EXPECT_FALSE(ScheduleMessageService::decode(R"({"offsetTable":{"2":-1}})", bad).ok());
   // fastjson's unquoted keys.
   DelayOffsetTable fj;

@@ -136,6 +136,35 @@ TEST(BrokerConf, TransactionAndReplyKeysAreReadWithRocketMQsUnits) {
   EXPECT_NE(bad.error().detail.find("transactionCheckMax"), std::string::npos) << bad.error().detail;
 }
 
+TEST(BrokerConf, DelayLevelsAndTimerKeysAreRead) {
+  using namespace std::chrono_literals;
+  auto d = broker("");
+  ASSERT_TRUE(d.ok()) << d.error().to_string();
+  EXPECT_EQ(d->broker.message_delay_levels.size(), 18u);
+  EXPECT_TRUE(d->broker.timer_wheel_enable);
+  EXPECT_EQ(d->broker.timer_precision_ms, 1000);
+  EXPECT_EQ(d->broker.timer_max_delay_sec, 259'200);
+  auto c = broker(
+      "messageDelayLevel=1s 30s 2m 1h 1d\ntimerWheelEnable=false\ntimerPrecisionMs=200\ntimerMaxDelaySec=86400\n"
+      "timerFlushIntervalMs=500\nmappedFileSizeTimerLog=4000\n");
+  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  EXPECT_EQ(c->broker.message_delay_levels,
+            (std::vector<Duration>{1s, 30s, std::chrono::minutes(2), std::chrono::hours(1), std::chrono::hours(24)}));
+  EXPECT_FALSE(c->broker.timer_wheel_enable);
+  EXPECT_EQ(c->broker.timer_precision_ms, 200);
+  EXPECT_EQ(c->broker.timer_max_delay_sec, 86'400);
+  EXPECT_EQ(c->broker.timer_flush_interval, 500ms);
+  EXPECT_EQ(c->broker.timer_log_entries_per_file, 100);
+  EXPECT_TRUE(c->warnings.empty()) << c->warnings.front();
+  for (const char* line : {"messageDelayLevel=1s 5x\n", "timerPrecisionMs=300\n", "mappedFileSizeTimerLog=4001\n"}) {
+    auto bad = broker(line);
+    ASSERT_FALSE(bad.ok()) << line;
+    const std::string key(line, std::string_view(line).find('='));
+    EXPECT_NE(bad.error().detail.find("b.conf:1"), std::string::npos) << bad.error().detail;
+    EXPECT_NE(bad.error().detail.find(key), std::string::npos) << bad.error().detail;
+  }
+}
+
 TEST(BrokerConf, UnknownAndUnusedKeysWarnByName) {
   auto c = broker("brokerNmae=x\nbrokerIP2=10.0.0.9\nsendMessageThreadPoolNums=16\nsyncFlushTimeoutForSlave=1\n");
   ASSERT_TRUE(c.ok()) << c.error().to_string();
