@@ -13,6 +13,7 @@
 #include "remoting/body/body_json.h"
 #include "remoting/json/json_reader.h"
 #include "remoting/json/json_text.h"
+#include "store/file_names.h"
 #include "store/property_scan.h"
 
 namespace ferry::broker {
@@ -24,7 +25,7 @@ using store::timer::kNoEntry;
 
 namespace {
 
-std::string timer_log_dir(const BrokerConfig& c) { return c.store.root + "/timerlog"; }
+std::string timer_log_dir(const BrokerConfig& c) { return store::join_path(c.store.root, "timerlog"); }
 
 std::optional<std::int64_t> parse_i64(std::string_view text) {
   std::int64_t v = 0;
@@ -130,7 +131,7 @@ Status TimerMessageService::rebuild_from_scratch(std::string_view why) {
   // checkpoint that said otherwise is gone): enqueue files them under the current slot.
   wheel_ = std::make_unique<store::timer::TimerWheel>(config_.timer_precision_ms, wheel_slots(), boundary_.next_slot_ms);
   scan_delivered(store_.min_phy_offset());
-  file_.changed();
+  if (!fresh) file_.changed();  // a new broker writes its first checkpoint with its first timer
   return Status();
 }
 
@@ -180,6 +181,13 @@ void TimerMessageService::start(bool deliver) {
 }
 
 void TimerMessageService::set_delivering(bool deliver) {
+  if (deliver && !delivering_ && started_) {
+    // A slave becoming master: what its old master delivered came with the log, after this
+    // service's checkpoint (whose CommitLog end does not move while it delivers nothing).
+    scan_delivered(PhysicalOffset(boundary_.log_end));
+    rt_.log().info("timers: delivering from slot {}; {} timers found delivered past {}", wheel_->current(),
+                   delivered_sources_.size(), boundary_.log_end);
+  }
   delivering_ = deliver;
   dequeue_wake_.wake();
 }
@@ -193,9 +201,15 @@ void TimerMessageService::stop() {
 void TimerMessageService::on_arrival() { enqueue_wake_.wake(); }
 
 void TimerMessageService::note_boundary() {
-  if (in_slot_ || !wheel_) return;
+  // Only work moves the checkpoint: a timer filed, or a slot with timers taken. Empty slots the
+  // wheel skipped need no record (recovery finds them empty again), so a broker without timers
+  // writes no checkpoint however much else it stores.
+  if (in_slot_ || !wheel_ || !worked_) return;
+  worked_ = false;
+  // The CommitLog end moves only while this broker delivers: on a slave the log brings copies its
+  // master delivered of slots this wheel has not taken, which recovery must find past log_end.
   TimerCheckpoint b{.next_slot_ms = wheel_->current(),
-                    .log_end = store_.max_phy_offset().value(),
+                    .log_end = delivering_ ? store_.max_phy_offset().value() : boundary_.log_end,
                     .enqueue_offset = enqueue_offset_,
                     .timer_log_length = log_.max_offset(),
                     .precision_ms = config_.timer_precision_ms,
@@ -214,6 +228,7 @@ Status TimerMessageService::file_entry(Entry e) {
   auto [it, fresh] = file_last_slot_.try_emplace(file_start, e.slot_ms);
   if (!fresh) it->second = std::max(it->second, e.slot_ms);
   if (e.slot_ms < waiting_for_) dequeue_wake_.wake();
+  worked_ = true;
   return Status();
 }
 
@@ -286,10 +301,12 @@ Task<void> TimerMessageService::run_dequeue(TimerMessageService* self) {
         wheel.skip_to(last_due + p);
         self->note_boundary();
       }
-      const Duration wait = next ? std::chrono::milliseconds(*next + p - now) : kIdleRecheckInterval;
-      self->waiting_for_ = next.value_or(wheel.last_slot());
-      // buggify: the timer wakes early; the loop delivers only what is due and waits again.
-      const Duration waited = FERRY_BUGGIFY(self->rt_)
+      // With nothing pending the loop sleeps long: filing any entry wakes it.
+      const Duration wait = next ? std::chrono::milliseconds(*next + p - now) : kIdleRecheckInterval * 60;
+      self->waiting_for_ = next.value_or(std::numeric_limits<std::int64_t>::max());
+      // buggify: the timer wakes early; the loop delivers only what is due and waits again. (Only
+      // with timers pending: an idle wheel draws nothing from the node's randomness.)
+      const Duration waited = next && FERRY_BUGGIFY(self->rt_)
                                   ? std::chrono::milliseconds(self->rt_.random().between(0, to_ms(wait)))
                                   : std::min<Duration>(wait, kIdleRecheckInterval * 60);
       Task<bool> woken = self->dequeue_wake_.wait_for(std::max<Duration>(waited, Duration::zero()));
@@ -316,6 +333,7 @@ Task<void> TimerMessageService::run_dequeue(TimerMessageService* self) {
       pos = e->prev;
     }
     std::reverse(positions.begin(), positions.end());
+    self->worked_ = true;
     Task<void> delivering = self->deliver_slot(slot, std::move(positions));
     co_await std::move(delivering);
     self->in_slot_ = false;
@@ -410,13 +428,28 @@ Task<void> TimerMessageService::run_persist_loop(TimerMessageService* self) {
     if (self->stopped_ || !self->file_.dirty()) continue;
     Task<Status> persist = self->persist();
     Status s = co_await std::move(persist);
-    if (!s) self->rt_.log().error("timers: writing the checkpoint failed: {}", s.error().to_string());
+    // Logged once per run of failures (a full disk fails every round until it has room again).
+    if (!s && self->persist_failures_++ == 0) {
+      // A slow disk (the CommitLog not synced in time) is waited out; a failing one is an error.
+      const bool slow = s.error().code == Errc::timed_out;
+      const std::string line = fmt::format("timers: writing the checkpoint failed (retried every {} ms): {}",
+                                           to_ms(self->config_.timer_flush_interval), s.error().to_string());
+      if (slow) {
+        self->rt_.log().warn("{}", line);
+      } else {
+        self->rt_.log().error("{}", line);
+      }
+    } else if (s && self->persist_failures_ > 0) {
+      self->rt_.log().warn("timers: checkpoint written after {} failed attempt(s)", self->persist_failures_);
+      self->persist_failures_ = 0;
+    }
   }
 }
 
 Task<Status> TimerMessageService::persist() {
   if (!wheel_) co_return Status();
   note_boundary();
+  if (!file_.dirty()) co_return Status();  // the file already says this
   const TimerCheckpoint captured = boundary_;
   JsonStateFile<TimerCheckpoint>::Snapshot snapshot = file_.snapshot();
   // Everything the checkpoint covers must be durable before it says so: the copies of the slots

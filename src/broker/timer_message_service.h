@@ -30,8 +30,10 @@
 // than the checkpoint, a timer queue or CommitLog cut below it, another precision or wheel size),
 // the TimerLog is rebuilt from the whole timer queue and the whole CommitLog scanned.
 //
-// A slave runs enqueue only (its TimerLog follows the replicated queue); promoted, it delivers
-// from its own checkpoint's slot, skipping what its log shows its old master delivered.
+// A slave runs enqueue only (its TimerLog follows the replicated queue) and keeps its checkpoint's
+// CommitLog end where it was; promoted, it scans its log from there for the copies its old master
+// delivered and delivers the rest from its own checkpoint's slot. (RocketMQ 5 copies the master's
+// timer checkpoint to its slaves instead, which bounds that scan; Ferry does not yet.)
 //
 // Lifecycle: load() after the store opened → start(deliver) → set_delivering() on role changes →
 // stop() → persist(). Threading: the node's loop.
@@ -149,6 +151,8 @@ class TimerMessageService {
   // The slot the dequeue loop sleeps until (filing an entry before it wakes the loop).
   std::int64_t waiting_for_ = std::numeric_limits<std::int64_t>::min();
   bool in_slot_ = false;
+  bool worked_ = false;  // a timer filed or a slot with timers taken since the last boundary
+  std::uint64_t persist_failures_ = 0;
   bool started_ = false;
   bool stopped_ = false;
   bool delivering_ = false;

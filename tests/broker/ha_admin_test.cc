@@ -353,5 +353,63 @@ TEST_F(HaAdminSim, PromoteSlaveOverTheWireMakesItTheMasterThatTakesSendsAndStays
   expect_all_acked_and_stored(*restarted, *c.broker(slave), 10);
 }
 
+// Every intact workload message of `topic` in `b`'s store, as the sequence numbers of its bodies.
+std::vector<std::uint64_t> stored_seqs(broker::Broker& b, const std::string& topic, std::int32_t queues) {
+  std::vector<std::uint64_t> out;
+  for (std::int32_t q = 0; q < queues; ++q) {
+    QueueOffset at(0);
+    for (int pages = 0; pages < 1000; ++pages) {
+      auto got = BrokerInspector(b).get_messages(topic, QueueId(q), at, 32);
+      for (const auto& view : got.messages) {
+        const RecordRead r = decode_record(view.bytes());
+        if (r.kind != RecordKind::message) continue;
+        auto body = parse_body(std::string_view(reinterpret_cast<const char*>(r.fields.body.data()), r.fields.body.size()));
+        if (body) out.push_back(body->seq);
+      }
+      if (got.status != store::GetStatus::found || got.next_begin_offset <= at) break;
+      at = got.next_begin_offset;
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// A slave promoted after its master died delivers the timers the master still had pending, and
+// not those the master delivered (their copies came with the log): each timer exactly once.
+TEST_F(HaAdminSim, APromotedSlaveDeliversTheDeadMastersPendingTimersEachOnce) {
+  SKIP_UNDER_SWARM("the test kills the master itself and checks every timer");
+  Cluster c(options_, ha_spec(store::FlushMode::sync_flush, broker::BrokerRole::sync_master));
+  const ferry::testing::TraceOnExit traced(c.world());
+  ASSERT_TRUE(c.boot().ok()) << c.describe();
+  const std::size_t slave = *c.slave_index(0);
+  Operator op(c);
+  ASSERT_TRUE(c.run_until([&] { return BrokerInspector(*c.broker(slave)).ha_slave().status().connected; }, 1min).ok()) << c.describe();
+  auto history = std::make_shared<History>();
+  ProducerSpec p;
+  p.topic = kTopic;
+  p.messages = 30;
+  p.interval = 100ms;
+  p.timers = ProducerSpec::Timers{2s, 20s};
+  const MonoTime start = c.world().now();
+  const NodeId producer = c.add_client("scheduler", producer_app(p, history));
+  ASSERT_TRUE(c.run_until([&] { return producer_done(c, producer) && caught_up(c, slave); }, 2min).ok()) << c.describe();
+  ASSERT_EQ(history->acked().size(), 30u);
+  c.run_for(start + 9s - c.world().now());
+  ASSERT_TRUE(c.run_until([&] { return caught_up(c, slave); }, 1min).ok()) << c.describe();
+  const std::uint64_t delivered_by_master = BrokerInspector(*c.broker(0)).consumer_services().timers().delivered();
+  EXPECT_GT(delivered_by_master, 0u);
+  EXPECT_LT(delivered_by_master, 30u) << "some timers were still pending when the master died";
+
+  c.kill(c.broker_node(0));
+  ASSERT_TRUE(op.promote(slave, "ASYNC_MASTER").ok());
+  c.run_for(30s);
+  std::vector<std::uint64_t> want;
+  for (std::uint64_t i = 0; i < 30; ++i) want.push_back(i);
+  EXPECT_EQ(stored_seqs(*c.broker(slave), kTopic, 4), want) << "every timer once on the promoted slave";
+  const auto& timers = BrokerInspector(*c.broker(slave)).consumer_services().timers();
+  EXPECT_EQ(timers.skipped_as_delivered(), delivered_by_master) << "the master's deliveries, found in the log";
+  EXPECT_EQ(timers.delivered(), 30u - delivered_by_master);
+}
+
 }  // namespace
 }  // namespace ferry::sim::cluster
