@@ -18,6 +18,7 @@
 #include "sim/check/request_reply.h"
 #include "sim/check/selection.h"
 #include "sim/check/send_outcomes.h"
+#include "sim/check/timer_delivery.h"
 #include "sim/check/store_prefix.h"
 #include "sim/check/transactions.h"
 #include "sim/check/unexpected.h"
@@ -45,6 +46,7 @@ std::vector<CheckerSpec> builtin_checkers() {
   out.push_back(offset_persistence_checker());
   out.push_back(send_outcomes_checker());
   out.push_back(metric_bound_checker());
+  out.push_back(timer_delivery_checker());
   out.push_back(error_logs_checker());
   return out;
 }

@@ -9,6 +9,7 @@
 #include "client/transaction_producer.h"
 #include "common/big_endian.h"
 #include "common/crc.h"
+#include "common/message_const.h"
 #include "runtime/assert.h"
 #include "sim/cluster/consumer_apps.h"
 #include "sim/history/acked_progress.h"
@@ -248,9 +249,18 @@ class ProducerApp final : public ClientApp {
       if (self->spec_.selector_properties) {
         m.properties.set(std::string(sim::kSelectorSeqProperty), std::to_string(seq % sim::kSelectorModulus));
       }
+      std::optional<Duration> timer;
+      if (self->spec_.timers) {
+        const std::int64_t lo = to_ms(self->spec_.timers->min);
+        const std::int64_t hi = to_ms(self->spec_.timers->max);
+        const std::int64_t ms = lo + static_cast<std::int64_t>(rt.random().below(static_cast<std::uint64_t>(hi - lo + 1)));
+        m.properties.set(std::string(prop::kTimerDelayMs), std::to_string(ms));
+        timer = std::chrono::milliseconds(ms);
+      }
       const std::size_t index = h.sends.size();
       SendRecord sending_record{self->name_, seq, key, self->spec_.topic, SendOutcome::unknown, "in flight", {}, {}, rt.now(), {}};
       sending_record.ordered = self->spec_.ordered;
+      sending_record.timer_delay = timer;
       h.sends.push_back(std::move(sending_record));
       held.unlock();
       if (self->spec_.requests) {
@@ -273,7 +283,8 @@ class ProducerApp final : public ClientApp {
       rec.done_at = rt.now();
       if (r.ok()) {
         rec.queue = r->queue;
-        rec.queue_offset = r->queue_offset;
+        // A timer's reply names the timer topic's offset: where it is delivered is not known yet.
+        rec.queue_offset = rec.timer_delay ? QueueOffset(-1) : r->queue_offset;
         rec.outcome = r->status == client::SendStatus::SEND_OK ? SendOutcome::ok : SendOutcome::stored_not_durable;
         rec.detail = r->status == client::SendStatus::SEND_OK ? "" : std::string(client::name(r->status));
       } else {

@@ -114,6 +114,15 @@ struct ProducerSpec {
     Duration timeout = std::chrono::seconds(3);
   };
   std::optional<Requests> requests;
+
+  // Timer messages (RocketMQ 5, docs/store.md "Timer messages"): each message asks, with
+  // TIMER_DELAY_MS, to be delivered after a delay drawn uniformly from [min, max] (whole ms),
+  // recorded in its SendRecord (checker timer-delivery).
+  struct Timers {
+    Duration min{};
+    Duration max{};
+  };
+  std::optional<Timers> timers;
 };
 
 struct ConsumerSpec {

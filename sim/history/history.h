@@ -64,6 +64,10 @@ struct SendRecord {
   TxFate fate = TxFate::none;
   bool by_check = false;
   std::optional<MonoTime> verdict_at;
+  // ---- timer messages (checker timer-delivery) ----
+  // The delay the message asked for (TIMER_DELAY_MS); queue_offset is then unknown (-1): the
+  // reply's offset is the timer topic's, not where the message is delivered when due.
+  std::optional<Duration> timer_delay;
 
   std::string id() const;  // "producer-1#17"
   // The message must reach every group that subscribed to its topic: acknowledged SEND_OK and not

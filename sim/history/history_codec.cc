@@ -423,6 +423,24 @@ void serialize(Ar& ar, VersionedHistory& v) {
   }
   // Since version 14: the requests of requesting producers.
   if (v.version >= 14) ar(cereal::make_nvp("requests", h.requests));
+  // Since version 15: the timer messages' delays, by send index.
+  if (v.version >= 15) {
+    std::map<std::uint64_t, std::int64_t> timers;  // send index -> delay ns
+    if constexpr (!Ar::is_loading::value) {
+      for (std::size_t i = 0; i < h.sends.size(); ++i) {
+        if (h.sends[i].timer_delay) timers.emplace(i, h.sends[i].timer_delay->count());
+      }
+    }
+    ar(cereal::make_nvp("timers", timers));
+    if constexpr (Ar::is_loading::value) {
+      for (const auto& [send, delay_ns] : timers) {
+        if (send >= h.sends.size() || delay_ns < 0) {
+          throw cereal::Exception(fmt::format("timers: send {} of {} with delay_ns {}", send, h.sends.size(), delay_ns));
+        }
+        h.sends[send].timer_delay = Duration(delay_ns);
+      }
+    }
+  }
 }
 
 namespace {

@@ -42,7 +42,8 @@ enum class HistoryEncoding : std::uint8_t { json, binary };
 // 13: ConsumerInfo::sql (SQL92 subscriptions), as a side table "selectors" of the consumers
 //     that have one.
 // 14: History::requests (request-reply).
-inline constexpr std::uint32_t kHistoryVersion = 14;
+// 15: SendRecord::timer_delay (timer messages), as a side table "timers" of the sends that have one.
+inline constexpr std::uint32_t kHistoryVersion = 15;
 // The oldest version a reader still takes: a version 5 file loads with no store_restarts (the
 // store-prefix checker then has no restart to judge). Older ones are refused (unsupported).
 inline constexpr std::uint32_t kHistoryVersionReadMin = 5;

@@ -115,6 +115,19 @@ void parse_producer(TableReader& r, const Scenario& s, std::size_t index, Produc
   } else if (r.has("request_timeout")) {
     r.fail("request_timeout", "belongs to a requesting producer (requests = true)");
   }
+  // Timer messages (ProducerSpec::Timers): TIMER_DELAY_MS drawn from [timer_delay, timer_delay_max].
+  if (r.has("timer_delay")) {
+    cluster::ProducerSpec::Timers t;
+    r.read_duration("timer_delay", t.min, std::chrono::milliseconds(1), std::chrono::hours(72));
+    t.max = t.min;
+    r.read_duration("timer_delay_max", t.max, std::chrono::milliseconds(1), std::chrono::hours(72));
+    if (t.max < t.min) r.fail("timer_delay_max", "must not be below timer_delay");
+    if (spec.transactions || spec.requests) r.fail("timer_delay", "a timer producer sends plain messages (no transactions, no requests)");
+    if (spec.ordered) r.fail("timer_delay", "timer messages are not ordered (they arrive when due, not in send order)");
+    spec.timers = t;
+  } else if (r.has("timer_delay_max")) {
+    r.fail("timer_delay_max", "belongs to a timer producer (timer_delay)");
+  }
   r.finish();
 }
 

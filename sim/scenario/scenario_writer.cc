@@ -136,6 +136,10 @@ void write_workload(Writer& w, const Scenario& s) {
       w.line("requests", "true");
       w.line("request_timeout", dur(rq->timeout));
     }
+    if (const auto& t = p.spec.timers) {
+      w.line("timer_delay", dur(t->min));
+      w.line("timer_delay_max", dur(t->max));
+    }
   }
   for (const ConsumerScenario& c : s.consumers) {
     w.header("[[consumers]]");

@@ -68,8 +68,17 @@ struct HistoryBuilder {
     h.requests.push_back(std::move(r));
     return *this;
   }
-  HistoryBuilder& event(std::int64_t ms, EventKind kind, std::string target) {
-    h.record_event(at_ms(ms), kind, std::move(target), "test");
+  HistoryBuilder& event(std::int64_t ms, EventKind kind, std::string target, std::string detail = "test") {
+    h.record_event(at_ms(ms), kind, std::move(target), std::move(detail));
+    return *this;
+  }
+  // A timer message of `producer` sent at `sent_ms`, acknowledged 5 ms later, asking for `delay_ms`.
+  HistoryBuilder& timer(std::string producer, std::uint64_t seq, std::int64_t sent_ms, std::int64_t delay_ms) {
+    send(std::move(producer), seq, queue(0, "broker-a", "Reminders"), -1);
+    SendRecord& s = h.sends.back();
+    s.sent_at = at_ms(sent_ms);
+    s.done_at = s.sent_at + std::chrono::milliseconds(5);
+    s.timer_delay = std::chrono::milliseconds(delay_ms);
     return *this;
   }
 };

@@ -287,6 +287,29 @@ TEST(HistoryCodec, RequestsComeBack) {
   EXPECT_NE(refused.error().detail.find("producer-0#8"), std::string::npos) << refused.error().to_string();
 }
 
+// Version 15: the timer delays of timer sends come back on their sends; a timer naming a send the
+// file does not hold is refused.
+TEST(HistoryCodec, TimerDelaysComeBack) {
+  History h = sample();
+  ASSERT_GE(h.sends.size(), 2u);
+  h.sends[1].timer_delay = std::chrono::milliseconds(45'000);
+  for (HistoryEncoding e : {HistoryEncoding::json, HistoryEncoding::binary}) {
+    Result<History> back = decode_history(encode_history(h, e), e);
+    ASSERT_TRUE(back.ok()) << back.error().to_string();
+    EXPECT_FALSE(back->sends[0].timer_delay.has_value());
+    EXPECT_EQ(back->sends[1].timer_delay, std::optional<Duration>(std::chrono::milliseconds(45'000)));
+  }
+  std::string json = encode_history(h, HistoryEncoding::json);
+  const std::size_t at = json.find("\"timers\"");
+  ASSERT_NE(at, std::string::npos) << json;
+  const std::size_t key = json.find("\"key\": 1", at);
+  ASSERT_NE(key, std::string::npos) << json.substr(at, 200);
+  json.replace(key, std::string("\"key\": 1").size(), "\"key\": 99999");
+  Result<History> refused = decode_history(json, HistoryEncoding::json);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().detail.find("timers: send 99999"), std::string::npos) << refused.error().to_string();
+}
+
 TEST(HistoryCodec, AnEmptyHistoryRoundTrips) {
   for (HistoryEncoding e : {HistoryEncoding::json, HistoryEncoding::binary}) {
     Result<History> back = decode_history(encode_history(History{}, e), e);
