@@ -3,12 +3,14 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
 #include <cstdio>
 #include <memory>
 #include <mutex>
 #include <optional>
 
 #include "client/push_consumer.h"
+#include "common/message_const.h"
 #include "runtime/wake_signal.h"
 #include "tools/bench/mqbench.h"
 
@@ -30,6 +32,8 @@ struct Counters {
   std::uint64_t foreign = 0;
   std::uint64_t redelivered = 0;
   std::uint64_t born_in_future = 0;
+  std::uint64_t timers = 0;        // timer messages received: their e2e is lateness
+  std::uint64_t timers_early = 0;  // received before the delay they asked for
   std::uint64_t corrupt_interval = 0;
   ErrorTally errors;
   std::optional<SteadyTime> first;
@@ -39,6 +43,16 @@ struct Counters {
     const BodyCheck check = check_body(m.body);
     const std::int64_t sent_us = check == BodyCheck::ok ? body_stamp_us(m.body) : m.born_timestamp_ms * 1000;
     std::int64_t e2e_us = now_us - sent_us;
+    // A timer message (mqbench produce --timer-delay-ms): its lateness, past the delay it asked for.
+    std::int64_t delay_ms = 0;
+    if (const auto d = m.properties.get(prop::kTimerDelayMs)) {
+      const auto [p, ec] = std::from_chars(d->data(), d->data() + d->size(), delay_ms);
+      if (ec == std::errc() && p == d->data() + d->size() && delay_ms > 0) {
+        ++timers;
+        e2e_us -= delay_ms * 1000;
+        if (e2e_us < 0) ++timers_early;
+      }
+    }
     if (e2e_us < 0) {
       ++born_in_future;
       e2e_us = 0;
@@ -218,8 +232,11 @@ void ConsumeBench::summary() {
                        static_cast<double>(c.received_total) / busy, busy);
   }
   out += "\n";
-  out += fmt::format("e2e ms:        avg {}, {} (n={}, now - body stamp or born timestamp{})\n",
+  out += fmt::format("e2e ms:        avg {}, {} (n={}, now - body stamp or born timestamp{}{})\n",
                      ms_text(static_cast<std::int64_t>(c.total.mean_us())), percentiles_text(c.total), c.total.count(),
+                     c.timers > 0 ? fmt::format(" - TIMER_DELAY_MS: the lateness of {} timer messages, {} early", c.timers,
+                                                c.timers_early)
+                                  : "",
                      c.born_in_future > 0 ? fmt::format("; {} born in the future, as 0", c.born_in_future) : "");
   out += fmt::format("pulls:         {} ({} messages), flow-control pauses {}\n", st.pulls, st.pulled_messages,
                      st.flow_controlled);
@@ -238,10 +255,10 @@ std::string ConsumeBench::json_members() const {
   }
   return fmt::format(
       "\"received\":{},\"foreign\":{},\"redelivered\":{},\"errors\":{},\"seconds\":{:.3f},\"msgs_per_s\":{:.1f},"
-      "\"busy_msgs_per_s\":{:.1f},\"mb_per_s\":{:.3f},\"e2e_ms\":{}",
+      "\"busy_msgs_per_s\":{:.1f},\"mb_per_s\":{:.3f},\"e2e_ms\":{},\"timers\":{},\"timers_early\":{}",
       c.received_total, c.foreign, c.redelivered, c.errors.total(), secs,
       secs > 0 ? static_cast<double>(c.received_total) / secs : 0.0, busy_tps,
-      secs > 0 ? static_cast<double>(c.bytes_total) / secs / 1e6 : 0.0, json_latency(c.total));
+      secs > 0 ? static_cast<double>(c.bytes_total) / secs / 1e6 : 0.0, json_latency(c.total), c.timers, c.timers_early);
 }
 
 Task<int> ConsumeBench::close() {

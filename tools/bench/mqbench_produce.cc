@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -11,6 +12,7 @@
 #include "client/admin_client.h"
 #include "client/client_errors.h"
 #include "client/transaction_producer.h"
+#include "common/message_const.h"
 #include "runtime/wake_signal.h"
 #include "tools/bench/mqbench.h"
 
@@ -254,6 +256,14 @@ Message State::next_message(Slot& s) {
   m.body = bodies.make(s.index, seq);
   if (o.keys) m.set_keys(fmt::format("mqbench-{}-{}", s.index, seq));
   if (o.tag) m.set_tags(*o.tag);
+  if (o.timer_delay_ms) {
+    // Spread evenly over the range: a multiplicative hash of (producer, seq), not a clock or a
+    // random device, so that two runs ask for the same delays.
+    const auto [lo, hi] = *o.timer_delay_ms;
+    const std::uint64_t h = (seq * 0x9E3779B97F4A7C15ULL) ^ (static_cast<std::uint64_t>(s.index) << 32);
+    const std::int64_t delay = lo + static_cast<std::int64_t>(h % static_cast<std::uint64_t>(hi - lo + 1));
+    m.properties.set(std::string(prop::kTimerDelayMs), std::to_string(delay));
+  }
   return m;
 }
 
@@ -520,6 +530,8 @@ const std::vector<cli::FlagSpec> kSpecs = {
     {'g', "group", "GROUP", "producer group (default mqbench_producer)"},
     {'k', "keys", "", "give every message a unique KEYS value (indexed by the broker)"},
     {0, "tag", "TAG", "TAGS of every message (default none)"},
+    {0, "timer-delay-ms", "MIN[-MAX]",
+     "timer messages: each asks for a delay (TIMER_DELAY_MS) spread over MIN..MAX ms; a consumer reports lateness"},
     {0, "json", "", "print the summary's figures as one JSON object on stdout (the rest goes to stderr)"},
 };
 
@@ -577,6 +589,22 @@ Result<ProduceOptions> produce_options(const BenchArgs& a) {
   o.group = f.get_or("group", "mqbench_producer");
   o.keys = f.has("keys");
   o.tag = f.get("tag");
+  if (const auto timer = f.get("timer-delay-ms")) {
+    const std::string_view t = *timer;
+    const std::size_t dash = t.find('-');
+    const std::string_view lo_text = t.substr(0, dash);
+    const std::string_view hi_text = dash == std::string_view::npos ? lo_text : t.substr(dash + 1);
+    std::int64_t lo = 0, hi = 0;
+    const auto a = std::from_chars(lo_text.data(), lo_text.data() + lo_text.size(), lo);
+    const auto b = std::from_chars(hi_text.data(), hi_text.data() + hi_text.size(), hi);
+    if (a.ec != std::errc() || a.ptr != lo_text.data() + lo_text.size() || b.ec != std::errc() ||
+        b.ptr != hi_text.data() + hi_text.size() || lo < 1 || hi < lo || hi > 259'200'000) {
+      return Error(Errc::invalid_argument,
+                   fmt::format("--timer-delay-ms: '{}' is not MIN or MIN-MAX, 1 <= MIN <= MAX <= 259200000", t));
+    }
+    if (o.batch > 1) return Error(Errc::invalid_argument, "--timer-delay-ms: timer messages cannot be batched");
+    o.timer_delay_ms = std::make_pair(lo, hi);
+  }
   o.json = f.has("json");
   return o;
 }

@@ -59,6 +59,9 @@ struct ProduceOptions {
   std::string group;
   bool keys = false;
   std::optional<std::string> tag;
+  // --timer-delay-ms MIN[-MAX]: every message a timer message (TIMER_DELAY_MS), its delay spread
+  // evenly over [MIN, MAX] by its sequence number; the consumer then reports lateness.
+  std::optional<std::pair<std::int64_t, std::int64_t>> timer_delay_ms;
   bool json = false;  // human-readable lines go to stderr, the figures as JSON to stdout
 };
 
