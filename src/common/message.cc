@@ -61,6 +61,10 @@ void Message::set_delay_level(std::int32_t level) {
   properties.set(prop::kDelay, fmt::format("{}", level));
 }
 
+void Message::set_delay_time_sec(std::int64_t seconds) { properties.set(prop::kTimerDelaySec, fmt::format("{}", seconds)); }
+void Message::set_delay_time_ms(std::int64_t ms) { properties.set(prop::kTimerDelayMs, fmt::format("{}", ms)); }
+void Message::set_deliver_time_ms(WallMs at) { properties.set(prop::kTimerDeliverMs, fmt::format("{}", at)); }
+
 bool Message::wait_store_ok() const {
   auto text = properties.get(prop::kWait);
   if (!text) return true;

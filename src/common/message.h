@@ -46,6 +46,14 @@ struct Message {
   Result<std::int32_t> delay_level() const;
   void set_delay_level(std::int32_t level);
 
+  // Timer messages (RocketMQ 5's Message.setDelayTimeSec / setDelayTimeMs / setDeliverTimeMs):
+  // deliver after a delay, or at an absolute wall-clock time (ms since the epoch); the broker
+  // keeps the message on its timer wheel until then (docs/store.md "Timer messages"). A delay
+  // level, when set too, wins.
+  void set_delay_time_sec(std::int64_t seconds);
+  void set_delay_time_ms(std::int64_t ms);
+  void set_deliver_time_ms(WallMs at);
+
   // WAIT: whether the sender waits for flush / replication. Absent means true; otherwise true
   // only for "true" in any letter case (Java's Boolean.parseBoolean).
   bool wait_store_ok() const;
