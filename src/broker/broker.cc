@@ -88,7 +88,8 @@ Broker::Broker(Runtime& rt, BrokerConfig config)
                                                  .transaction_timeout = config_.transaction_timeout,
                                                  .check_max = config_.transaction_check_max},
                          store_, offsets_, consumer_services_.producers(), client_calls_, topics_),
-      reply_pusher_(rt, config_, consumer_services_.producers(), client_calls_) {
+      reply_pusher_(rt, config_, consumer_services_.producers(), client_calls_),
+      pop_(rt, config_, store_, topics_, offsets_, consumer_services_.groups(), consumer_services_.subscriptions()) {
   if (!config_.credentials.empty()) {
     client_.set_outgoing_hook([creds = config_.credentials](remoting::RemotingCommand& r) { remoting::acl::sign(r, creds); });
   }
@@ -191,6 +192,7 @@ void Broker::stop_servers() {
 
 void Broker::register_processors(remoting::RpcServer& server, ServerTag tag) {
   consumer_services_.register_processors(server, tag);
+  pop_.register_processors(server);
   for (std::int32_t code : {rc::SEND_MESSAGE, rc::SEND_MESSAGE_V2, rc::SEND_BATCH_MESSAGE, rc::SEND_REPLY_MESSAGE,
                             rc::SEND_REPLY_MESSAGE_V2}) {
     server.register_processor(code, [this](RequestContext ctx) { return send_.process(std::move(ctx)); });
@@ -322,6 +324,7 @@ Task<Status> Broker::start() {
     if (config_.broker_role == BrokerRole::slave) learn_replicated_topic(topic, queue);
     hold_.on_arrival(topic, queue, max);
     consumer_services_.on_arrival(topic, queue);
+    pop_.on_arrival(topic);
   });
   topics_.set_change_listener([this] {
     if (!settling_topics_) registrar_.trigger();
@@ -346,6 +349,7 @@ Task<Status> Broker::start() {
   rt_.spawn(hold_.run_check_loop(), "pull-hold-check");
   rt_.spawn(transaction_check_.run_loop(), "transaction-check");
   consumer_services_.start();
+  pop_.start(config_.broker_role != BrokerRole::slave);
   // What the NameServers say about the group's master (a slave's registrar learns it).
   registrar_.set_on_master_changed([this] {
     slave_sync_.master_changed();
@@ -421,6 +425,7 @@ Task<Status> Broker::promote(BrokerRole role) {
   consumer_services_.locks().hold_off_for(config_.rebalance_lock_max_live_time);  // the old master's holders
   consumer_services_.schedule().start();
   consumer_services_.timers().set_delivering(true);
+  pop_.set_master(true);
   adopt_replicated_topics("promotion");
   topics_.touch();  // a new dataVersion: the NameServers take this broker's topics as the master's
   registrar_.trigger();
@@ -517,6 +522,7 @@ Task<void> Broker::stop() {
   ha_slave_.stop();
   ha_master_.stop();
   if (was_running) {
+    pop_.stop();  // commits the revive progress, persisted with the offsets below
     Status o = co_await offsets_.persist();
     if (!o) rt_.log().error("broker stop: persisting offsets failed: {}", o.error().to_string());
     Task<void> consumers_stopped = consumer_services_.stop();

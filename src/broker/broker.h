@@ -18,7 +18,8 @@
 // metadata tables for slaves (MetadataExportProcessor); through ConsumerServices: 34/35/38 client
 // registrations, 36 send-back, 41/42 queue locks, 200/201/207 subscription groups, and the
 // delivery of delayed messages; through ClientAdminProcessor: 222/223/307/309, which the broker
-// answers by asking its clients. Other components add theirs through register_processor().
+// answers by asking its clients; through PopService: 200050/200051/200053/200151 (POP consumption).
+// Other components add theirs through register_processor().
 // A slave (broker_role slave) copies its master's metadata every slave_sync_interval
 // (SlaveSync, fed the master's address by the registrar).
 #pragma once
@@ -41,6 +42,7 @@
 #include "broker/ha_status_processor.h"
 #include "broker/metadata_export_processor.h"
 #include "broker/name_server_registrar.h"
+#include "broker/pop_service.h"
 #include "broker/pull_hold_service.h"
 #include "broker/pull_processor.h"
 #include "broker/query_message_processor.h"
@@ -241,6 +243,7 @@ class Broker {
   ClientAdminProcessor client_admin_;         // 222, 223, 307, 309: the broker asks its clients
   TransactionCheckService transaction_check_;  // 39: asks producers about unresolved half messages
   ReplyPusher reply_pusher_;                   // 326: pushes reply messages to their requesters
+  PopService pop_;                             // 200050, 200051, 200053, 200151: POP consumption
   std::unique_ptr<ReplicasManager> replicas_;  // controller mode only
   // Topics whose config was made from replicated data (a slave before its metadata copy).
   std::set<std::string> learned_topics_;

@@ -158,6 +158,20 @@ struct BrokerConfig {
   // timerMaxDelaySec needs fewer; a timer due beyond the window is rolled (filed again later).
   std::int64_t timer_wheel_slots_max = std::int64_t{1} << 18;
   std::int64_t timer_log_entries_per_file = 131'072;  // Ferry's: TimerLog file size / 40 bytes
+  // POP consumption (RocketMQ 5; pop_service.h).
+  std::int32_t revive_queue_num = 8;              // reviveQueueNum: queues of rmq_sys_REVIVE_LOG_{cluster}
+  Duration revive_interval = std::chrono::seconds(1);  // reviveInterval: the revive loop's period
+  std::size_t pop_polling_size = 1024;            // popPollingSize: parked POPs per topic@group
+  std::size_t max_pop_polling_size = 100'000;     // maxPopPollingSize: parked POPs in all
+  std::int32_t pop_from_retry_probability = 20;   // popFromRetryProbability: % of POPs that read the retry topic first
+  bool enable_retry_topic_v2 = false;             // enableRetryTopicV2: %RETRY%{group}+{topic}
+  // popCkMaxBufferSize: checkpoints open at once (each up to 32 messages handed out and not all
+  // acknowledged); beyond it a POP hands out nothing until some close. Bounds the revive
+  // service's memory and what a restart replays.
+  std::size_t pop_ck_max_buffer_size = 200'000;
+  // Ferry's: the longest invisible time a POP or a change may ask for (RocketMQ's gRPC proxy
+  // bounds it to 12 h; an open checkpoint pins the revive log behind it).
+  Duration pop_invisible_time_max = std::chrono::hours(12);
   Duration rebalance_lock_max_live_time = std::chrono::seconds(60);  // lockMaxLiveTime
   std::size_t queue_locks_max = 1 << 20;         // locked queues over all groups
   std::size_t lock_batch_queues_max = 4096;      // queues in one LOCK/UNLOCK_BATCH_MQ body

@@ -40,6 +40,7 @@ void Broker::became_master() {
     }
     consumer_services_.schedule().start();
     consumer_services_.timers().set_delivering(true);
+    pop_.set_master(true);
     adopt_replicated_topics("controller mode");
   }
   // A new dataVersion: the NameServers take this broker's topics as the master's; in controller
@@ -150,6 +151,7 @@ void Broker::became_slave(std::int64_t replica_id) {
   if (was_master) {
     consumer_services_.schedule().pause();
     consumer_services_.timers().set_delivering(false);
+    pop_.set_master(false);
   }
   if (replicas_ != nullptr) topics_.touch(replicas_->master_epoch());  // RocketMQ 5's changeToSlave
   slave_sync_.set_enabled(true);

@@ -141,6 +141,13 @@ void bind_broker(ConfigBinder& b, BrokerConf& c, Extra& x) {
     k.timer_log_entries_per_file = bytes / 40;
     return Status();
   });
+  b.bind_int("reviveQueueNum", k.revive_queue_num, 1, 64);
+  b.bind_ms("reviveInterval", k.revive_interval, 10, 60'000);
+  b.bind_int("popPollingSize", k.pop_polling_size, 1, 1'000'000);
+  b.bind_int("maxPopPollingSize", k.max_pop_polling_size, 1, 10'000'000);
+  b.bind_int("popFromRetryProbability", k.pop_from_retry_probability, 0, 100);
+  b.bind_bool("enableRetryTopicV2", k.enable_retry_topic_v2);
+  b.bind_int("popCkMaxBufferSize", k.pop_ck_max_buffer_size, 1, 100'000'000);
   bind_server_keys(b, k.rpc);  // maxConnections, serverChannelMaxIdleTimeSeconds
   bind_tls_keys(b, c.tls, c.tls_config_file);
   bind_acl_keys(b, x.acl);     // aclEnable, aclFilePath, accessKey, secretKey, listenAddress

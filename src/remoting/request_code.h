@@ -97,6 +97,12 @@ inline constexpr std::int32_t GET_CONTROLLER_CONFIG = 1010;
 inline constexpr std::int32_t CLEAN_BROKER_DATA = 1011;
 inline constexpr std::int32_t CONTROLLER_GET_NEXT_BROKER_ID = 1012;
 inline constexpr std::int32_t CONTROLLER_APPLY_BROKER_ID = 1013;
+// POP consumption (RocketMQ 5; broker/pop_service.h): a message handed out is invisible for a
+// while and comes back unless acknowledged by its receipt handle (common/pop_receipt.h).
+inline constexpr std::int32_t POP_MESSAGE = 200'050;
+inline constexpr std::int32_t ACK_MESSAGE = 200'051;
+inline constexpr std::int32_t CHANGE_MESSAGE_INVISIBLETIME = 200'053;
+inline constexpr std::int32_t BATCH_ACK_MESSAGE = 200'151;
 // Ferry's own: a running slave becomes the master of its group (header PromoteSlaveRequestHeader).
 // RocketMQ 4.9 has no such request (its operators edit broker.conf and restart).
 inline constexpr std::int32_t FERRY_PROMOTE_SLAVE = 10'001;

@@ -39,6 +39,11 @@ inline constexpr std::int32_t FILTER_DATA_NOT_LATEST = 28;
 // a relayed client call timed out (GET_CONSUMER_RUNNING_INFO, CONSUME_MESSAGE_DIRECTLY).
 inline constexpr std::int32_t CONSUMER_NOT_ONLINE = 206;
 inline constexpr std::int32_t CONSUME_MSG_TIMEOUT = 207;
+// POP (RocketMQ 5): an ack or invisible-time change for an offset the queue does not hold; too
+// many POP requests parked already; a POP that found nothing (after its long poll, if any).
+inline constexpr std::int32_t NO_MESSAGE = 208;
+inline constexpr std::int32_t POLLING_FULL = 209;
+inline constexpr std::int32_t POLLING_TIMEOUT = 210;
 
 // The controller's (RocketMQ 5, RIP-44; controller/decisions.h says when each is given).
 inline constexpr std::int32_t CONTROLLER_FENCED_MASTER_EPOCH = 2000;

@@ -24,45 +24,6 @@ Task<Status> overwrite(Runtime* rt, std::string path, std::string text) {
 }
 
 
-// A send from a second client node `after` a while, running while the test long-polls. It
-// finishes before it is destroyed, however the test left (a failed ASSERT returns at once): the
-// destructor shuts its client down (a call in flight fails at once) and runs the world until the
-// task is done, so no task outlives the client and the flag it points to.
-class SendLater {
- public:
-  SendLater(sim::cluster::Cluster& cluster, const std::string& addr, Duration after, Msg m,
-            const std::string& node_name = "sender")
-      : cluster_(cluster), node_(cluster.add_bare(node_name)), client_(cluster.world().node(node_)) {
-    sim::SimNode& n = cluster.world().node(node_);
-    n.spawn(run(&client_, addr, &n, after, std::move(m), &done_, &sent_));
-  }
-  SendLater(const SendLater&) = delete;
-  SendLater& operator=(const SendLater&) = delete;
-  ~SendLater() {
-    client_.shutdown();
-    const auto r = cluster_.run_until([this] { return done_; }, std::chrono::seconds(10));
-    EXPECT_TRUE(r.ok()) << "the sender's task did not finish: " << r.message;
-  }
-
-  bool done() const { return done_; }
-  bool sent() const { return sent_; }  // the broker answered SUCCESS
-
- private:
-  static Task<void> run(remoting::RpcClient* c, std::string addr, Runtime* rt, Duration after, Msg m, bool* done,
-                        bool* sent) {
-    co_await rt->sleep(after);
-    Result<RemotingCommand> r = co_await c->invoke(addr, send_request(m), std::chrono::seconds(5));
-    *sent = r.ok() && r->code == code::SUCCESS;
-    *done = true;
-  }
-
-  sim::cluster::Cluster& cluster_;
-  sim::NodeId node_;
-  remoting::RpcClient client_;
-  bool done_ = false;
-  bool sent_ = false;
-};
-
 TEST_F(BrokerTest, LongPollIsAnsweredWhenAMessageArrives) {
   without_buggify("measures that the arrival, not the check interval, answers the held pull (a spurious wake, "
                   "a pull not held or a late reply would answer it at another time)");

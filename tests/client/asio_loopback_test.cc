@@ -20,6 +20,7 @@
 #include "tests/client/asio_cluster.h"
 #include "client/queue_selector.h"
 #include "client_api/blocking_lite_pull_consumer.h"
+#include "client_api/blocking_pop_consumer.h"
 #include "client_api/blocking_producer.h"
 #include "client_api/blocking_push_consumer.h"
 #include "common/message_const.h"
@@ -407,6 +408,46 @@ TEST_F(AsioLoopback, ReconsumeLaterGoesThroughTheRetryTopicAndComesBack) {
   client_node_->exec([&] { sent_back = c.stats().sent_back; });
   EXPECT_EQ(sent_back, 3u);
   EXPECT_TRUE(eventually([&] { return caught_up("LoopRG", "LoopRetry", 2, &c); }));
+}
+
+// POP on the production runtime: what is received and acknowledged is gone; what is not comes
+// back once its invisible time passed (the revive loop on the broker's real clock).
+TEST_F(AsioLoopback, PopConsumerAcknowledgesAndGetsBackWhatItDidNot) {
+  create_topic("LoopPop", 2);
+  client_api::BlockingProducer bp(client_node_->rt(), *producer_);
+  std::set<std::string> sent;
+  for (int i = 0; i < 6; ++i) {
+    ASSERT_TRUE(await_future(bp.send(message("LoopPop", numbered("pop-", i), "", "")), "send").ok());
+    sent.insert(numbered("pop-", i));
+  }
+  PopConsumer pc(*instance_, PopConsumerConfig{.group = "LoopPopG", .max_messages = 32, .invisible_time = std::chrono::seconds(1),
+                                               .poll_time = std::chrono::seconds(1), .from_first = true});
+  client_api::BlockingPopConsumer bc(client_node_->rt(), pc);
+  ASSERT_TRUE(await_future(bc.subscribe("LoopPop", MessageSelector::by_tag("*")), "subscribe").ok());
+  std::set<std::string> got;
+  for (int i = 0; i < 20 && got.size() < sent.size(); ++i) {
+    Result<PopResult> r = await_future(bc.receive("LoopPop"), "receive");
+    ASSERT_TRUE(r.ok()) << r.error().to_string();
+    for (const MessageExt& m : r->messages) {
+      got.insert(text(m));
+      if (text(m) == "pop-0") continue;  // left unacknowledged
+      const Status a = await_future(bc.ack(m), "ack");
+      EXPECT_TRUE(a.ok()) << a.error().to_string();
+    }
+  }
+  ASSERT_EQ(got, sent);
+  std::vector<std::string> back;
+  for (int i = 0; i < 20 && back.empty(); ++i) {
+    Result<PopResult> r = await_future(bc.receive("LoopPop"), "receive");
+    ASSERT_TRUE(r.ok()) << r.error().to_string();
+    for (const MessageExt& m : r->messages) {
+      back.push_back(text(m));
+      EXPECT_EQ(m.reconsume_times, 1);
+      const Status a = await_future(bc.ack(m), "ack");
+      EXPECT_TRUE(a.ok()) << a.error().to_string();
+    }
+  }
+  EXPECT_EQ(back, std::vector<std::string>{"pop-0"});
 }
 
 }  // namespace

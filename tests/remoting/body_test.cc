@@ -2,6 +2,7 @@
 // errors that name the field's path.
 #include <gtest/gtest.h>
 
+#include "remoting/body/batch_ack_body.h"
 #include "remoting/body/broker_live_table.h"
 #include "remoting/body/epoch_acks.h"
 #include "remoting/body/cluster_info.h"
@@ -318,6 +319,47 @@ TEST(HaRuntimeInfoBody, ReadsRocketMqFiveOutput) {
   expect_error<HaRuntimeInfo>(R"({"master":"maybe"})", "HARuntimeInfo.master");
   expect_error<HaRuntimeInfo>(R"({"master":true,"haConnectionInfo":[{"slaveAckOffset":"x"}]})",
                               "HARuntimeInfo.haConnectionInfo[0].slaveAckOffset");
+}
+
+// BATCH_ACK_MESSAGE's body as RocketMQ 5's clients write it with fastjson: short keys, the
+// acknowledged offsets as a base64 BitSet relative to "so".
+TEST(BatchAckMessageRequestBody, ReadsRocketMqsBodyAndWritesItBack) {
+  const std::string java =
+      R"({"acks":[{"b":"Kg==","c":"GID_x","it":60000,"pt":1700000000000,"q":2,"r":"0","rq":3,"so":100,)"
+      R"("t":"TopicA"}],"brokerName":"broker-a"})";
+  auto body = BatchAckMessageRequestBody::decode(to_bytes(java));
+  ASSERT_TRUE(body.ok()) << body.error().to_string();
+  EXPECT_EQ(body->broker_name, "broker-a");
+  ASSERT_EQ(body->acks.size(), 1u);
+  const BatchAck& a = body->acks[0];
+  EXPECT_EQ(a.consumer_group, "GID_x");
+  EXPECT_EQ(a.topic, "TopicA");
+  EXPECT_EQ(a.retry, PopRetry::none);
+  EXPECT_EQ(a.start_offset, 100);
+  EXPECT_EQ(a.queue_id, 2);
+  EXPECT_EQ(a.revive_qid, 3);
+  EXPECT_EQ(a.pop_time, 1'700'000'000'000);
+  EXPECT_EQ(a.invisible_time, 60'000);
+  EXPECT_EQ(a.offsets, (std::vector<std::int64_t>{101, 103, 105}));
+  auto again = BatchAckMessageRequestBody::decode(body->encode());
+  ASSERT_TRUE(again.ok()) << again.error().to_string();
+  EXPECT_EQ(*again, *body);
+  EXPECT_NE(to_string(body->encode()).find(R"("b":"Kg==")"), std::string::npos) << to_string(body->encode());
+}
+
+TEST(BatchAckMessageRequestBody, RefusesABadFlagOrBitsetNamingTheField) {
+  auto detail = [](std::string_view json) {
+    auto b = BatchAckMessageRequestBody::decode(to_bytes(std::string(json)));
+    return b.ok() ? std::string("decoded") : b.error().detail;
+  };
+  EXPECT_NE(detail(R"({"acks":[{"b":"Kg==","c":"G","it":1,"pt":1,"q":0,"r":"7","rq":0,"so":0,"t":"T"}]})")
+                .find("acks[0].r"),
+            std::string::npos);
+  EXPECT_NE(detail(R"({"acks":[{"b":"K?==","c":"G","it":1,"pt":1,"q":0,"r":"0","rq":0,"so":0,"t":"T"}]})")
+                .find("acks[0].b"),
+            std::string::npos);
+  EXPECT_NE(detail(R"({"acks":[{"c":"G","it":1,"pt":1,"q":0,"r":"0","rq":0,"so":0,"t":"T"}]})").find("b"),
+            std::string::npos);
 }
 
 }  // namespace

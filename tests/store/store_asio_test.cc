@@ -30,6 +30,11 @@ class StoreAsioTest : public ::testing::Test {
     config_.message_size_max_bytes = 16 * 1024;
     config_.consume_queue_units_per_file = 64;
     config_.index_geometry = IndexGeometry{64, 256};
+    // The real disk is shared with the rest of CI; only a truly full one may refuse puts here
+    // (disk pressure is tested in simulation: store_cleanup_sim_test, next_file_room_test).
+    config_.disk_max_used_space_ratio_pct = 100;
+    config_.disk_space_clean_forcibly_ratio_pct = 100;
+    config_.disk_space_warning_level_ratio_pct = 100;
   }
   ~StoreAsioTest() override {  // the store and the runtime go before the directory
     store_.reset();

@@ -35,6 +35,8 @@ class BrokerInspector {
   const broker::ConsumerServices& consumer_services() const { return b_.consumer_services_; }
   const broker::SlaveSync& slave_sync() const { return b_.slave_sync_; }
   const broker::PullHoldService& hold() const { return b_.hold_; }
+  const broker::PopService& pop() const { return b_.pop_; }
+  void put_group(broker::SubscriptionGroupConfig g) { b_.consumer_services_.groups().put(std::move(g)); }
   const broker::NameServerRegistrar& registrar() const { return b_.registrar_; }
   const store::ha::HaMaster& ha_master() const { return b_.ha_master_; }
   const store::ha::HaSlave& ha_slave() const { return b_.ha_slave_; }

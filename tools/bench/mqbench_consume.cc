@@ -9,6 +9,7 @@
 #include <mutex>
 #include <optional>
 
+#include "client/pop_consumer.h"
 #include "client/push_consumer.h"
 #include "common/message_const.h"
 #include "runtime/wake_signal.h"
@@ -35,6 +36,9 @@ struct Counters {
   std::uint64_t timers = 0;        // timer messages received: their e2e is lateness
   std::uint64_t timers_early = 0;  // received before the delay they asked for
   std::uint64_t corrupt_interval = 0;
+  std::uint64_t pops = 0;        // POP requests answered (POP mode)
+  std::uint64_t empty_pops = 0;  // ... with nothing
+  std::uint64_t acked = 0;
   ErrorTally errors;
   std::optional<SteadyTime> first;
   std::optional<SteadyTime> last;
@@ -89,6 +93,8 @@ struct ConsumeBench::State {
   std::shared_ptr<Counters> counters;  // shared with the listener (it may outlive the bench)
   std::unique_ptr<client::ClientInstance> ci;
   std::unique_ptr<client::PushConsumer> consumer;
+  std::unique_ptr<client::PopConsumer> pop;  // POP mode
+  int pop_loops_running = 0;
   std::unique_ptr<WakeSignal> report_wake;
   bool started = false;  // the consumer started (so stop() shuts it down)
   bool stopping = false;
@@ -127,6 +133,64 @@ Task<void> reporter(ConsumeBench::State* b) {
   b->reporter_running = false;
 }
 
+// One POP receive loop (POP mode): receive, record, acknowledge the batch, until stopping.
+Task<void> pop_loop(ConsumeBench::State* b) {
+  ++b->pop_loops_running;
+  while (!b->stopping) {
+    Task<Result<client::PopResult>> receiving = b->pop->receive(b->o.topic);
+    Result<client::PopResult> r = co_await std::move(receiving);
+    const std::int64_t now_us = wall_now_us();
+    const SteadyTime at = steady_now();
+    if (!r.ok()) {
+      // No route yet (mqbench e2e creates the topic once the consumer runs): wait, no error.
+      if (r.error().code != Errc::not_found) {
+        std::lock_guard<std::mutex> lock(b->counters->mu);
+        b->counters->errors.add("POP failed", r.error().to_string());
+      }
+      co_await b->br.rt().sleep(std::chrono::milliseconds(100));
+      continue;
+    }
+    {
+      std::lock_guard<std::mutex> lock(b->counters->mu);
+      ++b->counters->pops;
+      if (r->messages.empty()) ++b->counters->empty_pops;
+      for (const MessageExt& m : r->messages) b->counters->on_message(m, now_us, at);
+    }
+    if (r->messages.empty()) continue;
+    Task<Status> acking = b->pop->ack_all(r->messages);
+    const Status a = co_await std::move(acking);
+    std::lock_guard<std::mutex> lock(b->counters->mu);
+    if (a.ok()) {
+      b->counters->acked += r->messages.size();
+    } else {
+      b->counters->errors.add("ack failed", a.error().to_string());
+    }
+  }
+  --b->pop_loops_running;
+}
+
+Task<int> open_pop(ConsumeBench::State& b) {
+  client::PopConsumerConfig pc;
+  pc.group = b.o.group;
+  pc.max_messages = b.o.pop_batch;
+  pc.poll_time = std::chrono::seconds(2);
+  pc.from_first = b.o.from_first;
+  b.pop = std::make_unique<client::PopConsumer>(*b.ci, pc);
+  const Status st = b.pop->subscribe(b.o.topic, client::MessageSelector::by_tag(b.o.expression));
+  if (!st.ok()) {
+    std::fprintf(stderr, "mqbench consume: %s\n", st.error().to_string().c_str());
+    co_return kExitFailed;
+  }
+  for (int i = 0; i < b.o.pop; ++i) b.br.rt().spawn(pop_loop(&b), "mqbench-pop");
+  std::fputs(fmt::format("mqbench consume: topic {} ({}), group {}, POP: {} receive loop(s) of up to {} messages, {} s{}\n",
+                         b.o.topic, b.o.expression, b.o.group, b.o.pop, b.o.pop_batch, b.o.seconds,
+                         b.o.messages > 0 ? fmt::format(" or {} messages", b.o.messages) : "")
+                 .c_str(),
+             b.human());
+  std::fflush(b.human());
+  co_return kExitOk;
+}
+
 }  // namespace
 
 ConsumeBench::ConsumeBench(ConsumeOptions o, BenchRuntime& br) : s_(std::make_unique<State>(std::move(o), br)) {}
@@ -138,6 +202,7 @@ std::uint64_t ConsumeBench::received() const {
 }
 
 bool ConsumeBench::pulling() const {
+  if (s_->pop) return s_->pop_loops_running > 0;
   if (!s_->consumer) return false;
   const std::size_t held = s_->consumer->held_queues().size();
   return held > 0 && s_->consumer->stats().pulls >= held;
@@ -146,6 +211,16 @@ bool ConsumeBench::pulling() const {
 Task<int> ConsumeBench::open() {
   State& b = *s_;
   b.ci = std::make_unique<client::ClientInstance>(b.br.rt(), b.br.client_config(b.o.namesrv, 1000));
+  if (b.o.pop > 0) {
+    Task<int> opened = open_pop(b);
+    const int code = co_await std::move(opened);
+    if (code != kExitOk) co_return code;
+    b.start = steady_now();
+    b.report_wake = std::make_unique<WakeSignal>(b.br.rt());
+    b.reporter_running = true;
+    b.br.rt().spawn(reporter(&b), "mqbench-report");
+    co_return kExitOk;
+  }
   client::PushConsumerConfig pc;
   pc.group = b.o.group;
   pc.consume_from_where = b.o.from_first ? client::ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET
@@ -203,6 +278,7 @@ Task<void> ConsumeBench::stop() {
   if (b.report_wake) b.report_wake->wake();
   b.end = steady_now();
   while (b.reporter_running) co_await b.br.rt().sleep(std::chrono::milliseconds(5));
+  while (b.pop_loops_running > 0) co_await b.br.rt().sleep(std::chrono::milliseconds(5));
   // Stop consuming before the summary: persists the group's offsets, unregisters it.
   if (b.started) {
     Task<void> stop = b.consumer->shutdown();
@@ -217,10 +293,14 @@ void ConsumeBench::summary() {
   const double secs = seconds_between(b.start, b.end);
   const double tps = secs > 0 ? static_cast<double>(c.received_total) / secs : 0.0;
   const double mbs = secs > 0 ? static_cast<double>(c.bytes_total) / secs / 1e6 : 0.0;
-  const client::PushConsumer::Stats& st = b.consumer->stats();
   std::string out = "\n--- mqbench consume summary ---\n";
-  out += fmt::format("topic {}, group {}, from {}, {} listener thread(s), batch {}\n", b.o.topic, b.o.group,
-                     b.o.from_first ? "first" : "last", b.o.threads, b.o.batch);
+  if (b.pop) {
+    out += fmt::format("topic {}, group {}, from {}, POP: {} receive loop(s) of up to {} messages\n", b.o.topic, b.o.group,
+                       b.o.from_first ? "first" : "last", b.o.pop, b.o.pop_batch);
+  } else {
+    out += fmt::format("topic {}, group {}, from {}, {} listener thread(s), batch {}\n", b.o.topic, b.o.group,
+                       b.o.from_first ? "first" : "last", b.o.threads, b.o.batch);
+  }
   out += fmt::format("duration:      {:.2f} s\n", secs);
   out += fmt::format("received:      {} ({} not from mqbench, {} redelivered)\n", c.received_total, c.foreign, c.redelivered);
   out += fmt::format("errors:        {}\n", c.errors.total());
@@ -238,8 +318,13 @@ void ConsumeBench::summary() {
                                                 c.timers_early)
                                   : "",
                      c.born_in_future > 0 ? fmt::format("; {} born in the future, as 0", c.born_in_future) : "");
-  out += fmt::format("pulls:         {} ({} messages), flow-control pauses {}\n", st.pulls, st.pulled_messages,
-                     st.flow_controlled);
+  if (b.pop) {
+    out += fmt::format("pops:          {} ({} found nothing), {} acknowledged\n", c.pops, c.empty_pops, c.acked);
+  } else {
+    const client::PushConsumer::Stats& st = b.consumer->stats();
+    out += fmt::format("pulls:         {} ({} messages), flow-control pauses {}\n", st.pulls, st.pulled_messages,
+                       st.flow_controlled);
+  }
   std::fputs(out.c_str(), b.human());
   std::fflush(b.human());
 }
@@ -255,10 +340,12 @@ std::string ConsumeBench::json_members() const {
   }
   return fmt::format(
       "\"received\":{},\"foreign\":{},\"redelivered\":{},\"errors\":{},\"seconds\":{:.3f},\"msgs_per_s\":{:.1f},"
-      "\"busy_msgs_per_s\":{:.1f},\"mb_per_s\":{:.3f},\"e2e_ms\":{},\"timers\":{},\"timers_early\":{}",
+      "\"busy_msgs_per_s\":{:.1f},\"mb_per_s\":{:.3f},\"e2e_ms\":{},\"timers\":{},\"timers_early\":{},\"pops\":{},"
+      "\"acked\":{}",
       c.received_total, c.foreign, c.redelivered, c.errors.total(), secs,
       secs > 0 ? static_cast<double>(c.received_total) / secs : 0.0, busy_tps,
-      secs > 0 ? static_cast<double>(c.bytes_total) / secs / 1e6 : 0.0, json_latency(c.total), c.timers, c.timers_early);
+      secs > 0 ? static_cast<double>(c.bytes_total) / secs / 1e6 : 0.0, json_latency(c.total), c.timers, c.timers_early,
+      c.pops, c.acked);
 }
 
 Task<int> ConsumeBench::close() {
@@ -282,6 +369,8 @@ const std::vector<cli::FlagSpec> kSpecs = {
     {'f', "from", "WHERE", "where a queue without a committed offset starts: first | last (default last)"},
     {0, "threads", "N", "listener calls at once (consumeThreadMax, default 20)"},
     {0, "batch", "N", "messages per listener call (consumeMessageBatchMaxSize, default 1)"},
+    {0, "pop", "N", "POP consumption (RocketMQ 5) with N receive loops instead of a push consumer"},
+    {0, "pop-batch", "N", "messages per POP, 1..32 (default 32)"},
     {0, "json", "", "print the summary's figures as one JSON object on stdout (the rest goes to stderr)"},
 };
 
@@ -302,13 +391,17 @@ int consume_main(std::span<const std::string> args) {
   Result<std::int64_t> seconds = f.int_in("seconds", 1, 86400, f.has("messages") ? 3600 : 10);
   Result<std::int64_t> threads = f.int_in("threads", 1, 256, 20);
   Result<std::int64_t> batch = f.int_in("batch", 1, 1024, 1);
-  for (const auto* r : {&messages, &seconds, &threads, &batch}) {
+  Result<std::int64_t> pop = f.int_in("pop", 1, 1024, 0);
+  Result<std::int64_t> pop_batch = f.int_in("pop-batch", 1, 32, 32);
+  for (const auto* r : {&messages, &seconds, &threads, &batch, &pop, &pop_batch}) {
     if (!r->ok()) return usage_error(kSub, r->error().detail);
   }
   o.messages = *messages;
   o.seconds = *seconds;
   o.threads = static_cast<int>(*threads);
   o.batch = static_cast<int>(*batch);
+  o.pop = static_cast<int>(*pop);
+  o.pop_batch = static_cast<int>(*pop_batch);
   const std::string from = f.get_or("from", "last");
   if (from != "first" && from != "last") return usage_error(kSub, fmt::format("--from: '{}' is not first or last", from));
   o.from_first = from == "first";

@@ -1,6 +1,8 @@
 // The consuming side of mqbench, shared by `mqbench consume` and `mqbench e2e`: one push consumer
 // (clustering, its own ClientInstance) of a group; the listener returns CONSUME_SUCCESS for every
-// message.
+// message. With `pop` > 0, a POP consumer instead (RocketMQ 5; client/pop_consumer.h): that many
+// receive loops on the client's loop, each receiving up to `pop_batch` messages, recording them as
+// the listener would and acknowledging them in one BATCH_ACK_MESSAGE per receive.
 //
 // Per message, in the listener (an offload thread of the runtime): the end-to-end latency, the
 // wall clock at receipt minus the body's microsecond stamp for an mqbench body (mqbench_common.h),
@@ -36,6 +38,8 @@ struct ConsumeOptions {
   bool from_first = false;
   int threads = 20;
   int batch = 1;
+  int pop = 0;         // > 0: POP consumption with this many receive loops
+  int pop_batch = 32;  // messages per POP
   bool json = false;  // human-readable lines go to stderr
 };
 

@@ -37,6 +37,7 @@ std::vector<cli::FlagSpec> e2e_specs() {
   specs.push_back({0, "consumer-group", "GROUP", "the consumer's group (default mqbench_e2e)"});
   specs.push_back({0, "from", "WHERE", "where a queue the group never committed starts: first | last (default last)"});
   specs.push_back({0, "threads", "N", "listener calls at once (default 20)"});
+  specs.push_back({0, "pop", "N", "consume by POP (RocketMQ 5) with N receive loops instead of a push consumer"});
   specs.push_back({0, "warmup-s", "S", "wait at most S s for the consumer to pull before sending (default 10)"});
   specs.push_back({0, "tail-s", "S", "after sending, wait at most S s for the last messages (default 30)"});
   return specs;
@@ -144,7 +145,8 @@ int e2e_main(std::span<const std::string> args) {
   Result<std::int64_t> threads = f.int_in("threads", 1, 256, 20);
   Result<std::int64_t> warmup = f.int_in("warmup-s", 0, 600, 10);
   Result<std::int64_t> tail = f.int_in("tail-s", 0, 3600, 30);
-  for (const auto* r : {&threads, &warmup, &tail}) {
+  Result<std::int64_t> pop = f.int_in("pop", 1, 1024, 0);
+  for (const auto* r : {&threads, &warmup, &tail, &pop}) {
     if (!r->ok()) return usage_error(kSub, r->error().detail);
   }
   const std::string from = f.get_or("from", "last");
@@ -155,6 +157,7 @@ int e2e_main(std::span<const std::string> args) {
   co.group = f.get_or("consumer-group", "mqbench_e2e");
   co.from_first = from == "first";
   co.threads = static_cast<int>(*threads);
+  co.pop = static_cast<int>(*pop);
   co.json = po->json;
   co.seconds = *warmup + po->seconds + *tail + 60;  // never the limit: the run stops the consumer
   const E2eOptions e{*warmup, *tail};

@@ -1,5 +1,7 @@
 #include "remoting/rpc/rpc_peer.h"
 
+#include <limits>
+
 #include <exception>
 
 #include "remoting/header_binary.h"
@@ -46,7 +48,7 @@ Task<Result<RemotingCommand>> RpcPeer::invoke_on(std::shared_ptr<Channel> ch, Re
   const std::int32_t opaque = next_opaque();
   request.opaque = opaque;
   request.flag &= ~(kFlagResponse | kFlagOneway);
-  if (opts_.request_header) request.serialize_type = *opts_.request_header;
+  apply_request_header(request);
   run_outgoing_hook(request);
   const std::int32_t code = request.code;
   Completion<Result<RemotingCommand>> done(rt_.executor());
@@ -82,9 +84,19 @@ void RpcPeer::run_outgoing_hook(RemotingCommand& request) const {
 Task<Status> RpcPeer::invoke_oneway_on(std::shared_ptr<Channel> ch, RemotingCommand request) {
   request.opaque = next_opaque();
   request.flag = (request.flag & ~kFlagResponse) | kFlagOneway;
-  if (opts_.request_header) request.serialize_type = *opts_.request_header;
+  apply_request_header(request);
   run_outgoing_hook(request);
   co_return co_await ch->send(std::move(request));
+}
+
+void RpcPeer::apply_request_header(RemotingCommand& request) const {
+  if (!opts_.request_header) return;
+  // The binary header holds the code in an int16: RocketMQ 5's codes beyond it (POP_MESSAGE is
+  // 200050) go out in JSON, whatever the peer prefers (RocketMQ's encoder would cut them).
+  const bool fits = request.code >= std::numeric_limits<std::int16_t>::min() &&
+                    request.code <= std::numeric_limits<std::int16_t>::max();
+  if (*opts_.request_header == SerializeType::rocketmq && !fits) return;
+  request.serialize_type = *opts_.request_header;
 }
 
 void RpcPeer::finish_call(std::int32_t opaque, Result<RemotingCommand> outcome) {

@@ -151,6 +151,8 @@ class RpcPeer : public Channel::Handler {
   // nullopt when too little time is left.
   std::optional<Duration> late_reply_delay(MonoTime deadline);
   void finish_call(std::int32_t opaque, Result<RemotingCommand> outcome);
+  // Sets the options' request header form, unless the code does not fit it (see the .cc).
+  void apply_request_header(RemotingCommand& request) const;
   std::int32_t next_opaque();
   // The outgoing hook, when set, on `request` with its extFields as a map.
   void run_outgoing_hook(RemotingCommand& request) const;
