@@ -9,11 +9,14 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <functional>
 #include <memory>
+#include <set>
 #include <string>
 
 #include "client/admin_client.h"
 #include "client/client_instance.h"
+#include "client/pop_consumer.h"
 #include "common/record_reader.h"
 #include "remoting/body/ha_runtime_info.h"
 #include "remoting/body/kv_table.h"
@@ -409,6 +412,89 @@ TEST_F(HaAdminSim, APromotedSlaveDeliversTheDeadMastersPendingTimersEachOnce) {
   const auto& timers = BrokerInspector(*c.broker(slave)).consumer_services().timers();
   EXPECT_EQ(timers.skipped_as_delivered(), delivered_by_master) << "the master's deliveries, found in the log";
   EXPECT_EQ(timers.delivered(), 30u - delivered_by_master);
+}
+
+// One round of a POP consumer (its own ClientInstance, so that it reads the route afresh): receives
+// `topic` for `group` until `want` messages came or `patience` passed, acknowledging those whose
+// producer seq `ack` names. Returns (seq, reconsumeTimes) of each message received.
+Task<std::vector<std::pair<std::uint64_t, std::int32_t>>> pop_round(Runtime* rt, client::ClientConfig config,
+                                                                    std::string group, std::size_t want, Duration patience,
+                                                                    std::function<bool(std::uint64_t)> ack) {
+  client::ClientInstance ci(*rt, config);
+  ci.start();
+  client::PopConsumer pc(ci, client::PopConsumerConfig{.group = group, .max_messages = 16, .invisible_time = 20s,
+                                                       .poll_time = 1s, .from_first = true});
+  std::vector<std::pair<std::uint64_t, std::int32_t>> out;
+  if (pc.subscribe(kTopic, client::MessageSelector::by_tag("*")).ok()) {
+    const MonoTime until = rt->now() + patience;
+    while (out.size() < want && rt->now() < until) {
+      Task<Result<client::PopResult>> receiving = pc.receive(kTopic);
+      Result<client::PopResult> r = co_await std::move(receiving);
+      if (!r.ok()) {
+        co_await rt->sleep(1s);  // the master is gone: the route names the new one soon
+        continue;
+      }
+      for (const MessageExt& m : r->messages) {
+        const auto f = parse_body(std::string_view(reinterpret_cast<const char*>(m.body.data()), m.body.size()));
+        if (!f) continue;
+        out.emplace_back(f->seq, m.reconsume_times);
+        if (!ack(f->seq)) continue;
+        Task<Status> acking = pc.ack(m);
+        (void)co_await std::move(acking);
+      }
+    }
+  }
+  co_await ci.shutdown();
+  co_return out;
+}
+
+// A slave promoted after its master died brings back what the master had handed out by POP and
+// nobody acknowledged: its revive log came with the replicated CommitLog, its progress offsets
+// and the group's POP offsets with SlaveSync. Acknowledged messages stay gone.
+TEST_F(HaAdminSim, APromotedSlaveBringsBackWhatPopConsumersDidNotAcknowledge) {
+  SKIP_UNDER_SWARM("the test kills the master itself and checks every message");
+  Cluster c(options_, ha_spec(store::FlushMode::sync_flush, broker::BrokerRole::sync_master));
+  const ferry::testing::TraceOnExit traced(c.world());
+  ASSERT_TRUE(c.boot().ok()) << c.describe();
+  const std::size_t slave = *c.slave_index(0);
+  Operator op(c);
+  ASSERT_TRUE(c.run_until([&] { return BrokerInspector(*c.broker(slave)).ha_slave().status().connected; }, 1min).ok()) << c.describe();
+  auto history = std::make_shared<History>();
+  ProducerSpec p;
+  p.topic = kTopic;
+  p.messages = 12;
+  p.interval = 50ms;
+  const NodeId producer = c.add_client("producer", producer_app(p, history));
+  ASSERT_TRUE(c.run_until([&] { return producer_done(c, producer) && caught_up(c, slave); }, 2min).ok()) << c.describe();
+  ASSERT_EQ(history->acked().size(), 12u);
+
+  const NodeId popper = c.add_bare("popper");
+  auto first = c.run_task(popper, pop_round(&c.world().node(popper), c.client_config("popper-1"), "PopHA", 12, 60s,
+                                            [](std::uint64_t seq) { return seq < 5; }),
+                          2min);
+  ASSERT_TRUE(first.ok() && first.value) << first.report.message;
+  ASSERT_EQ(first.value->size(), 12u);
+  const MonoTime popped = c.world().now();
+  // The revive log and the acks replicated; the offsets the POPs moved copied (every 10 s).
+  c.run_for(12s);
+  ASSERT_TRUE(c.run_until([&] { return caught_up(c, slave); }, 1min).ok()) << c.describe();
+
+  c.kill(c.broker_node(0));
+  ASSERT_TRUE(op.promote(slave, "ASYNC_MASTER").ok());
+  EXPECT_GE(BrokerInspector(*c.broker(slave)).pop().revive().open_count(), 1u) << "replayed on promotion";
+  c.run_for(popped + 25s - c.world().now());
+  auto back = c.run_task(popper, pop_round(&c.world().node(popper), c.client_config("popper-2"), "PopHA", 7, 90s,
+                                           [](std::uint64_t) { return true; }),
+                         3min);
+  ASSERT_TRUE(back.ok() && back.value) << back.report.message;
+  std::set<std::uint64_t> seqs;
+  for (const auto& [seq, reconsumed] : *back.value) {
+    seqs.insert(seq);
+    EXPECT_EQ(reconsumed, 1) << "seq " << seq;
+  }
+  EXPECT_EQ(seqs, (std::set<std::uint64_t>{5, 6, 7, 8, 9, 10, 11})) << "each unacknowledged one back, no acknowledged one";
+  EXPECT_EQ(back.value->size(), 7u);
+  EXPECT_EQ(BrokerInspector(*c.broker(slave)).pop().revive().revived_messages(), 7u);
 }
 
 }  // namespace
