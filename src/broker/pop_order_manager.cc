@@ -4,18 +4,22 @@
 
 namespace ferry::broker {
 
-bool PopOrderManager::blocked(const Key& key, const std::optional<std::string>& attempt_id, WallMs now_ms) const {
+std::optional<WallMs> PopOrderManager::blocked_until(const Key& key, const std::optional<std::string>& attempt_id,
+                                                     WallMs now_ms) const {
   auto it = batches_.find(key);
-  if (it == batches_.end()) return false;
+  if (it == batches_.end()) return std::nullopt;
   const Batch& b = it->second;
-  if (attempt_id && b.attempt_id == attempt_id) return false;
+  if (attempt_id && b.attempt_id == attempt_id) return std::nullopt;
+  // Blocked while any unacknowledged message is invisible (RocketMQ's OrderInfo.needBlock): until
+  // the last of them becomes visible.
+  std::optional<WallMs> until;
   for (const std::int64_t o : b.offsets) {
     if (b.acked.at(o)) continue;
     auto v = b.visible_at.find(o);
     const WallMs visible = v != b.visible_at.end() ? v->second : b.pop_time + b.invisible_time;
-    if (now_ms < visible) return true;
+    if (now_ms < visible) until = until ? std::max(*until, visible) : visible;
   }
-  return false;
+  return until;
 }
 
 std::map<std::int64_t, std::int32_t> PopOrderManager::handed_out(const Key& key, WallMs pop_time,

@@ -38,8 +38,9 @@ class PopOrderManager {
     auto operator<=>(const Key&) const = default;
   };
 
-  // True when a new POP of `key` with `attempt_id` must skip the queue at `now_ms`.
-  bool blocked(const Key& key, const std::optional<std::string>& attempt_id, WallMs now_ms) const;
+  // When a new POP of `key` with `attempt_id` must skip the queue at `now_ms`: until the returned
+  // time (when the last unacknowledged message of the batch becomes visible); nullopt: it may read.
+  std::optional<WallMs> blocked_until(const Key& key, const std::optional<std::string>& attempt_id, WallMs now_ms) const;
   // A batch was handed out: returns, per offset, how many times it was handed out before.
   std::map<std::int64_t, std::int32_t> handed_out(const Key& key, WallMs pop_time, std::int64_t invisible_time,
                                                   const std::vector<std::int64_t>& offsets,

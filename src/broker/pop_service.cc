@@ -122,18 +122,29 @@ Task<Reply> PopService::pop(RequestContext ctx) {
                             : config_.short_polling_time;
   // Parked until a message arrives on a topic it reads; another POP woken by the same arrival may
   // take it first, so one that finds nothing parks again for what is left of its poll time.
+  // A FIFO POP that skipped a blocked queue also looks again when the queue unblocks.
   const MonoTime deadline = rt_.now() + poll;
   bool first_wait = true;
   while (true) {
     std::vector<std::string> watched{h.topic};
     if (!h.is_order()) watched.push_back(retry_topic_of(h.consumer_group, h.topic));
-    Task<PopHoldService::Wake> parked = hold_.wait(std::move(watched), h.consumer_group, deadline - rt_.now());
+    Duration wait = deadline - rt_.now();
+    bool until_unblocked = false;
+    if (found.unblocks_at) {
+      const Duration unblock = std::chrono::milliseconds(std::max<std::int64_t>(0, *found.unblocks_at - rt_.wall_ms()));
+      if (unblock < wait) {
+        wait = unblock;
+        until_unblocked = true;
+      }
+    }
+    Task<PopHoldService::Wake> parked = hold_.wait(std::move(watched), h.consumer_group, wait);
     const PopHoldService::Wake why = co_await std::move(parked);
     if (why == PopHoldService::Wake::full && first_wait) {
       co_return reply(req, code::POLLING_FULL, "the broker's POP polling queue is full");
     }
     first_wait = false;
-    const bool last_look = why != PopHoldService::Wake::arrived || rt_.now() >= deadline;
+    const bool woken = why == PopHoldService::Wake::arrived || (why == PopHoldService::Wake::timed_out && until_unblocked);
+    const bool last_look = !woken || rt_.now() >= deadline;
     if (!master_ || topics_.find(h.topic) == nullptr) break;
     pop_time = rt_.wall_ms();
     found = look(h, filter, pop_time, revive_qid);
@@ -199,9 +210,12 @@ void PopService::look_queue(const PopMessageRequestHeader& h, const std::string&
                             Found& found) {
   const std::string& group = h.consumer_group;
   const std::int64_t max_offset = store_.max_offset(topic, QueueId(queue)).value();
-  if (h.is_order() && order_.blocked(PopOrderManager::Key{topic, group, queue}, h.attempt_id, pop_time)) {
-    found.rest += std::max<std::int64_t>(0, max_offset - start_offset(group, topic, queue, h.init_mode, retry));
-    return;
+  if (h.is_order()) {
+    if (auto until = order_.blocked_until(PopOrderManager::Key{topic, group, queue}, h.attempt_id, pop_time)) {
+      found.rest += std::max<std::int64_t>(0, max_offset - start_offset(group, topic, queue, h.init_mode, retry));
+      found.unblocks_at = found.unblocks_at ? std::min(*found.unblocks_at, *until) : *until;
+      return;
+    }
   }
   if (!h.is_order() && !revive_.has_room()) return;
   std::int64_t offset = start_offset(group, topic, queue, h.init_mode, retry);
@@ -413,7 +427,9 @@ Task<Reply> PopService::change_invisible(RequestContext ctx) {
   ChangeInvisibleTimeResponseHeader rh;
   if (handle->is_order()) {
     const PopOrderManager::Key key{h.topic, h.consumer_group, h.queue_id.value()};
-    if (!order_.change_invisible(key, handle->pop_time, offset, now + h.invisible_time)) {
+    if (order_.change_invisible(key, handle->pop_time, offset, now + h.invisible_time)) {
+      hold_.notify(h.topic, h.consumer_group);  // parked FIFO POPs look at the queue's new visibility
+    } else {
       co_return reply(req, code::NO_MESSAGE,
                       fmt::format("offset {} is not in the current FIFO batch of {}@{} queue {} popped at {}", offset,
                                   h.topic, h.consumer_group, h.queue_id.value(), handle->pop_time));

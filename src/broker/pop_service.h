@@ -96,6 +96,7 @@ class PopService {
     std::vector<PopQueueInfo> queues;
     std::int64_t rest = 0;
     std::int32_t count = 0;
+    std::optional<WallMs> unblocks_at;  // FIFO: the earliest a queue skipped as blocked may be read
   };
   Task<Reply> pop(RequestContext ctx);
   Task<Reply> ack(RequestContext ctx);

@@ -165,6 +165,33 @@ TEST(BrokerConf, DelayLevelsAndTimerKeysAreRead) {
   }
 }
 
+TEST(BrokerConf, PopKeysAreReadWithinTheirBounds) {
+  using namespace std::chrono_literals;
+  auto d = broker("");
+  ASSERT_TRUE(d.ok()) << d.error().to_string();
+  EXPECT_EQ(d->broker.revive_queue_num, 8);
+  EXPECT_EQ(d->broker.revive_interval, 1s);
+  EXPECT_EQ(d->broker.pop_ck_max_buffer_size, 200'000u);
+  auto c = broker("reviveQueueNum=2\nreviveInterval=250\npopPollingSize=10\nmaxPopPollingSize=20\n"
+                  "popFromRetryProbability=0\nenableRetryTopicV2=true\npopCkMaxBufferSize=5\n");
+  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  EXPECT_EQ(c->broker.revive_queue_num, 2);
+  EXPECT_EQ(c->broker.revive_interval, 250ms);
+  EXPECT_EQ(c->broker.pop_polling_size, 10u);
+  EXPECT_EQ(c->broker.max_pop_polling_size, 20u);
+  EXPECT_EQ(c->broker.pop_from_retry_probability, 0);
+  EXPECT_TRUE(c->broker.enable_retry_topic_v2);
+  EXPECT_EQ(c->broker.pop_ck_max_buffer_size, 5u);
+  EXPECT_TRUE(c->warnings.empty()) << c->warnings.front();
+  for (const char* line : {"reviveQueueNum=0\n", "reviveQueueNum=65\n", "popFromRetryProbability=101\n", "popCkMaxBufferSize=0\n"}) {
+    auto bad = broker(line);
+    ASSERT_FALSE(bad.ok()) << line;
+    const std::string key(line, std::string_view(line).find('='));
+    EXPECT_NE(bad.error().detail.find("b.conf:1"), std::string::npos) << bad.error().detail;
+    EXPECT_NE(bad.error().detail.find(key), std::string::npos) << bad.error().detail;
+  }
+}
+
 TEST(BrokerConf, UnknownAndUnusedKeysWarnByName) {
   auto c = broker("brokerNmae=x\nbrokerIP2=10.0.0.9\nsendMessageThreadPoolNums=16\nsyncFlushTimeoutForSlave=1\n");
   ASSERT_TRUE(c.ok()) << c.error().to_string();
