@@ -6,7 +6,8 @@ Task<PopHoldService::Wake> PopHoldService::wait(std::vector<std::string> topics,
   if (stopped_) co_return Wake::stopped;
   FERRY_ASSERT(!topics.empty(), "a POP waits on no topic");
   const std::pair<std::string, std::string> key{topics.front(), group};
-  if (waiters_.size() >= config_.max_pop_polling_size || per_group_[key] >= config_.pop_polling_size) {
+  auto g = per_group_.find(key);
+  if (waiters_.size() >= config_.max_pop_polling_size || (g != per_group_.end() && g->second >= config_.pop_polling_size)) {
     co_return Wake::full;
   }
   const std::uint64_t seq = ++next_seq_;

@@ -143,6 +143,7 @@ Task<Reply> PopService::pop(RequestContext ctx) {
       co_return reply(req, code::POLLING_FULL, "the broker's POP polling queue is full");
     }
     first_wait = false;
+    if (why == PopHoldService::Wake::stopped) break;  // the broker is stopping: hand nothing out
     const bool woken = why == PopHoldService::Wake::arrived || (why == PopHoldService::Wake::timed_out && until_unblocked);
     const bool last_look = !woken || rt_.now() >= deadline;
     if (!master_ || topics_.find(h.topic) == nullptr) break;

@@ -75,6 +75,8 @@ class ClientNode {
   void stop_consumer(std::size_t index);
 
   AsioRuntime& rt() { return *rt_; }
+  // For consumers built outside this class (a PopConsumer): calls on them go through the loop.
+  client::ClientInstance& instance() { return *ci_; }
 
  private:
   // start_consumer with `also` called after recording each listener call's messages.
