@@ -4,6 +4,7 @@
 
 #include "common/names.h"
 #include "remoting/acl/signature.h"
+#include "remoting/body/batch_ack_body.h"
 #include "remoting/body/heartbeat_data.h"
 #include "remoting/request_code.h"
 
@@ -81,6 +82,25 @@ Result<NeededAccess> needed_access(const RemotingCommand& request) {
       need_group(n, f.find("consumerGroup"));
       need(n, f.find("topic"), kPermSub);
       break;
+    // POP (RocketMQ 5's PlainAccessResource): the topic and the group, SUB. An ack of a retried
+    // message names the group's POP retry topic ("%RETRY%{group}_{topic}"): the group's right.
+    case rc::POP_MESSAGE:
+    case rc::ACK_MESSAGE:
+    case rc::CHANGE_MESSAGE_INVISIBLETIME: {
+      const std::string* topic = f.find("topic");
+      if (topic != nullptr && !topic->starts_with(kRetryTopicPrefix)) need(n, topic, kPermSub);
+      need_group(n, f.find("consumerGroup"));
+      break;
+    }
+    case rc::BATCH_ACK_MESSAGE: {
+      auto body = body::BatchAckMessageRequestBody::decode(Bytes(request.body.data(), request.body.size()));
+      if (!body) return std::move(body).error();
+      for (const body::BatchAck& a : body->acks) {
+        n.resources[a.topic] = kPermSub;
+        n.resources[retry_topic(a.consumer_group)] = kPermSub;
+      }
+      break;
+    }
     default: break;
   }
   return n;
@@ -106,7 +126,7 @@ std::optional<std::string> check_access(const AclConfig& config, const AclPolicy
     return refuse(fmt::format("Check signature failed for accessKey={}", *key));
   }
   auto needed = needed_access(request);
-  if (!needed) return refuse(fmt::format("heartbeat body does not decode: {}", needed.error().to_string()));
+  if (!needed) return refuse(fmt::format("request body does not decode: {}", needed.error().to_string()));
   if (auto trace = needed->resources.find(std::string(kTraceTopic));
       trace != needed->resources.end() && trace->second == kPermPub) {
     return std::nullopt;

@@ -11,6 +11,10 @@
 //   HEART_BEAT (34)                           per consumer: SUB on its group and each subscribed topic
 //   UNREGISTER_CLIENT (35), GET_CONSUMER_LIST_BY_GROUP (38)  SUB on consumerGroup
 //   UPDATE_CONSUMER_OFFSET (15)               SUB on consumerGroup and on the topic
+//   POP_MESSAGE (200050), ACK_MESSAGE (200051), CHANGE_MESSAGE_INVISIBLETIME (200053)
+//                                             SUB on consumerGroup and on the topic (a POP retry
+//                                             topic %RETRY%G_T: the group's SUB only)
+//   BATCH_ACK_MESSAGE (200151)                per entry of its body: SUB on its group and topic
 //   the policy's admin codes                  an admin account
 //   anything else                             a valid signature only
 // A field the mapping needs that is missing adds no resource (the processor refuses the request).
@@ -28,8 +32,8 @@
 //      refused             "No permission PUB for topic:T, accessKey=K has DENY"
 //                          "No permission SUB for group:G, accessKey=K has PUB"
 //      An admin account that lists no topicPerms/groupPerms has every permission.
-//   A HEART_BEAT body that does not decode: "heartbeat body does not decode: ..." (RocketMQ: the
-//   parse exception's text).
+//   A HEART_BEAT or BATCH_ACK_MESSAGE body that does not decode: "request body does not decode:
+//   ..." (RocketMQ: the parse exception's text).
 // Remarks never contain a secret or a signature.
 //
 // Policy: a broker guards every request code (guard_all); a NameServer only its write codes,

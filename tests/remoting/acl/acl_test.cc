@@ -13,6 +13,7 @@
 #include "remoting/acl/acl_config.h"
 #include "remoting/acl/address_pattern.h"
 #include "remoting/acl/signature.h"
+#include "remoting/body/batch_ack_body.h"
 #include "remoting/body/heartbeat_data.h"
 #include "remoting/request_code.h"
 #include "remoting/response_code.h"
@@ -328,6 +329,40 @@ TEST(AclCheck, PullOffsetsAndHeartbeatNeedSubOnGroupAndTopics) {
   ASSERT_TRUE(beat_refused);
   EXPECT_NE(beat_refused->find("topic:topicA"), std::string::npos);
   RemotingCommand garbage = make_request(rc::HEART_BEAT, 1);
+  garbage.body = {'{', 'x'};
+  sign(garbage, Credentials{"RocketMQ", "12345678", std::nullopt});
+  ASSERT_TRUE(check(garbage));
+}
+
+TEST(AclCheck, PopAndItsAcksNeedSubOnGroupAndTopic) {
+  auto pop = [](std::int32_t code, std::string group, std::string topic) {
+    return signed_request(code, ExtFields{{"consumerGroup", group}, {"topic", topic}}, "RocketMQ", "12345678");
+  };
+  for (std::int32_t code : {rc::POP_MESSAGE, rc::ACK_MESSAGE, rc::CHANGE_MESSAGE_INVISIBLETIME}) {
+    SCOPED_TRACE(code);
+    EXPECT_EQ(check(pop(code, "groupB", "topicC")), std::nullopt);
+    EXPECT_TRUE(check(pop(code, "groupA", "topicC")));  // group DENY
+    EXPECT_TRUE(check(pop(code, "groupB", "topicA")));  // topic DENY
+    // An ack of a retried message names the group's POP retry topic: the group's right decides.
+    EXPECT_EQ(check(pop(code, "groupB", "%RETRY%groupB_topicA")), std::nullopt);
+    EXPECT_TRUE(check(pop(code, "groupA", "%RETRY%groupA_topicC")));
+  }
+  body::BatchAckMessageRequestBody acks;
+  acks.acks.push_back(body::BatchAck{.consumer_group = "groupB", .topic = "topicC", .retry = PopRetry::none,
+                                     .start_offset = 0, .queue_id = 0, .revive_qid = 0, .pop_time = 1, .invisible_time = 1,
+                                     .offsets = {0}});
+  auto batch = [](const body::BatchAckMessageRequestBody& b) {
+    RemotingCommand r = make_request(rc::BATCH_ACK_MESSAGE, 1);
+    r.body = b.encode();
+    sign(r, Credentials{"RocketMQ", "12345678", std::nullopt});
+    return r;
+  };
+  EXPECT_EQ(check(batch(acks)), std::nullopt);
+  acks.acks.back().topic = "topicA";
+  auto refused = check(batch(acks));
+  ASSERT_TRUE(refused);
+  EXPECT_NE(refused->find("topic:topicA"), std::string::npos) << *refused;
+  RemotingCommand garbage = make_request(rc::BATCH_ACK_MESSAGE, 1);
   garbage.body = {'{', 'x'};
   sign(garbage, Credentials{"RocketMQ", "12345678", std::nullopt});
   ASSERT_TRUE(check(garbage));
