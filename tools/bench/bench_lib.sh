@@ -57,3 +57,18 @@ wait_port() {
   echo "$BENCH_NAME: nothing listens on $1; see $WORK/*.out" >&2
   exit 1
 }
+
+# The consumer's figures of an `mqbench e2e --json` output file $1, on one line:
+# "received p50 p99 max early errors" (ms; early: timer messages received before their delay),
+# or "(no result)" when the run printed none.
+e2e_figures() {
+  python3 - "$1" <<'PY'
+import json, sys
+lines = open(sys.argv[1]).read().strip().splitlines()
+if not lines:
+    print("(no result)"); sys.exit(0)
+c = json.loads(lines[-1])["consume"]
+e = c.get("e2e_ms", {})
+print(c["received"], e.get("p50", 0), e.get("p99", 0), e.get("max", 0), c.get("timers_early", 0), c.get("errors", 0))
+PY
+}

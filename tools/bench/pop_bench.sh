@@ -1,3 +1,11 @@
+e2e() {  # label extra-flags... -> e2e percentiles
+  local label="$1"; shift
+  "$BIN/mqbench" e2e -n "$NS" --topic "PopE2e$label" --create-topic --cluster BenchCluster --queues 8 \
+    --consumer-group "pop-e2e-$label" --rate "$RATE" --seconds 10 --size 256 --json "$@" \
+    > "$WORK/e2e-$label.json" 2> "$WORK/e2e-$label.err" || true
+  e2e_figures "$WORK/e2e-$label.json" | awk '{ if (NF < 6) print; else printf "n %7d  p50 %s ms  p99 %s ms  max %s ms  errors %d\n", $1, $2, $3, $4, $6 }'
+}
+
 #!/usr/bin/env bash
 # pop_bench.sh: POP consumption beside push consumption on real daemons (docs/benchmarks.md "POP").
 #

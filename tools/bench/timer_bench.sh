@@ -31,15 +31,7 @@ e2e() {  # label extra-flags... -> "n p50 p99 max early" of the consumer's e2e (
   "$BIN/mqbench" e2e -n "$NS" --topic "TimerBench$label" --create-topic --cluster BenchCluster --queues 4 \
     --consumer-group "timer-bench-$label" --rate "$RATE" --seconds 10 --size 256 --json "$@" \
     > "$WORK/e2e-$label.json" 2> "$WORK/e2e-$label.err" || true
-  python3 - "$WORK/e2e-$label.json" <<'PY'
-import json, sys
-lines = open(sys.argv[1]).read().strip().splitlines()
-if not lines:
-    print("(no result)"); sys.exit(0)
-c = json.loads(lines[-1])["consume"]
-e = c.get("e2e_ms", {})
-print(f'{c["received"]:8d} {e.get("p50", 0):9.1f} {e.get("p99", 0):9.1f} {e.get("max", 0):9.1f} {c.get("timers_early", 0):6d}')
-PY
+  e2e_figures "$WORK/e2e-$label.json" | awk '{ if (NF < 6) print; else printf "%8d %9.1f %9.1f %9.1f %6d\n", $1, $2, $3, $4, $5 }'
 }
 
 echo "== lateness at $RATE msg/s for 10 s (e2e for plain messages; receipt - (send + delay) for timers)"
