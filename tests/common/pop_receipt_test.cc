@@ -4,6 +4,9 @@
 #include "common/pop_receipt.h"
 
 #include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <set>
 
 #include "common/base64.h"
 
@@ -109,6 +112,69 @@ TEST(Base64, RefusesWhatIsNotBase64) {
   EXPECT_NE(base64_decode("Zg==Zg==").error().detail.find("padding at position 2"), std::string::npos);
   EXPECT_NE(base64_decode("Zm 9").error().detail.find("is not base64"), std::string::npos);
   EXPECT_NE(base64_decode("Zg=a").error().detail.find("data after padding"), std::string::npos);
+}
+
+// ---- properties ----------------------------------------------------------------------------
+
+rc::Gen<std::string> broker_names() {
+  return rc::gen::nonEmpty(rc::gen::container<std::string>(rc::gen::elementOf(std::string("abcXYZ-_.0123456789"))));
+}
+
+RC_GTEST_PROP(PopReceipt, EveryHandleParsesBackToItself, ()) {
+  ReceiptHandle h;
+  h.ck_offset = *rc::gen::arbitrary<std::int64_t>();
+  h.pop_time = *rc::gen::arbitrary<std::int64_t>();
+  h.invisible_time = *rc::gen::arbitrary<std::int64_t>();
+  h.revive_qid = *rc::gen::arbitrary<std::int32_t>();
+  h.retry = *rc::gen::element(PopRetry::none, PopRetry::v1, PopRetry::v2);
+  h.broker_name = *broker_names();
+  h.queue_id = *rc::gen::arbitrary<std::int32_t>();
+  h.queue_offset = *rc::gen::arbitrary<std::int64_t>();
+  auto back = ReceiptHandle::parse(h.encode());
+  RC_ASSERT(back.ok());
+  RC_ASSERT(*back == h);
+}
+
+RC_GTEST_PROP(PopReceipt, AnyTextIsRefusedOrReadsAsAHandleThatWritesItselfBack, (const std::string& text)) {
+  auto h = ReceiptHandle::parse(text);
+  if (!h.ok()) {
+    RC_ASSERT(h.error().detail.find("receipt handle") != std::string::npos);
+    return;
+  }
+  auto again = ReceiptHandle::parse(h->encode());
+  RC_ASSERT(again.ok());
+  RC_ASSERT(*again == *h);
+}
+
+RC_GTEST_PROP(PopReceipt, OffsetInfoStringsReadBackWhatWasWritten, ()) {
+  // Distinct (retry, queue) pairs, as one POP reply holds at most one entry for each.
+  const auto keys = *rc::gen::container<std::set<std::pair<int, std::int32_t>>>(
+      rc::gen::pair(rc::gen::inRange(0, 3), rc::gen::inRange<std::int32_t>(0, 1024)));
+  std::vector<PopQueueInfo> queues;
+  for (const auto& [retry, queue] : keys) {
+    PopQueueInfo q;
+    q.retry = retry == 0 ? PopRetry::none : retry == 1 ? PopRetry::v1 : PopRetry::v2;
+    q.queue_id = queue;
+    q.start_offset = *rc::gen::inRange<std::int64_t>(0, std::int64_t{1} << 40);
+    q.msg_offsets = *rc::gen::nonEmpty(rc::gen::container<std::vector<std::int64_t>>(rc::gen::inRange<std::int64_t>(0, 1 << 30)));
+    queues.push_back(q);
+  }
+  auto info = OffsetInfo::parse(encode_start_offset_info(queues), encode_msg_offset_info(queues), "");
+  RC_ASSERT(info.ok());
+  RC_ASSERT(info->start_offsets.size() == queues.size());
+  for (const PopQueueInfo& q : queues) {
+    const std::string key = OffsetInfo::queue_key(q.retry, q.queue_id);
+    RC_ASSERT(info->start_offsets.at(key) == q.start_offset);
+    RC_ASSERT(info->msg_offsets.at(key) == q.msg_offsets);
+  }
+}
+
+RC_GTEST_PROP(Base64, BytesRoundTripAndAnyTextIsDecodedOrRefused, (const std::vector<std::uint8_t>& bytes, const std::string& text)) {
+  auto back = base64_decode(base64_encode(bytes));
+  RC_ASSERT(back.ok());
+  RC_ASSERT(*back == bytes);
+  auto decoded = base64_decode(text);
+  if (decoded.ok()) RC_ASSERT(base64_encode(*decoded).size() == text.size());
 }
 
 }  // namespace
