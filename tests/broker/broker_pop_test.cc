@@ -4,13 +4,17 @@
 // retryMaxTimes; a changed invisible time and a batch ack act on their handles; checkpoints
 // survive a kill; FIFO hands out one batch of a queue at a time; a long poll wakes on arrival.
 #include <algorithm>
+#include <set>
 
 #include "broker/pop_checkpoint.h"
+#include "broker/pop_order_manager.h"
 #include "common/pop_receipt.h"
 #include "remoting/body/batch_ack_body.h"
 #include "remoting/header/pop_header.h"
 #include "tests/broker/broker_fixture.h"
 #include "tests/support/broker_inspector.h"
+
+#include <rapidcheck/gtest.h>  // after gtest (the fixture)
 
 using ferry::testing::BrokerInspector;
 
@@ -423,3 +427,60 @@ TEST(PopCheckpointRecord, RoundTripsWithRocketMqsKeysAndRefusesNonsense) {
 
 }  // namespace
 }  // namespace ferry::broker::testing
+
+// Outside ferry::broker::testing, whose `rc` names the request codes (RapidCheck's is ::rc).
+namespace ferry::broker::pop_model_test {
+namespace {
+
+// FIFO bookkeeping against a model, over random POPs, acks and time: the committed offset never
+// passes a message that was not acknowledged, never goes back, and a queue is blocked exactly
+// while a message of its batch is unacknowledged and invisible.
+RC_GTEST_PROP(PopOrderManagerModel, NeverSkipsAnUnacknowledgedMessage, ()) {
+  PopOrderManager m;
+  const PopOrderManager::Key key{"T", "G", 0};
+  const std::int64_t messages = *rc::gen::inRange<std::int64_t>(1, 40);
+  std::int64_t committed = 0;
+  WallMs now = 1'000;
+  WallMs pop_time = 0;
+  std::vector<std::int64_t> batch;
+  std::set<std::int64_t> acked_ever;
+  std::set<std::int64_t> acked_in_batch;
+  std::int64_t invisible = 0;
+  const int steps = *rc::gen::inRange(1, 80);
+  for (int step = 0; step < steps; ++step) {
+    const int op = *rc::gen::inRange(0, 3);
+    if (op == 0) {  // a POP
+      const auto until = m.blocked_until(key, std::nullopt, now);
+      bool model_blocked = false;
+      for (const std::int64_t o : batch) {
+        if (acked_in_batch.count(o) == 0 && now < pop_time + invisible) model_blocked = true;
+      }
+      RC_ASSERT(until.has_value() == model_blocked);
+      if (until || committed >= messages) continue;
+      const std::int64_t n = *rc::gen::inRange<std::int64_t>(1, 5);
+      batch.clear();
+      for (std::int64_t o = committed; o < std::min(messages, committed + n); ++o) batch.push_back(o);
+      acked_in_batch.clear();
+      pop_time = now;
+      invisible = *rc::gen::inRange<std::int64_t>(1, 100);
+      (void)m.handed_out(key, pop_time, invisible, batch, std::nullopt);
+    } else if (op == 1 && !batch.empty()) {  // an ack of one message of the batch
+      const std::int64_t o = *rc::gen::elementOf(batch);
+      const PopOrderManager::Ack a = m.ack(key, pop_time, o, committed);
+      RC_ASSERT(a.outcome != PopOrderManager::AckOutcome::illegal || o < committed);
+      acked_in_batch.insert(o);
+      acked_ever.insert(o);
+      if (a.outcome == PopOrderManager::AckOutcome::commit) {
+        RC_ASSERT(a.next >= committed);
+        committed = a.next;
+      }
+      if (std::all_of(batch.begin(), batch.end(), [&](std::int64_t b) { return acked_in_batch.count(b) > 0; })) batch.clear();
+    } else {  // time passes
+      now += *rc::gen::inRange<std::int64_t>(1, 60);
+    }
+    for (std::int64_t o = 0; o < committed; ++o) RC_ASSERT(acked_ever.count(o) > 0);
+  }
+}
+
+}  // namespace
+}  // namespace ferry::broker::pop_model_test
