@@ -67,7 +67,8 @@ const std::vector<std::int32_t>& RequestGenerator::known_codes() {
       rc::DELETE_SUBSCRIPTIONGROUP, rc::GET_CONSUME_STATS, rc::DELETE_TOPIC_IN_BROKER, rc::DELETE_TOPIC_IN_NAMESRV,
       rc::GET_KVLIST_BY_NAMESPACE, rc::INVOKE_BROKER_TO_RESET_OFFSET, rc::GET_TOPICS_BY_CLUSTER,
       rc::QUERY_TOPIC_CONSUME_BY_WHO, rc::QUERY_DATA_VERSION, rc::SEND_MESSAGE_V2, rc::SEND_BATCH_MESSAGE,
-      rc::GET_BROKER_HA_STATUS, rc::FERRY_PROMOTE_SLAVE};
+      rc::GET_BROKER_HA_STATUS, rc::FERRY_PROMOTE_SLAVE, rc::POP_MESSAGE, rc::ACK_MESSAGE,
+      rc::CHANGE_MESSAGE_INVISIBLETIME, rc::BATCH_ACK_MESSAGE};
   return codes;
 }
 
@@ -171,6 +172,28 @@ RemotingCommand RequestGenerator::valid(std::int32_t code, std::int32_t opaque) 
            {"maxMsgNums", "32"}, {"sysFlag", std::to_string(rng_.below(16))}, {"commitOffset", offset},
            {"suspendTimeoutMillis", std::to_string(rng_.between(0, 20'000))}, {"subscription", "*"},
            {"subVersion", "0"}, {"expressionType", "TAG"}};
+      break;
+    case rc::POP_MESSAGE:
+      f = {{"consumerGroup", group}, {"topic", topic}, {"queueId", std::to_string(static_cast<std::int64_t>(rng_.below(6)) - 1)},
+           {"maxMsgNums", std::to_string(rng_.between(1, 33))}, {"invisibleTime", std::to_string(rng_.between(0, 120'000))},
+           {"pollTime", std::to_string(rng_.between(0, 20'000))}, {"bornTime", "0"}, {"initMode", std::to_string(rng_.below(2))},
+           {"expType", "TAG"}, {"exp", "*"}, {"order", rng_.one_in(3) ? "true" : "false"}};
+      break;
+    case rc::ACK_MESSAGE:
+    case rc::CHANGE_MESSAGE_INVISIBLETIME: {
+      // A handle as a POP would have made it (ckOffset popTime invisibleTime reviveQid retry
+      // brokerName queueId queueOffset), or a hostile one.
+      const std::string handle = hostile_ && rng_.one_in(2)
+                                     ? hostile_text()
+                                     : offset + " 1767225600000 60000 " + std::to_string(rng_.below(9)) + " " +
+                                           std::to_string(rng_.below(3)) + " broker-a " + queue + " " + offset;
+      f = {{"consumerGroup", group}, {"topic", topic}, {"queueId", queue}, {"extraInfo", handle}, {"offset", offset}};
+      if (code == rc::CHANGE_MESSAGE_INVISIBLETIME) f.set("invisibleTime", std::to_string(rng_.between(0, 120'000)));
+      break;
+    }
+    case rc::BATCH_ACK_MESSAGE:
+      c.body = bytes_of(R"({"brokerName":"broker-a","acks":[{"c":")" + group + R"(","t":")" + topic + R"(","r":"0","so":)" +
+                        offset + R"(,"q":)" + queue + R"(,"rq":0,"pt":1767225600000,"it":60000,"b":"Kg=="}]})");
       break;
     case rc::QUERY_MESSAGE:
       f = {{"topic", topic}, {"key", "key-" + std::to_string(rng_.below(100))}, {"maxNum", "32"},
