@@ -4,23 +4,11 @@
 
 #include <charconv>
 
+#include "common/text_split.h"
+
 namespace ferry {
 
 namespace {
-
-std::vector<std::string_view> split(std::string_view s, char sep) {
-  std::vector<std::string_view> out;
-  std::size_t from = 0;
-  while (true) {
-    const std::size_t at = s.find(sep, from);
-    if (at == std::string_view::npos) {
-      out.push_back(s.substr(from));
-      return out;
-    }
-    out.push_back(s.substr(from, at - from));
-    from = at + 1;
-  }
-}
 
 // Reads the fields of one context, naming the context and field in every error.
 class Fields {
@@ -83,10 +71,10 @@ std::string_view trace_type_name(TraceType t) {
 
 Result<std::vector<TraceContext>> decode_trace_data(std::string_view data) {
   std::vector<TraceContext> out;
-  std::vector<std::string_view> contexts = split(data, kTraceFieldSplitor);
+  std::vector<std::string_view> contexts = split_on(data, kTraceFieldSplitor);
   for (std::size_t i = 0; i < contexts.size(); ++i) {
     if (contexts[i].empty()) continue;  // after the last splitor
-    const Fields f(split(contexts[i], kTraceContentSplitor), i);
+    const Fields f(split_on(contexts[i], kTraceContentSplitor), i);
     TraceContext c;
     TraceBean& b = c.bean;
     const std::string type = f.text(0);

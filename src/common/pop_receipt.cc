@@ -5,22 +5,11 @@
 #include <charconv>
 
 #include "common/names.h"
+#include "common/text_split.h"
 
 namespace ferry {
 
 namespace {
-
-// The pieces of `text` between `sep`s, empty pieces kept.
-std::vector<std::string_view> split(std::string_view text, char sep) {
-  std::vector<std::string_view> out;
-  std::size_t from = 0;
-  while (true) {
-    const std::size_t at = text.find(sep, from);
-    out.push_back(text.substr(from, at == std::string_view::npos ? std::string_view::npos : at - from));
-    if (at == std::string_view::npos) return out;
-    from = at + 1;
-  }
-}
 
 template <typename Int>
 std::optional<Int> parse_int(std::string_view s) {
@@ -60,7 +49,7 @@ std::string ReceiptHandle::encode() const {
 }
 
 Result<ReceiptHandle> ReceiptHandle::parse(std::string_view text) {
-  const std::vector<std::string_view> f = split(text, ' ');
+  const std::vector<std::string_view> f = split_on(text, ' ');
   auto bad = [&](std::string_view what) {
     return Error(Errc::invalid_argument,
                  fmt::format("receipt handle \"{}\": {}", text.substr(0, 200), what));
@@ -148,8 +137,8 @@ Result<OffsetInfo> OffsetInfo::parse(std::string_view start_offset_info, std::st
   auto entries = [](std::string_view field, std::string_view text,
                     auto&& take) -> Status {
     if (text.empty()) return {};
-    for (std::string_view entry : split(text, ';')) {
-      const std::vector<std::string_view> f = split(entry, ' ');
+    for (std::string_view entry : split_on(text, ';')) {
+      const std::vector<std::string_view> f = split_on(entry, ' ');
       auto bad = [&](std::string_view what) {
         return Error(Errc::corrupt, fmt::format("POP reply {} entry \"{}\": {}", field, entry.substr(0, 200), what));
       };
@@ -171,7 +160,7 @@ Result<OffsetInfo> OffsetInfo::parse(std::string_view start_offset_info, std::st
   s = entries("msgOffsetInfo", msg_offset_info,
               [&](const std::string& key, std::string_view v, auto& bad) -> std::optional<Error> {
                 std::vector<std::int64_t> offsets;
-                for (std::string_view piece : split(v, ',')) {
+                for (std::string_view piece : split_on(v, ',')) {
                   auto n = parse_int<std::int64_t>(piece);
                   if (!n) return bad(fmt::format("offset \"{}\" is not an int64", piece));
                   offsets.push_back(*n);
