@@ -165,7 +165,15 @@ FaultEntry fault_entry(const FaultDraw& d, FaultKind kind, const Nodes& nodes, b
 cluster::BrokerGroupSpec gen_group(const Shape& shape, std::size_t index) {
   cluster::BrokerGroupSpec g;
   g.name = fmt::format("broker-{}", static_cast<char>('a' + index));
-  if (shape.transactions) g.config.transaction_check_interval = std::chrono::seconds(5);
+  if (shape.transactions) {
+    // Checks every 5 s so a run resolves its unknown transactions, and 60 of them (5 min) before a
+    // half message is discarded: a producer can stay away from its broker for two minutes after
+    // the last fault (the NameServer registration, the route poll and the heartbeat each wait up to
+    // 30 s), and RocketMQ counts a check toward transactionCheckMax even with no producer online.
+    // With 15 the broker discarded a committed transaction as designed and the property blamed it.
+    g.config.transaction_check_interval = std::chrono::seconds(5);
+    g.config.transaction_check_max = 60;
+  }
   g.slaves = shape.slaves ? *rc::gen::inRange<std::size_t>(0, 2) : 0;
   g.flush = shape.sync_only || *rc::gen::arbitrary<bool>() ? store::FlushMode::sync_flush : store::FlushMode::async_flush;
   if (g.slaves > 0) {
