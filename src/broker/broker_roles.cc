@@ -30,6 +30,9 @@ void Broker::became_master() {
   config_.broker_role = BrokerRole::sync_master;
   config_.broker_id = 0;
   slave_sync_.set_enabled(false);
+  // First what this log holds becomes readable (a slave's stops at its confirm offset; a new
+  // master's SyncStateSet is itself alone): the revive log's replay and the timers read it.
+  update_visibility_bound();
   const bool settle = was_slave && !config_.namesrv_addr.empty();
   settling_topics_ = settle;  // no registration as master before the learned topics are settled
   if (was_slave) {
@@ -47,7 +50,6 @@ void Broker::became_master() {
   // mode it carries the master epoch as its state version (RocketMQ 5), so that a NameServer
   // ignores an old master's registration that arrives after this one.
   topics_.touch(replicas_ != nullptr ? replicas_->master_epoch() : topics_.data_version().state_version);
-  update_visibility_bound();
   start_registering();
   if (settle) {
     rt_.spawn(settle_learned_topics(this, alive_), "settle-learned-topics");
@@ -67,9 +69,12 @@ constexpr std::size_t kSettleTopicsMax = 10'000;
 Task<void> Broker::settle_learned_topics(Broker* self, std::shared_ptr<bool> alive) {
   namespace rc = remoting::request_code;
   std::set<std::string> candidates = std::exchange(self->learned_topics_, {});
-  // And the topics the NameServers know in this cluster that this broker has no config of (a
-  // slave elected before its first metadata copy and before any message of them arrived). Every
-  // NameServer is asked: each keeps routes in memory alone, and one that restarted knows none.
+  // And every topic the NameServers know in this cluster: one this broker has no config of (a
+  // slave elected before its first metadata copy and before any message of them arrived), and
+  // one it has, which it may have learned from the log in an earlier life (a slave restarted after
+  // learning a topic from the queues its messages used, and promoted before its next metadata
+  // copy: the learned set above was in that life's memory). Every NameServer is asked: each keeps
+  // routes in memory alone, and one that restarted knows none.
   bool full = false;
   for (const std::string& ns : self->config_.namesrv_addr) {
     if (full) break;
@@ -86,7 +91,7 @@ Task<void> Broker::settle_learned_topics(Broker* self, std::shared_ptr<bool> ali
         full = true;
         break;
       }
-      if (self->topics_.find(t) == nullptr) candidates.insert(t);
+      candidates.insert(t);
     }
   }
   for (const std::string& topic : candidates) {
