@@ -243,8 +243,11 @@ void PopReviveService::commit_progress() {
   for (std::size_t q = 0; q < open_log_offsets_.size(); ++q) {
     store::ConsumeQueue* cq = store_.find_queue(topic_, QueueId(static_cast<std::int32_t>(q)));
     if (cq == nullptr) continue;
-    const std::int64_t progress =
-        open_log_offsets_[q].empty() ? cq->max_offset().value() : *open_log_offsets_[q].begin();
+    // Everything below it is settled. The queue's end may lag a record just stored (under
+    // SYNC_FLUSH the ConsumeQueue takes it once it is durable): never back below what was
+    // committed already, which was settled then and stays so.
+    const std::int64_t progress = std::max(
+        open_log_offsets_[q].empty() ? cq->max_offset().value() : *open_log_offsets_[q].begin(), committed_[q].value_or(0));
     if (committed_[q] == progress) continue;
     if (Status s = offsets_.commit(kReviveGroup, topic_, QueueId(static_cast<std::int32_t>(q)), QueueOffset(progress));
         !s.ok()) {
