@@ -138,6 +138,10 @@ class ClientInstance {
   // change with every route update.
   TopicPublishInfo& publish_info(const std::string& topic);
   const TopicPublishInfo* find_publish_info(const std::string& topic) const;
+  // A client other than a registered producer or consumer (a POP consumer) uses `topic`: the
+  // polling round includes it until as many unwatch_topic() calls.
+  void watch_topic(const std::string& topic) { ++watched_[topic]; }
+  void unwatch_topic(const std::string& topic);
   // Readable queues of `topic` from the last route (empty when none is known).
   std::vector<MessageQueue> subscribe_queues(const std::string& topic) const;
   std::optional<TopicRouteData> route(const std::string& topic) const;
@@ -213,6 +217,7 @@ class ClientInstance {
   std::map<std::string, ReplyHandler> replies_;  // by CORRELATION_ID
   std::map<std::string, TopicRouteData> routes_;       // normalized, by topic
   std::map<std::string, TopicPublishInfo> publish_;    // by topic
+  std::map<std::string, std::int32_t> watched_;        // watch_topic() counts, by topic
   std::map<std::string, std::vector<MessageQueue>> subscribe_;  // by topic
   std::map<std::string, BrokerAddrs> broker_addrs_;    // by broker name
 

@@ -76,9 +76,16 @@ void ClientInstance::apply_route(const std::string& topic, TopicRouteData route,
   }
 }
 
+void ClientInstance::unwatch_topic(const std::string& topic) {
+  auto it = watched_.find(topic);
+  if (it == watched_.end()) return;
+  if (--it->second <= 0) watched_.erase(it);
+}
+
 std::set<std::string> ClientInstance::topics_in_use() const {
   std::set<std::string> topics;
   for (const auto& [t, p] : publish_) topics.insert(t);
+  for (const auto& [t, n] : watched_) topics.insert(t);
   for (const auto& [g, c] : consumers_) {
     for (const auto& s : c->consumer_data().subscription_data_set) topics.insert(s.topic);
   }

@@ -74,12 +74,18 @@ Status PopConsumer::subscribe(const std::string& topic, MessageSelector selector
   Result<TagSubscription> tags = selector.type == ExpressionType::tag ? parse_tag_expression(selector.expression)
                                                                       : parse_tag_expression(kSubscribeAll);
   if (!tags) return std::move(tags).error();
-  subscriptions_.insert_or_assign(topic, Subscription{std::move(selector), std::move(*tags)});
+  auto [it, fresh] = subscriptions_.insert_or_assign(topic, Subscription{std::move(selector), std::move(*tags)});
+  if (fresh) ci_.watch_topic(topic);  // the route polls follow its brokers (a new master after a failover)
   return Status();
+}
+
+PopConsumer::~PopConsumer() {
+  for (const auto& [topic, s] : subscriptions_) ci_.unwatch_topic(topic);
 }
 
 Status PopConsumer::unsubscribe(const std::string& topic) {
   if (subscriptions_.erase(topic) == 0) return Error(Errc::invalid_argument, fmt::format("not subscribed to '{}'", topic));
+  ci_.unwatch_topic(topic);
   return Status();
 }
 
@@ -142,12 +148,19 @@ Task<Result<PopResult>> PopConsumer::receive(std::string topic, std::int32_t max
   remoting::RemotingCommand req = remoting::make_request(rc::POP_MESSAGE, 0);
   req.ext_fields = h.to_fields();
   const std::string where = broker_where(broker, *addr);
+  const MonoTime sent_at = ci_.runtime().now();
   Result<remoting::RemotingCommand> reply =
       co_await ci_.rpc().invoke(*addr, std::move(req), config_.poll_time + std::chrono::seconds(10));
-  if (!reply.ok()) co_return with_context(fmt::format("POP from {}", where), std::move(reply).error());
+  if (!reply.ok()) {
+    // The master may be gone (a failover names another): the next receive asks with a fresh route.
+    Status refreshed = co_await ci_.update_topic_route(topic);
+    (void)refreshed;  // a NameServer that does not answer leaves the old route, which the polls retry
+    co_return with_context(fmt::format("POP from {}", where), std::move(reply).error());
+  }
 
   PopResult out;
   out.broker_name = broker;
+  out.sent_at = sent_at;
   switch (reply->code) {
     case code::SUCCESS: out.status = PopStatus::FOUND; break;
     case code::POLLING_TIMEOUT:

@@ -25,6 +25,9 @@
 // subscription to the topic, bad arguments), not_found (no route or no master for the broker),
 // the RPC errors, reply_error for any other code, corrupt (an undecodable reply).
 //
+// A subscribed topic's route is polled with the instance's (ClientInstance::watch_topic), and
+// fetched again after a POP that failed on the way: a failover's new master is found.
+//
 // ack() and change_invisible_time() go to the master of the broker the handle names. ack() of a
 // stale handle (the message came back already) succeeds, as RocketMQ's broker answers it; a
 // change of a stale one fails with the broker's NO_MESSAGE. change_invisible_time() replaces the
@@ -64,6 +67,9 @@ struct [[nodiscard]] PopResult {
   std::int64_t invisible_time = 0;
   std::int64_t rest = 0;  // messages left in the queues the broker looked at
   std::string broker_name;
+  // When the POP request went out (the client's clock): the broker handed the messages out
+  // between this and the reply, so their invisible time ends no earlier than this plus it.
+  MonoTime sent_at{};
 };
 
 // The receipt handle of a received message (its POP_CK). Errors: invalid_argument (none, or one
@@ -80,6 +86,7 @@ Status assign_receipt_handles(std::vector<MessageExt>& messages, const std::stri
 class PopConsumer {
  public:
   PopConsumer(ClientInstance& instance, PopConsumerConfig config) : ci_(instance), config_(std::move(config)) {}
+  ~PopConsumer();
   PopConsumer(const PopConsumer&) = delete;
   PopConsumer& operator=(const PopConsumer&) = delete;
 

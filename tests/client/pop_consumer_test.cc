@@ -161,6 +161,20 @@ TEST_F(PopConsumerTest, AKilledBrokerBringsBackWhatWasNotAcknowledged) {
   }
 }
 
+// A subscribed topic's route is polled with the instance's routes: a failover's new master is
+// found without a receive failing first.
+TEST_F(PopConsumerTest, ASubscribedTopicsRouteIsPolled) {
+  boot({"broker-a"}, {{"W", 2}});
+  instance().start();  // its route polls and heartbeats, as an application starts it
+  EXPECT_FALSE(instance().route("W").has_value());
+  PopConsumer& c = consumer(PopConsumerConfig{.group = "WatchG"});
+  ASSERT_TRUE(c.subscribe("W", MessageSelector::by_tag("*")).ok());
+  cluster().run_for(35s);  // a route poll or two (pollNameServerInterval 30 s), no receive
+  const std::optional<TopicRouteData> route = instance().route("W");
+  ASSERT_TRUE(route.has_value()) << seed_text();
+  EXPECT_EQ(route->queue_datas.size(), 1u);
+}
+
 TEST(PopReceiptHandles, AreBuiltFromTheReplyHeaderAsRocketMqClientsBuildThem) {
   MessageExt a;
   a.topic = "T";
