@@ -34,22 +34,28 @@ Verdict check_queue_offsets(const History& h) {
   // A push consumer's concurrent listener consumes a pulled batch on several threads (RocketMQ's
   // consumeThreadMin): its deliveries of one queue come in any order, so for it only an offset
   // consumed again is a step back. (The simulator runs listeners inline, in order; real runs do
-  // not: `mqsim run --real`.)
+  // not: `mqsim run --real`.) A POP consumer runs several receives at once, whose replies come
+  // in any order, too.
   auto concurrent = [&h](const ConsumeRecord& c) {
     auto it = h.consumers.find(c.consumer);
-    return it != h.consumers.end() && it->second.kind == "push-concurrently";
+    return it != h.consumers.end() && (it->second.kind == "push-concurrently" || it->second.kind == "pop");
   };
   for (const ConsumeRecord& c : h.consumes) {
     Last& q = queues[{h.audience(c), c.queue}];
     q.offsets.insert(c.queue_offset.value());
-    const bool repeat = !q.first_at.try_emplace(c.queue_offset.value(), c.at).second;
+    const auto [first, fresh] = q.first_at.try_emplace(c.queue_offset.value(), c.at);
+    const bool repeat = !fresh;
     const ConsumeRecord* prev = q.record;
     if (prev == nullptr || c.queue_offset > prev->queue_offset || (!repeat && concurrent(c))) {
       if (prev == nullptr || c.queue_offset > prev->queue_offset) q.record = &c;
       continue;
     }
     q.record = &c;
-    if (prev->consumer != c.consumer || event_between(event_times, prev->at, c.at)) {
+    // A concurrent consumer's repeat: its deliveries arrive in any order, so what explains it lies
+    // between the offset's first delivery and this one (a POP reply may arrive long after a later
+    // one, handed out after a restart that rolled the offset back).
+    const MonoTime since = repeat && concurrent(c) ? std::min(first->second, prev->at) : prev->at;
+    if (prev->consumer != c.consumer || event_between(event_times, since, c.at)) {
       ++explained;
       continue;
     }

@@ -11,7 +11,7 @@ namespace {
 constexpr const char* kRecordNames[kRecordKinds] = {
     "sends",     "consumes", "events", "subscriptions",  "routes",     "registrations",
     "consumers", "commits",  "takes",  "store_restarts", "error_logs", "producers", "controller_views", "broker_epochs",
-    "queue_floors", "metric_samples", "requests",
+    "queue_floors", "metric_samples", "requests", "pop_acks",
 };
 
 void check_spec(const CheckerSpec& s) {

@@ -46,8 +46,9 @@ enum class Record : std::uint32_t {
   queue_floors = 1 << 14,
   metric_samples = 1 << 15,
   requests = 1 << 16,
+  pop_acks = 1 << 17,
 };
-inline constexpr std::uint32_t kRecordKinds = 17;
+inline constexpr std::uint32_t kRecordKinds = 18;
 using Records = std::uint32_t;  // a set of Record bits
 constexpr Records operator|(Record a, Record b) {
   return static_cast<Records>(static_cast<Records>(a) | static_cast<Records>(b));

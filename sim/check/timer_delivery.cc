@@ -6,17 +6,12 @@
 #include <map>
 #include <utility>
 
+#include "sim/check/clock_margin.h"
 #include "sim/history/option_value.h"
 
 namespace ferry::sim::check {
 
 namespace {
-
-// A node's clock drifts from virtual time by up to 500 ppm (sim/swarm.cc): two nodes' readings
-// of one moment differ by up to this much, plus a millisecond of rounding.
-Duration clock_margin(MonoTime t) {
-  return std::chrono::duration_cast<Duration>(t.time_since_epoch() / 1000) + std::chrono::milliseconds(1);
-}
 
 bool is_broker(const std::string& node) { return node.starts_with("broker"); }
 

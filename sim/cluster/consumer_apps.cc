@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "client/reply_message.h"
+#include "common/pop_receipt.h"
 #include "runtime/assert.h"
 #include "sim/cluster/workload.h"
 
@@ -13,28 +14,61 @@ namespace ferry::sim::cluster {
 DeliveryLog::DeliveryLog(Runtime& rt, std::shared_ptr<sim::History> history, std::string consumer, std::string group)
     : rt_(rt), history_(std::move(history)), consumer_(std::move(consumer)), group_(std::move(group)) {}
 
+sim::ConsumeRecord DeliveryLog::delivery(const MessageExt& m, const MessageQueue& queue) const {
+  sim::ConsumeRecord c;
+  c.consumer = consumer_;
+  c.group = group_;
+  c.topic = m.topic;
+  c.queue = queue;
+  c.queue_offset = m.queue_offset;
+  c.reconsume_times = m.reconsume_times;
+  c.at = rt_.now();
+  if (auto f = parse_body(as_text(Bytes(m.body.data(), m.body.size())))) {
+    c.intact = true;
+    c.producer = std::move(f->producer);
+    c.seq = f->seq;
+    c.key = std::move(f->key);
+  }
+  return c;
+}
+
 void DeliveryLog::record(const std::vector<MessageExt>& msgs, const MessageQueue& queue, std::int64_t pulled_from,
                          std::optional<MonoTime> lock_at) {
   const auto held = history_->hold();
   for (const MessageExt& m : msgs) {
-    sim::ConsumeRecord c;
-    c.consumer = consumer_;
-    c.group = group_;
-    c.topic = m.topic;
-    c.queue = queue;
-    c.queue_offset = m.queue_offset;
-    c.reconsume_times = m.reconsume_times;
-    c.at = rt_.now();
+    sim::ConsumeRecord c = delivery(m, queue);
     c.pulled_from = pulled_from;
     c.lock_at = lock_at;
-    if (auto f = parse_body(as_text(Bytes(m.body.data(), m.body.size())))) {
-      c.intact = true;
-      c.producer = std::move(f->producer);
-      c.seq = f->seq;
-      c.key = std::move(f->key);
-    }
     history_->consumes.push_back(std::move(c));
   }
+}
+
+std::uint64_t DeliveryLog::record_pop(const MessageExt& m, const MessageQueue& queue, QueueOffset offset, sim::PopDelivery pop) {
+  const auto held = history_->hold();
+  sim::ConsumeRecord c = delivery(m, queue);
+  c.queue_offset = offset;
+  c.pop = pop;
+  history_->consumes.push_back(std::move(c));
+  return history_->consumes.size() - 1;
+}
+
+std::uint64_t DeliveryLog::begin_pop_ack(std::uint64_t consume) {
+  const auto held = history_->hold();
+  sim::PopAckRecord ack;
+  ack.consume = consume;
+  ack.sent_at = rt_.now();
+  ack.done_at = ack.sent_at;
+  ack.detail = "unanswered";
+  history_->pop_acks.push_back(std::move(ack));
+  return history_->pop_acks.size() - 1;
+}
+
+void DeliveryLog::finish_pop_ack(std::uint64_t ack, const Status& answer) {
+  const auto held = history_->hold();
+  sim::PopAckRecord& a = history_->pop_acks.at(ack);
+  a.done_at = rt_.now();
+  a.ok = answer.ok();
+  a.detail = answer.ok() ? "" : answer.error().to_string();
 }
 
 void DeliveryLog::retaken(const MessageQueue& queue) {
@@ -220,6 +254,67 @@ Task<void> LitePullConsumerApp::run(LitePullConsumerApp* self) {
       self->last_rewind_ = self->rt_.now();
       const std::int64_t back = std::max<std::int64_t>(0, batch.back().queue_offset.value() - 3);
       (void)co_await self->consumer_->seek(*queue, QueueOffset(back));
+    }
+  }
+}
+
+// ---- PopConsumerApp ------------------------------------------------------------------------
+
+PopConsumerApp::PopConsumerApp(Runtime& rt, const client::ClientConfig& cc, const ConsumerSpec& spec,
+                               std::shared_ptr<sim::History> history)
+    : rt_(rt), group_(spec.group), topic_(spec.topic), pop_(spec.pop.value_or(ConsumerSpec::Pop{})) {
+  const std::string name = cc.instance_name;
+  log_ = std::make_shared<DeliveryLog>(rt, history, name, spec.group);
+  client::PopConsumerConfig config;
+  config.group = spec.group;
+  config.max_messages = pop_.batch;
+  config.invisible_time = pop_.invisible_time;
+  // Short long polls: the receives go round the topic's brokers one at a time, and one with
+  // nothing holds the next for its whole poll time.
+  config.poll_time = std::chrono::seconds(1);
+  config.from_first = spec.config.consume_from_where == client::ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET;
+  instance_ = std::make_unique<client::ClientInstance>(rt, cc);
+  instance_->start();
+  consumer_ = std::make_unique<client::PopConsumer>(*instance_, config);
+  const Status sub = consumer_->subscribe(spec.topic, selector_of(spec));
+  FERRY_ASSERT(sub.ok(), "subscribe {}: {}", spec.topic, sub.ok() ? "" : sub.error().to_string());
+  record_start(rt, *history, name, spec, "pop");
+  // In the node's task set: a crash destroys the loops before the app.
+  for (int i = 0; i < kReceivers; ++i) rt.spawn(run(this), "workload-pop");
+}
+
+PopConsumerApp::~PopConsumerApp() {
+  consumer_.reset();
+  instance_.reset();
+}
+
+MessageQueue PopConsumerApp::queue_of(const ReceiptHandle& h) const {
+  return MessageQueue{pop_real_topic(topic_, group_, h.retry), h.broker_name, QueueId(h.queue_id)};
+}
+
+Task<void> PopConsumerApp::run(PopConsumerApp* self) {
+  Runtime& rt = self->rt_;
+  for (;;) {
+    const MonoTime before = rt.now();
+    Result<client::PopResult> r = co_await self->consumer_->receive(self->topic_);
+    if (!r.ok() || r->status != client::PopStatus::FOUND) {
+      // An error or a full broker waits; an empty long poll goes again at once (it waited already).
+      if (!r.ok() || r->status == client::PopStatus::POLLING_FULL || rt.now() == before) co_await rt.sleep(kRetryWait);
+      continue;
+    }
+    // The whole batch is recorded as it arrived, then acknowledged one by one.
+    const sim::PopDelivery pop{r->sent_at, r->sent_at + self->pop_.invisible_time};
+    std::vector<std::uint64_t> indexes;
+    for (const MessageExt& m : r->messages) {
+      Result<ReceiptHandle> h = client::receipt_handle_of(m);
+      FERRY_ASSERT(h.ok(), "a received message without a receipt handle: {}", h.ok() ? "" : h.error().to_string());
+      indexes.push_back(self->log_->record_pop(m, self->queue_of(*h), QueueOffset(h->queue_offset), pop));
+    }
+    for (std::size_t i = 0; i < r->messages.size(); ++i) {
+      if (rt.random().below(100) >= static_cast<std::uint64_t>(self->pop_.ack_percent)) continue;  // left to come back
+      const std::uint64_t ack = self->log_->begin_pop_ack(indexes[i]);
+      Status acked = co_await self->consumer_->ack(r->messages[i]);
+      self->log_->finish_pop_ack(ack, acked);
     }
   }
 }

@@ -13,6 +13,7 @@
 #include "runtime/assert.h"
 #include "sim/cluster/consumer_apps.h"
 #include "sim/history/acked_progress.h"
+#include "sim/history/pop_progress.h"
 
 namespace ferry::sim::cluster {
 
@@ -337,6 +338,12 @@ ClientFactory lite_pull_consumer_app(ConsumerSpec spec, std::shared_ptr<History>
   };
 }
 
+ClientFactory pop_consumer_app(ConsumerSpec spec, std::shared_ptr<History> history) {
+  return [spec, history](Runtime& rt, const client::ClientConfig& cc) -> std::unique_ptr<NodeProcess> {
+    return std::make_unique<PopConsumerApp>(rt, cc, spec, history);
+  };
+}
+
 namespace {
 
 ConsumerNode* consumer_node(Cluster& c, NodeId node) { return dynamic_cast<ConsumerNode*>(c.world().node(node).process()); }
@@ -379,6 +386,16 @@ Convergence all_acked_consumed(std::shared_ptr<History> history, std::string gro
                        const auto [n, first] = progress->missing();
                        if (n == 0) return std::nullopt;
                        return fmt::format("{} acknowledged messages not consumed yet (first: {})", n, first->id());
+                     }};
+}
+
+Convergence pop_deliveries_settled(std::shared_ptr<History> history, std::string group) {
+  auto progress = std::make_shared<sim::PopProgress>(history, group, kPopRetryMaxTimes);
+  return Convergence{"POP deliveries of " + group + " acknowledged", [progress]() -> std::optional<std::string> {
+                       const auto [n, latest] = progress->unsettled();
+                       if (n == 0) return std::nullopt;
+                       return fmt::format("{} messages out without an ack (first: {}, last handed to {} at {} ms)", n, latest->id(),
+                                          latest->consumer, ms_of(latest->at));
                      }};
 }
 

@@ -148,6 +148,16 @@ struct ConsumerSpec {
     Body body = Body::echo;
   };
   std::optional<Replies> replies;
+  // A POP consumer (RocketMQ 5; kind = "pop" in a scenario file): receives with POP_MESSAGE from
+  // every queue of the topic, sharing them with the group's other members, and acknowledges each
+  // message with probability ack_percent (drawn from the node's randomness); one it leaves
+  // unacknowledged comes back after `invisible_time` (checker pop-delivery).
+  struct Pop {
+    Duration invisible_time = std::chrono::seconds(10);
+    std::int32_t batch = 16;       // max messages per POP, 1..32
+    std::int32_t ack_percent = 100;
+  };
+  std::optional<Pop> pop;
 };
 
 // A factory for Cluster::add_client: a ClientInstance and a producer that sends spec.messages
@@ -162,6 +172,9 @@ ClientFactory producer_app(ProducerSpec spec, std::shared_ptr<History> history);
 ClientFactory consumer_app(ConsumerSpec spec, std::shared_ptr<History> history);
 ClientFactory orderly_consumer_app(ConsumerSpec spec, std::shared_ptr<History> history);
 ClientFactory lite_pull_consumer_app(ConsumerSpec spec, std::shared_ptr<History> history);
+// A PopConsumer (spec.pop set) receiving in a loop, recording each delivery with its invisible
+// time and each acknowledgement (History::pop_acks). It holds no queue.
+ClientFactory pop_consumer_app(ConsumerSpec spec, std::shared_ptr<History> history);
 
 // The push consumer of a consumer_app / orderly_consumer_app node, nullptr while the node is down
 // (or for another kind of node).
@@ -182,6 +195,9 @@ Convergence all_acked_consumed(std::shared_ptr<History> history, std::string gro
 // Every acknowledged message broadcast consumer `consumer` should have (sim::acked_not_consumed_by:
 // sent after its first start, at or after where it started reading) was consumed by it.
 Convergence all_acked_consumed_by(std::shared_ptr<History> history, std::string consumer);
+// A POP group: every message it was handed has its latest delivery acknowledged (or went out at
+// the DLQ threshold): what its consumers left unacknowledged came back (sim/history/pop_progress.h).
+Convergence pop_deliveries_settled(std::shared_ptr<History> history, std::string group);
 // Clustering: every queue of `topic` on every broker group is held by exactly one of `consumers`
 // (orderly: with its broker lock). Broadcast: every one of `consumers` that is up holds every
 // queue. At least one must be up.

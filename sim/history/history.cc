@@ -98,6 +98,18 @@ void History::record_event(MonoTime at, EventKind kind, std::string target, std:
   events.push_back(Event{at, kind, std::move(target), std::move(detail)});
 }
 
+bool broker_logged_error_since(const History& h, const std::string& broker, MonoTime from) {
+  for (const LogLine& l : h.error_logs) {
+    if (l.at >= from && (l.node == broker || l.node.rfind(broker + "-", 0) == 0)) return true;
+  }
+  return false;
+}
+
+bool pop_order(const ConsumeRecord& a, const ConsumeRecord& b) {
+  if (a.pop->requested_at != b.pop->requested_at) return a.pop->requested_at < b.pop->requested_at;
+  return a.reconsume_times < b.reconsume_times;
+}
+
 void History::rebase_times(Duration origin) {
   const auto held = hold();
   auto move = [origin](MonoTime& t) {
@@ -115,6 +127,14 @@ void History::rebase_times(Duration origin) {
   for (ConsumeRecord& r : consumes) {
     move(r.at);
     if (r.lock_at) move(*r.lock_at);
+    if (r.pop) {
+      move(r.pop->requested_at);
+      move(r.pop->invisible_until);
+    }
+  }
+  for (PopAckRecord& r : pop_acks) {
+    move(r.sent_at);
+    move(r.done_at);
   }
   for (Event& e : events) move(e.at);
   for (RouteRecord& r : routes) move(r.at);

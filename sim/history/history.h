@@ -75,6 +75,29 @@ struct SendRecord {
   bool owed() const { return outcome == SendOutcome::ok && fate != TxFate::rollback; }
 };
 
+// When a POP consumer's delivery was handed out: the broker popped it between `requested_at` (the
+// POP request went out: PopResult::sent_at) and the ConsumeRecord's `at` (the reply arrived, perhaps much later), so
+// its invisible time ends no earlier than `invisible_until` (requested_at plus the invisible time
+// the POP asked for).
+struct PopDelivery {
+  MonoTime requested_at{};
+  MonoTime invisible_until{};
+};
+
+struct History;
+struct ConsumeRecord;
+// True when a node of broker group `broker` ("broker-a", "broker-a-s1") logged an error-level line
+// at or after `from` (History::error_logs): a failed disk (a CommitLog sync that failed refuses
+// writes until a restart, and what it covered may be lost) keeps a broker from storing POP
+// revives, and may have taken a checkpoint.
+bool broker_logged_error_since(const History& h, const std::string& broker, MonoTime from);
+// True when POP delivery `a` of a message was handed out before delivery `b` of the same message,
+// as far as the consumers can tell: an earlier POP request (a reply may arrive late: a paused
+// consumer), else fewer reconsumes. A long poll holds a request up to its poll time, which the
+// workload keeps within the shortest invisible time: a retry copy's POP is sent after the POP of
+// the delivery it was revived from. Both must be POP deliveries.
+bool pop_order(const ConsumeRecord& a, const ConsumeRecord& b);
+
 struct ConsumeRecord {
   std::string consumer;  // node name
   std::string group;
@@ -91,6 +114,8 @@ struct ConsumeRecord {
   // confirmed before this delivery (ProcessQueue::last_lock_time, the consumer's clock); unset for
   // every other kind of consumer (checker orderly-exclusive).
   std::optional<MonoTime> lock_at;
+  // A POP consumer's delivery (checker pop-delivery); unset for every other kind of consumer.
+  std::optional<PopDelivery> pop;
   bool intact = false;   // the body parsed and its checksum holds
   std::string producer;  // from the body, when intact
   std::uint64_t seq = 0;
@@ -214,6 +239,26 @@ struct RequestRecord {
   std::string id() const;  // "producer-1#17"
 };
 
+// ---- POP consumption (RocketMQ 5; checker pop-delivery) ------------------------------------
+
+// A POP consumer acknowledged one of its deliveries (ACK_MESSAGE with the message's receipt
+// handle): `consume` is the delivery's index in History::consumes; the ack was sent at `sent_at`
+// and answered at `done_at` (ok: SUCCESS; else the error is in `detail`, "unanswered" when the
+// consumer died waiting: done_at is then sent_at). The broker answers
+// SUCCESS to the ack of a handle whose message came back already, so an ack holds the message
+// back only when it was answered within the delivery's invisible time.
+// A POP message handed out with this many reconsumes goes to the DLQ when it is not acknowledged
+// (a subscription group's retryMaxTimes, which the workload's groups keep at RocketMQ's default).
+inline constexpr std::int32_t kPopRetryMaxTimes = 16;
+
+struct PopAckRecord {
+  std::uint64_t consume = 0;
+  MonoTime sent_at{};
+  MonoTime done_at{};
+  bool ok = false;
+  std::string detail;
+};
+
 // ---- consumers and committed offsets ------------------------------------------------------
 
 // One consumer node as its app described itself at (first) start, and when it left for good.
@@ -221,7 +266,7 @@ struct ConsumerInfo {
   std::string group;
   std::string topic;
   bool broadcast = false;  // message model BROADCASTING: it must receive everything itself
-  std::string kind;        // "push-concurrently", "push-orderly", "lite-pull" (for people)
+  std::string kind;        // "push-concurrently", "push-orderly", "lite-pull", "pop"
   // An SQL92 subscription (empty: "*"): the consumer is owed only what it selects on the
   // properties every workload message carries (sim/history/selection.h).
   std::string sql;
@@ -354,6 +399,8 @@ struct History {
   // Requests of requesting producers, in the order they were sent (checker request-reply).
   std::vector<RequestRecord> requests;
   std::vector<ConsumeRecord> consumes;
+  // The acknowledgements of POP consumers, in the order they were answered (checker pop-delivery).
+  std::vector<PopAckRecord> pop_acks;
   std::vector<Event> events;
   CheckSettings settings;
   // The topics each consumer group subscribed to (recorded by the consumer apps at start), so

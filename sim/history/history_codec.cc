@@ -326,6 +326,27 @@ void serialize(Ar& ar, RequestRecord& r) {
   }
 }
 
+// A POP delivery's fields (ConsumeRecord::pop), kept beside the consumes (version 16 on).
+struct PopFields {
+  std::uint64_t consume = 0;
+  std::int64_t requested_at_ns = 0;
+  std::int64_t invisible_until_ns = 0;
+};
+
+template <class Ar>
+void serialize(Ar& ar, PopFields& p) {
+  ar(cereal::make_nvp("consume", p.consume), cereal::make_nvp("requested_at_ns", p.requested_at_ns),
+     cereal::make_nvp("invisible_until_ns", p.invisible_until_ns));
+}
+
+template <class Ar>
+void serialize(Ar& ar, PopAckRecord& r) {
+  ar(cereal::make_nvp("consume", r.consume));
+  time_field(ar, "sent_at_ns", r.sent_at);
+  time_field(ar, "done_at_ns", r.done_at);
+  ar(cereal::make_nvp("ok", r.ok), cereal::make_nvp("detail", r.detail));
+}
+
 // A History as a file of `version` holds it: the fields added after that version are absent.
 struct VersionedHistory {
   History& h;
@@ -438,6 +459,30 @@ void serialize(Ar& ar, VersionedHistory& v) {
           throw cereal::Exception(fmt::format("timers: send {} of {} with delay_ns {}", send, h.sends.size(), delay_ns));
         }
         h.sends[send].timer_delay = Duration(delay_ns);
+      }
+    }
+  }
+  // Since version 16: POP deliveries (by consume index) and the POP acks.
+  if (v.version >= 16) {
+    std::vector<PopFields> pops;
+    if constexpr (!Ar::is_loading::value) {
+      for (std::size_t i = 0; i < h.consumes.size(); ++i) {
+        if (const auto& p = h.consumes[i].pop) pops.push_back(PopFields{i, to_ns(p->requested_at), to_ns(p->invisible_until)});
+      }
+    }
+    ar(cereal::make_nvp("pops", pops), cereal::make_nvp("pop_acks", h.pop_acks));
+    if constexpr (Ar::is_loading::value) {
+      for (const PopFields& p : pops) {
+        if (p.consume >= h.consumes.size() || p.requested_at_ns < 0 || p.invisible_until_ns < p.requested_at_ns) {
+          throw cereal::Exception(fmt::format("pops: consume {} of {} requested at {} ns, invisible until {} ns", p.consume,
+                                              h.consumes.size(), p.requested_at_ns, p.invisible_until_ns));
+        }
+        h.consumes[p.consume].pop = PopDelivery{MonoTime(Duration(p.requested_at_ns)), MonoTime(Duration(p.invisible_until_ns))};
+      }
+      for (const PopAckRecord& a : h.pop_acks) {
+        if (a.consume >= h.consumes.size() || !h.consumes[a.consume].pop) {
+          throw cereal::Exception(fmt::format("pop_acks names consume {}, not a POP delivery of the {}", a.consume, h.consumes.size()));
+        }
       }
     }
   }

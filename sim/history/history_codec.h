@@ -43,7 +43,9 @@ enum class HistoryEncoding : std::uint8_t { json, binary };
 //     that have one.
 // 14: History::requests (request-reply).
 // 15: SendRecord::timer_delay (timer messages), as a side table "timers" of the sends that have one.
-inline constexpr std::uint32_t kHistoryVersion = 15;
+// 16: ConsumeRecord::pop (POP deliveries), as a side table "pops" of the consumes that have one,
+//     and History::pop_acks.
+inline constexpr std::uint32_t kHistoryVersion = 16;
 // The oldest version a reader still takes: a version 5 file loads with no store_restarts (the
 // store-prefix checker then has no restart to judge). Older ones are refused (unsupported).
 inline constexpr std::uint32_t kHistoryVersionReadMin = 5;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "common/pop_receipt.h"
 #include "sim/property/property.h"
 #include "sim/scenario/fault_registry.h"
 
@@ -237,7 +238,15 @@ void gen_group_members(const Shape& shape, const std::string& topic, std::size_t
     c.node = fmt::format("consumer-{}", s.consumers.size());
     c.spec.group = group;
     c.spec.topic = topic;
-    c.kind = flavor == Flavor::lite_pull ? ConsumerKind::lite_pull : ConsumerKind::push;
+    c.kind = flavor == Flavor::lite_pull ? ConsumerKind::lite_pull : flavor == Flavor::pop ? ConsumerKind::pop : ConsumerKind::push;
+    if (flavor == Flavor::pop) {
+      cluster::ConsumerSpec::Pop pop;
+      pop.invisible_time = ms(*rc::gen::inRange<std::int64_t>(1'000, 10'001));
+      pop.batch = *rc::gen::inRange(1, kPopBatchMax + 1);
+      // At least 70 %: sixteen unacknowledged deliveries in a row (the DLQ) stay out of reach.
+      pop.ack_percent = *rc::gen::inRange(70, 101);
+      c.spec.pop = pop;
+    }
     c.mode = flavor == Flavor::orderly ? ConsumeMode::orderly : ConsumeMode::concurrently;
     if (flavor == Flavor::broadcast) {
       c.spec.config.message_model = client::MessageModel::BROADCASTING;
@@ -265,6 +274,7 @@ const char* flavor_name(Flavor f) {
     case Flavor::orderly: return "orderly";
     case Flavor::broadcast: return "broadcast";
     case Flavor::lite_pull: return "lite-pull";
+    case Flavor::pop: return "pop";
   }
   return "?";
 }

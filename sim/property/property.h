@@ -53,6 +53,7 @@ enum class Flavor : std::uint8_t {
   orderly,     // clustering push consumers, orderly listener (broker locks per queue)
   broadcast,   // broadcasting push consumers, concurrent listener
   lite_pull,   // clustering lite pull consumers, auto commit
+  pop,         // POP consumers (RocketMQ 5): 1-10 s invisible, 1-32 a POP, 70-100 % acknowledged
 };
 const char* flavor_name(Flavor f);
 

@@ -54,8 +54,11 @@ void showValue(const GeneratedRun& run, std::ostream& os) {
                       to_ms(p.spec.interval), p.spec.keys.size(), p.spec.ordered ? ", by key hash" : "");
   }
   for (const scenario::ConsumerScenario& c : s.consumers) {
-    os << fmt::format("  {} in {} <- {}: {} {}{}{}\n", c.node, c.spec.group, c.spec.topic, scenario::consumer_kind_name(c.kind),
+    os << fmt::format("  {} in {} <- {}: {} {}{}{}{}\n", c.node, c.spec.group, c.spec.topic, scenario::consumer_kind_name(c.kind),
                       scenario::consume_mode_name(c.mode),
+                      c.spec.pop ? fmt::format(" ({} ms invisible, {} a POP, {}% acknowledged)", to_ms(c.spec.pop->invisible_time),
+                                               c.spec.pop->batch, c.spec.pop->ack_percent)
+                                 : "",
                       c.start_at > Duration{} ? fmt::format(", joins at {} ms", to_ms(c.start_at)) : "",
                       c.stop_at ? fmt::format(", leaves at {} ms", to_ms(*c.stop_at)) : "");
   }

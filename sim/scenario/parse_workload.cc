@@ -7,6 +7,7 @@
 
 #include "sim/history/selection.h"
 #include "sim/scenario/duration_text.h"
+#include "common/pop_receipt.h"
 #include "sim/scenario/parse_sections.h"
 
 namespace ferry::sim::scenario {
@@ -170,6 +171,29 @@ void parse_consumer(TableReader& r, const Scenario& s, std::size_t index, Consum
   r.read_enum("mode", c.mode, consume_mode_names());
   if (c.kind == ConsumerKind::lite_pull && c.mode == ConsumeMode::orderly) {
     r.fail("mode", "a lite pull consumer has no orderly listener (RocketMQ's DefaultLitePullConsumer)");
+  }
+  if (c.kind == ConsumerKind::pop) {
+    cluster::ConsumerSpec::Pop pop;
+    if (c.mode == ConsumeMode::orderly) r.fail("mode", "a POP consumer of this workload receives concurrently (no FIFO POP yet)");
+    if (spec.config.message_model == client::MessageModel::BROADCASTING) {
+      r.fail("model", "POP consumption is clustering only (RocketMQ 5's SimpleConsumer)");
+    }
+    // The broker takes 1 ms to 12 h; a run is minutes long.
+    r.read_duration("invisible_time", pop.invisible_time, std::chrono::seconds(1), std::chrono::minutes(10));
+    r.read_int("pop_batch", pop.batch, 1, kPopBatchMax);
+    r.read_int("ack_percent", pop.ack_percent, 0, 100);
+    for (const ConsumerScenario& other : s.consumers) {
+      if (other.spec.group == spec.group && other.kind != ConsumerKind::pop) {
+        r.fail("kind", fmt::format("{} of the same group {} is a {} consumer: a group pops or pulls, not both", other.node,
+                                   spec.group, consumer_kind_name(other.kind)));
+        break;
+      }
+    }
+    spec.pop = pop;
+  } else {
+    for (const char* key : {"invisible_time", "pop_batch", "ack_percent"}) {
+      if (r.has(key)) r.fail(key, "belongs to a POP consumer (kind = \"pop\")");
+    }
   }
   if (r.has("rewind_every")) {
     Duration every{};

@@ -34,6 +34,7 @@ bool is_broadcast(const ConsumerScenario& k) { return k.spec.config.message_mode
 
 cluster::ClientFactory consumer_factory(const ConsumerScenario& k, std::shared_ptr<sim::History> history) {
   if (k.kind == ConsumerKind::lite_pull) return cluster::lite_pull_consumer_app(k.spec, std::move(history));
+  if (k.kind == ConsumerKind::pop) return cluster::pop_consumer_app(k.spec, std::move(history));
   if (k.mode == ConsumeMode::orderly) return cluster::orderly_consumer_app(k.spec, std::move(history));
   return cluster::consumer_app(k.spec, std::move(history));
 }
@@ -68,6 +69,7 @@ namespace {
 // The members of one (group, topic) that stay to the end, for the liveness requirements.
 struct GroupMembers {
   bool broadcast = false;
+  bool pop = false;  // POP consumers: no queue is anyone's
   std::vector<NodeId> nodes;
   std::vector<std::string> names;
 };
@@ -101,6 +103,7 @@ void apply_client_step(const Scenario& s, const ClientStep& step, cluster::Clust
     if (!cs.stop_at) {
       GroupMembers& g = clients.groups[{cs.spec.group, cs.spec.topic}];
       g.broadcast = is_broadcast(cs);
+      g.pop = cs.kind == ConsumerKind::pop;
       g.nodes.push_back(n);
       g.names.push_back(name);
     }
@@ -125,6 +128,8 @@ std::vector<cluster::Convergence> liveness_requirements(const Scenario& s, clust
         for (const auto& [key, members] : clients.groups) {
           if (!members.broadcast) {
             require.push_back(cluster::all_acked_consumed(out.history, key.first));
+            // POP: and nothing it was handed is still out unacknowledged.
+            if (members.pop) require.push_back(cluster::pop_deliveries_settled(out.history, key.first));
             continue;
           }
           for (const std::string& m : members.names) require.push_back(cluster::all_acked_consumed_by(out.history, m));
@@ -132,6 +137,7 @@ std::vector<cluster::Convergence> liveness_requirements(const Scenario& s, clust
         break;
       case Requirement::consumers_assigned:
         for (const auto& [key, members] : clients.groups) {
+          if (members.pop) continue;  // POP consumers share every queue: nothing to assign
           require.push_back(cluster::consumers_assigned(c, key.second, members.nodes, members.broadcast));
         }
         break;

@@ -9,7 +9,14 @@
 
 namespace ferry::sim::scenario {
 
-const char* consumer_kind_name(ConsumerKind k) { return k == ConsumerKind::push ? "push" : "lite_pull"; }
+const char* consumer_kind_name(ConsumerKind k) {
+  switch (k) {
+    case ConsumerKind::push: return "push";
+    case ConsumerKind::lite_pull: return "lite_pull";
+    case ConsumerKind::pop: return "pop";
+  }
+  return "?";
+}
 const char* consume_mode_name(ConsumeMode m) { return m == ConsumeMode::concurrently ? "concurrently" : "orderly"; }
 
 namespace {

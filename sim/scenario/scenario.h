@@ -54,7 +54,7 @@ struct ProducerScenario {
   cluster::ProducerSpec spec;
 };
 
-enum class ConsumerKind : std::uint8_t { push, lite_pull };
+enum class ConsumerKind : std::uint8_t { push, lite_pull, pop };
 enum class ConsumeMode : std::uint8_t { concurrently, orderly };
 const char* consumer_kind_name(ConsumerKind k);
 const char* consume_mode_name(ConsumeMode m);

@@ -39,7 +39,7 @@ const NameTable<client::AllocateStrategy>& allocate_strategy_names() {
 }
 
 const NameTable<ConsumerKind>& consumer_kind_names() {
-  static const NameTable<ConsumerKind> t = {{"push", ConsumerKind::push}, {"lite_pull", ConsumerKind::lite_pull}};
+  static const NameTable<ConsumerKind> t = {{"push", ConsumerKind::push}, {"lite_pull", ConsumerKind::lite_pull}, {"pop", ConsumerKind::pop}};
   return t;
 }
 

@@ -157,6 +157,11 @@ void write_workload(Writer& w, const Scenario& s) {
     w.line("start_at", dur(c.start_at));
     if (c.stop_at) w.line("stop_at", dur(*c.stop_at));
     if (c.spec.rewind_every) w.line("rewind_every", dur(*c.spec.rewind_every));
+    if (const auto& pop = c.spec.pop) {
+      w.line("invisible_time", dur(pop->invisible_time));
+      w.line("pop_batch", fmt::format("{}", pop->batch));
+      w.line("ack_percent", fmt::format("{}", pop->ack_percent));
+    }
   }
 }
 

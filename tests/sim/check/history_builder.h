@@ -72,6 +72,26 @@ struct HistoryBuilder {
     h.record_event(at_ms(ms), kind, std::move(target), std::move(detail));
     return *this;
   }
+  // A POP delivery of producer#seq (reconsumeTimes `reconsume`) to `consumer` of `group` at `ms`
+  // (requested then too), invisible for `invisible_ms` from `ms`.
+  HistoryBuilder& pop(std::string consumer, std::string group, std::string producer, std::uint64_t seq, MessageQueue q,
+                      std::int64_t offset, std::int64_t ms, std::int64_t invisible_ms, std::int32_t reconsume = 0) {
+    consume(std::move(consumer), std::move(group), std::move(producer), seq, std::move(q), offset, ms);
+    h.consumes.back().pop = PopDelivery{at_ms(ms), at_ms(ms + invisible_ms)};
+    h.consumes.back().reconsume_times = reconsume;
+    return *this;
+  }
+  // An ack of the last delivery, sent at `ms` and answered `took_ms` later (ok or not).
+  HistoryBuilder& pop_ack(std::int64_t ms, std::int64_t took_ms = 2, bool ok = true) {
+    PopAckRecord a;
+    a.consume = h.consumes.size() - 1;
+    a.sent_at = at_ms(ms);
+    a.done_at = at_ms(ms + took_ms);
+    a.ok = ok;
+    if (!ok) a.detail = "timed_out: no answer";
+    h.pop_acks.push_back(std::move(a));
+    return *this;
+  }
   // A timer message of `producer` sent at `sent_ms`, acknowledged 5 ms later, asking for `delay_ms`.
   HistoryBuilder& timer(std::string producer, std::uint64_t seq, std::int64_t sent_ms, std::int64_t delay_ms) {
     send(std::move(producer), seq, queue(0, "broker-a", "Reminders"), -1);

@@ -310,6 +310,40 @@ TEST(HistoryCodec, TimerDelaysComeBack) {
   EXPECT_NE(refused.error().detail.find("timers: send 99999"), std::string::npos) << refused.error().to_string();
 }
 
+// Version 16: a POP delivery's request and invisible times and its acks come back; an ack naming a delivery
+// that is not a POP one is refused.
+TEST(HistoryCodec, PopDeliveriesAndAcksComeBack) {
+  History h = sample();
+  ASSERT_GE(h.consumes.size(), 2u);
+  h.consumes[1].pop = PopDelivery{MonoTime(std::chrono::milliseconds(1'000)), MonoTime(std::chrono::milliseconds(61'000))};
+  h.pop_acks.push_back(PopAckRecord{1, MonoTime(std::chrono::milliseconds(2'000)), MonoTime(std::chrono::milliseconds(2'003)), true, ""});
+  h.pop_acks.push_back(PopAckRecord{1, MonoTime(std::chrono::milliseconds(3'000)), MonoTime(std::chrono::milliseconds(6'000)), false,
+                                    "timed_out: no answer"});
+  for (HistoryEncoding e : {HistoryEncoding::json, HistoryEncoding::binary}) {
+    Result<History> back = decode_history(encode_history(h, e), e);
+    ASSERT_TRUE(back.ok()) << back.error().to_string();
+    EXPECT_FALSE(back->consumes[0].pop.has_value());
+    ASSERT_TRUE(back->consumes[1].pop.has_value());
+    EXPECT_EQ(back->consumes[1].pop->requested_at, MonoTime(std::chrono::milliseconds(1'000)));
+    EXPECT_EQ(back->consumes[1].pop->invisible_until, MonoTime(std::chrono::milliseconds(61'000)));
+    ASSERT_EQ(back->pop_acks.size(), 2u);
+    EXPECT_EQ(back->pop_acks[0].consume, 1u);
+    EXPECT_TRUE(back->pop_acks[0].ok);
+    EXPECT_EQ(back->pop_acks[0].done_at, MonoTime(std::chrono::milliseconds(2'003)));
+    EXPECT_FALSE(back->pop_acks[1].ok);
+    EXPECT_EQ(back->pop_acks[1].detail, "timed_out: no answer");
+  }
+  std::string json = encode_history(h, HistoryEncoding::json);
+  const std::size_t at = json.find("\"pop_acks\"");
+  ASSERT_NE(at, std::string::npos) << json;
+  const std::size_t consume = json.find("\"consume\": 1", at);
+  ASSERT_NE(consume, std::string::npos) << json.substr(at, 200);
+  json.replace(consume, std::string("\"consume\": 1").size(), "\"consume\": 0");
+  Result<History> refused = decode_history(json, HistoryEncoding::json);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().detail.find("pop_acks names consume 0"), std::string::npos) << refused.error().to_string();
+}
+
 TEST(HistoryCodec, AnEmptyHistoryRoundTrips) {
   for (HistoryEncoding e : {HistoryEncoding::json, HistoryEncoding::binary}) {
     Result<History> back = decode_history(encode_history(History{}, e), e);

@@ -87,6 +87,19 @@ RC_GTEST_PROP(Guarantees, TransactionsCommitOrNever, ()) {
   require_check(out, "lost-acked");
 }
 
+// 8. POP consumption (RocketMQ 5): POP consumers sharing every queue with a push group beside
+// them; what a POP consumer left unacknowledged comes back after its invisible time, never before
+// and never after an ack answered in time (a restart of its broker excuses: pop-delivery), and
+// every acknowledged message reaches both groups.
+RC_GTEST_PROP(Guarantees, PopRedeliversWhatWasNotAcknowledged, ()) {
+  Shape shape;
+  shape.consumers = {Flavor::pop, Flavor::concurrent};
+  const Outcome out = recorded(*gen_run(shape));
+  require_converged(out);
+  require_check(out, "pop-delivery");
+  require_check(out, "lost-acked");
+}
+
 }  // namespace
 }  // namespace ferry::sim::property
 
