@@ -79,10 +79,6 @@ Status PopConsumer::subscribe(const std::string& topic, MessageSelector selector
   return Status();
 }
 
-PopConsumer::~PopConsumer() {
-  for (const auto& [topic, s] : subscriptions_) ci_.unwatch_topic(topic);
-}
-
 Status PopConsumer::unsubscribe(const std::string& topic) {
   if (subscriptions_.erase(topic) == 0) return Error(Errc::invalid_argument, fmt::format("not subscribed to '{}'", topic));
   ci_.unwatch_topic(topic);

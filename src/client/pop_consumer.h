@@ -25,7 +25,8 @@
 // subscription to the topic, bad arguments), not_found (no route or no master for the broker),
 // the RPC errors, reply_error for any other code, corrupt (an undecodable reply).
 //
-// A subscribed topic's route is polled with the instance's (ClientInstance::watch_topic), and
+// A subscribed topic's route is polled with the instance's (ClientInstance::watch_topic) until
+// unsubscribe() (destroying the consumer leaves it polled: a destructor may run off the loop), and
 // fetched again after a POP that failed on the way: a failover's new master is found.
 //
 // ack() and change_invisible_time() go to the master of the broker the handle names. ack() of a
@@ -86,7 +87,6 @@ Status assign_receipt_handles(std::vector<MessageExt>& messages, const std::stri
 class PopConsumer {
  public:
   PopConsumer(ClientInstance& instance, PopConsumerConfig config) : ci_(instance), config_(std::move(config)) {}
-  ~PopConsumer();
   PopConsumer(const PopConsumer&) = delete;
   PopConsumer& operator=(const PopConsumer&) = delete;
 
