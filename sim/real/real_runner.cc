@@ -1,6 +1,8 @@
 #include "sim/real/real_runner.h"
 
 #include <algorithm>
+#include <map>
+#include <set>
 #include <thread>
 
 #include <fmt/format.h>
@@ -21,6 +23,7 @@ struct Members {
   std::vector<std::string> producers;
   // (group, topic) -> broadcast?, the members that stay
   std::map<std::pair<std::string, std::string>, std::pair<bool, std::vector<std::string>>> groups;
+  std::set<std::pair<std::string, std::string>> pop_groups;  // POP consumers: no queue is anyone's
 };
 
 // Sleeps until `until` (steady clock), ticking the cluster; false when interrupted first.
@@ -55,6 +58,7 @@ Status apply_client_step(const scenario::Scenario& s, const scenario::ClientStep
     auto& g = members.groups[{k.spec.group, k.spec.topic}];
     g.first = scenario::is_broadcast(k);
     g.second.push_back(k.node);
+    if (k.kind == scenario::ConsumerKind::pop) members.pop_groups.insert({k.spec.group, k.spec.topic});
   }
   return c.add_client(k.node, scenario::consumer_factory(k, out.history));
 }
@@ -98,13 +102,18 @@ std::vector<cluster::Convergence> requirements(const scenario::Scenario& s, Real
         for (const auto& [key, g] : members.groups) {
           if (!g.first) {
             require.push_back(locked(cluster::all_acked_consumed(out.history, key.first)));
+            // POP: and nothing it was handed is still out unacknowledged.
+            if (members.pop_groups.count(key) > 0) require.push_back(locked(cluster::pop_deliveries_settled(out.history, key.first)));
             continue;
           }
           for (const std::string& m : g.second) require.push_back(locked(cluster::all_acked_consumed_by(out.history, m)));
         }
         break;
       case scenario::Requirement::consumers_assigned:
-        for (const auto& [key, g] : members.groups) require.push_back(c.consumers_assigned(key.second, g.second, g.first));
+        for (const auto& [key, g] : members.groups) {
+          if (members.pop_groups.count(key) > 0) continue;  // POP consumers share every queue
+          require.push_back(c.consumers_assigned(key.second, g.second, g.first));
+        }
         break;
     }
   }
