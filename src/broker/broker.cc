@@ -128,11 +128,20 @@ Broker::Broker(Runtime& rt, BrokerConfig config)
   metrics_.bind(BrokerMetrics::Sources{
       store_, ha_master_, ha_slave_, ha_status_, topics_, offsets_, consumer_services_.consumers(), consumer_services_.producers(),
       consumer_services_.groups(), [this]() -> const ReplicasManager* { return replicas_.get(); },
-      [this] { return server_.refused_connections() + vip_server_.refused_connections(); }});
+      [this] { return server_.refused_connections() + vip_server_.refused_connections(); },
+      [this] {
+        const TimerMessageService& t = consumer_services_.timers();
+        return BrokerMetrics::TimerFigures{t.pending(), t.delivered(), t.wheel_memory_bytes(), t.timer_log_bytes()};
+      },
+      [this] {
+        const PopReviveService& r = pop_.revive();
+        return BrokerMetrics::PopFigures{r.open_count(), r.revived_messages(), pop_.fifo_batches()};
+      }});
   metrics_.rpc().observe(server_);
   metrics_.rpc().observe(vip_server_);
   consumer_services_.send_back().set_dlq_observer(
       [this](std::string_view group, std::string_view topic) { metrics_.on_dlq(group, topic); });
+  pop_.revive().set_dlq_observer([this](std::string_view group, std::string_view topic) { metrics_.on_dlq(group, topic); });
 }
 
 Broker::~Broker() {

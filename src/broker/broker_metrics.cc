@@ -145,6 +145,35 @@ void BrokerMetrics::bind(Sources s) {
   bind_consumer_lag(s);
   bind_store(s);
   bind_ha(s);
+  bind_timers_and_pop(s);
+}
+
+void BrokerMetrics::bind_timers_and_pop(const Sources& s) {
+  auto timers = [fn = s.timers](double (*field)(const TimerFigures&)) {
+    return [fn, field](SampleSink& sink) {
+      if (fn) sink.add({}, field(fn()));
+    };
+  };
+  registry_.callback(Type::gauge, "rocketmq_timing_messages", "Timer messages pending on the wheel", {},
+                     timers([](const TimerFigures& f) { return static_cast<double>(f.pending); }));
+  registry_.callback(Type::counter, "rocketmq_timer_dequeue_total", "Timer messages put on their topics when due", {},
+                     timers([](const TimerFigures& f) { return static_cast<double>(f.delivered); }));
+  registry_.callback(Type::gauge, "ferry_timer_wheel_bytes", "Memory of the timer wheel (bytes)", {},
+                     timers([](const TimerFigures& f) { return static_cast<double>(f.wheel_bytes); }));
+  registry_.callback(Type::gauge, "ferry_timer_log_bytes", "The TimerLog's bytes on disk", {},
+                     timers([](const TimerFigures& f) { return static_cast<double>(f.log_bytes); }));
+  auto pop = [fn = s.pop](double (*field)(const PopFigures&)) {
+    return [fn, field](SampleSink& sink) {
+      if (fn) sink.add({}, field(fn()));
+    };
+  };
+  registry_.callback(Type::gauge, "rocketmq_pop_checkpoint_buffer_size", "POP checkpoints open in memory", {},
+                     pop([](const PopFigures& f) { return static_cast<double>(f.open_checkpoints); }));
+  registry_.callback(Type::counter, "rocketmq_pop_revive_retry_messages_total",
+                     "Messages a POP consumer left, re-put to the group's POP retry topic", {},
+                     pop([](const PopFigures& f) { return static_cast<double>(f.revived); }));
+  registry_.callback(Type::gauge, "ferry_pop_fifo_batches", "FIFO POP queues with a batch out", {},
+                     pop([](const PopFigures& f) { return static_cast<double>(f.fifo_batches); }));
 }
 
 void BrokerMetrics::bind_clients(const Sources& s) {

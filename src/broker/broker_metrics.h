@@ -58,6 +58,19 @@ class BrokerMetrics {
   enum class MessageType : std::uint8_t { normal, fifo, delay, transaction };
   static std::string_view message_type_name(MessageType t);
 
+  // Timer messages and POP consumption, as their services count them (read when collected).
+  struct TimerFigures {
+    std::int64_t pending = 0;       // timers on the wheel, not due yet
+    std::uint64_t delivered = 0;    // put on their topics since start
+    std::int64_t wheel_bytes = 0;   // the wheel's memory
+    std::int64_t log_bytes = 0;     // the TimerLog's bytes on disk
+  };
+  struct PopFigures {
+    std::size_t open_checkpoints = 0;  // POP checkpoints in memory, not all acknowledged nor revived yet
+    std::uint64_t revived = 0;         // messages re-put to a POP retry topic since start
+    std::size_t fifo_batches = 0;      // FIFO queues with a batch out
+  };
+
   // What the collected families read; every reference outlives this object. `replicas` gives
   // the controller mode's ReplicasManager (null outside it, or before it exists).
   struct Sources {
@@ -73,6 +86,8 @@ class BrokerMetrics {
     std::function<const ReplicasManager*()> replicas;
     // Connections the broker's servers closed at once for their connection cap, so far.
     std::function<std::uint64_t()> refused_connections;
+    std::function<TimerFigures()> timers;
+    std::function<PopFigures()> pop;
   };
 
   BrokerMetrics(Runtime& rt, const BrokerConfig& config);
@@ -124,6 +139,7 @@ class BrokerMetrics {
   void bind_consumer_lag(const Sources& s);
   void bind_store(const Sources& s);
   void bind_ha(const Sources& s);
+  void bind_timers_and_pop(const Sources& s);
 
   Runtime& rt_;
   const BrokerConfig& config_;

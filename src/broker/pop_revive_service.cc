@@ -189,6 +189,7 @@ PopReviveService::Reput PopReviveService::reput(const PopCheckpoint& ck, std::in
   }
   if (dlq) {
     ++dead_lettered_;
+    if (on_dlq_) on_dlq_(ck.key.group, origin);  // the topic it was consumed from, not the POP retry topic
   } else {
     ++revived_messages_;
   }

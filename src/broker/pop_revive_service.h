@@ -43,6 +43,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -99,6 +100,9 @@ class PopReviveService {
   // How long the loop sleeps with nothing open and nothing to commit (open() wakes it).
   static constexpr Duration kIdleWait = std::chrono::hours(1);
 
+  // Called for each message moved to a group's DLQ (its group, and the topic it was consumed from).
+  void set_dlq_observer(std::function<void(std::string_view group, std::string_view topic)> fn) { on_dlq_ = std::move(fn); }
+
   // For operators and tests.
   std::size_t open_count() const { return open_.size(); }
   std::uint64_t revived_messages() const { return revived_messages_; }
@@ -140,6 +144,7 @@ class PopReviveService {
   bool stopped_ = false;
   bool active_ = false;
   std::uint64_t revived_messages_ = 0;
+  std::function<void(std::string_view, std::string_view)> on_dlq_;
   std::uint64_t dead_lettered_ = 0;
   std::uint64_t replayed_records_ = 0;
   std::uint64_t reput_failures_ = 0;

@@ -85,6 +85,8 @@ class PopService {
   void on_arrival(const std::string& topic) { hold_.on_arrival(topic); }
 
   const PopReviveService& revive() const { return revive_; }
+  // FIFO queues with a batch out (for operators).
+  std::size_t fifo_batches() const { return order_.size(); }
   PopReviveService& revive() { return revive_; }
   const PopHoldService& hold() const { return hold_; }
 

@@ -186,6 +186,9 @@ TEST_F(PopTest, WhatIsNotAcknowledgedComesBackOnTheRetryTopicOnce) {
     EXPECT_EQ(ack(back.handles[i]).reply.code, code::SUCCESS);
   }
   EXPECT_EQ(service().revive().revived_messages(), 2u);
+  const metrics::Snapshot s = broker().metrics().collect();
+  EXPECT_EQ(s.value("rocketmq_pop_revive_retry_messages_total"), 2);
+  EXPECT_EQ(s.value("rocketmq_pop_checkpoint_buffer_size"), static_cast<double>(service().revive().open_count()));
   run_for(12s);
   EXPECT_EQ(pop(10'000).call.reply.code, code::POLLING_TIMEOUT) << "acknowledged retries come back";
   EXPECT_EQ(service().revive().open_count(), 0u);
@@ -278,6 +281,8 @@ TEST_F(PopTest, PastRetryMaxTimesAMessageGoesToTheDeadLetterTopic) {
   EXPECT_EQ(body_text(dead[0]), "poison");
   EXPECT_EQ(dead[0].retry_topic(), std::optional<std::string_view>("T"));
   EXPECT_EQ(service().revive().dead_lettered(), 1u);
+  EXPECT_EQ(broker().metrics().collect().value("rocketmq_send_to_dlq_messages_total", {"G", "T", "false"}), 1)
+      << "the revive's DLQ counts as a send-back's does";
 }
 
 TEST_F(PopTest, RefusalsSayWhatIsWrong) {
@@ -361,6 +366,7 @@ TEST_F(PopTest, FifoHandsOutOneBatchOfAQueueAtATime) {
   if (now() < start + 4s) {
     EXPECT_EQ(pop(5'000, 2, true, 0).call.reply.code, code::POLLING_TIMEOUT) << "the batch is not done";
   }
+  EXPECT_EQ(broker().metrics().collect().value("ferry_pop_fifo_batches"), 1);
   ASSERT_EQ(ack(a.handles[1]).reply.code, code::SUCCESS);
   if (now() < start + 4s) {
     EXPECT_EQ(pop(5'000, 2, true, 0).call.reply.code, code::POLLING_TIMEOUT) << "message 1 is not acknowledged";
