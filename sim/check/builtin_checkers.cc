@@ -12,6 +12,7 @@
 #include "sim/check/one_master_per_epoch.h"
 #include "sim/check/orderly_exclusive.h"
 #include "sim/check/pop_delivery.h"
+#include "sim/check/pop_fifo.h"
 #include "sim/check/queue_offsets.h"
 #include "sim/check/registry.h"
 #include "sim/check/metric_bound.h"
@@ -39,6 +40,7 @@ std::vector<CheckerSpec> builtin_checkers() {
   out.push_back(committed_offsets_checker());
   out.push_back(orderly_exclusive_checker());
   out.push_back(pop_delivery_checker());
+  out.push_back(pop_fifo_checker());
   out.push_back(store_prefix_checker());
   out.push_back(controller_history_checker());
   out.push_back(one_master_per_epoch_checker());

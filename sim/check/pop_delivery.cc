@@ -8,58 +8,11 @@
 #include <tuple>
 
 #include "sim/check/clock_margin.h"
+#include "sim/check/pop_explanations.h"
 
 namespace ferry::sim::check {
 
 namespace {
-
-// A broker's restart or promotion, or a skewed clock: what may bring a message back early or
-// after its ack (the checkpoints are replayed, an ack or an offset may be lost, revive times move).
-bool explains(const Event& e) {
-  const bool broker = e.target.empty() || e.target.rfind("broker", 0) == 0;
-  switch (e.kind) {
-    case EventKind::crash:
-    case EventKind::start:
-    case EventKind::promote: return broker;
-    case EventKind::fault: return e.detail.find("skew") != std::string::npos;
-    case EventKind::heal:
-    case EventKind::rebalance: return false;
-  }
-  return false;
-}
-
-// Something that may bring a message back: when, and to whom ("" the whole cluster; a broker node
-// or a broker group's name).
-struct Explanation {
-  MonoTime at{};
-  std::string target;
-};
-
-// The explaining events, and each change of a broker group's master a controller showed
-// (controller mode: a new master serves the offsets SlaveSync copied last, which may lag).
-std::vector<Explanation> explanations(const History& h) {
-  std::vector<Explanation> out;
-  for (const Event& e : h.events) {
-    if (explains(e)) out.push_back(Explanation{e.at, e.target});
-  }
-  std::map<std::pair<std::string, std::string>, std::string> master;  // (controller, group) -> master
-  for (const ControllerViewRecord& v : h.controller_views) {
-    auto [it, fresh] = master.try_emplace({v.controller, v.group}, v.master);
-    if (!fresh && it->second != v.master) out.push_back(Explanation{v.at, v.group});
-    it->second = v.master;
-  }
-  return out;
-}
-
-// An explanation of broker group `broker` (its master or a slave: "broker-a", "broker-a-s1"), or
-// of the whole cluster, in (from, to].
-bool event_between(const std::vector<Explanation>& events, const std::string& broker, MonoTime from, MonoTime to) {
-  for (const Explanation& e : events) {
-    if (e.at <= from || e.at > to) continue;
-    if (e.target.empty() || e.target == broker || e.target.rfind(broker + "-", 0) == 0) return true;
-  }
-  return false;
-}
 
 MonoTime end_of(const History& h) {
   MonoTime end{};
@@ -75,7 +28,7 @@ MonoTime end_of(const History& h) {
 Verdict check_pop_delivery(const History& h) {
   Verdict v;
   v.name = "pop-delivery";
-  const std::vector<Explanation> explaining = explanations(h);
+  const std::vector<PopExplanation> explaining = pop_explanations(h);
   std::map<std::pair<std::string, std::uint64_t>, MonoTime> sent_at;  // each message's first send
   for (const SendRecord& s : h.sends) {
     auto [it, fresh] = sent_at.try_emplace({s.producer, s.seq}, s.sent_at);
@@ -99,21 +52,25 @@ Verdict check_pop_delivery(const History& h) {
   for (const auto& [name, info] : h.consumers) {
     if (!info.left_at) staying.insert(info.group);
   }
-  // The POP deliveries in the order the broker handed them out, as far as the consumers can tell
-  // (pop_order, history.h: by when their POP was sent; a reply may arrive long after, past its
-  // own invisible time).
-  std::vector<std::uint64_t> order;
+  // Each message's POP deliveries in the order the broker handed them out (pop_order, history.h:
+  // the consumers' times when they tell, else the broker's; a reply may arrive long after, past
+  // its own invisible time), message after message.
+  using MessageKey = std::tuple<std::string, std::string, std::uint64_t>;  // group, producer, seq
+  std::map<MessageKey, std::vector<std::uint64_t>> by_message;
   for (std::uint64_t i = 0; i < h.consumes.size(); ++i) {
-    if (h.consumes[i].pop && h.consumes[i].intact) order.push_back(i);
+    const ConsumeRecord& c = h.consumes[i];
+    if (c.pop && c.intact) by_message[MessageKey{c.group, c.producer, c.seq}].push_back(i);
   }
-  std::stable_sort(order.begin(), order.end(),
-                   [&h](std::uint64_t a, std::uint64_t b) { return pop_order(h.consumes[a], h.consumes[b]); });
+  std::vector<std::uint64_t> order;
+  for (auto& [key, list] : by_message) {
+    pop_sort(h, list);
+    order.insert(order.end(), list.begin(), list.end());
+  }
   struct Delivery {
     std::uint64_t index = 0;
     bool used = false;  // it explained a redelivery already
     bool back = false;  // a later delivery of the message was seen
   };
-  using MessageKey = std::tuple<std::string, std::string, std::uint64_t>;  // group, producer, seq
   std::map<MessageKey, std::vector<Delivery>> seen;
   std::set<std::tuple<std::string, MessageQueue, std::int64_t>> copies;  // group, queue, offset handed out
   std::int64_t redeliveries = 0, came_back = 0, explained = 0, early = 0, after_ack = 0;
@@ -146,8 +103,12 @@ Verdict check_pop_delivery(const History& h) {
     // A restart of the message's broker since it was sent: the replay may revive a checkpoint
     // again whose revive (or ack) was not stored, a popped offset may go back, and a delivery
     // whose reply the crash lost was never seen here.
+    // Up to the latest of the deliveries compared: a broker's clock that jumped back (or another
+    // master's) orders a later delivery before an earlier one.
     auto sent = sent_at.find({c.producer, c.seq});
-    if (event_between(explaining, c.queue.broker_name, sent == sent_at.end() ? MonoTime{} : sent->second, c.at)) {
+    MonoTime until = c.at;
+    for (const Delivery& d : before) until = std::max(until, h.consumes[d.index].at);
+    if (pop_explained_between(explaining, c.queue.broker_name, sent == sent_at.end() ? MonoTime{} : sent->second, until)) {
       ++explained;
       before.push_back(Delivery{i});
       continue;

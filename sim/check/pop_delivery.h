@@ -2,9 +2,9 @@
 // message out, keeps it invisible for the time the POP asked for, and hands it out again only if
 // it was not acknowledged within that time. Judged on the deliveries of POP consumers
 // (ConsumeRecord::pop) and their acknowledgements (History::pop_acks), per group and message
-// (producer and sequence, from the body), in the order the broker handed them out as far as the
-// consumers can tell (pop_order, history.h: by when the POP request went out; a reply may arrive
-// long after):
+// (producer and sequence, from the body), in the order the broker handed them out (pop_order,
+// history.h: the consumers' times when they tell, else the broker's time of each POP; a reply
+// may arrive long after):
 //   - a redelivery (a delivery from the POP retry topic, or of a queue offset the group was
 //     handed before) must be explained by an earlier delivery of the message (the one a reconsume
 //     lower first) whose invisible time was over when it arrived (less clock_margin: two
@@ -13,7 +13,9 @@
 //       after_ack: every earlier delivery was acknowledged in time or explains another,
 //     unless the message's broker (a node of its group) crashed, restarted or was promoted, its
 //     clock was skewed, or a controller named another master of its group (the new one serves the
-//     offsets SlaveSync copied last), since the message was sent (a restart replays the revive
+//     offsets SlaveSync copied last), since the message was sent (and before the latest of the
+//     deliveries compared: the broker's clock orders them, and one that jumped back, or another
+//     master's, may order a later delivery first) (a restart replays the revive
 //     log: a checkpoint whose revive or ack was not stored yet revives again, a popped offset not
 //     persisted is handed out again, and a delivery whose reply the crash lost was never seen;
 //     counted as explained);

@@ -78,7 +78,7 @@ Verdict check_timer_delivery(const History& h, const TimerDeliveryBounds& b) {
     }
     const MonoTime due_by = s.done_at + delay + b.precision + b.late_max + clock_margin(at) + clock_margin(s.done_at);
     if (at > due_by) {
-      if (const Event* e = event_between(h, s.sent_at, at)) {
+      if (const Event* e = event_between(h, s.sent_at - b.aftermath, at)) {
         (void)e;
         ++excused;
       } else {
@@ -120,12 +120,17 @@ CheckerSpec timer_delivery_checker() {
           {.name = "early_slack", .default_value = Duration{},
            .story = "how much earlier than asked a timer may arrive (brokers whose wall clocks disagree, with a failover)",
            .max_duration = std::chrono::hours(1)},
+          {.name = "aftermath", .default_value = Duration{},
+           .story = "how long before a late timer's send an Event still excuses it (a consumer's route of a restarted "
+                    "broker lacks it until its next poll, 30 s)",
+           .max_duration = std::chrono::hours(1)},
       },
       Record::sends | Record::consumes | Record::events,
       [](const History& h, const OptionValues& o) {
         return check_timer_delivery(h, TimerDeliveryBounds{std::chrono::milliseconds(option_ms(o, "late_max")),
                                                            std::chrono::milliseconds(option_ms(o, "precision")),
-                                                           std::chrono::milliseconds(option_ms(o, "early_slack"))});
+                                                           std::chrono::milliseconds(option_ms(o, "early_slack")),
+                                                           std::chrono::milliseconds(option_ms(o, "aftermath"))});
       }};
 }
 

@@ -11,7 +11,10 @@
 //     wall clock again: the pending timers move with it, as docs/store.md says).
 //   - late: after its send was acknowledged plus its delay plus `precision` plus `late_max`,
 //     unless an Event (a crash, restart, fault, heal, promotion or rebalance anywhere) lies
-//     between its send and that consumption: then it is counted as excused, not failed.
+//     between its send (less `aftermath`) and that consumption: then it is counted as excused,
+//     not failed. `aftermath` covers what a fault leaves behind it: a consumer's route of a
+//     restarted broker may lack it until the next route poll (30 s), so a timer stored there just
+//     after the restart waits as long.
 // A timer never consumed is lost-acked's business; sends without a timer are not judged.
 // Figures: timers (acknowledged timer sends), judged, early, late, late_excused,
 // lateness_p50_ms, lateness_p99_ms, lateness_max_ms (first consumption − (send + delay)), and
@@ -28,6 +31,7 @@ struct TimerDeliveryBounds {
   Duration late_max = std::chrono::seconds(2);
   Duration precision = std::chrono::seconds(1);
   Duration early_slack{};
+  Duration aftermath{};
 };
 
 Verdict check_timer_delivery(const History& h, const TimerDeliveryBounds& b);

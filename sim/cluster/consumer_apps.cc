@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <set>
+
 #include "client/reply_message.h"
 #include "common/pop_receipt.h"
 #include "runtime/assert.h"
@@ -273,12 +275,13 @@ PopConsumerApp::PopConsumerApp(Runtime& rt, const client::ClientConfig& cc, cons
   // nothing holds the next for its whole poll time.
   config.poll_time = std::chrono::seconds(1);
   config.from_first = spec.config.consume_from_where == client::ConsumeFromWhere::CONSUME_FROM_FIRST_OFFSET;
+  config.fifo = pop_.fifo && pop_.ask_order;
   instance_ = std::make_unique<client::ClientInstance>(rt, cc);
   instance_->start();
   consumer_ = std::make_unique<client::PopConsumer>(*instance_, config);
   const Status sub = consumer_->subscribe(spec.topic, selector_of(spec));
   FERRY_ASSERT(sub.ok(), "subscribe {}: {}", spec.topic, sub.ok() ? "" : sub.error().to_string());
-  record_start(rt, *history, name, spec, "pop");
+  record_start(rt, *history, name, spec, pop_.fifo ? "pop-fifo" : "pop");
   // In the node's task set: a crash destroys the loops before the app.
   for (int i = 0; i < kReceivers; ++i) rt.spawn(run(this), "workload-pop");
 }
@@ -303,15 +306,23 @@ Task<void> PopConsumerApp::run(PopConsumerApp* self) {
       continue;
     }
     // The whole batch is recorded as it arrived, then acknowledged one by one.
-    const sim::PopDelivery pop{r->sent_at, r->sent_at + self->pop_.invisible_time};
+    const sim::PopDelivery pop{r->sent_at, r->sent_at + self->pop_.invisible_time, r->pop_time};
     std::vector<std::uint64_t> indexes;
     for (const MessageExt& m : r->messages) {
       Result<ReceiptHandle> h = client::receipt_handle_of(m);
       FERRY_ASSERT(h.ok(), "a received message without a receipt handle: {}", h.ok() ? "" : h.error().to_string());
       indexes.push_back(self->log_->record_pop(m, self->queue_of(*h), QueueOffset(h->queue_offset), pop));
     }
+    // FIFO: a queue whose message was left is not acknowledged further in this batch (an ordered
+    // application stops at the message it failed; the broker hands the rest out again with it).
+    std::set<std::int32_t> stopped;
     for (std::size_t i = 0; i < r->messages.size(); ++i) {
-      if (rt.random().below(100) >= static_cast<std::uint64_t>(self->pop_.ack_percent)) continue;  // left to come back
+      const std::int32_t queue_id = r->messages[i].queue_id.value();
+      if (self->pop_.fifo && stopped.count(queue_id) > 0) continue;
+      if (rt.random().below(100) >= static_cast<std::uint64_t>(self->pop_.ack_percent)) {  // left to come back
+        stopped.insert(queue_id);
+        continue;
+      }
       const std::uint64_t ack = self->log_->begin_pop_ack(indexes[i]);
       Status acked = co_await self->consumer_->ack(r->messages[i]);
       self->log_->finish_pop_ack(ack, acked);

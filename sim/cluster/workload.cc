@@ -255,7 +255,7 @@ class ProducerApp final : public ClientApp {
         const std::int64_t lo = to_ms(self->spec_.timers->min);
         const std::int64_t hi = to_ms(self->spec_.timers->max);
         const std::int64_t ms = lo + static_cast<std::int64_t>(rt.random().below(static_cast<std::uint64_t>(hi - lo + 1)));
-        m.properties.set(std::string(prop::kTimerDelayMs), std::to_string(ms));
+        m.properties.set(std::string(prop::kTimerDelayMs), std::to_string(ms * self->spec_.timers->asked_percent / 100));
         timer = std::chrono::milliseconds(ms);
       }
       const std::size_t index = h.sends.size();

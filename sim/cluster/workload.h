@@ -121,6 +121,9 @@ struct ProducerSpec {
   struct Timers {
     Duration min{};
     Duration max{};
+    // The share of the drawn delay the producer asks the broker for, while the SendRecord keeps
+    // the whole: below 100 the messages arrive early (proof that timer_delivery can fail).
+    std::int32_t asked_percent = 100;
   };
   std::optional<Timers> timers;
 };
@@ -156,6 +159,13 @@ struct ConsumerSpec {
     Duration invisible_time = std::chrono::seconds(10);
     std::int32_t batch = 16;       // max messages per POP, 1..32
     std::int32_t ack_percent = 100;
+    // FIFO (order=true; a scenario's mode = "orderly", which the runner turns into this): the broker hands out one batch of a queue
+    // at a time, and the app acknowledges a batch's messages of each queue in order, stopping at
+    // the first it leaves (an ordered application does not go on past a message it failed).
+    bool fifo = false;
+    // False: a FIFO consumer that does not ask the broker for order (order=false) but behaves and
+    // records as one (proof that pop-fifo can fail).
+    bool ask_order = true;
   };
   std::optional<Pop> pop;
 };

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <tuple>
+
 namespace ferry::sim {
 
 const char* outcome_name(SendOutcome o) {
@@ -106,8 +108,24 @@ bool broker_logged_error_since(const History& h, const std::string& broker, Mono
 }
 
 bool pop_order(const ConsumeRecord& a, const ConsumeRecord& b) {
-  if (a.pop->requested_at != b.pop->requested_at) return a.pop->requested_at < b.pop->requested_at;
-  return a.reconsume_times < b.reconsume_times;
+  auto drift = [](MonoTime t) {
+    return std::chrono::duration_cast<Duration>(t.time_since_epoch() / 1000) + std::chrono::milliseconds(1);
+  };
+  if (a.at + drift(b.pop->requested_at) <= b.pop->requested_at) return true;
+  if (b.at + drift(a.pop->requested_at) <= a.pop->requested_at) return false;
+  if (a.queue.broker_name == b.queue.broker_name && a.pop->pop_time_ms >= 0 && b.pop->pop_time_ms >= 0 &&
+      a.pop->pop_time_ms != b.pop->pop_time_ms) {
+    return a.pop->pop_time_ms < b.pop->pop_time_ms;
+  }
+  return std::tie(a.pop->requested_at, a.reconsume_times) < std::tie(b.pop->requested_at, b.reconsume_times);
+}
+
+void pop_sort(const History& h, std::vector<std::uint64_t>& deliveries) {
+  for (std::size_t i = 1; i < deliveries.size(); ++i) {
+    for (std::size_t j = i; j > 0 && pop_order(h.consumes[deliveries[j]], h.consumes[deliveries[j - 1]]); --j) {
+      std::swap(deliveries[j], deliveries[j - 1]);
+    }
+  }
 }
 
 void History::rebase_times(Duration origin) {

@@ -78,10 +78,12 @@ struct SendRecord {
 // When a POP consumer's delivery was handed out: the broker popped it between `requested_at` (the
 // POP request went out: PopResult::sent_at) and the ConsumeRecord's `at` (the reply arrived, perhaps much later), so
 // its invisible time ends no earlier than `invisible_until` (requested_at plus the invisible time
-// the POP asked for).
+// the POP asked for). `pop_time_ms`: the broker's wall clock when it handed the message out (the
+// reply's popTime); -1 unknown (a file written before version 17).
 struct PopDelivery {
   MonoTime requested_at{};
   MonoTime invisible_until{};
+  std::int64_t pop_time_ms = -1;
 };
 
 struct History;
@@ -91,12 +93,19 @@ struct ConsumeRecord;
 // writes until a restart, and what it covered may be lost) keeps a broker from storing POP
 // revives, and may have taken a checkpoint.
 bool broker_logged_error_since(const History& h, const std::string& broker, MonoTime from);
-// True when POP delivery `a` of a message was handed out before delivery `b` of the same message,
-// as far as the consumers can tell: an earlier POP request (a reply may arrive late: a paused
-// consumer), else fewer reconsumes. A long poll holds a request up to its poll time, which the
-// workload keeps within the shortest invisible time: a retry copy's POP is sent after the POP of
-// the delivery it was revived from. Both must be POP deliveries.
+// True when POP delivery `a` of a message was handed out before delivery `b` of the same message.
+// Certain when the consumers' clocks tell: `a`'s reply arrived before `b`'s POP went out (less two
+// clocks' drift, 500 ppm each), or the other way round. Else, when one broker group handed both
+// out, by its clock (pop_time_ms: a long poll may answer a POP sent earlier after one sent
+// later); else (a file before version 17, or two broker groups: a send retried) by when the POPs
+// went out, then by fewer reconsumes. A broker's clock that jumped back, or another master's, may
+// disagree with the consumers': the checkers excuse what happens around those. Not a strict weak
+// order over many deliveries: sort a message's deliveries with pop_sort. Both must be POP
+// deliveries.
 bool pop_order(const ConsumeRecord& a, const ConsumeRecord& b);
+// Sorts `deliveries` (indexes into h.consumes: POP deliveries, of one message) by pop_order,
+// stably, by insertion: defined whatever pop_order answers, and a message has few deliveries.
+void pop_sort(const History& h, std::vector<std::uint64_t>& deliveries);
 
 struct ConsumeRecord {
   std::string consumer;  // node name
@@ -266,7 +275,7 @@ struct ConsumerInfo {
   std::string group;
   std::string topic;
   bool broadcast = false;  // message model BROADCASTING: it must receive everything itself
-  std::string kind;        // "push-concurrently", "push-orderly", "lite-pull", "pop"
+  std::string kind;        // "push-concurrently", "push-orderly", "lite-pull", "pop", "pop-fifo"
   // An SQL92 subscription (empty: "*"): the consumer is owed only what it selects on the
   // properties every workload message carries (sim/history/selection.h).
   std::string sql;

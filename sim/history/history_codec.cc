@@ -339,6 +339,17 @@ void serialize(Ar& ar, PopFields& p) {
      cereal::make_nvp("invisible_until_ns", p.invisible_until_ns));
 }
 
+// A POP delivery's broker time (PopDelivery::pop_time_ms; version 17 on).
+struct PopTimeFields {
+  std::uint64_t consume = 0;
+  std::int64_t pop_time_ms = 0;
+};
+
+template <class Ar>
+void serialize(Ar& ar, PopTimeFields& p) {
+  ar(cereal::make_nvp("consume", p.consume), cereal::make_nvp("pop_time_ms", p.pop_time_ms));
+}
+
 template <class Ar>
 void serialize(Ar& ar, PopAckRecord& r) {
   ar(cereal::make_nvp("consume", r.consume));
@@ -483,6 +494,26 @@ void serialize(Ar& ar, VersionedHistory& v) {
         if (a.consume >= h.consumes.size() || !h.consumes[a.consume].pop) {
           throw cereal::Exception(fmt::format("pop_acks names consume {}, not a POP delivery of the {}", a.consume, h.consumes.size()));
         }
+      }
+    }
+  }
+  // Since version 17: the broker's time of each POP delivery that has one.
+  if (v.version >= 17) {
+    std::vector<PopTimeFields> times;
+    if constexpr (!Ar::is_loading::value) {
+      for (std::size_t i = 0; i < h.consumes.size(); ++i) {
+        const auto& p = h.consumes[i].pop;
+        if (p && p->pop_time_ms >= 0) times.push_back(PopTimeFields{i, p->pop_time_ms});
+      }
+    }
+    ar(cereal::make_nvp("pop_times", times));
+    if constexpr (Ar::is_loading::value) {
+      for (const PopTimeFields& t : times) {
+        if (t.consume >= h.consumes.size() || !h.consumes[t.consume].pop || t.pop_time_ms < 0) {
+          throw cereal::Exception(fmt::format("pop_times: consume {} of {} (pop time {} ms) is not a POP delivery with a time",
+                                              t.consume, h.consumes.size(), t.pop_time_ms));
+        }
+        h.consumes[t.consume].pop->pop_time_ms = t.pop_time_ms;
       }
     }
   }

@@ -45,7 +45,8 @@ enum class HistoryEncoding : std::uint8_t { json, binary };
 // 15: SendRecord::timer_delay (timer messages), as a side table "timers" of the sends that have one.
 // 16: ConsumeRecord::pop (POP deliveries), as a side table "pops" of the consumes that have one,
 //     and History::pop_acks.
-inline constexpr std::uint32_t kHistoryVersion = 16;
+// 17: PopDelivery::pop_time_ms (the broker's time of a POP), as a side table "pop_times".
+inline constexpr std::uint32_t kHistoryVersion = 17;
 // The oldest version a reader still takes: a version 5 file loads with no store_restarts (the
 // store-prefix checker then has no restart to judge). Older ones are refused (unsupported).
 inline constexpr std::uint32_t kHistoryVersionReadMin = 5;

@@ -1,20 +1,26 @@
 // What the liveness phase waits for in a POP consumer group (RocketMQ 5) besides every
 // acknowledged message being consumed: that nothing it was handed is still out without an ack. A
-// message is settled when its latest POP delivery to the group (in pop_order, history.h: the
-// broker's order, which a held-up reply does not change) was acknowledged (an ack sent: the broker
-// may have taken one the consumer never heard back from) or went out with reconsumeTimes at the
-// DLQ threshold, or its broker logged an error since (broker_logged_error_since: a failed disk);
-// one left unacknowledged must come back, which makes a new latest delivery. Reads the History
+// message is settled when one of its POP deliveries to the group was finished (acknowledged: an
+// ack sent, the broker may have taken one the consumer never heard back from; or handed out with
+// reconsumeTimes at the DLQ threshold) and came after each unfinished one: in pop_order
+// (history.h: the consumers' times when they tell, else the broker's time of each POP), or as a copy
+// from the POP retry topic with more reconsumes that arrived once its invisible time was over
+// (revived from it: a POP sent earlier may have been parked, or held up on the way, until the
+// copy was there). A message whose broker logged
+// an error since its unfinished delivery is settled too (broker_logged_error_since: a failed disk).
+// One left unacknowledged must come back, which makes a later delivery. Reads the History
 // incrementally (the liveness phase asks after every event).
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "sim/history/history.h"
 
@@ -26,7 +32,7 @@ class PopProgress {
   PopProgress(std::shared_ptr<const History> h, std::string group, std::int32_t retry_max)
       : h_(std::move(h)), group_(std::move(group)), retry_max_(retry_max) {}
 
-  // How many messages of the group are unsettled, and the latest delivery of the first of them
+  // How many messages of the group are unsettled, and a delivery keeping the first of them open
   // (nullptr: none).
   std::pair<std::size_t, const ConsumeRecord*> unsettled();
 
@@ -37,9 +43,11 @@ class PopProgress {
   std::int32_t retry_max_ = 16;
   std::size_t consumes_seen_ = 0;
   std::size_t acks_seen_ = 0;
-  std::map<Key, std::uint64_t> latest_;  // message -> its latest delivery (consume index)
-  std::set<std::uint64_t> acked_;        // deliveries an ack was sent for
-  std::set<Key> open_;                   // messages whose latest delivery is not settled
+  // Whether `key`'s deliveries settle it; the first unfinished one that keeps it open, if any.
+  std::optional<std::uint64_t> open_delivery(const Key& key) const;
+  std::map<Key, std::vector<std::uint64_t>> deliveries_;  // message -> its deliveries (consume indexes)
+  std::set<std::uint64_t> acked_;                         // deliveries an ack was sent for
+  std::map<Key, std::uint64_t> open_;                     // unsettled messages -> a delivery keeping each open
 };
 
 }  // namespace ferry::sim

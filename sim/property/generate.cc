@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/pop_receipt.h"
+#include "sim/check/registry.h"
 #include "sim/property/property.h"
 #include "sim/scenario/fault_registry.h"
 
@@ -223,6 +224,12 @@ ProducerScenario gen_producer(const Shape& shape, const Scenario& s, std::size_t
     tx.local_time = ms(*rc::gen::inRange(0, 1'001));
     p.spec.transactions = tx;
   }
+  if (shape.timers && !topic.ordered && !p.spec.transactions) {
+    cluster::ProducerSpec::Timers timers;
+    timers.min = ms(*rc::gen::inRange<std::int64_t>(1'000, 5'001));
+    timers.max = timers.min + ms(*rc::gen::inRange<std::int64_t>(0, 15'001));
+    p.spec.timers = timers;
+  }
   return p;
 }
 
@@ -238,16 +245,22 @@ void gen_group_members(const Shape& shape, const std::string& topic, std::size_t
     c.node = fmt::format("consumer-{}", s.consumers.size());
     c.spec.group = group;
     c.spec.topic = topic;
-    c.kind = flavor == Flavor::lite_pull ? ConsumerKind::lite_pull : flavor == Flavor::pop ? ConsumerKind::pop : ConsumerKind::push;
-    if (flavor == Flavor::pop) {
+    const bool pop_kind = flavor == Flavor::pop || flavor == Flavor::pop_fifo;
+    c.kind = flavor == Flavor::lite_pull ? ConsumerKind::lite_pull : pop_kind ? ConsumerKind::pop : ConsumerKind::push;
+    if (pop_kind) {
       cluster::ConsumerSpec::Pop pop;
-      pop.invisible_time = ms(*rc::gen::inRange<std::int64_t>(1'000, 10'001));
+      // FIFO: a queue waits out the invisible time of each message left, so a failing consumer
+      // holds all of its queue's messages up; 1-3 s and at least 90 % keep a queue of 360 messages
+      // within the liveness bound (about 0.1 x 360 waits of up to 3 s).
+      const bool fifo = flavor == Flavor::pop_fifo;
+      pop.invisible_time = ms(*rc::gen::inRange<std::int64_t>(1'000, fifo ? 3'001 : 10'001));
       pop.batch = *rc::gen::inRange(1, kPopBatchMax + 1);
       // At least 70 %: sixteen unacknowledged deliveries in a row (the DLQ) stay out of reach.
-      pop.ack_percent = *rc::gen::inRange(70, 101);
+      pop.ack_percent = *rc::gen::inRange(fifo ? 90 : 70, 101);
       c.spec.pop = pop;
     }
-    c.mode = flavor == Flavor::orderly ? ConsumeMode::orderly : ConsumeMode::concurrently;
+    // An orderly POP consumer is a FIFO one (the runner sets ConsumerSpec::Pop::fifo).
+    c.mode = flavor == Flavor::orderly || flavor == Flavor::pop_fifo ? ConsumeMode::orderly : ConsumeMode::concurrently;
     if (flavor == Flavor::broadcast) {
       c.spec.config.message_model = client::MessageModel::BROADCASTING;
     } else {
@@ -275,6 +288,7 @@ const char* flavor_name(Flavor f) {
     case Flavor::broadcast: return "broadcast";
     case Flavor::lite_pull: return "lite-pull";
     case Flavor::pop: return "pop";
+    case Flavor::pop_fifo: return "pop-fifo";
   }
   return "?";
 }
@@ -335,6 +349,17 @@ rc::Gen<GeneratedRun> gen_run(const Shape& shape) {
     s.liveness.bound = std::chrono::minutes(3);
     // Nothing generated loses an acknowledged message by design (property.h): judged strictly.
     s.checks.lost = scenario::LostMode::strict;
+    if (shape.timers) {
+      const check::CheckerSpec* spec = check::checkers().find("timer_delivery");
+      RC_ASSERT(spec != nullptr);
+      scenario::NamedCheck named;
+      named.name = spec->name;
+      for (const OptionSpec& o : spec->options) named.options[std::string(o.name)] = o.default_value;
+      // A fault excuses a late timer sent up to a minute after it: a consumer's route of a
+      // restarted broker lacks it until its next poll (30 s) and the broker registers every 30 s.
+      named.options["aftermath"] = Duration(std::chrono::minutes(1));
+      s.checks.named.push_back(std::move(named));
+    }
     run.seed = *rc::gen::noShrink(rc::gen::inRange<std::uint64_t>(1, std::uint64_t{1} << 40));
     return run;
   });

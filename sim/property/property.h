@@ -54,6 +54,7 @@ enum class Flavor : std::uint8_t {
   broadcast,   // broadcasting push consumers, concurrent listener
   lite_pull,   // clustering lite pull consumers, auto commit
   pop,         // POP consumers (RocketMQ 5): 1-10 s invisible, 1-32 a POP, 70-100 % acknowledged
+  pop_fifo,    // FIFO POP consumers (order=true): one batch of a queue at a time; 1-3 s invisible, 90-100 % acknowledged
 };
 const char* flavor_name(Flavor f);
 
@@ -95,6 +96,10 @@ struct Shape {
   // rollback and an UNKNOW share of 0-50 % each, a local phase of 0-1 s), and the brokers check
   // open transactions every 5 s (transactionCheckInterval).
   bool transactions = false;
+  // Producers of unordered topics (not transactional ones) send timer messages (RocketMQ 5:
+  // TIMER_DELAY_MS drawn per message from a producer's range within 1-20 s), and the run asks for
+  // the named check timer_delivery with its default bounds.
+  bool timers = false;
   Duration length = std::chrono::seconds(40);  // the run before the liveness phase
   bool swarm = false;  // also draw the World's random faults and buggify from the seed
 };

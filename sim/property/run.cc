@@ -50,8 +50,10 @@ void showValue(const GeneratedRun& run, std::ostream& os) {
     os << fmt::format("  topic {}: {} queue(s){}\n", t.name, t.queues, t.ordered ? ", ordered" : "");
   }
   for (const scenario::ProducerScenario& p : s.producers) {
-    os << fmt::format("  {} -> {}: {} messages every {} ms, {} key(s){}\n", p.node, p.spec.topic, p.spec.messages,
-                      to_ms(p.spec.interval), p.spec.keys.size(), p.spec.ordered ? ", by key hash" : "");
+    os << fmt::format("  {} -> {}: {} messages every {} ms, {} key(s){}{}{}\n", p.node, p.spec.topic, p.spec.messages,
+                      to_ms(p.spec.interval), p.spec.keys.size(), p.spec.ordered ? ", by key hash" : "",
+                      p.spec.transactions ? ", in transactions" : "",
+                      p.spec.timers ? fmt::format(", timers of {}-{} ms", to_ms(p.spec.timers->min), to_ms(p.spec.timers->max)) : "");
   }
   for (const scenario::ConsumerScenario& c : s.consumers) {
     os << fmt::format("  {} in {} <- {}: {} {}{}{}{}\n", c.node, c.spec.group, c.spec.topic, scenario::consumer_kind_name(c.kind),

@@ -123,11 +123,12 @@ void parse_producer(TableReader& r, const Scenario& s, std::size_t index, Produc
     t.max = t.min;
     r.read_duration("timer_delay_max", t.max, std::chrono::milliseconds(1), std::chrono::hours(72));
     if (t.max < t.min) r.fail("timer_delay_max", "must not be below timer_delay");
+    r.read_int("timer_asked_percent", t.asked_percent, 1, 100);
     if (spec.transactions || spec.requests) r.fail("timer_delay", "a timer producer sends plain messages (no transactions, no requests)");
     if (spec.ordered) r.fail("timer_delay", "timer messages are not ordered (they arrive when due, not in send order)");
     spec.timers = t;
-  } else if (r.has("timer_delay_max")) {
-    r.fail("timer_delay_max", "belongs to a timer producer (timer_delay)");
+  } else if (r.has("timer_delay_max") || r.has("timer_asked_percent")) {
+    r.fail(r.has("timer_delay_max") ? "timer_delay_max" : "timer_asked_percent", "belongs to a timer producer (timer_delay)");
   }
   r.finish();
 }
@@ -174,7 +175,6 @@ void parse_consumer(TableReader& r, const Scenario& s, std::size_t index, Consum
   }
   if (c.kind == ConsumerKind::pop) {
     cluster::ConsumerSpec::Pop pop;
-    if (c.mode == ConsumeMode::orderly) r.fail("mode", "a POP consumer of this workload receives concurrently (no FIFO POP yet)");
     if (spec.config.message_model == client::MessageModel::BROADCASTING) {
       r.fail("model", "POP consumption is clustering only (RocketMQ 5's SimpleConsumer)");
     }
@@ -182,6 +182,8 @@ void parse_consumer(TableReader& r, const Scenario& s, std::size_t index, Consum
     r.read_duration("invisible_time", pop.invisible_time, std::chrono::seconds(1), std::chrono::minutes(10));
     r.read_int("pop_batch", pop.batch, 1, kPopBatchMax);
     r.read_int("ack_percent", pop.ack_percent, 0, 100);
+    r.read("ask_order", pop.ask_order);
+    if (!pop.ask_order && c.mode != ConsumeMode::orderly) r.fail("ask_order", "belongs to a FIFO POP consumer (mode = \"orderly\")");
     for (const ConsumerScenario& other : s.consumers) {
       if (other.spec.group == spec.group && other.kind != ConsumerKind::pop) {
         r.fail("kind", fmt::format("{} of the same group {} is a {} consumer: a group pops or pulls, not both", other.node,
@@ -191,7 +193,7 @@ void parse_consumer(TableReader& r, const Scenario& s, std::size_t index, Consum
     }
     spec.pop = pop;
   } else {
-    for (const char* key : {"invisible_time", "pop_batch", "ack_percent"}) {
+    for (const char* key : {"invisible_time", "pop_batch", "ack_percent", "ask_order"}) {
       if (r.has(key)) r.fail(key, "belongs to a POP consumer (kind = \"pop\")");
     }
   }

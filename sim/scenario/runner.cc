@@ -34,7 +34,13 @@ bool is_broadcast(const ConsumerScenario& k) { return k.spec.config.message_mode
 
 cluster::ClientFactory consumer_factory(const ConsumerScenario& k, std::shared_ptr<sim::History> history) {
   if (k.kind == ConsumerKind::lite_pull) return cluster::lite_pull_consumer_app(k.spec, std::move(history));
-  if (k.kind == ConsumerKind::pop) return cluster::pop_consumer_app(k.spec, std::move(history));
+  if (k.kind == ConsumerKind::pop) {
+    // mode = "orderly" is FIFO POP (order=true).
+    cluster::ConsumerSpec spec = k.spec;
+    if (!spec.pop) spec.pop.emplace();
+    spec.pop->fifo = k.mode == ConsumeMode::orderly;
+    return cluster::pop_consumer_app(std::move(spec), std::move(history));
+  }
   if (k.mode == ConsumeMode::orderly) return cluster::orderly_consumer_app(k.spec, std::move(history));
   return cluster::consumer_app(k.spec, std::move(history));
 }

@@ -139,6 +139,7 @@ void write_workload(Writer& w, const Scenario& s) {
     if (const auto& t = p.spec.timers) {
       w.line("timer_delay", dur(t->min));
       w.line("timer_delay_max", dur(t->max));
+      if (t->asked_percent != 100) w.line("timer_asked_percent", fmt::format("{}", t->asked_percent));
     }
   }
   for (const ConsumerScenario& c : s.consumers) {
@@ -161,6 +162,7 @@ void write_workload(Writer& w, const Scenario& s) {
       w.line("invisible_time", dur(pop->invisible_time));
       w.line("pop_batch", fmt::format("{}", pop->batch));
       w.line("ack_percent", fmt::format("{}", pop->ack_percent));
+      if (!pop->ask_order) w.line("ask_order", "false");
     }
   }
 }

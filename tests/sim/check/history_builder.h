@@ -77,7 +77,7 @@ struct HistoryBuilder {
   HistoryBuilder& pop(std::string consumer, std::string group, std::string producer, std::uint64_t seq, MessageQueue q,
                       std::int64_t offset, std::int64_t ms, std::int64_t invisible_ms, std::int32_t reconsume = 0) {
     consume(std::move(consumer), std::move(group), std::move(producer), seq, std::move(q), offset, ms);
-    h.consumes.back().pop = PopDelivery{at_ms(ms), at_ms(ms + invisible_ms)};
+    h.consumes.back().pop = PopDelivery{at_ms(ms), at_ms(ms + invisible_ms), ms};  // the broker's clock: virtual time
     h.consumes.back().reconsume_times = reconsume;
     return *this;
   }

@@ -311,11 +311,11 @@ TEST(HistoryCodec, TimerDelaysComeBack) {
 }
 
 // Version 16: a POP delivery's request and invisible times and its acks come back; an ack naming a delivery
-// that is not a POP one is refused.
+// that is not a POP one is refused. Version 17: its broker time too; a version 16 file has none.
 TEST(HistoryCodec, PopDeliveriesAndAcksComeBack) {
   History h = sample();
   ASSERT_GE(h.consumes.size(), 2u);
-  h.consumes[1].pop = PopDelivery{MonoTime(std::chrono::milliseconds(1'000)), MonoTime(std::chrono::milliseconds(61'000))};
+  h.consumes[1].pop = PopDelivery{MonoTime(std::chrono::milliseconds(1'000)), MonoTime(std::chrono::milliseconds(61'000)), 1'700'000'001'004};
   h.pop_acks.push_back(PopAckRecord{1, MonoTime(std::chrono::milliseconds(2'000)), MonoTime(std::chrono::milliseconds(2'003)), true, ""});
   h.pop_acks.push_back(PopAckRecord{1, MonoTime(std::chrono::milliseconds(3'000)), MonoTime(std::chrono::milliseconds(6'000)), false,
                                     "timed_out: no answer"});
@@ -326,6 +326,7 @@ TEST(HistoryCodec, PopDeliveriesAndAcksComeBack) {
     ASSERT_TRUE(back->consumes[1].pop.has_value());
     EXPECT_EQ(back->consumes[1].pop->requested_at, MonoTime(std::chrono::milliseconds(1'000)));
     EXPECT_EQ(back->consumes[1].pop->invisible_until, MonoTime(std::chrono::milliseconds(61'000)));
+    EXPECT_EQ(back->consumes[1].pop->pop_time_ms, 1'700'000'001'004);
     ASSERT_EQ(back->pop_acks.size(), 2u);
     EXPECT_EQ(back->pop_acks[0].consume, 1u);
     EXPECT_TRUE(back->pop_acks[0].ok);
@@ -334,6 +335,16 @@ TEST(HistoryCodec, PopDeliveriesAndAcksComeBack) {
     EXPECT_EQ(back->pop_acks[1].detail, "timed_out: no answer");
   }
   std::string json = encode_history(h, HistoryEncoding::json);
+  {
+    std::string v16 = json;
+    const std::size_t version = v16.find("\"version\": 17");
+    ASSERT_NE(version, std::string::npos) << v16.substr(0, 200);
+    v16.replace(version, std::string("\"version\": 17").size(), "\"version\": 16");
+    Result<History> old = decode_history(v16, HistoryEncoding::json);
+    ASSERT_TRUE(old.ok()) << old.error().to_string();
+    ASSERT_TRUE(old->consumes[1].pop.has_value());
+    EXPECT_EQ(old->consumes[1].pop->pop_time_ms, -1);
+  }
   const std::size_t at = json.find("\"pop_acks\"");
   ASSERT_NE(at, std::string::npos) << json;
   const std::size_t consume = json.find("\"consume\": 1", at);

@@ -10,7 +10,11 @@
 //   * a broker disk that acknowledges syncs it did not do, then a power loss (lying_disk) —
 //     at-least-once and the store prefix;
 //   * transaction producers whose check listener answers COMMIT whatever their database says
-//     (check_answers = "always_commit") — a rolled-back transaction never delivered.
+//     (check_answers = "always_commit") — a rolled-back transaction never delivered;
+//   * FIFO POP consumers that do not ask the broker for order (ask_order = false) — one batch of
+//     a queue at a time;
+//   * timer producers that ask for half the delay they record (timer_asked_percent = 50) — no
+//     timer early.
 // Each test prints the shrunk counterexample, how many shrink steps it took and the run count.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -187,6 +191,36 @@ TEST(PropertiesCanFail, TransactionsWithACheckListenerThatAlwaysCommits) {
       },
       200);
   expect_counterexample(f, "transactions: FAIL");
+}
+
+TEST(PropertiesCanFail, FifoPopWithAConsumerThatDoesNotAskForOrder) {
+  const Found f = find_counterexample(
+      [] {
+        Shape shape;
+        shape.topics = TopicOrder::ordered;
+        shape.consumers = {Flavor::pop_fifo};
+        GeneratedRun run = *gen_run(shape);
+        for (scenario::ConsumerScenario& c : run.scenario.consumers) c.spec.pop->ask_order = false;
+        require_check(recorded(run), "pop-fifo");
+      },
+      200);
+  expect_counterexample(f, "pop-fifo: FAIL");
+}
+
+TEST(PropertiesCanFail, TimersWithAProducerThatAsksForHalfItsDelay) {
+  const Found f = find_counterexample(
+      [] {
+        Shape shape;
+        shape.timers = true;
+        shape.consumers = {Flavor::concurrent};
+        GeneratedRun run = *gen_run(shape);
+        for (scenario::ProducerScenario& p : run.scenario.producers) {
+          if (p.spec.timers) p.spec.timers->asked_percent = 50;
+        }
+        require_check(recorded(run), "timer_delivery");
+      },
+      200);
+  expect_counterexample(f, "timer_delivery: FAIL");
 }
 
 // A disk that acknowledges syncs it did not do (a volatile write cache that lies), from 5 s on,

@@ -100,6 +100,39 @@ RC_GTEST_PROP(Guarantees, PopRedeliversWhatWasNotAcknowledged, ()) {
   require_check(out, "lost-acked");
 }
 
+// 9. FIFO POP (RocketMQ 5's orderly POP): on ordered topics, a FIFO POP group gets one batch of a
+// queue at a time, from the first message it has not acknowledged (pop-fifo), so each key's
+// messages are first received in send order (key-order); what it left comes back from its queue
+// after its invisible time (pop-delivery), and every acknowledged message arrives.
+RC_GTEST_PROP(Guarantees, FifoPopHandsOutEachQueueInOrder, ()) {
+  Shape shape;
+  shape.topics = TopicOrder::ordered;
+  shape.consumers = {Flavor::pop_fifo};
+  const Outcome out = recorded(*gen_run(shape));
+  require_converged(out);
+  require_check(out, "pop-fifo");
+  require_check(out, "key-order");
+  require_check(out, "pop-delivery");
+  require_check(out, "lost-acked");
+}
+
+// 10. Timer messages (RocketMQ 5): producers of unordered topics ask for delays of 1-20 s; none is
+// consumed before its send plus its delay, none later than a precision plus 2 s after it unless a
+// fault lies in between, and none is lost, through broker crashes, controller failovers (the new
+// master takes over the pending timers) and wall-clock jumps, beside push, lite-pull and POP groups.
+// (Not orderly groups: two orderly consumers starting together may both claim a queue, and the one
+// refused its broker lock takes it at its next rebalance, 20 s later: a consumer's lateness, not the
+// timer's, which the late bound would blame.)
+RC_GTEST_PROP(Guarantees, TimersNeitherEarlyNorLost, ()) {
+  Shape shape;
+  shape.timers = true;
+  shape.consumers = {Flavor::concurrent, Flavor::lite_pull, Flavor::pop};
+  const Outcome out = recorded(*gen_run(shape));
+  require_converged(out);
+  require_check(out, "timer_delivery");
+  require_check(out, "lost-acked");
+}
+
 }  // namespace
 }  // namespace ferry::sim::property
 
