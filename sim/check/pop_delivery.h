@@ -12,7 +12,7 @@
 //       early: an earlier unacknowledged delivery was still invisible, or
 //       after_ack: every earlier delivery was acknowledged in time or explains another,
 //     unless the message's broker (a node of its group) crashed, restarted or was promoted, its
-//     clock was skewed, or a controller named another master of its group (the new one serves the
+//     clock was skewed (up to kSkewTakesEffectWithin before: a real daemon's clock jumps late), or a controller named another master of its group (the new one serves the
 //     offsets SlaveSync copied last), since the message was sent (and before the latest of the
 //     deliveries compared: the broker's clock orders them, and one that jumped back, or another
 //     master's, may order a later delivery first) (a restart replays the revive

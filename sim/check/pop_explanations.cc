@@ -27,7 +27,9 @@ bool explains(const Event& e) {
 std::vector<PopExplanation> pop_explanations(const History& h) {
   std::vector<PopExplanation> out;
   for (const Event& e : h.events) {
-    if (explains(e)) out.push_back(PopExplanation{e.at, e.target});
+    if (!explains(e)) continue;
+    const bool skew = e.kind == EventKind::fault;
+    out.push_back(PopExplanation{e.at, e.target, skew ? kSkewTakesEffectWithin : Duration{}});
   }
   std::map<std::pair<std::string, std::string>, std::string> master;  // (controller, group) -> master
   for (const ControllerViewRecord& v : h.controller_views) {
@@ -40,7 +42,7 @@ std::vector<PopExplanation> pop_explanations(const History& h) {
 
 bool pop_explained_between(const std::vector<PopExplanation>& events, const std::string& broker, MonoTime from, MonoTime to) {
   for (const PopExplanation& e : events) {
-    if (e.at <= from - clock_margin(from) || e.at > to + clock_margin(to)) continue;
+    if (e.at + e.lasting <= from - clock_margin(from) || e.at > to + clock_margin(to)) continue;
     if (e.target.empty() || e.target == broker || e.target.rfind(broker + "-", 0) == 0) return true;
   }
   return false;
