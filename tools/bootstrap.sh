@@ -15,6 +15,7 @@ packages=(
   libtomlplusplus-dev     # scenario files
   libyaml-cpp-dev         # ACL: RocketMQ's plain_acl.yml
   libraft-dev             # the controller's consensus (canonical/raft 0.15; docs/controller.md)
+  libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc  # the proxy: RocketMQ 5's gRPC protocol (src/proxy/proto)
   prometheus-cpp-dev      # the daemons' metrics endpoint: Prometheus's text format (src/daemon/metrics_endpoint.h)
   prometheus              # tests/daemons: a real Prometheus scrapes the daemons (PromQL, alert rules)
   curl                    # the README's metrics example
