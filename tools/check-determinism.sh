@@ -18,7 +18,7 @@ set -uo pipefail
 
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 dirs=()
-for d in src/common src/namesrv src/controller src/broker src/client src/store src/remoting sim; do
+for d in src/common src/namesrv src/controller src/broker src/client src/store src/remoting src/proxy sim; do
   [ -d "$root/$d" ] && dirs+=("$root/$d")
 done
 [ ${#dirs[@]} -eq 0 ] && { echo "check-determinism: no component directories under $root" >&2; exit 2; }

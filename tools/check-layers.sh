@@ -22,6 +22,8 @@
 #   daemon         what the daemons share (and each daemon's config mapping): namesrv, controller, broker, store,
 #                  runtime/asio, remoting, remoting/rpc, common, runtime
 #   cli            what the command-line tools share: daemon, client, client_api and what they may include
+#   proxy/proto    RocketMQ 5's v2 protocol, generated (included as "apache/rocketmq/v2/..."): nothing
+#   proxy          the proxy's logic below gRPC: proxy/proto client remoting remoting/rpc common runtime
 # The simulator, bottom-up; none of it but sim/real includes runtime/asio, and none daemon or cli:
 #   sim/world      the files directly in sim/, and sim/net, sim/disk: common runtime
 #   sim/history    common runtime
@@ -55,6 +57,8 @@ client: remoting remoting/rpc common runtime
 client_api: client remoting remoting/rpc common runtime
 daemon: namesrv controller broker store runtime/asio remoting remoting/rpc common runtime
 cli: daemon client_api client namesrv controller broker store runtime/asio remoting remoting/rpc common runtime
+proxy/proto:
+proxy: proxy/proto client remoting remoting/rpc common runtime
 sim/world: common runtime
 sim/history: common runtime
 sim/cluster: sim/world sim/history client_api client broker namesrv controller store remoting remoting/rpc common runtime
@@ -87,6 +91,7 @@ out=$(cd "$root" && grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]
     }
     if (parts[1] == "runtime" && parts[2] == "asio" && n > 2) return "runtime/asio"
     if (parts[1] == "remoting" && parts[2] == "rpc" && n > 2) return "remoting/rpc"
+    if (parts[1] == "apache" || (parts[1] == "proxy" && parts[2] == "proto" && n > 2)) return "proxy/proto"
     return parts[1]
   }
   BEGIN {

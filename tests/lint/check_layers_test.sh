@@ -10,7 +10,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 mkdir -p "$tmp/src/runtime/asio" "$tmp/src/common" "$tmp/src/remoting/rpc" "$tmp/src/store" \
   "$tmp/src/broker" "$tmp/src/client" "$tmp/src/namesrv" "$tmp/src/client_api" "$tmp/src/daemon" "$tmp/src/cli" \
   "$tmp/sim/net" "$tmp/sim/disk" "$tmp/sim/history" "$tmp/sim/cluster" "$tmp/sim/check" "$tmp/sim/scenario" \
-  "$tmp/sim/io" "$tmp/sim/report" "$tmp/sim/property" "$tmp/sim/real" "$tmp/sim/other"
+  "$tmp/sim/io" "$tmp/sim/report" "$tmp/sim/property" "$tmp/sim/real" "$tmp/sim/other" "$tmp/src/proxy/proto"
 printf '#include "runtime/task.h"\n#include "common/offsets.h"\n#include "store/commit_log.h"\n#include "remoting/rpc/rpc_client.h"\n#include <vector>\n#include "local.h"\n' \
   > "$tmp/src/broker/ok.cc"
 printf '#include "runtime/task.h"\n' > "$tmp/src/runtime/asio/ok.cc"
@@ -23,6 +23,7 @@ printf '#include "sim/io/replay_file.h"\n#include "sim/scenario/runner.h"\n' > "
 printf '#include "sim/scenario/runner.h"\n#include "runtime/asio/asio_runtime.h"\n' > "$tmp/sim/real/ok.cc"
 printf '#include "runtime/asio/tls_options.h"\n#include "remoting/rpc/rpc_options.h"\n' > "$tmp/src/daemon/ok.cc"
 printf '#include "daemon/tls_keys.h"\n' > "$tmp/src/cli/ok.cc"
+printf '#include "apache/rocketmq/v2/service.pb.h"\n#include "client/producer.h"\n' > "$tmp/src/proxy/ok.cc"
 printf '#include "remoting/frame_codec.h"\n#include "common/message.h"\n' > "$tmp/src/remoting/rpc/ok.cc"
 out=$("$script" "$tmp" 2>&1); rc=$?
 [ $rc -eq 0 ] || fail "downward includes were flagged: $out"
@@ -50,6 +51,9 @@ plant sim/cluster/a.cc runtime/asio/asio_runtime.h 'sim/cluster may not include 
 plant src/daemon/a.cc client/producer.h 'daemon may not include client'
 plant src/daemon/a.cc cli/flags.h 'daemon may not include cli'
 plant src/client/a.cc daemon/properties_file.h 'client may not include daemon'
+plant src/client/a.cc apache/rocketmq/v2/definition.pb.h 'client may not include proxy/proto'
+plant src/proxy/a.cc broker/broker.h 'proxy may not include broker'
+plant src/proxy/a.cc runtime/asio/asio_runtime.h 'proxy may not include runtime/asio'
 # The simulator's own layers: a planted upward include of each.
 plant sim/a.cc sim/scenario/scenario.h 'sim/world may not include sim/scenario'
 plant sim/net/a.cc sim/cluster/cluster.h 'sim/world may not include sim/cluster'
