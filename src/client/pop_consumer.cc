@@ -126,6 +126,32 @@ Task<Result<PopResult>> PopConsumer::receive(std::string topic, std::int32_t max
   brokers.erase(std::unique(brokers.begin(), brokers.end()), brokers.end());
   if (brokers.empty()) co_return Error(Errc::not_found, fmt::format("receive: topic '{}' has no readable queue", topic));
   const std::string broker = brokers[next_broker_[topic]++ % brokers.size()];
+  Task<Result<PopResult>> popping = pop_from(std::move(topic), broker, subscription, max_messages, invisible_time, config_.poll_time);
+  co_return co_await std::move(popping);
+}
+
+Task<Result<PopResult>> PopConsumer::receive_from(std::string topic, std::string broker, std::int32_t max_messages,
+                                                  Duration invisible_time, Duration poll_time) {
+  auto sub = subscriptions_.find(topic);
+  if (sub == subscriptions_.end()) {
+    co_return Error(Errc::invalid_argument, fmt::format("receive: not subscribed to '{}'", topic));
+  }
+  const Subscription subscription = sub->second;
+  if (max_messages <= 0 || max_messages > kPopBatchMax || invisible_time <= Duration::zero() || poll_time < Duration::zero()) {
+    co_return Error(Errc::invalid_argument,
+                    fmt::format("receive: {} messages (1..{}) invisible for {} ms (> 0), polling {} ms (>= 0)", max_messages,
+                                kPopBatchMax, to_ms(invisible_time), to_ms(poll_time)));
+  }
+  if (ci_.subscribe_queues(topic).empty()) {
+    Status s = co_await ci_.update_topic_route(topic);
+    if (!s.ok()) co_return with_context(fmt::format("receive from '{}'", topic), s.error());
+  }
+  Task<Result<PopResult>> popping = pop_from(std::move(topic), std::move(broker), subscription, max_messages, invisible_time, poll_time);
+  co_return co_await std::move(popping);
+}
+
+Task<Result<PopResult>> PopConsumer::pop_from(std::string topic, std::string broker, Subscription subscription,
+                                              std::int32_t max_messages, Duration invisible_time, Duration poll_time) {
   Result<std::string> addr = co_await master_of(topic, broker);
   if (!addr) co_return std::move(addr).error();
 
@@ -135,7 +161,7 @@ Task<Result<PopResult>> PopConsumer::receive(std::string topic, std::int32_t max
   h.queue_id = -1;
   h.max_msg_nums = max_messages;
   h.invisible_time = to_ms(invisible_time);
-  h.poll_time = to_ms(config_.poll_time);
+  h.poll_time = to_ms(poll_time);
   h.born_time = ci_.runtime().wall_ms();
   h.init_mode = config_.from_first ? remoting::kPopInitModeMin : remoting::kPopInitModeMax;
   h.exp_type = std::string(expression_type_name(subscription.selector.type));
@@ -146,7 +172,7 @@ Task<Result<PopResult>> PopConsumer::receive(std::string topic, std::int32_t max
   const std::string where = broker_where(broker, *addr);
   const MonoTime sent_at = ci_.runtime().now();
   Result<remoting::RemotingCommand> reply =
-      co_await ci_.rpc().invoke(*addr, std::move(req), config_.poll_time + std::chrono::seconds(10));
+      co_await ci_.rpc().invoke(*addr, std::move(req), poll_time + std::chrono::seconds(10));
   if (!reply.ok()) {
     // The master may be gone (a failover names another): the next receive asks with a fresh route.
     Status refreshed = co_await ci_.update_topic_route(topic);

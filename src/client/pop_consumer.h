@@ -97,6 +97,10 @@ class PopConsumer {
   // One POP of `topic` (see above), with the config's batch size and invisible time.
   Task<Result<PopResult>> receive(std::string topic);
   Task<Result<PopResult>> receive(std::string topic, std::int32_t max_messages, Duration invisible_time);
+  // One POP of `topic` from broker `broker` (a broker name of the topic's route), polling up to
+  // `poll_time`: what a proxy does for a client that names the broker (RocketMQ 5's proxy).
+  Task<Result<PopResult>> receive_from(std::string topic, std::string broker, std::int32_t max_messages,
+                                       Duration invisible_time, Duration poll_time);
   Task<Status> ack(const MessageExt& m);
   // Acknowledges many at once (BATCH_ACK_MESSAGE per broker). Errors: the first failure.
   Task<Status> ack_all(const std::vector<MessageExt>& messages);
@@ -113,6 +117,8 @@ class PopConsumer {
     TagSubscription tags;  // the exact tags re-checked here
   };
   Task<Result<std::string>> master_of(const std::string& topic, const std::string& broker_name);
+  Task<Result<PopResult>> pop_from(std::string topic, std::string broker, Subscription subscription, std::int32_t max_messages,
+                                   Duration invisible_time, Duration poll_time);
   // ACK_MESSAGE or CHANGE_MESSAGE_INVISIBLETIME (with `invisible_ms`) of `m`'s handle `h`, to the
   // master it names; the SUCCESS reply, else the error.
   Task<Result<remoting::RemotingCommand>> call_on_handle(const MessageExt& m, const ReceiptHandle& h, std::int32_t request,

@@ -3,9 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 
+#include "client/client_errors.h"
 #include "common/names.h"
+#include "common/pop_receipt.h"
 #include "proxy/v2_answers.h"
+#include "proxy/v2_receive.h"
 #include "proxy/v2_status.h"
 
 namespace ferry::proxy {
@@ -88,6 +92,197 @@ Task<v2::SendMessageResponse> MessagingCore::send_message(v2::SendMessageRequest
   }
   Task<Result<client::SendResult>> sending = producer_->send(std::move(p.messages.front()));
   co_return send_response(co_await std::move(sending));
+}
+
+}  // namespace ferry::proxy
+
+namespace ferry::proxy {
+
+namespace {
+
+std::int64_t ms_of(const google::protobuf::Duration& d) { return d.seconds() * 1000 + d.nanos() / 1'000'000; }
+
+// The handle's eight broker fields, and its CommitLog offset (the ninth) when present.
+struct ClientHandle {
+  ReceiptHandle handle;
+  std::string commit_log_offset;
+};
+std::optional<ClientHandle> parse_client_handle(const std::string& text) {
+  Result<ReceiptHandle> h = ReceiptHandle::parse(text);
+  if (!h.ok()) return std::nullopt;
+  ClientHandle out{*h, ""};
+  // Fields are separated by one space; the ninth, if any, follows the eighth.
+  std::size_t spaces = 0, at = 0;
+  for (; at < text.size() && spaces < 8; ++at) {
+    if (text[at] == ' ') ++spaces;
+  }
+  if (spaces == 8) out.commit_log_offset = text.substr(at);
+  return out;
+}
+
+// A message standing for a handle, for PopConsumer's ack and change (they read its topic and
+// POP_CK).
+MessageExt handle_message(const std::string& topic, const ReceiptHandle& h) {
+  MessageExt m;
+  m.topic = topic;
+  m.properties.set(kPropertyPopCk, h.encode());
+  return m;
+}
+
+}  // namespace
+
+client::PopConsumer* MessagingCore::pop_consumer(const std::string& group) {
+  auto it = pop_consumers_.find(group);
+  if (it != pop_consumers_.end()) return it->second.get();
+  if (pop_consumers_.size() >= config_.pop_groups_max) return nullptr;
+  client::PopConsumerConfig pc;
+  pc.group = group;
+  pc.request_timeout = std::chrono::seconds(2);  // RocketMQ's proxy gives a broker 2 s for an ack or a change
+  pc.from_first = false;                         // initMode MAX, as RocketMQ's proxy pops
+  return pop_consumers_.emplace(group, std::make_unique<client::PopConsumer>(ci_, pc)).first->second.get();
+}
+
+Task<std::vector<v2::ReceiveMessageResponse>> MessagingCore::receive_message(v2::ReceiveMessageRequest request, CallContext context) {
+  const WallMs now = rt_.wall_ms();
+  auto refuse = [now](v2::Code code, std::string message) { return receive_responses(status(code, std::move(message)), now); };
+  // Polling time.
+  Duration polling = request.has_long_polling_timeout()
+                         ? Duration(std::chrono::milliseconds(ms_of(request.long_polling_timeout())))
+                         : context.remaining.value_or(config_.max_long_polling) - config_.client_request_timeout / 2;
+  polling = std::clamp(polling, config_.min_long_polling, config_.max_long_polling);
+  if (context.remaining && polling > *context.remaining) {
+    if (*context.remaining < config_.min_long_polling) {
+      co_return refuse(v2::ILLEGAL_POLLING_TIME,
+                       "The deadline time remaining is not enough for polling, please check network condition");
+    }
+    polling = *context.remaining;
+  }
+  const std::string& topic = request.message_queue().topic().name();
+  const std::string& group = request.group().name();
+  if (Status s = validate_topic(topic); !s.ok()) co_return refuse(v2::ILLEGAL_TOPIC, s.error().detail);
+  if (is_system_topic(topic)) co_return refuse(v2::ILLEGAL_TOPIC, fmt::format("cannot access system topic: {}", topic));
+  if (Status s = validate_group(group); !s.ok()) co_return refuse(v2::ILLEGAL_CONSUMER_GROUP, s.error().detail);
+  if (group.rfind("CID_RMQ_SYS_", 0) == 0) co_return refuse(v2::ILLEGAL_CONSUMER_GROUP, fmt::format("cannot use system group: {}", group));
+  // Invisible time.
+  Duration invisible = config_.default_invisible;
+  if (!request.auto_renew()) {
+    invisible = std::chrono::milliseconds(request.has_invisible_duration() ? ms_of(request.invisible_duration()) : 0);
+    if (invisible < config_.min_invisible) {
+      co_return refuse(v2::ILLEGAL_INVISIBLE_TIME, fmt::format("the invisibleTime is too small. min is {}", to_ms(config_.min_invisible)));
+    }
+    if (invisible > config_.max_invisible) {
+      co_return refuse(v2::ILLEGAL_INVISIBLE_TIME, fmt::format("the invisibleTime is too large. max is {}", to_ms(config_.max_invisible)));
+    }
+  }
+  // Filter.
+  const v2::FilterExpression& f = request.filter_expression();
+  const std::string expression = f.expression().empty() ? "*" : f.expression();
+  const client::MessageSelector selector =
+      f.type() == v2::SQL ? client::MessageSelector::by_sql(expression) : client::MessageSelector::by_tag(expression);
+  client::PopConsumer* consumer = pop_consumer(group);
+  if (consumer == nullptr) co_return refuse(v2::TOO_MANY_REQUESTS, "too many consumer groups on this proxy");
+  if (Status s = consumer->subscribe(topic, selector); !s.ok()) co_return refuse(v2::ILLEGAL_FILTER_EXPRESSION, s.error().detail);
+  // Broker.
+  Task<std::optional<Refusal>> finding = find_route(topic);
+  if (std::optional<Refusal> r = co_await std::move(finding)) co_return refuse(r->code, r->message);
+  std::vector<std::string> brokers;
+  for (const MessageQueue& q : ci_.subscribe_queues(topic)) {
+    if (std::find(brokers.begin(), brokers.end(), q.broker_name) == brokers.end()) brokers.push_back(q.broker_name);
+  }
+  std::sort(brokers.begin(), brokers.end());
+  if (brokers.empty()) co_return refuse(v2::FORBIDDEN, "no readable queue");
+  std::string broker = request.message_queue().broker().name();
+  if (broker.empty() || std::find(brokers.begin(), brokers.end(), broker) == brokers.end()) {
+    broker = brokers[next_broker_[topic]++ % brokers.size()];
+  }
+  const std::int32_t batch = std::clamp(request.batch_size(), 1, kPopBatchMax);
+  Task<Result<client::PopResult>> popping = consumer->receive_from(topic, broker, batch, invisible, polling);
+  Result<client::PopResult> popped = co_await std::move(popping);
+  const WallMs after = rt_.wall_ms();
+  if (!popped.ok()) co_return receive_responses(status_of(popped.error()), after);
+  switch (popped->status) {
+    case client::PopStatus::NO_NEW_MSG: co_return receive_responses(Received::not_found, {}, after);
+    case client::PopStatus::POLLING_FULL: co_return receive_responses(Received::polling_full, {}, after);
+    case client::PopStatus::FOUND: break;
+  }
+  std::vector<v2::Message> messages;
+  for (const MessageExt& m : popped->messages) messages.push_back(to_v2_message(m, topic, after));
+  co_return receive_responses(Received::found, std::move(messages), after);
+}
+
+Task<v2::AckMessageResponse> MessagingCore::ack_message(v2::AckMessageRequest request) {
+  v2::AckMessageResponse out;
+  const std::string& topic = request.topic().name();
+  const std::string& group = request.group().name();
+  auto whole = [&](v2::Code code, std::string message) {
+    *out.mutable_status() = status(code, std::move(message));
+    return out;
+  };
+  if (Status s = validate_topic(topic); !s.ok()) co_return whole(v2::ILLEGAL_TOPIC, s.error().detail);
+  if (Status s = validate_group(group); !s.ok()) co_return whole(v2::ILLEGAL_CONSUMER_GROUP, s.error().detail);
+  client::PopConsumer* consumer = pop_consumer(group);
+  if (consumer == nullptr) co_return whole(v2::TOO_MANY_REQUESTS, "too many consumer groups on this proxy");
+  std::set<int> codes;
+  for (const v2::AckMessageEntry& e : request.entries()) {
+    v2::AckMessageResultEntry& r = *out.add_entries();
+    r.set_message_id(e.message_id());
+    r.set_receipt_handle(e.receipt_handle());
+    std::optional<ClientHandle> h = parse_client_handle(e.receipt_handle());
+    if (!h) {
+      *r.mutable_status() = status(v2::INVALID_RECEIPT_HANDLE, "receipt handle is not valid");
+    } else if (h->handle.pop_time + h->handle.invisible_time <= rt_.wall_ms()) {
+      *r.mutable_status() = status(v2::INVALID_RECEIPT_HANDLE, "receipt handle is expired");
+    } else {
+      const MessageExt standing = handle_message(topic, h->handle);  // ack() keeps a reference: it must outlive the task
+      Task<Status> acking = consumer->ack(standing);
+      const Status acked = co_await std::move(acking);
+      if (acked.ok()) {
+        *r.mutable_status() = ok_status();
+      } else if (client::reply_code_of(acked.error())) {
+        *r.mutable_status() = status(v2::INTERNAL_SERVER_ERROR, "ack failed: status is abnormal");
+      } else {
+        *r.mutable_status() = status_of(acked.error());
+      }
+    }
+    codes.insert(r.status().code());
+  }
+  if (codes.empty()) co_return whole(v2::INTERNAL_SERVER_ERROR, "ack message result is empty");
+  if (codes.size() > 1) co_return whole(v2::MULTIPLE_RESULTS, "MULTIPLE_RESULTS");
+  const auto code = static_cast<v2::Code>(*codes.begin());
+  co_return whole(code, code == v2::OK ? "OK" : v2::Code_Name(code));
+}
+
+Task<v2::ChangeInvisibleDurationResponse> MessagingCore::change_invisible_duration(v2::ChangeInvisibleDurationRequest request) {
+  v2::ChangeInvisibleDurationResponse out;
+  const std::string& topic = request.topic().name();
+  const std::string& group = request.group().name();
+  auto answer = [&](v2::Code code, std::string message) {
+    *out.mutable_status() = status(code, std::move(message));
+    return out;
+  };
+  if (Status s = validate_topic(topic); !s.ok()) co_return answer(v2::ILLEGAL_TOPIC, s.error().detail);
+  if (Status s = validate_group(group); !s.ok()) co_return answer(v2::ILLEGAL_CONSUMER_GROUP, s.error().detail);
+  const std::int64_t invisible_ms = ms_of(request.invisible_duration());
+  if (invisible_ms < 0 || invisible_ms > to_ms(config_.max_invisible)) {
+    co_return answer(v2::ILLEGAL_INVISIBLE_TIME, fmt::format("the invisibleTime must be 0 .. {} ms", to_ms(config_.max_invisible)));
+  }
+  std::optional<ClientHandle> h = parse_client_handle(request.receipt_handle());
+  if (!h) co_return answer(v2::INVALID_RECEIPT_HANDLE, "receipt handle is not valid");
+  if (h->handle.pop_time + h->handle.invisible_time <= rt_.wall_ms()) co_return answer(v2::INVALID_RECEIPT_HANDLE, "receipt handle is expired");
+  client::PopConsumer* consumer = pop_consumer(group);
+  if (consumer == nullptr) co_return answer(v2::TOO_MANY_REQUESTS, "too many consumer groups on this proxy");
+  MessageExt m = handle_message(topic, h->handle);
+  Task<Status> changing = consumer->change_invisible_time(m, std::chrono::milliseconds(invisible_ms));
+  const Status changed = co_await std::move(changing);
+  if (!changed.ok()) {
+    if (client::reply_code_of(changed.error())) co_return answer(v2::INTERNAL_SERVER_ERROR, "changeInvisibleDuration failed: status is abnormal");
+    *out.mutable_status() = status_of(changed.error());
+    co_return out;
+  }
+  std::string handle(*m.properties.get(kPropertyPopCk));
+  if (!h->commit_log_offset.empty()) handle += " " + h->commit_log_offset;
+  out.set_receipt_handle(handle);
+  co_return answer(v2::OK, "OK");
 }
 
 }  // namespace ferry::proxy

@@ -17,6 +17,20 @@
 // other single message with the producer's own choice and retries; several as one batch. The
 // answer as v2_answers.h says.
 //
+// ReceiveMessage (facts §3): the group and topic checked (ILLEGAL_CONSUMER_GROUP, ILLEGAL_TOPIC);
+// the polling time: long_polling_timeout, else what the deadline leaves less half the client's
+// request timeout, within [min_long_polling, max_long_polling], and never past the deadline
+// (ILLEGAL_POLLING_TIME when less than min_long_polling is left); the invisible time: auto_renew
+// takes default_invisible (not renewed: a difference), else invisible_duration within
+// [min_invisible, max_invisible] (ILLEGAL_INVISIBLE_TIME); the filter (TAG or SQL;
+// ILLEGAL_FILTER_EXPRESSION); the broker the request names, else the topic's readable brokers in
+// turn (none: FORBIDDEN); at most 32 messages; one POP of the group's from there (a group new to
+// its queues starts at their end, as RocketMQ's proxy asks). Messages come converted
+// (v2_receive.h). AckMessage and ChangeInvisibleDuration act on the client's handles (the nine
+// fields of v2_receive.h): a handle that does not parse is INVALID_RECEIPT_HANDLE (RocketMQ: an
+// internal error), an expired one too, a broker that refuses is INTERNAL_SERVER_ERROR ("ack
+// failed: status is abnormal"); a changed handle keeps the CommitLog offset of the old one.
+//
 // Topic message types: Ferry's topics have no message.type attribute yet, so every topic takes
 // every type (MIXED): a difference from RocketMQ 5, whose proxy takes a topic without the
 // attribute as NORMAL (docs/proxy.md, "Open decisions").
@@ -26,11 +40,15 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "apache/rocketmq/v2/service.pb.h"
 #include "client/client_instance.h"
+#include "client/pop_consumer.h"
 #include "client/producer.h"
 #include "proxy/v2_route.h"
 #include "proxy/v2_send.h"
@@ -41,12 +59,22 @@ struct ProxyConfig {
   SendLimits send;
   RouteOptions route;
   std::string producer_group = "PROXY_PRODUCER";  // the remoting producer the proxy sends with
+  // ReceiveMessage (RocketMQ 5's ProxyConfig names and defaults).
+  Duration min_long_polling = std::chrono::seconds(5);    // grpcClientConsumerMinLongPollingTimeoutMillis
+  Duration max_long_polling = std::chrono::seconds(20);   // grpcClientConsumerMaxLongPollingTimeoutMillis
+  Duration default_invisible = std::chrono::seconds(60);  // defaultInvisibleTimeMills (auto_renew)
+  Duration min_invisible = std::chrono::seconds(10);      // minInvisibleTimeMillsForRecv
+  Duration max_invisible = std::chrono::hours(12);        // maxInvisibleTimeMills
+  Duration client_request_timeout = std::chrono::seconds(3);  // a client's request_timeout (its settings)
+  std::size_t pop_groups_max = 4096;  // consumer groups the proxy keeps a POP consumer for
 };
 
 // Who called, as the gRPC edge saw it.
 struct CallContext {
   std::string client_id;  // x-mq-client-id
   std::string peer;       // "ip:port" of the caller
+  // What is left of the call's gRPC deadline; nullopt: none.
+  std::optional<Duration> remaining;
 };
 
 class MessagingCore {
@@ -61,17 +89,25 @@ class MessagingCore {
 
   Task<v2::QueryRouteResponse> query_route(v2::QueryRouteRequest request);
   Task<v2::SendMessageResponse> send_message(v2::SendMessageRequest request, CallContext context);
+  // The stream's responses, in order (v2_answers.h).
+  Task<std::vector<v2::ReceiveMessageResponse>> receive_message(v2::ReceiveMessageRequest request, CallContext context);
+  Task<v2::AckMessageResponse> ack_message(v2::AckMessageRequest request);
+  Task<v2::ChangeInvisibleDurationResponse> change_invisible_duration(v2::ChangeInvisibleDurationRequest request);
 
   const ProxyConfig& config() const { return config_; }
 
  private:
   // The topic's route from the NameServers; a refusal when the topic is illegal or unknown.
   Task<std::optional<Refusal>> find_route(std::string topic);
+  // The POP consumer of `group` (made at its first use); nullptr past pop_groups_max groups.
+  client::PopConsumer* pop_consumer(const std::string& group);
 
   Runtime& rt_;
   client::ClientInstance& ci_;
   ProxyConfig config_;
   std::unique_ptr<client::Producer> producer_;
+  std::map<std::string, std::unique_ptr<client::PopConsumer>> pop_consumers_;  // by group
+  std::map<std::string, std::size_t> next_broker_;  // topic -> round robin over its brokers
 };
 
 }  // namespace ferry::proxy

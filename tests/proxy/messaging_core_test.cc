@@ -123,5 +123,117 @@ TEST_F(MessagingCoreTest, AMessageGroupStaysOnOneQueue) {
   }
 }
 
+v2::ReceiveMessageRequest receive_request(std::string topic, std::string group, std::int64_t invisible_ms) {
+  v2::ReceiveMessageRequest r;
+  r.mutable_group()->set_name(group);
+  r.mutable_message_queue()->mutable_topic()->set_name(topic);
+  r.mutable_filter_expression()->set_type(v2::TAG);
+  r.mutable_filter_expression()->set_expression("*");
+  r.set_batch_size(16);
+  r.mutable_invisible_duration()->set_seconds(invisible_ms / 1000);
+  r.mutable_long_polling_timeout()->set_seconds(5);
+  return r;
+}
+
+// The messages of a receive's stream, after checking its shape: the status first, the time last.
+std::vector<v2::Message> messages_of(const std::vector<v2::ReceiveMessageResponse>& stream, v2::Code* code) {
+  std::vector<v2::Message> out;
+  EXPECT_GE(stream.size(), 2u);
+  if (stream.empty()) return out;
+  EXPECT_EQ(stream.front().content_case(), v2::ReceiveMessageResponse::kStatus);
+  EXPECT_EQ(stream.back().content_case(), v2::ReceiveMessageResponse::kDeliveryTimestamp);
+  *code = stream.front().status().code();
+  for (const v2::ReceiveMessageResponse& r : stream) {
+    if (r.has_message()) out.push_back(r.message());
+  }
+  return out;
+}
+
+TEST_F(MessagingCoreTest, ReceiveAckAndChangeInvisibleDuration) {
+  boot({"broker-a"}, {{"R", 2}});
+  for (int i = 0; i < 3; ++i) {
+    const v2::SendMessageResponse s = run(core().send_message(send_request("R", "r" + std::to_string(i), "RID-" + std::to_string(i)), CallContext{}));
+    ASSERT_EQ(s.status().code(), v2::OK) << s.status().message();
+  }
+  const CallContext ctx{"c1", "10.0.0.7:5000", 30s};
+  std::map<std::string, v2::Message> got;  // body -> message
+  for (int round = 0; round < 5 && got.size() < 3; ++round) {
+    v2::Code code = v2::CODE_UNSPECIFIED;
+    for (v2::Message& m : messages_of(run(core().receive_message(receive_request("R", "G", 15'000), ctx)), &code)) {
+      got[m.body()] = std::move(m);
+    }
+    EXPECT_TRUE(code == v2::OK || code == v2::MESSAGE_NOT_FOUND) << code;
+  }
+  ASSERT_EQ(got.size(), 3u) << seed_text();
+  for (const auto& [body, m] : got) {
+    EXPECT_EQ(m.topic().name(), "R");
+    EXPECT_EQ(m.system_properties().delivery_attempt(), 1);
+    EXPECT_EQ(std::count(m.system_properties().receipt_handle().begin(), m.system_properties().receipt_handle().end(), ' '), 8)
+        << "nine fields: " << m.system_properties().receipt_handle();
+  }
+  // r0 acknowledged; r1 left; r2 made visible again in 1 s (a new handle, the CommitLog offset kept).
+  v2::AckMessageRequest ack;
+  ack.mutable_group()->set_name("G");
+  ack.mutable_topic()->set_name("R");
+  v2::AckMessageEntry& e = *ack.add_entries();
+  e.set_message_id(got["r0"].system_properties().message_id());
+  e.set_receipt_handle(got["r0"].system_properties().receipt_handle());
+  v2::AckMessageEntry& bad = *ack.add_entries();
+  bad.set_message_id("x");
+  bad.set_receipt_handle("not a handle");
+  const v2::AckMessageResponse acked = run(core().ack_message(ack));
+  ASSERT_EQ(acked.entries_size(), 2);
+  EXPECT_EQ(acked.entries(0).status().code(), v2::OK) << acked.entries(0).status().message() << " handle " << e.receipt_handle();
+  EXPECT_EQ(acked.entries(1).status().code(), v2::INVALID_RECEIPT_HANDLE);
+  EXPECT_EQ(acked.status().code(), v2::MULTIPLE_RESULTS);
+
+  v2::ChangeInvisibleDurationRequest change;
+  change.mutable_group()->set_name("G");
+  change.mutable_topic()->set_name("R");
+  change.set_receipt_handle(got["r2"].system_properties().receipt_handle());
+  change.mutable_invisible_duration()->set_seconds(1);
+  const v2::ChangeInvisibleDurationResponse changed = run(core().change_invisible_duration(change));
+  ASSERT_EQ(changed.status().code(), v2::OK) << changed.status().message();
+  const std::string& old_handle = got["r2"].system_properties().receipt_handle();
+  EXPECT_NE(changed.receipt_handle(), old_handle);
+  EXPECT_EQ(changed.receipt_handle().substr(changed.receipt_handle().rfind(' ')), old_handle.substr(old_handle.rfind(' ')));
+
+  // r2 comes back in about a second, r1 after its 15 s; r0 never.
+  std::multiset<std::string> back;
+  const MonoTime start = client_rt().now();
+  while (client_rt().now() < start + 40s && back.size() < 2) {
+    v2::Code code = v2::CODE_UNSPECIFIED;
+    for (const v2::Message& m : messages_of(run(core().receive_message(receive_request("R", "G", 15'000), ctx)), &code)) {
+      back.insert(m.body());
+      EXPECT_EQ(m.system_properties().delivery_attempt(), 2) << m.body();
+    }
+  }
+  EXPECT_EQ(back, (std::multiset<std::string>{"r1", "r2"})) << seed_text();
+}
+
+TEST_F(MessagingCoreTest, ReceiveRefusalsAreInTheStreamsStatus) {
+  boot({"broker-a"}, {{"R", 2}});
+  auto first_code = [&](v2::ReceiveMessageRequest r, CallContext ctx) {
+    const std::vector<v2::ReceiveMessageResponse> stream = run(core().receive_message(std::move(r), ctx));
+    EXPECT_EQ(stream.size(), 2u);
+    return stream.empty() ? v2::Status{} : stream.front().status();
+  };
+  const CallContext ctx{"c1", "p", 30s};
+  v2::Status s = first_code(receive_request("R", "G", 5'000), ctx);
+  EXPECT_EQ(s.code(), v2::ILLEGAL_INVISIBLE_TIME);
+  EXPECT_EQ(s.message(), "the invisibleTime is too small. min is 10000");
+  EXPECT_EQ(first_code(receive_request("R", "G", 13 * 3600 * 1000LL), ctx).code(), v2::ILLEGAL_INVISIBLE_TIME);
+  EXPECT_EQ(first_code(receive_request("R", "bad group", 15'000), ctx).code(), v2::ILLEGAL_CONSUMER_GROUP);
+  EXPECT_EQ(first_code(receive_request("R", "CID_RMQ_SYS_X", 15'000), ctx).code(), v2::ILLEGAL_CONSUMER_GROUP);
+  EXPECT_EQ(first_code(receive_request("Nope", "G", 15'000), ctx).code(), v2::TOPIC_NOT_FOUND);
+  EXPECT_EQ(first_code(receive_request("R", "G", 15'000), CallContext{"c1", "p", 3s}).code(), v2::ILLEGAL_POLLING_TIME);
+  v2::ReceiveMessageRequest sql = receive_request("R", "G", 15'000);
+  sql.mutable_filter_expression()->set_type(v2::SQL);
+  sql.mutable_filter_expression()->set_expression("a >");
+  EXPECT_EQ(first_code(sql, ctx).code(), v2::ILLEGAL_FILTER_EXPRESSION);
+  // Nothing there: MESSAGE_NOT_FOUND after the polling time, as the clients read it.
+  EXPECT_EQ(first_code(receive_request("R", "G", 15'000), ctx).code(), v2::MESSAGE_NOT_FOUND);
+}
+
 }  // namespace
 }  // namespace ferry::proxy
