@@ -3,9 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <set>
 
 #include "client/client_errors.h"
+#include "client/consumer_calls.h"
+#include "common/message_const.h"
 #include "common/names.h"
 #include "common/pop_receipt.h"
 #include "proxy/v2_answers.h"
@@ -282,6 +285,44 @@ Task<v2::ChangeInvisibleDurationResponse> MessagingCore::change_invisible_durati
   std::string handle(*m.properties.get(kPropertyPopCk));
   if (!h->commit_log_offset.empty()) handle += " " + h->commit_log_offset;
   out.set_receipt_handle(handle);
+  co_return answer(v2::OK, "OK");
+}
+
+Task<v2::ForwardMessageToDeadLetterQueueResponse> MessagingCore::forward_to_dead_letter_queue(
+    v2::ForwardMessageToDeadLetterQueueRequest request) {
+  v2::ForwardMessageToDeadLetterQueueResponse out;
+  const std::string& topic = request.topic().name();
+  const std::string& group = request.group().name();
+  auto answer = [&](v2::Code code, std::string message) {
+    *out.mutable_status() = status(code, std::move(message));
+    return out;
+  };
+  if (Status s = validate_topic(topic); !s.ok()) co_return answer(v2::ILLEGAL_TOPIC, s.error().detail);
+  if (Status s = validate_group(group); !s.ok()) co_return answer(v2::ILLEGAL_CONSUMER_GROUP, s.error().detail);
+  std::optional<ClientHandle> h = parse_client_handle(request.receipt_handle());
+  std::int64_t commit_log_offset = -1;
+  if (h) {
+    auto [end, ec] = std::from_chars(h->commit_log_offset.data(), h->commit_log_offset.data() + h->commit_log_offset.size(),
+                                     commit_log_offset);
+    if (ec != std::errc() || end != h->commit_log_offset.data() + h->commit_log_offset.size()) commit_log_offset = -1;
+  }
+  if (commit_log_offset < 0) co_return answer(v2::INVALID_RECEIPT_HANDLE, "receipt handle has no CommitLog offset");
+  MessageExt m;
+  m.topic = topic;
+  m.physical_offset = PhysicalOffset(commit_log_offset);
+  m.properties.set(prop::kUniqKey, request.message_id());
+  client::SendBackRequest back;
+  back.group = group;
+  back.broker_name = h->handle.broker_name;
+  back.delay_level = -1;  // the DLQ
+  back.max_reconsume_times = request.max_delivery_attempts();
+  back.timeout = std::chrono::seconds(2);
+  Task<Status> sending = client::send_message_back(ci_, std::move(back), std::move(m));
+  const Status sent = co_await std::move(sending);
+  if (!sent.ok()) {
+    *out.mutable_status() = status_of(sent.error());
+    co_return out;
+  }
   co_return answer(v2::OK, "OK");
 }
 

@@ -30,6 +30,10 @@
 // fields of v2_receive.h): a handle that does not parse is INVALID_RECEIPT_HANDLE (RocketMQ: an
 // internal error), an expired one too, a broker that refuses is INTERNAL_SERVER_ERROR ("ack
 // failed: status is abnormal"); a changed handle keeps the CommitLog offset of the old one.
+// ForwardMessageToDeadLetterQueue: CONSUMER_SEND_MSG_BACK of the handle's message (its CommitLog
+// offset, the handle's ninth field: a handle without it is INVALID_RECEIPT_HANDLE) to its broker
+// with delay level -1, so the broker stores it on %DLQ%{group}; the client acknowledges it after,
+// as RocketMQ 5's clients do.
 //
 // Topic message types: Ferry's topics have no message.type attribute yet, so every topic takes
 // every type (MIXED): a difference from RocketMQ 5, whose proxy takes a topic without the
@@ -93,6 +97,7 @@ class MessagingCore {
   Task<std::vector<v2::ReceiveMessageResponse>> receive_message(v2::ReceiveMessageRequest request, CallContext context);
   Task<v2::AckMessageResponse> ack_message(v2::AckMessageRequest request);
   Task<v2::ChangeInvisibleDurationResponse> change_invisible_duration(v2::ChangeInvisibleDurationRequest request);
+  Task<v2::ForwardMessageToDeadLetterQueueResponse> forward_to_dead_letter_queue(v2::ForwardMessageToDeadLetterQueueRequest request);
 
   const ProxyConfig& config() const { return config_; }
 

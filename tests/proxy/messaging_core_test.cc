@@ -211,6 +211,36 @@ TEST_F(MessagingCoreTest, ReceiveAckAndChangeInvisibleDuration) {
   EXPECT_EQ(back, (std::multiset<std::string>{"r1", "r2"})) << seed_text();
 }
 
+TEST_F(MessagingCoreTest, AMessageForwardedToTheDeadLetterQueueIsStoredThere) {
+  boot({"broker-a"}, {{"R", 1}});
+  ASSERT_EQ(run(core().send_message(send_request("R", "poison", "PID-1"), CallContext{})).status().code(), v2::OK);
+  const CallContext ctx{"c1", "p", 30s};
+  std::vector<v2::Message> got;
+  for (int round = 0; round < 5 && got.empty(); ++round) {
+    v2::Code code = v2::CODE_UNSPECIFIED;
+    got = messages_of(run(core().receive_message(receive_request("R", "G", 15'000), ctx)), &code);
+  }
+  ASSERT_EQ(got.size(), 1u) << seed_text();
+  v2::ForwardMessageToDeadLetterQueueRequest f;
+  f.mutable_group()->set_name("G");
+  f.mutable_topic()->set_name("R");
+  f.set_receipt_handle(got[0].system_properties().receipt_handle());
+  f.set_message_id(got[0].system_properties().message_id());
+  f.set_delivery_attempt(1);
+  f.set_max_delivery_attempts(16);
+  const v2::ForwardMessageToDeadLetterQueueResponse r = run(core().forward_to_dead_letter_queue(f));
+  ASSERT_EQ(r.status().code(), v2::OK) << r.status().message();
+  const std::vector<MessageExt> dead = pull_all(MessageQueue{"%DLQ%G", "broker-a", QueueId(0)});
+  ASSERT_EQ(dead.size(), 1u) << seed_text();
+  EXPECT_EQ(body_text(dead[0]), "poison");
+  EXPECT_EQ(dead[0].properties.get("UNIQ_KEY"), std::optional<std::string_view>("PID-1"));
+
+  // A handle without its CommitLog offset (eight fields) cannot be forwarded.
+  const std::string& h = got[0].system_properties().receipt_handle();
+  f.set_receipt_handle(h.substr(0, h.rfind(' ')));
+  EXPECT_EQ(run(core().forward_to_dead_letter_queue(f)).status().code(), v2::INVALID_RECEIPT_HANDLE);
+}
+
 TEST_F(MessagingCoreTest, ReceiveRefusalsAreInTheStreamsStatus) {
   boot({"broker-a"}, {{"R", 2}});
   auto first_code = [&](v2::ReceiveMessageRequest r, CallContext ctx) {
