@@ -18,7 +18,7 @@
 namespace ferry::proxy {
 
 MessagingCore::MessagingCore(Runtime& rt, client::ClientInstance& instance, ProxyConfig config)
-    : rt_(rt), ci_(instance), config_(std::move(config)) {
+    : rt_(rt), ci_(instance), config_(std::move(config)), settings_(config_.clients_max, config_.send.max_body_bytes) {
   client::ProducerConfig pc;
   pc.group = config_.producer_group;
   producer_ = std::make_unique<client::Producer>(ci_, pc);
@@ -324,6 +324,45 @@ Task<v2::ForwardMessageToDeadLetterQueueResponse> MessagingCore::forward_to_dead
     co_return out;
   }
   co_return answer(v2::OK, "OK");
+}
+
+std::optional<v2::TelemetryCommand> MessagingCore::telemetry(const v2::TelemetryCommand& command, const CallContext& context) {
+  if (!command.has_settings()) return std::nullopt;  // stack traces and verify results answer nothing
+  v2::TelemetryCommand out;
+  V2Result<v2::Settings> accepted = settings_.accept(context.client_id, command.settings());
+  if (const Refusal* r = refusal(accepted)) {
+    *out.mutable_status() = status(r->code, r->message);
+    return out;
+  }
+  *out.mutable_status() = ok_status();
+  *out.mutable_settings() = std::move(std::get<v2::Settings>(accepted));
+  return out;
+}
+
+v2::HeartbeatResponse MessagingCore::heartbeat(const v2::HeartbeatRequest& request, const CallContext& context) {
+  v2::HeartbeatResponse out;
+  const v2::Settings* s = settings_.find(context.client_id);
+  if (s != nullptr && s->has_subscription()) {
+    if (Status v = validate_group(request.group().name()); !v.ok()) {
+      *out.mutable_status() = status(v2::ILLEGAL_CONSUMER_GROUP, v.error().detail);
+      return out;
+    }
+  }
+  *out.mutable_status() = settings_.heartbeat(context.client_id);
+  return out;
+}
+
+v2::NotifyClientTerminationResponse MessagingCore::notify_client_termination(const v2::NotifyClientTerminationRequest& request,
+                                                                             const CallContext& context) {
+  v2::NotifyClientTerminationResponse out;
+  if (request.has_group() && !request.group().name().empty()) {
+    if (Status v = validate_group(request.group().name()); !v.ok()) {
+      *out.mutable_status() = status(v2::ILLEGAL_CONSUMER_GROUP, v.error().detail);
+      return out;
+    }
+  }
+  *out.mutable_status() = settings_.terminate(context.client_id);
+  return out;
 }
 
 }  // namespace ferry::proxy

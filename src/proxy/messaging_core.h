@@ -54,6 +54,7 @@
 #include "client/client_instance.h"
 #include "client/pop_consumer.h"
 #include "client/producer.h"
+#include "proxy/client_settings.h"
 #include "proxy/v2_route.h"
 #include "proxy/v2_send.h"
 
@@ -71,6 +72,7 @@ struct ProxyConfig {
   Duration max_invisible = std::chrono::hours(12);        // maxInvisibleTimeMills
   Duration client_request_timeout = std::chrono::seconds(3);  // a client's request_timeout (its settings)
   std::size_t pop_groups_max = 4096;  // consumer groups the proxy keeps a POP consumer for
+  std::size_t clients_max = 65536;    // clients whose settings the proxy keeps
 };
 
 // Who called, as the gRPC edge saw it.
@@ -98,6 +100,13 @@ class MessagingCore {
   Task<v2::AckMessageResponse> ack_message(v2::AckMessageRequest request);
   Task<v2::ChangeInvisibleDurationResponse> change_invisible_duration(v2::ChangeInvisibleDurationRequest request);
   Task<v2::ForwardMessageToDeadLetterQueueResponse> forward_to_dead_letter_queue(v2::ForwardMessageToDeadLetterQueueRequest request);
+  // A command the client wrote on its Telemetry stream: the answer to write back (a SETTINGS
+  // command: {status, settings}, or {status} refused: the edge then ends the stream as RocketMQ's
+  // proxy does), nullopt for commands that need none.
+  std::optional<v2::TelemetryCommand> telemetry(const v2::TelemetryCommand& command, const CallContext& context);
+  v2::HeartbeatResponse heartbeat(const v2::HeartbeatRequest& request, const CallContext& context);
+  v2::NotifyClientTerminationResponse notify_client_termination(const v2::NotifyClientTerminationRequest& request,
+                                                                const CallContext& context);
 
   const ProxyConfig& config() const { return config_; }
 
@@ -113,6 +122,7 @@ class MessagingCore {
   std::unique_ptr<client::Producer> producer_;
   std::map<std::string, std::unique_ptr<client::PopConsumer>> pop_consumers_;  // by group
   std::map<std::string, std::size_t> next_broker_;  // topic -> round robin over its brokers
+  ClientSettingsStore settings_;
 };
 
 }  // namespace ferry::proxy

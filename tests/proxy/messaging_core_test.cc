@@ -241,6 +241,39 @@ TEST_F(MessagingCoreTest, AMessageForwardedToTheDeadLetterQueueIsStoredThere) {
   EXPECT_EQ(run(core().forward_to_dead_letter_queue(f)).status().code(), v2::INVALID_RECEIPT_HANDLE);
 }
 
+TEST_F(MessagingCoreTest, TelemetrySettingsThenHeartbeatsThenTermination) {
+  boot({"broker-a"}, {{"T", 1}});
+  const CallContext ctx{"node-client-1", "10.0.0.7:5000", 30s};
+  v2::HeartbeatRequest hb;
+  hb.mutable_group()->set_name("G");
+  EXPECT_EQ(core().heartbeat(hb, ctx).status().code(), v2::UNRECOGNIZED_CLIENT_TYPE) << "no settings yet";
+
+  v2::TelemetryCommand settings;
+  settings.mutable_settings()->set_client_type(v2::SIMPLE_CONSUMER);
+  settings.mutable_settings()->mutable_subscription()->mutable_group()->set_name("G");
+  settings.mutable_settings()->mutable_subscription()->add_subscriptions()->mutable_topic()->set_name("T");
+  const std::optional<v2::TelemetryCommand> answer = core().telemetry(settings, ctx);
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(answer->status().code(), v2::OK);
+  ASSERT_TRUE(answer->has_settings());
+  EXPECT_EQ(answer->settings().subscription().receive_batch_size(), 32);
+  EXPECT_EQ(core().heartbeat(hb, ctx).status().code(), v2::OK);
+  hb.mutable_group()->set_name("bad group");
+  EXPECT_EQ(core().heartbeat(hb, ctx).status().code(), v2::ILLEGAL_CONSUMER_GROUP);
+
+  v2::TelemetryCommand empty;
+  empty.mutable_settings();  // neither publishing nor subscription
+  EXPECT_EQ(core().telemetry(empty, ctx)->status().code(), v2::BAD_REQUEST);
+  EXPECT_FALSE(core().telemetry(v2::TelemetryCommand{}, ctx)) << "no command, nothing to answer";
+
+  v2::NotifyClientTerminationRequest bye;
+  bye.mutable_group()->set_name("G");
+  EXPECT_EQ(core().notify_client_termination(bye, ctx).status().code(), v2::OK);
+  EXPECT_EQ(core().notify_client_termination(bye, ctx).status().code(), v2::UNRECOGNIZED_CLIENT_TYPE);
+  hb.mutable_group()->set_name("G");
+  EXPECT_EQ(core().heartbeat(hb, ctx).status().code(), v2::UNRECOGNIZED_CLIENT_TYPE);
+}
+
 TEST_F(MessagingCoreTest, ReceiveRefusalsAreInTheStreamsStatus) {
   boot({"broker-a"}, {{"R", 2}});
   auto first_code = [&](v2::ReceiveMessageRequest r, CallContext ctx) {
