@@ -9,6 +9,10 @@
 #include "client/client_errors.h"
 #include "client/consumer_calls.h"
 #include "common/message_const.h"
+#include "common/msg_id.h"
+#include "common/sys_flag.h"
+#include "remoting/header/transaction_header.h"
+#include "remoting/request_code.h"
 #include "common/names.h"
 #include "common/pop_receipt.h"
 #include "proxy/v2_answers.h"
@@ -94,7 +98,42 @@ Task<v2::SendMessageResponse> MessagingCore::send_message(v2::SendMessageRequest
     co_return send_response(co_await std::move(sending));
   }
   Task<Result<client::SendResult>> sending = producer_->send(std::move(p.messages.front()));
-  co_return send_response(co_await std::move(sending));
+  Result<client::SendResult> sent = co_await std::move(sending);
+  if (sent.ok() && p.type == TopicMessageType::transaction) remember_transaction(p.topic, *sent);
+  co_return send_response(sent);
+}
+
+void MessagingCore::remember_transaction(const std::string& topic, const client::SendResult& sent) {
+  Result<OffsetMsgId> id = decode_offset_msg_id(sent.offset_msg_id);
+  if (!id.ok()) {
+    rt_.log().warn("proxy: half message {} of {}: no CommitLog offset in '{}'; its END_TRANSACTION cannot be sent", sent.msg_id,
+                   topic, sent.offset_msg_id);
+    return;
+  }
+  const WallMs now = rt_.wall_ms();
+  if (transactions_count_ >= config_.transaction_data_max) {
+    // Drop what expired before refusing to remember more.
+    for (auto it = transactions_.begin(); it != transactions_.end();) {
+      std::vector<TransactionData>& list = it->second;
+      const std::size_t before = list.size();
+      std::erase_if(list, [now](const TransactionData& d) { return d.expires_at <= now; });
+      transactions_count_ -= before - list.size();
+      it = list.empty() ? transactions_.erase(it) : std::next(it);
+    }
+    if (transactions_count_ >= config_.transaction_data_max) {
+      rt_.log().warn("proxy: {} transactions remembered already; {} will be resolved by the broker's check", transactions_count_,
+                     sent.msg_id);
+      return;
+    }
+  }
+  std::vector<TransactionData>& list = transactions_[{topic, sent.transaction_id.value_or(sent.msg_id)}];
+  if (list.size() >= config_.transaction_data_per_id_max) {
+    list.erase(list.begin());
+    --transactions_count_;
+  }
+  list.push_back(TransactionData{sent.queue.broker_name, sent.queue_offset.value(), id->offset.value(),
+                                 now + to_ms(config_.transaction_data_expire)});
+  ++transactions_count_;
 }
 
 }  // namespace ferry::proxy
@@ -363,6 +402,51 @@ v2::NotifyClientTerminationResponse MessagingCore::notify_client_termination(con
   }
   *out.mutable_status() = settings_.terminate(context.client_id);
   return out;
+}
+
+Task<v2::EndTransactionResponse> MessagingCore::end_transaction(v2::EndTransactionRequest request) {
+  v2::EndTransactionResponse out;
+  auto answer = [&](v2::Code code, std::string message) {
+    *out.mutable_status() = status(code, std::move(message));
+    return out;
+  };
+  const std::string& topic = request.topic().name();
+  if (Status s = validate_topic(topic); !s.ok()) co_return answer(v2::ILLEGAL_TOPIC, s.error().detail);
+  if (request.transaction_id().empty()) co_return answer(v2::INVALID_TRANSACTION_ID, "transaction id cannot be empty");
+  const std::int32_t verdict = request.resolution() == v2::COMMIT     ? sysflag::kTransactionCommitType
+                               : request.resolution() == v2::ROLLBACK ? sysflag::kTransactionRollbackType
+                                                                      : 0;
+  // The newest unexpired data of the transaction, taken (a second EndTransaction finds none).
+  const WallMs now = rt_.wall_ms();
+  std::optional<TransactionData> data;
+  auto it = transactions_.find({topic, request.transaction_id()});
+  if (it != transactions_.end()) {
+    std::vector<TransactionData>& list = it->second;
+    while (!list.empty() && !data) {
+      if (list.back().expires_at > now) data = list.back();
+      list.pop_back();
+      --transactions_count_;
+    }
+    if (list.empty()) transactions_.erase(it);
+  }
+  if (!data) co_return answer(v2::INTERNAL_SERVER_ERROR, "cannot found transaction data");
+  const std::optional<std::string> addr = ci_.master_address(data->broker_name);
+  if (!addr) co_return answer(v2::INTERNAL_SERVER_ERROR, fmt::format("no master address for broker {}", data->broker_name));
+  remoting::EndTransactionRequestHeader h;
+  h.producer_group = topic;
+  h.tran_state_table_offset = data->queue_offset;
+  h.commit_log_offset = data->commit_log_offset;
+  h.commit_or_rollback = verdict;
+  h.from_transaction_check = request.source() == v2::SOURCE_SERVER_CHECK;
+  h.msg_id = request.message_id();
+  h.transaction_id = request.transaction_id();
+  remoting::RemotingCommand req = remoting::make_request(remoting::request_code::END_TRANSACTION, 0);
+  req.ext_fields = h.to_fields();
+  req.remark = "end transaction from proxy";
+  Task<Status> sending = ci_.rpc().invoke_oneway(*addr, std::move(req));
+  const Status sent = co_await std::move(sending);
+  if (!sent.ok()) co_return answer(v2::INTERNAL_SERVER_ERROR, sent.error().to_string());
+  co_return answer(v2::OK, "OK");
 }
 
 }  // namespace ferry::proxy

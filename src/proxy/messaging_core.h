@@ -34,6 +34,12 @@
 // offset, the handle's ninth field: a handle without it is INVALID_RECEIPT_HANDLE) to its broker
 // with delay level -1, so the broker stores it on %DLQ%{group}; the client acknowledges it after,
 // as RocketMQ 5's clients do.
+// EndTransaction: a sent half message is remembered (its broker, its queue and CommitLog offsets)
+// for transaction_data_expire; the client's verdict (COMMIT 8, ROLLBACK 12, anything else 0) goes
+// one-way as END_TRANSACTION to that broker's master, with the topic as producer group, as
+// RocketMQ's proxy sends it. A blank transaction id is INVALID_TRANSACTION_ID; one the proxy does
+// not remember (expired, ended already, sent elsewhere) INTERNAL_SERVER_ERROR, as RocketMQ 5.3
+// answers. Checks relayed over Telemetry are not built yet (docs/proxy.md).
 //
 // Topic message types: Ferry's topics have no message.type attribute yet, so every topic takes
 // every type (MIXED): a difference from RocketMQ 5, whose proxy takes a topic without the
@@ -73,6 +79,11 @@ struct ProxyConfig {
   Duration client_request_timeout = std::chrono::seconds(3);  // a client's request_timeout (its settings)
   std::size_t pop_groups_max = 4096;  // consumer groups the proxy keeps a POP consumer for
   std::size_t clients_max = 65536;    // clients whose settings the proxy keeps
+  // Transactions (RocketMQ 5's transactionDataExpireMillis, transactionDataMaxNum): what a sent
+  // half message's END_TRANSACTION needs, kept this long, at most this many per transaction id.
+  Duration transaction_data_expire = std::chrono::seconds(30);
+  std::size_t transaction_data_per_id_max = 15;
+  std::size_t transaction_data_max = 100'000;  // all together (Ferry's bound)
 };
 
 // Who called, as the gRPC edge saw it.
@@ -107,6 +118,7 @@ class MessagingCore {
   v2::HeartbeatResponse heartbeat(const v2::HeartbeatRequest& request, const CallContext& context);
   v2::NotifyClientTerminationResponse notify_client_termination(const v2::NotifyClientTerminationRequest& request,
                                                                 const CallContext& context);
+  Task<v2::EndTransactionResponse> end_transaction(v2::EndTransactionRequest request);
 
   const ProxyConfig& config() const { return config_; }
 
@@ -123,6 +135,16 @@ class MessagingCore {
   std::map<std::string, std::unique_ptr<client::PopConsumer>> pop_consumers_;  // by group
   std::map<std::string, std::size_t> next_broker_;  // topic -> round robin over its brokers
   ClientSettingsStore settings_;
+  // A half message sent: where END_TRANSACTION goes.
+  struct TransactionData {
+    std::string broker_name;
+    std::int64_t queue_offset = 0;
+    std::int64_t commit_log_offset = 0;
+    WallMs expires_at = 0;
+  };
+  void remember_transaction(const std::string& topic, const client::SendResult& sent);
+  std::map<std::pair<std::string, std::string>, std::vector<TransactionData>> transactions_;  // (topic, transaction id)
+  std::size_t transactions_count_ = 0;
 };
 
 }  // namespace ferry::proxy

@@ -274,6 +274,45 @@ TEST_F(MessagingCoreTest, TelemetrySettingsThenHeartbeatsThenTermination) {
   EXPECT_EQ(core().heartbeat(hb, ctx).status().code(), v2::UNRECOGNIZED_CLIENT_TYPE);
 }
 
+TEST_F(MessagingCoreTest, ATransactionCommittedAppearsAndARolledBackOneNever) {
+  boot({"broker-a"}, {{"Tx", 1}});
+  auto half = [&](std::string body, std::string id) {
+    v2::SendMessageRequest r = send_request("Tx", std::move(body), std::move(id));
+    r.mutable_messages(0)->mutable_system_properties()->set_message_type(v2::TRANSACTION);
+    const v2::SendMessageResponse sent = run(core().send_message(std::move(r), CallContext{}));
+    EXPECT_EQ(sent.status().code(), v2::OK) << sent.status().message();
+    return sent.entries_size() == 1 ? sent.entries(0).transaction_id() : std::string();
+  };
+  const std::string commit_id = half("yes", "TX-1");
+  const std::string rollback_id = half("no", "TX-2");
+  ASSERT_FALSE(commit_id.empty());
+  const MessageQueue q{"Tx", "broker-a", QueueId(0)};
+  EXPECT_TRUE(pull_all(q).empty()) << "a half message is not on its topic";
+
+  auto end = [&](std::string id, std::string message_id, v2::TransactionResolution resolution) {
+    v2::EndTransactionRequest e;
+    e.mutable_topic()->set_name("Tx");
+    e.set_message_id(std::move(message_id));
+    e.set_transaction_id(std::move(id));
+    e.set_resolution(resolution);
+    e.set_source(v2::SOURCE_CLIENT);
+    return run(core().end_transaction(std::move(e))).status();
+  };
+  EXPECT_EQ(end(commit_id, "TX-1", v2::COMMIT).code(), v2::OK);
+  EXPECT_EQ(end(rollback_id, "TX-2", v2::ROLLBACK).code(), v2::OK);
+  const v2::Status again = end(commit_id, "TX-1", v2::COMMIT);
+  EXPECT_EQ(again.code(), v2::INTERNAL_SERVER_ERROR) << "ended already";
+  EXPECT_EQ(again.message(), "cannot found transaction data");
+  EXPECT_EQ(end("", "TX-3", v2::COMMIT).code(), v2::INVALID_TRANSACTION_ID);
+
+  ASSERT_TRUE(eventually([&] { return !pull_all(q).empty(); }, 30s)) << seed_text();
+  const MonoTime seen = client_rt().now();
+  eventually([&] { return client_rt().now() >= seen + 10s; }, 20s);  // time for a wrong delivery to show
+  const std::vector<MessageExt> visible = pull_all(q);
+  ASSERT_EQ(visible.size(), 1u) << "the rolled-back one never appears";
+  EXPECT_EQ(body_text(visible[0]), "yes");
+}
+
 TEST_F(MessagingCoreTest, ReceiveRefusalsAreInTheStreamsStatus) {
   boot({"broker-a"}, {{"R", 2}});
   auto first_code = [&](v2::ReceiveMessageRequest r, CallContext ctx) {
