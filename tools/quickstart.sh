@@ -5,11 +5,16 @@
 #
 #   tools/quickstart.sh [start]   start (or report the running cluster) and run the demo; when
 #                                 one daemon died, start it again on its ports and store
+#   tools/quickstart.sh --proxy   the same, and mqproxy beside them: RocketMQ 5's gRPC clients
+#                                 connect to it (docs/proxy.md)
 #   tools/quickstart.sh status    is it running? pids, addresses
-#   tools/quickstart.sh stop      SIGTERM both daemons by their recorded pids and wait (idempotent)
+#   tools/quickstart.sh stop      SIGTERM the daemons by their recorded pids and wait (idempotent)
 #
-# Environment (or flags --namesrv-port N, --broker-port N before the command word):
+# Environment (or flags --namesrv-port N, --broker-port N, --proxy-port N before the command word):
 #   FERRY_NAMESRV_PORT, FERRY_BROKER_PORT   ports (default: free ports)
+#   FERRY_QUICKSTART_PROXY=1                start mqproxy too (as --proxy)
+#   FERRY_PROXY_PORT                        its gRPC port (default: a free port)
+#   FERRY_QUICKSTART_PROXY_EXTRA            a file whose lines are appended to its proxy.conf
 #   FERRY_QUICKSTART_DATA                   data, logs and pid files (default: <repo>/data)
 #   FERRY_QUICKSTART_BIN                    use the binaries in this directory; skip bootstrap and build
 #   FERRY_QUICKSTART_BROKER_EXTRA           a file whose lines are appended to the broker.conf this
@@ -23,6 +28,8 @@ DATA="${FERRY_QUICKSTART_DATA:-$ROOT/data}"
 BIN="${FERRY_QUICKSTART_BIN:-$ROOT/build/bin}"
 NS_PORT="${FERRY_NAMESRV_PORT:-}"
 BROKER_PORT="${FERRY_BROKER_PORT:-}"
+PROXY="${FERRY_QUICKSTART_PROXY:-0}"
+PROXY_PORT="${FERRY_PROXY_PORT:-}"
 READY_SECONDS=30
 STOP_SECONDS=30
 TOPIC=QuickstartTopic
@@ -30,7 +37,7 @@ TOPIC=QuickstartTopic
 die() { echo "quickstart: $*" >&2; exit 1; }
 
 usage() {
-  sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 cmd=start
@@ -38,6 +45,8 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --namesrv-port) NS_PORT="${2:?--namesrv-port needs a value}"; shift 2 ;;
     --broker-port) BROKER_PORT="${2:?--broker-port needs a value}"; shift 2 ;;
+    --proxy-port) PROXY_PORT="${2:?--proxy-port needs a value}"; PROXY=1; shift 2 ;;
+    --proxy) PROXY=1; shift ;;
     start|stop|status) cmd="$1"; shift ;;
     -h|--help|help) usage; exit 0 ;;
     *) echo "quickstart: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
@@ -103,6 +112,8 @@ stop_one() {
 
 do_stop() {
   local rc=0
+  # The proxy only when one was started here (its pid file): no "not running" line otherwise.
+  if [ -f "$DATA/proxy.pid" ]; then stop_one proxy || rc=1; fi
   stop_one broker || rc=1
   stop_one namesrv || rc=1
   return $rc
@@ -121,6 +132,13 @@ do_status() {
   else
     echo "Broker      not running"; rc=1
   fi
+  if [ -f "$DATA/proxy.pid" ]; then
+    if pid="$(live_pid proxy)"; then
+      echo "Proxy       running  pid $pid  127.0.0.1:${QS_PROXY_PORT:-?} (gRPC)"
+    else
+      echo "Proxy       not running"; rc=1
+    fi
+  fi
   echo "data: $DATA"
   return $rc
 }
@@ -128,15 +146,18 @@ do_status() {
 build() {
   if [ -n "${FERRY_QUICKSTART_BIN:-}" ]; then
     for b in mqnamesrv mqbroker mqadmin; do [ -x "$BIN/$b" ] || die "$BIN/$b is missing (FERRY_QUICKSTART_BIN)"; done
+    [ "$PROXY" != 1 ] || [ -x "$BIN/mqproxy" ] || die "$BIN/mqproxy is missing (FERRY_QUICKSTART_BIN)"
     return 0
   fi
-  echo "== bootstrap and build (build/: mqnamesrv mqbroker mqadmin mqbench mqdashboard)"
+  local targets=(mqnamesrv mqbroker mqadmin mqbench mqdashboard)
+  [ "$PROXY" = 1 ] && targets+=(mqproxy)
+  echo "== bootstrap and build (build/: ${targets[*]})"
   "$ROOT/tools/bootstrap.sh"
   if [ ! -f "$ROOT/build/build.ninja" ]; then
     cmake -S "$ROOT" -B "$ROOT/build" -G Ninja >/dev/null
   fi
-  ninja -C "$ROOT/build" mqnamesrv mqbroker mqadmin mqbench mqdashboard | grep -v '^ninja: no work to do' || true
-  for b in mqnamesrv mqbroker mqadmin mqbench mqdashboard; do [ -x "$BIN/$b" ] || die "the build did not produce $BIN/$b"; done
+  ninja -C "$ROOT/build" "${targets[@]}" | grep -v '^ninja: no work to do' || true
+  for b in "${targets[@]}"; do [ -x "$BIN/$b" ] || die "the build did not produce $BIN/$b"; done
 }
 
 # wait_ready NAME PORT: until the daemon accepts connections, or it died, or READY_SECONDS passed.
@@ -169,6 +190,38 @@ start_broker() {
   nohup "$BIN/mqbroker" -c "$DATA/broker.conf" > "$DATA/broker.out" 2>&1 < /dev/null &
   echo $! > "$DATA/broker.pid"
   wait_ready broker "$BROKER_PORT"
+}
+
+start_proxy() {
+  echo "== starting the Proxy (gRPC) on 127.0.0.1:$PROXY_PORT"
+  {
+    echo "# written by tools/quickstart.sh"
+    echo "listenAddress=127.0.0.1"
+    echo "namesrvAddr=127.0.0.1:$NS_PORT"
+    echo "grpcServerPort=$PROXY_PORT"
+    if [ -n "${FERRY_QUICKSTART_PROXY_EXTRA:-}" ]; then
+      [ -r "$FERRY_QUICKSTART_PROXY_EXTRA" ] || die "FERRY_QUICKSTART_PROXY_EXTRA: cannot read $FERRY_QUICKSTART_PROXY_EXTRA"
+      echo "# from $FERRY_QUICKSTART_PROXY_EXTRA (FERRY_QUICKSTART_PROXY_EXTRA)"
+      cat "$FERRY_QUICKSTART_PROXY_EXTRA"
+    fi
+  } > "$DATA/proxy.conf"
+  nohup "$BIN/mqproxy" -c "$DATA/proxy.conf" -d "$DATA/proxy" > "$DATA/proxy.out" 2>&1 < /dev/null &
+  echo $! > "$DATA/proxy.pid"
+  wait_ready proxy "$PROXY_PORT"
+}
+
+# The proxy, when asked for and not running: on its recorded port, else PROXY_PORT or a free one.
+ensure_proxy() {
+  [ "$PROXY" = 1 ] || return 0
+  live_pid proxy >/dev/null && return 0
+  load_ports
+  [ -n "$PROXY_PORT" ] || PROXY_PORT="${QS_PROXY_PORT:-}"
+  [ -n "$PROXY_PORT" ] || PROXY_PORT="$(free_port)"
+  port_open "$PROXY_PORT" && die "port $PROXY_PORT (the Proxy's) is in use on 127.0.0.1"
+  grep -v '^QS_PROXY_PORT=' "$DATA/ports.env" > "$DATA/ports.env.new" || true
+  echo "QS_PROXY_PORT=$PROXY_PORT" >> "$DATA/ports.env.new"
+  mv "$DATA/ports.env.new" "$DATA/ports.env"
+  start_proxy
 }
 
 # Until the NameServer lists broker-a. A broker registers right after it listens, and again every
@@ -207,6 +260,12 @@ do_start() {
   live_pid namesrv >/dev/null && ns_alive=1
   live_pid broker >/dev/null && broker_alive=1
   if [ $ns_alive -eq 1 ] && [ $broker_alive -eq 1 ]; then
+    if [ "$PROXY" = 1 ] && ! live_pid proxy >/dev/null; then
+      build
+      load_ports
+      NS_PORT=$QS_NAMESRV_PORT
+      ensure_proxy || exit 1
+    fi
     echo "Ferry is already running:"
     do_status || true
     echo "stop it with: tools/quickstart.sh stop"
@@ -243,6 +302,7 @@ do_start() {
     start_broker || { do_stop >/dev/null; exit 1; }
     wait_registered "127.0.0.1:$NS_PORT" 10 || { do_stop >/dev/null; exit 1; }
   fi
+  ensure_proxy || { do_stop >/dev/null; exit 1; }
   run_demo
 }
 
@@ -263,6 +323,7 @@ run_demo() {
 Ferry is running:
   NameServer  $ns_addr   (pid $(cat "$DATA/namesrv.pid"), log $DATA/namesrv/logs/namesrv.log)
   Broker      $broker_addr   (pid $(cat "$DATA/broker.pid"), store $DATA/store, log $DATA/store/logs/broker.log)
+$(if [ "$PROXY" = 1 ]; then echo "  Proxy       127.0.0.1:$PROXY_PORT   (pid $(cat "$DATA/proxy.pid"), gRPC for RocketMQ 5 clients, log $DATA/proxy/logs/proxy.log)"; fi)
 
 Try:
   export NAMESRV_ADDR=$ns_addr
@@ -273,7 +334,7 @@ Try:
   $BIN/mqdashboard &             # a web dashboard: open http://127.0.0.1:8082/
 
   tools/quickstart.sh status    # is it running?
-  tools/quickstart.sh stop      # stop both (SIGTERM, then wait)
+  tools/quickstart.sh stop      # stop them (SIGTERM, then wait)
 EOF
 }
 

@@ -25,12 +25,6 @@ constexpr std::int64_t kInt32Max = 2'147'483'647;
 constexpr std::int64_t kHourMs = 3'600'000;
 constexpr std::int64_t kBlankMarkerBytes = 8;  // the end-of-file marker a CommitLog file keeps room for
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
 // deleteWhen: hours 0..23 of one or two digits, ';'-separated ("04", "04;16").
 Status check_delete_when(std::string_view v) {
   if (v.empty()) return Error(Errc::invalid_argument, "must not be empty");
@@ -380,25 +374,6 @@ Result<BrokerConf> parse_broker_conf(const PropertiesFile& file, const std::stri
   c.broker.listen_address = x.acl.listen_address;
   c.warnings = std::move(applied->warnings);
   return c;
-}
-
-Result<std::vector<std::string>> parse_namesrv_addr(std::string_view text) {
-  std::vector<std::string> out;
-  while (true) {
-    const auto semi = text.find(';');
-    const std::string_view item = trim(text.substr(0, semi));
-    if (!item.empty()) {
-      auto ep = HostPort::parse(item);
-      if (!ep || ep->ipv6 || ep->port == 0) {
-        return Error(Errc::invalid_argument, fmt::format("\"{}\" is not an IPv4 address with a port (ip:port)", item));
-      }
-      out.emplace_back(item);
-    }
-    if (semi == std::string_view::npos) break;
-    text.remove_prefix(semi + 1);
-  }
-  if (out.empty()) return Error(Errc::invalid_argument, "no address (expected ip:port;ip:port)");
-  return out;
 }
 
 }  // namespace ferry::daemon

@@ -46,8 +46,4 @@ BrokerConf default_broker_conf(const std::string& home);
 // Applies `file` over default_broker_conf(home). Errors: see above.
 Result<BrokerConf> parse_broker_conf(const PropertiesFile& file, const std::string& home);
 
-// "ip:port;ip:port" (RocketMQ's namesrvAddr, also `mqbroker -n`): empty items are skipped,
-// whitespace trimmed; each must be an IPv4 "a.b.c.d:port". Errors name the bad item.
-Result<std::vector<std::string>> parse_namesrv_addr(std::string_view text);
-
 }  // namespace ferry::daemon

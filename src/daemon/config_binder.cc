@@ -1,5 +1,7 @@
 #include "daemon/config_binder.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 
@@ -94,6 +96,27 @@ Status check_ipv4(std::string_view host) {
   auto hp = HostPort::parse(fmt::format("{}:0", host));
   if (!hp || hp->ipv6) return Error(Errc::invalid_argument, fmt::format("\"{}\" is not an IPv4 address", host));
   return Status();
+}
+
+Result<std::vector<std::string>> parse_namesrv_addr(std::string_view text) {
+  std::vector<std::string> out;
+  while (true) {
+    const auto semi = text.find(';');
+    std::string_view item = text.substr(0, semi);
+    while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
+    while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
+    if (!item.empty()) {
+      auto ep = HostPort::parse(item);
+      if (!ep || ep->ipv6 || ep->port == 0) {
+        return Error(Errc::invalid_argument, fmt::format("\"{}\" is not an IPv4 address with a port (ip:port)", item));
+      }
+      out.emplace_back(item);
+    }
+    if (semi == std::string_view::npos) break;
+    text.remove_prefix(semi + 1);
+  }
+  if (out.empty()) return Error(Errc::invalid_argument, "no address (expected ip:port;ip:port)");
+  return out;
 }
 
 }  // namespace ferry::daemon

@@ -108,4 +108,8 @@ Error config_error(const std::string& file, std::size_t line, std::string_view k
 // A value that must be an IPv4 address ("a.b.c.d"): invalid_argument saying so otherwise.
 Status check_ipv4(std::string_view host);
 
+// "ip:port;ip:port" (RocketMQ's namesrvAddr, also `mqbroker -n`): empty items are skipped,
+// whitespace trimmed; each must be an IPv4 "a.b.c.d:port". Errors name the bad item.
+Result<std::vector<std::string>> parse_namesrv_addr(std::string_view text);
+
 }  // namespace ferry::daemon

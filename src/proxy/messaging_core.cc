@@ -62,6 +62,23 @@ Task<v2::QueryRouteResponse> MessagingCore::query_route(v2::QueryRouteRequest re
   co_return route_response(request, route.value_or(remoting::body::TopicRouteData{}), TopicMessageType::mixed, config_.route);
 }
 
+Task<v2::QueryAssignmentResponse> MessagingCore::query_assignment(v2::QueryAssignmentRequest request) {
+  v2::QueryAssignmentResponse out;
+  const std::string& group = request.group().name();
+  if (Status s = validate_group(group); !s.ok()) {
+    *out.mutable_status() = status(v2::ILLEGAL_CONSUMER_GROUP, s.error().detail);
+    co_return out;
+  }
+  Task<std::optional<Refusal>> finding = find_route(request.topic().name());
+  std::optional<Refusal> refused = co_await std::move(finding);
+  if (refused) {
+    *out.mutable_status() = status(refused->code, refused->message);
+    co_return out;
+  }
+  const std::optional<remoting::body::TopicRouteData> route = ci_.route(request.topic().name());
+  co_return assignment_response(request, route.value_or(remoting::body::TopicRouteData{}), /*fifo=*/false, config_.route);
+}
+
 Task<v2::SendMessageResponse> MessagingCore::send_message(v2::SendMessageRequest request, CallContext context) {
   v2::SendMessageResponse out;
   V2Result<PreparedSend> prepared = prepare_send(request, config_.send, rt_.clock().wall_ms(), context.peer);

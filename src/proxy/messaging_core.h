@@ -9,6 +9,9 @@
 //   v2::QueryRouteResponse r = co_await core.query_route(request);
 //   v2::SendMessageResponse s = co_await core.send_message(request, CallContext{.peer = "10.0.0.7:51234"});
 //
+// QueryAssignment (a push consumer's): the topic and group checked, the route found as for
+// QueryRoute, answered as v2_route.h's assignment_response says (not FIFO: Ferry's subscription
+// groups have no consumeMessageOrderly yet, docs/proxy.md).
 // QueryRoute: the topic checked (ILLEGAL_TOPIC), its route asked of the NameServers (unknown:
 // TOPIC_NOT_FOUND), answered as v2_route.h says. SendMessage: the messages checked and converted
 // (v2_send.h), the topic's route asked as for QueryRoute (a topic the NameServers do not know is
@@ -105,6 +108,7 @@ class MessagingCore {
   Task<void> shutdown();
 
   Task<v2::QueryRouteResponse> query_route(v2::QueryRouteRequest request);
+  Task<v2::QueryAssignmentResponse> query_assignment(v2::QueryAssignmentRequest request);
   Task<v2::SendMessageResponse> send_message(v2::SendMessageRequest request, CallContext context);
   // The stream's responses, in order (v2_answers.h).
   Task<std::vector<v2::ReceiveMessageResponse>> receive_message(v2::ReceiveMessageRequest request, CallContext context);

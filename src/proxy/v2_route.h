@@ -28,4 +28,14 @@ struct RouteOptions {
 v2::QueryRouteResponse route_response(const v2::QueryRouteRequest& request, const remoting::body::TopicRouteData& route,
                                       TopicMessageType type, const RouteOptions& options);
 
+// QueryAssignment's answer (a push consumer's queues, facts §1), as RocketMQ 5.3's proxy gives it:
+// for each readable queue data with read queues, one assignment on the broker's master (id 0):
+// queue id -1 (the whole broker: the proxy pops from all its queues), or with `fifo` (the group
+// consumes orderly) one per read queue. The permission is the queue data's; endpoints as for
+// QueryRoute; no accepted types. No assignment: FORBIDDEN "no readable queue". `request`'s topic
+// and group were checked by the caller.
+v2::QueryAssignmentResponse assignment_response(const v2::QueryAssignmentRequest& request,
+                                                const remoting::body::TopicRouteData& route, bool fifo,
+                                                const RouteOptions& options);
+
 }  // namespace ferry::proxy

@@ -19,7 +19,6 @@ BIN="$2"
 HERE="$ROOT/tests/interop"
 CACHE="${FERRY_INTEROP_CACHE:-${XDG_CACHE_HOME:-${HOME:?neither FERRY_INTEROP_CACHE, XDG_CACHE_HOME nor HOME is set}/.cache}/ferry/interop/ali-ons-3.12.0}"
 QS="$ROOT/tools/quickstart.sh"
-SKIP=77
 
 TMP="$(mktemp -d "${TMPDIR:-/tmp}/ferry-interop-XXXXXX")"
 export FERRY_QUICKSTART_DATA="$TMP/data" FERRY_QUICKSTART_BIN="$BIN"
@@ -42,49 +41,9 @@ fail() {
 step() { printf '\n== %s\n' "$*"; }
 
 # --- ali-ons, installed once ------------------------------------------------------------------
-command -v node >/dev/null || fail "node is not installed (tools/bootstrap.sh installs nodejs and npm)"
-command -v npm >/dev/null || fail "npm is not installed (tools/bootstrap.sh installs nodejs and npm)"
-lock_sum="$(sha256sum "$HERE/package-lock.json" | cut -d' ' -f1)"
-installed() {
-  [ -f "$CACHE/node_modules/ali-ons/package.json" ] && [ "$(cat "$CACHE/.ferry-lock-sha256" 2>/dev/null)" = "$lock_sum" ]
-}
-if ! installed; then
-  mkdir -p "$(dirname "$CACHE")" || fail "cannot create $(dirname "$CACHE")"
-  # One installer at a time (ctest runs of several checkouts share the cache); the others wait
-  # here and find it installed.
-  exec 9>"$CACHE.lock" || fail "cannot open $CACHE.lock"
-  flock -w 900 9 || fail "another run held $CACHE.lock for 15 minutes"
-fi
-if ! installed; then
-  step "installing ali-ons 3.12.0 into $CACHE (npm ci from tests/interop/package-lock.json)"
-  # One look-up of the package itself, with short retries: an unreachable registry answers in
-  # seconds, not after npm's default minute of retries.
-  if ! timeout 30 npm view ali-ons@3.12.0 version --fetch-retries=1 --fetch-retry-mintimeout=1000 \
-      --fetch-retry-maxtimeout=2000 --fetch-timeout=10000 >"$TMP/npm-view.log" 2>&1; then
-    echo "SKIP: ali-ons 3.12.0 is not in $CACHE and the npm registry ($(npm config get registry 2>/dev/null)) cannot be reached:"
-    if [ -s "$TMP/npm-view.log" ]; then tail -n 5 "$TMP/npm-view.log"; else echo "  (no answer within 30 s)"; fi
-    exit $SKIP
-  fi
-  rm -rf "$CACHE".partial-*  # left by an interrupted install (none runs: this run holds the lock)
-  stage="$(mktemp -d "$CACHE.partial-XXXXXX")" || fail "cannot create a folder beside $CACHE"
-  chmod 755 "$stage"  # mktemp made it 0700
-  cp "$HERE/package.json" "$HERE/package-lock.json" "$stage/"
-  if ! timeout 600 npm ci --prefix "$stage" --no-audit --no-fund --loglevel=error >"$TMP/npm-ci.log" 2>&1; then
-    cat "$TMP/npm-ci.log" >&2
-    rm -rf "$stage"
-    fail "npm ci of ali-ons 3.12.0 failed (the registry answered a moment ago)"
-  fi
-  echo "$lock_sum" >"$stage/.ferry-lock-sha256"
-  # Only a complete install takes the cache's name (an interrupted one leaves a *.partial-*).
-  rm -rf "$CACHE"
-  mv -T "$stage" "$CACHE" || fail "cannot rename $stage to $CACHE"
-  installed || fail "ali-ons is still not in $CACHE after npm ci"
-fi
-exec 9>&-
-export NODE_PATH="$CACHE/node_modules"
-node -e 'const v = require("ali-ons/package.json").version; if (v !== "3.12.0") { console.error("ali-ons " + v); process.exit(1); }' ||
-  fail "the cached ali-ons in $CACHE is not 3.12.0"
-echo "ali-ons 3.12.0 from $CACHE, node $(node --version)"
+# shellcheck source=../support/npm_cache.sh
+. "$ROOT/tests/support/npm_cache.sh"
+npm_cached_install ali-ons 3.12.0 "$HERE" "$CACHE" "$TMP"
 
 # --- the cluster ------------------------------------------------------------------------------
 step "starting mqnamesrv and mqbroker (tools/quickstart.sh, data in $TMP/data)"

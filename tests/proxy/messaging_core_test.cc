@@ -68,6 +68,27 @@ TEST_F(MessagingCoreTest, QueryRouteAnswersWithTheClusterRoute) {
   EXPECT_EQ(run(core().query_route(route_request("bad topic"))).status().code(), v2::ILLEGAL_TOPIC);
 }
 
+TEST_F(MessagingCoreTest, QueryAssignmentGivesAPushConsumerEachBroker) {
+  boot({"broker-a", "broker-b"}, {{"T", 4}});
+  v2::QueryAssignmentRequest request;
+  request.mutable_topic()->set_name("T");
+  request.mutable_group()->set_name("G");
+  *request.mutable_endpoints() = route_request("T").endpoints();
+  const v2::QueryAssignmentResponse r = run(core().query_assignment(request));
+  ASSERT_EQ(r.status().code(), v2::OK) << r.status().message();
+  std::set<std::string> brokers;
+  for (const v2::Assignment& a : r.assignments()) {
+    brokers.insert(a.message_queue().broker().name());
+    EXPECT_EQ(a.message_queue().id(), -1);
+  }
+  EXPECT_EQ(brokers, (std::set<std::string>{"broker-a", "broker-b"})) << seed_text();
+  request.mutable_group()->set_name("bad group");
+  EXPECT_EQ(run(core().query_assignment(request)).status().code(), v2::ILLEGAL_CONSUMER_GROUP);
+  request.mutable_group()->set_name("G");
+  request.mutable_topic()->set_name("Nope");
+  EXPECT_EQ(run(core().query_assignment(request)).status().code(), v2::TOPIC_NOT_FOUND);
+}
+
 TEST_F(MessagingCoreTest, ASentMessageIsStoredWithRocketMqsProperties) {
   boot({"broker-a"}, {{"T", 2}});
   const v2::SendMessageResponse r = run(core().send_message(send_request("T", "hello", "ID-1"), CallContext{"c1", "10.0.0.7:5000"}));

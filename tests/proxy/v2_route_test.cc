@@ -99,6 +99,43 @@ TEST(V2Route, PermissionsTypesAndAnUnknownTopic) {
   EXPECT_EQ(route_response(request(), r, TopicMessageType::normal, RouteOptions{}).message_queues_size(), 8);
 }
 
+v2::QueryAssignmentRequest assignment_request() {
+  v2::QueryAssignmentRequest r;
+  r.mutable_topic()->set_name("T");
+  r.mutable_group()->set_name("G");
+  *r.mutable_endpoints() = request().endpoints();
+  return r;
+}
+
+TEST(V2Route, AssignmentsAreOnePerReadableMasterOrOnePerQueueForFifo) {
+  body::TopicRouteData r = route();
+  r.queue_datas[1].perm = 4;  // broker-b read only
+  v2::QueryAssignmentResponse out = assignment_response(assignment_request(), r, /*fifo=*/false, RouteOptions{});
+  EXPECT_EQ(out.status().code(), v2::OK);
+  ASSERT_EQ(out.assignments_size(), 2) << "one per broker, its master only";
+  const v2::MessageQueue& a = out.assignments(0).message_queue();
+  EXPECT_EQ(a.topic().name(), "T");
+  EXPECT_EQ(a.id(), -1) << "the whole broker: the proxy pops from every queue";
+  EXPECT_EQ(a.broker().name(), "broker-a");
+  EXPECT_EQ(a.broker().id(), 0);
+  EXPECT_EQ(a.permission(), v2::READ_WRITE);
+  EXPECT_EQ(a.broker().endpoints().addresses(0).port(), 8081);
+  EXPECT_EQ(a.accept_message_types_size(), 0);
+  EXPECT_EQ(out.assignments(1).message_queue().permission(), v2::READ);
+
+  out = assignment_response(assignment_request(), r, /*fifo=*/true, RouteOptions{});
+  ASSERT_EQ(out.assignments_size(), 4 + 2);
+  EXPECT_EQ(out.assignments(3).message_queue().id(), 3);
+  EXPECT_EQ(out.assignments(4).message_queue().broker().name(), "broker-b");
+  EXPECT_EQ(out.assignments(4).message_queue().id(), 0);
+
+  r.queue_datas[0].perm = 2;  // write only
+  r.queue_datas[1].read_queue_nums = 0;
+  out = assignment_response(assignment_request(), r, false, RouteOptions{});
+  EXPECT_EQ(out.status().code(), v2::FORBIDDEN);
+  EXPECT_EQ(out.status().message(), "no readable queue");
+}
+
 TEST(V2Status, RemotingCodesAndClientErrorsAsRocketMqsProxyMapsThem) {
   EXPECT_EQ(code_of_reply(0), v2::OK);
   EXPECT_EQ(code_of_reply(2), v2::TOO_MANY_REQUESTS);

@@ -1,0 +1,165 @@
+// mqproxy: RocketMQ 5's gRPC proxy in front of Ferry's NameServers and brokers (docs/proxy.md).
+//
+//   mqproxy [-c proxy.conf] [-n namesrvAddr] [-p grpcServerPort] [-d dataDir]
+//
+// RocketMQ 5's clients (Java, Go, C++, C#, Rust, Python, Node.js of apache/rocketmq-clients)
+// reach the cluster through it: apache.rocketmq.v2.MessagingService on grpcServerPort (8081), in
+// plaintext. The flags override the file's keys (daemon/proxy_conf.h). Logs go to stderr and to
+// {dataDir}/logs/proxy.log; FERRY_LOG sets the level. SIGTERM or SIGINT stops it: new calls get
+// UNAVAILABLE, calls still open after 3 s are cancelled, then it exits 0.
+// Exit codes: 0 after a graceful stop, 1 when it cannot start (bad config file, port in use), 2
+// for bad flags.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <thread>
+
+#include <grpcpp/grpcpp.h>
+
+#include "client/client_instance.h"
+#include "daemon/config_binder.h"
+#include "daemon/daemon_flags.h"
+#include "daemon/daemon_log.h"
+#include "daemon/open_files.h"
+#include "daemon/proxy_conf.h"
+#include "grpc_edge.h"
+#include "proxy/messaging_core.h"
+#include "runtime/asio/asio_runtime.h"
+
+namespace {
+
+using namespace ferry;
+
+constexpr const char* kUsage =
+    "usage: mqproxy [-c proxy.conf] [-n namesrvAddr] [-p port] [-d dataDir] [-h|--help]\n"
+    "  -c FILE  proxy properties (namesrvAddr, grpcServerPort, ...; docs/proxy.md)\n"
+    "  -n ADDRS the NameServers, ip:port;ip:port (default 127.0.0.1:9876; overrides namesrvAddr)\n"
+    "  -p PORT  the gRPC port (default 8081; overrides grpcServerPort)\n"
+    "  -d DIR   data directory, logs go to DIR/logs (default $HOME/proxy; overrides dataDir)\n";
+
+int usage_error(const std::string& what) {
+  std::fprintf(stderr, "mqproxy: %s\n%s", what.c_str(), kUsage);
+  return 2;
+}
+
+int run(int argc, char** argv) {
+  auto flags = daemon::parse_daemon_flags(argc, argv, "cnpd");
+  if (!flags) return usage_error(flags.error().detail);
+  if (flags->help) {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  const std::string home = daemon::home_dir();
+  daemon::ProxyConf conf = daemon::default_proxy_conf(home);
+  if (flags->values.contains('c')) {
+    auto file = daemon::read_properties(flags->values['c']);
+    auto parsed = file ? daemon::parse_proxy_conf(*file, home) : Result<daemon::ProxyConf>(file.error());
+    if (!parsed) {
+      std::fprintf(stderr, "mqproxy: %s\n", parsed.error().detail.c_str());
+      return 1;
+    }
+    conf = std::move(*parsed);
+  }
+  if (flags->values.contains('n')) {
+    auto addrs = daemon::parse_namesrv_addr(flags->values['n']);
+    if (!addrs) return usage_error("-n: " + addrs.error().detail);
+    conf.namesrv_addrs = std::move(*addrs);
+  }
+  if (flags->values.contains('p')) {
+    auto port = daemon::parse_int_in(flags->values['p'], 1, 65535);
+    if (!port) return usage_error("-p: " + port.error().detail);
+    conf.proxy.route.grpc_port = static_cast<std::int32_t>(*port);
+  }
+  if (flags->values.contains('d')) conf.data_dir = flags->values['d'];
+  if (conf.acl_enable) {
+    std::fprintf(stderr, "mqproxy: cannot start: aclEnable=true: the proxy does not check RocketMQ 5 signatures yet "
+                         "(docs/proxy.md); it will not serve without the check it was asked for\n");
+    return 1;
+  }
+
+  auto log_warnings = daemon::init_daemon_logging(conf.data_dir + "/logs", "proxy.log");
+  if (!log_warnings) {
+    std::fprintf(stderr, "mqproxy: %s\n", log_warnings.error().detail.c_str());
+    return 1;
+  }
+  AsioRuntime::Options opts;
+  opts.node_name = "proxy";
+  opts.data_root = conf.data_dir;
+  opts.offload_threads = 1;
+  AsioRuntime rt(opts);
+  for (const auto& w : *log_warnings) rt.log().warn("{}", w);
+  if (const daemon::OpenFilesReport files = daemon::raise_open_files_limit(); files.low() || !files.error.empty()) {
+    rt.log().warn("{}", files.text());
+  }
+  for (const auto& w : conf.warnings) rt.log().warn("{}", w);
+
+  client::ClientConfig cc;
+  cc.namesrv_addrs = conf.namesrv_addrs;
+  cc.instance_name = "mqproxy-" + std::to_string(::getpid());
+  cc.uniq_id_pid = static_cast<std::int32_t>(::getpid());
+  cc.uniq_id_process_hash = static_cast<std::int32_t>(std::random_device{}());
+  cc.credentials = conf.credentials;
+  client::ClientInstance instance(rt, cc);
+  proxy::MessagingCore core(rt, instance, conf.proxy);
+  if (Status s = core.start(); !s) {
+    rt.log().error("cannot start: {}", s.error().to_string());
+    std::fprintf(stderr, "mqproxy: cannot start: %s\n", s.error().to_string().c_str());
+    return 1;
+  }
+
+  mqproxy::GrpcEdge edge(rt, core, conf.edge);
+  const std::string address = conf.edge.listen_address + ":" + std::to_string(conf.proxy.route.grpc_port);
+  grpc::ServerBuilder builder;
+  int bound_port = 0;
+  builder.AddListeningPort(address, grpc::InsecureServerCredentials(), &bound_port);
+  builder.RegisterService(&edge);
+  builder.SetMaxReceiveMessageSize(static_cast<int>(conf.edge.max_inbound_bytes));
+  builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_IDLE_MS, static_cast<int>(to_ms(conf.edge.client_idle)));
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  if (!server || bound_port == 0) {
+    const std::string why = "cannot listen at " + address + " (another process listens there, or the address is not this host's)";
+    rt.log().error("cannot start: {}", why);
+    std::fprintf(stderr, "mqproxy: cannot start: %s\n", why.c_str());
+    rt.block_on(core.shutdown());
+    return 1;
+  }
+  rt.log().info("The Proxy boot success. gRPC (apache.rocketmq.v2.MessagingService) at {}, NameServers {}, data in {}",
+                address, fmt::format("{}", fmt::join(conf.namesrv_addrs, ";")), conf.data_dir);
+
+  // A stop: refuse new calls, give open ones 3 s (a long-polling receive may hold 20 s), then
+  // stop the core's loop. Shutdown() blocks, so it runs on its own thread while the loop
+  // answers what is left.
+  std::thread stopper;
+  rt.on_stop_signal([&](int signal) {
+    if (stopper.joinable()) return;
+    rt.log().info("signal {}: stopping", signal);
+    edge.close();
+    stopper = std::thread([&] {
+      server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(3));
+      rt.executor().post([&] {
+        rt.spawn([](AsioRuntime& r, proxy::MessagingCore& c, client::ClientInstance& ci) -> Task<void> {
+          Task<void> stopping = c.shutdown();
+          co_await std::move(stopping);
+          Task<void> unregistering = ci.shutdown();
+          co_await std::move(unregistering);
+          r.stop();
+        }(rt, core, instance), "proxy-stop");
+      });
+    });
+  });
+  rt.run();
+  if (stopper.joinable()) stopper.join();
+  server->Wait();
+  rt.log().info("The Proxy stopped");
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return run(argc, argv); }
