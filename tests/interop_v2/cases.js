@@ -4,7 +4,8 @@
 //
 //   node cases.js CASE --endpoints 127.0.0.1:8081 [--go FILE]
 //
-// Cases: normal, fifo, delay, transaction, invisible, push, big, restart.
+// Cases: normal, fifo, delay, transaction, invisible, push, big, restart, acl (its accounts come
+// from the environment: FERRY_V2_PRODUCER_KEYS and FERRY_V2_CONSUMER_KEYS, "accessKey:secret").
 'use strict';
 
 const fs = require('fs');
@@ -29,6 +30,12 @@ const quiet = { info() {}, warn() {}, error(...a) { console.error('client:', ...
 
 function check(cond, what) {
   if (!cond) throw new Error(what);
+}
+// An error with its causes ("a <- b <- c"): the client wraps a refusal in its startup error.
+function why(e) {
+  const parts = [];
+  for (let x = e; x && parts.length < 8; x = x.cause) parts.push(String(x.message || x).split('\n')[0]);
+  return parts.join(' <- ');
 }
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -277,6 +284,46 @@ const cases = {
     check(got && got.messageId === r.messageId, 'the big message was not received');
     check(!got.corrupted && Buffer.compare(got.body, body) === 0, 'the big body arrived changed');
     console.log(`ok: a ${body.length}-byte body arrived intact; 4 MiB + 1 refused (${refused.message.split('\n')[0]})`);
+    await shutdownAll(producer, consumer);
+  },
+
+  // With aclEnable on the proxy: the right keys and permissions pass; a wrong secret, no keys and a
+  // topic without the permission are refused with the reason.
+  async acl() {
+    const topic = 'V2Acl';
+    const keys = (name) => {
+      const [accessKey, accessSecret] = (process.env[name] || '').split(':');
+      check(accessKey && accessSecret, `${name} is not set`);
+      return { accessKey, accessSecret };
+    };
+    const producerKeys = keys('FERRY_V2_PRODUCER_KEYS');
+    const consumerKeys = keys('FERRY_V2_CONSUMER_KEYS');
+    const producer = await startProducer([topic], { sessionCredentials: producerKeys });
+    const sent = new Set();
+    for (let i = 0; i < 5; i++) sent.add((await producer.send({ topic, tag: 'Acl', body: Buffer.from(`acl-${i}`) })).messageId);
+    console.log('ok: a producer with its keys (PUB on V2Acl) sent 5');
+    const consumer = await startConsumer('GID_V2_ACL', [[topic, '*']], { sessionCredentials: consumerKeys });
+    const got = new Set();
+    await receiveUntil(consumer, 30000, async (m) => { got.add(m.messageId); return true; }, () => got.size === sent.size);
+    check(got.size === 5 && [...got].every((id) => sent.has(id)), `the consumer received ${got.size} of the 5`);
+    console.log('ok: a consumer with its keys (SUB on V2Acl and GID_V2_ACL) received and acknowledged them');
+
+    let denied = null;
+    try { await producer.send({ topic: 'V2Normal', tag: 'Acl', body: Buffer.from('x') }); } catch (e) { denied = e; }
+    check(denied && /No permission/.test(denied.message), `a send to V2Normal (DENY) was not refused by permission: ${denied && denied.message}`);
+    console.log(`ok: a send to a topic the account may not use refused (${denied.message.split('\n')[0]})`);
+
+    const wrong = new Producer({ endpoints, topics: [topic], logger: quiet,
+      sessionCredentials: { accessKey: producerKeys.accessKey, accessSecret: 'not-the-secret' } });
+    let refused = null;
+    try { await withTimeout(wrong.startup(), 30000, 'startup with a wrong secret'); } catch (e) { refused = e; }
+    check(refused && /Check signature failed/.test(why(refused)), `a wrong secret was not refused by signature: ${why(refused)}`);
+    console.log(`ok: a producer with a wrong secret could not start (${why(refused)})`);
+    const none = new Producer({ endpoints, topics: [topic], logger: quiet });
+    refused = null;
+    try { await withTimeout(none.startup(), 30000, 'startup without keys'); } catch (e) { refused = e; }
+    check(refused && /No accessKey/.test(why(refused)), `a client without keys was not refused: ${why(refused)}`);
+    console.log(`ok: a producer without keys could not start (${why(refused)})`);
     await shutdownAll(producer, consumer);
   },
 

@@ -25,6 +25,7 @@ export FERRY_QUICKSTART_DATA="$TMP/data" FERRY_QUICKSTART_BIN="$BIN"
 
 cleanup() {
   [ -n "${CLIENT_PID:-}" ] && kill "$CLIENT_PID" 2>/dev/null
+  [ -n "${ACL_PROXY_PID:-}" ] && kill "$ACL_PROXY_PID" 2>/dev/null
   "$QS" stop >/dev/null 2>&1 || true
   if [ "${FERRY_KEEP_TEST_DIRS:-0}" = "1" ]; then echo "kept $TMP"; else rm -rf "$TMP"; fi
 }
@@ -100,6 +101,38 @@ rc=$?
 CLIENT_PID=
 cat "$TMP/restart.out"
 [ $rc -eq 0 ] || fail "case restart"
+
+# 9 -------------------------------------------------------------------------------------------
+# A second proxy with aclEnable=true in front of the same cluster: it checks RocketMQ 5's
+# signature and the accounts' permissions of a plain_acl.yml (the brokers' format).
+step "9. a proxy with ACL on: the right keys pass; a wrong secret, no keys and a denied topic are refused"
+cat >"$TMP/plain_acl.yml" <<EOF
+accounts:
+  - accessKey: v2Producer
+    secretKey: v2-producer-secret
+    topicPerms:
+      - V2Acl=PUB
+  - accessKey: v2Consumer
+    secretKey: v2-consumer-secret
+    topicPerms:
+      - V2Acl=SUB
+    groupPerms:
+      - GID_V2_ACL=SUB
+EOF
+chmod 600 "$TMP/plain_acl.yml"
+out="$(timeout 60 "$BIN/mqadmin" updateTopic -t V2Acl -c DefaultCluster -r 4 -w 4 -n "$NAMESRV" 2>&1)" || fail "updateTopic V2Acl: $out"
+acl_port="$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')"
+printf 'listenAddress=127.0.0.1\nnamesrvAddr=%s\ngrpcServerPort=%s\naclEnable=true\naclFilePath=plain_acl.yml\n' \
+  "$NAMESRV" "$acl_port" >"$TMP/proxy-acl.conf"
+"$BIN/mqproxy" -c "$TMP/proxy-acl.conf" -d "$TMP/proxy-acl" >"$TMP/proxy-acl.out" 2>&1 &
+ACL_PROXY_PID=$!
+for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$acl_port") 2>/dev/null && break; sleep 0.1; done
+grep -q "ACL on" "$TMP/proxy-acl.out" || { cat "$TMP/proxy-acl.out"; fail "the ACL proxy did not start with ACL on"; }
+ENDPOINTS="127.0.0.1:$acl_port" FERRY_V2_PRODUCER_KEYS=v2Producer:v2-producer-secret \
+  FERRY_V2_CONSUMER_KEYS=v2Consumer:v2-consumer-secret client acl || fail "case acl"
+kill -TERM "$ACL_PROXY_PID"
+wait "$ACL_PROXY_PID" || fail "the ACL proxy did not exit 0 after SIGTERM: $(tail -n 5 "$TMP/proxy-acl.out")"
+ACL_PROXY_PID=
 
 echo
 echo "PASS: rocketmq-client-nodejs 1.0.8 through mqproxy"

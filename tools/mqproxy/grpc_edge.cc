@@ -196,8 +196,8 @@ class TelemetryCall final : public grpc::ServerBidiReactor<v2::TelemetryCommand,
   };
 
   // `refusal`: finish at once with it (the stream was not admitted).
-  TelemetryCall(GrpcEdge& edge, proxy::CallContext context, std::optional<grpc::Status> refusal)
-      : edge_(edge), context_(std::move(context)), admitted_(!refusal), shared_(std::make_shared<Shared>()) {
+  TelemetryCall(GrpcEdge& edge, proxy::CallContext context, proxy::V2Credentials who, std::optional<grpc::Status> refusal)
+      : edge_(edge), context_(std::move(context)), who_(std::move(who)), admitted_(!refusal), shared_(std::make_shared<Shared>()) {
     shared_->call = this;
     if (refusal) {
       std::lock_guard lock(shared_->mu);
@@ -215,7 +215,13 @@ class TelemetryCall final : public grpc::ServerBidiReactor<v2::TelemetryCommand,
       return;
     }
     // The next read starts once the loop has answered this command: one command at a time.
-    edge_.runtime().executor().post([&edge = edge_, shared = shared_, command = in_, context = context_] {
+    edge_.runtime().executor().post([&edge = edge_, shared = shared_, command = in_, context = context_, who = who_] {
+      if (std::optional<std::string> refused = edge.refusal(context, who, proxy::needed_v2_access(command))) {
+        v2::TelemetryCommand answer;
+        *answer.mutable_status() = proxy::status(v2::UNAUTHORIZED, std::move(*refused));
+        after_command(*shared, std::move(answer));
+        return;
+      }
       after_command(*shared, edge.core().telemetry(command, context));
     });
   }
@@ -280,6 +286,7 @@ class TelemetryCall final : public grpc::ServerBidiReactor<v2::TelemetryCommand,
 
   GrpcEdge& edge_;
   const proxy::CallContext context_;
+  const proxy::V2Credentials who_;
   const bool admitted_;
   std::shared_ptr<Shared> shared_;
   v2::TelemetryCommand in_;
@@ -304,8 +311,19 @@ proxy::CallContext call_context(const grpc::CallbackServerContext& ctx) {
   return c;
 }
 
-GrpcEdge::GrpcEdge(Runtime& rt, proxy::MessagingCore& core, daemon::GrpcEdgeLimits limits, CallAuthenticator auth)
-    : rt_(rt), core_(core), limits_(std::move(limits)), auth_(std::move(auth)) {}
+GrpcEdge::GrpcEdge(Runtime& rt, proxy::MessagingCore& core, daemon::GrpcEdgeLimits limits, remoting::acl::AccessControl* acl)
+    : rt_(rt), core_(core), limits_(std::move(limits)), acl_(acl) {}
+
+proxy::V2Credentials call_credentials(const grpc::CallbackServerContext& ctx) {
+  return proxy::parse_authorization(metadata(ctx, "authorization"), metadata(ctx, "x-mq-date-time"));
+}
+
+std::optional<std::string> GrpcEdge::refusal(const proxy::CallContext& context, const proxy::V2Credentials& who,
+                                             const remoting::acl::NeededAccess& needed) const {
+  if (acl_ == nullptr) return std::nullopt;
+  const std::string_view host = std::string_view(context.peer).substr(0, context.peer.rfind(':'));
+  return proxy::check_v2_access(acl_->config(), host, who, needed);
+}
 
 GrpcEdge::Admission GrpcEdge::admit(const grpc::CallbackServerContext& ctx, bool receive) {
   Admission a;
@@ -320,13 +338,7 @@ GrpcEdge::Admission GrpcEdge::admit(const grpc::CallbackServerContext& ctx, bool
     a.message = "client id cannot be empty";
     return a;
   }
-  if (auth_) {
-    if (std::optional<std::string> why = auth_(ctx)) {
-      a.refused = v2::UNAUTHORIZED;
-      a.message = std::move(*why);
-      return a;
-    }
-  }
+  if (acl_ != nullptr) a.who = call_credentials(ctx);
   if (in_flight_.fetch_add(1) >= limits_.calls_in_flight_max) {
     in_flight_.fetch_sub(1);
     a.refused = v2::TOO_MANY_REQUESTS;
@@ -373,7 +385,14 @@ grpc::ServerUnaryReactor* GrpcEdge::unary(grpc::CallbackServerContext* ctx, cons
     return r;
   }
   auto* call = new UnaryCall<Response>(*this, response);
-  rt_.executor().post([this, shared = call->shared(), copy = *request, context = std::move(a.context), make]() mutable {
+  rt_.executor().post([this, shared = call->shared(), copy = *request, context = std::move(a.context), who = std::move(a.who),
+                       make]() mutable {
+    if (std::optional<std::string> refused = refusal(context, who, proxy::needed_v2_access(copy))) {
+      Response r;
+      *r.mutable_status() = proxy::status(v2::UNAUTHORIZED, std::move(*refused));
+      UnaryCall<Response>::answer(*shared, std::move(r));
+      return;
+    }
     rt_.spawn(answer_unary<Response>(shared, make(core_, std::move(copy), std::move(context))), "grpc-call");
   });
   return call;
@@ -457,7 +476,13 @@ grpc::ServerWriteReactor<v2::ReceiveMessageResponse>* GrpcEdge::ReceiveMessage(g
     ReceiveCall::deliver(*call->shared(), {std::move(r)});
     return call;
   }
-  rt_.executor().post([this, shared = call->shared(), copy = *request, context = std::move(a.context)]() mutable {
+  rt_.executor().post([this, shared = call->shared(), copy = *request, context = std::move(a.context), who = std::move(a.who)]() mutable {
+    if (std::optional<std::string> refused = refusal(context, who, proxy::needed_v2_access(copy))) {
+      v2::ReceiveMessageResponse r;
+      *r.mutable_status() = proxy::status(v2::UNAUTHORIZED, std::move(*refused));
+      ReceiveCall::deliver(*shared, {std::move(r)});
+      return;
+    }
     rt_.spawn(answer_receive(shared, core_.receive_message(std::move(copy), std::move(context))), "grpc-receive");
   });
   return call;
@@ -470,8 +495,6 @@ grpc::ServerBidiReactor<v2::TelemetryCommand, v2::TelemetryCommand>* GrpcEdge::T
     refusal = grpc::Status(grpc::StatusCode::UNAVAILABLE, "the proxy is shutting down");
   } else if (context.client_id.empty()) {
     refusal = grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "client id cannot be empty");
-  } else if (auth_) {
-    if (std::optional<std::string> why = auth_(*ctx)) refusal = grpc::Status(grpc::StatusCode::UNAUTHENTICATED, *why);
   }
   if (!refusal) {
     std::lock_guard lock(mu_);
@@ -481,7 +504,9 @@ grpc::ServerBidiReactor<v2::TelemetryCommand, v2::TelemetryCommand>* GrpcEdge::T
       ++streams_;
     }
   }
-  return new TelemetryCall(*this, std::move(context), std::move(refusal));
+  proxy::V2Credentials who;
+  if (acl_ != nullptr) who = call_credentials(*ctx);
+  return new TelemetryCall(*this, std::move(context), std::move(who), std::move(refusal));
 }
 
 }  // namespace ferry::mqproxy

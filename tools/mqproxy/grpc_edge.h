@@ -13,7 +13,9 @@
 // As RocketMQ 5's proxy answers (docs/rocketmq5-proxy-facts.md §0): every unary call ends with
 // gRPC status OK and its v2 Status in the response; a call without x-mq-client-id is
 // CLIENT_ID_REQUIRED, past grpcCallsInFlightMax (or grpcReceivesPerClientMax receives of one
-// client) TOO_MANY_REQUESTS "flow limit"; with ACL on, a bad signature is UNAUTHORIZED.
+// client) TOO_MANY_REQUESTS "flow limit"; with ACL on (proxy/v2_access.h, checked on the loop
+// against the plain_acl.yml the AccessControl keeps current), a refusal is UNAUTHORIZED with its
+// reason, and a refused Telemetry SETTINGS command ends its stream INVALID_ARGUMENT.
 // Telemetry: a refused SETTINGS command ends the stream with gRPC INVALID_ARGUMENT (codes 40000 to
 // 49999) or INTERNAL; past grpcTelemetryStreamsMax streams RESOURCE_EXHAUSTED. A call cancelled
 // by its client (or by the server's shutdown deadline) is finished CANCELLED at once; its work on
@@ -38,19 +40,18 @@
 #include "apache/rocketmq/v2/service.grpc.pb.h"
 #include "daemon/proxy_conf.h"
 #include "proxy/messaging_core.h"
+#include "proxy/v2_access.h"
+#include "remoting/acl/access_control.h"
 #include "runtime/runtime.h"
 
 namespace ferry::mqproxy {
 
 namespace v2 = apache::rocketmq::v2;
 
-// Checks a call's signature (ACL on): nullopt when it passes, else what to answer UNAUTHORIZED
-// with. Called on gRPC's threads: it must be thread-safe.
-using CallAuthenticator = std::function<std::optional<std::string>(const grpc::CallbackServerContext&)>;
-
 class GrpcEdge final : public v2::MessagingService::CallbackService {
  public:
-  GrpcEdge(Runtime& rt, proxy::MessagingCore& core, daemon::GrpcEdgeLimits limits, CallAuthenticator auth = {});
+  // `acl`: nullptr when ACL is off; else used on the loop only, and it must outlive the server.
+  GrpcEdge(Runtime& rt, proxy::MessagingCore& core, daemon::GrpcEdgeLimits limits, remoting::acl::AccessControl* acl = nullptr);
 
   // New calls are answered UNAVAILABLE "the proxy is shutting down" from now on.
   void close() { closing_.store(true); }
@@ -83,6 +84,9 @@ class GrpcEdge final : public v2::MessagingService::CallbackService {
   // For the calls' reactors (grpc_edge.cc).
   Runtime& runtime() { return rt_; }
   proxy::MessagingCore& core() { return core_; }
+  // On the loop: nullopt when ACL is off or `needed` is allowed to `who`; else the refusal.
+  std::optional<std::string> refusal(const proxy::CallContext& context, const proxy::V2Credentials& who,
+                                     const remoting::acl::NeededAccess& needed) const;
   void release_call() { in_flight_.fetch_sub(1); }
   void release_receive(const std::string& client_id);
   void release_stream();
@@ -91,6 +95,7 @@ class GrpcEdge final : public v2::MessagingService::CallbackService {
   // What a call is let in with: nullopt (and the refusal in `refused`) when it is not.
   struct Admission {
     proxy::CallContext context;
+    proxy::V2Credentials who;  // authorization and x-mq-date-time
     v2::Code refused = v2::OK;
     std::string message;
     bool unavailable = false;  // closing: gRPC UNAVAILABLE
@@ -102,7 +107,7 @@ class GrpcEdge final : public v2::MessagingService::CallbackService {
   Runtime& rt_;
   proxy::MessagingCore& core_;
   const daemon::GrpcEdgeLimits limits_;
-  const CallAuthenticator auth_;
+  remoting::acl::AccessControl* const acl_;
   std::atomic<bool> closing_{false};
   std::atomic<std::size_t> in_flight_{0};
   std::mutex mu_;
@@ -113,5 +118,7 @@ class GrpcEdge final : public v2::MessagingService::CallbackService {
 // The call's context as the core takes it: x-mq-client-id, the peer as "ip:port", the deadline's
 // remaining time.
 proxy::CallContext call_context(const grpc::CallbackServerContext& ctx);
+// The call's authorization and x-mq-date-time headers.
+proxy::V2Credentials call_credentials(const grpc::CallbackServerContext& ctx);
 
 }  // namespace ferry::mqproxy

@@ -22,6 +22,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include "client/client_instance.h"
+#include "daemon/conf_folder.h"
 #include "daemon/config_binder.h"
 #include "daemon/daemon_flags.h"
 #include "daemon/daemon_log.h"
@@ -76,11 +77,6 @@ int run(int argc, char** argv) {
     conf.proxy.route.grpc_port = static_cast<std::int32_t>(*port);
   }
   if (flags->values.contains('d')) conf.data_dir = flags->values['d'];
-  if (conf.acl_enable) {
-    std::fprintf(stderr, "mqproxy: cannot start: aclEnable=true: the proxy does not check RocketMQ 5 signatures yet "
-                         "(docs/proxy.md); it will not serve without the check it was asked for\n");
-    return 1;
-  }
 
   auto log_warnings = daemon::init_daemon_logging(conf.data_dir + "/logs", "proxy.log");
   if (!log_warnings) {
@@ -112,7 +108,22 @@ int run(int argc, char** argv) {
     return 1;
   }
 
-  mqproxy::GrpcEdge edge(rt, core, conf.edge);
+  // ACL: the accounts of plain_acl.yml (aclFilePath beside proxy.conf), re-read every 5 s.
+  std::unique_ptr<daemon::ConfFolder> acl_folder;
+  std::unique_ptr<remoting::acl::AccessControl> acl;
+  if (conf.acl_enable) {
+    acl_folder = std::make_unique<daemon::ConfFolder>(rt, conf.acl_file);
+    acl = std::make_unique<remoting::acl::AccessControl>(rt, acl_folder->files(), daemon::split_folder(conf.acl_file).second,
+                                                         conf.acl_file, remoting::acl::broker_policy());
+    if (Status loaded = acl->load(); !loaded) {
+      rt.log().error("cannot start: aclEnable=true but {}", loaded.error().detail);
+      std::fprintf(stderr, "mqproxy: cannot start: aclEnable=true but %s\n", loaded.error().detail.c_str());
+      rt.block_on(core.shutdown());
+      return 1;
+    }
+    acl->start_watching();
+  }
+  mqproxy::GrpcEdge edge(rt, core, conf.edge, acl.get());
   const std::string address = conf.edge.listen_address + ":" + std::to_string(conf.proxy.route.grpc_port);
   grpc::ServerBuilder builder;
   int bound_port = 0;
@@ -129,8 +140,9 @@ int run(int argc, char** argv) {
     rt.block_on(core.shutdown());
     return 1;
   }
-  rt.log().info("The Proxy boot success. gRPC (apache.rocketmq.v2.MessagingService) at {}, NameServers {}, data in {}",
-                address, fmt::format("{}", fmt::join(conf.namesrv_addrs, ";")), conf.data_dir);
+  rt.log().info("The Proxy boot success. gRPC (apache.rocketmq.v2.MessagingService) at {}, NameServers {}, data in {}, ACL {}",
+                address, fmt::format("{}", fmt::join(conf.namesrv_addrs, ";")), conf.data_dir,
+                acl ? "on (" + conf.acl_file + ")" : std::string("off"));
 
   // A stop: refuse new calls, give open ones 3 s (a long-polling receive may hold 20 s), then
   // stop the core's loop. Shutdown() blocks, so it runs on its own thread while the loop
@@ -143,13 +155,15 @@ int run(int argc, char** argv) {
     stopper = std::thread([&] {
       server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(3));
       rt.executor().post([&] {
-        rt.spawn([](AsioRuntime& r, proxy::MessagingCore& c, client::ClientInstance& ci) -> Task<void> {
+        rt.spawn([](AsioRuntime& r, proxy::MessagingCore& c, client::ClientInstance& ci,
+                    remoting::acl::AccessControl* a) -> Task<void> {
           Task<void> stopping = c.shutdown();
           co_await std::move(stopping);
+          if (a != nullptr) a->stop();
           Task<void> unregistering = ci.shutdown();
           co_await std::move(unregistering);
           r.stop();
-        }(rt, core, instance), "proxy-stop");
+        }(rt, core, instance, acl.get()), "proxy-stop");
       });
     });
   });

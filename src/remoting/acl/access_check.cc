@@ -38,6 +38,12 @@ std::string describe(std::string_view resource) {
   return fmt::format("topic:{}", resource);
 }
 
+// A send to RMQ_SYS_TRACE_TOPIC (PUB only) passes: message traces.
+bool sends_trace(const NeededAccess& n) {
+  auto trace = n.resources.find(std::string(kTraceTopic));
+  return trace != n.resources.end() && trace->second == kPermPub;
+}
+
 std::string refuse(std::string_view what) { return fmt::format("{}{}", kRefusalPrefix, what); }
 
 }  // namespace
@@ -127,22 +133,24 @@ std::optional<std::string> check_access(const AclConfig& config, const AclPolicy
   }
   auto needed = needed_access(request);
   if (!needed) return refuse(fmt::format("request body does not decode: {}", needed.error().to_string()));
-  if (auto trace = needed->resources.find(std::string(kTraceTopic));
-      trace != needed->resources.end() && trace->second == kPermPub) {
-    return std::nullopt;
-  }
+  if (sends_trace(*needed)) return std::nullopt;
   if (admin_code && !owned.admin) {
     return refuse(fmt::format("Need admin permission for request code={}, but accessKey={} is not", request.code, *key));
   }
+  return check_resources(owned, *key, *needed);
+}
+
+std::optional<std::string> check_resources(const Account& owned, std::string_view key, const NeededAccess& needed) {
+  if (sends_trace(needed)) return std::nullopt;
   if (!owned.has_resource_perms && owned.admin) return std::nullopt;
-  for (const auto& [resource, perm] : needed->resources) {
+  for (const auto& [resource, perm] : needed.resources) {
     const bool group = resource.starts_with(kRetryTopicPrefix);
     auto listed = owned.resource_perms.find(resource);
     const PermBits has = listed != owned.resource_perms.end() ? listed->second
                          : group                              ? owned.default_group_perm
                                                               : owned.default_topic_perm;
     if (!permission_allows(perm, has)) {
-      return refuse(fmt::format("No permission {} for {}, accessKey={} has {}", perm_name(perm), describe(resource), *key,
+      return refuse(fmt::format("No permission {} for {}, accessKey={} has {}", perm_name(perm), describe(resource), key,
                                 perm_name(has)));
     }
   }

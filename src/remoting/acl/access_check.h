@@ -72,6 +72,10 @@ struct NeededAccess {
 // What `request` needs (see above). Errors: a HEART_BEAT body that does not decode.
 Result<NeededAccess> needed_access(const RemotingCommand& request);
 
+// Steps 6 and 8 above (a send to the trace topic; each resource against the account) for an
+// account whose key and signature the caller checked: nullopt or the refusal remark.
+std::optional<std::string> check_resources(const Account& owned, std::string_view key, const NeededAccess& needed);
+
 // nullopt when `request` from `remote_host` (dotted IPv4) may be served; else the refusal remark,
 // starting "AclException: ".
 std::optional<std::string> check_access(const AclConfig& config, const AclPolicy& policy, std::string_view remote_host,

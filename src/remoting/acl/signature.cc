@@ -33,7 +33,8 @@ std::string signing_content(const ExtFields& fields, Bytes body, UniqueKeyQuery 
   return out;
 }
 
-std::string hmac_sha1_base64(std::string_view data, std::string_view secret) {
+namespace {
+std::array<unsigned char, 20> hmac_sha1(std::string_view data, std::string_view secret) {
   std::array<unsigned char, EVP_MAX_MD_SIZE> mac{};
   unsigned int mac_len = 0;
   const unsigned char* ok =
@@ -41,6 +42,15 @@ std::string hmac_sha1_base64(std::string_view data, std::string_view secret) {
            data.size(), mac.data(), &mac_len);
   FERRY_ASSERT(ok != nullptr, "OpenSSL HMAC-SHA1 failed (data {} bytes, key {} bytes)", data.size(), secret.size());
   FERRY_ASSERT(mac_len == 20, "HMAC-SHA1 gave {} bytes, not 20", mac_len);
+  std::array<unsigned char, 20> out{};
+  std::copy_n(mac.begin(), 20, out.begin());
+  return out;
+}
+}  // namespace
+
+std::string hmac_sha1_base64(std::string_view data, std::string_view secret) {
+  const std::array<unsigned char, 20> mac = hmac_sha1(data, secret);
+  const unsigned int mac_len = 20;
   std::array<unsigned char, 32> text{};  // base64 of 20 bytes: 28 characters and a NUL
   const int n = EVP_EncodeBlock(text.data(), mac.data(), static_cast<int>(mac_len));
   FERRY_ASSERT(n == 28, "base64 of a 20-byte MAC gave {} characters, not 28", n);
@@ -67,6 +77,21 @@ bool same(std::string_view a, std::string_view b) {
   return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
 }
 }  // namespace
+
+bool hex_hmac_sha1_matches(std::string_view data, std::string_view secret, std::string_view hex) {
+  const std::array<unsigned char, 20> mac = hmac_sha1(data, secret);
+  static constexpr char kDigits[] = "0123456789ABCDEF";
+  std::string want(40, '0');
+  for (std::size_t i = 0; i < mac.size(); ++i) {
+    want[2 * i] = kDigits[mac[i] >> 4];
+    want[2 * i + 1] = kDigits[mac[i] & 0xF];
+  }
+  std::string given(hex);
+  for (char& ch : given) {
+    if (ch >= 'a' && ch <= 'f') ch = static_cast<char>(ch - 'a' + 'A');
+  }
+  return same(want, given);
+}
 
 bool signature_matches(const RemotingCommand& request, std::string_view signature, std::string_view secret) {
   const Bytes body(request.body.data(), request.body.size());

@@ -36,6 +36,10 @@ std::string signing_content(const ExtFields& fields, Bytes body, UniqueKeyQuery 
 // base64(HMAC-SHA1(secret, data)), 28 characters.
 std::string hmac_sha1_base64(std::string_view data, std::string_view secret);
 
+// RocketMQ 5's gRPC signature: true when `hex` (either case) is HMAC-SHA1(secret, data) in hex, 40
+// digits. Constant time. (The clients sign the x-mq-date-time header's value.)
+bool hex_hmac_sha1_matches(std::string_view data, std::string_view secret, std::string_view hex);
+
 // Sets AccessKey, SecurityToken (when the credentials have one) and Signature on `request`.
 // Signature is computed last, over everything else; call it after the last field is set.
 void sign(RemotingCommand& request, const Credentials& credentials);
