@@ -63,11 +63,17 @@ Result<ProxyConf> parse_proxy_conf(const PropertiesFile& file, const std::string
                           "topicRouteServiceThreadPoolNums", "grpcClientManagerThreadPoolNums"}) {
     b.ignore(key, "the proxy's logic runs on one event loop; gRPC keeps its own threads");
   }
-  for (const char* key : {"topicRouteServiceCacheExpiredSeconds", "topicRouteServiceCacheRefreshSeconds",
-                          "topicRouteServiceCacheMaxNum", "topicConfigCacheExpiredSeconds", "topicConfigCacheRefreshSeconds",
+  b.bind("topicRouteServiceCacheRefreshSeconds", [&p](std::string_view v) -> Status {
+    auto n = parse_int_in(v, 0, 86'400);
+    if (!n) return std::move(n).error();
+    p.route_refresh = std::chrono::seconds(*n);
+    return Status();
+  });
+  b.bind_int("topicRouteServiceCacheMaxNum", p.route_cache_max, 1, 10'000'000);
+  for (const char* key : {"topicRouteServiceCacheExpiredSeconds", "topicConfigCacheExpiredSeconds", "topicConfigCacheRefreshSeconds",
                           "topicConfigCacheMaxNum", "subscriptionGroupConfigCacheExpiredSeconds",
                           "subscriptionGroupConfigCacheRefreshSeconds", "subscriptionGroupConfigCacheMaxNum"}) {
-    b.ignore(key, "routes come from the client's route table, refreshed as every Ferry client refreshes them");
+    b.ignore(key, "the proxy keeps no topic config or subscription group cache; a route is asked again after topicRouteServiceCacheRefreshSeconds");
   }
   auto applied = b.apply(file);
   if (!applied) return std::move(applied).error();

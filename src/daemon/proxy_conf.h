@@ -16,6 +16,8 @@
 //   defaultInvisibleTimeMills (60000), minInvisibleTimeMillsForRecv (10000),
 //   maxInvisibleTimeMills (43200000)
 //   transactionDataExpireMillis (30000), transactionDataMaxNum (15)
+//   topicRouteServiceCacheRefreshSeconds  a route found this recently is used as it is (20)
+//   topicRouteServiceCacheMaxNum  routes remembered so (20000)
 //   grpcMaxInboundMessageSize   a request's limit in bytes (136314880)
 //   grpcClientIdleTimeMills     a connection idle this long is closed (120000)
 // Ferry's keys:

@@ -38,8 +38,16 @@ Task<void> MessagingCore::shutdown() {
 Task<std::optional<Refusal>> MessagingCore::find_route(std::string topic) {
   if (Status s = validate_topic(topic); !s.ok()) co_return Refusal{v2::ILLEGAL_TOPIC, s.error().detail};
   if (is_system_topic(topic)) co_return Refusal{v2::ILLEGAL_TOPIC, fmt::format("cannot access system topic: {}", topic)};
+  if (auto found = route_found_at_.find(topic);
+      found != route_found_at_.end() && rt_.now() - found->second < config_.route_refresh && ci_.route(topic)) {
+    co_return std::nullopt;
+  }
   Task<Status> updating = ci_.update_topic_route(topic);
   const Status updated = co_await std::move(updating);
+  if (updated.ok()) {
+    if (route_found_at_.size() >= config_.route_cache_max && !route_found_at_.contains(topic)) route_found_at_.clear();
+    route_found_at_[topic] = rt_.now();
+  }
   if (!updated.ok()) {
     if (updated.error().is(Errc::not_found)) {
       co_return Refusal{v2::TOPIC_NOT_FOUND, fmt::format("No topic route info in name server for the topic: {}", topic)};

@@ -80,6 +80,12 @@ struct ProxyConfig {
   Duration min_invisible = std::chrono::seconds(10);      // minInvisibleTimeMillsForRecv
   Duration max_invisible = std::chrono::hours(12);        // maxInvisibleTimeMills
   Duration client_request_timeout = std::chrono::seconds(3);  // a client's request_timeout (its settings)
+  // A topic's route found within this long is used as it is (RocketMQ 5's
+  // topicRouteServiceCacheRefreshSeconds); the client instance also refreshes routes in use every
+  // 30 s. At most route_cache_max topics are remembered (topicRouteServiceCacheMaxNum). A topic
+  // the NameServers do not know is asked again each time.
+  Duration route_refresh = std::chrono::seconds(20);
+  std::size_t route_cache_max = 20'000;
   std::size_t pop_groups_max = 4096;  // consumer groups the proxy keeps a POP consumer for
   std::size_t clients_max = 65536;    // clients whose settings the proxy keeps
   // Transactions (RocketMQ 5's transactionDataExpireMillis, transactionDataMaxNum): what a sent
@@ -138,6 +144,7 @@ class MessagingCore {
   std::unique_ptr<client::Producer> producer_;
   std::map<std::string, std::unique_ptr<client::PopConsumer>> pop_consumers_;  // by group
   std::map<std::string, std::size_t> next_broker_;  // topic -> round robin over its brokers
+  std::map<std::string, MonoTime> route_found_at_;  // topic -> when its route was last asked and found
   ClientSettingsStore settings_;
   // A half message sent: where END_TRANSACTION goes.
   struct TransactionData {
