@@ -74,4 +74,18 @@ const v2::Settings* ClientSettingsStore::find(const std::string& client_id) cons
   return it == clients_.end() ? nullptr : &it->second;
 }
 
+std::vector<std::string> ClientSettingsStore::publishers_of(const std::string& topic) const {
+  std::vector<std::string> out;
+  for (const auto& [id, settings] : clients_) {
+    if (!settings.has_publishing()) continue;
+    for (const v2::Resource& t : settings.publishing().topics()) {
+      if (t.name() == topic) {
+        out.push_back(id);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace ferry::proxy

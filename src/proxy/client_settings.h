@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "apache/rocketmq/v2/definition.pb.h"
 #include "proxy/v2_send.h"
@@ -43,6 +44,8 @@ class ClientSettingsStore {
 
   // What the client was answered (nullptr: unknown).
   const v2::Settings* find(const std::string& client_id) const;
+  // The clients whose publishing settings name `topic`, by client id.
+  std::vector<std::string> publishers_of(const std::string& topic) const;
   std::size_t size() const { return clients_.size(); }
 
  private:

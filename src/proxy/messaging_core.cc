@@ -9,6 +9,7 @@
 #include "client/client_errors.h"
 #include "client/consumer_calls.h"
 #include "common/message_const.h"
+#include "common/message_decoder.h"
 #include "common/msg_id.h"
 #include "common/sys_flag.h"
 #include "remoting/header/transaction_header.h"
@@ -28,9 +29,15 @@ MessagingCore::MessagingCore(Runtime& rt, client::ClientInstance& instance, Prox
   producer_ = std::make_unique<client::Producer>(ci_, pc);
 }
 
+MessagingCore::~MessagingCore() {
+  for (const std::string& group : transaction_groups_) ci_.set_transaction_check_handler(group, {});
+}
+
 Status MessagingCore::start() { return producer_->start(); }
 
 Task<void> MessagingCore::shutdown() {
+  for (const std::string& group : transaction_groups_) ci_.set_transaction_check_handler(group, {});
+  sink_ = nullptr;
   Task<void> stopping = producer_->shutdown();
   co_await std::move(stopping);
 }
@@ -151,14 +158,70 @@ void MessagingCore::remember_transaction(const std::string& topic, const client:
       return;
     }
   }
-  std::vector<TransactionData>& list = transactions_[{topic, sent.transaction_id.value_or(sent.msg_id)}];
+  remember_transaction(topic, sent.transaction_id.value_or(sent.msg_id),
+                       TransactionData{sent.queue.broker_name, "", sent.queue_offset.value(), id->offset.value(),
+                                       now + to_ms(config_.transaction_data_expire)});
+}
+
+void MessagingCore::remember_transaction(const std::string& topic, const std::string& id, TransactionData data) {
+  std::vector<TransactionData>& list = transactions_[{topic, id}];
   if (list.size() >= config_.transaction_data_per_id_max) {
     list.erase(list.begin());
     --transactions_count_;
   }
-  list.push_back(TransactionData{sent.queue.broker_name, sent.queue_offset.value(), id->offset.value(),
-                                 now + to_ms(config_.transaction_data_expire)});
+  list.push_back(std::move(data));
   ++transactions_count_;
+}
+
+void MessagingCore::relay_checks_of(const v2::Settings& settings) {
+  if (!settings.has_publishing()) return;
+  for (const v2::Resource& t : settings.publishing().topics()) {
+    const std::string& topic = t.name();
+    if (transaction_groups_.contains(topic)) continue;
+    if (transaction_groups_.size() >= config_.transaction_groups_max) {
+      rt_.log().warn("proxy: {} topics relay transaction checks already; {} will not", transaction_groups_.size(), topic);
+      return;
+    }
+    if (!validate_topic(topic).ok() || is_system_topic(topic)) continue;
+    if (Status s = ci_.register_producer(topic); !s.ok()) {
+      rt_.log().warn("proxy: the transaction checks of {} cannot be relayed: {}", topic, s.error().to_string());
+      continue;
+    }
+    ci_.set_transaction_check_handler(topic, [this, topic](remoting::RequestContext ctx) {
+      return on_transaction_check(this, topic, std::move(ctx));
+    });
+    transaction_groups_.insert(topic);
+  }
+}
+
+Task<void> MessagingCore::on_transaction_check(MessagingCore* self, std::string group, remoting::RequestContext ctx) {
+  auto h = remoting::CheckTransactionStateRequestHeader::from_fields(ctx.request.ext_fields);
+  auto decoded = decode_messages(Bytes(ctx.request.body.data(), ctx.request.body.size()), MessagesDecodeOptions{});
+  if (!h.ok() || !decoded.ok() || decoded->size() != 1) {
+    self->rt_.log().warn("proxy: a transaction check for {} that does not decode ({}); dropped", group,
+                         !h.ok() ? h.error().to_string() : !decoded.ok() ? decoded.error().to_string() : "not one message");
+    ++self->checks_dropped_;
+    co_return;
+  }
+  const MessageExt& half = decoded->front();
+  const std::string id = h->transaction_id.value_or(std::string(half.uniq_key().value_or(half.offset_msg_id)));
+  const WallMs now = self->rt_.wall_ms();
+  v2::TelemetryCommand command;
+  v2::RecoverOrphanedTransactionCommand& recover = *command.mutable_recover_orphaned_transaction_command();
+  recover.set_transaction_id(id);
+  *recover.mutable_message() = to_v2_message(half, half.topic, now);
+  for (const std::string& client : self->settings_.publishers_of(group)) {
+    if (self->sink_ && self->sink_(client, command)) {
+      self->remember_transaction(group, id,
+                                 TransactionData{h->bname.value_or(""), ctx.channel->peer_text(), h->tran_state_table_offset,
+                                                 h->commit_log_offset, now + to_ms(self->config_.transaction_data_expire)});
+      ++self->checks_relayed_;
+      co_return;
+    }
+  }
+  ++self->checks_dropped_;
+  self->rt_.log().info("proxy: no client publishing {} has a Telemetry stream for the check of {}; the broker will ask again",
+                       group, id);
 }
 
 }  // namespace ferry::proxy
@@ -398,6 +461,7 @@ std::optional<v2::TelemetryCommand> MessagingCore::telemetry(const v2::Telemetry
     *out.mutable_status() = status(r->code, r->message);
     return out;
   }
+  relay_checks_of(command.settings());
   *out.mutable_status() = ok_status();
   *out.mutable_settings() = std::move(std::get<v2::Settings>(accepted));
   return out;
@@ -455,7 +519,8 @@ Task<v2::EndTransactionResponse> MessagingCore::end_transaction(v2::EndTransacti
     if (list.empty()) transactions_.erase(it);
   }
   if (!data) co_return answer(v2::INTERNAL_SERVER_ERROR, "cannot found transaction data");
-  const std::optional<std::string> addr = ci_.master_address(data->broker_name);
+  const std::optional<std::string> addr = !data->address.empty() ? std::optional<std::string>(data->address)
+                                                                  : ci_.master_address(data->broker_name);
   if (!addr) co_return answer(v2::INTERNAL_SERVER_ERROR, fmt::format("no master address for broker {}", data->broker_name));
   remoting::EndTransactionRequestHeader h;
   h.producer_group = topic;

@@ -42,7 +42,15 @@
 // one-way as END_TRANSACTION to that broker's master, with the topic as producer group, as
 // RocketMQ's proxy sends it. A blank transaction id is INVALID_TRANSACTION_ID; one the proxy does
 // not remember (expired, ended already, sent elsewhere) INTERNAL_SERVER_ERROR, as RocketMQ 5.3
-// answers. Checks relayed over Telemetry are not built yet (docs/proxy.md).
+// answers.
+// Transaction checks (facts §6): each topic a client publishes (its Telemetry SETTINGS) becomes a
+// producer group of the proxy's client instance, so its heartbeats name the group (= the topic)
+// and a broker's CHECK_TRANSACTION_STATE for a half message of that topic comes here. The check
+// goes to one client publishing the topic whose Telemetry stream takes it (the sink), as a
+// RecoverOrphanedTransactionCommand with the half message; its data (the broker that asked, the
+// offsets) is remembered as for a send, so the client's EndTransaction (source SERVER_CHECK)
+// reaches that broker. No stream takes it: dropped and logged; the broker asks again later. At most
+// transaction_groups_max topics are registered so.
 //
 // Topic message types: Ferry's topics have no message.type attribute yet, so every topic takes
 // every type (MIXED): a difference from RocketMQ 5, whose proxy takes a topic without the
@@ -55,7 +63,9 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -92,6 +102,7 @@ struct ProxyConfig {
   // half message's END_TRANSACTION needs, kept this long, at most this many per transaction id.
   Duration transaction_data_expire = std::chrono::seconds(30);
   std::size_t transaction_data_per_id_max = 15;
+  std::size_t transaction_groups_max = 4096;  // topics whose broker checks the proxy relays
   std::size_t transaction_data_max = 100'000;  // all together (Ferry's bound)
 };
 
@@ -106,6 +117,7 @@ struct CallContext {
 class MessagingCore {
  public:
   MessagingCore(Runtime& rt, client::ClientInstance& instance, ProxyConfig config);
+  ~MessagingCore();  // removes its transaction check handlers from the instance
   MessagingCore(const MessagingCore&) = delete;
   MessagingCore& operator=(const MessagingCore&) = delete;
 
@@ -130,6 +142,13 @@ class MessagingCore {
                                                                 const CallContext& context);
   Task<v2::EndTransactionResponse> end_transaction(v2::EndTransactionRequest request);
 
+  // Where server commands for a client go (the edge's open Telemetry streams): true when a stream
+  // of `client_id` took it. Called on the loop.
+  using TelemetrySink = std::function<bool(const std::string& client_id, v2::TelemetryCommand command)>;
+  void set_telemetry_sink(TelemetrySink sink) { sink_ = std::move(sink); }
+  std::uint64_t checks_relayed() const { return checks_relayed_; }
+  std::uint64_t checks_dropped() const { return checks_dropped_; }
+
   const ProxyConfig& config() const { return config_; }
 
  private:
@@ -146,14 +165,23 @@ class MessagingCore {
   std::map<std::string, std::size_t> next_broker_;  // topic -> round robin over its brokers
   std::map<std::string, MonoTime> route_found_at_;  // topic -> when its route was last asked and found
   ClientSettingsStore settings_;
-  // A half message sent: where END_TRANSACTION goes.
+  // A half message sent or checked: where END_TRANSACTION goes.
   struct TransactionData {
     std::string broker_name;
+    std::string address;  // the broker that checked it; empty: broker_name's master
     std::int64_t queue_offset = 0;
     std::int64_t commit_log_offset = 0;
     WallMs expires_at = 0;
   };
   void remember_transaction(const std::string& topic, const client::SendResult& sent);
+  void remember_transaction(const std::string& topic, const std::string& id, TransactionData data);
+  // The topics a client's SETTINGS publish become producer groups with a check handler.
+  void relay_checks_of(const v2::Settings& settings);
+  static Task<void> on_transaction_check(MessagingCore* self, std::string group, remoting::RequestContext ctx);
+  TelemetrySink sink_;
+  std::set<std::string> transaction_groups_;
+  std::uint64_t checks_relayed_ = 0;
+  std::uint64_t checks_dropped_ = 0;
   std::map<std::pair<std::string, std::string>, std::vector<TransactionData>> transactions_;  // (topic, transaction id)
   std::size_t transactions_count_ = 0;
 };

@@ -180,15 +180,26 @@ const cases = {
     await shutdownAll(producer, consumer);
   },
 
-  // A committed transaction's message is delivered; a rolled-back one never; a second commit fails.
+  // A committed transaction's message is delivered; a rolled-back one never; a second commit
+  // fails; one left unknown is resolved by the producer's checker when the broker asks (the check
+  // relayed over Telemetry as RecoverOrphanedTransactionCommand).
   async transaction() {
     const topic = 'V2Tx';
-    const producer = await startProducer([topic], { checker: { async check() { return 1; } } });
+    const checked = [];
+    const checker = {
+      async check(m) {
+        checked.push(m.messageId);
+        return m.body.toString() === 'unknown-then-commit' ? 1 /* COMMIT */ : 2 /* ROLLBACK */;
+      },
+    };
+    const producer = await startProducer([topic], { checker });
     const consumer = await startConsumer('GID_V2_TX', [[topic, '*']]);
     const t1 = producer.beginTransaction();
     const committed = await producer.send({ topic, tag: 'Tx', body: Buffer.from('commit-me') }, t1);
     const t2 = producer.beginTransaction();
     const rolledBack = await producer.send({ topic, tag: 'Tx', body: Buffer.from('roll-me-back') }, t2);
+    const t3 = producer.beginTransaction();
+    const unknown = await producer.send({ topic, tag: 'Tx', body: Buffer.from('unknown-then-commit') }, t3);
     // Half messages are not delivered before their end.
     const early = await consumer.receive(16, 15000);
     check(early.length === 0, `a half message was delivered before its commit: ${early.map((m) => m.body).join(',')}`);
@@ -197,13 +208,18 @@ const cases = {
     let second = null;
     try { await t1.commit(); } catch (e) { second = e; }
     check(second, 'a second commit of the same transaction succeeded');
-    const got = [];
-    await receiveUntil(consumer, 10000, async (m) => { got.push(m); return true; }, () => false);
-    check(got.length === 1, `received ${got.length} messages: ${got.map((m) => m.body).join(',')}`);
-    check(got[0].messageId === committed.messageId && got[0].body.toString() === 'commit-me',
-      `received ${got[0].messageId} (${got[0].body}), committed ${committed.messageId}`);
-    check(got[0].messageId !== rolledBack.messageId, 'the rolled-back message was delivered');
-    console.log(`ok: the committed message delivered, the rolled-back one not; a second commit refused (${second.message.split('\n')[0]})`);
+    const got = new Map();
+    await receiveUntil(consumer, 40000, async (m) => { got.set(m.messageId, m.body.toString()); return true; },
+      () => got.has(unknown.messageId));
+    check(got.get(committed.messageId) === 'commit-me', `the committed message was not delivered: ${[...got.values()]}`);
+    check(got.get(unknown.messageId) === 'unknown-then-commit',
+      `the transaction left unknown was not committed through the checker within 40 s (checked: ${checked.join(',') || 'none'})`);
+    check(checked.includes(unknown.messageId), `the checker was not asked about ${unknown.messageId}: ${checked.join(',')}`);
+    await receiveUntil(consumer, 4000, async (m) => { got.set(m.messageId, m.body.toString()); return true; }, () => false);
+    check(!got.has(rolledBack.messageId), 'the rolled-back message was delivered');
+    check(got.size === 2, `received ${got.size} messages: ${[...got.values()].join(',')}`);
+    console.log(`ok: committed delivered, rolled back never, a second commit refused (${second.message.split('\n')[0]})`);
+    console.log(`ok: a transaction left unknown was checked through the proxy (${checked.length} check(s)) and committed by the checker`);
     await shutdownAll(producer, consumer);
   },
 

@@ -49,7 +49,10 @@ npm_cached_install rocketmq-client-nodejs 1.0.8 "$HERE" "$CACHE" "$TMP"
 step "starting mqnamesrv, mqbroker and mqproxy (tools/quickstart.sh --proxy, data in $TMP/data)"
 # Invisible durations from 1 s, so that a message left unacknowledged comes back within the test.
 printf 'minInvisibleTimeMillsForRecv=1000\n' >"$TMP/proxy-extra.conf"
-FERRY_QUICKSTART_PROXY_EXTRA="$TMP/proxy-extra.conf" timeout 60 "$QS" --proxy >"$TMP/quickstart.out" 2>&1 ||
+# The broker looks for half messages older than transactionTimeOut (6 s) every 2 s, so that a
+# transaction left unknown is checked within the test.
+printf 'transactionCheckInterval=2000\n' >"$TMP/broker-extra.conf"
+FERRY_QUICKSTART_BROKER_EXTRA="$TMP/broker-extra.conf" FERRY_QUICKSTART_PROXY_EXTRA="$TMP/proxy-extra.conf" timeout 60 "$QS" --proxy >"$TMP/quickstart.out" 2>&1 ||
   { cat "$TMP/quickstart.out"; fail "quickstart.sh --proxy could not start the cluster"; }
 # shellcheck disable=SC1091
 . "$FERRY_QUICKSTART_DATA/ports.env"
@@ -71,7 +74,7 @@ run_case() {
 run_case "1. Producer: normal messages; SimpleConsumer: receive and ack, a tag filter" normal
 run_case "2. Producer: FIFO message groups, each received in order" fifo
 run_case "3. Producer: delayed messages (deliveryTimestamp), none received early" delay
-run_case "4. Producer: transactions committed and rolled back" transaction
+run_case "4. Producer: transactions committed, rolled back, and one left unknown resolved by the checker" transaction
 run_case "5. SimpleConsumer: a message not acknowledged comes back; changeInvisibleDuration" invisible
 run_case "6. PushConsumer: QueryAssignment and receives per assignment" push
 run_case "7. a body just under 4 MiB arrives intact, one over is refused" big

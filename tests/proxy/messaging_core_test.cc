@@ -334,6 +334,50 @@ TEST_F(MessagingCoreTest, ATransactionCommittedAppearsAndARolledBackOneNever) {
   EXPECT_EQ(body_text(visible[0]), "yes");
 }
 
+TEST_F(MessagingCoreTest, ABrokersTransactionCheckReachesAPublishingClientAndItsAnswerEndsIt) {
+  broker_config_.transaction_timeout = 1s;
+  broker_config_.transaction_check_interval = 2s;
+  boot({"broker-a"}, {{"Tx", 1}});
+  std::vector<std::pair<std::string, v2::TelemetryCommand>> relayed;
+  bool stream_open = false;
+  core().set_telemetry_sink([&](const std::string& client, v2::TelemetryCommand command) {
+    if (!stream_open) return false;
+    relayed.emplace_back(client, std::move(command));
+    return true;
+  });
+  v2::TelemetryCommand settings;
+  settings.mutable_settings()->set_client_type(v2::PRODUCER);
+  settings.mutable_settings()->mutable_publishing()->add_topics()->set_name("Tx");
+  ASSERT_EQ(core().telemetry(settings, CallContext{"producer-1", "10.0.0.7:5000"})->status().code(), v2::OK);
+
+  v2::SendMessageRequest r = send_request("Tx", "unknown at first", "TX-CHECK-1");
+  r.mutable_messages(0)->mutable_system_properties()->set_message_type(v2::TRANSACTION);
+  const v2::SendMessageResponse sent = run(core().send_message(std::move(r), CallContext{"producer-1", "10.0.0.7:5000"}));
+  ASSERT_EQ(sent.status().code(), v2::OK) << sent.status().message();
+  // No stream takes the first checks: they are dropped, and the broker asks again.
+  ASSERT_TRUE(eventually([&] { return core().checks_dropped() > 0; }, 30s)) << seed_text();
+  stream_open = true;
+  ASSERT_TRUE(eventually([&] { return !relayed.empty(); }, 30s)) << seed_text();
+  EXPECT_EQ(relayed[0].first, "producer-1");
+  ASSERT_TRUE(relayed[0].second.has_recover_orphaned_transaction_command());
+  const v2::RecoverOrphanedTransactionCommand& check = relayed[0].second.recover_orphaned_transaction_command();
+  EXPECT_EQ(check.transaction_id(), sent.entries(0).transaction_id());
+  EXPECT_EQ(check.message().topic().name(), "Tx") << "the real topic, not the half topic";
+  EXPECT_EQ(check.message().body(), "unknown at first");
+  EXPECT_EQ(check.message().system_properties().message_id(), "TX-CHECK-1");
+
+  v2::EndTransactionRequest e;
+  e.mutable_topic()->set_name("Tx");
+  e.set_message_id("TX-CHECK-1");
+  e.set_transaction_id(check.transaction_id());
+  e.set_resolution(v2::COMMIT);
+  e.set_source(v2::SOURCE_SERVER_CHECK);
+  EXPECT_EQ(run(core().end_transaction(std::move(e))).status().code(), v2::OK);
+  const MessageQueue q{"Tx", "broker-a", QueueId(0)};
+  ASSERT_TRUE(eventually([&] { return !pull_all(q).empty(); }, 30s)) << seed_text();
+  EXPECT_EQ(body_text(pull_all(q)[0]), "unknown at first");
+}
+
 TEST_F(MessagingCoreTest, ReceiveRefusalsAreInTheStreamsStatus) {
   boot({"broker-a"}, {{"R", 2}});
   auto first_code = [&](v2::ReceiveMessageRequest r, CallContext ctx) {

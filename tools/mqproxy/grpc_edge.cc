@@ -204,7 +204,21 @@ class TelemetryCall final : public grpc::ServerBidiReactor<v2::TelemetryCommand,
       finish(*refusal);
       return;
     }
+    token_ = edge_.add_stream(context_.client_id, [weak = std::weak_ptr<Shared>(shared_)](v2::TelemetryCommand command) {
+      std::shared_ptr<Shared> s = weak.lock();
+      return s != nullptr && push(*s, std::move(command));
+    });
     StartRead(&in_);
+  }
+
+  // Queues a command from the server side; false when the stream is finished or its queue full.
+  static bool push(Shared& s, v2::TelemetryCommand command) {
+    std::lock_guard lock(s.mu);
+    TelemetryCall* c = s.call;
+    if (c == nullptr || c->ending_ || c->out_.size() >= kQueuedMax) return false;
+    c->out_.push_back(std::move(command));
+    if (!c->writing_) c->write_front();
+    return true;
   }
 
   void OnReadDone(bool ok) override {
@@ -248,11 +262,16 @@ class TelemetryCall final : public grpc::ServerBidiReactor<v2::TelemetryCommand,
     if (shared_->call != nullptr && !writing_) finish(grpc::Status::CANCELLED);
   }
   void OnDone() override {
-    if (admitted_) edge_.release_stream();
+    if (admitted_) {
+      edge_.remove_stream(context_.client_id, token_);
+      edge_.release_stream();
+    }
     delete this;
   }
 
  private:
+  static constexpr std::size_t kQueuedMax = 1024;
+
   // On the loop: the core's answer to the command read last.
   static void after_command(Shared& s, std::optional<v2::TelemetryCommand> answer) {
     std::lock_guard lock(s.mu);
@@ -289,6 +308,7 @@ class TelemetryCall final : public grpc::ServerBidiReactor<v2::TelemetryCommand,
   const proxy::V2Credentials who_;
   const bool admitted_;
   std::shared_ptr<Shared> shared_;
+  std::uint64_t token_ = 0;
   v2::TelemetryCommand in_;
   v2::TelemetryCommand current_;
   std::deque<v2::TelemetryCommand> out_;
@@ -364,6 +384,30 @@ void GrpcEdge::release_receive(const std::string& client_id) {
   std::lock_guard lock(mu_);
   auto it = receives_.find(client_id);
   if (it != receives_.end() && --it->second == 0) receives_.erase(it);
+}
+
+std::uint64_t GrpcEdge::add_stream(const std::string& client_id, StreamWriter writer) {
+  std::lock_guard lock(mu_);
+  const std::uint64_t token = next_token_++;
+  writers_[client_id] = {token, std::move(writer)};
+  return token;
+}
+
+void GrpcEdge::remove_stream(const std::string& client_id, std::uint64_t token) {
+  std::lock_guard lock(mu_);
+  auto it = writers_.find(client_id);
+  if (it != writers_.end() && it->second.first == token) writers_.erase(it);
+}
+
+bool GrpcEdge::write_to_client(const std::string& client_id, v2::TelemetryCommand command) {
+  StreamWriter writer;
+  {
+    std::lock_guard lock(mu_);
+    auto it = writers_.find(client_id);
+    if (it == writers_.end()) return false;
+    writer = it->second.second;
+  }
+  return writer(std::move(command));
 }
 
 void GrpcEdge::release_stream() {

@@ -16,7 +16,8 @@
 // client) TOO_MANY_REQUESTS "flow limit"; with ACL on (proxy/v2_access.h, checked on the loop
 // against the plain_acl.yml the AccessControl keeps current), a refusal is UNAUTHORIZED with its
 // reason, and a refused Telemetry SETTINGS command ends its stream INVALID_ARGUMENT.
-// Telemetry: a refused SETTINGS command ends the stream with gRPC INVALID_ARGUMENT (codes 40000 to
+// Telemetry: commands from the core (RecoverOrphanedTransactionCommand) are written to the stream
+// the client opened last, at most 1024 queued a stream; a refused SETTINGS command ends the stream with gRPC INVALID_ARGUMENT (codes 40000 to
 // 49999) or INTERNAL; past grpcTelemetryStreamsMax streams RESOURCE_EXHAUSTED. A call cancelled
 // by its client (or by the server's shutdown deadline) is finished CANCELLED at once; its work on
 // the loop finishes and its answer is dropped.
@@ -91,6 +92,14 @@ class GrpcEdge final : public v2::MessagingService::CallbackService {
   void release_receive(const std::string& client_id);
   void release_stream();
 
+  // Open Telemetry streams by client id (the last one a client opened takes its commands): what the
+  // core's server commands (transaction checks) are written to. Thread-safe.
+  using StreamWriter = std::function<bool(v2::TelemetryCommand)>;
+  std::uint64_t add_stream(const std::string& client_id, StreamWriter writer);
+  void remove_stream(const std::string& client_id, std::uint64_t token);
+  // True when an open stream of `client_id` queued `command`.
+  bool write_to_client(const std::string& client_id, v2::TelemetryCommand command);
+
  private:
   // What a call is let in with: nullopt (and the refusal in `refused`) when it is not.
   struct Admission {
@@ -113,6 +122,8 @@ class GrpcEdge final : public v2::MessagingService::CallbackService {
   std::mutex mu_;
   std::map<std::string, std::size_t> receives_;  // by client id, under mu_
   std::size_t streams_ = 0;                      // under mu_
+  std::map<std::string, std::pair<std::uint64_t, StreamWriter>> writers_;  // by client id, under mu_
+  std::uint64_t next_token_ = 1;                                             // under mu_
 };
 
 // The call's context as the core takes it: x-mq-client-id, the peer as "ip:port", the deadline's

@@ -124,6 +124,9 @@ int run(int argc, char** argv) {
     acl->start_watching();
   }
   mqproxy::GrpcEdge edge(rt, core, conf.edge, acl.get());
+  core.set_telemetry_sink([&edge](const std::string& client_id, apache::rocketmq::v2::TelemetryCommand command) {
+    return edge.write_to_client(client_id, std::move(command));
+  });
   const std::string address = conf.edge.listen_address + ":" + std::to_string(conf.proxy.route.grpc_port);
   grpc::ServerBuilder builder;
   int bound_port = 0;
