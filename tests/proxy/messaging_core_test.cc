@@ -24,7 +24,20 @@ class MessagingCoreTest : public client::testing::ClientTest {
     }
     return *core_;
   }
-  ~MessagingCoreTest() override { core_.reset(); }
+  ~MessagingCoreTest() override {
+    core_.reset();
+    restarted_.reset();
+  }
+
+  // The proxy's process dies and starts again: a new client instance and a new core, nothing
+  // remembered. (The old instance stays, silent, as the dead process's would.)
+  void restart_proxy() {
+    core_.reset();
+    restarted_ = std::make_unique<client::ClientInstance>(client_rt(), cluster().client_config("proxy-2"));
+    core_ = std::make_unique<MessagingCore>(client_rt(), *restarted_, ProxyConfig{});
+    const Status s = core_->start();
+    ASSERT_TRUE(s.ok()) << s.error().to_string();
+  }
 
   static v2::QueryRouteRequest route_request(std::string topic) {
     v2::QueryRouteRequest r;
@@ -46,6 +59,7 @@ class MessagingCoreTest : public client::testing::ClientTest {
     return r;
   }
 
+  std::unique_ptr<client::ClientInstance> restarted_;
   std::unique_ptr<MessagingCore> core_;
 };
 
@@ -376,6 +390,78 @@ TEST_F(MessagingCoreTest, ABrokersTransactionCheckReachesAPublishingClientAndIts
   const MessageQueue q{"Tx", "broker-a", QueueId(0)};
   ASSERT_TRUE(eventually([&] { return !pull_all(q).empty(); }, 30s)) << seed_text();
   EXPECT_EQ(body_text(pull_all(q)[0]), "unknown at first");
+}
+
+// The proxy's process dies (its core and everything it remembered are gone) and a broker crashes:
+// the handles from before the proxy's crash still work (they are the brokers'), one past its
+// invisible time is answered INVALID_RECEIPT_HANDLE, an ack to the crashed broker fails clearly,
+// sends go on to the other broker, and every message is received in the end.
+TEST_F(MessagingCoreTest, HandlesOutliveAProxyCrashAndABrokerCrashLosesNothing) {
+  boot({"broker-a", "broker-b"}, {{"T", 2}});
+  std::set<std::string> sent;
+  auto send = [&](std::string id) {
+    const v2::SendMessageResponse r = run(core().send_message(send_request("T", "body-" + id, id), CallContext{"p", "10.0.0.7:1"}));
+    if (r.status().code() == v2::OK) sent.insert(id);
+    return r.status();
+  };
+  for (int i = 0; i < 20; ++i) ASSERT_EQ(send(fmt::format("M-{}", i)).code(), v2::OK) << seed_text();
+  auto receive_from = [&](std::string broker, std::int64_t invisible_s) {
+    v2::ReceiveMessageRequest r;
+    r.mutable_group()->set_name("G");
+    r.mutable_message_queue()->mutable_topic()->set_name("T");
+    r.mutable_message_queue()->mutable_broker()->set_name(std::move(broker));
+    r.set_batch_size(32);
+    r.mutable_invisible_duration()->set_seconds(invisible_s);
+    r.mutable_long_polling_timeout()->set_seconds(5);
+    std::vector<v2::Message> out;
+    for (v2::ReceiveMessageResponse& m : run(core().receive_message(std::move(r), CallContext{"c", "10.0.0.8:1"}))) {
+      if (m.has_message()) out.push_back(std::move(*m.mutable_message()));
+    }
+    return out;
+  };
+  auto ack = [&](const v2::Message& m) {
+    v2::AckMessageRequest r;
+    r.mutable_group()->set_name("G");
+    r.mutable_topic()->set_name("T");
+    v2::AckMessageEntry& e = *r.add_entries();
+    e.set_message_id(m.system_properties().message_id());
+    e.set_receipt_handle(m.system_properties().receipt_handle());
+    return run(core().ack_message(std::move(r))).status();
+  };
+  std::set<std::string> received;
+  const std::vector<v2::Message> from_a = receive_from("broker-a", 60);
+  const std::vector<v2::Message> from_b = receive_from("broker-b", 60);
+  const MonoTime received_at = client_rt().now();
+  ASSERT_FALSE(from_a.empty()) << seed_text();
+  ASSERT_GE(from_b.size(), 2u) << seed_text();
+
+  // The proxy crashes: a new core knows nothing of what the old one did.
+  restart_proxy();
+  run(instance().shutdown());  // the dead process's instance goes quiet
+  EXPECT_EQ(ack(from_b[0]).code(), v2::OK) << "a handle from before the proxy's crash" << seed_text();
+  received.insert(from_b[0].system_properties().message_id());
+  // Past its invisible time (and any clock skew) a handle is refused clearly; its message comes back.
+  eventually([&] { return client_rt().now() >= received_at + 90s; }, 100s);
+  const v2::Status late = ack(from_b[1]);
+  EXPECT_EQ(late.code(), v2::INVALID_RECEIPT_HANDLE) << late.message() << seed_text();
+
+  // broker-a crashes for 10 s: an ack to it fails with a status, sends go on to broker-b.
+  cluster().restart(cluster().broker_node(0), sim::CrashKind::process_kill, 10s);
+  const v2::Status to_dead = ack(from_a[0]);
+  EXPECT_NE(to_dead.code(), v2::OK) << "an ack to a crashed broker" << seed_text();
+  int sends_ok = 0;
+  for (int i = 0; i < 10; ++i) sends_ok += send(fmt::format("D-{}", i)).code() == v2::OK;
+  EXPECT_GE(sends_ok, 8) << "sends while broker-a is down go to broker-b" << seed_text();
+
+  // In the end every message sent is received (the unacknowledged come back).
+  ASSERT_TRUE(eventually([&] {
+    for (const char* broker : {"broker-a", "broker-b"}) {
+      for (const v2::Message& m : receive_from(broker, 30)) {
+        if (ack(m).code() == v2::OK) received.insert(m.system_properties().message_id());
+      }
+    }
+    return std::includes(received.begin(), received.end(), sent.begin(), sent.end());
+  }, 180s)) << received.size() << " of " << sent.size() << " received" << seed_text();
 }
 
 TEST_F(MessagingCoreTest, ReceiveRefusalsAreInTheStreamsStatus) {
