@@ -47,6 +47,8 @@ void ConsumerServices::register_processors(remoting::RpcServer& server, ServerTa
                             [this](RequestContext ctx) { return group_admin_.update(std::move(ctx)); });
   server.register_processor(rc::GET_ALL_SUBSCRIPTIONGROUP_CONFIG,
                             [this](RequestContext ctx) { return group_admin_.get_all(std::move(ctx)); });
+  server.register_processor(rc::GET_SUBSCRIPTIONGROUP_CONFIG,
+                            [this](RequestContext ctx) { return group_admin_.get_one(std::move(ctx)); });
   server.register_processor(rc::DELETE_SUBSCRIPTIONGROUP,
                             [this](RequestContext ctx) { return group_admin_.remove(std::move(ctx)); });
 }

@@ -40,6 +40,16 @@ Task<Reply> SubscriptionGroupAdminProcessor::get_all(RequestContext ctx) {
   co_return r;
 }
 
+Task<Reply> SubscriptionGroupAdminProcessor::get_one(RequestContext ctx) {
+  auto h = remoting::GetSubscriptionGroupConfigRequestHeader::from_fields(ctx.request.ext_fields);
+  if (!h) co_return bad_header(ctx.request, h.error());
+  const SubscriptionGroupConfig* c = groups_.find(h->group);
+  if (c == nullptr) co_return reply(ctx.request, code::SYSTEM_ERROR, "No group in this broker");
+  RemotingCommand r = reply(ctx.request, code::SUCCESS);
+  r.body = remoting::body::write_body([c](json::Writer& w) { c->write(w); });
+  co_return r;
+}
+
 Task<Reply> SubscriptionGroupAdminProcessor::remove(RequestContext ctx) {
   auto h = remoting::DeleteSubscriptionGroupRequestHeader::from_fields(ctx.request.ext_fields);
   if (!h) co_return bad_header(ctx.request, h.error());

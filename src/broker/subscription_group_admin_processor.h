@@ -4,6 +4,8 @@
 //   200: body = one SubscriptionGroupConfig as JSON → stored (replacing); SUCCESS.
 //   201: reply body {"subscriptionGroupTable":{...},"dataVersion":{...}} (subscriptionGroup.json's
 //        shape).
+//   352: header group → reply body that group's SubscriptionGroupConfig as JSON; a group this
+//        broker does not have: 1 SYSTEM_ERROR "No group in this broker" (RocketMQ 5's words).
 //   207: header groupName (removeOffset, RocketMQ 4.9.4+) → removed (also when unknown), and with
 //        removeOffset=true the group's committed offsets of every topic too; SUCCESS.
 // A body or header that does not decode, or an invalid group name → 1 SYSTEM_ERROR naming it.
@@ -23,6 +25,7 @@ class SubscriptionGroupAdminProcessor {
 
   Task<Reply> update(RequestContext ctx);
   Task<Reply> get_all(RequestContext ctx);
+  Task<Reply> get_one(RequestContext ctx);
   Task<Reply> remove(RequestContext ctx);
 
   // What 207 calls with removeOffset=true (the broker's ConsumerOffsetManager::remove_group).

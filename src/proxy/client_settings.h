@@ -13,8 +13,8 @@
 //   a producer: backoff_policy = {3 attempts, exponential 10 ms .. 1 s, x2} (what the Node.js client
 //     needs to start), publishing.validate_message_type = true, publishing.max_body_size = the
 //     proxy's body limit (a client adopts it; 0 would refuse every send);
-//   a consumer: receive_batch_size 32, long_polling_timeout 20 s, fifo false (until Ferry's groups
-//     say consumeMessageOrderly: docs/proxy.md), backoff_policy = {retryMaxTimes + 1 = 17
+//   a consumer: receive_batch_size 32, long_polling_timeout 20 s, fifo false (MessagingCore's
+//     telemetry_with_group sets it from the group's consumeMessageOrderly), backoff_policy = {retryMaxTimes + 1 = 17
 //     attempts, customized 1s 5s 10s 30s 1m .. 2h};
 //   metric = {on: false}.
 // Bounded: at most `clients_max` clients (a new one beyond is refused TOO_MANY_REQUESTS).

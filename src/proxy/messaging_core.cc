@@ -12,6 +12,9 @@
 #include "common/message_decoder.h"
 #include "common/msg_id.h"
 #include "common/sys_flag.h"
+#include "remoting/body/body_json.h"
+#include "remoting/body/subscription_group_config.h"
+#include "remoting/header/topic_admin_header.h"
 #include "remoting/header/transaction_header.h"
 #include "remoting/request_code.h"
 #include "common/names.h"
@@ -261,15 +264,50 @@ MessageExt handle_message(const std::string& topic, const ReceiptHandle& h) {
 
 }  // namespace
 
-client::PopConsumer* MessagingCore::pop_consumer(const std::string& group) {
-  auto it = pop_consumers_.find(group);
+client::PopConsumer* MessagingCore::pop_consumer(const std::string& group, bool fifo) {
+  auto it = pop_consumers_.find({group, fifo});
   if (it != pop_consumers_.end()) return it->second.get();
   if (pop_consumers_.size() >= config_.pop_groups_max) return nullptr;
   client::PopConsumerConfig pc;
   pc.group = group;
+  pc.fifo = fifo;
   pc.request_timeout = std::chrono::seconds(2);  // RocketMQ's proxy gives a broker 2 s for an ack or a change
   pc.from_first = false;                         // initMode MAX, as RocketMQ's proxy pops
-  return pop_consumers_.emplace(group, std::make_unique<client::PopConsumer>(ci_, pc)).first->second.get();
+  return pop_consumers_.emplace(std::make_pair(group, fifo), std::make_unique<client::PopConsumer>(ci_, pc)).first->second.get();
+}
+
+Task<bool> MessagingCore::group_orderly(std::string group, std::string broker, std::string topic) {
+  if (auto seen = group_configs_.find(group);
+      seen != group_configs_.end() && rt_.now() - seen->second.at < config_.group_config_refresh) {
+    co_return seen->second.orderly;
+  }
+  if (broker.empty()) {
+    if (std::optional<remoting::body::TopicRouteData> route = ci_.route(topic); route && !route->broker_datas.empty()) {
+      broker = route->broker_datas.front().broker_name;
+    }
+  }
+  const std::optional<std::string> addr = broker.empty() ? std::nullopt : ci_.master_address(broker);
+  bool orderly = false;
+  if (addr) {
+    remoting::GetSubscriptionGroupConfigRequestHeader h;
+    h.group = group;
+    remoting::RemotingCommand req = remoting::make_request(remoting::request_code::GET_SUBSCRIPTIONGROUP_CONFIG, 0);
+    req.ext_fields = h.to_fields();
+    Task<Result<remoting::RemotingCommand>> asking = ci_.rpc().invoke(*addr, std::move(req), std::chrono::seconds(2));
+    Result<remoting::RemotingCommand> reply = co_await std::move(asking);
+    if (reply.ok() && reply->code == 0) {
+      auto doc = remoting::body::parse_body(Bytes(reply->body.data(), reply->body.size()), "SubscriptionGroupConfig");
+      remoting::json::JsonErrors errors;
+      if (doc) {
+        const remoting::body::SubscriptionGroupConfig c =
+            remoting::body::SubscriptionGroupConfig::read(*doc, "SubscriptionGroupConfig", errors);
+        if (!errors.failed()) orderly = c.consume_message_orderly;
+      }
+    }
+  }
+  if (group_configs_.size() >= config_.pop_groups_max && !group_configs_.contains(group)) group_configs_.clear();
+  group_configs_[group] = GroupConfigSeen{orderly, rt_.now()};
+  co_return orderly;
 }
 
 Task<std::vector<v2::ReceiveMessageResponse>> MessagingCore::receive_message(v2::ReceiveMessageRequest request, CallContext context) {
@@ -309,9 +347,6 @@ Task<std::vector<v2::ReceiveMessageResponse>> MessagingCore::receive_message(v2:
   const std::string expression = f.expression().empty() ? "*" : f.expression();
   const client::MessageSelector selector =
       f.type() == v2::SQL ? client::MessageSelector::by_sql(expression) : client::MessageSelector::by_tag(expression);
-  client::PopConsumer* consumer = pop_consumer(group);
-  if (consumer == nullptr) co_return refuse(v2::TOO_MANY_REQUESTS, "too many consumer groups on this proxy");
-  if (Status s = consumer->subscribe(topic, selector); !s.ok()) co_return refuse(v2::ILLEGAL_FILTER_EXPRESSION, s.error().detail);
   // Broker.
   Task<std::optional<Refusal>> finding = find_route(topic);
   if (std::optional<Refusal> r = co_await std::move(finding)) co_return refuse(r->code, r->message);
@@ -325,6 +360,11 @@ Task<std::vector<v2::ReceiveMessageResponse>> MessagingCore::receive_message(v2:
   if (broker.empty() || std::find(brokers.begin(), brokers.end(), broker) == brokers.end()) {
     broker = brokers[next_broker_[topic]++ % brokers.size()];
   }
+  Task<bool> asking = group_orderly(group, broker, topic);
+  const bool orderly = co_await std::move(asking);
+  client::PopConsumer* consumer = pop_consumer(group, orderly);
+  if (consumer == nullptr) co_return refuse(v2::TOO_MANY_REQUESTS, "too many consumer groups on this proxy");
+  if (Status s = consumer->subscribe(topic, selector); !s.ok()) co_return refuse(v2::ILLEGAL_FILTER_EXPRESSION, s.error().detail);
   const std::int32_t batch = std::clamp(request.batch_size(), 1, kPopBatchMax);
   Task<Result<client::PopResult>> popping = consumer->receive_from(topic, broker, batch, invisible, polling);
   Result<client::PopResult> popped = co_await std::move(popping);
@@ -465,6 +505,22 @@ std::optional<v2::TelemetryCommand> MessagingCore::telemetry(const v2::Telemetry
   *out.mutable_status() = ok_status();
   *out.mutable_settings() = std::move(std::get<v2::Settings>(accepted));
   return out;
+}
+
+Task<std::optional<v2::TelemetryCommand>> MessagingCore::telemetry_with_group(v2::TelemetryCommand command, CallContext context) {
+  std::optional<v2::TelemetryCommand> answer = telemetry(command, context);
+  if (answer && answer->has_settings() && answer->settings().has_subscription()) {
+    const v2::Subscription& sub = answer->settings().subscription();
+    const std::string topic = sub.subscriptions_size() > 0 ? sub.subscriptions(0).topic().name() : std::string();
+    if (!topic.empty() && !ci_.route(topic)) {
+      Task<std::optional<Refusal>> finding = find_route(topic);
+      (void)co_await std::move(finding);
+    }
+    Task<bool> asking = group_orderly(sub.group().name(), "", topic);
+    const bool orderly = co_await std::move(asking);
+    answer->mutable_settings()->mutable_subscription()->set_fifo(orderly);
+  }
+  co_return answer;
 }
 
 v2::HeartbeatResponse MessagingCore::heartbeat(const v2::HeartbeatRequest& request, const CallContext& context) {

@@ -10,8 +10,12 @@
 //   v2::SendMessageResponse s = co_await core.send_message(request, CallContext{.peer = "10.0.0.7:51234"});
 //
 // QueryAssignment (a push consumer's): the topic and group checked, the route found as for
-// QueryRoute, answered as v2_route.h's assignment_response says (not FIFO: Ferry's subscription
-// groups have no consumeMessageOrderly yet, docs/proxy.md).
+// QueryRoute, answered as v2_route.h's assignment_response says (always one assignment of queue
+// -1 per broker: a FIFO group's receives pop in order from every queue of it).
+// A group's config (consumeMessageOrderly) is asked of a broker with GET_SUBSCRIPTIONGROUP_CONFIG
+// (352) and kept group_config_refresh; a broker that does not know the group, or cannot answer:
+// not orderly. An orderly group's receives pop with order=true (one batch of a queue at a time:
+// the broker's FIFO POP), and its clients' settings say fifo.
 // QueryRoute: the topic checked (ILLEGAL_TOPIC), its route asked of the NameServers (unknown:
 // TOPIC_NOT_FOUND), answered as v2_route.h says. SendMessage: the messages checked and converted
 // (v2_send.h), the topic's route asked as for QueryRoute (a topic the NameServers do not know is
@@ -96,7 +100,8 @@ struct ProxyConfig {
   // the NameServers do not know is asked again each time.
   Duration route_refresh = std::chrono::seconds(20);
   std::size_t route_cache_max = 20'000;
-  std::size_t pop_groups_max = 4096;  // consumer groups the proxy keeps a POP consumer for
+  std::size_t pop_groups_max = 4096;
+  Duration group_config_refresh = std::chrono::seconds(20);  // subscriptionGroupConfigCacheRefreshSeconds  // consumer groups the proxy keeps a POP consumer for
   std::size_t clients_max = 65536;    // clients whose settings the proxy keeps
   // Transactions (RocketMQ 5's transactionDataExpireMillis, transactionDataMaxNum): what a sent
   // half message's END_TRANSACTION needs, kept this long, at most this many per transaction id.
@@ -137,6 +142,9 @@ class MessagingCore {
   // command: {status, settings}, or {status} refused: the edge then ends the stream as RocketMQ's
   // proxy does), nullopt for commands that need none.
   std::optional<v2::TelemetryCommand> telemetry(const v2::TelemetryCommand& command, const CallContext& context);
+  // telemetry() after asking a broker whether a subscribing client's group is orderly (its
+  // settings' fifo). What the gRPC edge calls.
+  Task<std::optional<v2::TelemetryCommand>> telemetry_with_group(v2::TelemetryCommand command, CallContext context);
   v2::HeartbeatResponse heartbeat(const v2::HeartbeatRequest& request, const CallContext& context);
   v2::NotifyClientTerminationResponse notify_client_termination(const v2::NotifyClientTerminationRequest& request,
                                                                 const CallContext& context);
@@ -154,14 +162,22 @@ class MessagingCore {
  private:
   // The topic's route from the NameServers; a refusal when the topic is illegal or unknown.
   Task<std::optional<Refusal>> find_route(std::string topic);
-  // The POP consumer of `group` (made at its first use); nullptr past pop_groups_max groups.
-  client::PopConsumer* pop_consumer(const std::string& group);
+  // The POP consumer of `group` (made at its first use), the FIFO one (order=true) when `fifo`;
+  // nullptr past pop_groups_max consumers.
+  client::PopConsumer* pop_consumer(const std::string& group, bool fifo = false);
+  // Whether `group` consumes orderly, asked of `broker` (or of a broker of `topic`'s route).
+  Task<bool> group_orderly(std::string group, std::string broker, std::string topic);
 
   Runtime& rt_;
   client::ClientInstance& ci_;
   ProxyConfig config_;
   std::unique_ptr<client::Producer> producer_;
-  std::map<std::string, std::unique_ptr<client::PopConsumer>> pop_consumers_;  // by group
+  std::map<std::pair<std::string, bool>, std::unique_ptr<client::PopConsumer>> pop_consumers_;  // by (group, fifo)
+  struct GroupConfigSeen {
+    bool orderly = false;
+    MonoTime at{};
+  };
+  std::map<std::string, GroupConfigSeen> group_configs_;  // by group
   std::map<std::string, std::size_t> next_broker_;  // topic -> round robin over its brokers
   std::map<std::string, MonoTime> route_found_at_;  // topic -> when its route was last asked and found
   ClientSettingsStore settings_;

@@ -97,6 +97,10 @@ inline constexpr std::int32_t GET_CONTROLLER_CONFIG = 1010;
 inline constexpr std::int32_t CLEAN_BROKER_DATA = 1011;
 inline constexpr std::int32_t CONTROLLER_GET_NEXT_BROKER_ID = 1012;
 inline constexpr std::int32_t CONTROLLER_APPLY_BROKER_ID = 1013;
+// RocketMQ 5's: one subscription group's config (header GetSubscriptionGroupConfigRequestHeader
+// {group}; reply body its SubscriptionGroupConfig as JSON). RocketMQ 5's proxy reads
+// consumeMessageOrderly and retryMaxTimes from it.
+inline constexpr std::int32_t GET_SUBSCRIPTIONGROUP_CONFIG = 352;
 // POP consumption (RocketMQ 5; broker/pop_service.h): a message handed out is invisible for a
 // while and comes back unless acknowledged by its receipt handle (common/pop_receipt.h).
 inline constexpr std::int32_t POP_MESSAGE = 200'050;

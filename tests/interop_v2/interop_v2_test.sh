@@ -64,6 +64,11 @@ for topic in V2Normal V2Fifo V2Delay V2Tx V2Invisible V2Push V2Big V2Restart; do
     fail "updateTopic $topic: $out"
 done
 
+# RocketMQ 5's FIFO consumption: the group's consumeMessageOrderly.
+out="$(timeout 60 "$BIN/mqadmin" updateSubGroup -g GID_V2_FIFO -c DefaultCluster -o true -n "$NAMESRV" 2>&1)" ||
+  fail "updateSubGroup -o true: $out"
+[ "$(awk '$3 == "GID_V2_FIFO" { print $NF }' <<<"$out")" = true ] || fail "updateSubGroup does not show GID_V2_FIFO orderly: $out"
+
 # The client logs under $HOME/logs/rocketmq: keep that in the temp folder.
 client() { HOME="$TMP" timeout 150 node "$HERE/cases.js" "$@" --endpoints "$ENDPOINTS"; }
 run_case() {
@@ -72,7 +77,7 @@ run_case() {
 }
 
 run_case "1. Producer: normal messages; SimpleConsumer: receive and ack, a tag filter" normal
-run_case "2. Producer: FIFO message groups, each received in order" fifo
+run_case "2. Producer: FIFO message groups; an orderly group acknowledges each in order, one first delivery left" fifo
 run_case "3. Producer: delayed messages (deliveryTimestamp), none received early" delay
 run_case "4. Producer: transactions committed, rolled back, and one left unknown resolved by the checker" transaction
 run_case "5. SimpleConsumer: a message not acknowledged comes back; changeInvisibleDuration" invisible

@@ -6,6 +6,9 @@
 #include <map>
 #include <set>
 
+#include "remoting/body/body_json.h"
+#include "remoting/body/subscription_group_config.h"
+#include "remoting/request_code.h"
 #include "tests/support/client_fixture.h"
 
 namespace ferry::proxy {
@@ -462,6 +465,88 @@ TEST_F(MessagingCoreTest, HandlesOutliveAProxyCrashAndABrokerCrashLosesNothing) 
     }
     return std::includes(received.begin(), received.end(), sent.begin(), sent.end());
   }, 180s)) << received.size() << " of " << sent.size() << " received" << seed_text();
+}
+
+// A group whose config says consumeMessageOrderly (RocketMQ 5's field, GET_SUBSCRIPTIONGROUP_CONFIG)
+// pops in order: while a batch of a queue is unacknowledged nothing more of that queue comes; an
+// ordinary group gets the next messages at once. Its clients' settings say fifo.
+TEST_F(MessagingCoreTest, AnOrderlyGroupReceivesAQueueOneBatchAtATime) {
+  boot({"broker-a"}, {{"F", 1}});
+  remoting::body::SubscriptionGroupConfig orderly;
+  orderly.group_name = "GF";
+  orderly.consume_message_orderly = true;
+  remoting::RemotingCommand update = remoting::make_request(remoting::request_code::UPDATE_AND_CREATE_SUBSCRIPTIONGROUP, 0);
+  update.body = remoting::body::write_body([&](remoting::json::Writer& w) { orderly.write(w); });
+  ASSERT_TRUE(run(instance().update_topic_route("F")).ok()) << seed_text();
+  const std::optional<std::string> master = instance().master_address("broker-a");
+  ASSERT_TRUE(master.has_value());
+  Result<remoting::RemotingCommand> updated = run(instance().rpc().invoke(*master, std::move(update), 3s));
+  ASSERT_TRUE(updated.ok() && updated->code == 0) << seed_text();
+
+  for (int i = 0; i < 6; ++i) {
+    ASSERT_EQ(run(core().send_message(send_request("F", fmt::format("m{}", i), fmt::format("F-{}", i)), CallContext{"p", "10.0.0.7:1"}))
+                  .status()
+                  .code(),
+              v2::OK);
+  }
+  auto receive = [&](std::string group) {
+    v2::ReceiveMessageRequest r;
+    r.mutable_group()->set_name(std::move(group));
+    r.mutable_message_queue()->mutable_topic()->set_name("F");
+    r.set_batch_size(2);
+    r.mutable_invisible_duration()->set_seconds(30);
+    r.mutable_long_polling_timeout()->set_seconds(5);
+    std::vector<v2::Message> out;
+    for (v2::ReceiveMessageResponse& m : run(core().receive_message(std::move(r), CallContext{"c", "10.0.0.8:1"}))) {
+      if (m.has_message()) out.push_back(std::move(*m.mutable_message()));
+    }
+    return out;
+  };
+  // The message numbers of a batch, and whether they run on from `from` one by one (a POP may
+  // return fewer than asked).
+  auto numbers = [](const std::vector<v2::Message>& ms) {
+    std::vector<int> out;
+    for (const v2::Message& m : ms) out.push_back(std::stoi(m.body().substr(1)));
+    return out;
+  };
+  auto runs_on_from = [](const std::vector<int>& ns, int from) {
+    for (std::size_t i = 0; i < ns.size(); ++i) {
+      if (ns[i] != from + static_cast<int>(i)) return false;
+    }
+    return !ns.empty();
+  };
+  const std::vector<v2::Message> first = receive("GF");
+  const std::vector<int> first_numbers = numbers(first);
+  ASSERT_TRUE(runs_on_from(first_numbers, 0)) << ::testing::PrintToString(first_numbers) << seed_text();
+  EXPECT_TRUE(receive("GF").empty()) << "the queue waits for its batch" << seed_text();
+  for (const v2::Message& m : first) {
+    v2::AckMessageRequest a;
+    a.mutable_group()->set_name("GF");
+    a.mutable_topic()->set_name("F");
+    a.add_entries()->set_receipt_handle(m.system_properties().receipt_handle());
+    ASSERT_EQ(run(core().ack_message(std::move(a))).status().code(), v2::OK) << seed_text();
+  }
+  const std::vector<int> next = numbers(receive("GF"));
+  EXPECT_TRUE(runs_on_from(next, static_cast<int>(first.size())))
+      << "the next batch once the first is acknowledged: " << ::testing::PrintToString(next) << seed_text();
+
+  const std::vector<int> n1 = numbers(receive("GN"));
+  ASSERT_TRUE(runs_on_from(n1, 0)) << ::testing::PrintToString(n1) << seed_text();
+  const std::vector<int> n2 = numbers(receive("GN"));
+  EXPECT_TRUE(runs_on_from(n2, static_cast<int>(n1.size())))
+      << "an ordinary group is not held: " << ::testing::PrintToString(n2) << seed_text();
+
+  auto fifo_of = [&](std::string group) {
+    v2::TelemetryCommand settings;
+    settings.mutable_settings()->set_client_type(v2::SIMPLE_CONSUMER);
+    settings.mutable_settings()->mutable_subscription()->mutable_group()->set_name(group);
+    settings.mutable_settings()->mutable_subscription()->add_subscriptions()->mutable_topic()->set_name("F");
+    std::optional<v2::TelemetryCommand> answer = run(core().telemetry_with_group(settings, CallContext{"c-" + group, "10.0.0.8:1"}));
+    EXPECT_TRUE(answer && answer->has_settings());
+    return answer && answer->settings().subscription().fifo();
+  };
+  EXPECT_TRUE(fifo_of("GF"));
+  EXPECT_FALSE(fifo_of("GN"));
 }
 
 TEST_F(MessagingCoreTest, ReceiveRefusalsAreInTheStreamsStatus) {

@@ -49,7 +49,8 @@ Status apply_flags(const ParsedFlags& f, SubscriptionGroupConfig& c) {
   for (const BoolFlag& b : {BoolFlag{"consumeEnable", &SubscriptionGroupConfig::consume_enable},
                             BoolFlag{"consumeFromMinEnable", &SubscriptionGroupConfig::consume_from_min_enable},
                             BoolFlag{"consumeBroadcastEnable", &SubscriptionGroupConfig::consume_broadcast_enable},
-                            BoolFlag{"notifyConsumerIdsChanged", &SubscriptionGroupConfig::notify_consumer_ids_changed_enable}}) {
+                            BoolFlag{"notifyConsumerIdsChanged", &SubscriptionGroupConfig::notify_consumer_ids_changed_enable},
+                            BoolFlag{"consumeMessageOrderly", &SubscriptionGroupConfig::consume_message_orderly}}) {
     Result<std::optional<bool>> v = f.bool_of(b.name);
     if (!v.ok()) return std::move(v).error();
     if (v->has_value()) c.*b.field = **v;
@@ -85,7 +86,7 @@ int run(const ParsedFlags& f, AdminSession& s) {
   if (!brokers.ok()) return fail(kName, brokers.error());
 
   cli::Table t({"#Broker", "Addr", "Group", "ConsumeEnable", "FromMin", "Broadcast", "RetryQueues", "RetryMaxTimes", "BrokerId",
-           "SlowBrokerId", "NotifyIdsChanged"});
+           "SlowBrokerId", "NotifyIdsChanged", "Orderly"});
   for (const BrokerTarget& b : *brokers) {
     Result<std::optional<SubscriptionGroupConfig>> current = fetch(s, b.addr, group);
     if (!current.ok()) return fail(kName, current.error());
@@ -105,7 +106,7 @@ int run(const ParsedFlags& f, AdminSession& s) {
     t.add_row({b.broker_name, b.addr, g.group_name, yes_no(g.consume_enable), yes_no(g.consume_from_min_enable),
                yes_no(g.consume_broadcast_enable), std::to_string(g.retry_queue_nums), std::to_string(g.retry_max_times),
                std::to_string(g.broker_id), std::to_string(g.which_broker_when_consume_slowly),
-               yes_no(g.notify_consumer_ids_changed_enable)});
+               yes_no(g.notify_consumer_ids_changed_enable), yes_no(g.consume_message_orderly)});
   }
   std::printf("%s", t.render().c_str());
   return kExitOk;
@@ -129,6 +130,7 @@ Command update_sub_group_command() {
           {'i', "brokerId", "ID", "brokerId to consume from"},
           {'w', "whichBrokerWhenConsumeSlowly", "ID", "brokerId to consume from when slow"},
           {'a', "notifyConsumerIdsChanged", "BOOL", "tell consumers when the group's members change"},
+          {'o', "consumeMessageOrderly", "BOOL", "RocketMQ 5: the group consumes FIFO (POP in order through mqproxy)"},
       },
       run,
   };

@@ -97,24 +97,53 @@ Task<v2::NotifyClientTerminationResponse> terminate_on_loop(proxy::MessagingCore
 
 // ---- ReceiveMessage: a server stream ----------------------------------------------------------
 
+// On the loop: messages popped for a stream that broke before they were written become visible
+// again after 1 s, as RocketMQ's proxy does (NACK_INVISIBLE_TIME), instead of their whole
+// invisible time.
+Task<void> nack_on_loop(proxy::MessagingCore& core, v2::ChangeInvisibleDurationRequest r) {
+  Task<v2::ChangeInvisibleDurationResponse> changing = core.change_invisible_duration(std::move(r));
+  (void)co_await std::move(changing);
+}
+void nack(GrpcEdge& edge, const std::string& group, const std::vector<v2::ReceiveMessageResponse>& items, std::size_t from) {
+  for (std::size_t i = from; i < items.size(); ++i) {
+    if (!items[i].has_message()) continue;
+    const v2::Message& m = items[i].message();
+    v2::ChangeInvisibleDurationRequest r;
+    r.mutable_group()->set_name(group);
+    *r.mutable_topic() = m.topic();
+    r.set_receipt_handle(m.system_properties().receipt_handle());
+    r.set_message_id(m.system_properties().message_id());
+    r.mutable_invisible_duration()->set_seconds(1);
+    edge.runtime().spawn(nack_on_loop(edge.core(), std::move(r)), "grpc-receive-nack");
+  }
+}
+
 class ReceiveCall final : public grpc::ServerWriteReactor<v2::ReceiveMessageResponse> {
  public:
   struct Shared {
     std::mutex mu;
     ReceiveCall* call = nullptr;
+    GrpcEdge* edge = nullptr;
+    std::string group;  // the receive's consumer group
   };
 
   // `admitted`: counted in the edge's bounds (released at OnDone).
-  ReceiveCall(GrpcEdge& edge, std::string client_id, bool admitted)
+  ReceiveCall(GrpcEdge& edge, std::string client_id, bool admitted, std::string group)
       : edge_(edge), client_id_(std::move(client_id)), admitted_(admitted), shared_(std::make_shared<Shared>()) {
     shared_->call = this;
+    shared_->edge = &edge;
+    shared_->group = std::move(group);
   }
   const std::shared_ptr<Shared>& shared() const { return shared_; }
 
-  // Writes the responses in order, then finishes OK.
+  // Writes the responses in order, then finishes OK. A stream finished already (cancelled): the
+  // messages are handed back (on the loop).
   static void deliver(Shared& s, std::vector<v2::ReceiveMessageResponse> items) {
     std::lock_guard lock(s.mu);
-    if (s.call == nullptr) return;
+    if (s.call == nullptr) {
+      nack(*s.edge, s.group, items, 0);
+      return;
+    }
     s.call->items_ = std::move(items);
     s.call->write_next();
   }
@@ -124,6 +153,11 @@ class ReceiveCall final : public grpc::ServerWriteReactor<v2::ReceiveMessageResp
     writing_ = false;
     if (shared_->call == nullptr) return;
     if (!ok || cancelled_) {
+      // The item that failed and those never written go back.
+      const std::size_t from = ok ? next_ : next_ - 1;
+      auto lost = std::make_shared<std::vector<v2::ReceiveMessageResponse>>(items_.begin() + static_cast<std::ptrdiff_t>(from), items_.end());
+      GrpcEdge* edge = shared_->edge;
+      edge->runtime().executor().post([edge, group = shared_->group, lost] { nack(*edge, group, *lost, 0); });
       finish(grpc::Status::CANCELLED);
       return;
     }
@@ -236,7 +270,7 @@ class TelemetryCall final : public grpc::ServerBidiReactor<v2::TelemetryCommand,
         after_command(*shared, std::move(answer));
         return;
       }
-      after_command(*shared, edge.core().telemetry(command, context));
+      edge.runtime().spawn(answer_on_loop(edge, shared, command, context), "grpc-telemetry");
     });
   }
   void OnWriteDone(bool ok) override {
@@ -272,6 +306,13 @@ class TelemetryCall final : public grpc::ServerBidiReactor<v2::TelemetryCommand,
  private:
   static constexpr std::size_t kQueuedMax = 1024;
 
+  // On the loop: the core's answer (it may ask a broker for the group's config), then the next read.
+  static Task<void> answer_on_loop(GrpcEdge& edge, std::shared_ptr<Shared> shared, v2::TelemetryCommand command,
+                                   proxy::CallContext context) {
+    Task<std::optional<v2::TelemetryCommand>> answering = edge.core().telemetry_with_group(std::move(command), std::move(context));
+    std::optional<v2::TelemetryCommand> answer = co_await std::move(answering);
+    after_command(*shared, std::move(answer));
+  }
   // On the loop: the core's answer to the command read last.
   static void after_command(Shared& s, std::optional<v2::TelemetryCommand> answer) {
     std::lock_guard lock(s.mu);
@@ -513,7 +554,7 @@ grpc::ServerWriteReactor<v2::ReceiveMessageResponse>* GrpcEdge::ReceiveMessage(g
                                                                                const v2::ReceiveMessageRequest* request) {
   Admission a = admit(*ctx, /*receive=*/true);
   const bool admitted = !a.unavailable && a.refused == v2::OK;
-  auto* call = new ReceiveCall(*this, a.context.client_id, admitted);
+  auto* call = new ReceiveCall(*this, a.context.client_id, admitted, request->group().name());
   if (!admitted) {
     v2::ReceiveMessageResponse r;
     *r.mutable_status() = proxy::status(a.unavailable ? v2::INTERNAL_SERVER_ERROR : a.refused, a.message);

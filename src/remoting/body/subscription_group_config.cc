@@ -17,6 +17,7 @@ SubscriptionGroupConfig SubscriptionGroupConfig::read(const rapidjson::Value& v,
   c.broker_id = r.int64_or("brokerId", 0);
   c.which_broker_when_consume_slowly = r.int64_or("whichBrokerWhenConsumeSlowly", 1);
   c.notify_consumer_ids_changed_enable = r.boolean_or("notifyConsumerIdsChangedEnable", true);
+  c.consume_message_orderly = r.boolean_or("consumeMessageOrderly", false);
   return c;
 }
 
@@ -39,6 +40,8 @@ void SubscriptionGroupConfig::write(json::Writer& w) const {
   w.Int64(which_broker_when_consume_slowly);
   w.Key("notifyConsumerIdsChangedEnable");
   w.Bool(notify_consumer_ids_changed_enable);
+  w.Key("consumeMessageOrderly");
+  w.Bool(consume_message_orderly);
   w.EndObject();
 }
 

@@ -2,7 +2,10 @@
 // SubscriptionGroupConfig), as it travels in JSON (config/subscriptionGroup.json, admin bodies):
 //   {"groupName":"G","consumeEnable":true,"consumeFromMinEnable":true,
 //    "consumeBroadcastEnable":true,"retryQueueNums":1,"retryMaxTimes":16,"brokerId":0,
-//    "whichBrokerWhenConsumeSlowly":1,"notifyConsumerIdsChangedEnable":true}
+//    "whichBrokerWhenConsumeSlowly":1,"notifyConsumerIdsChangedEnable":true,
+//    "consumeMessageOrderly":false}
+// consumeMessageOrderly is RocketMQ 5's: the group consumes FIFO (its POP consumers through a
+// proxy pop in order; docs/proxy.md). RocketMQ 4.9 neither writes nor reads it.
 // Missing optional fields take these defaults; groupName is required.
 #pragma once
 
@@ -28,6 +31,7 @@ struct SubscriptionGroupConfig {
   std::int64_t broker_id = 0;
   std::int64_t which_broker_when_consume_slowly = 1;
   bool notify_consumer_ids_changed_enable = true;
+  bool consume_message_orderly = false;
 
   static SubscriptionGroupConfig read(const rapidjson::Value& v, std::string path,
                                       json::JsonErrors& errors);

@@ -83,4 +83,18 @@ struct DeleteSubscriptionGroupRequestHeader {
   bool operator==(const DeleteSubscriptionGroupRequestHeader&) const = default;
 };
 
+// GET_SUBSCRIPTIONGROUP_CONFIG (352, RocketMQ 5): which group.
+struct GetSubscriptionGroupConfigRequestHeader {
+  std::string group;
+
+  static constexpr auto fields() {
+    using H = GetSubscriptionGroupConfigRequestHeader;
+    return header_table("GetSubscriptionGroupConfigRequestHeader", required("group", &H::group));
+  }
+  static Result<GetSubscriptionGroupConfigRequestHeader> from_fields(const ExtFields& f) { return fields().decode(f); }
+  ExtFields to_fields() const { return fields().encode(*this); }
+
+  bool operator==(const GetSubscriptionGroupConfigRequestHeader&) const = default;
+};
+
 }  // namespace ferry::remoting
