@@ -20,7 +20,7 @@
 #   client         remoting remoting/rpc common runtime
 #   client_api     client remoting remoting/rpc common runtime
 #   daemon         what the daemons share (and each daemon's config mapping): namesrv, controller, broker, store,
-#                  proxy, proxy/proto, client, runtime/asio, remoting, remoting/rpc, common, runtime
+#                  proxy, proxy/proto, runtime/asio, remoting, remoting/rpc, common, runtime
 #   cli            what the command-line tools share: daemon, client, client_api and what they may include
 #   proxy/proto    RocketMQ 5's v2 protocol, generated (included as "apache/rocketmq/v2/..."): nothing
 #   proxy          the proxy's logic below gRPC: proxy/proto client remoting remoting/rpc common runtime
@@ -55,7 +55,7 @@ controller: remoting remoting/rpc common runtime
 broker: store remoting remoting/rpc common runtime
 client: remoting remoting/rpc common runtime
 client_api: client remoting remoting/rpc common runtime
-daemon: namesrv controller broker store proxy proxy/proto client runtime/asio remoting remoting/rpc common runtime
+daemon: namesrv controller broker store proxy proxy/proto runtime/asio remoting remoting/rpc common runtime
 cli: daemon client_api client proxy proxy/proto namesrv controller broker store runtime/asio remoting remoting/rpc common runtime
 proxy/proto:
 proxy: proxy/proto client remoting remoting/rpc common runtime

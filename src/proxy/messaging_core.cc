@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <limits>
 #include <set>
 
 #include "client/client_errors.h"
@@ -276,10 +277,10 @@ client::PopConsumer* MessagingCore::pop_consumer(const std::string& group, bool 
   return pop_consumers_.emplace(std::make_pair(group, fifo), std::make_unique<client::PopConsumer>(ci_, pc)).first->second.get();
 }
 
-Task<bool> MessagingCore::group_orderly(std::string group, std::string broker, std::string topic) {
+Task<MessagingCore::GroupView> MessagingCore::group_view(std::string group, std::string broker, std::string topic) {
   if (auto seen = group_configs_.find(group);
       seen != group_configs_.end() && rt_.now() - seen->second.at < config_.group_config_refresh) {
-    co_return seen->second.orderly;
+    co_return seen->second.view;
   }
   if (broker.empty()) {
     if (std::optional<remoting::body::TopicRouteData> route = ci_.route(topic); route && !route->broker_datas.empty()) {
@@ -287,7 +288,7 @@ Task<bool> MessagingCore::group_orderly(std::string group, std::string broker, s
     }
   }
   const std::optional<std::string> addr = broker.empty() ? std::nullopt : ci_.master_address(broker);
-  bool orderly = false;
+  GroupView view;
   if (addr) {
     remoting::GetSubscriptionGroupConfigRequestHeader h;
     h.group = group;
@@ -301,13 +302,17 @@ Task<bool> MessagingCore::group_orderly(std::string group, std::string broker, s
       if (doc) {
         const remoting::body::SubscriptionGroupConfig c =
             remoting::body::SubscriptionGroupConfig::read(*doc, "SubscriptionGroupConfig", errors);
-        if (!errors.failed()) orderly = c.consume_message_orderly;
+        if (!errors.failed()) {
+          view.orderly = c.consume_message_orderly;
+          view.max_attempts = c.retry_max_times < 0 ? std::numeric_limits<std::int32_t>::max()
+                                                    : std::max(1, c.retry_max_times + 1);
+        }
       }
     }
   }
   if (group_configs_.size() >= config_.pop_groups_max && !group_configs_.contains(group)) group_configs_.clear();
-  group_configs_[group] = GroupConfigSeen{orderly, rt_.now()};
-  co_return orderly;
+  group_configs_[group] = GroupConfigSeen{view, rt_.now()};
+  co_return view;
 }
 
 Task<std::vector<v2::ReceiveMessageResponse>> MessagingCore::receive_message(v2::ReceiveMessageRequest request, CallContext context) {
@@ -360,9 +365,9 @@ Task<std::vector<v2::ReceiveMessageResponse>> MessagingCore::receive_message(v2:
   if (broker.empty() || std::find(brokers.begin(), brokers.end(), broker) == brokers.end()) {
     broker = brokers[next_broker_[topic]++ % brokers.size()];
   }
-  Task<bool> asking = group_orderly(group, broker, topic);
-  const bool orderly = co_await std::move(asking);
-  client::PopConsumer* consumer = pop_consumer(group, orderly);
+  Task<GroupView> asking = group_view(group, broker, topic);
+  const GroupView view = co_await std::move(asking);
+  client::PopConsumer* consumer = pop_consumer(group, view.orderly);
   if (consumer == nullptr) co_return refuse(v2::TOO_MANY_REQUESTS, "too many consumer groups on this proxy");
   if (Status s = consumer->subscribe(topic, selector); !s.ok()) co_return refuse(v2::ILLEGAL_FILTER_EXPRESSION, s.error().detail);
   const std::int32_t batch = std::clamp(request.batch_size(), 1, kPopBatchMax);
@@ -375,8 +380,36 @@ Task<std::vector<v2::ReceiveMessageResponse>> MessagingCore::receive_message(v2:
     case client::PopStatus::POLLING_FULL: co_return receive_responses(Received::polling_full, {}, after);
     case client::PopStatus::FOUND: break;
   }
+  // Past the group's attempts (retryMaxTimes + 1, what its clients' settings say): to
+  // %DLQ%{group} with CONSUMER_SEND_MSG_BACK, acknowledged, and not handed out (RocketMQ 5's proxy
+  // does this; its brokers do not move FIFO POP messages themselves).
+  const std::int32_t max_attempts = view.max_attempts;
   std::vector<v2::Message> messages;
-  for (const MessageExt& m : popped->messages) messages.push_back(to_v2_message(m, topic, after));
+  for (const MessageExt& m : popped->messages) {
+    if (m.reconsume_times < max_attempts) {
+      messages.push_back(to_v2_message(m, topic, after));
+      continue;
+    }
+    client::SendBackRequest back;
+    back.group = group;
+    back.broker_name = broker;
+    back.delay_level = -1;  // the DLQ
+    back.max_reconsume_times = 0;
+    back.timeout = std::chrono::seconds(2);
+    MessageExt copy = m;
+    copy.topic = topic;
+    Task<Status> sending = client::send_message_back(ci_, std::move(back), std::move(copy));
+    const Status sent = co_await std::move(sending);
+    if (!sent.ok()) {
+      rt_.log().warn("proxy: {} of {} past {} attempts could not go to the DLQ: {}; it stays invisible until it comes back",
+                     m.msg_id(), group, max_attempts, sent.error().to_string());
+      continue;
+    }
+    Task<Status> acking = consumer->ack(m);
+    const Status acked = co_await std::move(acking);
+    if (!acked.ok()) rt_.log().warn("proxy: {} went to the DLQ of {} but its ack failed: {}", m.msg_id(), group, acked.error().to_string());
+    ++dead_lettered_;
+  }
   co_return receive_responses(Received::found, std::move(messages), after);
 }
 
@@ -516,9 +549,10 @@ Task<std::optional<v2::TelemetryCommand>> MessagingCore::telemetry_with_group(v2
       Task<std::optional<Refusal>> finding = find_route(topic);
       (void)co_await std::move(finding);
     }
-    Task<bool> asking = group_orderly(sub.group().name(), "", topic);
-    const bool orderly = co_await std::move(asking);
-    answer->mutable_settings()->mutable_subscription()->set_fifo(orderly);
+    Task<GroupView> asking = group_view(sub.group().name(), "", topic);
+    const GroupView view = co_await std::move(asking);
+    answer->mutable_settings()->mutable_subscription()->set_fifo(view.orderly);
+    answer->mutable_settings()->mutable_backoff_policy()->set_max_attempts(view.max_attempts);
   }
   co_return answer;
 }

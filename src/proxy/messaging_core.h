@@ -33,7 +33,9 @@
 // ILLEGAL_FILTER_EXPRESSION); the broker the request names, else the topic's readable brokers in
 // turn (none: FORBIDDEN); at most 32 messages; one POP of the group's from there (a group new to
 // its queues starts at their end, as RocketMQ's proxy asks). Messages come converted
-// (v2_receive.h). AckMessage and ChangeInvisibleDuration act on the client's handles (the nine
+// (v2_receive.h); one whose reconsume count reached the group's max attempts (retryMaxTimes + 1)
+// goes to %DLQ%{group} instead and is acknowledged (RocketMQ 5's proxy; FIFO groups rely on it).
+// AckMessage and ChangeInvisibleDuration act on the client's handles (the nine
 // fields of v2_receive.h): a handle that does not parse is INVALID_RECEIPT_HANDLE (RocketMQ: an
 // internal error), an expired one too, a broker that refuses is INTERNAL_SERVER_ERROR ("ack
 // failed: status is abnormal"); a changed handle keeps the CommitLog offset of the old one.
@@ -156,6 +158,8 @@ class MessagingCore {
   void set_telemetry_sink(TelemetrySink sink) { sink_ = std::move(sink); }
   std::uint64_t checks_relayed() const { return checks_relayed_; }
   std::uint64_t checks_dropped() const { return checks_dropped_; }
+  // Messages a receive found past their client's max attempts and sent to the group's DLQ.
+  std::uint64_t dead_lettered() const { return dead_lettered_; }
 
   const ProxyConfig& config() const { return config_; }
 
@@ -165,8 +169,13 @@ class MessagingCore {
   // The POP consumer of `group` (made at its first use), the FIFO one (order=true) when `fifo`;
   // nullptr past pop_groups_max consumers.
   client::PopConsumer* pop_consumer(const std::string& group, bool fifo = false);
-  // Whether `group` consumes orderly, asked of `broker` (or of a broker of `topic`'s route).
-  Task<bool> group_orderly(std::string group, std::string broker, std::string topic);
+  // What the proxy needs of a group's config, asked of `broker` (or of a broker of `topic`'s
+  // route): consumeMessageOrderly, and retryMaxTimes + 1 as the clients' max attempts.
+  struct GroupView {
+    bool orderly = false;
+    std::int32_t max_attempts = 17;
+  };
+  Task<GroupView> group_view(std::string group, std::string broker, std::string topic);
 
   Runtime& rt_;
   client::ClientInstance& ci_;
@@ -174,7 +183,7 @@ class MessagingCore {
   std::unique_ptr<client::Producer> producer_;
   std::map<std::pair<std::string, bool>, std::unique_ptr<client::PopConsumer>> pop_consumers_;  // by (group, fifo)
   struct GroupConfigSeen {
-    bool orderly = false;
+    GroupView view;
     MonoTime at{};
   };
   std::map<std::string, GroupConfigSeen> group_configs_;  // by group
@@ -198,6 +207,7 @@ class MessagingCore {
   std::set<std::string> transaction_groups_;
   std::uint64_t checks_relayed_ = 0;
   std::uint64_t checks_dropped_ = 0;
+  std::uint64_t dead_lettered_ = 0;
   std::map<std::pair<std::string, std::string>, std::vector<TransactionData>> transactions_;  // (topic, transaction id)
   std::size_t transactions_count_ = 0;
 };

@@ -348,7 +348,7 @@ TEST_F(MqadminTest, UpdateSubGroupChangesOnlyTheGivenSettings) {
   auto rows = table_rows(r.output, "#Broker");
   ASSERT_EQ(rows.size(), 1u) << r.output;
   EXPECT_EQ(rows[0], (std::vector<std::string>{"broker-a", broker_addr(), "SG", "true", "true", "false", "3", "5", "0", "1",
-                                               "true"}))
+                                               "true", "false"}))
       << r.output;
 
   // Only consumeEnable changes; the retry settings stay. A pull of the group is then refused.

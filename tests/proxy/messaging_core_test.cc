@@ -549,6 +549,43 @@ TEST_F(MessagingCoreTest, AnOrderlyGroupReceivesAQueueOneBatchAtATime) {
   EXPECT_FALSE(fifo_of("GN"));
 }
 
+// A message of an orderly group received and left retryMaxTimes + 1 times goes to %DLQ%{group} from
+// the proxy (a broker does not move FIFO POP messages itself), and is not handed out again.
+TEST_F(MessagingCoreTest, AMessagePastItsAttemptsGoesToTheDeadLetterQueue) {
+  boot({"broker-a"}, {{"F", 1}});
+  remoting::body::SubscriptionGroupConfig group;
+  group.group_name = "GD";
+  group.consume_message_orderly = true;
+  group.retry_max_times = 1;  // two attempts
+  remoting::RemotingCommand update = remoting::make_request(remoting::request_code::UPDATE_AND_CREATE_SUBSCRIPTIONGROUP, 0);
+  update.body = remoting::body::write_body([&](remoting::json::Writer& w) { group.write(w); });
+  ASSERT_TRUE(run(instance().update_topic_route("F")).ok()) << seed_text();
+  Result<remoting::RemotingCommand> updated = run(instance().rpc().invoke(*instance().master_address("broker-a"), std::move(update), 3s));
+  ASSERT_TRUE(updated.ok() && updated->code == 0) << seed_text();
+  ASSERT_EQ(run(core().send_message(send_request("F", "poison", "POISON-1"), CallContext{"p", "10.0.0.7:1"})).status().code(), v2::OK);
+
+  std::vector<std::int32_t> attempts;
+  ASSERT_TRUE(eventually([&] {
+    v2::ReceiveMessageRequest r;
+    r.mutable_group()->set_name("GD");
+    r.mutable_message_queue()->mutable_topic()->set_name("F");
+    r.set_batch_size(1);
+    r.mutable_invisible_duration()->set_seconds(10);
+    r.mutable_long_polling_timeout()->set_seconds(5);
+    for (v2::ReceiveMessageResponse& m : run(core().receive_message(std::move(r), CallContext{"c", "10.0.0.8:1"}))) {
+      if (m.has_message()) attempts.push_back(m.message().system_properties().delivery_attempt());  // left unacknowledged
+    }
+    return core().dead_lettered() > 0;
+  }, 120s)) << ::testing::PrintToString(attempts) << seed_text();
+  EXPECT_EQ(attempts, (std::vector<std::int32_t>{1, 2})) << "handed out twice, then to the DLQ" << seed_text();
+  std::vector<MessageExt> dead;
+  ASSERT_TRUE(eventually([&] {
+    dead = pull_all(MessageQueue{"%DLQ%GD", "broker-a", QueueId(0)});
+    return !dead.empty();
+  }, 30s)) << seed_text();
+  EXPECT_EQ(body_text(dead[0]), "poison");
+}
+
 TEST_F(MessagingCoreTest, ReceiveRefusalsAreInTheStreamsStatus) {
   boot({"broker-a"}, {{"R", 2}});
   auto first_code = [&](v2::ReceiveMessageRequest r, CallContext ctx) {
