@@ -6,9 +6,11 @@
 #include <map>
 #include <set>
 
+#include "broker/broker_config.h"
 #include "remoting/body/body_json.h"
 #include "remoting/body/subscription_group_config.h"
 #include "remoting/request_code.h"
+#include "tests/support/broker_inspector.h"
 #include "tests/support/client_fixture.h"
 
 namespace ferry::proxy {
@@ -465,6 +467,68 @@ TEST_F(MessagingCoreTest, HandlesOutliveAProxyCrashAndABrokerCrashLosesNothing) 
     }
     return std::includes(received.begin(), received.end(), sent.begin(), sent.end());
   }, 180s)) << received.size() << " of " << sent.size() << " received" << seed_text();
+}
+
+// A master fails over to a slave under the proxy (controller mode, SYNC_MASTER, every replica in
+// sync acknowledging): sends through the proxy go on once the new master is in the route, and
+// every send the proxy answered OK is received through it in the end.
+TEST_F(MessagingCoreTest, AMasterFailoverUnderTheProxyLosesNoAnsweredSend) {
+  sim::cluster::ClusterSpec spec;
+  spec.controllers = 3;
+  sim::cluster::BrokerGroupSpec& g = spec.brokers.front();
+  g.slaves = 2;
+  g.role = broker::BrokerRole::sync_master;
+  g.controller_mode = true;
+  g.config.ha.all_ack_in_sync_state_set = true;
+  spec.topics.push_back(sim::cluster::TopicSpec{"T", 2});
+  boot(std::move(spec));
+  std::set<std::string> answered;
+  int next = 0;
+  auto send_until = [&](std::size_t want, Duration limit) {
+    return eventually([&] {
+      const std::string id = fmt::format("FO-{}", next++);
+      const v2::SendMessageResponse r = run(core().send_message(send_request("T", "body-" + id, id), CallContext{"p", "10.0.0.7:1"}));
+      if (r.status().code() == v2::OK) answered.insert(id);
+      return answered.size() >= want;
+    }, limit);
+  };
+  ASSERT_TRUE(send_until(10, 60s)) << answered.size() << " sends answered OK" << seed_text();
+  // The slaves catch up and join the master's SyncStateSet: only then may one of them take over.
+  std::optional<std::size_t> master;
+  ASSERT_TRUE(eventually([&] {
+    for (std::size_t i = 0; i < cluster().broker_count(); ++i) {
+      broker::Broker* b = cluster().broker(i);
+      if (b != nullptr && b->replicas() != nullptr && b->replicas()->is_master() &&
+          ferry::testing::BrokerInspector(*b).ha_master().sync_state_set().size() == 3) {
+        master = i;
+        return true;
+      }
+    }
+    return false;
+  }, 120s)) << seed_text();
+
+  // The master's process dies; the controllers elect a slave.
+  cluster().kill(cluster().broker_node(*master));
+  ASSERT_TRUE(send_until(20, 180s)) << "sends after the failover: " << answered.size() << " answered OK" << seed_text();
+
+  std::set<std::string> received;
+  ASSERT_TRUE(eventually([&] {
+    v2::ReceiveMessageRequest r;
+    r.mutable_group()->set_name("G");
+    r.mutable_message_queue()->mutable_topic()->set_name("T");
+    r.set_batch_size(32);
+    r.mutable_invisible_duration()->set_seconds(15);
+    r.mutable_long_polling_timeout()->set_seconds(5);
+    for (const v2::ReceiveMessageResponse& m : run(core().receive_message(std::move(r), CallContext{"c", "10.0.0.8:1"}))) {
+      if (!m.has_message()) continue;
+      v2::AckMessageRequest a;
+      a.mutable_group()->set_name("G");
+      a.mutable_topic()->set_name("T");
+      a.add_entries()->set_receipt_handle(m.message().system_properties().receipt_handle());
+      if (run(core().ack_message(std::move(a))).status().code() == v2::OK) received.insert(m.message().system_properties().message_id());
+    }
+    return std::includes(received.begin(), received.end(), answered.begin(), answered.end());
+  }, 240s)) << received.size() << " of " << answered.size() << " answered sends received" << seed_text();
 }
 
 // A group whose config says consumeMessageOrderly (RocketMQ 5's field, GET_SUBSCRIPTIONGROUP_CONFIG)

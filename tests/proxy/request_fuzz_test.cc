@@ -3,6 +3,8 @@
 // huge fields and absurd counts, each served on a simulated cluster. Every answer must carry a
 // status with a code of the v2 enum; nothing may crash, hang or store a message from a refused
 // send. Deterministic per seed (the simulated client node's random draws), so a failure replays.
+#include <google/protobuf/stubs/logging.h>
+
 #include <set>
 
 #include "proxy/messaging_core.h"
@@ -86,7 +88,18 @@ v2::ReceiveMessageRequest valid_receive() {
   return r;
 }
 
+// Protobuf logs every string field with bad UTF-8 it refuses to parse: quiet while mutating.
+class QuietProtobuf {
+ public:
+  QuietProtobuf() : previous_(google::protobuf::SetLogHandler(nullptr)) {}
+  ~QuietProtobuf() { google::protobuf::SetLogHandler(previous_); }
+
+ private:
+  google::protobuf::LogHandler* previous_;
+};
+
 TEST_F(RequestFuzzTest, MutatedRequestsOfEveryRpcAreAnsweredWithAStatus) {
+  const QuietProtobuf quiet;
   boot({"broker-a"}, {{"T", 2}});
   // A real handle to mutate: one message sent and received.
   ASSERT_EQ(run(core().send_message(valid_send(), CallContext{"c", "10.0.0.7:1"})).status().code(), v2::OK);
