@@ -4,6 +4,7 @@
 
 #include "daemon/acl_keys.h"
 #include "daemon/config_binder.h"
+#include "daemon/tls_keys.h"
 
 namespace ferry::daemon {
 
@@ -52,6 +53,7 @@ Result<ProxyConf> parse_proxy_conf(const PropertiesFile& file, const std::string
   b.bind_int("grpcCallsInFlightMax", c.edge.calls_in_flight_max, 1, 10'000'000);
   b.bind_int("grpcReceivesPerClientMax", c.edge.receives_per_client_max, 1, 1'000'000);
   b.bind_int("grpcTelemetryStreamsMax", c.edge.telemetry_streams_max, 1, 10'000'000);
+  bind_tls_keys(b, c.tls, c.tls_config_file);
   AclKeys acl;
   bind_acl_keys(b, acl);  // listenAddress, aclEnable, aclFilePath, accessKey, secretKey
   b.ignore("rocketMQClusterName", "the proxy serves every cluster its NameServers know");
@@ -86,6 +88,11 @@ Result<ProxyConf> parse_proxy_conf(const PropertiesFile& file, const std::string
   if (p.min_long_polling > p.max_long_polling) {
     return config_error(file.file, 0, "grpcClientConsumerMinLongPollingTimeoutMillis",
                         "is more than grpcClientConsumerMaxLongPollingTimeoutMillis");
+  }
+  if (c.tls.server.mode == TlsServerMode::permissive) {
+    return config_error(file.file, 0, "tls.server.mode",
+                        "permissive is not served on the gRPC port (gRPC takes TLS or plaintext on a port, not both): "
+                        "use enforcing or disabled");
   }
   if (p.min_invisible > p.max_invisible) {
     return config_error(file.file, 0, "minInvisibleTimeMillsForRecv", "is more than maxInvisibleTimeMills");

@@ -29,6 +29,10 @@
 //   grpcCallsInFlightMax        calls being served at once (10000); past it TOO_MANY_REQUESTS
 //   grpcReceivesPerClientMax    receives in flight per client id (64); past it TOO_MANY_REQUESTS
 //   grpcTelemetryStreamsMax     Telemetry streams open at once (10000); past it RESOURCE_EXHAUSTED
+//   tls.*                       RocketMQ's TLS keys (daemon/tls_keys.h): tls.server.* for the gRPC
+//                               port (disabled or enforcing: gRPC serves TLS or plaintext on a
+//                               port, not both, so permissive is refused), tls.enable and
+//                               tls.client.* for the proxy's own connections to TLS brokers
 // RocketMQ's proxy keys with no meaning here (thread pools, remoting listener, caches, ...) are
 // accepted with a warning saying why; unknown keys with a warning naming file, line and key;
 // invalid values are errors "{file}:{line}: {key}: {what}".
@@ -41,6 +45,7 @@
 #include "daemon/properties_file.h"
 #include "proxy/messaging_core.h"
 #include "remoting/acl/signature.h"
+#include "runtime/asio/tls_options.h"
 #include "runtime/result.h"
 
 namespace ferry::daemon {
@@ -64,6 +69,8 @@ struct ProxyConf {
   bool acl_enable = false;
   std::string acl_file;  // the plain_acl.yml (aclFilePath against the folder of the file)
   std::vector<std::string> warnings;  // for the log, one line each
+  TlsOptions tls;                     // the tls.* keys
+  std::string tls_config_file;        // tls.config.file: applied by finish_tls at start-up
 };
 
 ProxyConf default_proxy_conf(const std::string& home);

@@ -26,6 +26,7 @@ export FERRY_QUICKSTART_DATA="$TMP/data" FERRY_QUICKSTART_BIN="$BIN"
 cleanup() {
   [ -n "${CLIENT_PID:-}" ] && kill "$CLIENT_PID" 2>/dev/null
   [ -n "${ACL_PROXY_PID:-}" ] && kill "$ACL_PROXY_PID" 2>/dev/null
+  [ -n "${TLS_PROXY_PID:-}" ] && kill "$TLS_PROXY_PID" 2>/dev/null
   "$QS" stop >/dev/null 2>&1 || true
   if [ "${FERRY_KEEP_TEST_DIRS:-0}" = "1" ]; then echo "kept $TMP"; else rm -rf "$TMP"; fi
 }
@@ -141,6 +142,24 @@ ENDPOINTS="127.0.0.1:$acl_port" FERRY_V2_PRODUCER_KEYS=v2Producer:v2-producer-se
 kill -TERM "$ACL_PROXY_PID"
 wait "$ACL_PROXY_PID" || fail "the ACL proxy did not exit 0 after SIGTERM: $(tail -n 5 "$TMP/proxy-acl.out")"
 ACL_PROXY_PID=
+
+# 10 ------------------------------------------------------------------------------------------
+step "10. a proxy with tls.server.mode=enforcing: TLS clients pass, a plaintext one cannot start"
+command -v openssl >/dev/null || fail "openssl is not installed (tools/bootstrap.sh installs it)"
+openssl req -x509 -newkey rsa:2048 -nodes -keyout "$TMP/tls.key" -out "$TMP/tls.pem" -days 2 -subj /CN=127.0.0.1 \
+  -addext subjectAltName=IP:127.0.0.1 >"$TMP/openssl.log" 2>&1 || { cat "$TMP/openssl.log"; fail "openssl could not make the test certificate"; }
+out="$(timeout 60 "$BIN/mqadmin" updateTopic -t V2Tls -c DefaultCluster -r 4 -w 4 -n "$NAMESRV" 2>&1)" || fail "updateTopic V2Tls: $out"
+tls_port="$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')"
+printf 'listenAddress=127.0.0.1\nnamesrvAddr=%s\ngrpcServerPort=%s\ntls.server.mode=enforcing\ntls.server.certPath=%s\ntls.server.keyPath=%s\n' \
+  "$NAMESRV" "$tls_port" "$TMP/tls.pem" "$TMP/tls.key" >"$TMP/proxy-tls.conf"
+"$BIN/mqproxy" -c "$TMP/proxy-tls.conf" -d "$TMP/proxy-tls" >"$TMP/proxy-tls.out" 2>&1 &
+TLS_PROXY_PID=$!
+for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$tls_port") 2>/dev/null && break; sleep 0.1; done
+grep -q "(TLS)" "$TMP/proxy-tls.out" || { cat "$TMP/proxy-tls.out"; fail "the TLS proxy did not start with TLS"; }
+ENDPOINTS="127.0.0.1:$tls_port" GRPC_DEFAULT_SSL_ROOTS_FILE_PATH="$TMP/tls.pem" client tls || fail "case tls"
+kill -TERM "$TLS_PROXY_PID"
+wait "$TLS_PROXY_PID" || fail "the TLS proxy did not exit 0 after SIGTERM: $(tail -n 5 "$TMP/proxy-tls.out")"
+TLS_PROXY_PID=
 
 echo
 echo "PASS: rocketmq-client-nodejs 1.0.8 through mqproxy"

@@ -66,6 +66,13 @@ TEST(ProxyConf, BadValuesNameFileLineAndKey) {
   auto polling = parse("grpcClientConsumerMinLongPollingTimeoutMillis=30000\n");
   ASSERT_FALSE(polling.ok());
   EXPECT_NE(polling.error().detail.find("more than grpcClientConsumerMaxLongPollingTimeoutMillis"), std::string::npos);
+  auto permissive = parse("tls.server.mode=permissive\n");
+  ASSERT_FALSE(permissive.ok());
+  EXPECT_NE(permissive.error().detail.find("tls.server.mode: permissive is not served on the gRPC port"), std::string::npos)
+      << permissive.error().detail;
+  auto enforcing = parse("tls.server.mode=enforcing\ntls.server.certPath=/etc/ferry/c.pem\ntls.server.keyPath=/etc/ferry/k.pem\n");
+  ASSERT_TRUE(enforcing.ok()) << enforcing.error().to_string();
+  EXPECT_EQ(enforcing->tls.server.mode, TlsServerMode::enforcing);
   auto half_keys = parse("accessKey=onlyTheKey\n");
   ASSERT_FALSE(half_keys.ok());
   EXPECT_NE(half_keys.error().detail.find("accessKey and secretKey go together"), std::string::npos);

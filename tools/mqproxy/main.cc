@@ -4,7 +4,7 @@
 //
 // RocketMQ 5's clients (Java, Go, C++, C#, Rust, Python, Node.js of apache/rocketmq-clients)
 // reach the cluster through it: apache.rocketmq.v2.MessagingService on grpcServerPort (8081), in
-// plaintext. The flags override the file's keys (daemon/proxy_conf.h). Logs go to stderr and to
+// plaintext, or TLS with tls.server.mode=enforcing. The flags override the file's keys (daemon/proxy_conf.h). Logs go to stderr and to
 // {dataDir}/logs/proxy.log; FERRY_LOG sets the level. SIGTERM or SIGINT stops it: new calls get
 // UNAVAILABLE, calls still open after 3 s are cancelled, then it exits 0.
 // Exit codes: 0 after a graceful stop, 1 when it cannot start (bad config file, port in use), 2
@@ -13,6 +13,8 @@
 
 #include <chrono>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <memory>
 #include <optional>
 #include <random>
@@ -28,6 +30,7 @@
 #include "daemon/daemon_log.h"
 #include "daemon/open_files.h"
 #include "daemon/proxy_conf.h"
+#include "daemon/tls_keys.h"
 #include "grpc_edge.h"
 #include "proxy/messaging_core.h"
 #include "runtime/asio/asio_runtime.h"
@@ -46,6 +49,42 @@ constexpr const char* kUsage =
 int usage_error(const std::string& what) {
   std::fprintf(stderr, "mqproxy: %s\n%s", what.c_str(), kUsage);
   return 2;
+}
+
+// The whole of a PEM file, or nullopt.
+std::optional<std::string> read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+// The gRPC port's credentials from tls.server.* (finish_tls checked that the files load):
+// plaintext when disabled, TLS when enforcing. Errors say which key.
+Result<std::shared_ptr<grpc::ServerCredentials>> grpc_credentials(const TlsServerOptions& tls) {
+  if (tls.mode == TlsServerMode::disabled) return grpc::InsecureServerCredentials();
+  if (tls.mode == TlsServerMode::permissive) {
+    return Error(Errc::invalid_argument, "tls.server.mode=permissive is not served on the gRPC port (TLS or plaintext, not both)");
+  }
+  if (!tls.key_password.empty()) {
+    return Error(Errc::invalid_argument, "tls.server.keyPassword: gRPC takes an unencrypted key; give tls.server.keyPath one");
+  }
+  grpc::SslServerCredentialsOptions o(tls.need_client_auth == TlsClientAuth::none ? GRPC_SSL_DONT_REQUEST_CLIENT_CERTIFICATE
+                                      : tls.need_client_auth == TlsClientAuth::optional
+                                          ? GRPC_SSL_REQUEST_CLIENT_CERTIFICATE_AND_VERIFY
+                                          : GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY);
+  const std::optional<std::string> key = read_file(tls.key_path);
+  const std::optional<std::string> cert = read_file(tls.cert_path);
+  if (!key) return Error(Errc::invalid_argument, "tls.server.keyPath: cannot read " + tls.key_path);
+  if (!cert) return Error(Errc::invalid_argument, "tls.server.certPath: cannot read " + tls.cert_path);
+  if (tls.need_client_auth != TlsClientAuth::none) {
+    const std::optional<std::string> trust = read_file(tls.trust_cert_path);
+    if (!trust) return Error(Errc::invalid_argument, "tls.server.trustCertPath: cannot read " + tls.trust_cert_path);
+    o.pem_root_certs = *trust;
+  }
+  o.pem_key_cert_pairs.push_back({*key, *cert});
+  return grpc::SslServerCredentials(o);
 }
 
 int run(int argc, char** argv) {
@@ -77,6 +116,15 @@ int run(int argc, char** argv) {
     conf.proxy.route.grpc_port = static_cast<std::int32_t>(*port);
   }
   if (flags->values.contains('d')) conf.data_dir = flags->values['d'];
+  if (Status tls = daemon::finish_tls(conf.tls, conf.tls_config_file, conf.warnings); !tls) {
+    std::fprintf(stderr, "mqproxy: cannot start: %s\n", tls.error().detail.c_str());
+    return 1;
+  }
+  Result<std::shared_ptr<grpc::ServerCredentials>> credentials = grpc_credentials(conf.tls.server);
+  if (!credentials) {
+    std::fprintf(stderr, "mqproxy: cannot start: %s\n", credentials.error().detail.c_str());
+    return 1;
+  }
 
   auto log_warnings = daemon::init_daemon_logging(conf.data_dir + "/logs", "proxy.log");
   if (!log_warnings) {
@@ -87,6 +135,7 @@ int run(int argc, char** argv) {
   opts.node_name = "proxy";
   opts.data_root = conf.data_dir;
   opts.offload_threads = 1;
+  opts.tls = conf.tls;  // tls.enable: the proxy's connections to TLS brokers
   AsioRuntime rt(opts);
   for (const auto& w : *log_warnings) rt.log().warn("{}", w);
   if (const daemon::OpenFilesReport files = daemon::raise_open_files_limit(); files.low() || !files.error.empty()) {
@@ -130,7 +179,7 @@ int run(int argc, char** argv) {
   const std::string address = conf.edge.listen_address + ":" + std::to_string(conf.proxy.route.grpc_port);
   grpc::ServerBuilder builder;
   int bound_port = 0;
-  builder.AddListeningPort(address, grpc::InsecureServerCredentials(), &bound_port);
+  builder.AddListeningPort(address, *credentials, &bound_port);
   builder.RegisterService(&edge);
   builder.SetMaxReceiveMessageSize(static_cast<int>(conf.edge.max_inbound_bytes));
   builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_IDLE_MS, static_cast<int>(to_ms(conf.edge.client_idle)));
@@ -143,8 +192,9 @@ int run(int argc, char** argv) {
     rt.block_on(core.shutdown());
     return 1;
   }
-  rt.log().info("The Proxy boot success. gRPC (apache.rocketmq.v2.MessagingService) at {}, NameServers {}, data in {}, ACL {}",
-                address, fmt::format("{}", fmt::join(conf.namesrv_addrs, ";")), conf.data_dir,
+  rt.log().info("The Proxy boot success. gRPC (apache.rocketmq.v2.MessagingService) at {} ({}), NameServers {}, data in {}, ACL {}",
+                address, conf.tls.server.mode == TlsServerMode::enforcing ? "TLS" : "plaintext",
+                fmt::format("{}", fmt::join(conf.namesrv_addrs, ";")), conf.data_dir,
                 acl ? "on (" + conf.acl_file + ")" : std::string("off"));
 
   // A stop: refuse new calls, give open ones 3 s (a long-polling receive may hold 20 s), then
