@@ -50,9 +50,26 @@ ninja -C build -j "$jobs"
 # time each (latency-backoff: 15), mostly waiting on the stories' own timers, so they start now, in
 # the background, together, while the Release tests and the fresh seeds below keep the CPU busy;
 # their result is collected before the ASan build.
+step "room on /tmp (the tests' stores)"
+tools/check-tmp-space.sh
+
 real_log=build/real-tests.log
-(cd build && ctest --output-on-failure -j 4 --timeout 1500 -L real >"$root/$real_log" 2>&1) &
+# In a process group of its own: if this script stops early (a failing step, Ctrl-C), the trap
+# below sends the group SIGTERM, so each `mqsim run --real` stops its daemons and removes its
+# namespaces, mounts and folder, instead of running on orphaned or dying without cleaning up.
+setsid bash -c 'cd build && exec ctest --output-on-failure -j 4 --timeout 1500 -L real' >"$root/$real_log" 2>&1 &
 real_pid=$!
+stop_real() {
+  kill -0 "$real_pid" 2>/dev/null || return 0
+  echo "stopping the tests on real processes (process group $real_pid)"
+  kill -TERM -- "-$real_pid" 2>/dev/null
+  for _ in $(seq 1 60); do
+    pgrep -g "$real_pid" >/dev/null || return 0
+    sleep 1
+  done
+  kill -KILL -- "-$real_pid" 2>/dev/null
+}
+trap stop_real EXIT
 wait_real() {
   step "tests on real processes (label real, run in the background)"
   if wait "$real_pid"; then

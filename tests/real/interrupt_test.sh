@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `mqsim run --real` interrupted (Ctrl-C) in the middle of a scenario stops everything it started
-# and leaves no namespace, rule, mount or process behind, and says it was interrupted. (Run on
+# and leaves no namespace, rule, mount, process or run folder behind, and says it was interrupted. (Run on
 # disk-full: its broker-a has a tmpfs store of the runner's.)
 #   interrupt_test.sh MQSIM SCENARIO
 set -uo pipefail
@@ -37,5 +37,8 @@ if grep "mqsim-real-.*-$pid-seed1" /proc/mounts; then
 fi
 if pgrep -f "mqsim-real-.*-$pid-seed1" >/dev/null; then
   echo "FAIL: processes left behind:"; pgrep -af "mqsim-real-.*-$pid-seed1"; exit 1
+fi
+if compgen -G "/tmp/mqsim-real-*-$pid-seed1" >/dev/null; then
+  echo "FAIL: run folder left behind:"; ls -d /tmp/mqsim-real-*-"$pid"-seed1; exit 1
 fi
 echo "PASS: interrupted run $pid left nothing behind"

@@ -63,7 +63,7 @@ constexpr const char* kRunUsage =
     "                        mqsim) each in a network namespace of its own, faults done by the kernel\n"
     "                        (root only; `mqsim list --real` says which files can)\n"
     "  --keep                with --real: keep the run's folder (configs, stores, daemon logs) even\n"
-    "                        when it passes (a failed run's is always kept)\n"
+    "                        when it passes or is interrupted (a failed run's is always kept)\n"
     "  --length D            cut the story at D (e.g. 4m): the run ends there, producers send what\n"
     "                        they would have sent by then, later faults are dropped; the checks stay\n"
     "Exit 0 when every seed passes, 1 when one fails, 2 on bad usage.\n";
@@ -209,7 +209,6 @@ sim::scenario::RunOutcome run_for_real(const sim::scenario::Scenario& s, std::ui
   folder = report.work_dir;
   keep_folder = f.keep;
   if (!report.network.empty()) notes += fmt::format("  real: {}\n", report.network);
-  (void)keep_folder;
   return run;
 }
 
@@ -275,9 +274,13 @@ SeedResult run_seed(const sim::scenario::Scenario& s, const RunFlags& f, std::ui
     }
   }
   if (!folder.empty()) {
-    if (failure.empty() && !keep_folder) {
+    // An interrupted run (Ctrl-C, or the test script that started it stopping) found nothing: its
+    // folder, whose stores are hundreds of MiB, goes as a passed run's does.
+    const bool interrupted = f.real && g_interrupted.load();
+    if ((failure.empty() || interrupted) && !keep_folder) {
       std::error_code ec;
       std::filesystem::remove_all(folder, ec);
+      if (interrupted) out += fmt::format("  run folder removed (interrupted; --keep keeps it): {}\n", folder);
     } else {
       out += fmt::format("  run folder (configs, stores, daemon logs): {}\n", folder);
     }
