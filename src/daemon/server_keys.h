@@ -2,11 +2,12 @@
 //   maxConnections                    (Ferry's) connections open at once, 1..1,048,576;
 //                                     default 16,384 (RpcOptions::connections_max)
 //   serverChannelMaxIdleTimeSeconds   (RocketMQ's) seconds without a byte either way before a
-//                                     connection is closed, 1..86,400; default 120
+//                                     connection is closed, 0..86,400; default 120; 0 means
+//                                     never, as in RocketMQ (Netty's idle handler off)
 //                                     (RpcOptions::idle_timeout)
 // A value out of range is an error "{file}:{line}: {key}: {value} is out of range [min, max]"
-// (config_binder.h). There is no "never": an idle timeout of zero would let connections that
-// never speak pile up to the cap.
+// (config_binder.h). With the idle timeout off, connections that never speak stay until
+// maxConnections; a TLS handshake that never finishes is closed by its own deadline still.
 #pragma once
 
 #include <cstdint>

@@ -353,10 +353,13 @@ TEST(ServerKeys, BothDaemonsReadThemAndCheckTheirBounds) {
   EXPECT_TRUE(c->warnings.empty()) << c->warnings.front();
   EXPECT_EQ(error_of("maxConnections=0"), "b.conf:1: maxConnections: 0 is out of range [1, 1048576]");
   EXPECT_EQ(error_of("a=1\nmaxConnections=many"), "b.conf:2: maxConnections: \"many\" is not an integer");
-  EXPECT_EQ(error_of("serverChannelMaxIdleTimeSeconds=0"),
-            "b.conf:1: serverChannelMaxIdleTimeSeconds: 0 is out of range [1, 86400]");
+  auto never = broker("serverChannelMaxIdleTimeSeconds=0\n");  // RocketMQ's "never"
+  ASSERT_TRUE(never.ok()) << never.error().to_string();
+  EXPECT_EQ(never->broker.rpc.idle_timeout, Duration::zero());
+  EXPECT_EQ(error_of("serverChannelMaxIdleTimeSeconds=-1"),
+            "b.conf:1: serverChannelMaxIdleTimeSeconds: -1 is out of range [0, 86400]");
   EXPECT_EQ(error_of("serverChannelMaxIdleTimeSeconds=86401"),
-            "b.conf:1: serverChannelMaxIdleTimeSeconds: 86401 is out of range [1, 86400]");
+            "b.conf:1: serverChannelMaxIdleTimeSeconds: 86401 is out of range [0, 86400]");
 
   auto p = parse_properties("maxConnections=100\nserverChannelMaxIdleTimeSeconds=30\n", "n.conf");
   ASSERT_TRUE(p.ok());

@@ -478,6 +478,45 @@ TEST_P(Rpc, AConnectionIdleForTheTimeoutIsClosed) {
   server.stop();
 }
 
+// idle_timeout zero (serverChannelMaxIdleTimeSeconds=0, RocketMQ's "never"): a connection silent
+// far longer than any timeout is kept, and answers when it speaks at last.
+Task<void> silent_then_echo(Runtime* rt, std::string addr, Duration silence, Outcome* out) {
+  auto ep = Endpoint::parse(addr);
+  auto conn = co_await rt->network().connect(*ep, std::chrono::seconds(3));
+  if (!conn) {
+    out->text = conn.error().to_string();
+    co_return;
+  }
+  co_await rt->sleep(silence);
+  RemotingCommand r = make_request(kEcho, 77);
+  auto frame = encode_frame(r);
+  auto wrote = co_await (*conn)->write(Bytes(frame->data(), frame->size()));
+  if (!wrote) {
+    out->text = "write after the silence: " + wrote.error().to_string();
+    co_return;
+  }
+  std::uint8_t buf[256];
+  auto n = co_await (*conn)->read_some(MutableBytes(buf, sizeof buf));
+  out->ok = n.ok() && *n > 0;
+  if (!n) out->text = "read after the silence: " + n.error().to_string();
+  (*conn)->close();
+}
+
+TEST_P(Rpc, IdleTimeoutZeroKeepsASilentConnection) {
+  RpcOptions opts;
+  opts.idle_timeout = Duration::zero();
+  RpcServer server(h_->peer(), opts);
+  server.register_processor(kEcho, [](RequestContext ctx) -> Task<std::optional<RemotingCommand>> { return echo(std::move(ctx)); });
+  ASSERT_TRUE(server.start(h_->listen_address(h_->peer())).ok());
+  // Ten simulated minutes; on loopback a second and a half (real time is the test's).
+  const Duration silence = GetParam().name == "sim" ? Duration(std::chrono::minutes(10)) : Duration(std::chrono::milliseconds(1500));
+  Outcome o;
+  ASSERT_TRUE(run(silent_then_echo(&h_->rt(), server.local().to_string(), silence, &o), silence + std::chrono::seconds(30)));
+  EXPECT_TRUE(o.ok) << o.text;
+  EXPECT_EQ(server.idle_closed_connections(), 0u);
+  server.stop();
+}
+
 // A peer that sends many cheap requests with large replies and never reads: the server stops
 // reading it once its replies back up, so what the connection holds stays bounded; once the peer
 // reads, every reply arrives.
