@@ -66,6 +66,21 @@ Status check_frame_length(std::int32_t total_len, std::size_t frame_bytes_max) {
   return {};
 }
 
+Status check_header_length(std::uint32_t marked_header_len, std::size_t total_len, std::size_t header_bytes_max) {
+  const std::size_t header_bytes = marked_header_len & kHeaderLenMask;
+  if (header_bytes > header_bytes_max) {
+    return Error(Errc::corrupt, fmt::format("header of {} bytes declared, more than the {} a header may have", header_bytes,
+                                            header_bytes_max));
+  }
+  FERRY_ASSERT_GE(total_len, kMarkedHeaderLenBytes);
+  if (header_bytes > total_len - kMarkedHeaderLenBytes) {
+    return Error(Errc::corrupt, fmt::format("header length {} exceeds the {} bytes of the frame "
+                                            "after the header-length field", header_bytes,
+                                            total_len - kMarkedHeaderLenBytes));
+  }
+  return {};
+}
+
 Result<RemotingCommand> decode_frame_payload(Bytes payload, std::span<const std::int32_t> raw_requests, bool raw_replies) {
   if (payload.size() < kMarkedHeaderLenBytes) {
     return Error(Errc::corrupt, fmt::format("frame of {} bytes has no header-length field",
@@ -75,11 +90,7 @@ Result<RemotingCommand> decode_frame_payload(Bytes payload, std::span<const std:
   const std::uint32_t type = marked >> kSerializeTypeShift;
   const std::size_t header_bytes = marked & kHeaderLenMask;
   const auto rest = payload.subspan(kMarkedHeaderLenBytes);
-  if (header_bytes > rest.size()) {
-    return Error(Errc::corrupt, fmt::format("header length {} exceeds the {} bytes of the frame "
-                                            "after the header-length field", header_bytes,
-                                            rest.size()));
-  }
+  FERRY_TRY(check_header_length(marked, payload.size(), kHeaderBytesMax));
   const auto header = rest.first(header_bytes);
   const auto body = rest.subspan(header_bytes);
 

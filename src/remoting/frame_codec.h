@@ -35,6 +35,11 @@ Result<std::vector<std::uint8_t>> encode_frame(const RemotingCommand& cmd,
 // frame_bytes_max.
 Status check_frame_length(std::int32_t total_len, std::size_t frame_bytes_max);
 
+// Checks a frame's markedHeaderLen (as read from the wire) against the frame's totalLen (already
+// checked) and header_bytes_max. Errors (Errc::corrupt): a header longer than header_bytes_max
+// or than the rest of the frame. The serialize type is checked when the header is read.
+Status check_header_length(std::uint32_t marked_header_len, std::size_t total_len, std::size_t header_bytes_max);
+
 // Decodes the `totalLen` bytes that follow the length field: markedHeaderLen, header, body.
 // Errors (Errc::corrupt): fewer than 4 bytes, a header length beyond the payload, an unknown
 // serialize type, or the header decoder's error (header_json.h, header_binary.h).

@@ -10,8 +10,12 @@
 
 namespace ferry::remoting {
 
-FrameDecoder::FrameDecoder(std::size_t frame_bytes_max, std::vector<std::int32_t> raw_requests, bool raw_replies)
-    : frame_bytes_max_(frame_bytes_max), raw_requests_(std::move(raw_requests)), raw_replies_(raw_replies) {
+FrameDecoder::FrameDecoder(std::size_t frame_bytes_max, std::vector<std::int32_t> raw_requests, bool raw_replies,
+                           std::size_t header_bytes_max)
+    : frame_bytes_max_(frame_bytes_max),
+      header_bytes_max_(header_bytes_max),
+      raw_requests_(std::move(raw_requests)),
+      raw_replies_(raw_replies) {
   FERRY_ASSERT(frame_bytes_max >= kFramePrefixBytes, "frame_bytes_max {} cannot hold a frame",
                frame_bytes_max);
   FERRY_ASSERT_LE(frame_bytes_max, std::size_t{0x7FFF'FFFF});
@@ -65,6 +69,12 @@ Result<std::optional<std::size_t>> FrameDecoder::front_frame_bytes() {
   const auto total_len = static_cast<std::int32_t>(load_be32(buf_.data() + begin_));
   if (auto ok = check_frame_length(total_len, frame_bytes_max_); !ok) {
     return fail(std::move(ok).error());
+  }
+  if (buffered_bytes() >= kFramePrefixBytes) {
+    const std::uint32_t marked = load_be32(buf_.data() + begin_ + kLengthFieldBytes);
+    if (auto ok = check_header_length(marked, static_cast<std::size_t>(total_len), header_bytes_max_); !ok) {
+      return fail(std::move(ok).error());
+    }
   }
   return std::optional<std::size_t>(kLengthFieldBytes + static_cast<std::size_t>(total_len));
 }

@@ -12,8 +12,9 @@
 //     dispatch(std::move(**next));
 //   }
 //
-// Bounds: the length of a frame is checked as soon as its 4 length bytes arrive, so an oversized
-// or negative length fails at once, without buffering the frame. feed() refuses bytes while a
+// Bounds: the length of a frame is checked as soon as its 4 length bytes arrive, and its header's
+// length (against header_bytes_max and the frame) as soon as the next 4 do, so an oversized or
+// negative length fails at once, without buffering or parsing the frame. feed() refuses bytes while a
 // complete frame is still waiting to be taken, so the buffer holds at most one incomplete frame
 // (< frame_bytes_max) plus what one feed() brought.
 //
@@ -37,7 +38,7 @@ class FrameDecoder {
  public:
   // `raw_requests`, `raw_replies`: whose binary-header extFields stay raw (read_binary_header).
   explicit FrameDecoder(std::size_t frame_bytes_max = kFrameBytesMaxDefault, std::vector<std::int32_t> raw_requests = {},
-                        bool raw_replies = false);
+                        bool raw_replies = false, std::size_t header_bytes_max = kHeaderBytesMaxDefault);
 
   // Appends `bytes` to the buffer. Errors: the sticky decode error if next() failed before;
   // Errc::busy if a complete frame is waiting (call next() until it returns nullopt first).
@@ -65,11 +66,13 @@ class FrameDecoder {
   // makes room for `n` more after them.
   Status make_room(std::size_t n);
   // The size of the frame at the front of the buffer (length field included) once its length
-  // bytes are here and valid; nullopt while fewer than 4 bytes are buffered.
+  // bytes are here and valid (and its header length, once those 4 bytes are here too); nullopt
+  // while fewer than 4 bytes are buffered.
   Result<std::optional<std::size_t>> front_frame_bytes();
   Error fail(Error e);
 
   std::size_t frame_bytes_max_;
+  std::size_t header_bytes_max_;
   std::vector<std::int32_t> raw_requests_;
   bool raw_replies_ = false;
   // buf_[begin_, end_) is received and not yet consumed; buf_[end_, size) is room for more (the

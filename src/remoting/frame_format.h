@@ -29,6 +29,14 @@ inline constexpr std::size_t kHeaderBytesMax = kHeaderLenMask;  // what 24 bits 
 // LengthFieldBasedFrameDecoder(16 MiB, 0, 4, 0, 4) does in RocketMQ's NettyDecoder.
 inline constexpr std::size_t kFrameBytesMaxDefault = 16 * 1024 * 1024;
 
+// The default largest header a decoder accepts (Ferry's bound; RocketMQ has none below the frame's
+// 16 MiB). The biggest header a RocketMQ client sends is a send's: its properties are at most
+// 32,767 bytes (the stored record's int16 length), at most 6 bytes each once JSON-escaped
+// ("\u0001"), plus a few hundred bytes of other fields. 256 KiB holds that with room, and a
+// decoder refuses a larger one from its 8 prefix bytes, before buffering or parsing it (a 3 MiB
+// JSON header took ~30 ms of the loop to parse before the properties' length was checked).
+inline constexpr std::size_t kHeaderBytesMaxDefault = 256 * 1024;
+
 // Flag bits of RemotingCommand::flag.
 inline constexpr std::int32_t kFlagResponse = 1 << 0;
 inline constexpr std::int32_t kFlagOneway = 1 << 1;
@@ -46,5 +54,7 @@ static_assert(kBinaryFixedBytes == 13, "code(2) language(1) version(2) opaque(4)
 static_assert(kBinaryHeaderMinBytes == 21, "fixed part plus the two int32 lengths");
 static_assert((kHeaderLenMask >> kSerializeTypeShift) == 0, "headerLen and type do not overlap");
 static_assert(kFrameBytesMaxDefault <= 0x7FFF'FFFF, "totalLen is a signed int32");
+static_assert(kHeaderBytesMaxDefault >= 6 * 32'767 + 4096, "a send's properties, every byte escaped, fit");
+static_assert(kHeaderBytesMaxDefault <= kHeaderBytesMax, "headerLen has 24 bits");
 
 }  // namespace ferry::remoting

@@ -181,7 +181,9 @@ TEST_F(MqbenchTest, HostileReportsEveryCaseAgainstTheBaseline) {
     ++outcomes;
   }
   EXPECT_EQ(outcomes, 5u) << r.output;
-  EXPECT_NE(r.output.find("hostile: reply 13 MESSAGE_ILLEGAL"), std::string::npos) << "(a) is refused\n" << r.output;
+  // (a)'s 1 MiB of properties make a header past the 256 KiB any header may have: the broker
+  // closes the connection from the header's length, before reading it.
+  EXPECT_NE(r.output.find("hostile: connection ended after"), std::string::npos) << "(a) is refused\n" << r.output;
 }
 
 TEST_F(MqbenchTest, HelpAndBadFlags) {

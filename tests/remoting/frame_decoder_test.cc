@@ -230,6 +230,51 @@ TEST(FrameDecoder, HeaderLengthBeyondTheFrame) {
   expect_error(f, "header length 50 exceeds");
 }
 
+// A header longer than header_bytes_max fails from the 8 prefix bytes alone: the decoder neither
+// buffers nor parses it (a 3 MiB JSON header used to hold the loop ~30 ms).
+TEST(FrameDecoder, HeaderOverTheBoundFailsFromItsLengthAlone) {
+  const std::uint32_t declared = 3 * 1024 * 1024;
+  std::vector<std::uint8_t> prefix;
+  be32(prefix, declared + 4 + 100);  // a frame with room for it, under the 16 MiB frame bound
+  be32(prefix, declared);
+  FrameDecoder d;
+  ASSERT_TRUE(d.feed(prefix).ok());
+  auto r = d.next();
+  ASSERT_FALSE(r.ok()) << "the header's length was not checked before its bytes arrived";
+  EXPECT_EQ(r.error().code, Errc::corrupt);
+  EXPECT_EQ(r.error().detail, "header of 3145728 bytes declared, more than the 262144 a header may have");
+  EXPECT_FALSE(d.feed(to_bytes("more")).ok()) << "the error is sticky";
+
+  // A smaller bound, as a server may set: the same for a binary header.
+  FrameDecoder small(kFrameBytesMaxDefault, {}, false, 1024);
+  std::vector<std::uint8_t> binary;
+  be32(binary, 4 + 1025);
+  be32(binary, 1u << 24 | 1025);
+  ASSERT_TRUE(small.feed(binary).ok());
+  auto rb = small.next();
+  ASSERT_FALSE(rb.ok());
+  EXPECT_NE(rb.error().detail.find("header of 1025 bytes declared, more than the 1024"), std::string::npos) << rb.error().detail;
+}
+
+// The largest header a client legitimately sends: a send whose 32,767 bytes of properties are all
+// separators, each escaped to 6 bytes of JSON. It decodes under the default bound.
+TEST(FrameDecoder, ASendsLargestPropertiesFitTheHeaderBound) {
+  RemotingCommand c = make_request(310, 1, SerializeType::json);
+  c.ext_fields.set("a", "producer-group");
+  c.ext_fields.set("b", "TopicTest");
+  c.ext_fields.set("i", std::string(32767, '\x01'));
+  const std::vector<std::uint8_t> f = encode(c);
+  ASSERT_GT(f.size(), 6u * 32767) << "every separator is escaped";
+  FrameDecoder d;
+  ASSERT_TRUE(d.feed(f).ok());
+  auto r = d.next();
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  ASSERT_TRUE(r->has_value());
+  const std::string* props = (*r)->ext_fields.find("i");
+  ASSERT_NE(props, nullptr);
+  EXPECT_EQ(props->size(), 32767u);
+}
+
 TEST(FrameDecoder, UnknownSerializeType) {
   expect_error(raw_frame(2u << 24 | 10, R"({"code":1})"), "unknown serialize type 2");
   expect_error(raw_frame(0xFFu << 24 | 10, R"({"code":1})"), "unknown serialize type 255");

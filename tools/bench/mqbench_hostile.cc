@@ -76,7 +76,7 @@ std::string shorten(std::string s, std::size_t max = 90) {
   return s;
 }
 
-// "reply 13 MESSAGE_ILLEGAL after 2.10 ms, 0 body bytes: remark" or "connection closed after ...".
+// "reply 13 MESSAGE_ILLEGAL after 2.10 ms, 0 body bytes: remark" or "connection ended after ...".
 std::string outcome_text(const Result<WireReply>& r, WireClock::time_point t0) {
   if (!r.ok()) {
     const char* what = r.error().is(Errc::timed_out) ? "no reply (timed out)" : "connection ended";

@@ -14,6 +14,9 @@ namespace ferry::remoting {
 struct RpcOptions {
   // Largest frame accepted or sent (length field included).
   std::size_t frame_bytes_max = kFrameBytesMaxDefault;
+  // Largest header accepted (frame_format.h says why 256 KiB): a larger one closes the
+  // connection as soon as its length arrives, before it is buffered or parsed.
+  std::size_t header_bytes_max = kHeaderBytesMaxDefault;
   // Bytes queued for writing on one connection before send() waits (back-pressure).
   std::size_t write_queue_bytes_max = 64 * 1024 * 1024;
   // Bytes handed to one gather write at most (many small frames share one write).
