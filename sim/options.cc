@@ -34,6 +34,7 @@ void DiskOptions::check() const {
   FERRY_ASSERT_LE(slow_sync_ppm, kMillion);
   FERRY_ASSERT_LE(eio_on_sync_ppm, kMillion);
   FERRY_ASSERT_LE(eio_on_read_ppm, kMillion);
+  FERRY_ASSERT_LE(eio_on_create_ppm, kMillion);
   FERRY_ASSERT_LE(slow_read_ppm, kMillion);
   FERRY_ASSERT(slow_read_latency >= 0ns, "disk.slow_read_latency {} ns is negative", slow_read_latency.count());
   FERRY_ASSERT_LE(torn_write_on_crash_ppm, kMillion);

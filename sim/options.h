@@ -75,6 +75,9 @@ struct DiskOptions {
   static constexpr const char* kEioOnSyncText = "simulated EIO on sync";
   // Probability a read (pread or view) fails with io_error (an unreadable sector).
   std::uint32_t eio_on_read_ppm = 0;
+  // Probability that creating a file (open with create, of a name that does not exist) fails with
+  // io_error and creates nothing (a failing directory block, a full inode table's EIO cousin).
+  std::uint32_t eio_on_create_ppm = 0;
   // Probability a read misses the page cache and blocks the node's loop for slow_read_latency
   // (a major fault on a cold mapping: the whole node waits, as its one thread does).
   std::uint32_t slow_read_ppm = 0;

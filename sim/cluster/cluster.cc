@@ -218,6 +218,7 @@ void Cluster::quiet() {
     DiskOptions calm = disk.options();
     calm.eio_on_sync_ppm = 0;
     calm.eio_on_read_ppm = 0;
+    calm.eio_on_create_ppm = 0;
     calm.slow_sync_ppm = 0;
     calm.slow_read_ppm = 0;
     disk.set_options(calm);

@@ -46,6 +46,10 @@ Result<std::shared_ptr<Inode>> SimDisk::open(const std::string& path, OpenOption
   }
   if (!opts.create) return Error(Errc::not_found, path);
   if (!is_dir(parent_dir(path))) return Error(Errc::not_found, "no directory '" + parent_dir(path) + "'");
+  if (options_.eio_on_create_ppm > 0 && random_.chance_ppm(options_.eio_on_create_ppm)) {
+    ++stats_.create_errors;
+    return Error(Errc::io_error, "simulated EIO creating '" + path + "'");
+  }
   auto inode = std::make_shared<Inode>();
   files_.emplace(path, inode);
   return inode;

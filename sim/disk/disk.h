@@ -12,7 +12,8 @@
 // becoming durable (a later sync succeeds; a power loss loses them). With lying_sync set when a
 // sync is called, it succeeds (whatever eio_on_sync_ppm drew) and makes nothing durable: the
 // writes stay dirty until an honest sync. Reads fail with io_error with
-// eio_on_read_ppm and stall the node's loop with slow_read_ppm. Capacity counts the sizes of
+// eio_on_read_ppm and stall the node's loop with slow_read_ppm; a file's creation fails with
+// io_error (creating nothing) with eio_on_create_ppm. Capacity counts the sizes of
 // linked files; a write or truncation that would exceed it fails with no_space and changes
 // nothing. A removed file's space is freed at once even if it is still open.
 //
@@ -46,6 +47,7 @@ class SimDisk {
     std::uint64_t syncs = 0;
     std::uint64_t sync_errors = 0;
     std::uint64_t read_errors = 0;
+    std::uint64_t create_errors = 0;  // creations failed by eio_on_create_ppm
     std::uint64_t slow_reads = 0;
     std::uint64_t crashes = 0;
     std::uint64_t torn_sectors_kept = 0;

@@ -59,6 +59,11 @@ Result<IndexFile*> IndexService::writable_file() {
     files_.back().dirty = true;
     return files_.back().file.get();
   }
+  FERRY_TRY(roll_over());
+  return files_.back().file.get();
+}
+
+Status IndexService::roll_over() {
   const WallMs ms = std::max<WallMs>(clock_.wall_ms(), last_name_ms_ + 1);
   const std::string path = join_path(dir_, time_file_name(ms));
   FERRY_TRY(check_room_for_file(fs_, FileRoom{"index", 0}, geometry_.file_size()));
@@ -67,7 +72,7 @@ Result<IndexFile*> IndexService::writable_file() {
   if (!f.ok()) return std::move(f).error();
   last_name_ms_ = ms;
   files_.push_back(Entry{std::shared_ptr<IndexFile>(std::move(*f)), true});
-  return files_.back().file.get();
+  return {};
 }
 
 Status IndexService::put(std::string_view topic, std::string_view key, PhysicalOffset offset,
@@ -108,20 +113,27 @@ Status IndexService::build(const IndexRequest& r) {
   FERRY_ASSERT(!r.topic.empty(), "index request without a topic at offset {}", r.offset.value());
   FERRY_ASSERT(r.offset.value() >= 0, "index request at negative offset {}", r.offset.value());
   if (sysflag::transaction_type(r.sys_flag) == sysflag::kTransactionRollbackType) return {};
-  if (!files_.empty()) {
-    const IndexHeader& h = files_.back().file->header();
-    if (h.index_count > index::kFirstEntry && r.offset <= h.end_phy_offset) return {};  // replay
+  // Replay: the newest file that holds keys ends at or past this record (a newer file may be empty:
+  // one rolled over for a record that then failed).
+  for (auto it = files_.rbegin(); it != files_.rend(); ++it) {
+    const IndexHeader& h = it->file->header();
+    if (h.index_count == index::kFirstEntry) continue;
+    if (r.offset <= h.end_phy_offset) return {};
+    break;
   }
-  // The disk must have room for the index file this record's keys would spill into before any of
-  // them goes in: a failed record is indexed again from its first key, and the replay check above
-  // would skip a record whose first keys went in (an EIO on creation can still split one).
+  // A record goes in whole or not at all: a failed one is indexed again from its first key, and
+  // the replay check above would skip a record whose first keys went in. So when its keys do not
+  // fit what the newest file has left, the next file is made first (any error, no_space or EIO,
+  // then leaves nothing of the record indexed). Only a record with more keys than a whole file
+  // holds is split across files, and a failure can still cut it.
   std::int64_t keys = r.uniq_key.empty() ? 0 : 1;
   (void)for_each_key(r.keys, [&](std::string_view) {
     ++keys;
     return Status{};
   });
   const std::int64_t left = files_.empty() ? 0 : geometry_.entries - files_.back().file->header().index_count;
-  if (keys > left) FERRY_TRY(check_room_for_file(fs_, FileRoom{"index", 0}, geometry_.file_size()));
+  const bool newest_empty = !files_.empty() && files_.back().file->header().index_count == index::kFirstEntry;
+  if (keys > left && !newest_empty) FERRY_TRY(roll_over());
   if (!r.uniq_key.empty()) FERRY_TRY(put(r.topic, r.uniq_key, r.offset, r.store_timestamp_ms));
   return for_each_key(r.keys, [&](std::string_view key) { return put(r.topic, key, r.offset, r.store_timestamp_ms); });
 }

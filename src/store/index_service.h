@@ -65,10 +65,12 @@ class IndexService {
   std::optional<PhysicalOffset> lost_from() const { return lost_from_; }
   const std::string& lost_detail() const { return lost_detail_; }
 
-  // Indexes one message (see the class comment). When its keys need a new index file, the disk
-  // is asked for room for the whole file before any key goes in (file_room.h), so that a record
-  // refused for space is indexed whole by a later call, not skipped as a replay. Errors:
-  // no_space ("disk full: the next index file needs N bytes, M free"), io_error.
+  // Indexes one message (see the class comment), whole or not at all: when its keys do not fit
+  // what the newest file has left, the next file is created (the disk asked for room for it
+  // first, file_room.h) before any key goes in, so a record that fails (no room, EIO) is indexed
+  // whole by a later call, not skipped as a replay. Only a record with more keys than a whole
+  // file holds is split across files. Errors: no_space ("disk full: the next index file needs N
+  // bytes, M free"), io_error.
   Status build(const IndexRequest& request);
 
   // Offsets whose "topic#key" hash matches and whose store time is in [begin_ms, end_ms],
@@ -105,7 +107,11 @@ class IndexService {
     std::shared_ptr<IndexFile> file;
     bool dirty = false;
   };
+  // The newest file if it has room, else a new one (roll_over()).
   Result<IndexFile*> writable_file();
+  // Creates the next file (after asking the disk for room for it), which becomes the newest;
+  // the one before keeps what it holds. Errors: no_space, io_error; nothing is created then.
+  Status roll_over();
   Status put(std::string_view topic, std::string_view key, PhysicalOffset offset, WallMs ts);
 
   FileSystem& fs_;

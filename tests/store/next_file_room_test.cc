@@ -225,5 +225,40 @@ TEST_F(NextFileRoomTest, AnIndexFileWithoutRoomIsNotCreatedAndIsRetried) {
   EXPECT_EQ(readable(QueueOffset(0)), keyed + 1);
 }
 
+// An EIO (not ENOSPC) creating the next index file leaves none of the record's keys indexed
+// either: the file is made before the first key goes in, so the retry indexes the record whole
+// (before, its uniq key went into the old file's last entry and the retry skipped it as a replay,
+// so its KEYS were never indexed).
+TEST_F(NextFileRoomTest, AnIndexFileCreationEioLeavesTheRecordWholeForTheRetry) {
+  open(/*preallocate=*/false);
+  store_->start();
+  const std::int32_t entries = config_.index_geometry.entries;
+  std::int64_t keyed = 0;
+  while (store_->index().file_count() == 0 || store_->index().file(0).header().index_count < entries - 1) {
+    ASSERT_EQ(store_->put_message(TestMessage{}.keys(fmt::format("K{}", keyed++)).request()).status, PutStatus::ok);
+  }
+  ASSERT_EQ(store_->index().file_count(), 1u);
+  rt_.set_creates_fail(true);
+
+  const PutResult stored = store_->put_message(TestMessage{}.uniq("U-Last").keys("Last").request());
+  ASSERT_EQ(stored.status, PutStatus::ok) << stored.detail << " (the record is in the CommitLog)";
+  const std::optional<std::string> why = store_->write_refusal();
+  ASSERT_TRUE(why.has_value()) << "an unindexed record refuses writes until it is indexed";
+  EXPECT_NE(why->find("simulated EIO creating"), std::string::npos) << *why;
+  EXPECT_EQ(store_->index().file_count(), 1u);
+  EXPECT_EQ(store_->index().file(0).header().index_count, entries - 1) << "none of the record's keys went in";
+
+  rt_.set_creates_fail(false);
+  rt_.run_for(2 * MessageStore::kDispatchRetryInterval);
+  EXPECT_FALSE(store_->write_refusal().has_value()) << store_->write_refusal().value_or("");
+  EXPECT_EQ(store_->index().file_count(), 2u);
+  for (const char* key : {"U-Last", "Last"}) {
+    auto found = store_->query_by_key("T", key, 10, 0, INT64_MAX);
+    ASSERT_TRUE(found.ok());
+    EXPECT_EQ(found->messages.size(), 1u) << key << " indexed by the retry";
+  }
+  EXPECT_EQ(store_->index().file(0).header().index_count, entries - 1) << "the old file keeps its last entry free";
+}
+
 }  // namespace
 }  // namespace ferry::store

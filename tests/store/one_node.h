@@ -100,6 +100,12 @@ class OneNode {
     o.capacity_bytes = capacity_bytes;
     disk().set_options(o);
   }
+  // From now on every file creation fails with io_error (creating nothing), or none does.
+  void set_creates_fail(bool fail) {
+    sim::DiskOptions o = disk().options();
+    o.eio_on_create_ppm = fail ? 1'000'000 : 0;
+    disk().set_options(o);
+  }
   // From now on every sync fails with io_error (and loses what it covered), or none does.
   void set_syncs_fail(bool fail) {
     sim::DiskOptions o = disk().options();
