@@ -23,8 +23,11 @@ void bind_tls_values(ConfigBinder& b, TlsOptions& tls) {
   b.bind_string("tls.server.keyPassword", tls.server.key_password, true);
   b.bind_string("tls.server.certPath", tls.server.cert_path, true);
   b.bind_string("tls.server.trustCertPath", tls.server.trust_cert_path, true);
+  b.bind_ms("tls.server.handshakeTimeoutMillis", tls.server.handshake_timeout, 100, 600'000);
+  b.bind_int("tls.server.handshakesMax", tls.server.handshakes_max, 1, 1 << 20);
   b.bind_bool("tls.enable", tls.client.enable);
   b.bind_bool("tls.client.authServer", tls.client.auth_server);
+  b.bind_bool("tls.client.verifyHostname", tls.client.verify_hostname);
   b.bind_string("tls.client.keyPath", tls.client.key_path, true);
   b.bind_string("tls.client.keyPassword", tls.client.key_password, true);
   b.bind_string("tls.client.certPath", tls.client.cert_path, true);

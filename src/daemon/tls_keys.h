@@ -3,8 +3,13 @@
 //   tls.server.mode              disabled | permissive | enforcing (default disabled)
 //   tls.server.need.client.auth  none | optional | require (default none)
 //   tls.server.keyPath, tls.server.keyPassword, tls.server.certPath, tls.server.trustCertPath
+//   tls.server.handshakeTimeoutMillis   (Ferry's) 100..600,000; default 10,000: from accept until
+//                                a connection is known plain or its handshake is done
+//   tls.server.handshakesMax     (Ferry's) 1..1,048,576; default 1,024 connections in that window
 //   tls.enable                   true: this node's outgoing connections speak TLS (default false)
 //   tls.client.authServer        true: verify the server's certificate chain (default false)
+//   tls.client.verifyHostname    (Ferry's) true: and that it names the address dialled (default
+//                                false; needs tls.client.authServer=true)
 //   tls.client.keyPath, tls.client.keyPassword, tls.client.certPath, tls.client.trustCertPath
 //   tls.config.file              a properties file with the keys above; its values win over the
 //                                main file's (as RocketMQ's file wins over -D properties)

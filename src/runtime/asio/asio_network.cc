@@ -40,7 +40,7 @@ AsioNetwork::AsioNetwork(net::io_context& io, Executor& loop, Timers& timers, st
 }
 
 Result<std::unique_ptr<Listener>> AsioNetwork::listen(const Endpoint& addr) {
-  return TcpListener::open(io_, loop_, addr, tls_, log_);
+  return TcpListener::open(io_, loop_, timers_, addr, tls_, log_);
 }
 
 Task<Result<std::unique_ptr<Connection>>> AsioNetwork::connect(Endpoint addr, Duration timeout) {
@@ -78,6 +78,12 @@ Task<Result<std::unique_ptr<Connection>>> AsioNetwork::connect(Endpoint addr, Du
     co_return std::move(ends).error();
   }
   st->tls = TlsConnection::prepare(std::move(st->socket), *tls_->client, ends->first, ends->second);
+  if (tls_->client_verify_hostname) {
+    if (Status named = TlsConnection::verify_peer_host(*st->tls, addr.host); !named) {
+      timers_.cancel(deadline);
+      co_return std::move(named).error();
+    }
+  }
   Task<Result<std::unique_ptr<Connection>>> hs = TlsConnection::handshake(st->tls, TlsConnection::Role::client, loop_);
   Result<std::unique_ptr<Connection>> secured = co_await std::move(hs);
   timers_.cancel(deadline);

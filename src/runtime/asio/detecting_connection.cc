@@ -1,6 +1,7 @@
 #include "runtime/asio/detecting_connection.h"
 
 #include <boost/asio/error.hpp>
+#include <fmt/format.h>
 
 #include <utility>
 
@@ -13,26 +14,70 @@ namespace net = boost::asio;
 using tcp = net::ip::tcp;
 using boost::system::error_code;
 
-Result<std::unique_ptr<Connection>> DetectingConnection::adopt(tcp::socket socket, Executor& loop,
-                                                               std::shared_ptr<TlsContexts> tls, spdlog::logger& log) {
+Result<std::unique_ptr<Connection>> DetectingConnection::adopt(tcp::socket socket, Executor& loop, Timers& timers,
+                                                               std::shared_ptr<TlsContexts> tls,
+                                                               std::shared_ptr<RefusalLog> log,
+                                                               std::shared_ptr<HandshakeGate> gate) {
   FERRY_ASSERT(tls && tls->server.has_value(), "DetectingConnection needs a server TLS context (mode {})",
                tls ? tls_server_mode_name(tls->server_mode) : "none");
+  FERRY_ASSERT(gate != nullptr, "DetectingConnection without the listener's handshake gate");
   auto ends = prepare_socket(socket);
   if (!ends) return std::move(ends).error();
-  return std::unique_ptr<Connection>(
-      new DetectingConnection(std::move(socket), loop, std::move(tls), log, ends->first, ends->second));
+  std::unique_ptr<DetectingConnection> c(new DetectingConnection(std::move(socket), loop, timers, std::move(tls), std::move(log),
+                                                                 std::move(gate), ends->first, ends->second));
+  if (!c->gate_->enter()) {
+    // Returned as a connection that fails its first operation: the caller's accept loop goes on.
+    const std::string why = fmt::format(
+        "connection from {} refused: {} connections are in their TLS handshake on {} already (tls.server.handshakesMax); "
+        "connection closed",
+        c->peer_.to_string(), c->gate_->max(), c->local_.to_string());
+    c->log_->warn(RefusalLog::Cause::handshakes_full, why);
+    c->close();
+    c->failed_ = Error(Errc::busy, why);
+    return std::unique_ptr<Connection>(std::move(c));
+  }
+  c->counted_ = true;
+  DetectingConnection* self = c.get();  // the destructor cancels the timer (both on the loop)
+  c->deadline_ = timers.schedule(c->gate_->timeout(), [self] { self->on_deadline(); });
+  return std::unique_ptr<Connection>(std::move(c));
 }
 
-DetectingConnection::DetectingConnection(tcp::socket socket, Executor& loop, std::shared_ptr<TlsContexts> tls,
-                                         spdlog::logger& log, Endpoint local, Endpoint peer)
+DetectingConnection::DetectingConnection(tcp::socket socket, Executor& loop, Timers& timers, std::shared_ptr<TlsContexts> tls,
+                                         std::shared_ptr<RefusalLog> log, std::shared_ptr<HandshakeGate> gate,
+                                         Endpoint local, Endpoint peer)
     : loop_(loop),
+      timers_(timers),
       tls_(std::move(tls)),
-      log_(log),
+      log_(std::move(log)),
+      gate_(std::move(gate)),
       local_(std::move(local)),
       peer_(std::move(peer)),
       raw_(std::make_shared<tcp::socket>(std::move(socket))) {}
 
 DetectingConnection::~DetectingConnection() { close(); }
+
+void DetectingConnection::settle() {
+  if (deadline_) {
+    timers_.cancel(*deadline_);
+    deadline_.reset();
+  }
+  if (counted_) {
+    gate_->leave();
+    counted_ = false;
+  }
+}
+
+void DetectingConnection::on_deadline() {
+  deadline_.reset();
+  if (inner_ || !open_) return;
+  const std::string why =
+      fmt::format("TLS handshake from {} not done {} ms after accept on {} (tls.server.handshakeTimeoutMillis); connection closed",
+                  peer_.to_string(), to_ms(gate_->timeout()), local_.to_string());
+  log_->warn(RefusalLog::Cause::handshake_timed_out, why);
+  timed_out_ = Error(Errc::timed_out, why);
+  if (!detecting_) failed_ = timed_out_;
+  close();
+}
 
 Task<Result<std::size_t>> DetectingConnection::read_some(MutableBytes buf) {
   if (!inner_) {
@@ -64,7 +109,11 @@ Task<Status> DetectingConnection::ready() {
   detecting_ = true;
   Status s = co_await detect();
   detecting_ = false;
-  if (!s) failed_ = s.error();
+  settle();
+  if (!s) {
+    failed_ = timed_out_.value_or(s.error());  // a deadline's close is reported as the deadline
+    s = *failed_;
+  }
   std::vector<Completion<Status>> waiting = std::exchange(waiters_, {});
   for (const Completion<Status>& w : waiting) w.complete(s);
   co_return s;
@@ -94,8 +143,8 @@ Task<Result<std::uint8_t>> DetectingConnection::peek_first_byte() {
   }
 }
 
-Error DetectingConnection::refuse(const std::string& why) {
-  log_.warn("{}", why);
+Error DetectingConnection::refuse(RefusalLog::Cause cause, const std::string& why) {
+  log_->warn(cause, why);
   close();
   return Error(Errc::reset, why);
 }
@@ -120,23 +169,26 @@ Task<Status> DetectingConnection::detect() {
       handshaking_.reset();
       if (!secured) {
         if (!open_) co_return std::move(secured).error();
-        co_return refuse(secured.error().detail + "; connection closed");
+        co_return refuse(RefusalLog::Cause::handshake_failed, secured.error().detail + "; connection closed");
       }
       inner_ = std::move(*secured);
       co_return Status{};
     }
     case TlsAdmission::refuse_plain:
-      co_return refuse("plain (non-TLS) connection from " + peer_.to_string() + " refused: tls.server.mode is " +
-                       std::string(tls_server_mode_name(mode)) + " on " + local_.to_string() + "; connection closed");
+      co_return refuse(RefusalLog::Cause::plain_refused,
+                       "plain (non-TLS) connection from " + peer_.to_string() + " refused: tls.server.mode is " +
+                           std::string(tls_server_mode_name(mode)) + " on " + local_.to_string() + "; connection closed");
     case TlsAdmission::refuse_tls:
-      co_return refuse("TLS handshake from " + peer_.to_string() + " refused: tls.server.mode is " +
-                       std::string(tls_server_mode_name(mode)) + " on " + local_.to_string() + "; connection closed");
+      co_return refuse(RefusalLog::Cause::tls_refused,
+                       "TLS handshake from " + peer_.to_string() + " refused: tls.server.mode is " +
+                           std::string(tls_server_mode_name(mode)) + " on " + local_.to_string() + "; connection closed");
   }
   FERRY_ASSERT(false, "admit_connection returned no admission for byte {:#04x}", *first);
   co_return Status{};
 }
 
 void DetectingConnection::close() {
+  settle();
   if (!open_) return;
   open_ = false;
   if (inner_) inner_->close();

@@ -25,7 +25,7 @@ struct TcpConnection::State {
   Endpoint local;
   Endpoint peer;
   bool open = true;
-  spdlog::logger* refuse_tls_log = nullptr;  // set until the first read was checked
+  std::shared_ptr<RefusalLog> refuse_tls_log;  // set until the first read was checked
 };
 
 namespace {
@@ -141,13 +141,14 @@ Result<std::pair<Endpoint, Endpoint>> prepare_socket(tcp::socket& socket) {
   return std::pair<Endpoint, Endpoint>(to_endpoint(local), to_endpoint(remote));
 }
 
-Result<std::unique_ptr<Connection>> TcpConnection::adopt(tcp::socket socket, Executor& loop, spdlog::logger* refuse_tls_log) {
+Result<std::unique_ptr<Connection>> TcpConnection::adopt(tcp::socket socket, Executor& loop,
+                                                        std::shared_ptr<RefusalLog> refuse_tls_log) {
   auto ends = prepare_socket(socket);
   if (!ends) return std::move(ends).error();
   auto st = std::make_shared<State>(std::move(socket));
   st->local = ends->first;
   st->peer = ends->second;
-  st->refuse_tls_log = refuse_tls_log;
+  st->refuse_tls_log = std::move(refuse_tls_log);
   return std::unique_ptr<Connection>(new TcpConnection(std::move(st), loop));
 }
 
@@ -169,11 +170,11 @@ Task<Result<std::size_t>> TcpConnection::read_some(MutableBytes buf) {
   }
   Result<std::size_t> got = co_await done.wait();
   if (st_->refuse_tls_log != nullptr && got.ok()) {
-    spdlog::logger* log = std::exchange(st_->refuse_tls_log, nullptr);
+    const std::shared_ptr<RefusalLog> log = std::exchange(st_->refuse_tls_log, nullptr);
     if (admit_connection(TlsServerMode::disabled, buf[0]) == TlsAdmission::refuse_tls) {
       const std::string why = "TLS handshake from " + st_->peer.to_string() +
                               " refused: tls.server.mode is disabled on " + st_->local.to_string() + "; connection closed";
-      log->warn("{}", why);
+      log->warn(RefusalLog::Cause::tls_on_plain_listener, why);
       close();
       co_return Error(Errc::reset, why);
     }

@@ -19,8 +19,7 @@
 #include <memory>
 #include <utility>
 
-#include <spdlog/logger.h>
-
+#include "runtime/asio/refusal_log.h"
 #include "runtime/executor.h"
 #include "runtime/network.h"
 
@@ -31,9 +30,9 @@ class TcpConnection final : public Connection {
   // Takes a connected socket. Errors: reset when the peer is already gone (no addresses).
   // With `refuse_tls_log` (a listener in tls.server.mode=disabled), a connection whose first
   // byte is a TLS handshake record is closed: the read fails with Errc::reset and the refusal is
-  // logged there (tls_options.h).
+  // logged there (tls_options.h), limited with the listener's other refusals.
   static Result<std::unique_ptr<Connection>> adopt(boost::asio::ip::tcp::socket socket, Executor& loop,
-                                                   spdlog::logger* refuse_tls_log = nullptr);
+                                                   std::shared_ptr<RefusalLog> refuse_tls_log = nullptr);
   ~TcpConnection() override;
 
   Task<Result<std::size_t>> read_some(MutableBytes buf) override;

@@ -51,8 +51,9 @@ Result<net::ip::address_v4> parse_ipv4(const std::string& host, const std::strin
   return ip;
 }
 
-Result<std::unique_ptr<Listener>> TcpListener::open(net::io_context& io, Executor& loop, const Endpoint& addr,
-                                                   std::shared_ptr<TlsContexts> tls, spdlog::logger& log) {
+Result<std::unique_ptr<Listener>> TcpListener::open(net::io_context& io, Executor& loop, Timers& timers,
+                                                   const Endpoint& addr, std::shared_ptr<TlsContexts> tls,
+                                                   spdlog::logger& log) {
   FERRY_ASSERT(tls != nullptr, "listen on {} without TLS settings (even disabled ones)", addr.to_string());
   const std::string what = "listen on " + addr.to_string();
   auto ip = parse_ipv4(addr.host, what);
@@ -68,11 +69,17 @@ Result<std::unique_ptr<Listener>> TcpListener::open(net::io_context& io, Executo
   if (!ec) bound = st->acceptor.local_endpoint(ec);
   if (ec) return net_error(ec, what);
   st->local = to_endpoint(bound);
-  return std::unique_ptr<Listener>(new TcpListener(std::move(st), loop, std::move(tls), log));
+  return std::unique_ptr<Listener>(new TcpListener(std::move(st), loop, timers, std::move(tls), log));
 }
 
-TcpListener::TcpListener(std::shared_ptr<State> state, Executor& loop, std::shared_ptr<TlsContexts> tls, spdlog::logger& log)
-    : st_(std::move(state)), loop_(loop), tls_(std::move(tls)), log_(log) {}
+TcpListener::TcpListener(std::shared_ptr<State> state, Executor& loop, Timers& timers, std::shared_ptr<TlsContexts> tls,
+                         spdlog::logger& log)
+    : st_(std::move(state)),
+      loop_(loop),
+      timers_(timers),
+      tls_(std::move(tls)),
+      refusals_(std::make_shared<RefusalLog>(log)),
+      gate_(std::make_shared<HandshakeGate>(tls_->handshake_timeout, tls_->handshakes_max)) {}
 
 TcpListener::~TcpListener() { close(); }
 
@@ -82,7 +89,9 @@ Task<Result<std::unique_ptr<Connection>>> TcpListener::accept() {
   const std::shared_ptr<State> st = st_;
   Executor& loop = loop_;
   const std::shared_ptr<TlsContexts> tls = tls_;
-  spdlog::logger& log = log_;
+  const std::shared_ptr<RefusalLog> refusals = refusals_;
+  const std::shared_ptr<HandshakeGate> gate = gate_;
+  Timers& timers = timers_;
   if (!st->open) co_return Error(Errc::closed, "listener on " + st->local.to_string() + " was closed");
   Completion<Accepted> done(loop);
   start_accept(st, done);
@@ -91,8 +100,8 @@ Task<Result<std::unique_ptr<Connection>>> TcpListener::accept() {
     if (!st->open) co_return Error(Errc::closed, "listener on " + st->local.to_string() + " was closed");
     co_return net_error(a.ec, "accept on " + st->local.to_string());
   }
-  if (tls->server_mode == TlsServerMode::disabled) co_return TcpConnection::adopt(std::move(*a.socket), loop, &log);
-  co_return DetectingConnection::adopt(std::move(*a.socket), loop, tls, log);
+  if (tls->server_mode == TlsServerMode::disabled) co_return TcpConnection::adopt(std::move(*a.socket), loop, refusals);
+  co_return DetectingConnection::adopt(std::move(*a.socket), loop, timers, tls, refusals, gate);
 }
 
 void TcpListener::close() {

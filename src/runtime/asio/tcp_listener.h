@@ -7,7 +7,9 @@
 // attempt on its first read; permissive or enforcing, a DetectingConnection. A connection reset
 // before it was accepted is skipped; running out of descriptors is Errc::busy. close() stops
 // listening at once: a pending accept completes with Errc::closed. If the awaiting frame is
-// destroyed, a connection accepted for it is closed. Loop thread only.
+// destroyed, a connection accepted for it is closed. The connections' refusal lines (TLS turned
+// away) go through one RefusalLog per listener, and a TLS listener's connections are counted and
+// timed by one HandshakeGate until their handshake is done. Loop thread only.
 #pragma once
 
 #include <boost/asio/ip/tcp.hpp>
@@ -16,6 +18,8 @@
 
 #include <spdlog/logger.h>
 
+#include "runtime/asio/handshake_gate.h"
+#include "runtime/asio/refusal_log.h"
 #include "runtime/asio/tls_contexts.h"
 #include "runtime/executor.h"
 #include "runtime/network.h"
@@ -27,8 +31,8 @@ class TcpListener final : public Listener {
   // Binds and listens on `addr` (port 0 picks a free port).
   // Errors: address_in_use, invalid_argument (bad host, or not a local address).
   // `tls` and `log` must outlive the listener and its connections.
-  static Result<std::unique_ptr<Listener>> open(boost::asio::io_context& io, Executor& loop, const Endpoint& addr,
-                                                std::shared_ptr<TlsContexts> tls, spdlog::logger& log);
+  static Result<std::unique_ptr<Listener>> open(boost::asio::io_context& io, Executor& loop, Timers& timers,
+                                                const Endpoint& addr, std::shared_ptr<TlsContexts> tls, spdlog::logger& log);
   ~TcpListener() override;
 
   Task<Result<std::unique_ptr<Connection>>> accept() override;
@@ -38,11 +42,14 @@ class TcpListener final : public Listener {
   struct State;
 
  private:
-  TcpListener(std::shared_ptr<State> state, Executor& loop, std::shared_ptr<TlsContexts> tls, spdlog::logger& log);
+  TcpListener(std::shared_ptr<State> state, Executor& loop, Timers& timers, std::shared_ptr<TlsContexts> tls,
+              spdlog::logger& log);
   std::shared_ptr<State> st_;
   Executor& loop_;
+  Timers& timers_;
   std::shared_ptr<TlsContexts> tls_;
-  spdlog::logger& log_;
+  std::shared_ptr<RefusalLog> refusals_;  // shared with the connections it makes
+  std::shared_ptr<HandshakeGate> gate_;   // likewise (permissive and enforcing listeners)
 };
 
 // Parses a dotted IPv4 address. Errors: invalid_argument naming `what`.

@@ -1,6 +1,7 @@
 #include "runtime/asio/tls_connection.h"
 
 #include <boost/asio/error.hpp>
+#include <boost/asio/ip/address.hpp>
 #include <boost/asio/ssl/error.hpp>
 #include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/write.hpp>
@@ -9,6 +10,9 @@
 #include <cstring>
 #include <utility>
 #include <vector>
+
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
 
 #include "runtime/asio/errors.h"
 #include "runtime/completion.h"
@@ -55,6 +59,22 @@ std::shared_ptr<TlsConnection::State> TlsConnection::prepare(tcp::socket socket,
   st->local = std::move(local);
   st->peer = std::move(peer);
   return st;
+}
+
+Status TlsConnection::verify_peer_host(State& st, const std::string& host) {
+  SSL* ssl = st.stream.native_handle();
+  error_code ec;
+  boost::asio::ip::make_address(host, ec);
+  if (!ec) {
+    if (X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), host.c_str()) != 1) {
+      return Error(Errc::invalid_argument, "TLS: cannot check the server's certificate for address " + host);
+    }
+    return Status();
+  }
+  if (SSL_set1_host(ssl, host.c_str()) != 1 || SSL_set_tlsext_host_name(ssl, host.c_str()) != 1) {
+    return Error(Errc::invalid_argument, "TLS: cannot check the server's certificate for host " + host);
+  }
+  return Status();
 }
 
 void TlsConnection::close_socket(State& st) {

@@ -43,6 +43,11 @@ class TlsConnection final : public Connection {
   static std::shared_ptr<State> prepare(boost::asio::ip::tcp::socket socket, boost::asio::ssl::context& ctx,
                                         Endpoint local, Endpoint peer);
   static void close_socket(State& st);
+  // Client role, before the handshake: the server's certificate must name `host` (an IP address
+  // literal is matched against iPAddress subjectAltNames, anything else as a DNS name, which is
+  // also sent as SNI). A mismatch fails the handshake ("certificate verify failed"). Errors:
+  // invalid_argument when OpenSSL refuses the name.
+  static Status verify_peer_host(State& st, const std::string& host);
 
   ~TlsConnection() override;
 

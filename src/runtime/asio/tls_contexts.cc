@@ -106,6 +106,11 @@ Result<ssl::context> client_context(const TlsClientOptions& o) {
     FERRY_TRY(load_identity(ctx, names, o.cert_path, o.key_path, o.key_password));
   }
   if (!o.auth_server) {
+    if (o.verify_hostname) {
+      return Error(Errc::invalid_argument,
+                   "tls.client.verifyHostname: needs tls.client.authServer=true (a name is only worth checking on a "
+                   "verified certificate)");
+    }
     ctx.set_verify_mode(ssl::verify_none);
     return ctx;
   }
@@ -125,6 +130,9 @@ Result<ssl::context> client_context(const TlsClientOptions& o) {
 Result<std::shared_ptr<TlsContexts>> TlsContexts::load(const TlsOptions& options) {
   auto out = std::make_shared<TlsContexts>();
   out->server_mode = options.server.mode;
+  out->handshake_timeout = options.server.handshake_timeout;
+  out->handshakes_max = options.server.handshakes_max;
+  out->client_verify_hostname = options.client.enable && options.client.verify_hostname;
   if (options.server.mode != TlsServerMode::disabled) {
     auto ctx = server_context(options.server);
     if (!ctx) return std::move(ctx).error();

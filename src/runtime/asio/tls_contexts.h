@@ -19,6 +19,11 @@ namespace ferry::asio_rt {
 
 struct TlsContexts {
   TlsServerMode server_mode = TlsServerMode::disabled;
+  // The server's handshake bounds (TlsServerOptions; each listener makes a HandshakeGate of them).
+  Duration handshake_timeout = std::chrono::seconds(10);
+  std::size_t handshakes_max = 1024;
+  // The client checks the server's certificate names the host it dialled (TlsClientOptions).
+  bool client_verify_hostname = false;
   std::optional<boost::asio::ssl::context> server;
   std::optional<boost::asio::ssl::context> client;
 

@@ -22,6 +22,7 @@
 #include <string_view>
 
 #include "runtime/result.h"
+#include "runtime/time.h"
 
 namespace ferry {
 
@@ -43,6 +44,11 @@ struct TlsServerOptions {
   std::string cert_path;        // tls.server.certPath: PEM certificate chain (required unless disabled)
   std::string trust_cert_path;  // tls.server.trustCertPath: PEM CAs that sign client certificates
                                 // (required when need_client_auth is not none)
+  // (Ferry's keys; RocketMQ has none, and Netty's SslHandler gives up a handshake after 10 s.)
+  // From accept until the connection is known plain or its handshake is done: longer closes it.
+  Duration handshake_timeout = std::chrono::seconds(10);  // tls.server.handshakeTimeoutMillis
+  // Connections counted in that window at once; one accepted beyond is closed at once.
+  std::size_t handshakes_max = 1024;  // tls.server.handshakesMax
 };
 
 struct TlsClientOptions {
@@ -52,6 +58,10 @@ struct TlsClientOptions {
   std::string key_password;     // tls.client.keyPassword
   std::string cert_path;        // tls.client.certPath
   std::string trust_cert_path;  // tls.client.trustCertPath: PEM CAs; empty: the system's CAs
+  // (Ferry's key; RocketMQ checks no names.) With authServer: the server's certificate must also
+  // name the address dialled (an iPAddress subjectAltName for an IP, a DNS name otherwise), so a
+  // certificate the CA signed for another host is refused.
+  bool verify_hostname = false;  // tls.client.verifyHostname
 };
 
 struct TlsOptions {

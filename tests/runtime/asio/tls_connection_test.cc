@@ -287,5 +287,137 @@ TEST_F(TlsConnectionTest, ACloseWhileAReadWaitsCompletesItWithClosed) {
   EXPECT_EQ(seen->error->code, Errc::closed) << seen->error->to_string();
 }
 
+// Connections that never finish a handshake: one silent, one that sends the first bytes of a TLS
+// record and stops. Each is closed by tls.server.handshakeTimeoutMillis (a server with
+// serverChannelMaxIdleTimeSeconds=0 would otherwise keep them for good), and while
+// tls.server.handshakesMax of them are open a new connection is closed at once; once they are
+// gone a TLS client is served again.
+struct Stalled {
+  std::vector<std::shared_ptr<Connection>> conns;
+  std::optional<Error> error;
+};
+
+Task<void> open_stalled(Runtime* rt, Endpoint server, Stalled* out) {
+  const std::vector<std::vector<std::uint8_t>> firsts = {{}, {0x16, 0x03, 0x01, 0x02}};
+  for (const std::vector<std::uint8_t>& first : firsts) {
+    Result<std::unique_ptr<Connection>> c = co_await rt->network().connect(server, 10s);
+    if (!c) {
+      out->error = std::move(c).error();
+      co_return;
+    }
+    std::shared_ptr<Connection> conn = std::move(*c);
+    if (!first.empty()) {
+      Status wrote = co_await conn->write(Bytes(first.data(), first.size()));
+      if (!wrote) out->error = wrote.error();
+    }
+    out->conns.push_back(std::move(conn));
+  }
+}
+
+// Reads each connection until the server ends it; the errors, in order.
+Task<std::vector<Error>> read_to_end(std::vector<std::shared_ptr<Connection>> conns) {
+  std::vector<Error> ends;
+  for (const std::shared_ptr<Connection>& c : conns) {
+    std::uint8_t b[64];
+    for (;;) {
+      Result<std::size_t> n = co_await c->read_some(MutableBytes(b, sizeof b));
+      if (!n) {
+        ends.push_back(std::move(n).error());
+        break;
+      }
+    }
+  }
+  co_return ends;
+}
+
+TEST_F(TlsConnectionTest, StalledHandshakesAreTimedOutAndBounded) {
+  TlsOptions o = server(TlsServerMode::enforcing);
+  o.server.handshake_timeout = 2s;
+  o.server.handshakes_max = 2;
+  EchoServer s(dir_, o);
+
+  AsioRuntime::Options co;
+  co.node_name = "staller";
+  co.data_root = dir_ / "staller";
+  co.offload_threads = 1;
+  co.tls = client(false);  // raw TCP: it never starts a real handshake
+  AsioRuntime staller(co);
+  Stalled stalled;
+  staller.block_on(open_stalled(&staller, s.address(), &stalled));
+  ASSERT_FALSE(stalled.error) << stalled.error->to_string();
+  ASSERT_EQ(stalled.conns.size(), 2u);
+  std::this_thread::sleep_for(300ms);  // the server has accepted both by now
+
+  // The gate is full: a good TLS client is closed before its handshake.
+  EchoOutcome refused = round_trip(client(true), s.address(), 64);
+  EXPECT_TRUE(refused.error.has_value()) << "a third handshake was served while two were stalled";
+
+  // The stalled two are closed by the server once their timeout passes.
+  std::vector<Error> ends = staller.block_on(read_to_end(stalled.conns));
+  ASSERT_EQ(ends.size(), 2u);
+  for (const Error& e : ends) EXPECT_TRUE(e.is(Errc::eof) || e.is(Errc::reset)) << e.to_string();
+
+  // Their places are free again.
+  EchoOutcome served = round_trip(client(true), s.address(), 1000);
+  ASSERT_FALSE(served.error) << served.error->to_string();
+  EXPECT_TRUE(served.got == pattern(1000));
+  s.stop();
+  EXPECT_TRUE(any_ending(s.log(), Errc::busy, "connections are in their TLS handshake on")) << endings(s.log());
+  EXPECT_TRUE(any_ending(s.log(), Errc::busy, "(tls.server.handshakesMax)")) << endings(s.log());
+  int timed_out = 0;
+  for (const Error& e : s.log().endings) {
+    if (e.is(Errc::timed_out) && e.detail.find("not done 2000 ms after accept") != std::string::npos) ++timed_out;
+  }
+  EXPECT_EQ(timed_out, 2) << endings(s.log());
+}
+
+// tls.client.verifyHostname: a certificate the client trusts but made for another address is
+// refused with the check on, served without it; one that names the address dialled is served.
+TEST_F(TlsConnectionTest, VerifyHostnameChecksTheAddressTheCertificateNames) {
+  auto make_cert = [this](const std::string& name, const std::string& san) {
+    const std::string script = "cd '" + dir_.path() + "' && timeout 60 openssl req -x509 -newkey rsa:2048 -nodes -keyout " +
+                               name + ".key -out " + name + ".pem -days 2 -subj /CN=ferry-test -addext subjectAltName=" +
+                               san + " > " + name + ".out 2>&1";
+    ASSERT_EQ(std::system(script.c_str()), 0) << "openssl for " << name;
+  };
+  make_cert("other", "IP:10.9.9.9");
+  make_cert("loopback", "IP:127.0.0.1");
+  if (HasFatalFailure()) return;
+  auto serving = [this](const std::string& name) {
+    TlsOptions t;
+    t.server.mode = TlsServerMode::enforcing;
+    t.server.cert_path = dir_ / (name + ".pem");
+    t.server.key_path = dir_ / (name + ".key");
+    return t;
+  };
+  auto trusting = [this](const std::string& name, bool verify_hostname) {
+    TlsOptions t;
+    t.client.enable = true;
+    t.client.auth_server = true;
+    t.client.trust_cert_path = dir_ / (name + ".pem");
+    t.client.verify_hostname = verify_hostname;
+    return t;
+  };
+  {
+    EchoServer s(dir_, serving("other"));
+    EchoOutcome checked = round_trip(trusting("other", true), s.address(), 64);
+    ASSERT_TRUE(checked.error.has_value()) << "a certificate for 10.9.9.9 was accepted for 127.0.0.1";
+    EXPECT_NE(checked.error->detail.find("certificate verify failed"), std::string::npos) << checked.error->to_string();
+    EchoOutcome unchecked = round_trip(trusting("other", false), s.address(), 64);
+    ASSERT_FALSE(unchecked.error) << unchecked.error->to_string();
+  }
+  EchoServer s(dir_, serving("loopback"));
+  EchoOutcome named = round_trip(trusting("loopback", true), s.address(), 64);
+  ASSERT_FALSE(named.error) << named.error->to_string();
+  EXPECT_TRUE(named.got == pattern(64));
+
+  TlsOptions without_chain = trusting("loopback", true);
+  without_chain.client.auth_server = false;
+  Status refused = check_tls_options(without_chain);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().detail.find("tls.client.verifyHostname: needs tls.client.authServer=true"), std::string::npos)
+      << refused.error().to_string();
+}
+
 }  // namespace
 }  // namespace ferry
