@@ -452,7 +452,10 @@ void Broker::learn_replicated_topic(const std::string& topic, QueueId queue) {
   tc.write_queue_nums = std::max(tc.write_queue_nums, queue.value() + 1);
   if (known == nullptr) tc.perm = perm::kReadWrite;
   if (Status put = topics_.put(tc); !put.ok()) {
-    rt_.log().error("slave: topic {} arrived with the log but cannot be created: {}", topic, put.error().to_string());
+    if (auto held = learn_topic_log_.admit(rt_.now(), static_cast<std::int64_t>(put.error().code))) {
+      rt_.log().error("slave: topic {} arrived with the log but cannot be created: {}{}", topic, put.error().to_string(),
+                      held_back_note(*held));
+    }
     return;
   }
   learned_topics_.insert(topic);

@@ -60,6 +60,7 @@
 #include "remoting/acl/access_control.h"
 #include "remoting/rpc/rpc_client.h"
 #include "remoting/rpc/rpc_server.h"
+#include "runtime/log_limiter.h"
 #include "store/ha/ha_master.h"
 #include "store/ha/ha_slave.h"
 #include "store/message_store.h"
@@ -247,6 +248,7 @@ class Broker {
   std::unique_ptr<ReplicasManager> replicas_;  // controller mode only
   // Topics whose config was made from replicated data (a slave before its metadata copy).
   std::set<std::string> learned_topics_;
+  LogLimiter learn_topic_log_;  // replicated topics that cannot be created (a line per message else), by Errc
   // A new master asking the NameServers about its learned topics: registrations wait.
   bool settling_topics_ = false;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);

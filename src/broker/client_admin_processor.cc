@@ -64,7 +64,10 @@ Task<Reply> ClientAdminProcessor::reset_offset(RequestContext ctx) {
     if (s.ok()) {
       rt_.log().info("[reset-offset] told client {}: topic={}, group={}", m.client_id, h->topic, h->group);
     } else {
-      rt_.log().warn("[reset-offset] telling client {} failed: {}", m.client_id, s.error().to_string());
+      if (auto held = reset_error_log_.admit(rt_.now(), static_cast<std::int64_t>(s.error().code))) {
+        rt_.log().warn("[reset-offset] telling client {} failed: {}{}", m.client_id, s.error().to_string(),
+                       held_back_note(*held));
+      }
     }
   }
   RemotingCommand out = reply(ctx.request, code::SUCCESS);
@@ -93,16 +96,25 @@ Task<Reply> ClientAdminProcessor::consumer_status(RequestContext ctx) {
     Task<Result<RemotingCommand>> call = calls_.call(m, std::move(req), timeouts_.client_call);
     Result<RemotingCommand> r = co_await std::move(call);
     if (!r.ok()) {
-      rt_.log().warn("[get-consumer-status] client {} of group {}: {}", m.client_id, h->group, r.error().to_string());
+      if (auto held = status_error_log_.admit(rt_.now(), 1)) {
+        rt_.log().warn("[get-consumer-status] client {} of group {}: {}{}", m.client_id, h->group, r.error().to_string(),
+                       held_back_note(*held));
+      }
       continue;
     }
     if (r->code != code::SUCCESS) {
-      rt_.log().warn("[get-consumer-status] client {} of group {} answered {} {}", m.client_id, h->group, r->code, r->remark.value_or(""));
+      if (auto held = status_error_log_.admit(rt_.now(), 2)) {
+        rt_.log().warn("[get-consumer-status] client {} of group {} answered {} {}{}", m.client_id, h->group, r->code,
+                       r->remark.value_or(""), held_back_note(*held));
+      }
       continue;
     }
     auto status = remoting::body::GetConsumerStatusBody::decode(r->body);
     if (!status.ok()) {
-      rt_.log().warn("[get-consumer-status] client {} of group {}: {}", m.client_id, h->group, status.error().to_string());
+      if (auto held = status_error_log_.admit(rt_.now(), 3)) {
+        rt_.log().warn("[get-consumer-status] client {} of group {}: {}{}", m.client_id, h->group,
+                       status.error().to_string(), held_back_note(*held));
+      }
       continue;
     }
     out_body.consumer_table[m.client_id] = std::move(status->message_queue_table);

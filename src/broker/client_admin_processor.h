@@ -37,6 +37,7 @@
 #include "broker/consumer_offset_manager.h"
 #include "broker/replies.h"
 #include "broker/topic_config_manager.h"
+#include "runtime/log_limiter.h"
 #include "store/message_store.h"
 
 namespace ferry::broker {
@@ -75,6 +76,8 @@ class ClientAdminProcessor {
   ConsumerManager& consumers_;
   ClientCalls& calls_;
   const Timeouts timeouts_;
+  LogLimiter reset_error_log_;   // clients not told of a reset, by Errc
+  LogLimiter status_error_log_;  // clients whose status did not come (1 failed, 2 refused, 3 bad body)
 };
 
 }  // namespace ferry::broker

@@ -61,7 +61,9 @@ Task<Reply> ClientManageProcessor::heartbeat(RequestContext ctx, ServerTag tag) 
         const TopicConfig* t = ensure_topic(topics_, retry_topic(c.group_name), g->retry_queue_nums, perm::kReadWrite,
                                             c.unit_mode ? kTopicSysFlagUnit : 0);
         if (t == nullptr && g->retry_queue_nums > 0) {
-          rt_.log().warn("heartbeat: could not create {}", retry_topic(c.group_name));
+          if (auto held = retry_topic_log_.admit(rt_.now())) {
+            rt_.log().warn("heartbeat: could not create {}{}", retry_topic(c.group_name), held_back_note(*held));
+          }
         }
       }
     }
@@ -109,8 +111,10 @@ Task<Reply> ClientManageProcessor::check_client_config(RequestContext ctx) {
   }
   auto compiled = type.ok() ? SubscriptionFilter::compile(*type, sub.sub_string) : Result<SubscriptionFilter>(type.error());
   if (!compiled.ok()) {
-    rt_.log().warn("client {} of {}: subscription to {} (\"{}\") does not compile: {}", body->client_id, body->group,
-                   sub.topic, sub.sub_string.substr(0, 200), compiled.error().detail);
+    if (auto held = bad_filter_log_.admit(rt_.now())) {
+      rt_.log().warn("client {} of {}: subscription to {} (\"{}\") does not compile: {}{}", body->client_id, body->group,
+                     sub.topic, sub.sub_string.substr(0, 200), compiled.error().detail, held_back_note(*held));
+    }
     co_return reply(req, code::SUBSCRIPTION_PARSE_FAILED, compiled.error().detail);
   }
   co_return reply(req, code::SUCCESS);

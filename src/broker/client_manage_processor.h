@@ -27,6 +27,7 @@
 #include "broker/replies.h"
 #include "broker/subscription_group_manager.h"
 #include "broker/topic_config_manager.h"
+#include "runtime/log_limiter.h"
 
 namespace ferry::broker {
 
@@ -49,6 +50,8 @@ class ClientManageProcessor {
   ProducerManager& producers_;
   SubscriptionGroupManager& groups_;
   TopicConfigManager& topics_;
+  LogLimiter retry_topic_log_;  // retry topics a heartbeat could not create
+  LogLimiter bad_filter_log_;   // CHECK_CLIENT_CONFIG filters that do not compile
 };
 
 }  // namespace ferry::broker

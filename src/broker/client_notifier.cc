@@ -11,7 +11,10 @@ void ClientNotifier::notify_consumer_ids_changed(const std::string& group,
     if (!ch || !ch->is_open()) continue;
     if (in_flight_ >= sends_in_flight_max_) {
       ++dropped_;
-      rt_.log().warn("notify {} to {} dropped: {} notifications in flight", group, ch->peer_text(), in_flight_);
+      if (auto held = dropped_log_.admit(rt_.now())) {
+        rt_.log().warn("notify {} to {} dropped: {} notifications in flight{}", group, ch->peer_text(), in_flight_,
+                       held_back_note(*held));
+      }
       continue;
     }
     ++in_flight_;
@@ -30,7 +33,10 @@ Task<void> ClientNotifier::send_one(ClientNotifier* self, std::shared_ptr<remoti
   if (s) {
     ++self->sent_;
   } else {
-    self->rt_.log().info("notify {} to {} failed: {}", group, ch->peer_text(), s.error().to_string());
+    if (auto held = self->failed_log_.admit(self->rt_.now(), static_cast<std::int64_t>(s.error().code))) {
+      self->rt_.log().info("notify {} to {} failed: {}{}", group, ch->peer_text(), s.error().to_string(),
+                           held_back_note(*held));
+    }
   }
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "remoting/rpc/rpc_server.h"
+#include "runtime/log_limiter.h"
 
 namespace ferry::broker {
 
@@ -39,6 +40,8 @@ class ClientNotifier {
   std::size_t in_flight_ = 0;
   std::uint64_t sent_ = 0;
   std::uint64_t dropped_ = 0;
+  LogLimiter dropped_log_;  // notifications dropped for sends_in_flight_max
+  LogLimiter failed_log_;   // sends that failed, by Errc
 };
 
 }  // namespace ferry::broker

@@ -35,13 +35,18 @@ bool ConsumerManager::register_consumer(const ConsumerData& data, ClientChannel 
   bool changed = false;
   auto c = g.channels.find(id);
   if (c == g.channels.end()) {
-    rt_.log().info("consumer {} joined {} (channel {})", client.client_id, g.group_name, client.channel->peer_text());
+    if (auto held = joined_log_.admit(rt_.now())) {
+      rt_.log().info("consumer {} joined {} (channel {}){}", client.client_id, g.group_name, client.channel->peer_text(),
+                     held_back_note(*held));
+    }
     g.channels.emplace(id, std::move(client));
     changed = true;
   } else {
     if (c->second.client_id != client.client_id) {
-      rt_.log().warn("consumer channel {} of {} changed its clientID {} -> {}", client.channel->peer_text(),
-                     g.group_name, c->second.client_id, client.client_id);
+      if (auto held = client_id_log_.admit(rt_.now())) {
+        rt_.log().warn("consumer channel {} of {} changed its clientID {} -> {}{}", client.channel->peer_text(),
+                       g.group_name, c->second.client_id, client.client_id, held_back_note(*held));
+      }
     }
     c->second = std::move(client);
   }
@@ -65,8 +70,10 @@ bool ConsumerManager::update_subscriptions(ConsumerGroupInfo& g, const std::vect
       cs.filter = std::move(*f);
     } else {
       cs.problem = f.error().detail;
-      rt_.log().warn("consumer group {}: subscription to {} ({} \"{}\") does not compile: {}", g.group_name, s.topic,
-                     s.expression_type, s.sub_string.substr(0, 200), cs.problem);
+      if (auto held = bad_filter_log_.admit(rt_.now())) {
+        rt_.log().warn("consumer group {}: subscription to {} ({} \"{}\") does not compile: {}{}", g.group_name, s.topic,
+                       s.expression_type, s.sub_string.substr(0, 200), cs.problem, held_back_note(*held));
+      }
     }
     if (it == g.subscriptions.end()) {
       g.subscriptions.emplace(s.topic, std::move(cs));
@@ -131,10 +138,14 @@ void ConsumerManager::remove_member(std::map<std::string, ConsumerGroupInfo, std
                                     std::uint64_t channel_id, std::string_view why) {
   auto c = g->second.channels.find(channel_id);
   FERRY_ASSERT(c != g->second.channels.end(), "removing channel {} not in group {}", channel_id, g->first);
-  rt_.log().info("consumer {} left {}: {}", c->second.client_id, g->first, why);
+  if (auto held = left_log_.admit(rt_.now())) {
+    rt_.log().info("consumer {} left {}: {}{}", c->second.client_id, g->first, why, held_back_note(*held));
+  }
   g->second.channels.erase(c);
   if (g->second.channels.empty()) {
-    rt_.log().info("consumer group {} has no member left: forgotten", g->first);
+    if (auto held = forgotten_log_.admit(rt_.now())) {
+      rt_.log().info("consumer group {} has no member left: forgotten{}", g->first, held_back_note(*held));
+    }
     groups_.erase(g);
     return;
   }

@@ -19,7 +19,8 @@
 // Each subscription's expression is compiled when it arrives (a new topic or subVersion): TAG
 // or SQL92 (common/subscription_filter.h), whether or not the broker has enablePropertyFilter
 // (the pull checks that, as RocketMQ does). One that does not compile is kept for bookkeeping
-// without a filter, and the reason is logged once; find() returns it so the pull can say why.
+// without a filter, and the reason is logged once (limited: a client can send many); find()
+// returns it so the pull can say why.
 //
 // Bounds: registrations over all groups <= client_channels_max (register refuses beyond it).
 // Threading: the node's loop.
@@ -37,6 +38,7 @@
 #include "broker/client_channel.h"
 #include "broker/subscription_lookup.h"
 #include "remoting/body/heartbeat_data.h"
+#include "runtime/log_limiter.h"
 #include "runtime/runtime.h"
 
 namespace ferry::broker {
@@ -98,6 +100,13 @@ class ConsumerManager final : public SubscriptionLookup {
   const BrokerConfig& config_;
   std::map<std::string, ConsumerGroupInfo, std::less<>> groups_;
   Notifier notifier_;
+  // A client can join and leave (reconnect, unregister) at will: each of these lines is limited,
+  // one limiter each so that alternating lines do not let each other through.
+  LogLimiter joined_log_;
+  LogLimiter left_log_;
+  LogLimiter forgotten_log_;
+  LogLimiter client_id_log_;   // a channel's clientID changed
+  LogLimiter bad_filter_log_;  // subscriptions that do not compile
 };
 
 }  // namespace ferry::broker

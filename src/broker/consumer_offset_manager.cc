@@ -120,7 +120,11 @@ Task<void> ConsumerOffsetManager::run_persist_loop() {
     }
     if (!file_.dirty()) continue;
     Status s = co_await persist();
-    if (!s) rt_.log().error("offsets: persisting {} failed: {}", file_.path(), s.error().to_string());
+    if (!s) {
+      if (auto held = persist_error_log_.admit(rt_.now(), static_cast<std::int64_t>(s.error().code))) {
+        rt_.log().error("offsets: persisting {} failed: {}{}", file_.path(), s.error().to_string(), held_back_note(*held));
+      }
+    }
   }
 }
 

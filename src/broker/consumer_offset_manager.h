@@ -25,6 +25,7 @@
 #include "broker/json_state_file.h"
 #include "broker/metadata_json.h"
 #include "common/offsets.h"
+#include "runtime/log_limiter.h"
 
 namespace ferry::broker {
 
@@ -79,6 +80,7 @@ class ConsumerOffsetManager {
   const BrokerConfig& config_;
   OffsetTable table_;
   JsonStateFile<OffsetTable> file_;  // after table_: refers to it; counts commits as changes
+  LogLimiter persist_error_log_;     // rounds that did not persist (a full disk fails each), by Errc
 };
 
 }  // namespace ferry::broker

@@ -190,8 +190,10 @@ void ControllerClient::adopt(const GroupView& seen) {
   const bool new_master = seen.master_epoch > view_.master_epoch;
   view_ = seen;
   if (new_master) {
-    rt_.log().info("controller mode: {} has master {} ({}) in epoch {}", config_.broker_name, seen.master_id,
-                   seen.master_address, seen.master_epoch);
+    if (auto held = new_master_log_.admit(rt_.now())) {
+      rt_.log().info("controller mode: {} has master {} ({}) in epoch {}{}", config_.broker_name, seen.master_id,
+                     seen.master_address, seen.master_epoch, held_back_note(*held));
+    }
   }
   if (on_change_) on_change_(view_);
 }
@@ -199,7 +201,9 @@ void ControllerClient::adopt(const GroupView& seen) {
 void ControllerClient::handle_notify(const RemotingCommand& request) {
   auto h = remoting::NotifyBrokerRoleChangedRequestHeader::from_fields(request.ext_fields);
   if (!h) {
-    rt_.log().warn("NOTIFY_BROKER_ROLE_CHANGED: {}", h.error().detail);
+    if (auto held = bad_notify_log_.admit(rt_.now())) {
+      rt_.log().warn("NOTIFY_BROKER_ROLE_CHANGED: {}{}", h.error().detail, held_back_note(*held));
+    }
     return;
   }
   remoting::ElectMasterResponseHeader as_reply;

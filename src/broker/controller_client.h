@@ -28,6 +28,7 @@
 
 #include "common/config_file.h"
 #include "remoting/rpc/rpc_client.h"
+#include "runtime/log_limiter.h"
 #include "runtime/runtime.h"
 
 namespace ferry::broker {
@@ -121,6 +122,10 @@ class ControllerClient {
   bool loops_started_ = false;  // the heartbeat loop runs
   bool polling_ = false;        // the poll loop runs
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+  // NOTIFY_BROKER_ROLE_CHANGED comes from any peer, as often as it likes: new masters and bad
+  // headers are written up once per period each.
+  LogLimiter new_master_log_;
+  LogLimiter bad_notify_log_;
 };
 
 }  // namespace ferry::broker

@@ -120,8 +120,10 @@ Task<Reply> EndTransactionProcessor::process(RequestContext ctx) {
   if (op.status != store::PutStatus::ok && op.status != store::PutStatus::flush_disk_timeout) {
     // The verdict stands (a commit is stored); without its op record the check service asks the
     // producer again, whose answer is the same.
-    rt_.log().warn("END_TRANSACTION: the op record of the half message at {} was not stored: {} {}",
-                   h->commit_log_offset, store::put_status_name(op.status), op.detail);
+    if (auto held = op_error_log_.admit(rt_.now(), static_cast<std::int64_t>(op.status))) {
+      rt_.log().warn("END_TRANSACTION: the op record of the half message at {} was not stored: {} {}{}",
+                     h->commit_log_offset, store::put_status_name(op.status), op.detail, held_back_note(*held));
+    }
   }
   co_return reply(ctx.request, code::SUCCESS);
 }

@@ -31,6 +31,7 @@
 #include "broker/replies.h"
 #include "broker/topic_config_manager.h"
 #include "common/message.h"
+#include "runtime/log_limiter.h"
 #include "store/message_store.h"
 
 namespace ferry::broker {
@@ -53,6 +54,7 @@ class EndTransactionProcessor {
   store::MessageStore& store_;
   TopicConfigManager& topics_;
   std::function<WallMs()> timer_clock_;
+  LogLimiter op_error_log_;  // op records not stored, by PutStatus
 };
 
 }  // namespace ferry::broker

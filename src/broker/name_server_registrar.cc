@@ -55,7 +55,10 @@ Task<std::size_t> NameServerRegistrar::register_all() {
                              ++successes_[addr];
                              auto h = remoting::RegisterBrokerResponseHeader::from_fields(r->ext_fields);
                              if (!h) {
-                               rt_.log().warn("register: REGISTER_BROKER reply from {}: {}", addr, h.error().to_string());
+                               if (auto held = bad_reply_log_.admit(rt_.now())) {
+                                 rt_.log().warn("register: REGISTER_BROKER reply from {}: {}{}", addr,
+                                                h.error().to_string(), held_back_note(*held));
+                               }
                              } else if (!round->master_named && h->master_addr && !h->master_addr->empty()) {
                                round->master_named = true;
                                std::optional<std::string> ha = std::move(h->ha_server_addr);
@@ -63,9 +66,14 @@ Task<std::size_t> NameServerRegistrar::register_all() {
                                set_master(std::move(h->master_addr), std::move(ha));
                              }
                            } else {
-                             rt_.log().warn("register: REGISTER_BROKER to {} failed: {}", addr,
-                                            r ? fmt::format("code {} {}", r->code, r->remark.value_or(""))
-                                              : r.error().to_string());
+                             // Kinds: the reply's code, or -1 - the Errc of a call that failed.
+                             const std::int64_t kind = r ? r->code : -1 - static_cast<std::int64_t>(r.error().code);
+                             if (auto held = failure_log_.admit(rt_.now(), kind)) {
+                               rt_.log().warn("register: REGISTER_BROKER to {} failed: {}{}", addr,
+                                              r ? fmt::format("code {} {}", r->code, r->remark.value_or(""))
+                                                : r.error().to_string(),
+                                              held_back_note(*held));
+                             }
                            }
                            if (--round->left == 0) round->done.complete(true);
                          });

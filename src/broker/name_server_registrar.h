@@ -35,6 +35,7 @@
 #include <string>
 
 #include "broker/broker_config.h"
+#include "runtime/log_limiter.h"
 #include "runtime/wake_signal.h"
 #include "broker/topic_config_manager.h"
 #include "remoting/rpc/rpc_client.h"
@@ -93,6 +94,8 @@ class NameServerRegistrar {
   std::optional<std::string> master_addr_;
   std::optional<std::string> master_ha_addr_;
   std::function<void()> on_master_changed_;
+  LogLimiter failure_log_;    // registrations that failed (each round while a NameServer is down)
+  LogLimiter bad_reply_log_;  // replies whose header does not decode
 };
 
 }  // namespace ferry::broker

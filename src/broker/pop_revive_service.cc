@@ -93,8 +93,10 @@ Status PopReviveService::open(PopCheckpoint ck) {
 void PopReviveService::keep(PopCheckpoint ck, std::int64_t log_offset) {
   const auto q = static_cast<std::size_t>(ck.revive_qid);
   if (q >= open_log_offsets_.size()) {
-    rt_.log().warn("pop: a checkpoint in revive queue {} (reviveQueueNum is {}) is ignored", ck.revive_qid,
-                   config_.revive_queue_num);
+    if (auto held = bad_record_log_.admit(rt_.now(), 7)) {
+      rt_.log().warn("pop: a checkpoint in revive queue {} (reviveQueueNum is {}) is ignored{}", ck.revive_qid,
+                     config_.revive_queue_num, held_back_note(*held));
+    }
     return;
   }
   if (ck.all_acked()) return;
@@ -165,7 +167,10 @@ PopReviveService::Reput PopReviveService::reput(const PopCheckpoint& ck, std::in
     tc = ensure_topic(topics_, target, 1, perm::kReadWrite, 0);
   }
   if (tc == nullptr || !perm::is_writeable(tc->perm)) {
-    rt_.log().warn("pop: {} is not writable; message {} of {} waits", target, queue_offset, ck.key.topic);
+    if (auto held = reput_error_log_.admit(rt_.now(), -1)) {
+      rt_.log().warn("pop: {} is not writable; message {} of {} waits{}", target, queue_offset, ck.key.topic,
+                     held_back_note(*held));
+    }
     return Reput::failed;
   }
   if (!m.retry_topic()) m.set_retry_topic(origin);
@@ -173,17 +178,19 @@ PopReviveService::Reput PopReviveService::reput(const PopCheckpoint& ck, std::in
   if (dlq && (!m.origin_message_id() || m.origin_message_id()->empty())) m.set_origin_message_id(m.offset_msg_id);
   auto props = encode_properties(m.properties);
   if (!props) {
-    rt_.log().error("pop: message {} of {} has properties that do not encode ({}): not revived", queue_offset,
-                    ck.key.topic, props.error().detail);
+    if (auto held = bad_record_log_.admit(rt_.now(), 1)) {
+      rt_.log().error("pop: message {} of {} has properties that do not encode ({}): not revived{}", queue_offset,
+                      ck.key.topic, props.error().detail, held_back_note(*held));
+    }
     return Reput::gone;
   }
   const std::int32_t next =
       m.reconsume_times == std::numeric_limits<std::int32_t>::max() ? m.reconsume_times : m.reconsume_times + 1;
   const store::PutResult put = store_.put_message(copy_of(m, target, QueueId(0), *props, next));
   if (!put.stored()) {
-    if (reput_failures_++ % 100 == 0) {
-      rt_.log().warn("pop: re-putting message {} of {} to {} failed ({} {}); retried next round", queue_offset,
-                     ck.key.topic, target, store::put_status_name(put.status), put.detail);
+    if (auto held = reput_error_log_.admit(rt_.now(), static_cast<std::int64_t>(put.status))) {
+      rt_.log().warn("pop: re-putting message {} of {} to {} failed ({} {}); retried next round{}", queue_offset,
+                     ck.key.topic, target, store::put_status_name(put.status), put.detail, held_back_note(*held));
     }
     return Reput::failed;
   }
@@ -208,7 +215,10 @@ bool PopReviveService::revive(Open& o) {
       continue;
     }
     if (r == Reput::gone) {
-      rt_.log().warn("pop: message {} of {} is no longer stored: not revived for {}", offset, ck.key.topic, ck.key.group);
+      if (auto held = bad_record_log_.admit(rt_.now(), 2)) {
+        rt_.log().warn("pop: message {} of {} is no longer stored: not revived for {}{}", offset, ck.key.topic,
+                       ck.key.group, held_back_note(*held));
+      }
     }
     ck.acked_bits |= 1u << i;  // in memory only: not re-put twice by this run
   }
@@ -218,8 +228,11 @@ bool PopReviveService::revive(Open& o) {
   }
   PopAckRecord mark{.key = ck.key, .broker_name = ck.broker_name, .offsets = {}};
   if (auto at = put_record(ck.revive_qid, kReviveTagRevived, encode_ack(mark)); !at) {
-    rt_.log().warn("pop: the revived mark of {}@{} queue {} from {} was not stored ({}); a restart revives it again",
-                   ck.key.topic, ck.key.group, ck.key.queue_id, ck.key.start_offset, at.error().detail);
+    if (auto held = mark_error_log_.admit(rt_.now(), static_cast<std::int64_t>(at.error().code))) {
+      rt_.log().warn("pop: the revived mark of {}@{} queue {} from {} was not stored ({}); a restart revives it "
+                     "again{}", ck.key.topic, ck.key.group, ck.key.queue_id, ck.key.start_offset, at.error().detail,
+                     held_back_note(*held));
+    }
   }
   return true;
 }
@@ -252,7 +265,10 @@ void PopReviveService::commit_progress() {
     if (committed_[q] == progress) continue;
     if (Status s = offsets_.commit(kReviveGroup, topic_, QueueId(static_cast<std::int32_t>(q)), QueueOffset(progress));
         !s.ok()) {
-      rt_.log().warn("pop: committing revive progress {} of queue {} failed: {}", progress, q, s.error().to_string());
+      if (auto held = progress_error_log_.admit(rt_.now(), static_cast<std::int64_t>(s.error().code))) {
+        rt_.log().warn("pop: committing revive progress {} of queue {} failed: {}{}", progress, q, s.error().to_string(),
+                       held_back_note(*held));
+      }
       continue;
     }
     committed_[q] = progress;
@@ -265,8 +281,10 @@ void PopReviveService::apply_replayed(std::int32_t revive_qid, std::int64_t log_
   if (tag == kReviveTagCheckpoint) {
     auto ck = decode_checkpoint(body);
     if (!ck) {
-      rt_.log().error("pop: revive queue {} record {} is not a checkpoint ({}): skipped", revive_qid, log_offset,
-                      ck.error().detail);
+      if (auto held = bad_record_log_.admit(rt_.now(), 3)) {
+        rt_.log().error("pop: revive queue {} record {} is not a checkpoint ({}): skipped{}", revive_qid, log_offset,
+                        ck.error().detail, held_back_note(*held));
+      }
       return;
     }
     ck->revive_qid = revive_qid;
@@ -276,8 +294,10 @@ void PopReviveService::apply_replayed(std::int32_t revive_qid, std::int64_t log_
   if (tag == kReviveTagAck || tag == kReviveTagRevived) {
     auto ack = decode_ack(body);
     if (!ack) {
-      rt_.log().error("pop: revive queue {} record {} is not an ack ({}): skipped", revive_qid, log_offset,
-                      ack.error().detail);
+      if (auto held = bad_record_log_.admit(rt_.now(), 4)) {
+        rt_.log().error("pop: revive queue {} record {} is not an ack ({}): skipped{}", revive_qid, log_offset,
+                        ack.error().detail, held_back_note(*held));
+      }
       return;
     }
     auto it = open_.find(ack->key);
@@ -293,7 +313,10 @@ void PopReviveService::apply_replayed(std::int32_t revive_qid, std::int64_t log_
     if (it->second.ck.all_acked()) close(ack->key);
     return;
   }
-  rt_.log().warn("pop: revive queue {} record {} has tag \"{}\": skipped", revive_qid, log_offset, tag);
+  if (auto held = bad_record_log_.admit(rt_.now(), 5)) {
+    rt_.log().warn("pop: revive queue {} record {} has tag \"{}\": skipped{}", revive_qid, log_offset, tag,
+                   held_back_note(*held));
+  }
 }
 
 Status PopReviveService::replay() {
@@ -314,7 +337,10 @@ Status PopReviveService::replay() {
       if (!unit->is_message()) continue;
       auto record = look_message(store_, unit->commit_log_offset);
       if (!record) {
-        rt_.log().error("pop: revive queue {} record {} unreadable ({}): skipped", q, at, record.error().to_string());
+        if (auto held = bad_record_log_.admit(rt_.now(), 6)) {
+          rt_.log().error("pop: revive queue {} record {} unreadable ({}): skipped{}", q, at, record.error().to_string(),
+                          held_back_note(*held));
+        }
         continue;
       }
       ++replayed_records_;

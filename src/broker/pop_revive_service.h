@@ -57,6 +57,7 @@
 #include "broker/subscription_group_manager.h"
 #include "broker/topic_config_manager.h"
 #include "common/message.h"
+#include "runtime/log_limiter.h"
 #include "runtime/wake_signal.h"
 #include "store/message_store.h"
 
@@ -147,7 +148,10 @@ class PopReviveService {
   std::function<void(std::string_view, std::string_view)> on_dlq_;
   std::uint64_t dead_lettered_ = 0;
   std::uint64_t replayed_records_ = 0;
-  std::uint64_t reput_failures_ = 0;
+  LogLimiter bad_record_log_;      // checkpoints, acks and messages skipped as unusable (1..7: which line)
+  LogLimiter reput_error_log_;     // messages not revived yet (retried each round): by PutStatus, -1 not writable
+  LogLimiter mark_error_log_;      // revived marks not stored, by Errc
+  LogLimiter progress_error_log_;  // progress not committed, by Errc
 };
 
 }  // namespace ferry::broker

@@ -201,7 +201,10 @@ std::int64_t PopService::start_offset(const std::string& group, const std::strin
   const std::int64_t init =
       retry != PopRetry::none || init_mode != remoting::kPopInitModeMax || min == 0 ? min : std::max(min, max - 1);
   if (Status s = offsets_.commit(group, topic, QueueId(queue), QueueOffset(init)); !s.ok()) {
-    rt_.log().warn("pop: the initial offset of {}@{} queue {} was not stored: {}", topic, group, queue, s.error().to_string());
+    if (auto held = offset_error_log_.admit(rt_.now(), static_cast<std::int64_t>(s.error().code))) {
+      rt_.log().warn("pop: the initial offset of {}@{} queue {} was not stored: {}{}", topic, group, queue,
+                     s.error().to_string(), held_back_note(*held));
+    }
   }
   return init;
 }
@@ -226,8 +229,10 @@ void PopService::look_queue(const PopMessageRequestHeader& h, const std::string&
   if (got.status == store::GetStatus::offset_too_small || got.status == store::GetStatus::offset_overflow_badly) {
     // The committed offset lies outside the queue (cleaned up, or the queue was cut): go on from
     // where the store says, as RocketMQ does.
-    rt_.log().info("pop: {}@{} queue {} offset {} is outside [{}, {}]: moved to {}", topic, group, queue, offset,
-                   got.min_offset.value(), got.max_offset.value(), got.next_begin_offset.value());
+    if (auto held = offset_moved_log_.admit(rt_.now())) {
+      rt_.log().info("pop: {}@{} queue {} offset {} is outside [{}, {}]: moved to {}{}", topic, group, queue, offset,
+                     got.min_offset.value(), got.max_offset.value(), got.next_begin_offset.value(), held_back_note(*held));
+    }
     offset = got.next_begin_offset.value();
     (void)offsets_.commit(group, topic, QueueId(queue), QueueOffset(offset));
     got = store_.get_messages(topic, QueueId(queue), QueueOffset(offset), want, filter.selects_all() ? nullptr : &filter);
@@ -257,8 +262,10 @@ void PopService::look_queue(const PopMessageRequestHeader& h, const std::string&
     ck.revive_qid = revive_qid;
     if (Status s = revive_.open(std::move(ck)); !s.ok()) {
       // Nothing handed out, the offset stays: the next POP reads these again.
-      rt_.log().warn("pop: {}@{} queue {}: the checkpoint was not stored ({}); nothing handed out", topic, group, queue,
-                     s.error().to_string());
+      if (auto held = checkpoint_error_log_.admit(rt_.now(), static_cast<std::int64_t>(s.error().code))) {
+        rt_.log().warn("pop: {}@{} queue {}: the checkpoint was not stored ({}); nothing handed out{}", topic, group,
+                       queue, s.error().to_string(), held_back_note(*held));
+      }
       return;
     }
     (void)offsets_.commit_forward(group, topic, QueueId(queue), QueueOffset(next));
@@ -272,8 +279,10 @@ void PopService::look_queue(const PopMessageRequestHeader& h, const std::string&
     for (std::size_t i = 0; i < got.messages.size(); ++i) {
       const RecordRead r = decode_record(got.messages[i].bytes(), RecordDecodeOptions{.check_crc = false});
       if (r.kind != RecordKind::message) {
-        rt_.log().error("pop: {} queue {} offset {}: {} record ({}); handed out as stored", topic, queue,
-                        info.msg_offsets[i], record_kind_name(r.kind), r.detail);
+        if (auto held = bad_record_log_.admit(rt_.now(), static_cast<std::int64_t>(r.kind))) {
+          rt_.log().error("pop: {} queue {} offset {}: {} record ({}); handed out as stored{}", topic, queue,
+                          info.msg_offsets[i], record_kind_name(r.kind), r.detail, held_back_note(*held));
+        }
         found.views.push_back(std::move(got.messages[i]));
         continue;
       }
@@ -350,8 +359,10 @@ bool PopService::ack_order(const std::string& topic, const std::string& group, s
   if (a.outcome == PopOrderManager::AckOutcome::illegal) return false;
   if (a.outcome == PopOrderManager::AckOutcome::commit && a.next > committed) {
     if (Status s = offsets_.commit(group, topic, QueueId(queue), QueueOffset(a.next)); !s.ok()) {
-      rt_.log().warn("pop: FIFO ack of {}@{} queue {}: offset {} not stored: {}", topic, group, queue, a.next,
-                     s.error().to_string());
+      if (auto held = offset_error_log_.admit(rt_.now(), static_cast<std::int64_t>(s.error().code))) {
+        rt_.log().warn("pop: FIFO ack of {}@{} queue {}: offset {} not stored: {}{}", topic, group, queue, a.next,
+                       s.error().to_string(), held_back_note(*held));
+      }
     }
     hold_.notify(topic, group);
   }
@@ -463,8 +474,11 @@ Task<Reply> PopService::change_invisible(RequestContext ctx) {
     co_return reply(req, code::SYSTEM_ERROR, fmt::format("the new checkpoint was not stored: {}", s.error().detail));
   }
   if (auto acked = revive_.ack(old_key, std::span<const std::int64_t>(&offset, 1)); !acked) {
-    rt_.log().warn("pop: change of {}@{} queue {} offset {}: the old handle's ack was not stored ({}); the message may "
-                   "come back twice", h.topic, h.consumer_group, h.queue_id.value(), offset, acked.error().detail);
+    if (auto held = checkpoint_error_log_.admit(rt_.now(), static_cast<std::int64_t>(acked.error().code))) {
+      rt_.log().warn("pop: change of {}@{} queue {} offset {}: the old handle's ack was not stored ({}); the message "
+                     "may come back twice{}", h.topic, h.consumer_group, h.queue_id.value(), offset, acked.error().detail,
+                     held_back_note(*held));
+    }
   }
   rh.pop_time = new_pop_time;
   rh.invisible_time = h.invisible_time;

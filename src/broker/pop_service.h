@@ -64,6 +64,7 @@
 #include "common/pop_receipt.h"
 #include "remoting/header/pop_header.h"
 #include "remoting/rpc/rpc_server.h"
+#include "runtime/log_limiter.h"
 #include "store/message_store.h"
 
 namespace ferry::broker {
@@ -135,6 +136,10 @@ class PopService {
   FilterCache filters_;
   std::uint64_t ck_counter_ = 0;  // round-robin over the revive queues
   bool master_ = false;
+  LogLimiter offset_error_log_;      // offsets not stored (initial, FIFO ack), by Errc
+  LogLimiter offset_moved_log_;      // committed offsets outside their queue, moved
+  LogLimiter checkpoint_error_log_;  // checkpoints or acks of the revive service not stored, by Errc
+  LogLimiter bad_record_log_;        // retried messages that are not message records, by RecordKind
 };
 
 }  // namespace ferry::broker

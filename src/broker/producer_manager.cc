@@ -35,8 +35,10 @@ std::size_t ProducerManager::scan_expired() {
   for (auto g = groups_.begin(); g != groups_.end();) {
     for (auto c = g->second.begin(); c != g->second.end();) {
       if (now - c->second.last_update > config_.channel_expired_timeout) {
-        rt_.log().warn("producer {} of {} silent for over {} s: dropped", c->second.client_id, g->first,
-                       to_ms(config_.channel_expired_timeout) / 1000);
+        if (auto held = expired_log_.admit(now)) {
+          rt_.log().warn("producer {} of {} silent for over {} s: dropped{}", c->second.client_id, g->first,
+                         to_ms(config_.channel_expired_timeout) / 1000, held_back_note(*held));
+        }
         to_close.push_back(c->second.channel);
         c = g->second.erase(c);
       } else {

@@ -14,6 +14,7 @@
 
 #include "broker/broker_config.h"
 #include "broker/client_channel.h"
+#include "runtime/log_limiter.h"
 #include "runtime/runtime.h"
 
 namespace ferry::broker {
@@ -46,6 +47,7 @@ class ProducerManager {
   Runtime& rt_;
   const BrokerConfig& config_;
   std::map<std::string, std::map<std::uint64_t, ClientChannel>, std::less<>> groups_;
+  LogLimiter expired_log_;  // producers dropped for silence (clients can go silent at will)
 };
 
 }  // namespace ferry::broker

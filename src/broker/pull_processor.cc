@@ -66,8 +66,11 @@ Task<Reply> PullProcessor::process(RequestContext ctx) {
     const Result<SubscriptionFilter>& compiled =
         type.ok() ? filters_.get(*type, text) : Result<SubscriptionFilter>(type.error());
     if (!compiled.ok()) {
-      rt_.log().warn("pull of {} by {}: subscription \"{}\" ({}) does not compile: {}", h.topic, h.consumer_group,
-                     text.substr(0, 200), h.expression_type.value_or("TAG"), compiled.error().detail);
+      if (auto held = bad_filter_log_.admit(rt_.now())) {
+        rt_.log().warn("pull of {} by {}: subscription \"{}\" ({}) does not compile: {}{}", h.topic, h.consumer_group,
+                       text.substr(0, 200), h.expression_type.value_or("TAG"), compiled.error().detail,
+                       held_back_note(*held));
+      }
       co_return reply(req, code::SUBSCRIPTION_PARSE_FAILED,
                       fmt::format("parse the consumer's subscription failed: {}", compiled.error().detail));
     }
@@ -101,7 +104,10 @@ Task<Reply> PullProcessor::process(RequestContext ctx) {
     // Forward only: this pull may be served after a later UPDATE_CONSUMER_OFFSET of the consumer.
     if (h.commit_offset >= QueueOffset(0)) {
       if (Status c = offsets_.commit_forward(h.consumer_group, h.topic, h.queue_id, h.commit_offset); !c) {
-        rt_.log().warn("pull from {}: the piggy-backed commit was not stored: {}", h.consumer_group, c.error().to_string());
+        if (auto held = commit_error_log_.admit(rt_.now(), static_cast<std::int64_t>(c.error().code))) {
+          rt_.log().warn("pull from {}: the piggy-backed commit was not stored: {}{}", h.consumer_group,
+                         c.error().to_string(), held_back_note(*held));
+        }
       }
     }
   }

@@ -75,6 +75,7 @@
 #include "broker/subscription_lookup.h"
 #include "broker/topic_config_manager.h"
 #include "remoting/header/pull_message_header.h"
+#include "runtime/log_limiter.h"
 #include "store/message_store.h"
 
 namespace ferry::broker {
@@ -107,6 +108,8 @@ class PullProcessor {
   BrokerStats& stats_;
   BrokerMetrics& metrics_;
   FilterCache filters_;
+  LogLimiter bad_filter_log_;    // pulls whose subscription does not compile
+  LogLimiter commit_error_log_;  // piggy-backed commits not stored, by Errc
 };
 
 }  // namespace ferry::broker

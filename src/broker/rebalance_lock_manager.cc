@@ -27,21 +27,28 @@ std::vector<MessageQueue> RebalanceLockManager::try_lock_batch(std::string_view 
       if (e != g->second.end()) {
         if (e->second.client_id == client_id || expired(e->second, now)) {
           if (e->second.client_id != client_id) {
-            rt_.log().info("lock {} {}:{}:{}: expired lock of {} taken by {}", group, mq.topic, mq.broker_name,
-                           mq.queue_id, e->second.client_id, client_id);
+            if (auto held = taken_log_.admit(now)) {
+              rt_.log().info("lock {} {}:{}:{}: expired lock of {} taken by {}{}", group, mq.topic, mq.broker_name,
+                             mq.queue_id, e->second.client_id, client_id, held_back_note(*held));
+            }
           }
           e->second = Entry{std::string(client_id), now};
           locked.push_back(mq);
         } else {
-          rt_.log().info("lock {} {}:{}:{}: held by {}, refused to {}", group, mq.topic, mq.broker_name, mq.queue_id,
-                         e->second.client_id, client_id);
+          if (auto held = refused_log_.admit(now)) {
+            rt_.log().info("lock {} {}:{}:{}: held by {}, refused to {}{}", group, mq.topic, mq.broker_name,
+                           mq.queue_id, e->second.client_id, client_id, held_back_note(*held));
+          }
         }
         continue;
       }
     }
     if (count_ >= config_.queue_locks_max) purge_expired(now);
     if (count_ >= config_.queue_locks_max) {
-      rt_.log().warn("lock {} {}:{}: {} locks is the cap; refused", group, mq.topic, mq.queue_id, count_);
+      if (auto held = cap_log_.admit(now)) {
+        rt_.log().warn("lock {} {}:{}: {} locks is the cap; refused{}", group, mq.topic, mq.queue_id, count_,
+                       held_back_note(*held));
+      }
       continue;
     }
     if (g == table_.end()) g = table_.emplace(std::string(group), std::map<MessageQueue, Entry>{}).first;
@@ -60,8 +67,10 @@ void RebalanceLockManager::unlock_batch(std::string_view group, const std::vecto
     auto e = g->second.find(mq);
     if (e == g->second.end()) continue;
     if (e->second.client_id != client_id) {
-      rt_.log().info("unlock {} {}:{}: held by {}, not by {}", group, mq.topic, mq.queue_id, e->second.client_id,
-                     client_id);
+      if (auto held = unlock_log_.admit(rt_.now())) {
+        rt_.log().info("unlock {} {}:{}: held by {}, not by {}{}", group, mq.topic, mq.queue_id, e->second.client_id,
+                       client_id, held_back_note(*held));
+      }
       continue;
     }
     g->second.erase(e);

@@ -22,6 +22,7 @@
 
 #include "broker/broker_config.h"
 #include "common/message_queue.h"
+#include "runtime/log_limiter.h"
 #include "runtime/runtime.h"
 
 namespace ferry::broker {
@@ -56,6 +57,11 @@ class RebalanceLockManager {
   std::size_t count_ = 0;
   MonoTime hold_off_until_{};
   bool hold_off_logged_ = false;
+  // Clients lock and unlock at will: one limiter per line.
+  LogLimiter taken_log_;    // expired locks taken over
+  LogLimiter refused_log_;  // locks held by another client
+  LogLimiter cap_log_;      // locks refused for queue_locks_max
+  LogLimiter unlock_log_;   // unlocks by a client that does not hold the lock
 };
 
 }  // namespace ferry::broker

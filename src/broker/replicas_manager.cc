@@ -115,8 +115,10 @@ Task<void> ReplicasManager::register_loop(ReplicasManager* self, std::shared_ptr
     // Replicas starting together race for the same next id (all but one are refused): the first
     // retries come soon, at random (RocketMQ: 5 tries under a second apart), then every 5 s.
     const Duration pause = attempt <= 5 ? std::chrono::milliseconds(self->rt_.random().between(100, 1000)) : kRegisterRetry;
-    self->rt_.log().warn("controller mode: registering {} with the controllers failed: {} (again in {} ms)",
-                         self->config_.broker_name, st.error().to_string(), to_ms(pause));
+    if (auto held = self->register_log_.admit(self->rt_.now(), static_cast<std::int64_t>(st.error().code))) {
+      self->rt_.log().warn("controller mode: registering {} with the controllers failed: {} (again in {} ms){}",
+                           self->config_.broker_name, st.error().to_string(), to_ms(pause), held_back_note(*held));
+    }
     co_await self->rt_.sleep(pause);
     if (!*alive) co_return;
   }
@@ -150,10 +152,14 @@ void ReplicasManager::to_slave(const GroupView& v) {
   const auto ha = v.master_id >= 0 ? ha_address_of(v.master_address) : std::nullopt;
   ha_slave_.set_epochs(&epochs_, id);
   ha_slave_.set_master(ha);
+  // Kept apart by whether it was master: losing the master role is always news. Otherwise a
+  // peer's NOTIFY_BROKER_ROLE_CHANGED with ever newer epochs would write a line each.
   if (changed) {
-    rt_.log().warn("controller mode: {} replica {} is a slave{} in epoch {}; master {} at {}", config_.broker_name, id,
-                   was_master ? " (was master)" : "", v.master_epoch, v.master_id,
-                   v.master_address.empty() ? "none" : v.master_address);
+    if (auto held = slave_log_.admit(rt_.now(), was_master ? 1 : 0)) {
+      rt_.log().warn("controller mode: {} replica {} is a slave{} in epoch {}; master {} at {}{}", config_.broker_name,
+                     id, was_master ? " (was master)" : "", v.master_epoch, v.master_id,
+                     v.master_address.empty() ? "none" : v.master_address, held_back_note(*held));
+    }
   }
 }
 
@@ -168,8 +174,10 @@ Task<void> ReplicasManager::apply_loop(ReplicasManager* self, std::shared_ptr<bo
     if (!st.ok()) {
       // A slow disk (timed_out) is waited out at warn level; anything else is an error.
       const auto level = st.error().code == Errc::timed_out ? spdlog::level::warn : spdlog::level::err;
-      self->rt_.log().log(level, "controller mode: {} cannot take the master role of epoch {}: {} (retrying)",
-                          self->config_.broker_name, v.master_epoch, st.error().to_string());
+      if (auto held = self->to_master_log_.admit(self->rt_.now(), static_cast<std::int64_t>(st.error().code))) {
+        self->rt_.log().log(level, "controller mode: {} cannot take the master role of epoch {}: {} (retrying){}",
+                            self->config_.broker_name, v.master_epoch, st.error().to_string(), held_back_note(*held));
+      }
       co_await self->rt_.sleep(std::chrono::seconds(1));
       if (!self->pending_master_ && self->client_.view().master_id == self->client_.replica_id()) {
         self->pending_master_ = self->client_.view();
@@ -239,14 +247,18 @@ Task<void> ReplicasManager::sync_state_set_loop(ReplicasManager* self, std::shar
       }
     }
     if (want == current) continue;
-    self->rt_.log().info("controller mode: {} asks for SyncStateSet {} (was {})", self->config_.broker_name,
-                         fmt::join(want, ","), fmt::join(current, ","));
+    if (auto held = self->sync_state_set_log_.admit(self->rt_.now())) {
+      self->rt_.log().info("controller mode: {} asks for SyncStateSet {} (was {}){}", self->config_.broker_name,
+                           fmt::join(want, ","), fmt::join(current, ","), held_back_note(*held));
+    }
     Task<Status> altered = self->client_.alter_sync_state_set(want, std::chrono::seconds(3));
     Status st = co_await std::move(altered);
     if (!*alive) co_return;
     if (!st.ok()) {
-      self->rt_.log().warn("controller mode: {} SyncStateSet change refused: {}", self->config_.broker_name,
-                           st.error().to_string());
+      if (auto held = self->sync_state_set_error_log_.admit(self->rt_.now(), static_cast<std::int64_t>(st.error().code))) {
+        self->rt_.log().warn("controller mode: {} SyncStateSet change refused: {}{}", self->config_.broker_name,
+                             st.error().to_string(), held_back_note(*held));
+      }
     }
   }
 }

@@ -40,6 +40,7 @@
 
 #include "broker/broker_config.h"
 #include "broker/controller_client.h"
+#include "runtime/log_limiter.h"
 #include "runtime/wake_signal.h"
 #include "store/ha/epoch_file.h"
 #include "store/ha/ha_master.h"
@@ -117,6 +118,11 @@ class ReplicasManager {
   std::optional<GroupView> pending_master_;  // a view naming this broker master, to apply
   WakeSignal apply_wake_;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+  LogLimiter register_log_;               // registrations failed, by Errc
+  LogLimiter slave_log_;                  // slave roles taken (1: was master)
+  LogLimiter to_master_log_;              // master roles not taken yet, by Errc
+  LogLimiter sync_state_set_log_;         // SyncStateSet changes asked for
+  LogLimiter sync_state_set_error_log_;   // and refused, by Errc
 };
 
 }  // namespace ferry::broker

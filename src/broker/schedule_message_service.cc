@@ -97,7 +97,10 @@ Duration ScheduleMessageService::step(std::int32_t level) {
     }
     auto unit = q->read(at);
     if (!unit) {
-      rt_.log().error("schedule level {}: unit {} unreadable ({}): skipped", level, at, unit.error().to_string());
+      if (auto held = bad_record_log_.admit(rt_.now(), 1)) {
+        rt_.log().error("schedule level {}: unit {} unreadable ({}): skipped{}", level, at, unit.error().to_string(),
+                        held_back_note(*held));
+      }
       at += 1;
       continue;
     }
@@ -125,15 +128,20 @@ Duration ScheduleMessageService::step(std::int32_t level) {
 bool ScheduleMessageService::deliver(std::int32_t level, const store::cq::Unit& unit) {
   auto looked = look_message(store_, unit.commit_log_offset);
   if (!looked) {
-    rt_.log().warn("schedule level {}: message at {} is gone ({}): skipped", level, unit.commit_log_offset,
-                   looked.error().to_string());
+    if (auto held = bad_record_log_.admit(rt_.now(), 2)) {
+      rt_.log().warn("schedule level {}: message at {} is gone ({}): skipped{}", level, unit.commit_log_offset,
+                     looked.error().to_string(), held_back_note(*held));
+    }
     return true;
   }
   MessageExt m = std::move(*looked);
   const auto real_topic = m.real_topic();
   const auto real_queue = m.real_queue_id();
   if (!real_topic || real_topic->empty() || !real_queue.ok() || !real_queue->has_value()) {
-    rt_.log().error("schedule level {}: message {} has no usable REAL_TOPIC/REAL_QID: skipped", level, m.offset_msg_id);
+    if (auto held = bad_record_log_.admit(rt_.now(), 3)) {
+      rt_.log().error("schedule level {}: message {} has no usable REAL_TOPIC/REAL_QID: skipped{}", level,
+                      m.offset_msg_id, held_back_note(*held));
+    }
     return true;
   }
   const std::string topic(*real_topic);
@@ -141,14 +149,19 @@ bool ScheduleMessageService::deliver(std::int32_t level, const store::cq::Unit& 
   (void)m.properties.erase(prop::kDelay);
   auto props = encode_properties(m.properties);
   if (!props) {
-    rt_.log().error("schedule level {}: message {}: {}: skipped", level, m.offset_msg_id, props.error().to_string());
+    if (auto held = bad_record_log_.admit(rt_.now(), 4)) {
+      rt_.log().error("schedule level {}: message {}: {}: skipped{}", level, m.offset_msg_id, props.error().to_string(),
+                      held_back_note(*held));
+    }
     return true;
   }
   const store::PutRequest req = copy_of(m, topic, queue, *props, m.reconsume_times);
   const store::PutResult put = store_.put_message(req);
   if (!put.stored()) {
-    rt_.log().warn("schedule level {}: delivering {} to {}/{} failed: {} {}", level, m.offset_msg_id, topic, queue,
-                   store::put_status_name(put.status), put.detail);
+    if (auto held = deliver_error_log_.admit(rt_.now(), static_cast<std::int64_t>(put.status))) {
+      rt_.log().warn("schedule level {}: delivering {} to {}/{} failed: {} {}{}", level, m.offset_msg_id, topic, queue,
+                     store::put_status_name(put.status), put.detail, held_back_note(*held));
+    }
     const bool hopeless = put.status == store::PutStatus::message_illegal ||
                           put.status == store::PutStatus::properties_size_exceeded;
     return hopeless;
@@ -170,7 +183,11 @@ Task<void> ScheduleMessageService::run_persist_loop(ScheduleMessageService* self
     if (self->stopped_ || !self->file_.dirty()) continue;
     Task<Status> persist = self->persist();
     Status s = co_await std::move(persist);
-    if (!s) self->rt_.log().error("delay offsets: persisting failed: {}", s.error().to_string());
+    if (!s) {
+      if (auto held = self->persist_error_log_.admit(self->rt_.now(), static_cast<std::int64_t>(s.error().code))) {
+        self->rt_.log().error("delay offsets: persisting failed: {}{}", s.error().to_string(), held_back_note(*held));
+      }
+    }
   }
 }
 

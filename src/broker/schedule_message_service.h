@@ -35,6 +35,7 @@
 #include "broker/broker_config.h"
 #include "broker/json_state_file.h"
 #include "broker/metadata_json.h"
+#include "runtime/log_limiter.h"
 #include "runtime/wake_signal.h"
 #include "common/delay_levels.h"
 #include "store/message_store.h"
@@ -105,6 +106,9 @@ class ScheduleMessageService {
   bool started_ = false;
   bool stopped_ = false;
   bool paused_ = false;
+  LogLimiter bad_record_log_;     // units and messages skipped as unusable (1..4: which line)
+  LogLimiter deliver_error_log_;  // deliveries that failed (retried), by PutStatus
+  LogLimiter persist_error_log_;  // offsets not persisted (each round), by Errc
 };
 
 }  // namespace ferry::broker

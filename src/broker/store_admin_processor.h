@@ -5,10 +5,11 @@
 // RocketMQ keeps it too). Reply: SUCCESS with no remark, as RocketMQ (which answers SUCCESS
 // whatever happened); Ferry answers SYSTEM_ERROR (1) with the store's error as the remark when a
 // removal or a read failed (what was removed before stays removed; a retry continues), or when
-// the store is not open. What was destroyed is logged.
+// the store is not open. What was destroyed is logged (at most one run per 10 s: LogLimiter).
 #pragma once
 
 #include "broker/replies.h"
+#include "runtime/log_limiter.h"
 #include "runtime/runtime.h"
 #include "store/message_store.h"
 
@@ -23,6 +24,8 @@ class StoreAdminProcessor {
  private:
   Runtime& rt_;
   store::MessageStore& store_;
+  LogLimiter run_log_;    // runs (an admin can ask at will): start and end lines
+  LogLimiter error_log_;  // failed runs, by Errc
 };
 
 }  // namespace ferry::broker

@@ -41,7 +41,10 @@ const SubscriptionGroupConfig* SubscriptionGroupManager::find_or_create(std::str
   if (!config_.auto_create_subscription_group) return nullptr;
   if (!validate_group(group).ok()) return nullptr;
   if (state_.table.size() >= config_.subscription_groups_max) {
-    rt_.log().warn("subscription groups: not creating {}: {} groups is the cap", group, state_.table.size());
+    if (auto held = cap_log_.admit(rt_.now())) {
+      rt_.log().warn("subscription groups: not creating {}: {} groups is the cap{}", group, state_.table.size(),
+                     held_back_note(*held));
+    }
     return nullptr;
   }
   SubscriptionGroupConfig c;

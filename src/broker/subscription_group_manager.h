@@ -24,6 +24,7 @@
 #include "broker/metadata_json.h"
 #include "remoting/body/subscription_group_config.h"
 #include "remoting/body/register_broker_body.h"
+#include "runtime/log_limiter.h"
 
 namespace ferry::broker {
 
@@ -71,6 +72,7 @@ class SubscriptionGroupManager {
   const BrokerConfig& config_;
   VersionedTable<SubscriptionGroupConfig> state_;
   JsonStateFile<VersionedTable<SubscriptionGroupConfig>> file_;  // after state_: refers to it
+  LogLimiter cap_log_;  // groups not created for the cap (clients name new groups at will)
 };
 
 }  // namespace ferry::broker

@@ -242,8 +242,10 @@ bool TimerMessageService::enqueue_step() {
     if (enqueue_offset_ >= q->max_offset().value()) break;
     auto unit = q->read(QueueOffset(enqueue_offset_));
     if (!unit) {
-      rt_.log().error("timers: timer queue unit {} unreadable ({}): skipped", enqueue_offset_,
-                      unit.error().to_string());
+      if (auto held = bad_record_log_.admit(rt_.now(), 1)) {
+        rt_.log().error("timers: timer queue unit {} unreadable ({}): skipped{}", enqueue_offset_,
+                        unit.error().to_string(), held_back_note(*held));
+      }
       ++enqueue_offset_;
       continue;
     }
@@ -260,7 +262,10 @@ bool TimerMessageService::enqueue_step() {
             .prev = kNoEntry,
             .size = unit->size};
     if (Status s = file_entry(e); !s.ok()) {
-      rt_.log().error("timers: filing timer queue unit {} failed (retried): {}", enqueue_offset_, s.error().to_string());
+      if (auto held = file_error_log_.admit(rt_.now(), static_cast<std::int64_t>(s.error().code))) {
+        rt_.log().error("timers: filing timer queue unit {} failed (retried): {}{}", enqueue_offset_,
+                        s.error().to_string(), held_back_note(*held));
+      }
       return false;
     }
     ++enqueue_offset_;
@@ -326,8 +331,10 @@ Task<void> TimerMessageService::run_dequeue(TimerMessageService* self) {
       positions.push_back(pos);
       auto e = self->log_.read(pos);
       if (!e) {
-        self->rt_.log().error("timers: slot {}: entry {} unreadable ({}); the rest of the slot is lost", slot, pos,
-                              e.error().to_string());
+        if (auto held = self->bad_record_log_.admit(self->rt_.now(), 2)) {
+          self->rt_.log().error("timers: slot {}: entry {} unreadable ({}); the rest of the slot is lost{}", slot, pos,
+                                e.error().to_string(), held_back_note(*held));
+        }
         break;
       }
       pos = e->prev;
@@ -346,8 +353,10 @@ Task<void> TimerMessageService::deliver_slot(std::int64_t slot_ms, std::vector<s
   for (std::size_t i = 0; i < positions.size(); ++i) {
     auto e = log_.read(positions[i]);
     if (!e) {
-      rt_.log().error("timers: slot {}: entry {} unreadable ({}): skipped", slot_ms, positions[i],
-                      e.error().to_string());
+      if (auto held = bad_record_log_.admit(rt_.now(), 3)) {
+        rt_.log().error("timers: slot {}: entry {} unreadable ({}): skipped{}", slot_ms, positions[i],
+                        e.error().to_string(), held_back_note(*held));
+      }
       continue;
     }
     if (!delivering_ || stopped_) {
@@ -356,7 +365,10 @@ Task<void> TimerMessageService::deliver_slot(std::int64_t slot_ms, std::vector<s
       Entry again = *e;
       again.slot_ms = wheel_->slot_for(e->deliver_ms);
       if (Status s = file_entry(again); !s.ok()) {
-        rt_.log().error("timers: slot {}: filing entry {} again failed: {}", slot_ms, positions[i], s.error().to_string());
+        if (auto held = file_error_log_.admit(rt_.now(), static_cast<std::int64_t>(s.error().code))) {
+          rt_.log().error("timers: slot {}: filing entry {} again failed: {}{}", slot_ms, positions[i],
+                          s.error().to_string(), held_back_note(*held));
+        }
       }
       continue;
     }
@@ -364,7 +376,10 @@ Task<void> TimerMessageService::deliver_slot(std::int64_t slot_ms, std::vector<s
       Entry again = *e;
       again.slot_ms = wheel_->slot_for(e->deliver_ms);
       if (Status s = file_entry(again); !s.ok()) {
-        rt_.log().error("timers: slot {}: rolling entry {} failed: {}", slot_ms, positions[i], s.error().to_string());
+        if (auto held = file_error_log_.admit(rt_.now(), static_cast<std::int64_t>(s.error().code))) {
+          rt_.log().error("timers: slot {}: rolling entry {} failed: {}{}", slot_ms, positions[i], s.error().to_string(),
+                          held_back_note(*held));
+        }
       }
       ++rolled_;
       continue;
@@ -387,14 +402,20 @@ TimerMessageService::Outcome TimerMessageService::deliver(const Entry& e) {
   }
   auto looked = look_message(store_, PhysicalOffset(e.log_offset));
   if (!looked) {
-    rt_.log().warn("timers: timer record at {} is gone ({}): skipped", e.log_offset, looked.error().to_string());
+    if (auto held = bad_record_log_.admit(rt_.now(), 4)) {
+      rt_.log().warn("timers: timer record at {} is gone ({}): skipped{}", e.log_offset, looked.error().to_string(),
+                     held_back_note(*held));
+    }
     return Outcome::done;
   }
   MessageExt m = std::move(*looked);
   const auto real_topic = m.real_topic();
   const auto real_queue = m.real_queue_id();
   if (!real_topic || real_topic->empty() || !real_queue.ok() || !real_queue->has_value()) {
-    rt_.log().error("timers: timer message {} has no usable REAL_TOPIC/REAL_QID: skipped", m.offset_msg_id);
+    if (auto held = bad_record_log_.admit(rt_.now(), 5)) {
+      rt_.log().error("timers: timer message {} has no usable REAL_TOPIC/REAL_QID: skipped{}", m.offset_msg_id,
+                      held_back_note(*held));
+    }
     return Outcome::done;
   }
   const std::string topic(*real_topic);
@@ -406,14 +427,19 @@ TimerMessageService::Outcome TimerMessageService::deliver(const Entry& e) {
   m.properties.set(prop::kTimerSource, std::to_string(e.log_offset));
   auto props = encode_properties(m.properties);
   if (!props) {
-    rt_.log().error("timers: timer message {}: {}: skipped", m.offset_msg_id, props.error().to_string());
+    if (auto held = bad_record_log_.admit(rt_.now(), 6)) {
+      rt_.log().error("timers: timer message {}: {}: skipped{}", m.offset_msg_id, props.error().to_string(),
+                      held_back_note(*held));
+    }
     return Outcome::done;
   }
   const store::PutRequest req = copy_of(m, topic, queue, *props, m.reconsume_times);
   const store::PutResult put = store_.put_message(req);
   if (!put.stored()) {
-    rt_.log().warn("timers: delivering {} to {}/{} failed: {} {}", m.offset_msg_id, topic, queue,
-                   store::put_status_name(put.status), put.detail);
+    if (auto held = deliver_error_log_.admit(rt_.now(), static_cast<std::int64_t>(put.status))) {
+      rt_.log().warn("timers: delivering {} to {}/{} failed: {} {}{}", m.offset_msg_id, topic, queue,
+                     store::put_status_name(put.status), put.detail, held_back_note(*held));
+    }
     const bool hopeless = put.status == store::PutStatus::message_illegal ||
                           put.status == store::PutStatus::properties_size_exceeded;
     return hopeless ? Outcome::done : Outcome::retry;
@@ -479,7 +505,10 @@ Task<Status> TimerMessageService::persist() {
   if (keep_from > log_.min_offset()) {
     auto removed = log_.remove_files_before(keep_from);
     if (!removed) {
-      rt_.log().warn("timers: removing TimerLog files before {} failed: {}", keep_from, removed.error().to_string());
+      if (auto held = remove_error_log_.admit(rt_.now(), static_cast<std::int64_t>(removed.error().code))) {
+        rt_.log().warn("timers: removing TimerLog files before {} failed: {}{}", keep_from, removed.error().to_string(),
+                       held_back_note(*held));
+      }
     } else {
       for (auto it = file_last_slot_.begin(); it != file_last_slot_.end() && it->first < log_.min_offset();) {
         it = file_last_slot_.erase(it);

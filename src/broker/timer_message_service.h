@@ -49,6 +49,7 @@
 
 #include "broker/broker_config.h"
 #include "broker/json_state_file.h"
+#include "runtime/log_limiter.h"
 #include "runtime/wake_signal.h"
 #include "store/message_store.h"
 #include "store/timer/timer_log.h"
@@ -161,6 +162,10 @@ class TimerMessageService {
   std::uint64_t skipped_as_delivered_ = 0;
   Duration recovery_time_{};
   std::int64_t recovered_entries_ = 0;
+  LogLimiter bad_record_log_;     // units, entries and messages skipped as unusable (1..6: which line)
+  LogLimiter file_error_log_;     // entries not filed (retried, filed again or rolled), by Errc
+  LogLimiter deliver_error_log_;  // deliveries that failed (retried), by PutStatus
+  LogLimiter remove_error_log_;   // TimerLog files not removed (each persist), by Errc
 };
 
 }  // namespace ferry::broker

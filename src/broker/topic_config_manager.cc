@@ -107,7 +107,10 @@ const TopicConfig* TopicConfigManager::create_in_send(std::string_view topic,
   if (const TopicConfig* existing = find(topic)) return existing;
   const TopicConfig* def = find(default_topic);
   if (def == nullptr) {
-    rt_.log().warn("topics: cannot create {}: default topic '{}' does not exist", topic, default_topic);
+    if (auto held = create_refusal_log_.admit(rt_.now(), 1)) {
+      rt_.log().warn("topics: cannot create {}: default topic '{}' does not exist{}", topic, default_topic,
+                     held_back_note(*held));
+    }
     return nullptr;
   }
   std::int32_t def_perm = def->perm;
@@ -115,13 +118,17 @@ const TopicConfig* TopicConfigManager::create_in_send(std::string_view topic,
     def_perm = perm::kReadWrite;  // TBW102 passes nothing on when auto-creation is off
   }
   if (!perm::is_inherited(def_perm)) {
-    rt_.log().warn("topics: cannot create {}: default topic {} has perm {}", topic, default_topic,
-                   perm::to_string(def_perm));
+    if (auto held = create_refusal_log_.admit(rt_.now(), 2)) {
+      rt_.log().warn("topics: cannot create {}: default topic {} has perm {}{}", topic, default_topic,
+                     perm::to_string(def_perm), held_back_note(*held));
+    }
     return nullptr;
   }
   const std::int32_t queues = std::min(client_queue_nums, def->write_queue_nums);
   if (queues <= 0) {
-    rt_.log().warn("topics: cannot create {} with {} queues", topic, queues);
+    if (auto held = create_refusal_log_.admit(rt_.now(), 3)) {
+      rt_.log().warn("topics: cannot create {} with {} queues{}", topic, queues, held_back_note(*held));
+    }
     return nullptr;
   }
   TopicConfig c;
@@ -131,10 +138,13 @@ const TopicConfig* TopicConfigManager::create_in_send(std::string_view topic,
   c.perm = def_perm & ~perm::kInherit;
   c.topic_filter_type = def->topic_filter_type;
   c.topic_sys_flag = topic_sys_flag;
+  // Not limited: each line is a new topic, and the table's cap (topics_max) bounds them.
   rt_.log().info("topics: auto-created {} from {} ({} queues, perm {})", topic, default_topic, queues,
                  perm::to_string(c.perm));
   if (Status added = put(std::move(c)); !added) {
-    rt_.log().warn("topics: cannot auto-create {}: {}", topic, added.error().detail);
+    if (auto held = create_refusal_log_.admit(rt_.now(), static_cast<std::int64_t>(added.error().code) + 100)) {
+      rt_.log().warn("topics: cannot auto-create {}: {}{}", topic, added.error().detail, held_back_note(*held));
+    }
     return nullptr;
   }
   return find(topic);

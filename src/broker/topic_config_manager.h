@@ -27,6 +27,7 @@
 #include "broker/metadata_json.h"
 #include "remoting/body/register_broker_body.h"
 #include "remoting/body/topic_config.h"
+#include "runtime/log_limiter.h"
 
 namespace ferry::broker {
 
@@ -98,6 +99,9 @@ class TopicConfigManager {
   VersionedTable<TopicConfig> state_;
   JsonStateFile<VersionedTable<TopicConfig>> file_;  // after state_: refers to it
   std::function<void()> on_change_;
+  // Auto-creation lines (a client can send to new topic names at will): refusals by cause
+  // (1..3 in create_in_send, 100 + Errc when put fails).
+  LogLimiter create_refusal_log_;
 };
 
 }  // namespace ferry::broker

@@ -107,7 +107,10 @@ TransactionCheckService::Round TransactionCheckService::check_once() {
         }
       }
       if (!half_offset) {
-        rt_.log().warn("transactions: op record {} is not a \"d\" record naming a half offset; skipped", op_offset);
+        if (auto held = bad_record_log_.admit(rt_.now(), 1)) {
+          rt_.log().warn("transactions: op record {} is not a \"d\" record naming a half offset; skipped{}", op_offset,
+                         held_back_note(*held));
+        }
         done_ops.insert(op_offset);
       } else if (*half_offset < half_start.value()) {
         done_ops.insert(op_offset);
@@ -140,7 +143,10 @@ TransactionCheckService::Round TransactionCheckService::check_once() {
     }
     Result<MessageExt> half = decode_view(got.messages.front());
     if (!half.ok()) {
-      rt_.log().warn("transactions: half message at {}: {}; skipped", at.value(), half.error().to_string());
+      if (auto held = bad_record_log_.admit(rt_.now(), 2)) {
+        rt_.log().warn("transactions: half message at {}: {}; skipped{}", at.value(), half.error().to_string(),
+                       held_back_note(*held));
+      }
       at = QueueOffset(at.value() + 1);
       continue;
     }
@@ -175,14 +181,19 @@ bool TransactionCheckService::check(const MessageExt& half, std::int32_t times, 
   copy.properties.set(std::string(prop::kTransactionCheckTimes), std::to_string(times));
   Result<std::string> props = encode_properties(copy.properties);
   if (!props) {
-    rt_.log().warn("transactions: half message {}: properties: {}", half.physical_offset.value(), props.error().detail);
+    if (auto held = bad_record_log_.admit(rt_.now(), 3)) {
+      rt_.log().warn("transactions: half message {}: properties: {}{}", half.physical_offset.value(),
+                     props.error().detail, held_back_note(*held));
+    }
     return true;  // cannot be re-stored; passed (a later round does not see it again)
   }
   store::PutRequest req = copy_of(copy, kTransHalfTopic, kQueue0, *props, half.reconsume_times);
   const store::PutResult put = store_.put_message(req);
   if (put.status != store::PutStatus::ok && put.status != store::PutStatus::flush_disk_timeout) {
-    rt_.log().warn("transactions: re-storing half message {} failed: {} {}", half.physical_offset.value(),
-                   store::put_status_name(put.status), put.detail);
+    if (auto held = restore_error_log_.admit(rt_.now(), static_cast<std::int64_t>(put.status))) {
+      rt_.log().warn("transactions: re-storing half message {} failed: {} {}{}", half.physical_offset.value(),
+                     store::put_status_name(put.status), put.detail, held_back_note(*held));
+    }
     return false;
   }
   ++round.checked;
@@ -234,23 +245,30 @@ Task<void> TransactionCheckService::send_check(TransactionCheckService* self, Cl
   Task<Status> work = self->calls_.oneway(to, std::move(request));
   Status sent = co_await std::move(work);
   if (!sent.ok()) {
-    self->rt_.log().warn("transactions: CHECK_TRANSACTION_STATE to {} not sent: {}", to.client_id, sent.error().to_string());
+    if (auto held = self->send_error_log_.admit(self->rt_.now(), static_cast<std::int64_t>(sent.error().code))) {
+      self->rt_.log().warn("transactions: CHECK_TRANSACTION_STATE to {} not sent: {}{}", to.client_id,
+                           sent.error().to_string(), held_back_note(*held));
+    }
   }
 }
 
 void TransactionCheckService::discard(const MessageExt& half) {
   if (ensure_topic(topics_, kTransCheckMaxTimeTopic, 1, perm::kReadWrite, 0) == nullptr) {
-    rt_.log().warn("transactions: no room for topic {}; half message {} dropped", kTransCheckMaxTimeTopic,
-                   half.physical_offset.value());
+    if (auto held = discard_log_.admit(rt_.now(), -1)) {
+      rt_.log().warn("transactions: no room for topic {}; half message {} dropped{}", kTransCheckMaxTimeTopic,
+                     half.physical_offset.value(), held_back_note(*held));
+    }
     return;
   }
   Result<std::string> props = encode_properties(half.properties);
   if (!props) return;
   const store::PutResult put = store_.put_message(copy_of(half, kTransCheckMaxTimeTopic, kQueue0, *props, half.reconsume_times));
-  rt_.log().warn("transactions: half message {} of group {} unresolved after {} check(s): moved to {} ({})",
-                 half.physical_offset.value(), half.properties.get(prop::kProducerGroup).value_or("?"),
-                 half.properties.get(prop::kTransactionCheckTimes).value_or("0"), kTransCheckMaxTimeTopic,
-                 store::put_status_name(put.status));
+  if (auto held = discard_log_.admit(rt_.now(), static_cast<std::int64_t>(put.status))) {
+    rt_.log().warn("transactions: half message {} of group {} unresolved after {} check(s): moved to {} ({}){}",
+                   half.physical_offset.value(), half.properties.get(prop::kProducerGroup).value_or("?"),
+                   half.properties.get(prop::kTransactionCheckTimes).value_or("0"), kTransCheckMaxTimeTopic,
+                   store::put_status_name(put.status), held_back_note(*held));
+  }
 }
 
 }  // namespace ferry::broker

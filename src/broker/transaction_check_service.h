@@ -36,6 +36,7 @@
 #include "broker/producer_manager.h"
 #include "broker/topic_config_manager.h"
 #include "common/message.h"
+#include "runtime/log_limiter.h"
 #include "store/message_store.h"
 
 namespace ferry::broker {
@@ -90,6 +91,10 @@ class TransactionCheckService {
   TopicConfigManager& topics_;
   std::uint64_t next_producer_ = 0;  // round-robin over a group's channels
   bool stopped_ = false;
+  LogLimiter bad_record_log_;     // op records and half messages that do not decode (1..3: which)
+  LogLimiter restore_error_log_;  // half messages not stored again, by PutStatus
+  LogLimiter send_error_log_;     // checks not sent, by Errc
+  LogLimiter discard_log_;        // half messages moved away (by PutStatus), or dropped (-1)
 };
 
 }  // namespace ferry::broker

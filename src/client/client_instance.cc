@@ -185,7 +185,10 @@ Task<std::size_t> ClientInstance::send_heartbeat_to_all() {
       Result<remoting::RemotingCommand> r = co_await rpc_.invoke(addr, std::move(req), config_.api_timeout);
       if (shut_down_ && !r.ok()) co_return accepted;
       if (!r.ok()) {
-        rt_.log().info("heartbeat to {} failed: {}", broker_where(name, addr), r.error().to_string());
+        if (auto held = heartbeat_error_log_.admit(rt_.now(), static_cast<std::int64_t>(r.error().code))) {
+          rt_.log().info("heartbeat to {} failed: {}{}", broker_where(name, addr), r.error().to_string(),
+                         held_back_note(*held));
+        }
       } else if (r->code == code::SUCCESS) {
         ++accepted;
         ++heartbeats_accepted_;
@@ -195,7 +198,10 @@ Task<std::size_t> ClientInstance::send_heartbeat_to_all() {
           rt_.log().warn("{}", reply_error(broker_where(name, addr), rc::HEART_BEAT, *r).detail);
         }
       } else {
-        rt_.log().warn("heartbeat: {}", reply_error(broker_where(name, addr), rc::HEART_BEAT, *r).detail);
+        if (auto held = heartbeat_refused_log_.admit(rt_.now(), r->code)) {
+          rt_.log().warn("heartbeat: {}{}", reply_error(broker_where(name, addr), rc::HEART_BEAT, *r).detail,
+                         held_back_note(*held));
+        }
       }
     }
   }
@@ -236,10 +242,14 @@ Task<std::optional<remoting::RemotingCommand>> ClientInstance::on_consumer_ids_c
                                                                                        remoting::RequestContext ctx) {
   auto h = remoting::NotifyConsumerIdsChangedRequestHeader::from_fields(ctx.request.ext_fields);
   ++self->notifications_;
-  if (h.ok()) {
-    self->rt_.log().info("consumer ids of group '{}' changed: rebalancing", h->consumer_group);
-  } else {
-    self->rt_.log().info("NOTIFY_CONSUMER_IDS_CHANGED with a bad header: {}", h.error().to_string());
+  // A broker notifies at every change of a group (clients come and go at will): limited.
+  if (auto held = self->ids_changed_log_.admit(self->rt_.now(), h.ok() ? 0 : 1)) {
+    if (h.ok()) {
+      self->rt_.log().info("consumer ids of group '{}' changed: rebalancing{}", h->consumer_group, held_back_note(*held));
+    } else {
+      self->rt_.log().info("NOTIFY_CONSUMER_IDS_CHANGED with a bad header: {}{}", h.error().to_string(),
+                           held_back_note(*held));
+    }
   }
   self->rebalance_now();  // RocketMQ rebalances every consumer of the instance
   co_return std::nullopt;  // oneway

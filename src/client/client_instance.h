@@ -50,6 +50,7 @@
 #include "client/name_server_list.h"
 #include "client/owned_tasks.h"
 #include "client/topic_publish_info.h"
+#include "runtime/log_limiter.h"
 #include "runtime/wake_signal.h"
 #include "common/unique_id.h"
 #include "remoting/body/heartbeat_data.h"
@@ -230,6 +231,13 @@ class ClientInstance {
   std::uint64_t heartbeat_unsupported_logged_ = 0;
   std::uint64_t notifications_ = 0;
   std::uint64_t broker_requests_ = 0;
+  LogLimiter heartbeat_error_log_;    // heartbeats that failed, by Errc
+  LogLimiter heartbeat_refused_log_;  // heartbeats a broker refused, by response code
+  LogLimiter ids_changed_log_;        // NOTIFY_CONSUMER_IDS_CHANGED (1: a bad header)
+  // Requests from brokers that cannot be served (1 and 2: which line)
+  LogLimiter check_request_log_;  // CHECK_TRANSACTION_STATE
+  LogLimiter reply_request_log_;  // PUSH_REPLY_MESSAGE_TO_CLIENT (2: no request awaits it)
+  LogLimiter reset_request_log_;  // RESET_CONSUMER_CLIENT_OFFSET
   WakeSignal rebalance_wake_;
   std::unique_ptr<Producer> inner_producer_;  // destroyed first (explicitly, in ~ClientInstance)
   OwnedTasks tasks_;  // last: destroyed first, before what its frames use

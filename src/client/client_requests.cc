@@ -68,14 +68,19 @@ Task<Reply> ClientInstance::on_check_transaction(ClientInstance* self, remoting:
   ++self->broker_requests_;
   auto decoded = decode_messages(Bytes(ctx.request.body.data(), ctx.request.body.size()), MessagesDecodeOptions{});
   if (!decoded.ok() || decoded->size() != 1) {
-    self->rt_.log().warn("CHECK_TRANSACTION_STATE from {}: the body is not one message", ctx.channel->peer_text());
+    if (auto held = self->check_request_log_.admit(self->rt_.now(), 1)) {
+      self->rt_.log().warn("CHECK_TRANSACTION_STATE from {}: the body is not one message{}", ctx.channel->peer_text(),
+                           held_back_note(*held));
+    }
     co_return std::nullopt;
   }
   const std::string group(decoded->front().properties.get(prop::kProducerGroup).value_or(""));
   auto it = self->transaction_checks_.find(group);
   if (it == self->transaction_checks_.end()) {
-    self->rt_.log().warn("CHECK_TRANSACTION_STATE from {}: no transaction producer of group '{}' here",
-                         ctx.channel->peer_text(), group);
+    if (auto held = self->check_request_log_.admit(self->rt_.now(), 2)) {
+      self->rt_.log().warn("CHECK_TRANSACTION_STATE from {}: no transaction producer of group '{}' here{}",
+                           ctx.channel->peer_text(), group, held_back_note(*held));
+    }
     co_return std::nullopt;
   }
   TransactionCheckHandler handler = it->second;  // a copy: the map may change while it runs
@@ -103,8 +108,10 @@ Task<Reply> ClientInstance::on_push_reply(ClientInstance* self, remoting::Reques
   auto h = remoting::ReplyMessageRequestHeader::from_fields(ctx.request.ext_fields);
   auto props = h.ok() ? decode_properties(h->properties.value_or("")) : Result<Properties>(h.error());
   if (!h.ok() || !props.ok()) {
-    self->rt_.log().warn("PUSH_REPLY_MESSAGE_TO_CLIENT from {}: {}", ctx.channel->peer_text(),
-                         h.ok() ? props.error().to_string() : h.error().to_string());
+    if (auto held = self->reply_request_log_.admit(self->rt_.now(), 1)) {
+      self->rt_.log().warn("PUSH_REPLY_MESSAGE_TO_CLIENT from {}: {}{}", ctx.channel->peer_text(),
+                           h.ok() ? props.error().to_string() : h.error().to_string(), held_back_note(*held));
+    }
     co_return remoting::make_response(ctx.request, code::SYSTEM_ERROR, "process reply message fail");
   }
   MessageExt m;
@@ -125,7 +132,10 @@ Task<Reply> ClientInstance::on_push_reply(ClientInstance* self, remoting::Reques
             ? zlib_decompress(Bytes(ctx.request.body.data(), ctx.request.body.size()), kReplyBodyBytesMax)
             : Result<std::vector<std::uint8_t>>(Error(Errc::unsupported, fmt::format("compression type in sys_flag {:#x}", h->sys_flag)));
     if (!body.ok()) {
-      self->rt_.log().warn("PUSH_REPLY_MESSAGE_TO_CLIENT from {}: {}", ctx.channel->peer_text(), body.error().to_string());
+      if (auto held = self->reply_request_log_.admit(self->rt_.now(), 1)) {
+        self->rt_.log().warn("PUSH_REPLY_MESSAGE_TO_CLIENT from {}: {}{}", ctx.channel->peer_text(),
+                             body.error().to_string(), held_back_note(*held));
+      }
       co_return remoting::make_response(ctx.request, code::SYSTEM_ERROR, "process reply message fail");
     }
     m.body = std::move(*body);
@@ -135,8 +145,10 @@ Task<Reply> ClientInstance::on_push_reply(ClientInstance* self, remoting::Reques
   const std::string id(m.properties.get(prop::kCorrelationId).value_or(""));
   auto it = self->replies_.find(id);
   if (it == self->replies_.end()) {
-    self->rt_.log().warn("receive reply message, but not matched any request, CorrelationId: {}, reply from host: {}", id,
-                         ctx.channel->peer_text());
+    if (auto held = self->reply_request_log_.admit(self->rt_.now(), 2)) {
+      self->rt_.log().warn("receive reply message, but not matched any request, CorrelationId: {}, reply from host: {}{}",
+                           id, ctx.channel->peer_text(), held_back_note(*held));
+    }
   } else {
     ReplyHandler handler = std::move(it->second);
     self->replies_.erase(it);
@@ -154,16 +166,21 @@ Task<Reply> ClientInstance::on_reset_offset(ClientInstance* self, remoting::Requ
   ++self->broker_requests_;
   auto h = remoting::ResetOffsetRequestHeader::from_fields(ctx.request.ext_fields);
   if (!h.ok()) {
-    self->rt_.log().warn("RESET_CONSUMER_CLIENT_OFFSET from {} with a bad header: {}", ctx.channel->peer_text(),
-                         h.error().to_string());
+    if (auto held = self->reset_request_log_.admit(self->rt_.now(), 1)) {
+      self->rt_.log().warn("RESET_CONSUMER_CLIENT_OFFSET from {} with a bad header: {}{}", ctx.channel->peer_text(),
+                           h.error().to_string(), held_back_note(*held));
+    }
     co_return std::nullopt;
   }
   remoting::body::ResetOffsetBody body;
   if (!ctx.request.body.empty()) {
     auto decoded = remoting::body::ResetOffsetBody::decode(ctx.request.body);
     if (!decoded.ok()) {
-      self->rt_.log().warn("RESET_CONSUMER_CLIENT_OFFSET from {} (group {}, topic {}) with a bad body: {}",
-                           ctx.channel->peer_text(), h->group, h->topic, decoded.error().to_string());
+      if (auto held = self->reset_request_log_.admit(self->rt_.now(), 2)) {
+        self->rt_.log().warn("RESET_CONSUMER_CLIENT_OFFSET from {} (group {}, topic {}) with a bad body: {}{}",
+                             ctx.channel->peer_text(), h->group, h->topic, decoded.error().to_string(),
+                             held_back_note(*held));
+      }
       co_return std::nullopt;
     }
     body = std::move(*decoded);

@@ -220,20 +220,24 @@ Task<void> ConsumeService::consume_concurrently(ConsumeRequest r) {
   for (std::int32_t i = ack + 1; i < n; ++i) {
     const MessageExt& m = call->msgs[static_cast<std::size_t>(i)];
     if (!ctx_.clustering()) {
-      ctx_.rt.log().warn("broadcasting consumer of '{}' drops {} (offset {} of {}) after RECONSUME_LATER",
-                         ctx_.config.group, m.msg_id(), m.queue_offset, pq->queue().to_string());
+      if (auto held = broadcast_drop_log_.admit(ctx_.rt.now())) {
+        ctx_.rt.log().warn("broadcasting consumer of '{}' drops {} (offset {} of {}) after RECONSUME_LATER{}",
+                           ctx_.config.group, m.msg_id(), m.queue_offset, pq->queue().to_string(), held_back_note(*held));
+      }
       continue;
     }
     SendBackRequest sb = send_back_request(pq->queue(), call->ctx.delay_level_when_next_consume);
-    Task<Result<SendBackPath>> st = send_back_with_fallback(ctx_.ci, std::move(sb), m);
+    Task<Result<SendBackPath>> st = send_back_with_fallback(ctx_.ci, std::move(sb), m, send_back_log_);
     Result<SendBackPath> s = co_await std::move(st);
     if (s.ok()) {
       ++(*s == SendBackPath::broker ? ctx_.stats.sent_back : ctx_.stats.resent_to_retry_topic);
       continue;
     }
     ++ctx_.stats.send_back_failed;
-    ctx_.rt.log().info("send back {} of {}: {}; consuming it again here", m.msg_id(), pq->queue().to_string(),
-                       s.error().to_string());
+    if (auto held = send_back_error_log_.admit(ctx_.rt.now(), static_cast<std::int64_t>(s.error().code))) {
+      ctx_.rt.log().info("send back {} of {}: {}; consuming it again here{}", m.msg_id(), pq->queue().to_string(),
+                         s.error().to_string(), held_back_note(*held));
+    }
     failed.insert(m.queue_offset);
     MessageExt again = m;
     again.reconsume_times += 1;
@@ -272,15 +276,19 @@ Task<void> ConsumeService::clean_expired(std::shared_ptr<ProcessQueue> pq) {
     std::vector<MessageExt> one;
     one.push_back(*first);
     one = for_listener(std::move(one));  // the original topic of a retried message
-    ctx_.rt.log().warn("group '{}': the listener has been consuming {} (offset {} of {}) for more than {} ms; sending it back",
-                       ctx_.config.group, first->msg_id(), first->queue_offset, pq->queue().to_string(),
-                       to_ms(ctx_.config.consume_timeout));
+    if (auto held = expired_log_.admit(ctx_.rt.now())) {
+      ctx_.rt.log().warn("group '{}': the listener has been consuming {} (offset {} of {}) for more than {} ms; sending "
+                         "it back{}", ctx_.config.group, first->msg_id(), first->queue_offset, pq->queue().to_string(),
+                         to_ms(ctx_.config.consume_timeout), held_back_note(*held));
+    }
     SendBackRequest sb = send_back_request(pq->queue(), kExpiredDelayLevel);
-    Task<Result<SendBackPath>> st = send_back_with_fallback(ctx_.ci, std::move(sb), one.front());
+    Task<Result<SendBackPath>> st = send_back_with_fallback(ctx_.ci, std::move(sb), one.front(), send_back_log_);
     Result<SendBackPath> s = co_await std::move(st);
     if (!s.ok()) {
-      ctx_.rt.log().warn("send back expired {} of {}: {}; kept", first->msg_id(), pq->queue().to_string(),
-                         s.error().to_string());
+      if (auto held = expired_error_log_.admit(ctx_.rt.now(), static_cast<std::int64_t>(s.error().code))) {
+        ctx_.rt.log().warn("send back expired {} of {}: {}; kept{}", first->msg_id(), pq->queue().to_string(),
+                           s.error().to_string(), held_back_note(*held));
+      }
       co_return;
     }
     ++ctx_.stats.expired;
@@ -363,7 +371,7 @@ Task<void> ConsumeService::consume_orderly(std::shared_ptr<ProcessQueue> pq) {
         bool all_sent = true;
         for (const MessageExt& m : call->msgs) {
           SendBackRequest sb = send_back_request(pq->queue(), -1);
-          Task<Result<SendBackPath>> st = send_back_with_fallback(ctx_.ci, std::move(sb), m);
+          Task<Result<SendBackPath>> st = send_back_with_fallback(ctx_.ci, std::move(sb), m, send_back_log_);
           Result<SendBackPath> s = co_await std::move(st);
           all_sent = all_sent && s.ok();
         }

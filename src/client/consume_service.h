@@ -51,6 +51,7 @@
 #include "client/push_context.h"
 #include "client/send_back.h"
 #include "client/trace_dispatcher.h"
+#include "runtime/log_limiter.h"
 #include "runtime/wait_queue.h"
 
 namespace ferry::client {
@@ -119,6 +120,12 @@ class ConsumeService {
   std::deque<ConsumeRequest> pending_;  // bounded by flow control (above)
   WaitQueue work_;
   bool running_ = true;
+  // A listener that keeps failing (or a broker that is away) repeats these for every message.
+  LogLimiter send_back_log_;        // send-backs re-sent to the retry topic (send_back_with_fallback), by Errc
+  LogLimiter send_back_error_log_;  // send-backs that failed both ways, by Errc
+  LogLimiter broadcast_drop_log_;   // broadcast messages dropped after RECONSUME_LATER
+  LogLimiter expired_log_;          // messages consumed for longer than consume_timeout
+  LogLimiter expired_error_log_;    // and not sent back, by Errc
 };
 
 }  // namespace ferry::client

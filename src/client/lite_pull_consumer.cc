@@ -293,7 +293,10 @@ Task<void> LitePullConsumer::rebalance_task(LitePullConsumer* self) {
       Task<Result<std::vector<MessageQueue>>> at = allocated_queues(self->ci_, std::move(req));
       Result<std::vector<MessageQueue>> allocated = co_await std::move(at);
       if (!allocated.ok()) {
-        self->rt_.log().info("lite rebalance of '{}', topic '{}': {}", self->config_.group, topic, allocated.error().to_string());
+        if (auto held = self->rebalance_log_.admit(self->rt_.now(), static_cast<std::int64_t>(allocated.error().code))) {
+          self->rt_.log().info("lite rebalance of '{}', topic '{}': {}{}", self->config_.group, topic,
+                               allocated.error().to_string(), held_back_note(*held));
+        }
         continue;
       }
       co_await self->update_queues(topic, std::move(*allocated), false);
@@ -368,7 +371,10 @@ Task<void> LitePullConsumer::pull_loop(LitePullConsumer* self, std::shared_ptr<Q
       Result<QueueOffset> start = co_await std::move(st);
       if (!self->loop_live(*q, loop)) break;
       if (!start.ok()) {
-        self->rt_.log().info("lite pull: no start offset for {}: {}", q->mq.to_string(), start.error().to_string());
+        if (auto held = self->start_offset_log_.admit(self->rt_.now(), static_cast<std::int64_t>(start.error().code))) {
+          self->rt_.log().info("lite pull: no start offset for {}: {}{}", q->mq.to_string(), start.error().to_string(),
+                               held_back_note(*held));
+        }
         co_await self->rt_.sleep(c.pull_delay_when_exception);
         continue;
       }
@@ -401,14 +407,19 @@ Task<void> LitePullConsumer::pull_loop(LitePullConsumer* self, std::shared_ptr<Q
     if (!self->loop_live(*q, loop)) break;      // stopped, given up, or a seek() started a new loop
     if (generation != q->generation) continue;  // seek() meanwhile
     if (!r.ok()) {
-      self->rt_.log().info("lite pull {} at {}: {}", q->mq.to_string(), q->pull_offset, r.error().to_string());
+      if (auto held = self->pull_error_log_.admit(self->rt_.now(), static_cast<std::int64_t>(r.error().code))) {
+        self->rt_.log().info("lite pull {} at {}: {}{}", q->mq.to_string(), q->pull_offset, r.error().to_string(),
+                             held_back_note(*held));
+      }
       co_await self->rt_.sleep(c.pull_delay_when_exception);
       continue;
     }
     if (r->status == PullStatus::OFFSET_ILLEGAL) {
       ++self->offsets_moved_;
-      self->rt_.log().warn("lite pull {}: offset {} illegal, the broker suggests {}", q->mq.to_string(), q->pull_offset,
-                           r->next_begin_offset);
+      if (auto held = self->offset_illegal_log_.admit(self->rt_.now())) {
+        self->rt_.log().warn("lite pull {}: offset {} illegal, the broker suggests {}{}", q->mq.to_string(),
+                             q->pull_offset, r->next_begin_offset, held_back_note(*held));
+      }
     }
     q->pull_offset = r->next_begin_offset;
     if (r->status == PullStatus::FOUND && !r->messages.empty()) {

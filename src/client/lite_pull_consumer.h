@@ -54,6 +54,7 @@
 #include "client/offset_store.h"
 #include "client/owned_tasks.h"
 #include "client/pull_api.h"
+#include "runtime/log_limiter.h"
 #include "runtime/wake_signal.h"
 
 namespace ferry::client {
@@ -166,6 +167,10 @@ class LitePullConsumer final : public ConsumerHandle {
   bool rebalance_again_ = false;
   bool committing_ = false;
   std::unique_ptr<TraceDispatcher> trace_;  // enable_msg_trace, from start()
+  LogLimiter rebalance_log_;       // failed allocations, by Errc
+  LogLimiter start_offset_log_;    // start offsets not found, by Errc
+  LogLimiter pull_error_log_;      // failed pulls of all its queues, by Errc
+  LogLimiter offset_illegal_log_;  // OFFSET_ILLEGAL answers
   OwnedTasks tasks_;  // last: destroyed first
 };
 

@@ -89,10 +89,13 @@ Task<Result<std::optional<QueueOffset>>> LocalOffsetStore::query_store(MessageQu
   co_return std::optional<QueueOffset>(it->second);
 }
 
-std::map<MessageQueue, QueueOffset> LocalOffsetStore::over_file(std::map<MessageQueue, QueueOffset> newer) const {
+std::map<MessageQueue, QueueOffset> LocalOffsetStore::over_file(std::map<MessageQueue, QueueOffset> newer) {
   Result<std::map<MessageQueue, QueueOffset>> file = read_file();
   if (!file.ok()) {
-    rt_.log().warn("broadcasting offsets: {}; writing only the queues in memory", file.error().to_string());
+    if (auto held = read_error_log_.admit(rt_.now(), static_cast<std::int64_t>(file.error().code))) {
+      rt_.log().warn("broadcasting offsets: {}; writing only the queues in memory{}", file.error().to_string(),
+                     held_back_note(*held));
+    }
     return newer;
   }
   for (auto& [mq, offset] : newer) (*file)[mq] = offset;
@@ -109,7 +112,7 @@ Task<void> LocalOffsetStore::persist_all(std::vector<MessageQueue> mqs) {
   // restart (not in the route, so not held) resumes from its offset when the broker is back,
   // instead of from the queue's end (RocketMQ's persistAll reads the file and updates it too).
   Status s = co_await write(over_file(std::move(held)));
-  if (!s.ok()) rt_.log().warn("persist broadcasting offsets: {}", s.error().to_string());
+  if (!s.ok()) log_write_failure(s.error());
 }
 
 Task<void> LocalOffsetStore::persist(MessageQueue mq) {
@@ -118,7 +121,13 @@ Task<void> LocalOffsetStore::persist(MessageQueue mq) {
   (void)mq;
   if (table_.empty()) co_return;
   Status s = co_await write(over_file(table_));
-  if (!s.ok()) rt_.log().warn("persist broadcasting offsets: {}", s.error().to_string());
+  if (!s.ok()) log_write_failure(s.error());
+}
+
+void LocalOffsetStore::log_write_failure(const Error& why) {
+  if (auto held = write_error_log_.admit(rt_.now(), static_cast<std::int64_t>(why.code))) {
+    rt_.log().warn("persist broadcasting offsets: {}{}", why.to_string(), held_back_note(*held));
+  }
 }
 
 Task<Status> LocalOffsetStore::write(std::map<MessageQueue, QueueOffset> offsets) {

@@ -25,6 +25,7 @@
 
 #include "client/offset_store.h"
 #include "runtime/bytes.h"
+#include "runtime/log_limiter.h"
 #include "runtime/runtime.h"
 
 namespace ferry::client {
@@ -46,8 +47,9 @@ class LocalOffsetStore final : public OffsetStore {
  private:
   Result<std::map<MessageQueue, QueueOffset>> read_file() const;
   // The file's offsets with `newer`'s on top (only `newer` when the file does not read).
-  std::map<MessageQueue, QueueOffset> over_file(std::map<MessageQueue, QueueOffset> newer) const;
+  std::map<MessageQueue, QueueOffset> over_file(std::map<MessageQueue, QueueOffset> newer);
   Task<Status> write(std::map<MessageQueue, QueueOffset> offsets);
+  void log_write_failure(const Error& why);
 
   Runtime& rt_;
   const std::string dir_;
@@ -55,6 +57,9 @@ class LocalOffsetStore final : public OffsetStore {
   bool writing_ = false;
   std::optional<std::map<MessageQueue, QueueOffset>> next_write_;  // asked for during a write
   std::uint64_t writes_ = 0;
+  // Each persist round repeats these while the disk fails: limited, by Errc.
+  LogLimiter read_error_log_;
+  LogLimiter write_error_log_;
 };
 
 // The file format above. decode errors: corrupt (not JSON), invalid_argument (naming the field).

@@ -42,7 +42,10 @@ Task<Result<remoting::RemotingCommand>> NameServerList::invoke(remoting::Remotin
       if (it != addrs_.end()) index_ = static_cast<std::size_t>(it - addrs_.begin());
       co_return r;
     }
-    rt_.log().info("NameServer {} did not answer: {}; trying the next one", addr, r.error().to_string());
+    if (auto held = failover_log_.admit(rt_.now(), static_cast<std::int64_t>(r.error().code))) {
+      rt_.log().info("NameServer {} did not answer: {}; trying the next one{}", addr, r.error().to_string(),
+                     held_back_note(*held));
+    }
     tried += tried.empty() ? addr : ", " + addr;
     last = std::move(r).error();
     // The next call starts after the one that failed, unless another call moved on already.

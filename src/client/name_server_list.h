@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "remoting/rpc/rpc_client.h"
+#include "runtime/log_limiter.h"
 
 namespace ferry::client {
 
@@ -40,6 +41,7 @@ class NameServerList {
   Duration timeout_;
   std::size_t index_ = 0;
   std::uint64_t failovers_ = 0;
+  LogLimiter failover_log_;  // NameServers that did not answer (every call while one is down), by Errc
 };
 
 }  // namespace ferry::client

@@ -213,7 +213,12 @@ Task<Result<PopResult>> PopConsumer::pop_from(std::string topic, std::string bro
   if (!unwanted.empty()) {
     Task<Status> dropped = ack_all(unwanted);
     Status d = co_await std::move(dropped);
-    if (!d.ok()) ci_.runtime().log().warn("POP: acknowledging {} message(s) of other tags failed: {}", unwanted.size(), d.error().to_string());
+    if (!d.ok()) {
+      if (auto held = unwanted_ack_log_.admit(ci_.runtime().now(), static_cast<std::int64_t>(d.error().code))) {
+        ci_.runtime().log().warn("POP: acknowledging {} message(s) of other tags failed: {}{}", unwanted.size(),
+                                 d.error().to_string(), held_back_note(*held));
+      }
+    }
   }
   if (out.messages.empty()) out.status = PopStatus::NO_NEW_MSG;
   received_ += out.messages.size();

@@ -45,6 +45,7 @@
 #include "common/message.h"
 #include "common/pop_receipt.h"
 #include "common/tag_filter.h"
+#include "runtime/log_limiter.h"
 
 namespace ferry::client {
 
@@ -130,6 +131,7 @@ class PopConsumer {
   std::map<std::string, std::size_t> next_broker_;  // topic -> round-robin position
   std::uint64_t received_ = 0;
   std::uint64_t acked_ = 0;
+  LogLimiter unwanted_ack_log_;  // acks of messages of other tags that failed, by Errc
 };
 
 }  // namespace ferry::client

@@ -211,8 +211,10 @@ Task<Result<SendResult>> Producer::send_default(PreparedMessage m, Mode mode) {
       co_return std::move(o.result);
     }
     brokers_sent.push_back(mq.broker_name);  // kept for the error texts below; a success needs none
-    rt_.log().info("send to topic '{}' attempt {} on '{}' failed: {}", m.topic, times + 1, mq.broker_name,
-                   o.result.error().detail);
+    if (auto held = attempt_error_log_.admit(rt_.now(), static_cast<std::int64_t>(o.result.error().code))) {
+      rt_.log().info("send to topic '{}' attempt {} on '{}' failed: {}{}", m.topic, times + 1, mq.broker_name,
+                     o.result.error().detail, held_back_note(*held));
+    }
     last_error = std::move(o.result).error();
     if (!o.retryable) {
       ++times;
@@ -321,7 +323,10 @@ Task<void> Producer::run_async(Producer* self, Message msg, SendCallback cb) {
   try {
     cb(std::move(*r));
   } catch (const std::exception& e) {
-    self->rt_.log().error("producer '{}': an async send callback threw: {}", self->config_.group, e.what());
+    if (auto held = self->callback_error_log_.admit(self->rt_.now())) {
+      self->rt_.log().error("producer '{}': an async send callback threw: {}{}", self->config_.group, e.what(),
+                            held_back_note(*held));
+    }
   }
 }
 

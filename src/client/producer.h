@@ -53,6 +53,7 @@
 #include "client/send_request.h"
 #include "client/send_result.h"
 #include "common/message.h"
+#include "runtime/log_limiter.h"
 
 namespace ferry::client {
 
@@ -135,6 +136,8 @@ class Producer {
   std::size_t async_in_flight_ = 0;
   std::uint64_t attempts_ = 0;
   std::uint64_t failed_attempts_ = 0;
+  LogLimiter attempt_error_log_;   // failed attempts (each send while a broker is away), by Errc
+  LogLimiter callback_error_log_;  // async send callbacks that threw
   std::unique_ptr<TraceDispatcher> trace_;
   OwnedTasks tasks_;  // last: async sends die first
 };

@@ -59,7 +59,10 @@ Task<void> PullService::pull_loop(PullService* self, std::shared_ptr<ProcessQueu
     Result<PullResult> r = co_await std::move(pt);
     if (!self->running_ || pq->dropped()) break;
     if (!r.ok()) {
-      self->ctx_.rt.log().info("pull {} at {}: {}", mq.to_string(), pq->next_offset(), r.error().to_string());
+      if (auto held = self->pull_error_log_.admit(self->ctx_.rt.now(), static_cast<std::int64_t>(r.error().code))) {
+        self->ctx_.rt.log().info("pull {} at {}: {}{}", mq.to_string(), pq->next_offset(), r.error().to_string(),
+                                 held_back_note(*held));
+      }
       co_await self->ctx_.rt.sleep(c.pull_delay_when_exception);
       continue;
     }
@@ -82,8 +85,10 @@ Task<void> PullService::pull_loop(PullService* self, std::shared_ptr<ProcessQueu
         if (pq->cached_count() == 0) self->ctx_.offsets.update(mq, r->next_begin_offset, true);
         break;
       case PullStatus::OFFSET_ILLEGAL: {
-        self->ctx_.rt.log().warn("pull {}: offset {} illegal, the broker suggests {}; dropping the queue",
-                                 mq.to_string(), pq->next_offset(), r->next_begin_offset);
+        if (auto held = self->offset_illegal_log_.admit(self->ctx_.rt.now())) {
+          self->ctx_.rt.log().warn("pull {}: offset {} illegal, the broker suggests {}; dropping the queue{}",
+                                   mq.to_string(), pq->next_offset(), r->next_begin_offset, held_back_note(*held));
+        }
         pq->drop();
         ++self->ctx_.stats.offsets_moved;
         const QueueOffset next = r->next_begin_offset;

@@ -35,6 +35,7 @@
 #include "client/message_selector.h"
 #include "client/pull_api.h"
 #include "client/push_context.h"
+#include "runtime/log_limiter.h"
 
 namespace ferry::client {
 
@@ -63,6 +64,8 @@ class PullService {
   const Forget forget_;
   PullAPI pull_api_;
   bool running_ = true;
+  LogLimiter pull_error_log_;      // failed pulls of all its queues, by Errc
+  LogLimiter offset_illegal_log_;  // OFFSET_ILLEGAL answers
 };
 
 }  // namespace ferry::client

@@ -67,8 +67,10 @@ Task<void> PushRebalance::rebalance_round() {
     Task<Result<std::vector<MessageQueue>>> at = allocated_queues(ctx_.ci, std::move(req));
     Result<std::vector<MessageQueue>> allocated = co_await std::move(at);
     if (!allocated.ok()) {
-      ctx_.rt.log().info("rebalance of group '{}', topic '{}': {}", ctx_.config.group, topic,
-                         allocated.error().to_string());
+      if (auto held = allocate_error_log_.admit(ctx_.rt.now(), static_cast<std::int64_t>(allocated.error().code))) {
+        ctx_.rt.log().info("rebalance of group '{}', topic '{}': {}{}", ctx_.config.group, topic,
+                           allocated.error().to_string(), held_back_note(*held));
+      }
       continue;
     }
     co_await update_queue_table(topic, std::move(*allocated));
@@ -97,8 +99,10 @@ Task<void> PushRebalance::update_queue_table(std::string topic, std::vector<Mess
     if (need_lock) {
       const bool locked = co_await lock_one(mq);
       if (!locked) {
-        ctx_.rt.log().info("group '{}': {} is locked by another client; not taken this round", ctx_.config.group,
-                           mq.to_string());
+        if (auto held = locked_elsewhere_log_.admit(ctx_.rt.now())) {
+          ctx_.rt.log().info("group '{}': {} is locked by another client; not taken this round{}", ctx_.config.group,
+                             mq.to_string(), held_back_note(*held));
+        }
         continue;
       }
     }
@@ -107,8 +111,10 @@ Task<void> PushRebalance::update_queue_table(std::string topic, std::vector<Mess
     Task<Result<QueueOffset>> st = start_offset(ctx_.ci, ctx_.offsets, std::move(sreq));
     Result<QueueOffset> start = co_await std::move(st);
     if (!start.ok()) {
-      ctx_.rt.log().warn("group '{}': no start offset for {}: {}", ctx_.config.group, mq.to_string(),
-                         start.error().to_string());
+      if (auto held = start_offset_log_.admit(ctx_.rt.now(), static_cast<std::int64_t>(start.error().code))) {
+        ctx_.rt.log().warn("group '{}': no start offset for {}: {}{}", ctx_.config.group, mq.to_string(),
+                           start.error().to_string(), held_back_note(*held));
+      }
       continue;
     }
     if (!running_ || queues_.count(mq) != 0) continue;
@@ -224,7 +230,9 @@ Task<bool> PushRebalance::lock_one(MessageQueue mq) {
   std::vector<MessageQueue> one{mq};
   Result<std::vector<MessageQueue>> r = co_await lock_batch(ctx_.ci, ctx_.config.group, mq.broker_name, std::move(one));
   if (!r.ok()) {
-    ctx_.rt.log().info("lock {}: {}", mq.to_string(), r.error().to_string());
+    if (auto held = lock_error_log_.admit(ctx_.rt.now(), static_cast<std::int64_t>(r.error().code))) {
+      ctx_.rt.log().info("lock {}: {}{}", mq.to_string(), r.error().to_string(), held_back_note(*held));
+    }
     co_return false;
   }
   const bool locked = std::find(r->begin(), r->end(), mq) != r->end();
@@ -241,7 +249,9 @@ Task<void> PushRebalance::lock_all() {
     const std::vector<MessageQueue> asked = mqs;
     Result<std::vector<MessageQueue>> r = co_await lock_batch(ctx_.ci, ctx_.config.group, broker, std::move(mqs));
     if (!r.ok()) {
-      ctx_.rt.log().info("lock queues of broker '{}': {}", broker, r.error().to_string());
+      if (auto held = lock_error_log_.admit(ctx_.rt.now(), static_cast<std::int64_t>(r.error().code))) {
+        ctx_.rt.log().info("lock queues of broker '{}': {}{}", broker, r.error().to_string(), held_back_note(*held));
+      }
       continue;
     }
     for (const MessageQueue& mq : asked) {

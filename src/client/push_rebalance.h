@@ -37,6 +37,7 @@
 #include "client/process_queue.h"
 #include "client/pull_service.h"
 #include "client/push_context.h"
+#include "runtime/log_limiter.h"
 
 namespace ferry::client {
 
@@ -108,6 +109,11 @@ class PushRebalance {
   bool running_ = true;
   bool rebalancing_ = false;
   bool rebalance_again_ = false;
+  // Each rebalance (and lock) round repeats these while their cause lasts.
+  LogLimiter allocate_error_log_;    // allocations that failed, by Errc
+  LogLimiter locked_elsewhere_log_;  // queues not taken: locked by another client
+  LogLimiter start_offset_log_;      // queues not taken: no start offset, by Errc
+  LogLimiter lock_error_log_;        // lock calls that failed, by Errc
 };
 
 }  // namespace ferry::client

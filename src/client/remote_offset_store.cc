@@ -34,7 +34,7 @@ Task<void> RemoteOffsetStore::persist_all(std::vector<MessageQueue> mqs) {
     const std::optional<QueueOffset> offset = read_memory(mq);
     if (!offset) continue;  // dropped meanwhile
     Status s = co_await update_consumer_offset_oneway(ci_, group_, mq, *offset);
-    if (!s.ok()) ci_.runtime().log().info("persist offset {} of {}: {}", *offset, mq.to_string(), s.error().to_string());
+    if (!s.ok()) log_persist_failure(*offset, mq, s.error());
   }
 }
 
@@ -51,7 +51,14 @@ Task<void> RemoteOffsetStore::persist(MessageQueue mq) {
   std::optional<QueueOffset> offset = read_memory(mq);
   if (!offset) co_return;
   Status s = co_await update_consumer_offset_oneway(ci_, group_, mq, *offset);
-  if (!s.ok()) ci_.runtime().log().info("persist offset {} of {}: {}", *offset, mq.to_string(), s.error().to_string());
+  if (!s.ok()) log_persist_failure(*offset, mq, s.error());
+}
+
+void RemoteOffsetStore::log_persist_failure(QueueOffset offset, const MessageQueue& mq, const Error& why) {
+  if (auto held = persist_error_log_.admit(ci_.runtime().now(), static_cast<std::int64_t>(why.code))) {
+    ci_.runtime().log().info("persist offset {} of {}: {}{}", offset, mq.to_string(), why.to_string(),
+                             held_back_note(*held));
+  }
 }
 
 }  // namespace ferry::client

@@ -24,6 +24,7 @@
 
 #include "client/client_instance.h"
 #include "client/offset_store.h"
+#include "runtime/log_limiter.h"
 
 namespace ferry::client {
 
@@ -40,9 +41,12 @@ class RemoteOffsetStore final : public OffsetStore {
  private:
   // The queues of `mqs` with an in-memory offset, sorted; every other queue's offset is forgotten.
   std::vector<MessageQueue> keep_only(std::vector<MessageQueue> mqs);
+  // The info line of an update not sent (each persist round while a broker is away): limited.
+  void log_persist_failure(QueueOffset offset, const MessageQueue& mq, const Error& why);
 
   ClientInstance& ci_;
   const std::string group_;
+  LogLimiter persist_error_log_;  // by Errc
 };
 
 }  // namespace ferry::client

@@ -32,7 +32,8 @@ Message retry_topic_message(const MessageExt& msg, const std::string& group, std
   return m;
 }
 
-Task<Result<SendBackPath>> send_back_with_fallback(ClientInstance& ci, SendBackRequest req, MessageExt msg) {
+Task<Result<SendBackPath>> send_back_with_fallback(ClientInstance& ci, SendBackRequest req, MessageExt msg,
+                                                   LogLimiter& fallback_log) {
   const std::string group = req.group;
   const std::int32_t max_reconsume = req.max_reconsume_times;
   Status back;
@@ -45,8 +46,10 @@ Task<Result<SendBackPath>> send_back_with_fallback(ClientInstance& ci, SendBackR
     back = co_await std::move(sb);
   }
   if (back.ok()) co_return SendBackPath::broker;
-  ci.runtime().log().info("send back {} for group '{}': {}; re-sending it to {}", msg.msg_id(), group, back.error().to_string(),
-                          retry_topic(group));
+  if (auto held = fallback_log.admit(ci.runtime().now(), static_cast<std::int64_t>(back.error().code))) {
+    ci.runtime().log().info("send back {} for group '{}': {}; re-sending it to {}{}", msg.msg_id(), group,
+                            back.error().to_string(), retry_topic(group), held_back_note(*held));
+  }
   Result<Producer*> producer = ci.inner_producer();
   if (!producer.ok()) {
     co_return Error(producer.error().code,

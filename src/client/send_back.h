@@ -17,6 +17,7 @@
 #include "client/client_instance.h"
 #include "client/consumer_calls.h"
 #include "common/message.h"
+#include "runtime/log_limiter.h"
 
 namespace ferry::client {
 
@@ -26,8 +27,11 @@ enum class SendBackPath : std::uint8_t {
 };
 
 // Success: which step stored the copy. Errors: the re-send's error, its detail also naming the
-// send-back's error. `ci` must outlive the Task.
-Task<Result<SendBackPath>> send_back_with_fallback(ClientInstance& ci, SendBackRequest req, MessageExt msg);
+// send-back's error. The line saying step 1 failed goes through `fallback_log` (the caller's,
+// shared by its calls: a broker that is away fails every send-back). `ci` and `fallback_log`
+// must outlive the Task.
+Task<Result<SendBackPath>> send_back_with_fallback(ClientInstance& ci, SendBackRequest req, MessageExt msg,
+                                                   LogLimiter& fallback_log);
 
 // The message of step 2 (RocketMQ builds the same): topic %RETRY%{group}; `msg`'s body, flag and
 // properties; RETRY_TOPIC = msg.topic (the original topic: listeners see retried messages under

@@ -94,9 +94,10 @@ std::string TraceDispatcher::new_request_id() { return ci_.uniq_ids().next(ci_.r
 
 bool TraceDispatcher::append(const TraceContext& ctx) {
   if (!running_ || waiting_ >= kContextsMax) {
-    if (stats_.dropped++ == 0 || stats_.dropped % 1000 == 0) {
-      ci_.runtime().log().warn("message trace of '{}': {} context(s) dropped ({} waiting, {})", group_, stats_.dropped,
-                               waiting_, running_ ? "buffer full" : "shut down");
+    ++stats_.dropped;
+    if (auto held = drop_log_.admit(ci_.runtime().now(), running_ ? 0 : 1)) {
+      ci_.runtime().log().warn("message trace of '{}': {} context(s) dropped ({} waiting, {}){}", group_, stats_.dropped,
+                               waiting_, running_ ? "buffer full" : "shut down", held_back_note(*held));
     }
     return false;
   }
@@ -146,8 +147,10 @@ void TraceDispatcher::send_batch() {
       return;
     }
     ++stats_.failed_sends;
-    ci_.runtime().log().warn("message trace of '{}': {} context(s) not sent to '{}': {}", group_, contexts, topic_,
-                             r.error().to_string());
+    if (auto held = send_error_log_.admit(ci_.runtime().now(), static_cast<std::int64_t>(r.error().code))) {
+      ci_.runtime().log().warn("message trace of '{}': {} context(s) not sent to '{}': {}{}", group_, contexts, topic_,
+                               r.error().to_string(), held_back_note(*held));
+    }
   });
 }
 

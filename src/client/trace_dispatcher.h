@@ -34,6 +34,7 @@
 #include "client/client_instance.h"
 #include "client/owned_tasks.h"
 #include "common/message_trace.h"
+#include "runtime/log_limiter.h"
 #include "runtime/time.h"
 
 namespace ferry::client {
@@ -96,6 +97,8 @@ class TraceDispatcher {
   std::size_t waiting_ = 0;         // contexts in the open batch and in unanswered sends
   bool running_ = false;
   TraceStats stats_;
+  LogLimiter drop_log_;        // contexts dropped (0 buffer full, 1 shut down)
+  LogLimiter send_error_log_;  // batches not sent, by Errc
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
   OwnedTasks tasks_;  // last: dies first
 };

@@ -93,7 +93,10 @@ Task<Result<TransactionSendResult>> TransactionProducer::send_in_transaction(Mes
       Task<void> work = ci_.runtime().offload(std::move(run));
       co_await std::move(work);
     } catch (const std::exception& e) {
-      ci_.runtime().log().warn("transaction of {}: the local transaction threw: {}", out.send.msg_id, e.what());
+      if (auto held = listener_error_log_.admit(ci_.runtime().now(), 1)) {
+        ci_.runtime().log().warn("transaction of {}: the local transaction threw: {}{}", out.send.msg_id, e.what(),
+                                 held_back_note(*held));
+      }
       state = LocalTransactionState::unknown;
     }
     out.state = state;
@@ -110,8 +113,11 @@ Task<void> TransactionProducer::end_transaction(const TransactionSendResult& hal
   std::optional<std::string> addr = ci_.master_address(sent.queue.broker_name);
   Result<OffsetMsgId> id = decode_offset_msg_id(sent.offset_msg_id);
   if (!addr || !id.ok()) {
-    ci_.runtime().log().warn("transaction of {}: END_TRANSACTION not sent ({}); the broker will ask", sent.msg_id,
-                             addr ? id.error().to_string() : "no master address for " + sent.queue.broker_name);
+    if (auto held = end_error_log_.admit(ci_.runtime().now(), -1)) {
+      ci_.runtime().log().warn("transaction of {}: END_TRANSACTION not sent ({}); the broker will ask{}", sent.msg_id,
+                               addr ? id.error().to_string() : "no master address for " + sent.queue.broker_name,
+                               held_back_note(*held));
+    }
     co_return;
   }
   Task<void> sending = send_end(*addr, sent.queue_offset.value(), id->offset.value(), sent.msg_id, sent.transaction_id, state,
@@ -153,8 +159,10 @@ Task<void> TransactionProducer::send_end(std::string addr, std::int64_t queue_of
   }
   Status s = co_await ci_.rpc().invoke_oneway(addr, std::move(req));
   if (!s.ok()) {
-    ci_.runtime().log().warn("END_TRANSACTION ({}) of {} to {} not sent: {}; the broker will ask", name(state), h.msg_id,
-                             addr, s.error().to_string());
+    if (auto held = end_error_log_.admit(ci_.runtime().now(), static_cast<std::int64_t>(s.error().code))) {
+      ci_.runtime().log().warn("END_TRANSACTION ({}) of {} to {} not sent: {}; the broker will ask{}", name(state),
+                               h.msg_id, addr, s.error().to_string(), held_back_note(*held));
+    }
   }
   if (c.type == TraceType::end_transaction) (void)producer_.trace()->append(c);
 }
@@ -166,15 +174,22 @@ Task<void> TransactionProducer::on_check(TransactionProducer* self, std::shared_
   const MessageExt half = std::move(decoded->front());
   const std::string addr = ctx.channel->peer_text();
   LocalTransactionState state = LocalTransactionState::unknown;
+  std::string threw;
   try {
     std::function<void()> run = [&] { state = self->listener_.check(half); };
     Task<void> work = self->ci_.runtime().offload(std::move(run));
     co_await std::move(work);
   } catch (const std::exception& e) {
-    self->ci_.runtime().log().warn("transaction check of {}: the listener threw: {}", half.msg_id(), e.what());
+    threw = e.what();
     state = LocalTransactionState::unknown;
   }
   if (!*alive) co_return;  // the producer went away while the listener ran
+  if (!threw.empty()) {
+    if (auto held = self->listener_error_log_.admit(self->ci_.runtime().now(), 2)) {
+      self->ci_.runtime().log().warn("transaction check of {}: the listener threw: {}{}", half.msg_id(), threw,
+                                     held_back_note(*held));
+    }
+  }
   ++self->checks_answered_;
   std::string msg_id(half.uniq_key().value_or(half.offset_msg_id));
   Traced traced{half.topic, std::string(half.tags().value_or("")),

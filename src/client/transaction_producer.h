@@ -39,6 +39,7 @@
 #include <string>
 
 #include "client/producer.h"
+#include "runtime/log_limiter.h"
 
 namespace ferry::client {
 
@@ -99,6 +100,8 @@ class TransactionProducer {
   TransactionListener listener_;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
   std::uint64_t checks_answered_ = 0;
+  LogLimiter listener_error_log_;  // listeners that threw (1 execute, 2 check)
+  LogLimiter end_error_log_;       // END_TRANSACTION not sent: by Errc, -1 no address
 };
 
 }  // namespace ferry::client

@@ -118,7 +118,10 @@ void Controller::arm_scan() {
 
 std::size_t Controller::scan() {
   for (const BrokerLiveInfo& gone : heartbeats_.expire()) {
-    rt_.log().info("controller: broker {} id {} ({}) stopped heart-beating", gone.name, gone.id, gone.address);
+    if (auto held = heartbeat_gone_log_.admit(rt_.now())) {
+      rt_.log().info("controller: broker {} id {} ({}) stopped heart-beating{}", gone.name, gone.id, gone.address,
+                     held_back_note(*held));
+    }
   }
   if (!raft_ || !raft_->is_ready()) return 0;
   const bool young = rt_.clock().now() - started_at_ < kUnseenGrace;
@@ -149,8 +152,10 @@ Task<void> Controller::elect_and_notify(Controller* self, std::shared_ptr<bool> 
   self->electing_.erase(name);
   if (!refused) self->count_election(name, verdict.code);
   if (refused || verdict.code != code::SUCCESS) {
-    self->rt_.log().warn("controller: no new master for {}: {}", name,
-                         refused ? refused->remark : verdict.remark);
+    if (auto held = self->no_master_log_.admit(self->rt_.now(), refused ? -1 : verdict.code)) {
+      self->rt_.log().warn("controller: no new master for {}: {}{}", name, refused ? refused->remark : verdict.remark,
+                           held_back_note(*held));
+    }
     co_return;
   }
   const BrokerSet* set = self->replicas_.find(name);

@@ -34,6 +34,7 @@
 #include "remoting/rpc/rpc_client.h"
 #include "remoting/rpc/rpc_metrics.h"
 #include "remoting/rpc/rpc_server.h"
+#include "runtime/log_limiter.h"
 #include "runtime/runtime.h"
 
 namespace ferry::controller {
@@ -120,6 +121,8 @@ class Controller {
   bool started_ = false;
   bool stopped_ = false;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+  LogLimiter heartbeat_gone_log_;  // brokers that stopped heart-beating (any peer can come and go)
+  LogLimiter no_master_log_;       // elections that named no master (each scan), by response code (-1: refused)
 };
 
 }  // namespace ferry::controller

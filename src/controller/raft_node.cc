@@ -328,9 +328,11 @@ void RaftNode::fail(const Error& why) {
   if (failed_) return;
   failed_ = true;
   ++storage_failures_;
-  rt_.log().error("raft: controller {} restarts its raft in {} ms: its log storage failed: {}",
-                  options_.id, std::chrono::duration_cast<std::chrono::milliseconds>(kRestartDelay).count(),
-                  why.to_string());
+  if (auto held = storage_failure_log_.admit(rt_.now(), static_cast<std::int64_t>(why.code))) {
+    rt_.log().error("raft: controller {} restarts its raft in {} ms: its log storage failed: {}{}",
+                    options_.id, std::chrono::duration_cast<std::chrono::milliseconds>(kRestartDelay).count(),
+                    why.to_string(), held_back_note(*held));
+  }
   // What the failed sync covered may be lost, so nothing in memory can be trusted: close libraft
   // (after this step), then start it again from the files, as a restarted process would.
   rt_.executor().post([this, alive = alive_] {
@@ -368,7 +370,10 @@ void RaftNode::restart() {
   if (reset_hook_) reset_hook_();
   Status s = open_and_start();
   if (!s.ok()) {
-    rt_.log().error("raft: controller {} could not restart its raft: {}", options_.id, s.error().to_string());
+    if (auto held = restart_failure_log_.admit(rt_.now(), static_cast<std::int64_t>(s.error().code))) {
+      rt_.log().error("raft: controller {} could not restart its raft: {}{}", options_.id, s.error().to_string(),
+                      held_back_note(*held));
+    }
     failed_ = true;
     closed_ = true;
     rt_.timers().schedule(kRestartDelay, [this, token = restart_token_] {
@@ -394,13 +399,17 @@ void RaftNode::receive(Bytes message) {
   auto decoded = decode_raft_message(message);
   if (!decoded) {
     ++dropped_;
-    rt_.log().warn("raft: dropped a malformed message of {} bytes: {}", message.size(),
-                   decoded.error().to_string());
+    if (auto held = malformed_log_.admit(rt_.now(), static_cast<std::int64_t>(decoded.error().code))) {
+      rt_.log().warn("raft: dropped a malformed message of {} bytes: {}{}", message.size(),
+                     decoded.error().to_string(), held_back_note(*held));
+    }
     return;
   }
   if (peer(decoded->sender()) == nullptr || decoded->sender() == options_.id) {
     ++dropped_;
-    rt_.log().warn("raft: dropped a message from unknown controller {}", decoded->sender());
+    if (auto held = unknown_sender_log_.admit(rt_.now())) {
+      rt_.log().warn("raft: dropped a message from unknown controller {}{}", decoded->sender(), held_back_note(*held));
+    }
     return;
   }
   Input in;

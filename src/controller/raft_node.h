@@ -42,6 +42,7 @@
 #include "controller/raft_c.h"
 #include "controller/raft_codec.h"
 #include "controller/raft_storage.h"
+#include "runtime/log_limiter.h"
 #include "runtime/runtime.h"
 
 namespace ferry::controller {
@@ -177,6 +178,11 @@ class RaftNode {
   std::uint64_t storage_failures_ = 0;
   std::uint64_t restarts_ = 0;
   std::shared_ptr<bool> restart_token_ = std::make_shared<bool>(true);  // false once destroyed
+  // Kept across restart(): a storage fault that lasts fails every restart the same way.
+  LogLimiter storage_failure_log_;  // by Errc
+  LogLimiter restart_failure_log_;  // by Errc
+  LogLimiter malformed_log_;        // messages that do not decode, by Errc
+  LogLimiter unknown_sender_log_;   // messages from no peer of ours
 };
 
 }  // namespace ferry::controller

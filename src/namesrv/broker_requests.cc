@@ -35,8 +35,10 @@ RemotingCommand RequestProcessor::register_broker(ChannelId channel, const Remot
   if (header->body_crc32 != 0) {
     const std::int32_t crc = body_crc(Bytes(request.body.data(), request.body.size()));
     if (crc != header->body_crc32) {
-      rt_.log().warn("REGISTER_BROKER from {} ({}): body crc32 {} does not match bodyCrc32 {}",
-                     header->broker_addr, header->broker_name, crc, header->body_crc32);
+      if (auto held = register_log_.admit(rt_.now(), 1)) {
+        rt_.log().warn("REGISTER_BROKER from {} ({}): body crc32 {} does not match bodyCrc32 {}{}",
+                       header->broker_addr, header->broker_name, crc, header->body_crc32, held_back_note(*held));
+      }
       return error_reply(request, "crc32 not match");
     }
   }
@@ -66,11 +68,15 @@ RemotingCommand RequestProcessor::register_broker(ChannelId channel, const Remot
   if (FERRY_BUGGIFY(rt_)) (void)routes_.register_broker(reg, rt_.now());
   auto outcome = routes_.register_broker(std::move(reg), rt_.now());
   if (!outcome) {
-    rt_.log().warn("REGISTER_BROKER from {} refused: {}", who, outcome.error().detail);
+    if (auto held = register_log_.admit(rt_.now(), 2)) {
+      rt_.log().warn("REGISTER_BROKER from {} refused: {}{}", who, outcome.error().detail, held_back_note(*held));
+    }
     return error_reply(request, outcome.error().detail);
   }
   if (outcome->ignored) {
-    rt_.log().warn("REGISTER_BROKER from {} ignored: {}", who, *outcome->ignored);
+    if (auto held = register_log_.admit(rt_.now(), 3)) {
+      rt_.log().warn("REGISTER_BROKER from {} ignored: {}{}", who, *outcome->ignored, held_back_note(*held));
+    }
   } else {
     rt_.log().debug("REGISTER_BROKER from {}: routes {}", who, outcome->routes_updated ? "updated" : "unchanged");
   }

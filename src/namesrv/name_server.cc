@@ -129,7 +129,10 @@ void NameServer::on_channel_closed(const std::shared_ptr<remoting::Channel>& cha
   std::vector<std::string> dropped = routes_.drop_channel(channel->id());
   if (!dropped.empty()) {
     dropped_closed_->inc(dropped.size());
-    rt_.log().info("connection from {} closed: dropped {} broker(s)", channel->peer_text(), dropped.size());
+    if (auto held = dropped_closed_log_.admit(rt_.now())) {
+      rt_.log().info("connection from {} closed: dropped {} broker(s){}", channel->peer_text(), dropped.size(),
+                     held_back_note(*held));
+    }
   }
 }
 

@@ -32,6 +32,7 @@
 #include "remoting/acl/access_control.h"
 #include "remoting/rpc/rpc_metrics.h"
 #include "remoting/rpc/rpc_server.h"
+#include "runtime/log_limiter.h"
 #include "runtime/runtime.h"
 
 namespace ferry::namesrv {
@@ -93,6 +94,7 @@ class NameServer {
   remoting::RpcMetrics rpc_metrics_{metrics_};
   metrics::Counter* dropped_expired_;
   metrics::Counter* dropped_closed_;
+  LogLimiter dropped_closed_log_;  // brokers dropped with their connection (a peer can register and leave at will)
   TimerId scan_timer_{};
   bool started_ = false;
   bool stopped_ = false;

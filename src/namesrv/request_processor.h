@@ -35,6 +35,7 @@
 #include "namesrv/namesrv_config.h"
 #include "namesrv/route_table.h"
 #include "remoting/remoting_command.h"
+#include "runtime/log_limiter.h"
 #include "runtime/runtime.h"
 
 namespace ferry::namesrv {
@@ -78,6 +79,7 @@ class RequestProcessor {
   Persister persister_;
   RouteTable& routes_;
   KvConfig& kv_;
+  LogLimiter register_log_;  // REGISTER_BROKER refusals (1 bad crc, 2 refused, 3 ignored)
 };
 
 // SYSTEM_ERROR (1) with `what` as the remark: the reply to bad input.

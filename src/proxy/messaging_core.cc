@@ -142,8 +142,10 @@ Task<v2::SendMessageResponse> MessagingCore::send_message(v2::SendMessageRequest
 void MessagingCore::remember_transaction(const std::string& topic, const client::SendResult& sent) {
   Result<OffsetMsgId> id = decode_offset_msg_id(sent.offset_msg_id);
   if (!id.ok()) {
-    rt_.log().warn("proxy: half message {} of {}: no CommitLog offset in '{}'; its END_TRANSACTION cannot be sent", sent.msg_id,
-                   topic, sent.offset_msg_id);
+    if (auto held = transaction_log_.admit(rt_.now(), 1)) {
+      rt_.log().warn("proxy: half message {} of {}: no CommitLog offset in '{}'; its END_TRANSACTION cannot be sent{}",
+                     sent.msg_id, topic, sent.offset_msg_id, held_back_note(*held));
+    }
     return;
   }
   const WallMs now = rt_.wall_ms();
@@ -157,8 +159,10 @@ void MessagingCore::remember_transaction(const std::string& topic, const client:
       it = list.empty() ? transactions_.erase(it) : std::next(it);
     }
     if (transactions_count_ >= config_.transaction_data_max) {
-      rt_.log().warn("proxy: {} transactions remembered already; {} will be resolved by the broker's check", transactions_count_,
-                     sent.msg_id);
+      if (auto held = transaction_log_.admit(rt_.now(), 2)) {
+        rt_.log().warn("proxy: {} transactions remembered already; {} will be resolved by the broker's check{}",
+                       transactions_count_, sent.msg_id, held_back_note(*held));
+      }
       return;
     }
   }
@@ -183,12 +187,18 @@ void MessagingCore::relay_checks_of(const v2::Settings& settings) {
     const std::string& topic = t.name();
     if (transaction_groups_.contains(topic)) continue;
     if (transaction_groups_.size() >= config_.transaction_groups_max) {
-      rt_.log().warn("proxy: {} topics relay transaction checks already; {} will not", transaction_groups_.size(), topic);
+      if (auto held = relay_log_.admit(rt_.now(), -1)) {
+        rt_.log().warn("proxy: {} topics relay transaction checks already; {} will not{}", transaction_groups_.size(), topic,
+                       held_back_note(*held));
+      }
       return;
     }
     if (!validate_topic(topic).ok() || is_system_topic(topic)) continue;
     if (Status s = ci_.register_producer(topic); !s.ok()) {
-      rt_.log().warn("proxy: the transaction checks of {} cannot be relayed: {}", topic, s.error().to_string());
+      if (auto held = relay_log_.admit(rt_.now(), static_cast<std::int64_t>(s.error().code))) {
+        rt_.log().warn("proxy: the transaction checks of {} cannot be relayed: {}{}", topic, s.error().to_string(),
+                       held_back_note(*held));
+      }
       continue;
     }
     ci_.set_transaction_check_handler(topic, [this, topic](remoting::RequestContext ctx) {
@@ -202,8 +212,11 @@ Task<void> MessagingCore::on_transaction_check(MessagingCore* self, std::string 
   auto h = remoting::CheckTransactionStateRequestHeader::from_fields(ctx.request.ext_fields);
   auto decoded = decode_messages(Bytes(ctx.request.body.data(), ctx.request.body.size()), MessagesDecodeOptions{});
   if (!h.ok() || !decoded.ok() || decoded->size() != 1) {
-    self->rt_.log().warn("proxy: a transaction check for {} that does not decode ({}); dropped", group,
-                         !h.ok() ? h.error().to_string() : !decoded.ok() ? decoded.error().to_string() : "not one message");
+    if (auto held = self->check_dropped_log_.admit(self->rt_.now(), 1)) {
+      self->rt_.log().warn("proxy: a transaction check for {} that does not decode ({}); dropped{}", group,
+                           !h.ok() ? h.error().to_string() : !decoded.ok() ? decoded.error().to_string() : "not one message",
+                           held_back_note(*held));
+    }
     ++self->checks_dropped_;
     co_return;
   }
@@ -224,8 +237,10 @@ Task<void> MessagingCore::on_transaction_check(MessagingCore* self, std::string 
     }
   }
   ++self->checks_dropped_;
-  self->rt_.log().info("proxy: no client publishing {} has a Telemetry stream for the check of {}; the broker will ask again",
-                       group, id);
+  if (auto held = self->check_dropped_log_.admit(self->rt_.now(), 2)) {
+    self->rt_.log().info("proxy: no client publishing {} has a Telemetry stream for the check of {}; the broker will ask "
+                         "again{}", group, id, held_back_note(*held));
+  }
 }
 
 }  // namespace ferry::proxy
@@ -401,13 +416,20 @@ Task<std::vector<v2::ReceiveMessageResponse>> MessagingCore::receive_message(v2:
     Task<Status> sending = client::send_message_back(ci_, std::move(back), std::move(copy));
     const Status sent = co_await std::move(sending);
     if (!sent.ok()) {
-      rt_.log().warn("proxy: {} of {} past {} attempts could not go to the DLQ: {}; it stays invisible until it comes back",
-                     m.msg_id(), group, max_attempts, sent.error().to_string());
+      if (auto held = dlq_log_.admit(rt_.now(), static_cast<std::int64_t>(sent.error().code))) {
+        rt_.log().warn("proxy: {} of {} past {} attempts could not go to the DLQ: {}; it stays invisible until it comes "
+                       "back{}", m.msg_id(), group, max_attempts, sent.error().to_string(), held_back_note(*held));
+      }
       continue;
     }
     Task<Status> acking = consumer->ack(m);
     const Status acked = co_await std::move(acking);
-    if (!acked.ok()) rt_.log().warn("proxy: {} went to the DLQ of {} but its ack failed: {}", m.msg_id(), group, acked.error().to_string());
+    if (!acked.ok()) {
+      if (auto held = dlq_ack_log_.admit(rt_.now(), static_cast<std::int64_t>(acked.error().code))) {
+        rt_.log().warn("proxy: {} went to the DLQ of {} but its ack failed: {}{}", m.msg_id(), group,
+                       acked.error().to_string(), held_back_note(*held));
+      }
+    }
     ++dead_lettered_;
   }
   co_return receive_responses(Received::found, std::move(messages), after);

@@ -82,6 +82,7 @@
 #include "proxy/client_settings.h"
 #include "proxy/v2_route.h"
 #include "proxy/v2_send.h"
+#include "runtime/log_limiter.h"
 
 namespace ferry::proxy {
 
@@ -210,6 +211,11 @@ class MessagingCore {
   std::uint64_t dead_lettered_ = 0;
   std::map<std::pair<std::string, std::string>, std::vector<TransactionData>> transactions_;  // (topic, transaction id)
   std::size_t transactions_count_ = 0;
+  LogLimiter transaction_log_;    // half messages not remembered (1 no offset, 2 the cap)
+  LogLimiter relay_log_;          // topics whose checks are not relayed (-1 the cap, else by Errc)
+  LogLimiter check_dropped_log_;  // checks dropped (1 does not decode, 2 no Telemetry stream)
+  LogLimiter dlq_log_;            // messages that could not go to the DLQ, by Errc
+  LogLimiter dlq_ack_log_;        // and acks after it that failed, by Errc
 };
 
 }  // namespace ferry::proxy

@@ -74,7 +74,9 @@ CleanupService::CleanupService(Runtime& rt, CommitLog& log, ConsumeQueueTable& q
 DiskPressure CleanupService::refresh_disk() {
   auto space = rt_.fs().space();
   if (!space.ok()) {
-    rt_.log().error("store: cannot read the disk use: {}", space.error().to_string());
+    if (auto held = space_error_log_.admit(rt_.now(), static_cast<std::int64_t>(space.error().code))) {
+      rt_.log().error("store: cannot read the disk use: {}{}", space.error().to_string(), held_back_note(*held));
+    }
     return pressure_;
   }
   const DiskPressure before = pressure_;
@@ -134,7 +136,11 @@ Task<void> CleanupService::run_loop() {
     co_await rt_.sleep(wait);
     if (stopped_) break;
     auto report = run_once();
-    if (!report.ok()) rt_.log().error("store: cleanup failed: {}", report.error().to_string());
+    if (!report.ok()) {
+      if (auto held = failure_log_.admit(rt_.now(), static_cast<std::int64_t>(report.error().code))) {
+        rt_.log().error("store: cleanup failed: {}{}", report.error().to_string(), held_back_note(*held));
+      }
+    }
   }
 }
 

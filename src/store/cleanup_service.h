@@ -25,6 +25,7 @@
 #include <string_view>
 
 #include "runtime/file_system.h"
+#include "runtime/log_limiter.h"
 #include "runtime/result.h"
 #include "runtime/runtime.h"
 #include "runtime/task.h"
@@ -93,6 +94,8 @@ class CleanupService {
   DiskPressure pressure_ = DiskPressure::normal;
   std::int64_t used_pct_ = 0;
   bool stopped_ = false;
+  LogLimiter space_error_log_;  // disk use not read (each pass while it lasts), by Errc
+  LogLimiter failure_log_;      // passes that failed, by Errc
 };
 
 }  // namespace ferry::store

@@ -10,6 +10,7 @@
 #include "common/record_format.h"
 #include "common/record_writer.h"
 #include "common/sys_flag.h"
+#include "runtime/log_limiter.h"
 #include "runtime/assert.h"
 #include "store/dispatch_rules.h"
 #include "store/file_names.h"
@@ -146,18 +147,21 @@ Task<void> MessageStore::run_preallocation() {
   // Retried after every put: a disk without room for the file is logged once, when it starts.
   const bool no_room = !st.ok() && st.error().is(Errc::no_space);
   if (!st.ok() && !(no_room && preallocation_refused_)) {
-    rt_.log().warn("store: pre-allocating the next CommitLog file failed (the roll-over will "
-                   "create it): {}", st.error().to_string());
+    if (auto held = preallocation_log_.admit(rt_.now(), static_cast<std::int64_t>(st.error().code))) {
+      rt_.log().warn("store: pre-allocating the next CommitLog file failed (the roll-over will "
+                     "create it): {}{}", st.error().to_string(), held_back_note(*held));
+    }
   }
   preallocation_refused_ = no_room;
 }
 
 Task<void> MessageStore::run_queue_flush_loop() {
-  // A failed ConsumeQueue sync stays failed until the restart (mapped_file_queue.h): said once
-  // at error level, then again once a minute while it lasts, not at every round.
-  std::optional<std::string> failing;
-  MonoTime said_at{};
-  std::int64_t failed_rounds = 0;
+  // A failed ConsumeQueue sync stays failed until the restart (mapped_file_queue.h): said at once
+  // at error level, then once a minute while it lasts, not at every round. Kept apart by error
+  // code, not by text: with descriptors exhausted each round names another file.
+  LogLimiter failure_log(std::chrono::minutes(1));
+  bool failing = false;
+  Errc failing_with{};
   while (!stopped_) {
     co_await rt_.sleep(config_.consume_queue_flush_interval);
     // buggify: the ConsumeQueue flush runs late (recovery re-dispatches from the checkpoint).
@@ -167,21 +171,22 @@ Task<void> MessageStore::run_queue_flush_loop() {
     if (stopped_) break;
     Status st = co_await flush_queues_and_checkpoint();
     if (st.ok()) {
-      failing.reset();
+      if (failing) rt_.log().info("store: queue flush works again");
+      failing = false;
+      failure_log.reset();
       continue;
     }
-    std::string text = st.error().to_string();
-    ++failed_rounds;
-    if (failing != text) {
-      rt_.log().error("store: queue flush failed: {}", text);
-      failing = std::move(text);
-      said_at = rt_.now();
-      failed_rounds = 0;
-    } else if (rt_.now() - said_at >= std::chrono::minutes(1)) {
-      rt_.log().warn("store: queue flush still failing ({} more rounds; the checkpoint stays where it was): {}", failed_rounds, text);
-      said_at = rt_.now();
-      failed_rounds = 0;
+    const bool news = !failing || st.error().code != failing_with;
+    if (auto held = failure_log.admit(rt_.now(), static_cast<std::int64_t>(st.error().code))) {
+      if (news) {
+        rt_.log().error("store: queue flush failed: {}", st.error().to_string());
+      } else {
+        rt_.log().warn("store: queue flush still failing ({} more rounds; the checkpoint stays where it was): {}", *held,
+                       st.error().to_string());
+      }
     }
+    failing = true;
+    failing_with = st.error().code;
   }
 }
 

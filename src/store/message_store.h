@@ -52,6 +52,7 @@
 #include "common/host_port.h"
 #include "common/offsets.h"
 #include "common/subscription_filter.h"
+#include "runtime/log_limiter.h"
 #include "runtime/runtime.h"
 #include "store/checkpoint.h"
 #include "store/cleanup_service.h"
@@ -378,6 +379,7 @@ class MessageStore {
   bool stopped_ = false;
   bool preallocating_ = false;  // a run_preallocation() task is in flight
   bool preallocation_refused_ = false;  // the last pre-allocation found no room (logged once)
+  LogLimiter preallocation_log_;         // other pre-allocation failures (tried after every put), by Errc
   bool next_file_refused_ = false;  // the last append found no room for the next CommitLog file
 };
 

@@ -97,12 +97,9 @@ std::optional<std::string> AccessControl::check(std::string_view remote_host, co
   std::optional<std::string> refusal = check_access(config_, policy_, remote_host, request);
   if (!refusal) return refusal;
   ++refusals_;
-  const MonoTime now = rt_.now();
-  if (!refusal_logged_at_ || now - *refusal_logged_at_ >= std::chrono::seconds(10)) {
+  if (auto held = refusal_log_.admit(rt_.now())) {
     rt_.log().warn("ACL: refused request code {} from {}: {} ({} refusal(s) since the last line)", request.code,
-                   remote_host, *refusal, refusals_ - refusals_logged_);
-    refusals_logged_ = refusals_;
-    refusal_logged_at_ = now;
+                   remote_host, *refusal, *held + 1);
   }
   return refusal;
 }

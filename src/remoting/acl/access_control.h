@@ -26,6 +26,7 @@
 #include "remoting/acl/access_check.h"
 #include "remoting/acl/acl_config.h"
 #include "remoting/remoting_command.h"
+#include "runtime/log_limiter.h"
 #include "runtime/runtime.h"
 
 namespace ferry::remoting::acl {
@@ -73,8 +74,7 @@ class AccessControl {
   bool watching_ = false;
   std::uint64_t reloads_ = 0;
   std::uint64_t refusals_ = 0;
-  std::uint64_t refusals_logged_ = 0;
-  std::optional<MonoTime> refusal_logged_at_;
+  LogLimiter refusal_log_;  // refusal lines: one per period, with the count since the last
 };
 
 }  // namespace ferry::remoting::acl

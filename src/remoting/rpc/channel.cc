@@ -21,7 +21,7 @@ Channel::Channel(Runtime& rt, std::unique_ptr<Connection> conn, Handler& handler
       id_(id),
       peer_(conn_->peer()),
       peer_text_(peer_.to_string()),
-      decoder_(opts.frame_bytes_max, opts.raw_ext_fields_requests, opts.raw_ext_fields_replies),
+      decoder_(opts.frame_bytes_max, opts.raw_ext_fields_requests, opts.raw_ext_fields_replies, opts.header_bytes_max),
       last_active_(rt.now()),
       writable_(rt.executor()),
       space_(rt.executor()) {
@@ -92,8 +92,13 @@ Task<void> Channel::read_loop(std::shared_ptr<Channel> self) {
       if (!self->open_) co_return;
       auto next = self->decoder_.next();
       if (!next) {
-        self->rt_.log().warn("closing connection from {}: malformed stream: {}", self->peer_text(),
-                             next.error().to_string());
+        const auto held = self->handler_ ? self->handler_->malformed_stream_log().admit(
+                                               self->rt_.now(), static_cast<std::int64_t>(next.error().code))
+                                         : std::optional<std::uint64_t>(0);
+        if (held) {
+          self->rt_.log().warn("closing connection from {}: malformed stream: {}{}", self->peer_text(),
+                               next.error().to_string(), held_back_note(*held));
+        }
         self->close_with(next.error());
         co_return;
       }

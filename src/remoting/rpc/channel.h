@@ -1,8 +1,9 @@
 // Channel: one connection speaking the remoting protocol, with a reader and a writer task.
 //
 // The reader decodes frames (FrameDecoder) and hands each command to the Handler. A malformed
-// stream closes this channel only, with a log line naming the peer and the reason. The writer
-// drains a bounded queue of frames in gather writes; send() waits while the queue is over
+// stream closes this channel only, with a log line naming the peer and the reason (limited by the
+// handler's malformed_stream_log, which its channels share). The writer drains a bounded queue of
+// frames in gather writes; send() waits while the queue is over
 // RpcOptions::write_queue_bytes_max (back-pressure toward fast producers). The handler may hold
 // the reader (Handler::holds_reading: a server whose replies back up), so that a peer that does
 // not read its replies is held back by TCP.
@@ -23,6 +24,7 @@
 #include "remoting/frame_decoder.h"
 #include "remoting/remoting_command.h"
 #include "remoting/rpc/rpc_options.h"
+#include "runtime/log_limiter.h"
 #include "runtime/runtime.h"
 #include "runtime/wait_queue.h"
 
@@ -40,6 +42,9 @@ class Channel : public std::enable_shared_from_this<Channel> {
     // True while the channel should decode no further command (back-pressure); the handler
     // calls resume_reading() when that may have changed. Checked before each command.
     virtual bool holds_reading(const Channel& /*ch*/) const { return false; }
+    // Limits the "malformed stream" lines of all the handler's channels: a peer that sends bad
+    // frames on connection after connection is written up once per period, not per connection.
+    virtual LogLimiter& malformed_stream_log() = 0;
   };
 
   // Wraps an established connection and starts its reader and writer tasks. `id` names the

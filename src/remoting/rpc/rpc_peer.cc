@@ -123,12 +123,10 @@ void RpcPeer::on_command(const std::shared_ptr<Channel>& ch, RemotingCommand cmd
     if (call->second.channel_id != ch->id()) {
       // Not this call's reply (a confused or hostile peer): drop it; at most one line per 10 s.
       ++misrouted_replies_;
-      const MonoTime now = rt_.now();
-      if (!misrouted_logged_at_ || now - *misrouted_logged_at_ >= std::chrono::seconds(10)) {
+      if (misrouted_log_.admit(rt_.now())) {
         rt_.log().warn("reply from {} with opaque {} dropped: that call went out on another connection ({} such "
                        "replies so far)",
                        ch->peer_text(), cmd.opaque, misrouted_replies_);
-        misrouted_logged_at_ = now;
       }
       return;
     }
@@ -256,7 +254,10 @@ Task<void> RpcPeer::serve(RpcPeer* self, std::shared_ptr<Channel> ch, RemotingCo
       failure = e.what();
     }
     if (!failure.empty()) {
-      self->rt_.log().error("processor for request code {} from {} failed: {}", code, ch->peer_text(), failure);
+      if (auto held = self->processor_error_log_.admit(self->rt_.now(), code)) {
+        self->rt_.log().error("processor for request code {} from {} failed: {}{}", code, ch->peer_text(), failure,
+                              held_back_note(*held));
+      }
       reply = make_response(request_head, response_code::SYSTEM_ERROR, "internal error: " + failure);
     }
   }
@@ -280,8 +281,10 @@ Task<void> RpcPeer::serve(RpcPeer* self, std::shared_ptr<Channel> ch, RemotingCo
     if (!sent) outcome = sent.error().is(Errc::closed) ? ServedRequest::Outcome::cancelled
                                                        : ServedRequest::Outcome::write_channel_failed;
     if (!sent && !sent.error().is(Errc::closed)) {
-      self->rt_.log().warn("reply to request code {} for {} not sent: {}", code, ch->peer_text(),
-                           sent.error().to_string());
+      if (auto held = self->reply_error_log_.admit(self->rt_.now(), static_cast<std::int64_t>(sent.error().code))) {
+        self->rt_.log().warn("reply to request code {} for {} not sent: {}{}", code, ch->peer_text(),
+                             sent.error().to_string(), held_back_note(*held));
+      }
     }
   } else if (!oneway && reply && !ch->is_open()) {
     outcome = ServedRequest::Outcome::cancelled;

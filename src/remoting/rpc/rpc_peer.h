@@ -6,7 +6,8 @@
 // oneway request's reply is dropped. An unknown code gets REQUEST_CODE_NOT_SUPPORTED (3) with a
 // remark; more than requests_in_flight_max requests on one channel (each counted until its reply
 // is queued for writing) get SYSTEM_BUSY (2); a
-// processor that throws gets SYSTEM_ERROR (1) with the exception's text (and an error log).
+// processor that throws gets SYSTEM_ERROR (1) with the exception's text (and an error log, one
+// per 10 s per request code; so is a reply that cannot be sent).
 //
 // Guard (set_request_guard, e.g. ACL): consulted for every request before its processor; a refusal
 // is answered SYSTEM_ERROR (1) with the guard's remark (a oneway request is dropped). Unset, it
@@ -31,6 +32,7 @@
 #include "remoting/remoting_command.h"
 #include "remoting/rpc/channel.h"
 #include "remoting/rpc/rpc_options.h"
+#include "runtime/log_limiter.h"
 #include "runtime/runtime.h"
 
 namespace ferry::remoting {
@@ -115,6 +117,7 @@ class RpcPeer : public Channel::Handler {
   // With pause_reads_while_replies_back_up: while the channel's replies back up or
   // requests_in_flight_pause of its requests are being served.
   bool holds_reading(const Channel& ch) const override;
+  LogLimiter& malformed_stream_log() override { return malformed_log_; }
 
  protected:
   // Subclasses hear about closed channels here (after pending calls on it have failed).
@@ -163,7 +166,10 @@ class RpcPeer : public Channel::Handler {
   OutgoingHook outgoing_hook_;
   RequestObserver observer_;
   std::uint64_t misrouted_replies_ = 0;
-  std::optional<MonoTime> misrouted_logged_at_;
+  LogLimiter misrouted_log_;
+  LogLimiter malformed_log_;       // "malformed stream" lines of all channels, by Errc
+  LogLimiter processor_error_log_;  // processors that threw, by request code
+  LogLimiter reply_error_log_;      // replies not sent, by Errc
   std::map<std::int32_t, PendingCall> pending_;  // by opaque
   std::map<std::uint64_t, std::size_t> in_flight_;  // requests being served, by channel id
   std::int32_t last_opaque_ = 0;

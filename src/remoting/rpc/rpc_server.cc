@@ -33,13 +33,6 @@ Status RpcServer::start(const Endpoint& addr) {
   return {};
 }
 
-bool RpcServer::may_log(std::optional<MonoTime>& last) {
-  const MonoTime now = rt_.now();
-  if (last && now - *last < std::chrono::seconds(10)) return false;
-  last = now;
-  return true;
-}
-
 Task<void> RpcServer::accept_loop(RpcServer* self) {
   Duration backoff = Duration::zero();
   while (!self->stopped_) {
@@ -51,9 +44,9 @@ Task<void> RpcServer::accept_loop(RpcServer* self) {
       ++self->accept_errors_;
       backoff = backoff == Duration::zero() ? self->opts_.accept_backoff_min
                                             : std::min(2 * backoff, self->opts_.accept_backoff_max);
-      if (self->may_log(self->accept_error_logged_at_)) {
-        self->rt_.log().warn("accept on {} failed ({} failures so far; next try in {} ms): {}", self->local_.to_string(),
-                             self->accept_errors_, to_ms(backoff), conn.error().to_string());
+      if (auto held = self->accept_error_log_.admit(self->rt_.now(), static_cast<std::int64_t>(conn.error().code))) {
+        self->rt_.log().warn("accept on {} failed ({} failures so far; next try in {} ms): {}{}", self->local_.to_string(),
+                             self->accept_errors_, to_ms(backoff), conn.error().to_string(), held_back_note(*held));
       }
       co_await self->rt_.sleep(backoff);
       continue;
@@ -61,12 +54,11 @@ Task<void> RpcServer::accept_loop(RpcServer* self) {
     backoff = Duration::zero();
     if (self->channels_.size() >= self->opts_.connections_max) {
       ++self->refused_;
-      if (self->may_log(self->refusal_logged_at_)) {
+      if (auto held = self->refusal_log_.admit(self->rt_.now())) {
         self->rt_.log().warn("refusing connections on {}: {} open, the cap is {} (maxConnections); {} refused since "
                              "the last report, the latest from {}",
-                             self->local_.to_string(), self->channels_.size(), self->opts_.connections_max,
-                             self->refused_ - self->refused_logged_, (*conn)->peer().to_string());
-        self->refused_logged_ = self->refused_;
+                             self->local_.to_string(), self->channels_.size(), self->opts_.connections_max, *held + 1,
+                             (*conn)->peer().to_string());
       }
       (*conn)->close();
       continue;
@@ -90,8 +82,10 @@ Task<void> RpcServer::idle_loop(RpcServer* self, std::shared_ptr<bool> alive) {
     }
     for (const std::shared_ptr<Channel>& ch : idle) {
       ++self->idle_closed_;
-      self->rt_.log().info("closing connection from {}: idle for {} ms (serverChannelMaxIdleTimeSeconds)", ch->peer_text(),
-                           to_ms(now - ch->last_active()));
+      if (auto held = self->idle_log_.admit(now)) {
+        self->rt_.log().info("closing connection from {}: idle for {} ms (serverChannelMaxIdleTimeSeconds){}",
+                             ch->peer_text(), to_ms(now - ch->last_active()), held_back_note(*held));
+      }
       ch->close(fmt::format("idle for {} ms", to_ms(now - ch->last_active())));
     }
   }
@@ -101,8 +95,8 @@ void RpcServer::channel_closed(const std::shared_ptr<Channel>& ch, const Error& 
   if (channels_.erase(ch->id()) == 0) return;
   if (why.is(Errc::eof) || why.is(Errc::closed)) {
     rt_.log().debug("connection from {} closed: {}", ch->peer_text(), why.to_string());
-  } else {
-    rt_.log().info("connection from {} closed: {}", ch->peer_text(), why.to_string());
+  } else if (auto held = closed_log_.admit(rt_.now(), static_cast<std::int64_t>(why.code))) {
+    rt_.log().info("connection from {} closed: {}{}", ch->peer_text(), why.to_string(), held_back_note(*held));
   }
   if (closed_hook_) closed_hook_(ch);
 }

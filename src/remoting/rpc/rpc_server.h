@@ -5,7 +5,8 @@
 // Bounds (RpcOptions): at most connections_max connections (one accepted over the cap is closed
 // at once); a connection idle in both directions for idle_timeout is closed; a failed accept is
 // retried after a back-off (accept_backoff_min doubling to accept_backoff_max), not at once. The
-// log says each, at most one line per 10 s for refusals and accept errors.
+// log says each, at most one line per 10 s (LogLimiter) for refusals, accept errors, idle closes
+// and connections closed by an error.
 //
 // Usage:
 //   RpcServer server(rt, options);
@@ -21,6 +22,7 @@
 #include <optional>
 
 #include "remoting/rpc/rpc_peer.h"
+#include "runtime/log_limiter.h"
 
 namespace ferry::remoting {
 
@@ -51,8 +53,6 @@ class RpcServer final : public RpcPeer {
  private:
   static Task<void> accept_loop(RpcServer* self);
   static Task<void> idle_loop(RpcServer* self, std::shared_ptr<bool> alive);
-  // True when a line about `what` may be logged now (one per 10 s per kind).
-  bool may_log(std::optional<MonoTime>& last);
   void channel_closed(const std::shared_ptr<Channel>& ch, const Error& why) override;
 
   std::unique_ptr<Listener> listener_;
@@ -62,11 +62,12 @@ class RpcServer final : public RpcPeer {
   bool stopped_ = false;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);  // for idle_loop, which may outlive stop()
   std::uint64_t refused_ = 0;
-  std::uint64_t refused_logged_ = 0;
   std::uint64_t idle_closed_ = 0;
   std::uint64_t accept_errors_ = 0;
-  std::optional<MonoTime> refusal_logged_at_;
-  std::optional<MonoTime> accept_error_logged_at_;
+  LogLimiter refusal_log_;
+  LogLimiter accept_error_log_;
+  LogLimiter idle_log_;    // connections closed for idleness
+  LogLimiter closed_log_;  // connections closed by an error (reset, malformed stream), by Errc
 };
 
 }  // namespace ferry::remoting

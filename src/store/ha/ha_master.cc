@@ -197,7 +197,10 @@ void HaMaster::drop(Link& link, const std::string& why) {
   link.wake.wake();
   ++links_dropped_;
   last_drop_ = fmt::format("{}: {}", link.peer, why);
-  rt_.log().warn("ha: dropped the link to slave {} (confirmed {}): {}", link.peer, link.acked.value(), why);
+  if (auto held = drop_log_.admit(rt_.now())) {
+    rt_.log().warn("ha: dropped the link to slave {} (confirmed {}): {}{}", link.peer, link.acked.value(), why,
+                   held_back_note(*held));
+  }
   links_.erase(link.id);  // may destroy `link` unless a loop still holds it: touch it no more
 }
 
@@ -231,7 +234,10 @@ void HaMaster::on_report(Link& link, PhysicalOffset offset) {
     } else {
       link.next = offset;
     }
-    rt_.log().info("ha: slave {} connected at offset {}; sending from {}", link.peer, offset.value(), link.next.value());
+    if (auto held = connect_log_.admit(rt_.now())) {
+      rt_.log().info("ha: slave {} connected at offset {}; sending from {}{}", link.peer, offset.value(),
+                     link.next.value(), held_back_note(*held));
+    }
     link.wake.wake();
   }
   link.acked = offset;
@@ -250,13 +256,17 @@ Task<void> HaMaster::accept_loop(HaMaster* self) {
     if (self->stopped_) co_return;
     if (!c.ok()) {
       if (c.error().is(Errc::closed)) co_return;
-      self->rt_.log().warn("ha: accept failed: {}", c.error().to_string());
+      if (auto held = self->accept_error_log_.admit(self->rt_.now(), static_cast<std::int64_t>(c.error().code))) {
+        self->rt_.log().warn("ha: accept failed: {}{}", c.error().to_string(), held_back_note(*held));
+      }
       co_await self->rt_.sleep(std::chrono::milliseconds(100));
       continue;
     }
     if (self->links_.size() >= self->config_.slaves_max) {
-      self->rt_.log().warn("ha: refused slave {}: {} slaves already connected", (*c)->peer().to_string(),
-                           self->links_.size());
+      if (auto held = self->refusal_log_.admit(self->rt_.now())) {
+        self->rt_.log().warn("ha: refused slave {}: {} slaves already connected{}", (*c)->peer().to_string(),
+                             self->links_.size(), held_back_note(*held));
+      }
       (*c)->close();
       continue;
     }
@@ -302,8 +312,10 @@ Task<bool> HaMaster::handshake(HaMaster* self, std::shared_ptr<Link> link) {
     self->drop(*link, "sending the handshake: " + st.error().to_string());
     co_return false;
   }
-  self->rt_.log().info("ha: slave {} is replica {}; sent {} epoch(s), last {}", link->peer, link->hello->replica_id,
-                       all.size() - first, self->epochs_->last_epoch());
+  if (auto held = self->handshake_log_.admit(self->rt_.now())) {
+    self->rt_.log().info("ha: slave {} is replica {}; sent {} epoch(s), last {}{}", link->peer, link->hello->replica_id,
+                         all.size() - first, self->epochs_->last_epoch(), held_back_note(*held));
+  }
   co_return true;
 }
 

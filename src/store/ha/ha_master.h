@@ -44,6 +44,7 @@
 #include <vector>
 
 #include "common/offsets.h"
+#include "runtime/log_limiter.h"
 #include "runtime/runtime.h"
 #include "runtime/wake_signal.h"
 #include "store/ha/ha_config.h"
@@ -167,6 +168,13 @@ class HaMaster {
   std::map<std::int64_t, MonoTime> caught_up_;  // by replica id: when its ack last caught up
   PhysicalOffset confirm_;
   std::function<void()> confirm_listener_;
+  // Anyone can connect to the HA port, and a slave that keeps failing reconnects every few
+  // seconds: each of these lines is limited.
+  LogLimiter drop_log_;          // links dropped
+  LogLimiter connect_log_;       // slaves connected (their first report)
+  LogLimiter handshake_log_;     // handshakes (controller mode)
+  LogLimiter accept_error_log_;  // by Errc
+  LogLimiter refusal_log_;       // slaves refused for slaves_max
 };
 
 }  // namespace ferry::store::ha

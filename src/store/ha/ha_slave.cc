@@ -52,7 +52,9 @@ void HaSlave::end(Session& s, const std::string& why) {
   s.wake.wake();
   status_.connected = false;
   status_.last_drop = why;
-  rt_.log().warn("ha: link to master {} ended: {}", master_.value_or("?"), why);
+  if (auto held = end_log_.admit(rt_.now())) {
+    rt_.log().warn("ha: link to master {} ended: {}{}", master_.value_or("?"), why, held_back_note(*held));
+  }
 }
 
 PhysicalOffset HaSlave::confirmed_offset() const {
@@ -82,14 +84,19 @@ Task<void> HaSlave::run() {
       continue;  // checked again from the top (a failed sync pauses replication)
     }
     if (Status cut = store_.truncate_to_indexed(); !cut.ok()) {
-      rt_.log().error("ha: cannot cut the partial tail of the log: {}", cut.error().to_string());
+      if (auto held = error_log_.admit(rt_.now(), static_cast<std::int64_t>(cut.error().code))) {
+        rt_.log().error("ha: cannot cut the partial tail of the log: {}{}", cut.error().to_string(), held_back_note(*held));
+      }
       (void)co_await wake_.wait_for(config_.reconnect_interval);
       continue;
     }
     const std::string target = *master_;
     auto ep = Endpoint::parse(target);
     if (!ep.ok()) {
-      rt_.log().error("ha: master HA address {}: {}", target, ep.error().to_string());
+      // Kinds apart from the Errc kinds of the line above.
+      if (auto held = error_log_.admit(rt_.now(), -1)) {
+        rt_.log().error("ha: master HA address {}: {}{}", target, ep.error().to_string(), held_back_note(*held));
+      }
       (void)co_await wake_.wait_for(config_.reconnect_interval);
       continue;
     }
@@ -112,7 +119,10 @@ Task<void> HaSlave::run() {
     status_.connected = true;
     status_.local = s->conn->local().to_string();
     ++status_.links;
-    rt_.log().info("ha: connected to master {} at offset {}", target, store_.max_phy_offset().value());
+    if (auto held = connect_log_.admit(rt_.now())) {
+      rt_.log().info("ha: connected to master {} at offset {}{}", target, store_.max_phy_offset().value(),
+                     held_back_note(*held));
+    }
     if (epochs_ != nullptr) {
       if (co_await handshake(s)) {
         rt_.spawn(report_loop(this, s), "ha-report");
@@ -258,8 +268,10 @@ Task<bool> HaSlave::handshake(std::shared_ptr<Session> s) {
     co_return false;
   }
   if (s->closed) co_return false;
-  rt_.log().info("ha: handshake with master {} (epoch {}, max {}): resuming at {}", master_.value_or("?"),
-                 mh.last_epoch, mh.max_offset.value(), point->value());
+  if (auto held = handshake_log_.admit(rt_.now())) {
+    rt_.log().info("ha: handshake with master {} (epoch {}, max {}): resuming at {}{}", master_.value_or("?"),
+                   mh.last_epoch, mh.max_offset.value(), point->value(), held_back_note(*held));
+  }
   co_return true;
 }
 

@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "common/offsets.h"
+#include "runtime/log_limiter.h"
 #include "runtime/runtime.h"
 #include "runtime/wake_signal.h"
 #include "store/ha/ha_config.h"
@@ -117,6 +118,11 @@ class HaSlave {
   std::int64_t replica_id_ = -1;
   PhysicalOffset confirm_;
   std::function<void()> confirm_listener_;
+  // A link that keeps failing reconnects every reconnect_interval: its lines are limited.
+  LogLimiter end_log_;        // links ended
+  LogLimiter connect_log_;    // links made
+  LogLimiter handshake_log_;  // handshakes done (controller mode)
+  LogLimiter error_log_;      // tails not cut (by Errc), bad master addresses (-1)
 };
 
 }  // namespace ferry::store::ha
