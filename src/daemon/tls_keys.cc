@@ -48,6 +48,12 @@ void bind_tls_values(ConfigBinder& b, TlsOptions& tls) {
 
 }  // namespace
 
+void watch_tls_files(AsioRuntime& rt, const TlsOptions& tls) {
+  if (tls.server.mode == TlsServerMode::disabled && !tls.client.enable) return;
+  rt.watch_tls(kTlsWatchPeriod);
+  rt.on_reload_signal();
+}
+
 void bind_tls_keys(ConfigBinder& b, TlsOptions& tls, std::string& config_file) {
   bind_tls_values(b, tls);
   b.bind_string("tls.config.file", config_file, true);

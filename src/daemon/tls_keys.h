@@ -24,9 +24,18 @@
 #include <vector>
 
 #include "daemon/config_binder.h"
+#include "runtime/asio/asio_runtime.h"
 #include "runtime/asio/tls_options.h"
 
 namespace ferry::daemon {
+
+// How often a daemon looks at its certificate and key files for a change (watch_tls_files).
+inline constexpr Duration kTlsWatchPeriod = std::chrono::seconds(5);
+
+// When `tls` serves or dials TLS: `rt` reloads the files it names when one changes (checked
+// every kTlsWatchPeriod) and on SIGHUP, without dropping connections (AsioRuntime::reload_tls).
+// Loop thread, after the runtime is made.
+void watch_tls_files(AsioRuntime& rt, const TlsOptions& tls);
 
 // Binds every key above onto `tls`, and tls.config.file onto `config_file`. Both must outlive
 // `b`'s apply().

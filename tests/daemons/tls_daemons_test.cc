@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <csignal>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <thread>
@@ -164,6 +166,39 @@ TEST_F(TlsDaemonsTest, ASlaveReplicatesFromItsMasterOverTls) {
   }
   EXPECT_TRUE(caught_up) << r.output << "\n" << slave->output();
   EXPECT_FALSE(contains(broker_->output(), "refused")) << broker_->output();
+}
+
+// A certificate rotated on a running NameServer: SIGHUP makes it serve the new one to new
+// clients (the watcher's 5 s would too), without a restart.
+TEST_F(TlsDaemonsTest, SighupReloadsTheCertificateWithoutARestart) {
+  const std::string rotate =
+      "set -e; cd '" + dir_.path() + "'\n"
+      "cp server.pem live.pem; cp server.key live.key\n"
+      "openssl req -newkey rsa:2048 -nodes -keyout next.key -out next.csr -subj /CN=127.0.0.1\n"
+      "openssl x509 -req -in next.csr -CA other-ca.pem -CAkey other-ca.key -CAcreateserial -out next.pem -days 2\n";
+  ASSERT_EQ(run_to_exit("/bin/sh", {"-c", rotate}, dir_ / "rotate.out", kCommand).status, 0);
+  ASSERT_EQ(start_namesrv("tls.server.mode=enforcing\ntls.server.certPath=" + (dir_ / "live.pem") +
+                          "\ntls.server.keyPath=" + (dir_ / "live.key") + "\n"),
+            "");
+  const std::string old_trust = client_file("old.properties", "ca.pem");
+  const std::string new_trust = client_file("new.properties", "other-ca.pem");
+  RunResult r = admin({"clusterList", "--tls-config", old_trust});
+  ASSERT_EQ(r.status, 0) << r.output;
+
+  std::filesystem::copy_file(dir_ / "next.pem", dir_ / "live.pem", std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::copy_file(dir_ / "next.key", dir_ / "live.key", std::filesystem::copy_options::overwrite_existing);
+  const pid_t before = namesrv_->pid();
+  namesrv_->signal(SIGHUP);
+  for (int attempt = 0; attempt < 40 && !contains(namesrv_->output(), "TLS: certificates reloaded"); ++attempt) {
+    std::this_thread::sleep_for(100ms);
+  }
+  EXPECT_TRUE(contains(namesrv_->output(), "TLS: certificates reloaded (SIGHUP)")) << namesrv_->output();
+  r = admin({"clusterList", "--tls-config", new_trust});
+  EXPECT_EQ(r.status, 0) << r.output;
+  r = admin({"clusterList", "--tls-config", old_trust});
+  EXPECT_NE(r.status, 0) << "a client trusting only the old CA still got in:\n" << r.output;
+  EXPECT_EQ(namesrv_->pid(), before);
+  EXPECT_TRUE(namesrv_->running()) << "SIGHUP ended the NameServer:\n" << namesrv_->output();
 }
 
 TEST_F(TlsDaemonsTest, PermissiveAcceptsPlainAndTlsClients) {

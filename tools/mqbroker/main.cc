@@ -249,6 +249,7 @@ int run(int argc, char** argv) {
   opts.tls = conf.tls;  // the listen and HA ports (server), NameServer and HA connections (client)
   AsioRuntime rt(opts);
   log_start_warnings(rt, conf, *log_warnings);
+  daemon::watch_tls_files(rt, conf.tls);  // new certificates on change or SIGHUP
   return serve(rt, conf, std::get<Flags>(flags).conf_path);
 }
 

@@ -93,6 +93,7 @@ int run(int argc, char** argv) {
   opts.tls = conf.tls;
   AsioRuntime rt(opts);
   for (const auto& w : *log_warnings) rt.log().warn("{}", w);
+  daemon::watch_tls_files(rt, conf.tls);  // new certificates on change or SIGHUP
   if (const daemon::OpenFilesReport files = daemon::raise_open_files_limit(); files.low() || !files.error.empty()) {
     rt.log().warn("{}", files.text());
   } else {

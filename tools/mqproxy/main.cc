@@ -138,6 +138,7 @@ int run(int argc, char** argv) {
   opts.tls = conf.tls;  // tls.enable: the proxy's connections to TLS brokers
   AsioRuntime rt(opts);
   for (const auto& w : *log_warnings) rt.log().warn("{}", w);
+  daemon::watch_tls_files(rt, conf.tls);  // tls.enable's client files, on change or SIGHUP (not the gRPC port's)
   if (const daemon::OpenFilesReport files = daemon::raise_open_files_limit(); files.low() || !files.error.empty()) {
     rt.log().warn("{}", files.text());
   }

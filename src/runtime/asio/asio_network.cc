@@ -34,7 +34,7 @@ struct Connecting {
 }  // namespace
 
 AsioNetwork::AsioNetwork(net::io_context& io, Executor& loop, Timers& timers, std::string advertised_host,
-                         std::shared_ptr<TlsContexts> tls, spdlog::logger& log)
+                         std::shared_ptr<TlsHolder> tls, spdlog::logger& log)
     : io_(io), loop_(loop), timers_(timers), host_(std::move(advertised_host)), tls_(std::move(tls)), log_(log) {
   FERRY_ASSERT(tls_ != nullptr, "AsioNetwork for {} without TLS settings (even disabled ones)", host_);
 }
@@ -67,7 +67,8 @@ Task<Result<std::unique_ptr<Connection>>> AsioNetwork::connect(Endpoint addr, Du
     timers_.cancel(deadline);
     co_return net_error(ec, what);
   }
-  if (!tls_->client) {
+  const std::shared_ptr<TlsContexts> tls = tls_->current;  // kept by the connection if TLS
+  if (!tls->client) {
     timers_.cancel(deadline);
     co_return TcpConnection::adopt(std::move(st->socket), loop_);
   }
@@ -77,8 +78,8 @@ Task<Result<std::unique_ptr<Connection>>> AsioNetwork::connect(Endpoint addr, Du
     timers_.cancel(deadline);
     co_return std::move(ends).error();
   }
-  st->tls = TlsConnection::prepare(std::move(st->socket), *tls_->client, ends->first, ends->second);
-  if (tls_->client_verify_hostname) {
+  st->tls = TlsConnection::prepare(std::move(st->socket), *tls->client, ends->first, ends->second, tls);
+  if (tls->client_verify_hostname) {
     if (Status named = TlsConnection::verify_peer_host(*st->tls, addr.host); !named) {
       timers_.cancel(deadline);
       co_return std::move(named).error();

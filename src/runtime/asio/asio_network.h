@@ -26,7 +26,7 @@ namespace ferry::asio_rt {
 class AsioNetwork final : public Network {
  public:
   AsioNetwork(boost::asio::io_context& io, Executor& loop, Timers& timers, std::string advertised_host,
-              std::shared_ptr<TlsContexts> tls, spdlog::logger& log);
+              std::shared_ptr<TlsHolder> tls, spdlog::logger& log);
 
   Result<std::unique_ptr<Listener>> listen(const Endpoint& addr) override;
   Task<Result<std::unique_ptr<Connection>>> connect(Endpoint addr, Duration timeout) override;
@@ -37,7 +37,7 @@ class AsioNetwork final : public Network {
   Executor& loop_;
   Timers& timers_;
   std::string host_;
-  std::shared_ptr<TlsContexts> tls_;
+  std::shared_ptr<TlsHolder> tls_;
   spdlog::logger& log_;
 };
 

@@ -8,8 +8,12 @@
 #include <atomic>
 #include <csignal>
 #include <filesystem>
+#include <map>
+#include <optional>
 #include <random>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "runtime/asio/asio_executor.h"
 #include "runtime/asio/asio_network.h"
@@ -37,11 +41,40 @@ std::string prepare_data_root(const std::string& root) {
   return absolute.lexically_normal().string();
 }
 
-std::shared_ptr<asio_rt::TlsContexts> load_tls_or_abort(const TlsOptions& options, const std::string& node) {
+std::shared_ptr<asio_rt::TlsHolder> load_tls_or_abort(const TlsOptions& options, const std::string& node) {
   auto loaded = asio_rt::TlsContexts::load(options);
   FERRY_ASSERT(loaded.ok(), "node {}: TLS settings do not load (check_tls_options first): {}", node,
                loaded.ok() ? std::string() : loaded.error().detail);
-  return std::move(*loaded);
+  return std::make_shared<asio_rt::TlsHolder>(asio_rt::TlsHolder{std::move(*loaded)});
+}
+
+// The files TLS options name, each with the key that names it.
+std::vector<std::pair<std::string, std::string>> tls_files(const TlsOptions& o) {
+  std::vector<std::pair<std::string, std::string>> files;
+  auto add = [&files](const char* key, const std::string& path) {
+    if (!path.empty()) files.emplace_back(key, path);
+  };
+  if (o.server.mode != TlsServerMode::disabled) {
+    add("tls.server.certPath", o.server.cert_path);
+    add("tls.server.keyPath", o.server.key_path);
+    add("tls.server.trustCertPath", o.server.trust_cert_path);
+  }
+  if (o.client.enable) {
+    add("tls.client.certPath", o.client.cert_path);
+    add("tls.client.keyPath", o.client.key_path);
+    add("tls.client.trustCertPath", o.client.trust_cert_path);
+  }
+  return files;
+}
+
+// What a file looks like to the watcher: its modification time and size ("" when unreadable).
+std::string file_stamp(const std::string& path) {
+  std::error_code ec;
+  const auto time = std::filesystem::last_write_time(path, ec);
+  if (ec) return {};
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) return {};
+  return std::to_string(time.time_since_epoch().count()) + "/" + std::to_string(size);
 }
 
 std::uint64_t os_seed() {
@@ -77,11 +110,15 @@ struct AsioRuntime::Impl {
   asio_rt::IoThread io_thread{executor};
   asio_rt::IoThread alloc_thread{executor};
   asio_rt::OffloadPool offload_pool;
-  std::shared_ptr<asio_rt::TlsContexts> tls;
+  std::shared_ptr<asio_rt::TlsHolder> tls;
   asio_rt::AsioNetwork network;
   asio_rt::PosixFileSystem fs;
   std::function<void(int)> stop_handler;
   std::unique_ptr<net::signal_set> signals;
+  std::unique_ptr<net::signal_set> reload_signals;    // SIGHUP (on_reload_signal)
+  std::map<std::string, std::string> tls_stamps;      // watch_tls: path -> file_stamp
+  std::optional<TimerId> tls_watch;
+  std::string tls_refused;                            // the last reload error logged
 };
 
 AsioRuntime::AsioRuntime(Options options) : impl_(std::make_unique<Impl>(std::move(options))) {}
@@ -94,6 +131,11 @@ AsioRuntime::~AsioRuntime() {
     boost::system::error_code ignored;
     m.signals->cancel(ignored);
   }
+  if (m.reload_signals) {
+    boost::system::error_code ignored;
+    m.reload_signals->cancel(ignored);
+  }
+  if (m.tls_watch) m.timers.cancel(*m.tls_watch);
   // 2. Threads that post to the loop finish what they run (their completions are then dropped).
   m.offload_pool.join();
   m.io_thread.join();
@@ -102,6 +144,67 @@ AsioRuntime::~AsioRuntime() {
 }
 
 void AsioRuntime::skew_wall_clock(std::int64_t delta_ms) { impl_->clock.skew_wall(delta_ms); }
+
+Status AsioRuntime::reload_tls(const std::string& why) {
+  Impl& m = *impl_;
+  auto loaded = asio_rt::TlsContexts::load(m.options.tls);
+  if (!loaded) {
+    // Once per distinct error: the old contexts stay, and the watcher tries again at each change.
+    if (loaded.error().detail != m.tls_refused) {
+      m.tls_refused = loaded.error().detail;
+      m.logger->error("TLS: reloading the certificates ({}) failed, the ones loaded before stay: {}", why,
+                      loaded.error().detail);
+    }
+    return std::move(loaded).error();
+  }
+  m.tls_refused.clear();
+  m.tls->current = std::move(*loaded);
+  m.logger->info("TLS: certificates reloaded ({}); new connections use them, open ones keep theirs", why);
+  return Status();
+}
+
+void AsioRuntime::watch_tls(Duration period) {
+  Impl& m = *impl_;
+  FERRY_ASSERT(period > Duration::zero(), "watch_tls period {} ns", period.count());
+  m.tls_stamps.clear();
+  for (const auto& [key, path] : tls_files(m.options.tls)) m.tls_stamps[path] = file_stamp(path);
+  if (m.tls_watch) m.timers.cancel(*m.tls_watch);
+  struct Tick {
+    static void run(AsioRuntime* rt, Duration period) {
+      Impl& m = *rt->impl_;
+      m.tls_watch = m.timers.schedule(period, [rt, period] {
+        Impl& im = *rt->impl_;
+        std::string changed;
+        for (const auto& [key, path] : tls_files(im.options.tls)) {
+          const std::string now = file_stamp(path);
+          if (im.tls_stamps[path] == now) continue;
+          im.tls_stamps[path] = now;
+          if (!changed.empty()) changed += ", ";
+          changed += key + " changed";
+        }
+        if (!changed.empty()) (void)rt->reload_tls(changed);
+        run(rt, period);
+      });
+    }
+  };
+  Tick::run(this, period);
+}
+
+void AsioRuntime::on_reload_signal() {
+  Impl& m = *impl_;
+  if (m.reload_signals) return;
+  m.reload_signals = std::make_unique<net::signal_set>(m.io, SIGHUP);
+  struct Wait {
+    static void arm(AsioRuntime* rt) {
+      rt->impl_->reload_signals->async_wait([rt](const boost::system::error_code& ec, int) {
+        if (ec) return;  // cancelled: the runtime is going
+        (void)rt->reload_tls("SIGHUP");
+        arm(rt);
+      });
+    }
+  };
+  Wait::arm(this);
+}
 
 void AsioRuntime::destroy_tasks() { impl_->executor.tasks().destroy_all(); }
 

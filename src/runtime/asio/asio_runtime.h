@@ -92,6 +92,17 @@ class AsioRuntime final : public Runtime {
   template <typename T>
   T block_on(Task<T> task);
 
+  // Loads the TLS options' certificate and key files again (the same paths, new contents): on
+  // success every accept and connect from now on uses them, open connections keep theirs (none is
+  // dropped), and an info line says `why`; on error the old ones stay and the error is returned
+  // (and logged at error level once per distinct error). Loop thread only.
+  Status reload_tls(const std::string& why);
+  // Every `period`, looks at the modification time and size of each file the TLS options name
+  // and reloads (reload_tls) when one changed. Loop thread only; the timer goes with the runtime.
+  void watch_tls(Duration period);
+  // On SIGHUP, reload_tls("SIGHUP"). Loop thread only.
+  void on_reload_signal();
+
   // On SIGINT or SIGTERM, runs `handler(signal_number)` on the loop (a graceful shutdown:
   // unregister, flush, then stop()). An empty handler means: stop(). Handles every later
   // signal too. Installing replaces the previous handler. Call on the loop thread.

@@ -162,7 +162,7 @@ Task<Status> DetectingConnection::detect() {
       co_return Status{};
     }
     case TlsAdmission::tls: {
-      handshaking_ = TlsConnection::prepare(std::move(*raw_), *tls_->server, local_, peer_);
+      handshaking_ = TlsConnection::prepare(std::move(*raw_), *tls_->server, local_, peer_, tls_);
       raw_.reset();
       Task<Result<std::unique_ptr<Connection>>> hs = TlsConnection::handshake(handshaking_, TlsConnection::Role::server, loop_);
       auto secured = co_await std::move(hs);

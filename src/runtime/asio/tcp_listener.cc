@@ -52,9 +52,10 @@ Result<net::ip::address_v4> parse_ipv4(const std::string& host, const std::strin
 }
 
 Result<std::unique_ptr<Listener>> TcpListener::open(net::io_context& io, Executor& loop, Timers& timers,
-                                                   const Endpoint& addr, std::shared_ptr<TlsContexts> tls,
+                                                   const Endpoint& addr, std::shared_ptr<TlsHolder> tls,
                                                    spdlog::logger& log) {
-  FERRY_ASSERT(tls != nullptr, "listen on {} without TLS settings (even disabled ones)", addr.to_string());
+  FERRY_ASSERT(tls != nullptr && tls->current != nullptr, "listen on {} without TLS settings (even disabled ones)",
+               addr.to_string());
   const std::string what = "listen on " + addr.to_string();
   auto ip = parse_ipv4(addr.host, what);
   if (!ip.ok()) return std::move(ip).error();
@@ -72,14 +73,14 @@ Result<std::unique_ptr<Listener>> TcpListener::open(net::io_context& io, Executo
   return std::unique_ptr<Listener>(new TcpListener(std::move(st), loop, timers, std::move(tls), log));
 }
 
-TcpListener::TcpListener(std::shared_ptr<State> state, Executor& loop, Timers& timers, std::shared_ptr<TlsContexts> tls,
+TcpListener::TcpListener(std::shared_ptr<State> state, Executor& loop, Timers& timers, std::shared_ptr<TlsHolder> tls,
                          spdlog::logger& log)
     : st_(std::move(state)),
       loop_(loop),
       timers_(timers),
       tls_(std::move(tls)),
       refusals_(std::make_shared<RefusalLog>(log)),
-      gate_(std::make_shared<HandshakeGate>(tls_->handshake_timeout, tls_->handshakes_max)) {}
+      gate_(std::make_shared<HandshakeGate>(tls_->current->handshake_timeout, tls_->current->handshakes_max)) {}
 
 TcpListener::~TcpListener() { close(); }
 
@@ -88,7 +89,7 @@ Task<Result<std::unique_ptr<Connection>>> TcpListener::accept() {
   // the resumed frame must not touch it.
   const std::shared_ptr<State> st = st_;
   Executor& loop = loop_;
-  const std::shared_ptr<TlsContexts> tls = tls_;
+  const std::shared_ptr<TlsHolder> holder = tls_;
   const std::shared_ptr<RefusalLog> refusals = refusals_;
   const std::shared_ptr<HandshakeGate> gate = gate_;
   Timers& timers = timers_;
@@ -100,6 +101,7 @@ Task<Result<std::unique_ptr<Connection>>> TcpListener::accept() {
     if (!st->open) co_return Error(Errc::closed, "listener on " + st->local.to_string() + " was closed");
     co_return net_error(a.ec, "accept on " + st->local.to_string());
   }
+  const std::shared_ptr<TlsContexts> tls = holder->current;  // after the wait: a reload may have come
   if (tls->server_mode == TlsServerMode::disabled) co_return TcpConnection::adopt(std::move(*a.socket), loop, refusals);
   co_return DetectingConnection::adopt(std::move(*a.socket), loop, timers, tls, refusals, gate);
 }

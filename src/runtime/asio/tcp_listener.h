@@ -32,7 +32,7 @@ class TcpListener final : public Listener {
   // Errors: address_in_use, invalid_argument (bad host, or not a local address).
   // `tls` and `log` must outlive the listener and its connections.
   static Result<std::unique_ptr<Listener>> open(boost::asio::io_context& io, Executor& loop, Timers& timers,
-                                                const Endpoint& addr, std::shared_ptr<TlsContexts> tls, spdlog::logger& log);
+                                                const Endpoint& addr, std::shared_ptr<TlsHolder> tls, spdlog::logger& log);
   ~TcpListener() override;
 
   Task<Result<std::unique_ptr<Connection>>> accept() override;
@@ -42,12 +42,12 @@ class TcpListener final : public Listener {
   struct State;
 
  private:
-  TcpListener(std::shared_ptr<State> state, Executor& loop, Timers& timers, std::shared_ptr<TlsContexts> tls,
+  TcpListener(std::shared_ptr<State> state, Executor& loop, Timers& timers, std::shared_ptr<TlsHolder> tls,
               spdlog::logger& log);
   std::shared_ptr<State> st_;
   Executor& loop_;
   Timers& timers_;
-  std::shared_ptr<TlsContexts> tls_;
+  std::shared_ptr<TlsHolder> tls_;  // the node's: each accept uses the contexts current then
   std::shared_ptr<RefusalLog> refusals_;  // shared with the connections it makes
   std::shared_ptr<HandshakeGate> gate_;   // likewise (permissive and enforcing listeners)
 };

@@ -26,6 +26,7 @@ using boost::system::error_code;
 
 struct TlsConnection::State {
   State(tcp::socket socket, ssl::context& ctx) : stream(std::move(socket), ctx), in(kReadBufferBytes) {}
+  std::shared_ptr<const void> owner;  // keeps the context alive (declared before the stream: freed after it)
   ssl::stream<tcp::socket> stream;
   Endpoint local;
   Endpoint peer;
@@ -54,8 +55,10 @@ Error op_error(const TlsConnection::State& st, const error_code& ec, const char*
 
 }  // namespace
 
-std::shared_ptr<TlsConnection::State> TlsConnection::prepare(tcp::socket socket, ssl::context& ctx, Endpoint local, Endpoint peer) {
+std::shared_ptr<TlsConnection::State> TlsConnection::prepare(tcp::socket socket, ssl::context& ctx, Endpoint local, Endpoint peer,
+                                                            std::shared_ptr<const void> owner) {
   auto st = std::make_shared<State>(std::move(socket), ctx);
+  st->owner = std::move(owner);
   st->local = std::move(local);
   st->peer = std::move(peer);
   return st;

@@ -36,12 +36,13 @@ class TlsConnection final : public Connection {
   // Runs the TLS handshake on a connected, prepared socket (prepare_socket in tcp_connection.h)
   // and returns the connection. Errors: reset with OpenSSL's reason ("TLS handshake with
   // 127.0.0.1:9876 failed: certificate verify failed", "from" on the server side), closed when `cancel` closed the
-  // socket first (the caller's deadline). `ctx` must outlive the connection.
+  // socket first (the caller's deadline). `ctx` must outlive the connection, or be
+  // kept alive by `owner`, which the connection holds (the node's contexts before a reload).
   struct State;
   static Task<Result<std::unique_ptr<Connection>>> handshake(std::shared_ptr<State> st, Role role, Executor& loop);
   // Creates the stream the handshake will run on; close_socket() on it aborts the handshake.
   static std::shared_ptr<State> prepare(boost::asio::ip::tcp::socket socket, boost::asio::ssl::context& ctx,
-                                        Endpoint local, Endpoint peer);
+                                        Endpoint local, Endpoint peer, std::shared_ptr<const void> owner = nullptr);
   static void close_socket(State& st);
   // Client role, before the handshake: the server's certificate must name `host` (an IP address
   // literal is matched against iPAddress subjectAltNames, anything else as a DNS name, which is

@@ -31,4 +31,11 @@ struct TlsContexts {
   static Result<std::shared_ptr<TlsContexts>> load(const TlsOptions& options);
 };
 
+// The node's current contexts, shared by its network and listeners: a reload (new certificate
+// files) replaces `current`, and every accept and connect from then on uses the new one, while
+// connections made before keep the contexts they were made with. Loop thread only.
+struct TlsHolder {
+  std::shared_ptr<TlsContexts> current;
+};
+
 }  // namespace ferry::asio_rt

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
+#include <optional>
 #include <fstream>
 #include <sstream>
 #include <memory>
@@ -53,7 +55,8 @@ Task<void> accept_loop(Listener* listener, Runtime* rt, ServerLog* log) {
 // An echo server on 127.0.0.1, its loop on its own thread until destruction.
 class EchoServer {
  public:
-  EchoServer(const TempDir& dir, TlsOptions tls) {
+  // `watch`: the server looks at its certificate files that often (AsioRuntime::watch_tls).
+  EchoServer(const TempDir& dir, TlsOptions tls, std::optional<Duration> watch = std::nullopt) {
     AsioRuntime::Options o;
     o.node_name = "echo-server";
     o.data_root = dir / "server";
@@ -64,6 +67,7 @@ class EchoServer {
     EXPECT_TRUE(l.ok()) << l.error().to_string();
     listener_ = std::move(*l);
     rt_->spawn(accept_loop(listener_.get(), rt_.get(), &log_), "accept");
+    if (watch) rt_->watch_tls(*watch);
     thread_ = std::thread([this] { rt_->run(); });
   }
   ~EchoServer() { stop(); }
@@ -417,6 +421,94 @@ TEST_F(TlsConnectionTest, VerifyHostnameChecksTheAddressTheCertificateNames) {
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.error().detail.find("tls.client.verifyHostname: needs tls.client.authServer=true"), std::string::npos)
       << refused.error().to_string();
+}
+
+// Certificates replaced on disk under a running server (watch_tls, as the daemons do every 5 s):
+// new connections get the new certificate, a connection made before goes on, and files that do
+// not load (a key that does not match) leave the old certificate in place.
+Task<Status> echo_once(std::shared_ptr<Connection> conn, std::size_t size) {
+  std::vector<std::uint8_t> data = pattern(size);
+  Status wrote = co_await conn->write(Bytes(data.data(), data.size()));
+  if (!wrote) co_return wrote;
+  std::vector<std::uint8_t> got(size);
+  std::size_t have = 0;
+  while (have < size) {
+    Result<std::size_t> n = co_await conn->read_some(MutableBytes(got.data() + have, size - have));
+    if (!n) co_return std::move(n).error();
+    have += *n;
+  }
+  if (got != data) co_return Error(Errc::corrupt, "the echo differs");
+  co_return Status();
+}
+
+TEST_F(TlsConnectionTest, ReplacedCertificatesAreTakenWithoutDroppingConnections) {
+  auto make_cert = [this](const std::string& name) {
+    const std::string script = "cd '" + dir_.path() + "' && timeout 60 openssl req -x509 -newkey rsa:2048 -nodes -keyout " +
+                               name + ".key -out " + name + ".pem -days 2 -subj /CN=" + name + " > " + name + ".out 2>&1";
+    ASSERT_EQ(std::system(script.c_str()), 0) << "openssl for " << name;
+  };
+  make_cert("first");
+  make_cert("second");
+  if (HasFatalFailure()) return;
+  auto copy = [this](const std::string& from, const std::string& to) {
+    std::filesystem::copy_file(dir_ / from, dir_ / to, std::filesystem::copy_options::overwrite_existing);
+  };
+  copy("first.pem", "live.pem");
+  copy("first.key", "live.key");
+  TlsOptions o;
+  o.server.mode = TlsServerMode::enforcing;
+  o.server.cert_path = dir_ / "live.pem";
+  o.server.key_path = dir_ / "live.key";
+  EchoServer s(dir_, o, 100ms);
+  auto trusting = [this](const std::string& name) {
+    TlsOptions t;
+    t.client.enable = true;
+    t.client.auth_server = true;
+    t.client.trust_cert_path = dir_ / (name + ".pem");
+    return t;
+  };
+  ASSERT_FALSE(round_trip(trusting("first"), s.address(), 64).error);
+
+  // A connection open across the change.
+  AsioRuntime::Options co;
+  co.node_name = "long-lived";
+  co.data_root = dir_ / "long-lived";
+  co.offload_threads = 1;
+  co.tls = trusting("first");
+  AsioRuntime client(co);
+  struct Open {
+    static Task<Result<std::shared_ptr<Connection>>> run(Runtime* rt, Endpoint at) {
+      Result<std::unique_ptr<Connection>> c = co_await rt->network().connect(at, 10s);
+      if (!c) co_return std::move(c).error();
+      co_return std::shared_ptr<Connection>(std::move(*c));
+    }
+  };
+  Result<std::shared_ptr<Connection>> open = client.block_on(Open::run(&client, s.address()));
+  ASSERT_TRUE(open.ok()) << open.error().to_string();
+  Status before = client.block_on(echo_once(*open, 1000));
+  ASSERT_TRUE(before.ok()) << before.error().to_string();
+
+  // A half-done rotation (the new certificate with the old key) does not load: the old stays.
+  copy("second.pem", "live.pem");
+  std::this_thread::sleep_for(500ms);
+  EXPECT_FALSE(round_trip(trusting("first"), s.address(), 64).error) << "the old certificate was dropped";
+  // The rotation completed: the new one is served to new connections.
+  copy("second.key", "live.key");
+  std::optional<Error> last;
+  for (int i = 0; i < 50; ++i) {
+    std::this_thread::sleep_for(100ms);
+    last = round_trip(trusting("second"), s.address(), 64).error;
+    if (!last) break;
+  }
+  ASSERT_FALSE(last) << "the new certificate was never served: " << last->to_string();
+  EchoOutcome old_trust = round_trip(trusting("first"), s.address(), 64);
+  ASSERT_TRUE(old_trust.error.has_value()) << "a client trusting only the old certificate still got in";
+  EXPECT_NE(old_trust.error->detail.find("certificate verify failed"), std::string::npos) << old_trust.error->to_string();
+
+  // The connection made before the change was not dropped.
+  Status after = client.block_on(echo_once(*open, 1000));
+  EXPECT_TRUE(after.ok()) << after.error().to_string();
+  (*open)->close();
 }
 
 }  // namespace
