@@ -27,6 +27,8 @@ class RuntimeHarness {
 };
 
 std::unique_ptr<RuntimeHarness> make_asio_harness();
+// The production runtime serving and dialling TLS only (asio_harness.cc).
+std::unique_ptr<RuntimeHarness> make_asio_tls_harness();
 std::unique_ptr<RuntimeHarness> make_sim_harness(std::uint64_t seed);
 
 }  // namespace ferry::testing

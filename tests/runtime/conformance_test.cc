@@ -147,6 +147,7 @@ TEST_P(RuntimeConformance, NodeHasANameAndALogger) {
 std::vector<HarnessFactory> runtimes_under_test() {
   return {
       {"asio", [] { return make_asio_harness(); }},
+      {"asio_tls", [] { return make_asio_tls_harness(); }},
       {"sim_seed_1", [] { return make_sim_harness(1); }},
       {"sim_seed_2", [] { return make_sim_harness(2); }},
   };
